@@ -1,0 +1,35 @@
+/**
+ * The one database handle. Both providers' clients are generated from the same model, so
+ * they have the same API; the SQLite client's type stands for both.
+ */
+import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
+import { PrismaClient as PostgresClient } from "./generated/postgres/client";
+import { createAdapter } from "./adapter";
+import { databaseConfig, type DatabaseConfig } from "./config";
+
+export type Db = InstanceType<typeof SqliteClient>;
+export type { Prisma } from "./generated/sqlite/client";
+export type * as Models from "./generated/sqlite/models";
+
+export function createDb(config: DatabaseConfig = databaseConfig()): Db {
+  const adapter = createAdapter(config);
+  if (config.provider === "postgres") return new PostgresClient({ adapter }) as unknown as Db;
+  return new SqliteClient({ adapter });
+}
+
+// One client per process, kept on globalThis so Next's module reloading in dev and the
+// several bundles of a production build share it.
+const holder = globalThis as unknown as { __mediahostDb?: Db };
+
+export function db(): Db {
+  holder.__mediahostDb ??= createDb();
+  return holder.__mediahostDb;
+}
+
+/** For tests and the CLI: swap the process-wide client. */
+export function setDb(client: Db | undefined): void {
+  holder.__mediahostDb = client;
+}
+
+/** A transaction client: what `db().$transaction(async (tx) => ...)` hands its callback. */
+export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];

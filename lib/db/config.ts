@@ -1,0 +1,28 @@
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+export type DatabaseProvider = "sqlite" | "postgres";
+
+export interface DatabaseConfig {
+  provider: DatabaseProvider;
+  /** A postgresql:// URL, or the absolute path of the SQLite file. */
+  url: string;
+}
+
+/** Where the embedded database and local files live. `||`: an empty value means the default. */
+export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.DATA_DIR || "./data");
+}
+
+/**
+ * `DATABASE_URL` starting with postgres switches to PostgreSQL; anything else (unset, empty,
+ * or a `file:` URL) is the embedded SQLite database under DATA_DIR.
+ */
+export function databaseConfig(env: NodeJS.ProcessEnv = process.env): DatabaseConfig {
+  const url = env.DATABASE_URL || "";
+  if (/^postgres(ql)?:\/\//i.test(url)) return { provider: "postgres", url };
+  if (url.startsWith("file:")) return { provider: "sqlite", url: resolve(url.slice("file:".length)) };
+  const dir = dataDir(env);
+  mkdirSync(dir, { recursive: true });
+  return { provider: "sqlite", url: join(dir, "mediahost.db") };
+}

@@ -1,0 +1,139 @@
+/**
+ * Offline migrations. Prisma's CLI (`migrate deploy`, `migrate dev`) downloads a native
+ * schema engine, which an air-gapped host cannot do; the same engine ships as WebAssembly
+ * in @prisma/schema-engine-wasm (pinned to the exact build matching prisma), and talks to
+ * the database through our driver adapter. Applied migrations are recorded in the standard
+ * `_prisma_migrations` table, so the Prisma CLI sees the same history where it does run.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import type { DatabaseConfig, DatabaseProvider } from "./config";
+import { createAdapter } from "./adapter";
+
+/** The subset of the wasm SchemaEngine we use (its .d.ts is not reachable as a type import here). */
+interface SchemaEngine {
+  applyMigrations(input: { migrationsList: MigrationList; filters: Filters }): Promise<{ appliedMigrationNames: string[] }>;
+  diff(params: {
+    from: DiffTarget;
+    to: DiffTarget;
+    script: boolean;
+    exitCode: boolean | null;
+    filters: Filters;
+  }): Promise<{ exitCode: number; stdout: string | null }>;
+  free(): void;
+}
+interface Filters {
+  externalTables: string[];
+  externalEnums: string[];
+}
+interface MigrationList {
+  baseDir: string;
+  lockfile: { path: string; content: string | null };
+  shadowDbInitScript: string;
+  migrationDirectories: {
+    path: string;
+    migrationFile: { path: string; content: { tag: "ok"; value: string } | { tag: "error"; value: string } };
+  }[];
+}
+type DiffTarget =
+  | { tag: "empty" }
+  | { tag: "schemaDatamodel"; files: { path: string; content: string }[] }
+  | ({ tag: "migrations" } & MigrationList);
+
+const FILTERS: Filters = { externalTables: [], externalEnums: [] };
+const projectRoot = resolve(process.env.APP_ROOT || process.cwd());
+
+export const prismaDir = (provider: DatabaseProvider): string => join(projectRoot, "prisma", provider);
+export const migrationsDir = (provider: DatabaseProvider): string => join(prismaDir(provider), "migrations");
+/** Copy of the schema as of the newest migration: new migrations are the diff from it. */
+export const snapshotPath = (provider: DatabaseProvider): string => join(migrationsDir(provider), "schema.snapshot.prisma");
+
+let wasmModule: Promise<{ SchemaEngine: { new: (...args: unknown[]) => Promise<SchemaEngine> } }> | undefined;
+
+function loadWasm() {
+  wasmModule ??= (async () => {
+    const require = createRequire(join(projectRoot, "package.json"));
+    const bgPath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
+    const bg = await import(bgPath);
+    const bytes = await readFile(join(dirname(bgPath), "schema_engine_bg.wasm"));
+    const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": bg });
+    bg.__wbg_set_wasm(instance.exports);
+    (instance.exports as { __wbindgen_start: () => void }).__wbindgen_start();
+    return bg;
+  })();
+  return wasmModule;
+}
+
+async function openEngine(config: DatabaseConfig, schemaPath: string): Promise<SchemaEngine> {
+  const { SchemaEngine } = await loadWasm();
+  const adapter = bindMigrationAwareSqlAdapterFactory(createAdapter(config));
+  const log = process.env.MIGRATE_DEBUG ? (msg: string) => console.error(msg) : () => {};
+  return SchemaEngine.new({ datamodels: [[schemaPath, readFileSync(schemaPath, "utf8")]] }, log, adapter);
+}
+
+export function migrationList(provider: DatabaseProvider): MigrationList {
+  const baseDir = migrationsDir(provider);
+  const lockPath = join(baseDir, "migration_lock.toml");
+  const dirs = existsSync(baseDir)
+    ? readdirSync(baseDir, { withFileTypes: true })
+        .filter((d) => d.isDirectory() && existsSync(join(baseDir, d.name, "migration.sql")))
+        .map((d) => d.name)
+        .sort()
+    : [];
+  return {
+    baseDir,
+    lockfile: { path: "migration_lock.toml", content: existsSync(lockPath) ? readFileSync(lockPath, "utf8") : null },
+    shadowDbInitScript: "",
+    migrationDirectories: dirs.map((name) => ({
+      path: name,
+      migrationFile: { path: "migration.sql", content: { tag: "ok", value: readFileSync(join(baseDir, name, "migration.sql"), "utf8") } },
+    })),
+  };
+}
+
+/** Applies every pending migration; returns the names applied now. */
+export async function applyMigrations(config: DatabaseConfig): Promise<string[]> {
+  const engine = await openEngine(config, join(prismaDir(config.provider), "schema.prisma"));
+  try {
+    const { appliedMigrationNames } = await engine.applyMigrations({
+      migrationsList: migrationList(config.provider),
+      filters: FILTERS,
+    });
+    return appliedMigrationNames;
+  } finally {
+    engine.free();
+  }
+}
+
+/**
+ * SQL that takes a database from `from` to the current schema. `from` is the saved
+ * snapshot (to write a new migration), or the migrations folder itself, replayed on a
+ * shadow database (the drift check: empty when migrations and schema agree).
+ */
+export async function diffToSchema(config: DatabaseConfig, from: "snapshot" | "migrations"): Promise<string> {
+  const schemaPath = join(prismaDir(config.provider), "schema.prisma");
+  const engine = await openEngine(config, schemaPath);
+  try {
+    const snapshot = snapshotPath(config.provider);
+    const source: DiffTarget =
+      from === "migrations"
+        ? { tag: "migrations", ...migrationList(config.provider) }
+        : existsSync(snapshot)
+          ? { tag: "schemaDatamodel", files: [{ path: snapshot, content: readFileSync(snapshot, "utf8") }] }
+          : { tag: "empty" };
+    const result = await engine.diff({
+      from: source,
+      to: { tag: "schemaDatamodel", files: [{ path: schemaPath, content: readFileSync(schemaPath, "utf8") }] },
+      script: true,
+      exitCode: null,
+      filters: FILTERS,
+    });
+    const sql = (result.stdout ?? "").trim();
+    return sql === "-- This is an empty migration." ? "" : sql;
+  } finally {
+    engine.free();
+  }
+}
