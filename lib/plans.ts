@@ -1,0 +1,60 @@
+/**
+ * What each plan allows. The spec leaves the upload size limits, weekly quotas and
+ * priority minutes open; these are our defaults (docs/plans.md), each overridable with an
+ * environment variable such as PLAN_FREE_WEEKLY_QUOTA=10GB.
+ */
+export type Plan = "free" | "plus" | "ultra";
+export const PLANS: readonly Plan[] = ["free", "plus", "ultra"];
+
+export interface PlanLimits {
+  /** Largest single file on POST /upload and add-files. */
+  uploadFileBytes: number;
+  /** Largest whole upload request. */
+  uploadRequestBytes: number;
+  /** Weekly usage quota. */
+  weeklyQuotaBytes: number;
+  /** Largest file on POST /convert (fixed by the spec). */
+  convertFileBytes: number;
+  /** Priority (adaptive streaming) minutes granted. */
+  priorityMinutes: number;
+}
+
+const MB = 1024 * 1024;
+const GB = 1024 * MB;
+
+const DEFAULTS: Record<Plan | "team", PlanLimits> = {
+  free: { uploadFileBytes: 100 * MB, uploadRequestBytes: 500 * MB, weeklyQuotaBytes: 5 * GB, convertFileBytes: 50 * MB, priorityMinutes: 60 },
+  plus: { uploadFileBytes: 2 * GB, uploadRequestBytes: 10 * GB, weeklyQuotaBytes: 100 * GB, convertFileBytes: 20 * GB, priorityMinutes: 600 },
+  ultra: { uploadFileBytes: 20 * GB, uploadRequestBytes: 50 * GB, weeklyQuotaBytes: 1024 * GB, convertFileBytes: 50 * GB, priorityMinutes: 3000 },
+  team: { uploadFileBytes: 20 * GB, uploadRequestBytes: 50 * GB, weeklyQuotaBytes: 1024 * GB, convertFileBytes: 50 * GB, priorityMinutes: 3000 },
+};
+
+/** "10GB", "500 MB", "1048576" → bytes. */
+export function parseBytes(text: string): number | null {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb)?\s*$/i.exec(text);
+  if (!m) return null;
+  const unit = { b: 1, kb: 1024, mb: MB, gb: GB, tb: 1024 * GB }[(m[2] ?? "b").toLowerCase() as "b"];
+  return Math.round(Number(m[1]) * unit);
+}
+
+const ENV_FIELD: Record<keyof PlanLimits, string> = {
+  uploadFileBytes: "UPLOAD_FILE_MAX",
+  uploadRequestBytes: "UPLOAD_REQUEST_MAX",
+  weeklyQuotaBytes: "WEEKLY_QUOTA",
+  convertFileBytes: "CONVERT_FILE_MAX",
+  priorityMinutes: "PRIORITY_MINUTES",
+};
+
+/** Limits of a plan (`team` for team keys), with PLAN_<PLAN>_<FIELD> overrides applied. */
+export function planLimits(plan: Plan | "team", source: NodeJS.ProcessEnv = process.env): PlanLimits {
+  const limits = { ...DEFAULTS[plan] };
+  for (const field of Object.keys(ENV_FIELD) as (keyof PlanLimits)[]) {
+    const raw = source[`PLAN_${plan.toUpperCase()}_${ENV_FIELD[field]}`];
+    if (!raw) continue;
+    const value = field === "priorityMinutes" ? Number(raw) : parseBytes(raw);
+    if (value !== null && Number.isFinite(value) && value >= 0) limits[field] = value;
+  }
+  return limits;
+}
+
+export const isPlan = (v: unknown): v is Plan => typeof v === "string" && (PLANS as readonly string[]).includes(v);

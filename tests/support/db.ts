@@ -1,0 +1,95 @@
+/**
+ * A fresh, migrated database per test file: SQLite in a temp file by default, or a new
+ * schema of the PostgreSQL database in TEST_DATABASE_URL. The migration SQL files are
+ * executed directly (milliseconds); tests/db/migrations.test.ts covers the real migrator.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
+import { createDb, setDb, type Db } from "@/lib/db/client";
+import type { DatabaseConfig, DatabaseProvider } from "@/lib/db/config";
+import { migrationsDir } from "@/lib/db/migrator";
+
+export interface TestDatabase {
+  config: DatabaseConfig;
+  db: Db;
+  drop(): Promise<void>;
+}
+
+function migrationSql(provider: DatabaseProvider): string[] {
+  const dir = migrationsDir(provider);
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()
+    .map((name) => readFileSync(join(dir, name, "migration.sql"), "utf8"));
+}
+
+export const testProvider = (): DatabaseProvider => (process.env.TEST_DATABASE_URL ? "postgres" : "sqlite");
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  if (pgUrl) {
+    const schema = `t_${randomBytes(6).toString("hex")}`;
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    await client.query(`CREATE SCHEMA "${schema}"; SET search_path TO "${schema}";`);
+    for (const sql of migrationSql("postgres")) await client.query(sql);
+    await client.end();
+    const url = new URL(pgUrl);
+    url.searchParams.set("schema", schema);
+    const config: DatabaseConfig = { provider: "postgres", url: url.toString() };
+    const db = createDb(config);
+    return {
+      config,
+      db,
+      async drop() {
+        await db.$disconnect();
+        const c = new pg.Client({ connectionString: pgUrl });
+        await c.connect();
+        await c.query(`DROP SCHEMA "${schema}" CASCADE`);
+        await c.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "mediahost-db-"));
+  const file = join(dir, "test.db");
+  const raw = new Database(file);
+  raw.pragma("journal_mode = WAL");
+  for (const sql of migrationSql("sqlite")) raw.exec(sql);
+  raw.close();
+  const config: DatabaseConfig = { provider: "sqlite", url: file };
+  const db = createDb(config);
+  return {
+    config,
+    db,
+    async drop() {
+      await db.$disconnect();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Gives the test file its own database and makes it the process-wide `db()`. Returns a
+ * getter because the database exists only once beforeAll has run.
+ */
+export function useTestDatabase(): () => TestDatabase {
+  let current: TestDatabase | undefined;
+  beforeAll(async () => {
+    current = await createTestDatabase();
+    setDb(current.db);
+  });
+  afterAll(async () => {
+    setDb(undefined);
+    await current?.drop();
+  });
+  return () => {
+    if (!current) throw new Error("useTestDatabase(): the database is created in beforeAll");
+    return current;
+  };
+}
