@@ -1,0 +1,34 @@
+/** Who a request acts as, resolved from its key. Plain data: no database types leak out. */
+import type { Plan } from "../plans";
+
+export interface AccountSummary {
+  id: string;
+  username: string;
+  plan: Plan;
+  suspended: boolean;
+}
+
+export interface TeamSummary {
+  id: string;
+  name: string;
+  status: "active" | "lapsed";
+  ownerId: string;
+}
+
+export type Principal =
+  /** An app's api-key. */
+  | { kind: "app"; user: AccountSummary; appId: string; galleryAccess: boolean }
+  /** A Relay session's relay-key: the signed-in user, with full access to their gallery. */
+  | { kind: "session"; user: AccountSummary; sessionId: string }
+  /** A team access key: acts for the team; the owner answers for it. */
+  | { kind: "team"; team: TeamSummary; owner: AccountSummary };
+
+/** The personal account behind a principal (a team key's owner for team keys). */
+export function accountOf(principal: Principal): AccountSummary {
+  return principal.kind === "team" ? principal.owner : principal.user;
+}
+
+/** Whether the key may read and change the gallery (GET /posts, edit, delete, add files). */
+export function hasGalleryAccess(principal: Principal): boolean {
+  return principal.kind !== "app" || principal.galleryAccess;
+}

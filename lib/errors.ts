@@ -1,0 +1,50 @@
+/**
+ * The error vocabulary of the whole service (interface.md, Errors). Domain code throws
+ * DomainError with a stable `type`; the HTTP layer turns it into `{error: {type, message,
+ * ...context}}` with the status below; the admin CLI prints the same object.
+ */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  suspended: 403,
+  blocked: 403,
+  moderated: 403,
+  plan_required: 403,
+  quota_exceeded: 400,
+  unsupported_type: 400,
+  upload_failed: 400,
+  not_found: 404,
+  method_not_allowed: 405,
+  file_too_large: 413,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorType = keyof typeof ERROR_STATUS;
+export const ERROR_TYPES = Object.keys(ERROR_STATUS) as ErrorType[];
+
+export function statusOf(type: ErrorType): number {
+  return ERROR_STATUS[type];
+}
+
+export class DomainError extends Error {
+  constructor(
+    public readonly type: ErrorType,
+    message: string,
+    /** Overrides the table's status (Relay's 403 quota_exceeded, 501 for unbuilt endpoints). */
+    public readonly status?: number,
+    /** Extra fields placed inside `error` next to type and message. */
+    public readonly context?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = "DomainError";
+  }
+
+  get httpStatus(): number {
+    return this.status ?? statusOf(this.type);
+  }
+}
+
+export const isDomainError = (e: unknown): e is DomainError => e instanceof DomainError;

@@ -1,0 +1,208 @@
+/**
+ * The one pipeline every API and Relay request goes through:
+ * match (404/405) → authenticate (401/403) → rate limit (429 + headers) → parse (400)
+ * → handler → reply. Everything it answers is our JSON, with `request-id`, including the
+ * errors raised before a handler runs: uploader tools show "invalid response" otherwise.
+ */
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import { authenticateKey } from "../auth/authenticate";
+import { accountOf, hasGalleryAccess, type Principal } from "../auth/principal";
+import { DomainError, isDomainError } from "../errors";
+import { BUCKETS, type BucketName } from "../ratelimit/buckets";
+import { clientIp } from "../ratelimit/client-ip";
+import { counterStore } from "../ratelimit";
+import { errorResponse, fromDomainError, json } from "./respond";
+import { describeZodError } from "./parse";
+import type { RouteDef, Surface } from "./route";
+import { Router } from "./router";
+
+const KEY_HEADER = { api: "api-key", relay: "relay-key" } as const;
+const validateResponses = process.env.NODE_ENV !== "production";
+
+export interface Dispatcher {
+  (request: Request): Promise<Response>;
+  router: Router;
+}
+
+/** A dispatcher for one surface, mounted at `basePath` (`/api`, `/relay`). */
+export function createDispatcher(routes: readonly RouteDef[], surface: Surface, basePath: string): Dispatcher {
+  const router = new Router(routes, surface);
+  const dispatcher = async (request: Request): Promise<Response> => {
+    const requestId = request.headers.get("request-id") || randomUUID().replace(/-/g, "");
+    const headers = new Headers({ "request-id": requestId, "x-content-type-options": "nosniff", "cache-control": "no-store" });
+    let response: Response;
+    try {
+      response = await handle(request, surface, basePath, router, requestId, headers);
+    } catch (error) {
+      response = toErrorResponse(error, requestId);
+    }
+    return withHeaders(response, headers, request.method === "HEAD");
+  };
+  return Object.assign(dispatcher, { router });
+}
+
+async function handle(
+  request: Request,
+  surface: Surface,
+  basePath: string,
+  router: Router,
+  requestId: string,
+  headers: Headers,
+): Promise<Response> {
+  const url = new URL(request.url);
+  let path = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : url.pathname;
+  if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
+
+  if (request.method === "OPTIONS") {
+    const allow = router.allowed(path);
+    if (!allow.length) return errorResponse("not_found", "No such endpoint.");
+    return new Response(null, { status: 204, headers: { allow: allow.join(", ") } });
+  }
+
+  const match = router.match(request.method, path);
+  if (match.kind === "not_found") return errorResponse("not_found", "No such endpoint.");
+  if (match.kind === "method_not_allowed") {
+    return errorResponse("method_not_allowed", `Method ${request.method} is not allowed here.`, {
+      headers: { allow: match.allow.join(", ") },
+    });
+  }
+  const { route } = match;
+  const ip = clientIp(request.headers);
+
+  const principal = await authorize(route, request.headers.get(KEY_HEADER[surface]), surface);
+
+  // Rate limiting needs the body only for the profile/theme split; parse the body first
+  // in that one case, otherwise limit before doing any parsing work.
+  const body = typeof route.rateLimit === "function" ? await parseBody(route, request) : undefined;
+  if (route.rateLimit) {
+    const bucket = typeof route.rateLimit === "function" ? route.rateLimit(body) : route.rateLimit;
+    await rateLimit(bucket, principal, ip, headers);
+  }
+
+  const params = parseWith(route.params, match.params, "path");
+  const query = parseWith(route.query, Object.fromEntries(url.searchParams), "query");
+  const parsedBody = body !== undefined ? body : await parseBody(route, request);
+
+  if (!route.handler) {
+    throw new DomainError("internal", `${route.method} ${route.path} is not available yet.`, 501);
+  }
+  const result = await route.handler({ params, query, body: parsedBody, principal, surface, request, requestId, ip });
+  if (result instanceof Response) return result;
+  if (validateResponses && route.response && "parse" in route.response) {
+    const check = route.response.safeParse(result);
+    if (!check.success) {
+      throw new Error(`Response of ${route.id} does not match its schema: ${describeZodError("response", check.error)}`);
+    }
+  }
+  return json(result);
+}
+
+async function authorize(route: RouteDef, key: string | null, surface: Surface): Promise<Principal | null> {
+  const header = KEY_HEADER[surface];
+  if (route.auth === "none") return null;
+  if (!key || !key.trim()) {
+    if (route.auth === "optional") return null;
+    throw new DomainError("unauthorized", `Missing ${header} header.`);
+  }
+  const principal = await authenticateKey(key, header);
+  if (!principal) throw new DomainError("unauthorized", `The ${header} is not recognized.`);
+  if (principal.kind === "team" && !(route.keys ?? ["personal"]).includes("team")) {
+    throw new DomainError("unauthorized", "Team keys cannot be used on this endpoint.");
+  }
+  if (principal.kind !== "team" && !(route.keys ?? ["personal"]).includes("personal")) {
+    throw new DomainError("unauthorized", "This endpoint needs a team key.");
+  }
+  if (accountOf(principal).suspended) {
+    throw new DomainError(
+      "suspended",
+      principal.kind === "team" ? "The team owner's account is suspended." : "This account is suspended.",
+    );
+  }
+  if (principal.kind === "team" && principal.team.status === "lapsed" && route.refusesLapsedTeam) {
+    throw new DomainError("forbidden", "The team's subscription has lapsed.");
+  }
+  if (route.galleryAccess && !hasGalleryAccess(principal)) {
+    throw new DomainError("forbidden", "This key has no gallery access.");
+  }
+  return principal;
+}
+
+async function rateLimit(bucket: BucketName, principal: Principal | null, ip: string, headers: Headers): Promise<void> {
+  const rule = BUCKETS[bucket];
+  const subject =
+    rule.scope === "ip" || !principal
+      ? `ip:${ip}`
+      : principal.kind === "team"
+        ? `team:${principal.team.id}`
+        : `user:${principal.user.id}`;
+  const result = await counterStore().hit(`${bucket}:${subject}`, rule.limit, rule.windowSeconds);
+  headers.set("x-ratelimit-limit", String(result.limit));
+  headers.set("x-ratelimit-remaining", String(result.remaining));
+  headers.set("x-ratelimit-reset", String(result.resetAt));
+  if (!result.allowed) {
+    headers.set("retry-after", String(result.retryAfter));
+    throw new DomainError("rate_limited", `Too many requests; retry in ${result.retryAfter} s.`);
+  }
+}
+
+function parseWith(schema: z.ZodType | undefined, input: unknown, where: string): unknown {
+  if (!schema) return input;
+  const result = schema.safeParse(input);
+  if (!result.success) throw new DomainError("invalid_request", describeZodError(where, result.error));
+  return result.data;
+}
+
+async function parseBody(route: RouteDef, request: Request): Promise<unknown> {
+  if (!route.body) return undefined;
+  const text = await readTextBody(request, JSON_BODY_LIMIT);
+  let value: unknown = {};
+  if (text.trim()) {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new DomainError("invalid_request", "The request body is not valid JSON.");
+    }
+  }
+  return parseWith(route.body, value, "body");
+}
+
+/** JSON bodies are small; a bigger one is refused while reading, never buffered whole. */
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+async function readTextBody(request: Request, limit: number): Promise<string> {
+  const tooLarge = () => new DomainError("file_too_large", `The request body is over ${limit} bytes.`);
+  if (Number(request.headers.get("content-length") || 0) > limit) throw tooLarge();
+  if (!request.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.byteLength;
+      if (size > limit) throw tooLarge();
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (isDomainError(error)) throw error;
+    throw new DomainError("invalid_request", "The request body could not be read.");
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new DomainError("invalid_request", "The request body is not valid UTF-8.");
+  }
+}
+
+function toErrorResponse(error: unknown, requestId: string): Response {
+  if (isDomainError(error)) return fromDomainError(error);
+  console.error(`[${requestId}]`, error);
+  return errorResponse("internal", `Internal error; quote request-id ${requestId} if it persists.`);
+}
+
+function withHeaders(response: Response, extra: Headers, head: boolean): Response {
+  const headers = new Headers(response.headers);
+  extra.forEach((value, name) => {
+    if (!headers.has(name)) headers.set(name, value);
+  });
+  return new Response(head ? null : response.body, { status: response.status, statusText: response.statusText, headers });
+}

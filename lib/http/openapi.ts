@@ -1,0 +1,108 @@
+/**
+ * OpenAPI 3.1 documents generated from the route table: the same declarations that route
+ * requests, so the documents cannot drift from the code. Zod 4 emits JSON Schema 2020-12,
+ * which is OpenAPI 3.1's schema dialect; schemas with a `meta({id})` become components.
+ */
+import { z } from "zod";
+import { ERROR_STATUS } from "../errors";
+import { BUCKETS } from "../ratelimit/buckets";
+import type { RouteDef, Surface } from "./route";
+
+type JsonSchema = Record<string, unknown>;
+
+const KEY_HEADER = { api: "api-key", relay: "relay-key" } as const;
+
+/** `components` are schemas to include even if no route names them (the Error body). */
+export function openApiDocument(
+  routes: readonly RouteDef[],
+  surface: Surface,
+  serverUrl: string,
+  extraComponents: readonly z.ZodType[] = [],
+): JsonSchema {
+  const components: Record<string, JsonSchema> = {};
+  const toSchema = (schema: z.ZodType, io: "input" | "output"): JsonSchema => {
+    const generated = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" });
+    // Schemas with meta({id}) come back under $defs; they are the document's components.
+    const moved = JSON.parse(JSON.stringify(generated).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema & {
+      $defs?: Record<string, JsonSchema>;
+    };
+    const { $defs, $schema, ...rest } = moved;
+    void $schema;
+    Object.assign(components, $defs ?? {});
+    return rest;
+  };
+
+  for (const schema of extraComponents) toSchema(schema, "output");
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    if (!route.surfaces.includes(surface) || route.hidden) continue;
+    const parameters: JsonSchema[] = [];
+    for (const [where, schema] of [
+      ["path", route.params],
+      ["query", route.query],
+    ] as const) {
+      if (!schema) continue;
+      const json = toSchema(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+      for (const [name, prop] of Object.entries(json.properties ?? {})) {
+        parameters.push({ name, in: where, required: where === "path" || !!json.required?.includes(name), schema: prop });
+      }
+    }
+    const op: JsonSchema = {
+      operationId: route.id,
+      summary: route.summary,
+      ...(parameters.length ? { parameters } : {}),
+      security: route.auth === "none" ? [] : route.auth === "optional" ? [{}, { key: [] }] : [{ key: [] }],
+      responses: responses(route, toSchema),
+    };
+    if (route.body) {
+      op.requestBody = { required: false, content: { "application/json": { schema: toSchema(route.body, "input") } } };
+    } else if (route.multipart) {
+      const properties = Object.fromEntries(
+        Object.entries(route.multipart.fields).map(([name, description]) => [
+          name,
+          { type: "array", items: { type: "string", contentMediaType: "application/octet-stream" }, description },
+        ]),
+      );
+      op.requestBody = { required: true, content: { "multipart/form-data": { schema: { type: "object", properties } } } };
+    }
+    if (!route.handler) op["x-status"] = "not implemented yet (501)";
+    const rule = typeof route.rateLimit === "string" ? BUCKETS[route.rateLimit] : undefined;
+    if (rule) op["x-rate-limit"] = { limit: rule.limit, window_seconds: rule.windowSeconds, scope: rule.scope };
+    const path = route.path;
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = op;
+  }
+
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: surface === "api" ? "Mediahost API" : "Mediahost Relay",
+      version: "3.0.0",
+      description: "Generated from the service's route table.",
+    },
+    servers: [{ url: serverUrl }],
+    components: {
+      securitySchemes: { key: { type: "apiKey", in: "header", name: KEY_HEADER[surface] } },
+      schemas: components,
+    },
+    paths,
+  };
+}
+
+function responses(route: RouteDef, toSchema: (s: z.ZodType, io: "input" | "output") => JsonSchema): JsonSchema {
+  const error = { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+  const ok =
+    route.response && "binary" in route.response
+      ? { description: route.response.binary, content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } } }
+      : { description: "Success", content: { "application/json": { schema: route.response ? toSchema(route.response, "output") : {} } } };
+  const codes: Record<string, unknown> = { "200": ok };
+  const add = (status: number) => (codes[String(status)] = error);
+  add(ERROR_STATUS.invalid_request);
+  if (route.auth !== "none") add(ERROR_STATUS.unauthorized);
+  add(ERROR_STATUS.forbidden);
+  add(ERROR_STATUS.not_found);
+  if (route.rateLimit) add(ERROR_STATUS.rate_limited);
+  if (route.multipart) add(ERROR_STATUS.file_too_large);
+  codes.default = error;
+  return codes;
+}

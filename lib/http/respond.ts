@@ -1,0 +1,19 @@
+/** Building the service's responses: JSON bodies, the error shape, common headers. */
+import { DomainError, statusOf, type ErrorType } from "../errors";
+
+export const JSON_TYPE = "application/json; charset=utf-8";
+
+export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
+  const h = new Headers(headers);
+  h.set("content-type", JSON_TYPE);
+  return new Response(JSON.stringify(body), { status, headers: h });
+}
+
+/** `{error: {type, message, ...context}}` with the status of the type (or an override). */
+export function errorResponse(type: ErrorType, message: string, options: { status?: number; context?: Record<string, unknown>; headers?: HeadersInit } = {}): Response {
+  return json({ error: { ...options.context, type, message } }, options.status ?? statusOf(type), options.headers);
+}
+
+export function fromDomainError(error: DomainError): Response {
+  return errorResponse(error.type, error.message, { status: error.httpStatus, context: error.context });
+}

@@ -1,0 +1,73 @@
+/**
+ * What one endpoint declares. The route table (lib/routes) is a list of these; the
+ * dispatcher, the 404/405 logic and the OpenAPI documents are all derived from it.
+ */
+import type { z } from "zod";
+import type { Principal } from "../auth/principal";
+import type { BucketName } from "../ratelimit/buckets";
+
+export type Surface = "api" | "relay";
+export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+/** Key kinds an endpoint accepts: personal (app key on the API, session key on Relay) or team. */
+export type KeyKind = "personal" | "team";
+
+export interface HandlerContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  /** null only on endpoints declared with `auth: "optional"` or `"none"`. */
+  principal: Principal | null;
+  surface: Surface;
+  request: Request;
+  requestId: string;
+  ip: string;
+}
+
+/** A handler returns the JSON body of a 200, or a whole Response (files, attachments). */
+export type HandlerResult = object | Response;
+
+export interface RouteDef<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+> {
+  /** OpenAPI operationId; unique. */
+  id: string;
+  method: Method;
+  /** Path below the surface's base, with `{param}` segments: `/posts/{code}`. */
+  path: string;
+  surfaces: readonly Surface[];
+  summary: string;
+  /**
+   * "key" (default): a key is required. "optional": no key needed (GET /gifs), but one
+   * that is sent is checked like anywhere else. "none": key headers are ignored (the
+   * OpenAPI documents, sign-in).
+   */
+  auth?: "key" | "optional" | "none";
+  /** Accepted key kinds (default personal only). Any other kind gets 401. */
+  keys?: readonly KeyKind[];
+  /** App keys need the gallery-access permission (403 forbidden without it). */
+  galleryAccess?: boolean;
+  /** A lapsed team subscription is refused (403 forbidden) here. */
+  refusesLapsedTeam?: boolean;
+  /** Rate-limit bucket; a function picks it from the parsed body (theme vs profile update). */
+  rateLimit?: BucketName | ((body: z.output<B>) => BucketName);
+  params?: P;
+  query?: Q;
+  /** JSON body schema. Multipart endpoints read the body themselves and declare `multipart`. */
+  body?: B;
+  multipart?: { fields: Record<string, string> };
+  /** Schema of the 200 JSON body (or a description of a binary reply). */
+  response?: z.ZodType | { binary: string };
+  /** Not built yet: answers 501 with the standard error body. */
+  handler?: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<HandlerResult>;
+  /** Left out of the OpenAPI document. */
+  hidden?: boolean;
+}
+
+/** Identity function that keeps the schema types flowing into the handler's context. */
+export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
+  def: RouteDef<P, Q, B>,
+): RouteDef<P, Q, B> {
+  return def;
+}

@@ -1,0 +1,42 @@
+/** The two surfaces: their dispatchers and OpenAPI documents, all from one table. */
+import { env } from "../config/env";
+import { createDispatcher, type Dispatcher } from "../http/dispatch";
+import { openApiDocument } from "../http/openapi";
+import { defineRoute, type RouteDef, type Surface } from "../http/route";
+import { ErrorBody } from "./schemas";
+import { ROUTES } from "./table";
+
+const serverUrl = (surface: Surface) => (surface === "api" ? env().apiUrl : env().relayUrl);
+
+const documents = new Map<Surface, object>();
+
+/** GET /openapi.json on each surface: generated once per process. */
+const openapiRoute = defineRoute({
+  id: "openapi",
+  method: "GET",
+  path: "/openapi.json",
+  surfaces: ["api", "relay"],
+  summary: "This document",
+  auth: "none",
+  hidden: true,
+  async handler({ surface }) {
+    let doc = documents.get(surface);
+    if (!doc) {
+      doc = openApiDocument(ROUTES, surface, serverUrl(surface), [ErrorBody]);
+      documents.set(surface, doc);
+    }
+    return doc;
+  },
+});
+
+export const ALL_ROUTES: readonly RouteDef[] = [...ROUTES, openapiRoute];
+
+const holder = globalThis as unknown as { __mediahostDispatchers?: Record<Surface, Dispatcher> };
+
+export function dispatcher(surface: Surface): Dispatcher {
+  holder.__mediahostDispatchers ??= {
+    api: createDispatcher(ALL_ROUTES, "api", "/api"),
+    relay: createDispatcher(ALL_ROUTES, "relay", "/relay"),
+  };
+  return holder.__mediahostDispatchers[surface];
+}

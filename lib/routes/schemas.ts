@@ -1,0 +1,110 @@
+/**
+ * The resources of interface.md as zod schemas. They describe the JSON we send (checked
+ * against every reply outside production) and feed the OpenAPI documents.
+ */
+import { z } from "zod";
+import { ERROR_TYPES } from "../errors";
+
+const iso = z.string().describe("ISO 8601 UTC timestamp");
+const plan = z.enum(["free", "plus", "ultra"]);
+
+export const UserRef = z
+  .object({
+    id: z.string(),
+    username: z.string(),
+    nickname: z.string(),
+    avatar: z.url(),
+    verified: z.boolean(),
+    plan,
+  })
+  .meta({ id: "UserRef" });
+
+export const Profile = UserRef.extend({
+  follower_count: z.number().int(),
+  following_count: z.number().int(),
+  following: z.boolean(),
+  blocking: z.boolean(),
+  upload_count: z.number().int(),
+  created_at: iso,
+  bio: z.string().nullable(),
+  banner: z.url().nullable(),
+  staff: z.boolean(),
+  partner: z.boolean(),
+  translator: z.boolean(),
+  bug_hunter_tier: z.number().int(),
+}).meta({ id: "Profile" });
+
+const LimitEntry = z.object({ resets_at: iso });
+
+export const OwnAccount = Profile.extend({
+  email: z.string().nullable(),
+  theme: z.unknown().nullable(),
+  link_domain: z.string().nullable(),
+  suspended: z.boolean(),
+  key_has_uploads_access: z.boolean(),
+  limits: z
+    .object({
+      usage: LimitEntry.extend({
+        quota: z.number().int().describe("Weekly quota in bytes"),
+        used: z.number().int(),
+        remaining: z.number().int(),
+      }),
+      priority: LimitEntry.extend({
+        minutes_left: z.number().int().describe("Priority (adaptive streaming) minutes left"),
+        minutes: z.number().int().describe("Minutes the plan grants per month"),
+      }),
+    })
+    .describe("Each entry has resets_at"),
+  upload_limits: z.object({
+    file_bytes: z.number().int().describe("Largest file per upload"),
+    request_bytes: z.number().int().describe("Largest upload request"),
+  }),
+}).meta({ id: "OwnAccount" });
+
+export const FileObject = z
+  .object({
+    name: z.string(),
+    url: z.url(),
+    size: z.number().int(),
+    mime_type: z.string(),
+    width: z.number().int().nullable(),
+    height: z.number().int().nullable(),
+    duration: z.number().nullable().optional(),
+    thumbnail_url: z.url().nullable(),
+  })
+  .meta({ id: "File" });
+
+export const Post = z
+  .object({
+    code: z.string(),
+    url: z.url(),
+    title: z.string().nullable(),
+    description: z.string().nullable(),
+    privacy: z.enum(["public", "unlisted", "private"]),
+    created_at: iso,
+    view_count: z.number().int(),
+    like_count: z.number().int().nullable(),
+    comment_count: z.number().int(),
+    liked: z.boolean().nullable(),
+    priority: z.boolean(),
+    file_count: z.number().int(),
+    files: z.array(FileObject),
+    team_id: z.string().nullable(),
+    author: UserRef.nullable(),
+    moderated: z.boolean().optional(),
+    restricted: z.boolean().optional(),
+    access: z.array(UserRef).optional(),
+  })
+  .meta({ id: "Post" });
+
+export const ErrorBody = z
+  .object({
+    error: z.looseObject({ type: z.enum(ERROR_TYPES as [string, ...string[]]), message: z.string() }),
+  })
+  .meta({ id: "Error" });
+
+/** `{<key>: [...], has_more, next_cursor}` */
+export const paged = <K extends string, T extends z.ZodType>(key: K, item: T) =>
+  z.object({ [key]: z.array(item), has_more: z.boolean(), next_cursor: z.string().nullable() } as {
+    [P in K]: z.ZodArray<T>;
+  } & { has_more: z.ZodBoolean; next_cursor: z.ZodNullable<z.ZodString> });

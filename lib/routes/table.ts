@@ -1,0 +1,370 @@
+/**
+ * Every endpoint of interface.md, declared once. The catch-all route handlers under
+ * app/api and app/relay dispatch into this table, and the OpenAPI documents are generated
+ * from it. An entry without a handler is registered but answers 501 (type `internal`).
+ */
+import { z } from "zod";
+import { hasGalleryAccess } from "../auth/principal";
+import { DomainError } from "../errors";
+import type { RouteDef } from "../http/route";
+import { defineRoute } from "../http/route";
+import { getOwnAccount, getProfile } from "../users/profile";
+import {
+  analyticsQuery,
+  codeParam,
+  commentBody,
+  fileParam,
+  followerParam,
+  gifsQuery,
+  idParam,
+  loginBody,
+  markReadBody,
+  pageQuery,
+  postsQuery,
+  preferencesBody,
+  profileBody,
+  registerBody,
+  reportBody,
+  updatePostBody,
+  updatePostBodyRelay,
+} from "./params";
+import { OwnAccount, paged, Post, Profile, UserRef } from "./schemas";
+import { ownAccount, profile } from "./views";
+
+const BOTH = ["api", "relay"] as const;
+const RELAY = ["relay"] as const;
+const PERSONAL_AND_TEAM = ["personal", "team"] as const;
+const UPLOAD_FIELDS = { file: "One or more files (repeat the field)." };
+
+const postReply = z.object({ post: Post });
+const deleted = <K extends string>(key: K) => z.object({ [key]: z.string(), deleted: z.literal(true) } as Record<K, z.ZodString> & { deleted: z.ZodLiteral<true> });
+const failedEntry = z.object({ index: z.number().int(), error: z.looseObject({ type: z.string(), message: z.string() }) });
+
+// ───────────────────────────── uploads and posts (API and Relay) ─────────────────────────────
+
+const upload = defineRoute({
+  id: "upload",
+  method: "POST",
+  path: "/upload",
+  surfaces: BOTH,
+  summary: "Upload one or more files; each becomes part of a post",
+  keys: PERSONAL_AND_TEAM,
+  refusesLapsedTeam: true,
+  rateLimit: "upload",
+  multipart: { fields: UPLOAD_FIELDS },
+  response: z.union([
+    z.object({ url: z.url(), post: Post }),
+    z.object({ posts: z.array(Post), failed: z.array(failedEntry).optional() }),
+  ]),
+});
+
+const listPosts = defineRoute({
+  id: "listPosts",
+  method: "GET",
+  path: "/posts",
+  surfaces: BOTH,
+  summary: "The caller's own posts, newest first",
+  galleryAccess: true,
+  rateLimit: "posts_list",
+  query: postsQuery,
+  response: paged("posts", Post),
+});
+
+const getPost = defineRoute({
+  id: "getPost",
+  method: "GET",
+  path: "/posts/{code}",
+  surfaces: BOTH,
+  summary: "One post",
+  rateLimit: "posts_get",
+  params: codeParam,
+  response: postReply,
+});
+
+const updatePostApi = defineRoute({
+  id: "updatePost",
+  method: "PATCH",
+  path: "/posts/{code}",
+  surfaces: ["api"],
+  summary: "Edit a post's title, description or privacy",
+  keys: PERSONAL_AND_TEAM,
+  galleryAccess: true,
+  rateLimit: "posts_update",
+  params: codeParam,
+  body: updatePostBody,
+  response: postReply,
+});
+
+const updatePostRelay = defineRoute({
+  ...updatePostApi,
+  id: "updatePostRelay",
+  surfaces: RELAY,
+  summary: "Edit a post; on Relay also its access list",
+  body: updatePostBodyRelay,
+});
+
+const deletePost = defineRoute({
+  id: "deletePost",
+  method: "DELETE",
+  path: "/posts/{code}",
+  surfaces: BOTH,
+  summary: "Delete a post and its files",
+  keys: PERSONAL_AND_TEAM,
+  galleryAccess: true,
+  rateLimit: "posts_delete",
+  params: codeParam,
+  response: deleted("code"),
+});
+
+const addFiles = defineRoute({
+  id: "addFiles",
+  method: "POST",
+  path: "/posts/{code}/files",
+  surfaces: BOTH,
+  summary: "Add files to a post (album of at most 9)",
+  keys: PERSONAL_AND_TEAM,
+  galleryAccess: true,
+  refusesLapsedTeam: true,
+  rateLimit: "posts_files_add",
+  params: codeParam,
+  multipart: { fields: UPLOAD_FIELDS },
+  response: z.object({ post: Post, failed: z.array(failedEntry).optional() }),
+});
+
+const deleteFile = defineRoute({
+  id: "deleteFile",
+  method: "DELETE",
+  path: "/posts/{code}/files/{name}",
+  surfaces: BOTH,
+  summary: "Remove one file of a post",
+  keys: PERSONAL_AND_TEAM,
+  galleryAccess: true,
+  rateLimit: "posts_delete",
+  params: fileParam,
+  response: deleted("name"),
+});
+
+const convert = defineRoute({
+  id: "convert",
+  method: "POST",
+  path: "/convert",
+  surfaces: BOTH,
+  summary: "Convert one image or video; the converted file is the reply",
+  keys: PERSONAL_AND_TEAM,
+  refusesLapsedTeam: true,
+  rateLimit: "convert",
+  multipart: { fields: { file: "The file to convert (only the first is read)." } },
+  response: { binary: "The converted file as an attachment" },
+});
+
+const gifs = defineRoute({
+  id: "listGifs",
+  method: "GET",
+  path: "/gifs",
+  surfaces: BOTH,
+  summary: "Public posts whose first file is a GIF, newest first",
+  auth: "optional",
+  rateLimit: "gifs",
+  query: gifsQuery,
+  response: paged("posts", Post),
+});
+
+// ───────────────────────────── users ─────────────────────────────
+
+const getUser = defineRoute({
+  id: "getUser",
+  method: "GET",
+  path: "/users/{id}",
+  surfaces: BOTH,
+  summary: "A user's profile; `@me` is the caller's own account",
+  params: idParam,
+  response: z.union([OwnAccount, Profile]),
+  async handler({ params, principal }) {
+    const me = principal!.kind === "team" ? null : principal!.user;
+    if (!me) throw new DomainError("unauthorized", "Team keys cannot read profiles.");
+    if (params.id === "@me" || params.id === me.id) {
+      return ownAccount(await getOwnAccount(me.id), hasGalleryAccess(principal!));
+    }
+    return profile(await getProfile(me.id, params.id));
+  },
+});
+
+const userPosts = defineRoute({
+  id: "listUserPosts",
+  method: "GET",
+  path: "/users/{id}/posts",
+  surfaces: BOTH,
+  summary: "A user's public posts, newest first",
+  params: idParam,
+  query: pageQuery,
+  response: paged("posts", Post),
+});
+
+const usageHistory = defineRoute({
+  id: "usageHistory",
+  method: "GET",
+  path: "/usage-history",
+  surfaces: BOTH,
+  summary: "Daily upload activity over the last 365 days",
+  rateLimit: "usage_history",
+  response: z.object({
+    history: z.array(z.object({ day: z.string(), bytes: z.number().int(), upload_count: z.number().int() })),
+    stats: z.object({
+      total_bytes: z.number().int(),
+      upload_count: z.number().int(),
+      active_days: z.number().int(),
+      current_streak: z.number().int(),
+      biggest_day: z.object({ day: z.string(), bytes: z.number().int() }).nullable(),
+      window_days: z.number().int(),
+    }),
+  }),
+});
+
+const reported = z.object({ reported: z.literal(true) });
+
+const reportPost = defineRoute({
+  id: "reportPost",
+  method: "POST",
+  path: "/posts/{code}/report",
+  surfaces: BOTH,
+  summary: "Report a post",
+  rateLimit: "reports",
+  params: codeParam,
+  body: reportBody,
+  response: reported,
+});
+
+const reportUser = defineRoute({
+  id: "reportUser",
+  method: "POST",
+  path: "/users/{id}/report",
+  surfaces: BOTH,
+  summary: "Report a user",
+  rateLimit: "reports",
+  params: idParam,
+  body: reportBody,
+  response: reported,
+});
+
+const analytics = defineRoute({
+  id: "analytics",
+  method: "GET",
+  path: "/analytics",
+  surfaces: BOTH,
+  summary: "Views and uploads of the caller's posts over a range",
+  rateLimit: "analytics",
+  query: analyticsQuery,
+});
+
+// ───────────────────────────── Relay only ─────────────────────────────
+
+const discover = defineRoute({
+  id: "discover",
+  method: "GET",
+  path: "/discover",
+  surfaces: RELAY,
+  summary: "Up to 50 public posts, recent and popular mixed",
+  response: z.object({ posts: z.array(Post) }),
+});
+
+const userReply = z.object({ user: OwnAccount });
+
+const updateProfile = defineRoute({
+  id: "updateProfile",
+  method: "PATCH",
+  path: "/users/@me",
+  surfaces: RELAY,
+  summary: "Update the caller's profile and theme",
+  body: profileBody,
+  // A body that changes only the theme counts against the theme bucket (20/min).
+  rateLimit: (body) => (body && Object.keys(body).length === 1 && "theme" in body ? "theme_update" : "profile_update"),
+  response: userReply,
+});
+
+const imageRoute = (kind: "avatar" | "banner", method: "POST" | "DELETE") =>
+  defineRoute({
+    id: `${method === "POST" ? "set" : "remove"}${kind === "avatar" ? "Avatar" : "Banner"}`,
+    method,
+    path: `/users/@me/${kind}`,
+    surfaces: RELAY,
+    summary: `${method === "POST" ? "Upload" : "Remove"} the caller's ${kind}`,
+    rateLimit: kind,
+    ...(method === "POST" ? { multipart: { fields: { file: `The ${kind} image.` } } } : {}),
+    response: userReply,
+  });
+
+const followReply = z.object({ following: z.boolean(), follower_count: z.number().int() });
+const blockReply = z.object({ blocking: z.boolean() });
+const likeReply = z.object({ liked: z.boolean(), like_count: z.number().int() });
+const Comment = z
+  .object({ id: z.string(), body: z.string(), user: UserRef, like_count: z.number().int(), liked: z.boolean(), created_at: z.string() })
+  .meta({ id: "Comment" });
+const Notification = z
+  .object({
+    id: z.string(),
+    kind: z.string(),
+    actors: z.array(UserRef),
+    count: z.number().int(),
+    read: z.boolean(),
+    post_code: z.string().nullable(),
+    post_thumbnail_url: z.url().nullable(),
+    created_at: z.string(),
+  })
+  .meta({ id: "Notification" });
+const Preferences = z.object({ likes: z.boolean(), comments: z.boolean(), comment_likes: z.boolean(), follows: z.boolean() });
+const Session = z.object({ id: z.string(), name: z.string().nullable(), current: z.boolean(), created_at: z.string(), last_active_at: z.string() });
+
+const relayRoutes = [
+  discover,
+  updateProfile,
+  imageRoute("avatar", "POST"),
+  imageRoute("avatar", "DELETE"),
+  imageRoute("banner", "POST"),
+  imageRoute("banner", "DELETE"),
+  defineRoute({ id: "follow", method: "POST", path: "/users/{id}/follow", surfaces: RELAY, summary: "Follow a user", rateLimit: "follow", params: idParam, response: followReply }),
+  defineRoute({ id: "unfollow", method: "DELETE", path: "/users/{id}/follow", surfaces: RELAY, summary: "Stop following a user", rateLimit: "unfollow", params: idParam, response: followReply }),
+  defineRoute({ id: "removeFollower", method: "DELETE", path: "/users/@me/followers/{id}", surfaces: RELAY, summary: "Remove a follower", rateLimit: "unfollow", params: followerParam, response: deleted("id") }),
+  defineRoute({ id: "listFollowers", method: "GET", path: "/users/{id}/followers", surfaces: RELAY, summary: "Who follows a user", rateLimit: "followers_list", params: idParam, query: pageQuery, response: paged("users", UserRef) }),
+  defineRoute({ id: "listFollowing", method: "GET", path: "/users/{id}/following", surfaces: RELAY, summary: "Whom a user follows", rateLimit: "following_list", params: idParam, query: pageQuery, response: paged("users", UserRef) }),
+  defineRoute({ id: "block", method: "POST", path: "/users/{id}/block", surfaces: RELAY, summary: "Block a user", rateLimit: "block", params: idParam, response: blockReply }),
+  defineRoute({ id: "unblock", method: "DELETE", path: "/users/{id}/block", surfaces: RELAY, summary: "Unblock a user", rateLimit: "unblock", params: idParam, response: blockReply }),
+  defineRoute({ id: "listBlocks", method: "GET", path: "/users/{id}/blocks", surfaces: RELAY, summary: "The caller's blocks (`@me`)", params: idParam, query: pageQuery, response: paged("blocks", z.object({ user: UserRef, created_at: z.string() })) }),
+  defineRoute({ id: "likePost", method: "POST", path: "/posts/{code}/like", surfaces: RELAY, summary: "Like a post (safe to repeat)", rateLimit: "likes", params: codeParam, response: likeReply }),
+  defineRoute({ id: "unlikePost", method: "DELETE", path: "/posts/{code}/like", surfaces: RELAY, summary: "Remove a like (safe to repeat)", rateLimit: "likes", params: codeParam, response: likeReply }),
+  defineRoute({ id: "listComments", method: "GET", path: "/posts/{code}/comments", surfaces: RELAY, summary: "Up to 500 comments of a post", params: codeParam, response: z.object({ comments: z.array(Comment) }) }),
+  defineRoute({ id: "createComment", method: "POST", path: "/posts/{code}/comments", surfaces: RELAY, summary: "Comment on a post", rateLimit: "comments_write", params: codeParam, body: commentBody, response: z.object({ comment: Comment }) }),
+  defineRoute({ id: "deleteComment", method: "DELETE", path: "/comments/{id}", surfaces: RELAY, summary: "Delete a comment (author or post owner)", rateLimit: "comments_write", params: idParam, response: deleted("id") }),
+  defineRoute({ id: "likeComment", method: "POST", path: "/comments/{id}/like", surfaces: RELAY, summary: "Like a comment", rateLimit: "likes", params: idParam, response: likeReply }),
+  defineRoute({ id: "unlikeComment", method: "DELETE", path: "/comments/{id}/like", surfaces: RELAY, summary: "Remove a comment like", rateLimit: "likes", params: idParam, response: likeReply }),
+  defineRoute({ id: "reportComment", method: "POST", path: "/comments/{id}/report", surfaces: RELAY, summary: "Report a comment", rateLimit: "reports", params: idParam, body: reportBody, response: reported }),
+  defineRoute({ id: "listNotifications", method: "GET", path: "/notifications", surfaces: RELAY, summary: "Notifications, grouped, newest first", rateLimit: "notifications_list", query: pageQuery, response: paged("notifications", Notification) }),
+  defineRoute({ id: "unreadCount", method: "GET", path: "/notifications/unread-count", surfaces: RELAY, summary: "Number of unread notifications", rateLimit: "notifications_unread", response: z.object({ unread_count: z.number().int() }) }),
+  defineRoute({ id: "markNotificationsRead", method: "POST", path: "/notifications/read", surfaces: RELAY, summary: "Mark notifications read (all, or the given ids)", rateLimit: "notifications_read", body: markReadBody, response: z.object({ unread_count: z.number().int() }) }),
+  defineRoute({ id: "getPreferences", method: "GET", path: "/preferences", surfaces: RELAY, summary: "Notification preferences", rateLimit: "preferences_get", response: Preferences }),
+  defineRoute({ id: "updatePreferences", method: "PATCH", path: "/preferences", surfaces: RELAY, summary: "Change notification preferences", rateLimit: "preferences_update", body: preferencesBody, response: Preferences }),
+  defineRoute({ id: "listSessions", method: "GET", path: "/sessions", surfaces: RELAY, summary: "The caller's signed-in devices", response: z.object({ sessions: z.array(Session) }) }),
+  defineRoute({ id: "deleteSession", method: "DELETE", path: "/sessions/{id}", surfaces: RELAY, summary: "Sign one device out", params: idParam, response: deleted("id") }),
+  defineRoute({ id: "deleteSessions", method: "DELETE", path: "/sessions", surfaces: RELAY, summary: "Sign every device out", response: z.object({ deleted_count: z.number().int() }) }),
+  defineRoute({ id: "login", method: "POST", path: "/auth/login", surfaces: RELAY, summary: "Sign in; returns a relay-key", auth: "none", body: loginBody, response: z.object({ key: z.string(), session: Session }) }),
+  defineRoute({ id: "register", method: "POST", path: "/auth/register", surfaces: RELAY, summary: "Create an account (when sign-up is open); returns a relay-key", auth: "none", body: registerBody, response: z.object({ key: z.string(), session: Session }) }),
+];
+
+export const ROUTES: readonly RouteDef[] = [
+  upload,
+  listPosts,
+  getPost,
+  updatePostApi,
+  updatePostRelay,
+  deletePost,
+  addFiles,
+  deleteFile,
+  convert,
+  gifs,
+  getUser,
+  userPosts,
+  usageHistory,
+  reportPost,
+  reportUser,
+  analytics,
+  ...relayRoutes,
+] as readonly RouteDef[];

@@ -1,0 +1,25 @@
+/** Weekly usage against the quota: what GET /users/@me shows and uploads enforce. */
+import { db } from "../db/client";
+import { planLimits, type Plan } from "../plans";
+import { weekWindow } from "./window";
+
+export interface WeeklyUsage {
+  quota: number;
+  used: number;
+  remaining: number;
+  resetsAt: Date;
+}
+
+export function quotaFor(plan: Plan | "team", override: bigint | null | undefined): number {
+  return override !== null && override !== undefined ? Number(override) : planLimits(plan).weeklyQuotaBytes;
+}
+
+export async function weeklyUsage(subject: string, quota: number, now: Date = new Date()): Promise<WeeklyUsage> {
+  const window = weekWindow(now);
+  const row = await db().usageWindow.findUnique({
+    where: { subject_windowStart: { subject, windowStart: window.start } },
+    select: { bytes: true },
+  });
+  const used = Number(row?.bytes ?? 0n);
+  return { quota, used, remaining: Math.max(0, quota - used), resetsAt: window.end };
+}

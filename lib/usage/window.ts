@@ -1,0 +1,24 @@
+/**
+ * The weekly quota window: Monday 00:00 UTC to the next Monday 00:00 UTC. A calendar week
+ * (not a rolling 7 days) so `resets_at` is one fixed instant every user can read and plan
+ * around (docs/plans.md).
+ */
+const DAY_MS = 86_400_000;
+
+export interface Window {
+  start: Date;
+  end: Date;
+}
+
+export function weekWindow(now: Date = new Date()): Window {
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const sinceMonday = (now.getUTCDay() + 6) % 7;
+  const start = new Date(midnight - sinceMonday * DAY_MS);
+  return { start, end: new Date(start.getTime() + 7 * DAY_MS) };
+}
+
+/** UTC calendar day `YYYY-MM-DD`. */
+export const utcDay = (d: Date = new Date()): string => d.toISOString().slice(0, 10);
+
+export const userSubject = (userId: string) => `u:${userId}`;
+export const teamSubject = (teamId: string) => `t:${teamId}`;

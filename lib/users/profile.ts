@@ -1,0 +1,93 @@
+/**
+ * Reading profiles: another user's (GET /users/{id}) and the caller's own account
+ * (GET /users/@me). Returns plain records; lib/routes/views shapes the JSON.
+ */
+import { db } from "../db/client";
+import { DomainError } from "../errors";
+import { isPlan, planLimits, type Plan } from "../plans";
+import { quotaFor, weeklyUsage, type WeeklyUsage } from "../usage/quota";
+import { userSubject } from "../usage/window";
+
+export interface UserRecord {
+  id: string;
+  username: string;
+  displayUsername: string;
+  email: string | null;
+  nickname: string | null;
+  bio: string | null;
+  avatarKey: string | null;
+  bannerKey: string | null;
+  theme: string | null;
+  plan: string;
+  suspended: boolean;
+  verified: boolean;
+  staff: boolean;
+  partner: boolean;
+  translator: boolean;
+  bugHunterTier: number;
+  linkDomain: string | null;
+  quotaOverride: bigint | null;
+  priorityMinutes: number | null;
+  followerCount: number;
+  followingCount: number;
+  uploadCount: number;
+  createdAt: Date;
+}
+
+export interface ProfileRecord {
+  user: UserRecord;
+  /** The viewer follows this user. */
+  following: boolean;
+  /** The viewer blocks this user. */
+  blocking: boolean;
+}
+
+export interface OwnAccountRecord extends ProfileRecord {
+  plan: Plan;
+  usage: WeeklyUsage;
+  priorityMinutesLeft: number;
+}
+
+export const planOf = (user: { plan: string }): Plan => (isPlan(user.plan) ? user.plan : "free");
+
+/** A user by id, or by username (case-insensitive) as a convenience. */
+export async function findUser(ref: string): Promise<UserRecord | null> {
+  const byId = await db().user.findUnique({ where: { id: ref } });
+  if (byId) return byId;
+  return db().user.findUnique({ where: { username: ref.toLowerCase() } });
+}
+
+async function relation(viewerId: string | null, targetId: string): Promise<{ following: boolean; blocking: boolean }> {
+  if (!viewerId || viewerId === targetId) return { following: false, blocking: false };
+  const [follow, block] = await Promise.all([
+    db().follow.findUnique({ where: { followerId_followingId: { followerId: viewerId, followingId: targetId } }, select: { createdAt: true } }),
+    db().block.findUnique({ where: { blockerId_blockedId: { blockerId: viewerId, blockedId: targetId } }, select: { createdAt: true } }),
+  ]);
+  return { following: !!follow, blocking: !!block };
+}
+
+/** GET /users/{id}: 404 when unknown, 403 suspended (with the username) when suspended. */
+export async function getProfile(viewerId: string | null, ref: string): Promise<ProfileRecord> {
+  const user = await findUser(ref);
+  if (!user) throw new DomainError("not_found", "No such user.");
+  if (user.suspended) {
+    throw new DomainError("suspended", "This user is suspended.", undefined, { username: user.displayUsername });
+  }
+  return { user, ...(await relation(viewerId, user.id)) };
+}
+
+/** GET /users/@me */
+export async function getOwnAccount(userId: string): Promise<OwnAccountRecord> {
+  const user = await db().user.findUnique({ where: { id: userId } });
+  if (!user) throw new DomainError("unauthorized", "The account behind this key no longer exists.");
+  const plan = planOf(user);
+  const usage = await weeklyUsage(userSubject(user.id), quotaFor(plan, user.quotaOverride));
+  return {
+    user,
+    following: false,
+    blocking: false,
+    plan,
+    usage,
+    priorityMinutesLeft: user.priorityMinutes ?? planLimits(plan).priorityMinutes,
+  };
+}
