@@ -8,12 +8,9 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { DomainError } from "../errors";
 
-export interface Position {
-  /** Sort time in ms (created_at or updated_at). */
-  t: number;
-  /** Tie-breaker id. */
-  id: string;
-}
+import type { Position } from "../db/paging";
+
+export type { Position };
 
 const payload = z.object({
   v: z.literal(1),
