@@ -1,0 +1,77 @@
+/**
+ * The rate-limit table of interface.md ("Limits") as data. One entry per bucket; several
+ * endpoints name the same bucket when the spec says the limit is shared (e.g. deleting
+ * a post or a file, the three kinds of report, like and comment like).
+ *
+ * Scope "user": counted per account, per bucket. The subject is the account, or the team
+ * for a team key (team keys are counted per team, not per member). Scope "ip": counted
+ * per client address (only GET /gifs, which needs no key).
+ */
+import type { CounterStore, WindowResult } from "./store";
+
+export type BucketScope = "user" | "ip";
+
+export interface Bucket {
+  limit: number;
+  windowSeconds: number;
+  scope: BucketScope;
+}
+
+const perUser = (limit: number, windowSeconds: number) =>
+  ({ limit, windowSeconds, scope: "user" }) as const;
+
+export const BUCKETS = {
+  // Uploads and posts (API and Relay)
+  posts_get: perUser(20, 30), // GET /posts/{code}
+  upload: perUser(20, 30), // POST /upload
+  posts_list: perUser(20, 30), // GET /posts (formerly GET /uploads)
+  posts_update: perUser(20, 30), // PATCH /posts/{code} (formerly PATCH /editUpload)
+  posts_files_add: perUser(10, 60), // POST /posts/{code}/files (formerly POST /appendUpload)
+  posts_delete: perUser(20, 30), // DELETE /posts/{code} and DELETE /posts/{code}/files/{name}
+  reports: perUser(3, 60), // post, user and (Relay) comment reports, combined
+  usage_history: perUser(30, 60), // GET /usage-history
+  analytics: perUser(30, 60), // GET /analytics
+  gifs: { limit: 60, windowSeconds: 60, scope: "ip" }, // GET /gifs, per IP
+  convert: perUser(10, 60), // POST /convert
+  // Relay only
+  block: perUser(10, 60),
+  unblock: perUser(10, 60),
+  follow: perUser(30, 60),
+  unfollow: perUser(30, 60),
+  followers_list: perUser(30, 60),
+  following_list: perUser(30, 60),
+  profile_update: perUser(10, 60),
+  avatar: perUser(10, 60),
+  banner: perUser(10, 60),
+  theme_update: perUser(20, 60),
+  likes: perUser(30, 60), // post like and comment like, on and off, shared
+  comments_write: perUser(5, 60), // create comment and delete comment, shared
+  notifications_list: perUser(60, 60),
+  notifications_unread: perUser(60, 60),
+  notifications_read: perUser(60, 60),
+  preferences_get: perUser(20, 60),
+  preferences_update: perUser(20, 60),
+} as const satisfies Record<string, Bucket>;
+
+export type BucketName = keyof typeof BUCKETS;
+
+/** Abuse safeguard: more than `max` uploads within `windowSeconds` on POST /upload. */
+export const UPLOAD_BURST = { max: 8, windowSeconds: 1 } as const;
+
+/** Counted views: at most `max` per IP per post per `windowSeconds`. */
+export const VIEW_DEDUP = { max: 3, windowSeconds: 3600 } as const;
+
+/**
+ * The store key for a bucket and a subject, e.g. `bucketKey("likes", "user:42")` or
+ * `bucketKey("gifs", "ip:203.0.113.7")`. Prefix subjects with their kind (user:, team:,
+ * ip:) so a team id can never collide with a user id.
+ */
+export function bucketKey(bucket: BucketName, subject: string): string {
+  return `${bucket}:${subject}`;
+}
+
+/** Counts one hit on `bucket` for `subject` with the bucket's limit and window. */
+export function hitBucket(store: CounterStore, bucket: BucketName, subject: string): Promise<WindowResult> {
+  const { limit, windowSeconds } = BUCKETS[bucket];
+  return store.hit(bucketKey(bucket, subject), limit, windowSeconds);
+}

@@ -1,0 +1,37 @@
+/**
+ * The process-wide counter store: Redis when REDIS_URL is set (shared by every
+ * instance), otherwise in memory (one instance only).
+ */
+import { MemoryStore } from "./memory";
+import { RedisStore } from "./redis";
+import type { CounterStore } from "./store";
+
+export type { CounterStore, WindowResult } from "./store";
+export { MemoryStore, type MemoryStoreOptions } from "./memory";
+export { RedisStore, type RedisStoreOptions } from "./redis";
+export * from "./buckets";
+export { clientIp, resolveClientIp } from "./client-ip";
+export { rateLimitHeaders } from "./headers";
+
+// Kept on globalThis, not in a module variable: Next builds several bundles (and dev
+// reloads modules), and they must all count into one store, with one Redis connection.
+const holder = globalThis as unknown as { __mediahostCounterStore?: CounterStore };
+
+export function createCounterStore(): CounterStore {
+  // `||`: an empty REDIS_URL means unset, like every other variable.
+  const url = process.env.REDIS_URL || "";
+  return url ? new RedisStore({ url }) : new MemoryStore();
+}
+
+export function counterStore(): CounterStore {
+  holder.__mediahostCounterStore ??= createCounterStore();
+  return holder.__mediahostCounterStore;
+}
+
+/**
+ * For tests: install a store (or `undefined` to have the next `counterStore()` call read
+ * REDIS_URL again). The previous store is not closed; the caller owns it.
+ */
+export function setCounterStore(store: CounterStore | undefined): void {
+  holder.__mediahostCounterStore = store;
+}

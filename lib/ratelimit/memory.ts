@@ -1,0 +1,110 @@
+/**
+ * In-process counter store: the default when REDIS_URL is unset, and the Redis store's
+ * fallback while Redis is unreachable. Counts are per process, so it is only correct
+ * for a single instance.
+ */
+import { toWindowResult, windowMs, type CounterStore, type WindowResult } from "./store";
+
+export interface MemoryStoreOptions {
+  /** Clock in unix milliseconds; injectable so tests need not sleep. */
+  now?: () => number;
+  /** How often expired keys are swept, in ms (0 disables the timer; sweeps stay lazy). */
+  sweepIntervalMs?: number;
+  /**
+   * Most keys kept at once. Past it, expired keys are swept and then the oldest windows
+   * are dropped. Dropping a counter can only admit a hit that would have been denied,
+   * never deny one, so a flood of distinct keys (e.g. one view key per IP per post)
+   * costs accuracy, not memory.
+   */
+  maxKeys?: number;
+}
+
+interface Counter {
+  count: number;
+  /** unix ms when this window ends */
+  endsAt: number;
+}
+
+export class MemoryStore implements CounterStore {
+  // Map keeps insertion order, and a key is (re)inserted when its window starts, so
+  // iteration order is oldest window first: what eviction wants.
+  private readonly counters = new Map<string, Counter>();
+  private readonly now: () => number;
+  private readonly maxKeys: number;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.maxKeys = options.maxKeys ?? 100_000;
+    const every = options.sweepIntervalMs ?? 60_000;
+    if (every > 0) {
+      this.timer = setInterval(() => this.sweep(), every);
+      // A rate-limit sweep must never keep a process (or a test worker) alive.
+      this.timer.unref();
+    }
+  }
+
+  async hit(key: string, limit: number, windowSeconds: number): Promise<WindowResult> {
+    const now = this.now();
+    const counter = this.current(key, windowSeconds, now);
+    if (counter.count >= limit) return toWindowResult(false, limit, counter.count, counter.endsAt, now);
+    counter.count += 1;
+    return toWindowResult(true, limit, counter.count, counter.endsAt, now);
+  }
+
+  async increment(key: string, windowSeconds: number): Promise<number> {
+    const counter = this.current(key, windowSeconds, this.now());
+    counter.count += 1;
+    return counter.count;
+  }
+
+  async release(key: string, _windowSeconds: number): Promise<void> {
+    // Only a live window is decremented; releasing into an expired or absent window
+    // would hand out budget in a window the hit never belonged to.
+    const counter = this.counters.get(key);
+    if (counter && counter.endsAt > this.now() && counter.count > 0) counter.count -= 1;
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.counters.clear();
+  }
+
+  /** Number of keys held (for tests and diagnostics). */
+  get size(): number {
+    return this.counters.size;
+  }
+
+  /** Drops every expired window. Runs on a timer and whenever the key cap is reached. */
+  sweep(): void {
+    const now = this.now();
+    for (const [key, counter] of this.counters) {
+      if (counter.endsAt <= now) this.counters.delete(key);
+    }
+  }
+
+  /** The live window for `key`, starting a new one (count 0) if there is none. */
+  private current(key: string, windowSeconds: number, now: number): Counter {
+    const existing = this.counters.get(key);
+    if (existing && existing.endsAt > now) return existing;
+    if (existing) this.counters.delete(key);
+    else if (this.counters.size >= this.maxKeys) this.makeRoom();
+    const fresh: Counter = { count: 0, endsAt: now + windowMs(windowSeconds) };
+    this.counters.set(key, fresh);
+    return fresh;
+  }
+
+  private makeRoom(): void {
+    this.sweep();
+    // Still full of live windows: drop the oldest tenth in one go, so a flood does not
+    // pay for a full sweep on every new key.
+    let excess = this.counters.size - this.maxKeys + 1;
+    if (excess <= 0) return;
+    excess = Math.max(excess, Math.ceil(this.maxKeys / 10));
+    for (const key of this.counters.keys()) {
+      if (excess-- <= 0) break;
+      this.counters.delete(key);
+    }
+  }
+}

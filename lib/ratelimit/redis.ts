@@ -1,0 +1,194 @@
+/**
+ * Redis counter store: every instance pointed at the same Redis shares one count, which
+ * is what REDIS_URL is for (operations.md). Each operation is one Lua script, so a
+ * read-check-increment can never interleave with another instance's.
+ *
+ * Failure policy: fail open. Rate limits protect capacity; an outage of Redis must not
+ * turn into an outage of the whole service. While Redis is unreachable the store counts
+ * in a per-process MemoryStore instead of admitting blindly, so each instance still
+ * enforces the limits on what it sees (never stricter than the shared count would be),
+ * and the burst safeguard still fires on a single instance's traffic. One warning is
+ * logged when Redis goes away and one when it is back. Every call is bounded by
+ * `timeoutMs`, so a Redis that accepts connections but never answers cannot hang a
+ * request; once a failure is seen, calls skip Redis until ioredis reports "ready" again.
+ */
+import { Redis } from "ioredis";
+import { MemoryStore } from "./memory";
+import { toWindowResult, windowMs, type CounterStore, type WindowResult } from "./store";
+
+export interface RedisStoreOptions {
+  /** redis:// or rediss:// URL */
+  url: string;
+  /** Prefix for every key this store writes; default "mh:rl:". */
+  prefix?: string;
+  /** Longest wait for Redis per call before falling back, in ms; default 1000. */
+  timeoutMs?: number;
+  /** Where counts go while Redis is unreachable; default a new MemoryStore. */
+  fallback?: CounterStore;
+  /** Where the down/up warnings go; default console.warn. */
+  log?: (message: string) => void;
+}
+
+// hit: admit and count, or deny without counting. A denied hit neither increments nor
+// touches the expiry, so the window's end (what Retry-After promised) never moves.
+// Returns {admitted 0|1, admitted hits in the window, ms left in the window}.
+const HIT = `
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl == -2 then
+  if tonumber(ARGV[1]) < 1 then
+    return {0, 0, tonumber(ARGV[2])}
+  end
+  redis.call('SET', KEYS[1], 1, 'PX', ARGV[2])
+  return {1, 1, tonumber(ARGV[2])}
+end
+if ttl == -1 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  ttl = tonumber(ARGV[2])
+end
+local count = tonumber(redis.call('GET', KEYS[1])) or 0
+if count >= tonumber(ARGV[1]) then
+  return {0, count, ttl}
+end
+return {1, redis.call('INCR', KEYS[1]), ttl}
+`;
+
+// increment: count unconditionally; the first hit of a window sets the expiry.
+// (ttl -1 also repairs a key that somehow lost its expiry.)
+const INCREMENT = `
+local count = redis.call('INCR', KEYS[1])
+if redis.call('PTTL', KEYS[1]) < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+return count
+`;
+
+// release: decrement a live window if it is above zero. DECR keeps the expiry; an
+// absent key stays absent (no budget handed out in a window the hit never belonged to).
+const RELEASE = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+if count > 0 then
+  redis.call('DECR', KEYS[1])
+end
+return 0
+`;
+
+/** The scripts above, registered with defineCommand (which handles EVALSHA/NOSCRIPT). */
+interface ScriptCommands {
+  mhRateHit(key: string, limit: number, windowMs: number): Promise<[number, number, number]>;
+  mhRateIncrement(key: string, windowMs: number): Promise<number>;
+  mhRateRelease(key: string): Promise<number>;
+}
+type ScriptedRedis = Redis & ScriptCommands;
+
+export class RedisStore implements CounterStore {
+  private readonly redis: ScriptedRedis;
+  private readonly prefix: string;
+  private readonly timeoutMs: number;
+  private readonly fallback: CounterStore;
+  private readonly ownsFallback: boolean;
+  private readonly log: (message: string) => void;
+  /** True from the first failure until ioredis reports "ready" again. */
+  private down = false;
+
+  constructor(options: RedisStoreOptions) {
+    this.prefix = options.prefix ?? "mh:rl:";
+    this.timeoutMs = options.timeoutMs ?? 1000;
+    this.fallback = options.fallback ?? new MemoryStore();
+    this.ownsFallback = !options.fallback;
+    this.log = options.log ?? ((message) => console.warn(message));
+
+    const redis = new Redis(options.url, {
+      lazyConnect: false,
+      // Few retries and a bounded connect: a rate-limit check must answer quickly;
+      // our own timeout and the fallback cover the rest.
+      maxRetriesPerRequest: 2,
+      enableOfflineQueue: true,
+      connectTimeout: 5000,
+    });
+    redis.defineCommand("mhRateHit", { numberOfKeys: 1, lua: HIT });
+    redis.defineCommand("mhRateIncrement", { numberOfKeys: 1, lua: INCREMENT });
+    redis.defineCommand("mhRateRelease", { numberOfKeys: 1, lua: RELEASE });
+    // Without an "error" listener ioredis prints every reconnect failure; one warning
+    // per outage is enough.
+    redis.on("error", (error: Error) => this.markDown(error));
+    redis.on("ready", () => this.markUp());
+    this.redis = redis as ScriptedRedis;
+  }
+
+  async hit(key: string, limit: number, windowSeconds: number): Promise<WindowResult> {
+    return this.attempt(
+      async () => {
+        const now = Date.now();
+        const [admitted, count, msLeft] = await this.redis.mhRateHit(
+          this.prefix + key,
+          limit,
+          windowMs(windowSeconds),
+        );
+        return toWindowResult(Number(admitted) === 1, limit, Number(count), now + Number(msLeft), now);
+      },
+      () => this.fallback.hit(key, limit, windowSeconds),
+    );
+  }
+
+  async increment(key: string, windowSeconds: number): Promise<number> {
+    return this.attempt(
+      async () => Number(await this.redis.mhRateIncrement(this.prefix + key, windowMs(windowSeconds))),
+      () => this.fallback.increment(key, windowSeconds),
+    );
+  }
+
+  async release(key: string, windowSeconds: number): Promise<void> {
+    await this.attempt(
+      async () => {
+        await this.redis.mhRateRelease(this.prefix + key);
+      },
+      () => this.fallback.release(key, windowSeconds),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsFallback) await this.fallback.close();
+    if (this.redis.status === "ready") {
+      // QUIT lets pending replies arrive; bounded, since a half-dead server may not answer.
+      await this.withTimeout(this.redis.quit()).catch(() => undefined);
+    }
+    this.redis.disconnect();
+  }
+
+  /** Runs `primary` against Redis, or `fallback` when Redis is down, fails or is slow. */
+  private async attempt<T>(primary: () => Promise<T>, fallback: () => Promise<T>): Promise<T> {
+    if (this.down && this.redis.status !== "ready") return fallback();
+    try {
+      const result = await this.withTimeout(primary());
+      // A failure seen while the connection stayed "ready" (e.g. one slow reply) ends
+      // with the next success, not only with a reconnect.
+      this.markUp();
+      return result;
+    } catch (error) {
+      this.markDown(error instanceof Error ? error : new Error(String(error)));
+      return fallback();
+    }
+  }
+
+  private withTimeout<T>(promise: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no reply within ${this.timeoutMs} ms`)), this.timeoutMs);
+    });
+    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  private markDown(error: Error): void {
+    if (this.down) return;
+    this.down = true;
+    this.log(
+      `[ratelimit] Redis unavailable (${error.message}); failing open: counting per process until it is back`,
+    );
+  }
+
+  private markUp(): void {
+    if (!this.down) return;
+    this.down = false;
+    this.log("[ratelimit] Redis is back; rate limits are shared again");
+  }
+}
