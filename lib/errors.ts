@@ -37,6 +37,8 @@ export class DomainError extends Error {
     public readonly status?: number,
     /** Extra fields placed inside `error` next to type and message. */
     public readonly context?: Record<string, unknown>,
+    /** Seconds for `Retry-After` on rate_limited and unavailable. */
+    public readonly retryAfter?: number,
   ) {
     super(message);
     this.name = "DomainError";

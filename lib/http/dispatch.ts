@@ -36,6 +36,9 @@ export function createDispatcher(routes: readonly RouteDef[], surface: Surface, 
       response = await handle(request, surface, basePath, router, requestId, headers);
     } catch (error) {
       response = toErrorResponse(error, requestId);
+      if (isDomainError(error) && (error.type === "rate_limited" || error.type === "unavailable") && !headers.has("retry-after")) {
+        headers.set("retry-after", String(error.retryAfter ?? 1));
+      }
     }
     return withHeaders(response, headers, request.method === "HEAD");
   };

@@ -1,6 +1,7 @@
 /** Path, query and body pieces shared by several routes. */
 import { z } from "zod";
 import { LIMITS, limitedText, pagingQuery, PRIVACIES } from "../http/parse";
+import { GALLERY_TABS } from "../posts/list";
 
 export const codeParam = z.object({
   code: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "code is not a valid share code."),
@@ -18,7 +19,8 @@ export const followerParam = z.object({ id: idParam.shape.id });
 export const pageQuery = pagingQuery;
 export const postsQuery = pagingQuery.extend({
   search: z.string().max(100).optional(),
-  privacy: z.enum(PRIVACIES).optional(),
+  privacy: z.enum(PRIVACIES, { error: "privacy must be public, unlisted or private." }).optional(),
+  tab: z.enum(GALLERY_TABS, { error: `tab must be one of ${GALLERY_TABS.join(", ")}.` }).optional(),
 });
 export const gifsQuery = pagingQuery.extend({ search: z.string().max(300).optional() });
 export const analyticsQuery = z.object({

@@ -30,6 +30,16 @@ import {
 } from "./params";
 import { OwnAccount, paged, Post, Profile, UserRef } from "./schemas";
 import { ownAccount, profile } from "./views";
+import {
+  handleAddFiles,
+  handleDeleteFile,
+  handleDeletePost,
+  handleGetPost,
+  handleListPosts,
+  handleUpdatePost,
+  handleUpload,
+  handleUserPosts,
+} from "./posts";
 
 const BOTH = ["api", "relay"] as const;
 const RELAY = ["relay"] as const;
@@ -53,9 +63,10 @@ const upload = defineRoute({
   rateLimit: "upload",
   multipart: { fields: UPLOAD_FIELDS },
   response: z.union([
-    z.object({ url: z.url(), post: Post }),
+    z.object({ url: z.url(), post: Post, failed: z.array(failedEntry).optional() }),
     z.object({ posts: z.array(Post), failed: z.array(failedEntry).optional() }),
   ]),
+  handler: ({ principal, request, surface }) => handleUpload(principal!, request, surface),
 });
 
 const listPosts = defineRoute({
@@ -68,6 +79,7 @@ const listPosts = defineRoute({
   rateLimit: "posts_list",
   query: postsQuery,
   response: paged("posts", Post),
+  handler: ({ principal, surface, query }) => handleListPosts(principal!, surface, query),
 });
 
 const getPost = defineRoute({
@@ -79,6 +91,7 @@ const getPost = defineRoute({
   rateLimit: "posts_get",
   params: codeParam,
   response: postReply,
+  handler: ({ principal, surface, params }) => handleGetPost(principal!, surface, params.code),
 });
 
 const updatePostApi = defineRoute({
@@ -93,6 +106,7 @@ const updatePostApi = defineRoute({
   params: codeParam,
   body: updatePostBody,
   response: postReply,
+  handler: ({ principal, surface, params, body }) => handleUpdatePost(principal!, surface, params.code, body),
 });
 
 const updatePostRelay = defineRoute({
@@ -101,6 +115,7 @@ const updatePostRelay = defineRoute({
   surfaces: RELAY,
   summary: "Edit a post; on Relay also its access list",
   body: updatePostBodyRelay,
+  handler: ({ principal, surface, params, body }) => handleUpdatePost(principal!, surface, params.code, body),
 });
 
 const deletePost = defineRoute({
@@ -114,6 +129,7 @@ const deletePost = defineRoute({
   rateLimit: "posts_delete",
   params: codeParam,
   response: deleted("code"),
+  handler: ({ principal, params }) => handleDeletePost(principal!, params.code),
 });
 
 const addFiles = defineRoute({
@@ -129,6 +145,7 @@ const addFiles = defineRoute({
   params: codeParam,
   multipart: { fields: UPLOAD_FIELDS },
   response: z.object({ post: Post, failed: z.array(failedEntry).optional() }),
+  handler: ({ principal, request, surface, params }) => handleAddFiles(principal!, request, surface, params.code),
 });
 
 const deleteFile = defineRoute({
@@ -142,6 +159,7 @@ const deleteFile = defineRoute({
   rateLimit: "posts_delete",
   params: fileParam,
   response: deleted("name"),
+  handler: ({ principal, params }) => handleDeleteFile(principal!, params.code, params.name),
 });
 
 const convert = defineRoute({
@@ -198,6 +216,7 @@ const userPosts = defineRoute({
   params: idParam,
   query: pageQuery,
   response: paged("posts", Post),
+  handler: ({ principal, surface, params, query }) => handleUserPosts(principal!, surface, params.id, query),
 });
 
 const usageHistory = defineRoute({

@@ -37,3 +37,60 @@ export async function createTestTeam(ownerId: string, status: "active" | "lapsed
   await db().teamMember.create({ data: { teamId: team.id, userId: ownerId, role: "owner" } });
   return { id: team.id, key: key.key };
 }
+
+export interface TestPostOptions {
+  privacy?: "public" | "unlisted" | "private";
+  teamId?: string | null;
+  moderated?: boolean;
+  restricted?: boolean;
+  draft?: boolean;
+  title?: string | null;
+  description?: string | null;
+  /** Number of files (small PNG-typed blobs written to storage). */
+  files?: number;
+  mimeType?: string;
+  createdAt?: Date;
+}
+
+/** A post with stored files, written directly (for rules that do not depend on media processing). */
+export async function createTestPost(userId: string, options: TestPostOptions = {}): Promise<{ id: string; code: string; names: string[]; keys: string[] }> {
+  const { storage } = await import("@/lib/storage");
+  const { newId } = await import("@/lib/db/ids");
+  const { newShareCode } = await import("@/lib/posts/codes");
+  const { indexPostWords } = await import("@/lib/posts/words");
+  const id = newId();
+  const code = newShareCode();
+  const count = options.files ?? 1;
+  const mimeType = options.mimeType ?? "image/png";
+  const ext = mimeType.split("/")[1].replace("jpeg", "jpg");
+  const files = [];
+  for (let i = 0; i < count; i++) {
+    const key = `p/${id}/${newId()}.${ext}`;
+    const body = Buffer.from(`file ${i} of ${code}`);
+    await storage().putBuffer(key, body, mimeType);
+    files.push({ id: newId(), index: i, name: `file${i}.${ext}`, storageKey: key, size: BigInt(body.length), mimeType, width: 10, height: 10 });
+  }
+  const createdAt = options.createdAt ?? new Date();
+  await db().$transaction(async (tx) => {
+    const post = await tx.post.create({
+      data: {
+        id,
+        code,
+        userId,
+        teamId: options.teamId ?? null,
+        privacy: options.teamId ? "private" : (options.privacy ?? "public"),
+        moderated: options.moderated ?? false,
+        restricted: options.restricted ?? false,
+        draft: options.draft ?? false,
+        title: options.title ?? null,
+        description: options.description ?? null,
+        firstFileGif: mimeType === "image/gif",
+        fileCount: count,
+        createdAt,
+        files: { create: files },
+      },
+    });
+    await indexPostWords(tx, post);
+  });
+  return { id, code, names: files.map((f) => f.name), keys: files.map((f) => f.storageKey) };
+}

@@ -1,0 +1,64 @@
+/**
+ * Auto-moderation, run on every stored file, title and description. A hit quarantines the
+ * whole post (`moderated`). The default moderator is a word list for text and a SHA-256
+ * blocklist for files; anything smarter (a classifier service) implements `Moderator`.
+ *
+ * MODERATION_WORDS        comma-separated words (case-insensitive, whole words)
+ * MODERATION_WORDS_FILE   a file of words, one per line
+ * MODERATION_HASHES_FILE  SHA-256 hex digests of known-bad files, one per line
+ */
+import { createHash } from "node:crypto";
+import { createReadStream, existsSync, readFileSync } from "node:fs";
+import { pipeline } from "node:stream/promises";
+
+export interface Moderator {
+  /** True when the text must be quarantined. */
+  flagsText(text: string): boolean;
+  /** True when a file with this SHA-256 (hex) must be quarantined. */
+  flagsFile(sha256: string): boolean;
+}
+
+export class ListModerator implements Moderator {
+  private readonly pattern: RegExp | null;
+  private readonly hashes: Set<string>;
+
+  constructor(words: readonly string[], hashes: readonly string[]) {
+    const cleaned = words.map((w) => w.trim().toLowerCase()).filter(Boolean);
+    this.pattern = cleaned.length
+      ? new RegExp(`(^|[^\\p{L}\\p{N}])(${cleaned.map(escape).join("|")})(?=$|[^\\p{L}\\p{N}])`, "iu")
+      : null;
+    this.hashes = new Set(hashes.map((h) => h.trim().toLowerCase()).filter((h) => /^[0-9a-f]{64}$/.test(h)));
+  }
+
+  flagsText(text: string): boolean {
+    return !!this.pattern && this.pattern.test(text.normalize("NFKC"));
+  }
+
+  flagsFile(sha256: string): boolean {
+    return this.hashes.has(sha256.toLowerCase());
+  }
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const lines = (path: string | undefined) => (path && existsSync(path) ? readFileSync(path, "utf8").split(/\r?\n/) : []);
+
+export function moderatorFromEnv(source: NodeJS.ProcessEnv = process.env): Moderator {
+  const words = [...(source.MODERATION_WORDS || "").split(","), ...lines(source.MODERATION_WORDS_FILE)];
+  return new ListModerator(words, lines(source.MODERATION_HASHES_FILE));
+}
+
+const holder = globalThis as unknown as { __mediahostModerator?: Moderator };
+export function moderator(): Moderator {
+  holder.__mediahostModerator ??= moderatorFromEnv();
+  return holder.__mediahostModerator;
+}
+export function setModerator(m: Moderator | undefined): void {
+  holder.__mediahostModerator = m;
+}
+
+/** SHA-256 of a file, streamed. */
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  await pipeline(createReadStream(path), hash);
+  return hash.digest("hex");
+}

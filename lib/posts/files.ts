@@ -1,0 +1,35 @@
+/** Looking up a stored file for direct delivery (/cdn/<code>/<name>). */
+import { db } from "../db/client";
+import { isHidden } from "./read";
+
+export interface DeliverableFile {
+  storageKey: string;
+  thumbnailKey: string | null;
+  mimeType: string;
+  name: string;
+  /** Private, draft or team post: the URL must carry a valid signature. */
+  signed: boolean;
+  moderated: boolean;
+}
+
+export async function findDeliverableFile(code: string, name: string): Promise<DeliverableFile | null> {
+  const file = await db().file.findFirst({
+    where: { name, post: { code } },
+    select: {
+      storageKey: true,
+      thumbnailKey: true,
+      mimeType: true,
+      name: true,
+      post: { select: { privacy: true, draft: true, teamId: true, moderated: true } },
+    },
+  });
+  if (!file) return null;
+  return {
+    storageKey: file.storageKey,
+    thumbnailKey: file.thumbnailKey,
+    mimeType: file.mimeType,
+    name: file.name,
+    signed: isHidden(file.post),
+    moderated: file.post.moderated,
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * Deleting posts and files. Rows go first, in one transaction (a reader never sees a post
+ * whose files are gone); then the stored bytes. A storage failure after the commit is
+ * logged, never undone: the object is unreachable either way.
+ */
+import { db } from "../db/client";
+import { DomainError } from "../errors";
+import { storage } from "../storage";
+import { postForChange, type PostRecord, type Viewer } from "./read";
+
+function storedKeys(files: PostRecord["files"]): string[] {
+  return files.flatMap((f) => [f.storageKey, ...(f.thumbnailKey ? [f.thumbnailKey] : [])]);
+}
+
+async function removeObjects(keys: string[], prefixes: string[]): Promise<void> {
+  const results = await Promise.allSettled([
+    ...keys.map((k) => storage().delete(k)),
+    ...prefixes.map((p) => storage().deletePrefix(p)),
+  ]);
+  for (const r of results) if (r.status === "rejected") console.error("storage: delete failed", r.reason);
+}
+
+export async function deletePost(code: string, viewer: Viewer): Promise<void> {
+  const post = await postForChange(code, viewer);
+  await db().$transaction(async (tx) => {
+    await tx.post.delete({ where: { id: post.id } });
+    if (post.userId) {
+      await tx.user.updateMany({ where: { id: post.userId, uploadCount: { gt: 0 } }, data: { uploadCount: { decrement: 1 } } });
+    }
+  });
+  await removeObjects(storedKeys(post.files), post.files.flatMap((f) => (f.streamKey ? [f.streamKey] : [])));
+}
+
+/** Removes one file; removing the last file of a post deletes the post. */
+export async function deleteFile(code: string, name: string, viewer: Viewer): Promise<void> {
+  const post = await postForChange(code, viewer);
+  const file = post.files.find((f) => f.name.toLowerCase() === name.toLowerCase());
+  if (!file) throw new DomainError("not_found", "No such file in this post.");
+  if (post.files.length === 1) {
+    await deletePost(code, viewer);
+    return;
+  }
+  const rest = post.files.filter((f) => f.id !== file.id);
+  await db().$transaction(async (tx) => {
+    await tx.file.delete({ where: { id: file.id } });
+    // Keep indexes contiguous: the array position is the file's index.
+    for (const [index, f] of rest.entries()) {
+      if (f.index !== index) await tx.file.update({ where: { id: f.id }, data: { index } });
+    }
+    await tx.post.update({
+      where: { id: post.id },
+      data: {
+        fileCount: rest.length,
+        firstFileGif: rest[0].mimeType === "image/gif",
+        priority: rest.some((f) => f.priority && f.streamState === "ready"),
+      },
+    });
+  });
+  await removeObjects(storedKeys([file]), file.streamKey ? [file.streamKey] : []);
+}

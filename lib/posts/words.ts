@@ -1,0 +1,35 @@
+/**
+ * Searchable words of a post's title and description, normalised the same way on SQLite
+ * and PostgreSQL: lower-case, accents folded, split on anything that is not a letter or
+ * digit. Stored in PostWord, so a search word is an index range (word >= "cat" AND
+ * word < "cau"), never a LIKE '%cat%' scan.
+ */
+import type { Tx } from "../db/client";
+
+const MAX_WORDS = 60;
+const MAX_WORD_LENGTH = 40;
+
+export function normaliseWords(text: string): string[] {
+  const words = text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .map((w) => w.slice(0, MAX_WORD_LENGTH));
+  return [...new Set(words)].slice(0, MAX_WORDS);
+}
+
+/** The exclusive upper bound of all strings starting with `prefix`. */
+export function prefixUpperBound(prefix: string): string {
+  const last = prefix.codePointAt(prefix.length - 1)!;
+  return prefix.slice(0, prefix.length - String.fromCodePoint(last).length) + String.fromCodePoint(last + 1);
+}
+
+/** Rewrites a post's word rows from its title and description. */
+export async function indexPostWords(tx: Tx, post: { id: string; createdAt: Date; title: string | null; description: string | null }): Promise<void> {
+  await tx.postWord.deleteMany({ where: { postId: post.id } });
+  const words = normaliseWords(`${post.title ?? ""} ${post.description ?? ""}`);
+  if (!words.length) return;
+  await tx.postWord.createMany({ data: words.map((word) => ({ word, postId: post.id, postCreatedAt: post.createdAt })) });
+}

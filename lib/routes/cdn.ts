@@ -1,0 +1,55 @@
+/**
+ * Direct files: /cdn/<code>/<name>, thumbnails /cdn/<code>/thumbs/<name>.jpg, and user
+ * media (avatars, banners) /cdn/u/<...>. Files of private posts need the URL's signature.
+ * Every reply carries request-id from the custom server; errors are our JSON.
+ */
+import { verifySignature } from "../delivery/signing";
+import { serveObject } from "../delivery/serve";
+import { findDeliverableFile } from "../posts/files";
+import { errorResponse } from "../http/respond";
+
+const USER_MEDIA_TYPES: Record<string, string> = { webp: "image/webp", png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif" };
+
+export async function serveCdn(request: Request, basePath = "/cdn"): Promise<Response> {
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    return errorResponse("method_not_allowed", `Method ${request.method} is not allowed here.`, { headers: { allow: "GET, HEAD" } });
+  }
+  const url = new URL(request.url);
+  const path = url.pathname.startsWith(basePath + "/") ? url.pathname.slice(basePath.length + 1) : "";
+  const segments = path.split("/");
+  let decoded: string[];
+  try {
+    decoded = segments.map((s) => decodeURIComponent(s));
+  } catch {
+    return notFound();
+  }
+
+  if (decoded[0] === "u" && decoded.length >= 3 && decoded.every((s) => /^[A-Za-z0-9._-]+$/.test(s) && s !== ".." && s !== ".")) {
+    const ext = decoded[decoded.length - 1].split(".").pop()!.toLowerCase();
+    const type = USER_MEDIA_TYPES[ext];
+    if (!type) return notFound();
+    return serveObject(request, { key: decoded.join("/"), contentType: type, immutable: true });
+  }
+
+  const thumb = decoded.length === 3 && decoded[1] === "thumbs" && decoded[2].endsWith(".jpg");
+  if (decoded.length !== 2 && !thumb) return notFound();
+  const code = decoded[0];
+  const name = thumb ? decoded[2].slice(0, -".jpg".length) : decoded[1];
+  const file = await findDeliverableFile(code, name);
+  if (!file || (thumb && !file.thumbnailKey)) return notFound();
+  if (file.signed) {
+    const exp = url.searchParams.get("exp") ?? "";
+    const sig = url.searchParams.get("sig") ?? "";
+    if (!verifySignature(path, exp, sig)) {
+      return errorResponse("forbidden", "This link is not valid or has expired; request the post again for a fresh one.");
+    }
+  }
+  if (file.moderated) return errorResponse("moderated", "This file is under moderation.");
+  return serveObject(request, {
+    key: thumb ? file.thumbnailKey! : file.storageKey,
+    contentType: thumb ? "image/jpeg" : file.mimeType,
+    immutable: !file.signed,
+  });
+}
+
+const notFound = () => errorResponse("not_found", "No such file.");

@@ -1,0 +1,73 @@
+/** The post and file objects of interface.md, built from post records. */
+import type { z } from "zod";
+import { env } from "../config/env";
+import { SIGNED_URL_TTL_SECONDS, signPath } from "../delivery/signing";
+import { isHidden, type PostRecord } from "../posts/read";
+import type { Surface } from "../http/route";
+import type { FileObject, Post } from "./schemas";
+import { userRef } from "./views";
+
+/** Path of a file below the CDN base: `<code>/<name>`; thumbnails `<code>/thumbs/<name>.jpg`. */
+export const filePath = (code: string, name: string) => `${code}/${encodeURIComponent(name)}`;
+export const thumbnailPath = (code: string, name: string) => `${code}/thumbs/${encodeURIComponent(name)}.jpg`;
+
+function cdnUrl(path: string, signed: boolean, now: number): string {
+  const base = `${env().cdnUrl}/${path}`;
+  if (!signed) return base;
+  const query = signPath(path, Math.floor(now / 1000) + SIGNED_URL_TTL_SECONDS).replace(/^\?/, "");
+  return `${base}?${query}`;
+}
+
+/** `https://{link domain}/{code}` when the author set one, else the share page. */
+export function shareUrl(post: Pick<PostRecord, "code" | "user">): string {
+  const domain = post.user?.linkDomain;
+  return domain ? `https://${domain}/${post.code}` : `${env().shareUrl}/${post.code}`;
+}
+
+export interface PostViewOptions {
+  owner: boolean;
+  liked: boolean;
+  surface: Surface;
+  /** Discover and share unfurls show only the primary file. */
+  primaryOnly?: boolean;
+  now?: number;
+}
+
+export function fileView(post: PostRecord, file: PostRecord["files"][number], now: number): z.infer<typeof FileObject> {
+  const signed = isHidden(post);
+  return {
+    name: file.name,
+    url: cdnUrl(filePath(post.code, file.name), signed, now),
+    size: Number(file.size),
+    mime_type: file.mimeType,
+    width: file.width,
+    height: file.height,
+    duration: file.duration,
+    thumbnail_url: file.thumbnailKey ? cdnUrl(thumbnailPath(post.code, file.name), signed, now) : null,
+  };
+}
+
+export function postView(post: PostRecord, options: PostViewOptions): z.infer<typeof Post> {
+  const now = options.now ?? Date.now();
+  const team = !!post.teamId;
+  const files = options.primaryOnly ? post.files.slice(0, 1) : post.files;
+  return {
+    code: post.code,
+    url: shareUrl(post),
+    title: post.title,
+    description: post.description,
+    privacy: post.privacy as "public" | "unlisted" | "private",
+    created_at: post.createdAt.toISOString(),
+    view_count: post.viewCount,
+    like_count: team ? null : post.likeCount,
+    comment_count: post.commentCount,
+    liked: team ? null : options.liked,
+    priority: post.priority,
+    file_count: post.fileCount,
+    files: files.map((f) => fileView(post, f, now)),
+    team_id: post.teamId,
+    author: post.user ? userRef(post.user) : null,
+    ...(options.owner ? { moderated: post.moderated, restricted: post.restricted } : {}),
+    ...(options.owner && options.surface === "relay" ? { access: post.access.map((a) => userRef(a.user)) } : {}),
+  };
+}

@@ -1,0 +1,187 @@
+/** Handlers of the upload and post endpoints: parse, call lib/uploads and lib/posts, shape. */
+import type { Principal } from "../auth/principal";
+import { accountOf } from "../auth/principal";
+import { DomainError } from "../errors";
+import { decodeCursor, encodeCursor } from "../http/cursor";
+import { booleanHeader, privacyHeader, type Privacy } from "../http/parse";
+import type { Surface } from "../http/route";
+import { sniffFile } from "../media/sniff";
+import { listOwnPosts, listUserPosts, type GalleryFilters } from "../posts/list";
+import { updatePost, type PostChanges } from "../posts/edit";
+import { deleteFile, deletePost } from "../posts/remove";
+import { findPostByCode, likedBy, postForChange, postInclude, readPost, type PostRecord, type Viewer } from "../posts/read";
+import { db } from "../db/client";
+import type { Page } from "../db/paging";
+import { checkUploadBurst } from "../uploads/abuse";
+import { receiveFiles, type ReceivedFile } from "../uploads/multipart";
+import { withTempDir } from "../uploads/temp";
+import { appendFiles, POST_TYPES, uploadPosts, type FailedFile, type PostType } from "../uploads/upload";
+import { uploaderFor, type Uploader } from "../uploads/uploader";
+import { postView } from "./post-views";
+
+/** Parts past this many in one request are refused without being written. */
+const MAX_PARTS = 50;
+
+export function viewerOf(principal: Principal | null): Viewer {
+  if (!principal) return { userId: null, teamId: null };
+  return principal.kind === "team" ? { userId: null, teamId: principal.team.id } : { userId: principal.user.id, teamId: null };
+}
+
+function postTypeHeader(headers: Headers): PostType {
+  const raw = headers.get("post-type");
+  if (raw === null || raw.trim() === "") return "album";
+  const v = raw.trim().toLowerCase();
+  if ((POST_TYPES as readonly string[]).includes(v)) return v as PostType;
+  throw new DomainError("invalid_request", `Header post-type must be ${POST_TYPES.join(" or ")}.`);
+}
+
+const errorBody = (e: DomainError) => ({ ...e.context, type: e.type, message: e.message });
+const failedJson = (failed: FailedFile[]) => failed.map((f) => ({ index: f.index, error: errorBody(f.error) }));
+
+/**
+ * Priority streaming spends priority minutes. With none left, a video upload that asks
+ * for it is refused with 403 quota_exceeded on Relay; the API falls back to standard
+ * delivery (docs/uploads.md).
+ */
+async function checkPriorityMinutes(files: ReceivedFile[], priority: boolean, uploader: Uploader, surface: Surface) {
+  if (!priority || surface !== "relay" || uploader.priorityMinutesLeft > 0) return;
+  for (const f of files) {
+    if (f.path && (await sniffFile(f.path))?.kind === "video") {
+      throw new DomainError("quota_exceeded", "No priority minutes left; upload with `priority: false` for standard delivery.", 403, {
+        quota: 0,
+        used: 0,
+        resets_at: nextMonth().toISOString(),
+      });
+    }
+  }
+}
+const nextMonth = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+
+async function renderPosts(ids: string[], viewer: Viewer, surface: Surface) {
+  const rows = await db().post.findMany({ where: { id: { in: ids } }, include: postInclude });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const post = byId.get(id);
+    return post ? [postView(post, { owner: true, liked: false, surface })] : [];
+  });
+}
+
+/** Every file failed: one file → its own error; several → upload_failed with the list. */
+function allFailed(failed: FailedFile[], fileCount: number): never {
+  if (fileCount === 1 && failed.length === 1) throw failed[0].error;
+  throw new DomainError("upload_failed", "Every file of the upload failed.", undefined, { failed: failedJson(failed) });
+}
+
+export async function handleUpload(principal: Principal, request: Request, surface: Surface): Promise<object> {
+  await checkUploadBurst(principal);
+  const headers = request.headers;
+  // A team key's posts are always private: its post-privacy header is ignored, even when invalid.
+  const privacy: Privacy = principal.kind === "team" ? "private" : privacyHeader(headers);
+  const keepMetadata = booleanHeader(headers, "include-metadata", false);
+  const priority = booleanHeader(headers, "priority", true);
+  const postType = postTypeHeader(headers);
+  const uploader = await uploaderFor(principal);
+  return withTempDir(async (tmpDir) => {
+    const files = await receiveFiles(request, {
+      field: "file",
+      maxFileBytes: uploader.limits.uploadFileBytes,
+      maxRequestBytes: uploader.limits.uploadRequestBytes,
+      maxFiles: MAX_PARTS,
+      tmpDir,
+    });
+    await checkPriorityMinutes(files, priority, uploader, surface);
+    const outcome = await uploadPosts(uploader, files, { privacy, keepMetadata, postType, tmpDir });
+    if (!outcome.postIds.length) allFailed(outcome.failed, files.length);
+    const posts = await renderPosts(outcome.postIds, viewerOf(principal), surface);
+    const failed = outcome.failed.length ? { failed: failedJson(outcome.failed) } : {};
+    if (posts.length === 1) return { url: posts[0].files[0].url, post: posts[0], ...failed };
+    return { posts, ...failed };
+  });
+}
+
+export async function handleAddFiles(principal: Principal, request: Request, surface: Surface, code: string): Promise<object> {
+  const viewer = viewerOf(principal);
+  const post = await postForChange(code, viewer);
+  const keepMetadata = booleanHeader(request.headers, "include-metadata", false);
+  const priority = booleanHeader(request.headers, "priority", true);
+  const uploader = await uploaderFor(principal);
+  return withTempDir(async (tmpDir) => {
+    const files = await receiveFiles(request, {
+      field: "file",
+      maxFileBytes: uploader.limits.uploadFileBytes,
+      maxRequestBytes: uploader.limits.uploadRequestBytes,
+      maxFiles: MAX_PARTS,
+      tmpDir,
+    });
+    await checkPriorityMinutes(files, priority, uploader, surface);
+    const { failed } = await appendFiles({ postId: post.id }, uploader, files, { keepMetadata, tmpDir });
+    if (failed.length === files.length) allFailed(failed, files.length);
+    const fresh = await findPostByCode(code);
+    if (!fresh) throw new DomainError("not_found", "No such post.");
+    return { post: postView(fresh, { owner: true, liked: false, surface }), ...(failed.length ? { failed: failedJson(failed) } : {}) };
+  });
+}
+
+export async function handleGetPost(principal: Principal, surface: Surface, code: string): Promise<object> {
+  const viewer = viewerOf(principal);
+  const { post, owner } = await readPost(code, viewer);
+  return { post: postView(post, { owner, liked: await likedBy(post.id, viewer.userId), surface }) };
+}
+
+export async function handleUpdatePost(principal: Principal, surface: Surface, code: string, changes: PostChanges): Promise<object> {
+  const viewer = viewerOf(principal);
+  await updatePost(code, viewer, changes);
+  const post = await findPostByCode(code);
+  if (!post) throw new DomainError("not_found", "No such post.");
+  return { post: postView(post, { owner: true, liked: await likedBy(post.id, viewer.userId), surface }) };
+}
+
+export async function handleDeletePost(principal: Principal, code: string): Promise<object> {
+  await deletePost(code, viewerOf(principal));
+  return { code, deleted: true };
+}
+
+export async function handleDeleteFile(principal: Principal, code: string, name: string): Promise<object> {
+  await deleteFile(code, name, viewerOf(principal));
+  return { name, deleted: true };
+}
+
+async function pageReply(endpoint: string, page: Page<PostRecord>, filters: Record<string, unknown>, viewer: Viewer, surface: Surface, owner: boolean) {
+  const liked = viewer.userId
+    ? new Set(
+        (
+          await db().like.findMany({
+            where: { userId: viewer.userId, postId: { in: page.items.map((p) => p.id) } },
+            select: { postId: true },
+          })
+        ).map((l) => l.postId),
+      )
+    : new Set<string>();
+  return {
+    posts: page.items.map((p) => postView(p, { owner, liked: liked.has(p.id), surface })),
+    has_more: page.hasMore,
+    next_cursor: page.next ? encodeCursor(endpoint, page.next, filters) : null,
+  };
+}
+
+export async function handleListPosts(
+  principal: Principal,
+  surface: Surface,
+  query: { limit: number; cursor?: string } & GalleryFilters,
+): Promise<object> {
+  const user = accountOf(principal);
+  const filters = { search: query.search ?? null, privacy: query.privacy ?? null, tab: query.tab ?? null };
+  const after = query.cursor ? decodeCursor("listPosts", query.cursor, filters) : undefined;
+  const page = await listOwnPosts(user.id, query, query.limit, after);
+  return pageReply("listPosts", page, filters, viewerOf(principal), surface, true);
+}
+
+export async function handleUserPosts(principal: Principal, surface: Surface, id: string, query: { limit: number; cursor?: string }) {
+  const ref = id === "@me" ? accountOf(principal).id : id;
+  const filters = { user: ref };
+  const after = query.cursor ? decodeCursor("listUserPosts", query.cursor, filters) : undefined;
+  const page = await listUserPosts(ref, query.limit, after);
+  const viewer = viewerOf(principal);
+  return pageReply("listUserPosts", page, filters, viewer, surface, page.items[0]?.userId === viewer.userId);
+}
+

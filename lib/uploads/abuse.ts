@@ -1,0 +1,20 @@
+/**
+ * The abuse safeguard: more than 8 uploads within one second on POST /upload suspends a
+ * personal account; a team key gets 429 instead (a shared key must not take the owner's
+ * account down). Counted in the shared counter store, so it holds across instances.
+ */
+import type { Principal } from "../auth/principal";
+import { db } from "../db/client";
+import { DomainError } from "../errors";
+import { counterStore, UPLOAD_BURST } from "../ratelimit";
+
+export async function checkUploadBurst(principal: Principal): Promise<void> {
+  const subject = principal.kind === "team" ? `team:${principal.team.id}` : `user:${principal.user.id}`;
+  const count = await counterStore().increment(`upload_burst:${subject}`, UPLOAD_BURST.windowSeconds);
+  if (count <= UPLOAD_BURST.max) return;
+  if (principal.kind === "team") {
+    throw new DomainError("rate_limited", "Too many uploads in one second; slow down.");
+  }
+  await db().user.update({ where: { id: principal.user.id }, data: { suspended: true, suspendedAt: new Date() } });
+  throw new DomainError("suspended", "This account was suspended for uploading too fast; contact support to appeal.");
+}

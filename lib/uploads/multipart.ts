@@ -1,0 +1,117 @@
+/**
+ * Streams a multipart body to temporary files: each part goes to disk as it arrives, so a
+ * 1 GB video never sits in memory. A part over the per-file limit stops being written at
+ * the limit and is reported as `file_too_large`; a body over the request limit aborts the
+ * whole request (413). `request.formData()` would buffer everything: never use it here.
+ */
+import { createWriteStream } from "node:fs";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import busboy from "busboy";
+import { DomainError } from "../errors";
+
+export interface ReceivedFile {
+  /** Zero-based position among the file parts of the request. */
+  index: number;
+  /** The client's file name (untrusted). */
+  filename: string;
+  /** Temp file holding the bytes; absent when the part failed. */
+  path?: string;
+  size: number;
+  error?: DomainError;
+}
+
+export interface ReceiveOptions {
+  field: string;
+  maxFileBytes: number;
+  maxRequestBytes: number;
+  /** Parts past this many are not written and fail with invalid_request. */
+  maxFiles: number;
+  /** Where temp files go; the caller removes the directory when done. */
+  tmpDir: string;
+  /** Stop after the first file part (POST /convert reads only the first file). */
+  firstOnly?: boolean;
+}
+
+const tooLarge = (what: string, limit: number) =>
+  new DomainError("file_too_large", `${what} is over the limit of ${limit} bytes for this plan.`);
+
+export async function receiveFiles(request: Request, options: ReceiveOptions): Promise<ReceivedFile[]> {
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data\b/i.test(contentType)) {
+    throw new DomainError("invalid_request", `Send the files as multipart/form-data in field "${options.field}".`);
+  }
+  const declared = Number(request.headers.get("content-length") || 0);
+  if (declared > options.maxRequestBytes) throw tooLarge("The request", options.maxRequestBytes);
+  if (!request.body) throw new DomainError("invalid_request", "The request has no body.");
+
+  const files: ReceivedFile[] = [];
+  const writes: Promise<void>[] = [];
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { "content-type": contentType },
+      limits: { fileSize: options.maxFileBytes, fieldSize: 64 * 1024, fields: 100, parts: 1000 },
+    });
+  } catch {
+    throw new DomainError("invalid_request", "The multipart body could not be parsed (bad boundary).");
+  }
+
+  const source = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream<Uint8Array>);
+  let total = 0;
+  let stopped = false;
+
+  const done = new Promise<void>((resolve, reject) => {
+    const fail = (error: DomainError) => {
+      if (stopped) return;
+      stopped = true;
+      source.unpipe(parser);
+      source.destroy();
+      reject(error);
+    };
+    source.on("data", (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > options.maxRequestBytes) fail(tooLarge("The request", options.maxRequestBytes));
+    });
+    source.on("error", () => fail(new DomainError("invalid_request", "The upload was interrupted.")));
+    parser.on("file", (field, stream, info) => {
+      if (field !== options.field || stopped || (options.firstOnly && files.length > 0)) {
+        stream.resume();
+        return;
+      }
+      const entry: ReceivedFile = { index: files.length, filename: info.filename ?? "", size: 0 };
+      files.push(entry);
+      if (files.length > options.maxFiles) {
+        entry.error = new DomainError("invalid_request", `At most ${options.maxFiles} files per request.`);
+        stream.resume();
+        return;
+      }
+      const path = join(options.tmpDir, `part-${entry.index}`);
+      stream.on("data", (chunk: Buffer) => (entry.size += chunk.length));
+      stream.on("limit", () => {
+        entry.error = tooLarge(`File ${entry.index}`, options.maxFileBytes);
+      });
+      writes.push(
+        pipeline(stream, createWriteStream(path)).then(
+          async () => {
+            if (entry.error) await rm(path, { force: true });
+            else entry.path = path;
+          },
+          () => {
+            entry.error ??= new DomainError("invalid_request", "The upload was interrupted.");
+          },
+        ),
+      );
+    });
+    parser.on("error", () => fail(new DomainError("invalid_request", "The multipart body could not be parsed.")));
+    parser.on("close", () => resolve());
+  });
+
+  source.pipe(parser);
+  await done;
+  await Promise.all(writes);
+  if (files.length === 0) throw new DomainError("invalid_request", `No file in field "${options.field}".`);
+  return files;
+}

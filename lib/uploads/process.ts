@@ -1,0 +1,112 @@
+/**
+ * One received file → one stored file: detect the type from the bytes, process it
+ * (orientation, metadata, fast-start remux, thumbnail), check moderation, reserve quota,
+ * store. Every failure is a DomainError for that file alone, and leaves nothing behind:
+ * reserved quota is given back and stored objects are deleted.
+ */
+import { join } from "node:path";
+import { DomainError, isDomainError } from "../errors";
+import { sniffFile } from "../media/sniff";
+import { processImage } from "../media/image";
+import { processVideo } from "../media/video";
+import { moderator, sha256File } from "../moderation/moderator";
+import { storage } from "../storage";
+import { releaseQuota, reserveQuota, type Reservation } from "../usage/reserve";
+import { newId } from "../db/ids";
+import { fileNameFor } from "../posts/names";
+import type { ReceivedFile } from "./multipart";
+
+export interface QuotaAccount {
+  subject: string;
+  quota: number;
+}
+
+export interface StoredFile {
+  id: string;
+  /** Request position, for `failed[].index` and ordering. */
+  index: number;
+  name: string;
+  storageKey: string;
+  size: number;
+  mimeType: string;
+  width: number;
+  height: number;
+  duration: number | null;
+  thumbnailKey: string | null;
+  isVideo: boolean;
+  flagged: boolean;
+  reservation: Reservation;
+}
+
+export interface ProcessOptions {
+  postId: string;
+  keepMetadata: boolean;
+  account: QuotaAccount;
+  tmpDir: string;
+}
+
+/** Processes and stores one file. Throws a DomainError for this file. */
+export async function processAndStore(file: ReceivedFile, options: ProcessOptions): Promise<StoredFile> {
+  if (file.error) throw file.error;
+  if (!file.path) throw new DomainError("invalid_request", "The file could not be read.");
+  const sniffed = await sniffFile(file.path);
+  if (!sniffed) {
+    throw new DomainError("unsupported_type", "Unsupported file type: upload PNG, JPEG, WebP, GIF, MP4, MOV or MKV.");
+  }
+
+  const id = newId();
+  const output = join(options.tmpDir, `${id}.out`);
+  const thumbPath = join(options.tmpDir, `${id}.thumb.jpg`);
+  const isVideo = sniffed.kind === "video";
+  const result = isVideo
+    ? await processVideo(file.path, output, thumbPath, { keepMetadata: options.keepMetadata })
+    : await processImage(file.path, output, { keepMetadata: options.keepMetadata, format: sniffed.format });
+
+  const flagged = moderator().flagsFile(await sha256File(file.path));
+  const reservation = await reserveQuota(options.account.subject, result.size, options.account.quota);
+
+  const storageKey = `p/${options.postId}/${id}.${result.ext}`;
+  const thumbnailKey = isVideo ? `p/${options.postId}/${id}.thumb.jpg` : null;
+  try {
+    await storage().putFile(storageKey, output, result.mime);
+    if (thumbnailKey) await storage().putFile(thumbnailKey, thumbPath, "image/jpeg");
+  } catch (error) {
+    await Promise.allSettled([storage().delete(storageKey), thumbnailKey ? storage().delete(thumbnailKey) : null]);
+    await releaseQuota(reservation);
+    throw isDomainError(error) ? error : new DomainError("internal", "The file could not be stored.");
+  }
+
+  return {
+    id,
+    index: file.index,
+    name: fileNameFor(file.filename, result.ext),
+    storageKey,
+    size: result.size,
+    mimeType: result.mime,
+    width: result.width,
+    height: result.height,
+    duration: "duration" in result ? result.duration : null,
+    thumbnailKey,
+    isVideo,
+    flagged,
+    reservation,
+  };
+}
+
+/** Undoes processAndStore for files whose post could not be written. */
+export async function discardStored(files: readonly StoredFile[]): Promise<void> {
+  await Promise.allSettled(
+    files.flatMap((f) => [
+      storage().delete(f.storageKey),
+      f.thumbnailKey ? storage().delete(f.thumbnailKey) : Promise.resolve(),
+      releaseQuota(f.reservation),
+    ]),
+  );
+}
+
+/** A per-file error for `failed[]`: known domain errors as they are, anything else internal. */
+export function asFileError(error: unknown): DomainError {
+  if (isDomainError(error)) return error;
+  console.error("upload: file failed", error);
+  return new DomainError("internal", "The file could not be processed.");
+}

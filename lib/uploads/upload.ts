@@ -1,0 +1,191 @@
+/**
+ * Turning received files into posts (POST /upload) or into more files of a post
+ * (POST /posts/{code}/files). Files are processed one at a time (media work is bounded
+ * anyway), each succeeding or failing alone; posts are written in one transaction after
+ * their files are stored, and if that fails the stored files and quota are given back.
+ */
+import { db, type Tx } from "../db/client";
+import { newId } from "../db/ids";
+import { DomainError } from "../errors";
+import { isUniqueViolation } from "../prisma-support";
+import { newShareCode } from "../posts/codes";
+import { uniqueName } from "../posts/names";
+import type { Privacy } from "../http/parse";
+import { recordUpload } from "../usage/reserve";
+import type { ReceivedFile } from "./multipart";
+import { asFileError, discardStored, processAndStore, type StoredFile } from "./process";
+import type { Uploader } from "./uploader";
+
+export const ALBUM_MAX_FILES = 9;
+export const POST_TYPES = ["album", "single"] as const;
+export type PostType = (typeof POST_TYPES)[number];
+
+export interface FailedFile {
+  index: number;
+  error: DomainError;
+}
+
+export interface UploadOutcome {
+  /** Ids of the posts written, in request order. */
+  postIds: string[];
+  failed: FailedFile[];
+}
+
+export interface UploadOptions {
+  privacy: Privacy;
+  keepMetadata: boolean;
+  postType: PostType;
+  tmpDir: string;
+}
+
+/** POST /upload: `album` puts the request's files in one post (9 at most); `single` makes one post per file. */
+export async function uploadPosts(uploader: Uploader, files: readonly ReceivedFile[], options: UploadOptions): Promise<UploadOutcome> {
+  const failed: FailedFile[] = [];
+  const groups: ReceivedFile[][] =
+    options.postType === "single" ? files.map((f) => [f]) : [files.slice(0, ALBUM_MAX_FILES)];
+  if (options.postType === "album") {
+    for (const f of files.slice(ALBUM_MAX_FILES)) {
+      failed.push({ index: f.index, error: new DomainError("invalid_request", `An album holds at most ${ALBUM_MAX_FILES} files.`) });
+    }
+  }
+
+  const postIds: string[] = [];
+  for (const group of groups) {
+    const postId = newId();
+    const stored: StoredFile[] = [];
+    for (const file of group) {
+      try {
+        stored.push(await processAndStore(file, { postId, keepMetadata: options.keepMetadata, account: uploader.account, tmpDir: options.tmpDir }));
+      } catch (error) {
+        failed.push({ index: file.index, error: asFileError(error) });
+      }
+    }
+    if (!stored.length) continue;
+    try {
+      await writePost(postId, uploader, options.privacy, stored);
+    } catch (error) {
+      await discardStored(stored);
+      for (const f of stored) failed.push({ index: f.index, error: asFileError(error) });
+      continue;
+    }
+    await recordUpload(uploader.account.subject, sum(stored), stored.length);
+    postIds.push(postId);
+  }
+  failed.sort((a, b) => a.index - b.index);
+  return { postIds, failed };
+}
+
+async function writePost(postId: string, uploader: Uploader, privacy: Privacy, stored: StoredFile[]): Promise<void> {
+  const names = new Set<string>();
+  const files = stored.map((f, i) => {
+    const name = uniqueName(f.name, names);
+    names.add(name.toLowerCase());
+    return fileRow(f, i, name);
+  });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db().$transaction(async (tx) => {
+        await tx.post.create({
+          data: {
+            id: postId,
+            code: newShareCode(),
+            userId: uploader.userId,
+            teamId: uploader.teamId,
+            // Team posts are always private (the post-privacy header is ignored for them).
+            privacy: uploader.teamId ? "private" : privacy,
+            moderated: stored.some((f) => f.flagged),
+            firstFileGif: stored[0].mimeType === "image/gif",
+            fileCount: files.length,
+            files: { create: files },
+          },
+        });
+        await tx.user.update({ where: { id: uploader.userId }, data: { uploadCount: { increment: 1 } } });
+      });
+      return;
+    } catch (error) {
+      // A share-code collision is astronomically rare; try another code.
+      if (isUniqueViolation(error) && attempt < 3) continue;
+      throw error;
+    }
+  }
+}
+
+export interface AppendTarget {
+  postId: string;
+}
+
+/** POST /posts/{code}/files: ownership and moderation are checked by the caller. */
+export async function appendFiles(
+  target: AppendTarget,
+  uploader: Uploader,
+  files: readonly ReceivedFile[],
+  options: Omit<UploadOptions, "postType" | "privacy">,
+): Promise<{ failed: FailedFile[] }> {
+  const failed: FailedFile[] = [];
+  const post = await db().post.findUniqueOrThrow({ where: { id: target.postId }, select: { fileCount: true } });
+  const room = Math.max(0, ALBUM_MAX_FILES - post.fileCount);
+  const accepted = files.slice(0, room);
+  for (const f of files.slice(room)) {
+    failed.push({ index: f.index, error: new DomainError("invalid_request", `An album holds at most ${ALBUM_MAX_FILES} files.`) });
+  }
+
+  const stored: StoredFile[] = [];
+  for (const file of accepted) {
+    try {
+      stored.push(await processAndStore(file, { postId: target.postId, keepMetadata: options.keepMetadata, account: uploader.account, tmpDir: options.tmpDir }));
+    } catch (error) {
+      failed.push({ index: file.index, error: asFileError(error) });
+    }
+  }
+  if (stored.length) {
+    try {
+      await db().$transaction((tx) => appendRows(tx, target.postId, stored));
+    } catch (error) {
+      await discardStored(stored);
+      const reason =
+        error instanceof DomainError ? error : asFileError(error);
+      for (const f of stored) failed.push({ index: f.index, error: reason });
+      stored.length = 0;
+    }
+    if (stored.length) await recordUpload(uploader.account.subject, sum(stored), stored.length);
+  }
+  failed.sort((a, b) => a.index - b.index);
+  return { failed };
+}
+
+/** Claims slots with a conditional update, so concurrent appends can never pass 9 files. */
+async function appendRows(tx: Tx, postId: string, stored: StoredFile[]): Promise<void> {
+  const { count } = await tx.post.updateMany({
+    where: { id: postId, fileCount: { lte: ALBUM_MAX_FILES - stored.length } },
+    data: {
+      fileCount: { increment: stored.length },
+      ...(stored.some((f) => f.flagged) ? { moderated: true } : {}),
+    },
+  });
+  if (count !== 1) throw new DomainError("invalid_request", `An album holds at most ${ALBUM_MAX_FILES} files.`);
+  const existing = await tx.file.findMany({ where: { postId }, select: { name: true, index: true }, orderBy: { index: "desc" } });
+  const names = new Set(existing.map((f) => f.name.toLowerCase()));
+  let next = (existing[0]?.index ?? -1) + 1;
+  for (const f of stored) {
+    const name = uniqueName(f.name, names);
+    names.add(name.toLowerCase());
+    await tx.file.create({ data: { ...fileRow(f, next++, name), postId } });
+  }
+}
+
+function fileRow(f: StoredFile, index: number, name: string) {
+  return {
+    id: f.id,
+    index,
+    name,
+    storageKey: f.storageKey,
+    size: BigInt(f.size),
+    mimeType: f.mimeType,
+    width: f.width,
+    height: f.height,
+    duration: f.duration,
+    thumbnailKey: f.thumbnailKey,
+  };
+}
+
+const sum = (files: readonly StoredFile[]) => files.reduce((n, f) => n + f.size, 0);

@@ -1,0 +1,58 @@
+/**
+ * Charging uploads against the weekly quota. A reservation is one conditional UPDATE
+ * (`bytes + n <= quota`), atomic on SQLite and PostgreSQL alike, so two concurrent
+ * requests can never together pass the quota. Bytes are reserved before a file is
+ * stored and given back if storing fails.
+ */
+import { db } from "../db/client";
+import { DomainError } from "../errors";
+import { utcDay, weekWindow } from "./window";
+
+export interface Reservation {
+  subject: string;
+  windowStart: Date;
+  bytes: number;
+}
+
+export function quotaError(quota: number, used: number, resetsAt: Date): DomainError {
+  return new DomainError("quota_exceeded", "This upload would exceed the weekly quota.", undefined, {
+    quota,
+    used,
+    resets_at: resetsAt.toISOString(),
+  });
+}
+
+/** Reserves `bytes` in the current window or throws quota_exceeded with quota, used and resets_at. */
+export async function reserveQuota(subject: string, bytes: number, quota: number, now = new Date()): Promise<Reservation> {
+  const window = weekWindow(now);
+  const key = { subject_windowStart: { subject, windowStart: window.start } };
+  await db().usageWindow.upsert({ where: key, create: { subject, windowStart: window.start, bytes: 0n }, update: {} });
+  const { count } = await db().usageWindow.updateMany({
+    where: { subject, windowStart: window.start, bytes: { lte: BigInt(quota - bytes) } },
+    data: { bytes: { increment: BigInt(bytes) } },
+  });
+  if (count !== 1) {
+    const row = await db().usageWindow.findUnique({ where: key, select: { bytes: true } });
+    throw quotaError(quota, Number(row?.bytes ?? 0n), window.end);
+  }
+  return { subject, windowStart: window.start, bytes };
+}
+
+/** Gives reserved bytes back (the file was not stored after all). */
+export async function releaseQuota(reservation: Reservation): Promise<void> {
+  if (reservation.bytes <= 0) return;
+  await db().usageWindow.updateMany({
+    where: { subject: reservation.subject, windowStart: reservation.windowStart, bytes: { gte: BigInt(reservation.bytes) } },
+    data: { bytes: { decrement: BigInt(reservation.bytes) } },
+  });
+}
+
+/** Records a stored upload in the per-day history (GET /usage-history). */
+export async function recordUpload(subject: string, bytes: number, files: number, now = new Date()): Promise<void> {
+  const day = utcDay(now);
+  await db().usageDay.upsert({
+    where: { subject_day: { subject, day } },
+    create: { subject, day, bytes: BigInt(bytes), uploadCount: files },
+    update: { bytes: { increment: BigInt(bytes) }, uploadCount: { increment: files } },
+  });
+}
