@@ -1,0 +1,203 @@
+/** POST /upload with real media: the pipeline, the reply shapes, privacy, partial failures. */
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import sharp from "sharp";
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { dataDir } from "@/lib/db/config";
+import { serveCdn } from "@/lib/routes/cdn";
+import { utcDay, userSubject } from "@/lib/usage/window";
+import { useTestDatabase } from "../support/db";
+import { useCounterStore } from "../support/counters";
+import { createTestUser, type TestUser } from "../support/fixtures";
+import { api, relay } from "../support/http";
+import { fixture, scratchDir, SECRET, topLevelBoxes } from "../support/media";
+import { form, type Part } from "../support/multipart";
+
+useTestDatabase();
+useCounterStore();
+
+let user: TestUser;
+beforeAll(async () => {
+  user = await createTestUser({ plan: "ultra" });
+});
+
+/** Each upload as a fresh user, so the 20/30 s limit and the burst guard stay out of the way. */
+async function upload(parts: Part[], headers: Record<string, string> = {}, as?: TestUser) {
+  const who = as ?? (await createTestUser({ plan: "ultra" }));
+  return api("/upload", { method: "POST", key: who.apiKey, rawBody: await form(parts), headers });
+}
+
+async function download(url: string): Promise<{ status: number; type: string | null; bytes: Buffer }> {
+  const res = await serveCdn(new Request(url));
+  return { status: res.status, type: res.headers.get("content-type"), bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+describe("single image, ShareX style", () => {
+  it("returns {url, post}: url is the direct file, post.url the share page, private by default", async () => {
+    const reply = await upload([{ path: await fixture("png"), name: "Screenshot 2026.png", type: "image/png" }]);
+    expect(reply.status, reply.text).toBe(200);
+    expect(Object.keys(reply.body).sort()).toEqual(["post", "url"]);
+    const { url, post } = reply.body;
+    expect(post.privacy).toBe("private");
+    expect(post.url).toMatch(new RegExp(`/p/${post.code}$`));
+    expect(post.code).toMatch(/^[A-Za-z0-9]{10}$/);
+    expect(url).toBe(post.files[0].url);
+    expect(url).toContain(`/cdn/${post.code}/`);
+    expect(post.files[0]).toMatchObject({ name: "Screenshot_2026.png", mime_type: "image/png", width: 64, height: 48, thumbnail_url: null });
+    expect(post.file_count).toBe(1);
+    const file = await download(url);
+    expect(file.status).toBe(200);
+    expect(file.type).toBe("image/png");
+    expect(file.bytes.length).toBe(post.files[0].size);
+    expect((await sharp(file.bytes).metadata()).width).toBe(64);
+  });
+
+  it("honours post-privacy (trimmed, case-insensitive); public URLs are unsigned", async () => {
+    const reply = await upload([{ path: await fixture("pngPlain") }], { "post-privacy": " Public " });
+    expect(reply.body.post.privacy).toBe("public");
+    expect(reply.body.url).not.toContain("sig=");
+    expect((await download(reply.body.url)).status).toBe(200);
+  });
+
+  it("detects the type from the bytes: a JPEG named .png is stored as .jpg", async () => {
+    const reply = await upload([{ path: await fixture("jpegExif"), name: "photo.png", type: "image/png" }]);
+    expect(reply.body.post.files[0]).toMatchObject({ name: "photo.jpg", mime_type: "image/jpeg" });
+  });
+
+  it("applies JPEG orientation and strips EXIF and GPS", async () => {
+    const reply = await upload([{ path: await fixture("jpegOriented") }]);
+    expect(reply.body.post.files[0]).toMatchObject({ width: 20, height: 40 });
+    const meta = await sharp((await download(reply.body.url)).bytes).metadata();
+    expect(meta.width).toBe(20);
+    expect(meta.exif).toBeUndefined();
+    expect(meta.orientation ?? 1).toBe(1);
+  });
+
+  it("keeps metadata with include-metadata: true", async () => {
+    const reply = await upload([{ path: await fixture("jpegExif") }], { "include-metadata": "TRUE" });
+    const bytes = (await download(reply.body.url)).bytes;
+    expect((await sharp(bytes).metadata()).exif).toBeDefined();
+    expect(bytes.includes(Buffer.from(SECRET.make))).toBe(true);
+  });
+});
+
+describe("videos and albums", () => {
+  it("an album keeps request order; videos become fast-start MP4 with a thumbnail", async () => {
+    const reply = await upload([
+      { path: await fixture("png"), name: "a.png" },
+      { path: await fixture("gifAnimated"), name: "b.gif" },
+      { path: await fixture("mov"), name: "c.mov" },
+    ]);
+    expect(reply.status, reply.text).toBe(200);
+    const { post } = reply.body;
+    expect(post.file_count).toBe(3);
+    expect(post.files.map((f: { name: string }) => f.name)).toEqual(["a.png", "b.gif", "c.mp4"]);
+    const video = post.files[2];
+    expect(video).toMatchObject({ mime_type: "video/mp4", width: 320, height: 240 });
+    expect(video.thumbnail_url).toMatch(/\/thumbs\/c\.mp4\.jpg\?/);
+    expect(post.priority).toBe(false);
+    const dir = await scratchDir();
+    const mp4 = join(dir, "out.mp4");
+    await writeFile(mp4, (await download(video.url)).bytes);
+    const boxes = await topLevelBoxes(mp4);
+    expect(boxes.indexOf("moov")).toBeLessThan(boxes.indexOf("mdat"));
+    expect((await readFile(mp4)).includes(Buffer.from(SECRET.title))).toBe(false);
+    const thumb = await download(video.thumbnail_url);
+    expect(thumb.type).toBe("image/jpeg");
+    expect((await sharp(thumb.bytes).metadata()).format).toBe("jpeg");
+  });
+
+  it("post-type single makes one post per file", async () => {
+    const reply = await upload([{ path: await fixture("png") }, { path: await fixture("webp") }], { "post-type": "single" });
+    expect(reply.status).toBe(200);
+    expect(reply.body.posts).toHaveLength(2);
+    expect(reply.body).not.toHaveProperty("url");
+    expect(reply.body.posts.map((p: { file_count: number }) => p.file_count)).toEqual([1, 1]);
+  });
+
+  it("an album holds 9 files; the 10th lands in failed", async () => {
+    const png = await fixture("pngPlain");
+    const reply = await upload(Array.from({ length: 10 }, (_, i) => ({ path: png, name: `s${i}.png` })));
+    expect(reply.status).toBe(200);
+    expect(reply.body.post.file_count).toBe(9);
+    expect(reply.body.failed).toEqual([{ index: 9, error: expect.objectContaining({ type: "invalid_request" }) }]);
+  });
+});
+
+describe("failures", () => {
+  it("one bad file among good ones: 200 with failed entries by index", async () => {
+    const reply = await upload([{ path: await fixture("png") }, { path: await fixture("textPng") }, { path: await fixture("corruptPng") }]);
+    expect(reply.status).toBe(200);
+    expect(reply.body.post.file_count).toBe(1);
+    expect(reply.body.failed).toEqual([
+      { index: 1, error: expect.objectContaining({ type: "unsupported_type", message: expect.any(String) }) },
+      { index: 2, error: expect.objectContaining({ type: "invalid_request" }) },
+    ]);
+  });
+
+  it("a single failed file is the top-level error", async () => {
+    const text = await upload([{ path: await fixture("textPng") }]);
+    expect(text.status).toBe(400);
+    expect(text.body.error.type).toBe("unsupported_type");
+    const corrupt = await upload([{ path: await fixture("truncatedMp4") }]);
+    expect(corrupt.status).toBe(400);
+    expect(corrupt.body.error.type).toBe("invalid_request");
+    const webm = await upload([{ path: await fixture("webm") }]);
+    expect(webm.body.error.type).toBe("unsupported_type");
+  });
+
+  it("several files all failing: 400 upload_failed with the failed array", async () => {
+    const reply = await upload([{ path: await fixture("textPng") }, { path: await fixture("corruptPng") }]);
+    expect(reply.status).toBe(400);
+    expect(reply.body.error.type).toBe("upload_failed");
+    expect(reply.body.error.failed.map((f: { index: number }) => f.index)).toEqual([0, 1]);
+    expect(reply.body.error.failed[0].error.type).toBe("unsupported_type");
+  });
+
+  it("bad headers, no file, or not multipart: 400 invalid_request", async () => {
+    const png = await fixture("png");
+    for (const headers of [{ "include-metadata": "yes" }, { "post-privacy": "secret" }, { "post-type": "carousel" }, { priority: "1" }]) {
+      const reply = await upload([{ path: png }], headers);
+      expect(reply.status, JSON.stringify(headers)).toBe(400);
+      expect(reply.body.error.type).toBe("invalid_request");
+    }
+    expect((await upload([{ path: png, field: "image" }])).body.error.type).toBe("invalid_request");
+    const who = await createTestUser();
+    const json = await api("/upload", { method: "POST", key: who.apiKey, body: { file: "x" } });
+    expect(json.status).toBe(400);
+  });
+
+  it("leaves no temporary files behind", async () => {
+    await upload([{ path: await fixture("png") }, { path: await fixture("textPng") }]);
+    const left = await readdir(join(dataDir(), "tmp")).catch(() => []);
+    expect(left).toEqual([]);
+  });
+});
+
+describe("usage", () => {
+  it("records successful uploads per UTC day and in the weekly window", async () => {
+    const who = await createTestUser();
+    const reply = await upload([{ path: await fixture("png") }, { path: await fixture("textPng") }], {}, who);
+    const size = reply.body.post.files[0].size;
+    const day = await db().usageDay.findUnique({ where: { subject_day: { subject: userSubject(who.id), day: utcDay() } } });
+    expect(day).toMatchObject({ bytes: BigInt(size), uploadCount: 1 });
+    const me = await api("/users/@me", { key: who.apiKey });
+    expect(me.body.limits.usage.used).toBe(size);
+    expect(me.body.upload_count).toBe(1);
+  });
+
+  it("priority with no minutes left: Relay refuses videos with 403 quota_exceeded; the API falls back", async () => {
+    const who = await createTestUser();
+    await db().user.update({ where: { id: who.id }, data: { priorityMinutes: 0 } });
+    const mp4 = await fixture("mp4Silent");
+    const viaRelay = await relay("/upload", { method: "POST", key: who.relayKey, rawBody: await form([{ path: mp4 }]) });
+    expect(viaRelay.status).toBe(403);
+    expect(viaRelay.body.error).toMatchObject({ type: "quota_exceeded", resets_at: expect.any(String) });
+    const optOut = await relay("/upload", { method: "POST", key: who.relayKey, rawBody: await form([{ path: mp4 }]), headers: { priority: "false" } });
+    expect(optOut.status).toBe(200);
+    const viaApi = await upload([{ path: mp4 }], {}, who);
+    expect(viaApi.status).toBe(200);
+    expect(viaApi.body.post.priority).toBe(false);
+  });
+});
