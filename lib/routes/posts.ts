@@ -57,6 +57,19 @@ async function checkPriorityMinutes(files: ReceivedFile[], priority: boolean, up
 }
 const nextMonth = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 
+/** The request's `file` parts, within the uploader's limits, with the priority-minutes check. */
+async function receiveUpload(request: Request, uploader: Uploader, tmpDir: string, priority: boolean, surface: Surface) {
+  const files = await receiveFiles(request, {
+    field: "file",
+    maxFileBytes: uploader.limits.uploadFileBytes,
+    maxRequestBytes: uploader.limits.uploadRequestBytes,
+    maxFiles: MAX_PARTS,
+    tmpDir,
+  });
+  await checkPriorityMinutes(files, priority, uploader, surface);
+  return files;
+}
+
 async function renderPosts(ids: string[], viewer: Viewer, surface: Surface) {
   const rows = await db().post.findMany({ where: { id: { in: ids } }, include: postInclude });
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -82,14 +95,7 @@ export async function handleUpload(principal: Principal, request: Request, surfa
   const postType = postTypeHeader(headers);
   const uploader = await uploaderFor(principal);
   return withTempDir(async (tmpDir) => {
-    const files = await receiveFiles(request, {
-      field: "file",
-      maxFileBytes: uploader.limits.uploadFileBytes,
-      maxRequestBytes: uploader.limits.uploadRequestBytes,
-      maxFiles: MAX_PARTS,
-      tmpDir,
-    });
-    await checkPriorityMinutes(files, priority, uploader, surface);
+    const files = await receiveUpload(request, uploader, tmpDir, priority, surface);
     const outcome = await uploadPosts(uploader, files, { privacy, keepMetadata, postType, tmpDir });
     if (!outcome.postIds.length) allFailed(outcome.failed, files.length);
     const posts = await renderPosts(outcome.postIds, viewerOf(principal), surface);
@@ -106,14 +112,7 @@ export async function handleAddFiles(principal: Principal, request: Request, sur
   const priority = booleanHeader(request.headers, "priority", true);
   const uploader = await uploaderFor(principal);
   return withTempDir(async (tmpDir) => {
-    const files = await receiveFiles(request, {
-      field: "file",
-      maxFileBytes: uploader.limits.uploadFileBytes,
-      maxRequestBytes: uploader.limits.uploadRequestBytes,
-      maxFiles: MAX_PARTS,
-      tmpDir,
-    });
-    await checkPriorityMinutes(files, priority, uploader, surface);
+    const files = await receiveUpload(request, uploader, tmpDir, priority, surface);
     const { failed } = await appendFiles({ postId: post.id }, uploader, files, { keepMetadata, tmpDir });
     if (failed.length === files.length) allFailed(failed, files.length);
     const fresh = await findPostByCode(code);
