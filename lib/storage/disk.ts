@@ -1,0 +1,220 @@
+/**
+ * Files on the local disk, under `${DATA_DIR}/files` by default. The key is the relative
+ * path (`f/abc/def.png` → `<root>/f/abc/def.png`), so an operator can find, back up or
+ * serve the files with any tool.
+ *
+ * Writes go to a temp file in the target's directory (same filesystem, so the final
+ * rename is atomic), flushed to disk, then renamed over the key: a reader sees the old
+ * object or the new one, never half a file, and a crash leaves at most an orphan
+ * `.<name>.<random>.tmp` (keys never start with a dot, so it can never be read as one).
+ *
+ * Content type: a key with one of our media extensions carries that extension's type
+ * (enforced on put by checkPut), so `stat`/`open` cost one fstat and no extra read. Other
+ * keys get a tiny sidecar `.<name>.type` holding the type, read only for those keys.
+ */
+import { constants, type BigIntStats } from "node:fs";
+import { copyFile, mkdir, open, readFile, readdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { basename, dirname, join, resolve } from "node:path";
+import { dataDir } from "../db/config";
+import { assertValidKey, assertValidPrefix, checkPut, clampRange, typeForKey } from "./keys";
+import type { ByteRange, ObjectInfo, ObjectStream, Storage } from "./types";
+
+const FALLBACK_TYPE = "application/octet-stream";
+const SIDECAR_SUFFIX = ".type";
+
+/** `${DATA_DIR}/files`, read at call time so tests can move DATA_DIR. */
+export function defaultDiskRoot(): string {
+  return join(dataDir(), "files");
+}
+
+const isMissing = (error: unknown): boolean => {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+};
+
+/**
+ * Strong ETag from inode, size and nanosecond mtime, like nginx and Apache do. Every put
+ * renames a new inode into place, so a changed object always changes its tag; strong
+ * (not `W/`) so that If-Range works for resumed downloads and media seeking.
+ */
+function etagOf(stats: BigIntStats): string {
+  return `"${stats.ino.toString(36)}-${stats.size.toString(36)}-${stats.mtimeNs.toString(36)}"`;
+}
+
+function infoOf(stats: BigIntStats, contentType: string): ObjectInfo {
+  return { size: Number(stats.size), contentType, etag: etagOf(stats), lastModified: stats.mtime };
+}
+
+export class DiskStorage implements Storage {
+  readonly kind = "disk" as const;
+  readonly root: string;
+
+  constructor(root: string = defaultDiskRoot()) {
+    this.root = resolve(root);
+  }
+
+  /** The absolute path of a key (validated first: nothing can escape the root). */
+  pathOf(key: string): string {
+    assertValidKey(key);
+    return join(this.root, ...key.split("/"));
+  }
+
+  async putFile(key: string, localPath: string, contentType: string): Promise<ObjectInfo> {
+    const type = checkPut(key, contentType);
+    // copyFile lets the kernel move the bytes (copy_file_range, or a reflink on CoW
+    // filesystems): no user-space buffers at all, whatever the size. It opens the source
+    // before creating the temp file, so a missing source creates nothing.
+    return this.writeAtomically(key, type, async (tmp) => {
+      await copyFile(localPath, tmp, constants.COPYFILE_EXCL);
+      await syncFile(tmp);
+    });
+  }
+
+  async putBuffer(key: string, data: Buffer, contentType: string): Promise<ObjectInfo> {
+    const type = checkPut(key, contentType);
+    return this.writeAtomically(key, type, (tmp) => writeFile(tmp, data, { flag: "wx", flush: true }));
+  }
+
+  async stat(key: string): Promise<ObjectInfo | null> {
+    const path = this.pathOf(key);
+    let stats: BigIntStats;
+    try {
+      stats = await stat(path, { bigint: true });
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+    if (!stats.isFile()) return null;
+    return infoOf(stats, await this.typeOf(key, path));
+  }
+
+  async open(key: string, range?: ByteRange): Promise<ObjectStream | null> {
+    const path = this.pathOf(key);
+    let handle;
+    try {
+      handle = await open(path, "r");
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+    try {
+      // fstat the descriptor we read from, so size and ETag describe exactly these bytes
+      // even if the key is replaced meanwhile (the rename leaves our inode intact).
+      const stats = await handle.stat({ bigint: true });
+      if (!stats.isFile()) {
+        await handle.close();
+        return null;
+      }
+      const info = infoOf(stats, await this.typeOf(key, path));
+      const opened = range ? clampRange(range, info.size) : undefined;
+      // The stream owns the handle from here: it closes it on end, error or destroy().
+      const body = handle.createReadStream(opened ? { start: opened.start, end: opened.end } : {});
+      return { ...info, body, range: opened };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    const path = this.pathOf(key);
+    await unlinkIfPresent(path);
+    if (!typeForKey(key)) await unlinkIfPresent(sidecarOf(path));
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    assertValidPrefix(prefix);
+    if (prefix.endsWith("/")) {
+      await rm(join(this.root, ...prefix.slice(0, -1).split("/")), { recursive: true, force: true });
+      return;
+    }
+    // String-prefix semantics, like S3: `h/ab` removes `h/abc.ts` and the folder `h/abd/`.
+    const slash = prefix.lastIndexOf("/");
+    const dir = join(this.root, ...(slash < 0 ? [] : prefix.slice(0, slash).split("/")));
+    const start = prefix.slice(slash + 1);
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch (error) {
+      if (isMissing(error)) return;
+      throw error;
+    }
+    const doomed = names.filter((name) => name.startsWith(start) || sidecarKeyName(name)?.startsWith(start));
+    // Temp files (`.x.<random>.tmp`) are left alone: they belong to writes in progress.
+    await Promise.all(doomed.map((name) => rm(join(dir, name), { recursive: true, force: true })));
+  }
+
+  private async typeOf(key: string, path: string): Promise<string> {
+    const implied = typeForKey(key);
+    if (implied) return implied;
+    try {
+      return (await readFile(sidecarOf(path), "utf8")).trim() || FALLBACK_TYPE;
+    } catch (error) {
+      if (isMissing(error)) return FALLBACK_TYPE;
+      throw error;
+    }
+  }
+
+  /** Runs `write(tmp)`, then renames tmp over the key; on any failure removes tmp. */
+  private async writeAtomically(key: string, type: string, write: (tmp: string) => Promise<void>): Promise<ObjectInfo> {
+    const target = this.pathOf(key);
+    await mkdir(dirname(target), { recursive: true });
+    const tmp = tempNameFor(target);
+    try {
+      await write(tmp);
+      // The sidecar goes first: a reader may briefly see the new type with the old bytes
+      // of an overwritten key, never a new object without its type.
+      if (!typeForKey(key)) await writeSmallFileAtomically(sidecarOf(target), type);
+      await rename(tmp, target);
+    } catch (error) {
+      await rm(tmp, { force: true });
+      throw error;
+    }
+    return infoOf(await stat(target, { bigint: true }), type);
+  }
+}
+
+function tempNameFor(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+}
+
+function sidecarOf(path: string): string {
+  return join(dirname(path), `.${basename(path)}${SIDECAR_SUFFIX}`);
+}
+
+/** `.abc.bin.type` → `abc.bin`; undefined for anything that is not a sidecar. */
+function sidecarKeyName(name: string): string | undefined {
+  if (!name.startsWith(".") || !name.endsWith(SIDECAR_SUFFIX)) return undefined;
+  const inner = name.slice(1, -SIDECAR_SUFFIX.length);
+  return inner && !inner.startsWith(".") ? inner : undefined;
+}
+
+async function writeSmallFileAtomically(path: string, text: string): Promise<void> {
+  const tmp = tempNameFor(path);
+  try {
+    await writeFile(tmp, text, { flag: "wx", flush: true });
+    await rename(tmp, path);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
+}
+
+/** Flushes a written file to the device, so the rename that follows never publishes an empty file after a power cut. */
+async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, "r+");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function unlinkIfPresent(path: string): Promise<void> {
+  try {
+    await unlink(path);
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The process-wide storage, picked by STORAGE (disk | s3 | blob, default disk).
+ * Everything that stores or reads file bytes goes through `storage()`.
+ */
+import { env } from "../config/env";
+import { blobConfigFromEnv, s3ConfigFromEnv } from "./config";
+import { DiskStorage } from "./disk";
+import type { ByteRange, ObjectInfo, ObjectStream, Storage, StorageKind } from "./types";
+
+export type { ByteRange, ObjectInfo, ObjectStream, Storage, StorageKind } from "./types";
+export type { BlobStorageConfig, S3StorageConfig } from "./config";
+export { DiskStorage, defaultDiskRoot } from "./disk";
+export { assertValidKey, assertValidPrefix, typeForKey, TYPE_BY_EXTENSION } from "./keys";
+
+const KINDS: readonly StorageKind[] = ["disk", "s3", "blob"];
+
+/**
+ * Delegates to an adapter loaded on first use. The S3 and Blob SDKs take a few hundred
+ * milliseconds to import; a disk deployment (and the admin CLI) should not pay for them.
+ */
+class LazyStorage implements Storage {
+  private loading?: Promise<Storage>;
+  constructor(
+    readonly kind: StorageKind,
+    private readonly load: () => Promise<Storage>,
+  ) {}
+  private target(): Promise<Storage> {
+    this.loading ??= this.load();
+    return this.loading;
+  }
+  async putFile(key: string, localPath: string, contentType: string): Promise<ObjectInfo> {
+    return (await this.target()).putFile(key, localPath, contentType);
+  }
+  async putBuffer(key: string, data: Buffer, contentType: string): Promise<ObjectInfo> {
+    return (await this.target()).putBuffer(key, data, contentType);
+  }
+  async stat(key: string): Promise<ObjectInfo | null> {
+    return (await this.target()).stat(key);
+  }
+  async open(key: string, range?: ByteRange): Promise<ObjectStream | null> {
+    return (await this.target()).open(key, range);
+  }
+  async delete(key: string): Promise<void> {
+    return (await this.target()).delete(key);
+  }
+  async deletePrefix(prefix: string): Promise<void> {
+    return (await this.target()).deletePrefix(prefix);
+  }
+}
+
+/**
+ * A new adapter of the given kind, configured from the environment. Configuration errors
+ * (S3_BUCKET missing, ...) throw here, at the first `storage()` call, not at first use.
+ */
+export function createStorage(kind: string = env().STORAGE): Storage {
+  switch (kind) {
+    case "disk":
+      return new DiskStorage();
+    case "s3": {
+      const config = s3ConfigFromEnv();
+      return new LazyStorage("s3", async () => new (await import("./s3")).S3Storage(config));
+    }
+    case "blob": {
+      const config = blobConfigFromEnv();
+      return new LazyStorage("blob", async () => new (await import("./blob")).BlobStorage(config));
+    }
+    default:
+      throw new Error(`STORAGE must be one of ${KINDS.join(", ")}, got ${JSON.stringify(kind)}`);
+  }
+}
+
+// On globalThis, not in a module variable: Next builds several bundles (and dev reloads
+// modules), and all of them must share one adapter (one S3 client and its sockets).
+const holder = globalThis as unknown as { __mediahostStorage?: Storage };
+
+export function storage(): Storage {
+  holder.__mediahostStorage ??= createStorage();
+  return holder.__mediahostStorage;
+}
+
+/**
+ * For tests: install an adapter, or `undefined` so the next `storage()` reads STORAGE
+ * again. The previous adapter is not closed; the caller owns it.
+ */
+export function setStorage(next: Storage | undefined): void {
+  holder.__mediahostStorage = next;
+}

@@ -1,0 +1,273 @@
+/**
+ * S3-compatible object storage (AWS S3, MinIO, R2, Backblaze, s3rver in tests) through
+ * @aws-sdk/client-s3. Files stream from disk: one PutObject below the multipart
+ * threshold, otherwise a multipart upload whose parts are each a ranged read of the file
+ * (so memory stays at a few stream buffers whatever the size), aborted on failure so no
+ * orphan parts are billed. S3 itself makes a put atomic: the key shows the old object or
+ * the new one.
+ */
+import { createReadStream } from "node:fs";
+import { stat as statFile } from "node:fs/promises";
+import { Readable } from "node:stream";
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+  type CompletedPart,
+  type PutObjectCommandInput,
+} from "@aws-sdk/client-s3";
+import { assertValidKey, assertValidPrefix, checkPut, assertValidRange } from "./keys";
+import type { S3StorageConfig } from "./config";
+import { limitBytes, parseContentRange } from "./streams";
+import type { ByteRange, ObjectInfo, ObjectStream, Storage } from "./types";
+
+export type { S3StorageConfig } from "./config";
+
+const MiB = 1024 * 1024;
+
+export function createS3Client(config: S3StorageConfig): S3Client {
+  const { accessKeyId, secretAccessKey } = config;
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+    throw new Error("Set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither");
+  }
+  return new S3Client({
+    region: config.region || "us-east-1",
+    endpoint: config.endpoint,
+    forcePathStyle: config.forcePathStyle ?? Boolean(config.endpoint),
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    // The SDK's default adds CRC trailers (aws-chunked bodies) that several S3-compatible
+    // servers store as part of the object; checksums only where an operation needs them.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+  });
+}
+
+/** Status code of an SDK error (`$metadata.httpStatusCode`), if it has one. */
+function httpStatus(error: unknown): number | undefined {
+  const meta = (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata;
+  return meta?.httpStatusCode;
+}
+
+function isNotFound(error: unknown): boolean {
+  const name = (error as { name?: string } | null)?.name;
+  // A missing bucket is a configuration error, not a missing object. (HEAD responses have
+  // no body, so HeadObject cannot tell the two apart; GetObject can.)
+  if (name === "NoSuchBucket") return false;
+  return httpStatus(error) === 404 || name === "NotFound" || name === "NoSuchKey";
+}
+
+function toReadable(body: unknown): Readable {
+  if (body instanceof Readable) return body;
+  if (body && typeof (body as ReadableStream).getReader === "function") {
+    return Readable.fromWeb(body as import("node:stream/web").ReadableStream);
+  }
+  throw new Error("Unexpected S3 response body type");
+}
+
+export class S3Storage implements Storage {
+  readonly kind = "s3" as const;
+  readonly client: S3Client;
+  readonly bucket: string;
+  private readonly prefix: string;
+  private readonly multipartThreshold: number;
+  private readonly partSize: number;
+  private readonly partConcurrency: number;
+
+  constructor(config: S3StorageConfig) {
+    this.client = config.client ?? createS3Client(config);
+    this.bucket = config.bucket;
+    const prefix = (config.prefix ?? "").replace(/^\/+/, "");
+    this.prefix = prefix && !prefix.endsWith("/") ? `${prefix}/` : prefix;
+    this.multipartThreshold = config.multipartThreshold ?? 64 * MiB;
+    this.partSize = config.partSize ?? 16 * MiB;
+    this.partConcurrency = Math.max(1, config.partConcurrency ?? 4);
+  }
+
+  private s3Key(key: string): string {
+    assertValidKey(key);
+    return this.prefix + key;
+  }
+
+  async putFile(key: string, localPath: string, contentType: string): Promise<ObjectInfo> {
+    const type = checkPut(key, contentType);
+    // Fails on a missing source before any request is made.
+    const { size } = await statFile(localPath);
+    if (size >= this.multipartThreshold) {
+      await this.multipartUpload(key, localPath, size, type);
+    } else {
+      // ContentLength lets the SDK stream the file instead of buffering it to measure it.
+      const body = createReadStream(localPath);
+      try {
+        await this.put(key, { Body: body, ContentLength: size, ContentType: type });
+      } finally {
+        body.destroy(); // closes the file if the request failed before reading it all
+      }
+    }
+    return this.statOrThrow(key);
+  }
+
+  async putBuffer(key: string, data: Buffer, contentType: string): Promise<ObjectInfo> {
+    const type = checkPut(key, contentType);
+    await this.put(key, { Body: data, ContentLength: data.length, ContentType: type });
+    return this.statOrThrow(key);
+  }
+
+  async stat(key: string): Promise<ObjectInfo | null> {
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.s3Key(key) }));
+      return {
+        size: head.ContentLength ?? 0,
+        contentType: head.ContentType || "application/octet-stream",
+        etag: head.ETag ?? '""',
+        lastModified: head.LastModified ?? new Date(0),
+      };
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async open(key: string, range?: ByteRange): Promise<ObjectStream | null> {
+    if (range) assertValidRange(range);
+    let response;
+    try {
+      response = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.s3Key(key),
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
+      );
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      if (httpStatus(error) === 416) throw new RangeError(`Range ${range?.start}-${range?.end} not satisfiable for ${key}`);
+      throw error;
+    }
+    const body = toReadable(response.Body);
+    const meta = {
+      contentType: response.ContentType || "application/octet-stream",
+      etag: response.ETag ?? '""',
+      lastModified: response.LastModified ?? new Date(0),
+    };
+    if (!range) return { ...meta, size: response.ContentLength ?? 0, body };
+    const got = parseContentRange(response.ContentRange);
+    if (got.total === undefined || got.start !== range.start) {
+      // A server that ignores Range would hand us the whole object as if it were the range.
+      body.destroy();
+      throw new Error(`S3 server answered Range ${range.start}-${range.end} of ${key} with ${response.ContentRange ?? "no Content-Range"}`);
+    }
+    if (range.start >= got.total) {
+      body.destroy();
+      throw new RangeError(`Range ${range.start}-${range.end} not satisfiable for ${key} (${got.total} bytes)`);
+    }
+    const opened = { start: range.start, end: Math.min(range.end, got.total - 1) };
+    const length = opened.end - opened.start + 1;
+    return {
+      ...meta,
+      size: got.total,
+      // Trusting our own arithmetic over the server's: never more bytes than asked for.
+      body: (response.ContentLength ?? 0) > length ? limitBytes(body, length) : body,
+      range: opened,
+    };
+  }
+
+  async delete(key: string): Promise<void> {
+    // S3 answers 204 for missing keys too: idempotent by nature.
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.s3Key(key) }));
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    assertValidPrefix(prefix);
+    let token: string | undefined;
+    do {
+      // Pages hold at most 1000 keys, which is also DeleteObjects' limit.
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix + prefix, ContinuationToken: token }),
+      );
+      const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
+      if (keys.length > 0) {
+        const result = await this.client.send(
+          new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }),
+        );
+        const failed = (result.Errors ?? []).filter((e) => e.Code !== "NoSuchKey");
+        if (failed.length > 0) {
+          throw new Error(`S3 DeleteObjects failed for ${failed.length} keys, e.g. ${failed[0].Key}: ${failed[0].Code} ${failed[0].Message}`);
+        }
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  private async put(key: string, input: Omit<PutObjectCommandInput, "Bucket" | "Key">): Promise<void> {
+    await this.client.send(new PutObjectCommand({ ...input, Bucket: this.bucket, Key: this.s3Key(key) }));
+  }
+
+  private async statOrThrow(key: string): Promise<ObjectInfo> {
+    const info = await this.stat(key);
+    if (!info) throw new Error(`S3 object ${key} missing right after it was written`);
+    return info;
+  }
+
+  private async multipartUpload(key: string, localPath: string, size: number, contentType: string): Promise<void> {
+    const Key = this.s3Key(key);
+    const created = await this.client.send(
+      new CreateMultipartUploadCommand({ Bucket: this.bucket, Key, ContentType: contentType }),
+    );
+    const UploadId = created.UploadId;
+    if (!UploadId) throw new Error("S3 CreateMultipartUpload returned no UploadId");
+    try {
+      const count = Math.ceil(size / this.partSize);
+      const parts: CompletedPart[] = new Array(count);
+      let next = 0;
+      let failure: { error: unknown } | undefined;
+      // A few workers pull part numbers until none are left: bounded concurrency, and each
+      // part is a ranged file stream, so memory does not grow with the file. After a
+      // failure the others stop taking parts, and we wait for them before aborting so no
+      // part lands after the abort.
+      const worker = async (): Promise<void> => {
+        while (next < count && !failure) {
+          const index = next++;
+          const start = index * this.partSize;
+          const end = Math.min(size, start + this.partSize) - 1;
+          const body = createReadStream(localPath, { start, end });
+          try {
+            const result = await this.client.send(
+              new UploadPartCommand({
+                Bucket: this.bucket,
+                Key,
+                UploadId,
+                PartNumber: index + 1,
+                Body: body,
+                ContentLength: end - start + 1,
+              }),
+            );
+            parts[index] = { ETag: result.ETag, PartNumber: index + 1 };
+          } catch (error) {
+            failure ??= { error };
+          } finally {
+            body.destroy();
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(this.partConcurrency, count) }, worker));
+      if (failure) throw failure.error;
+      await this.client.send(
+        new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId, MultipartUpload: { Parts: parts } }),
+      );
+    } catch (error) {
+      // Uploaded parts are stored (and billed) until the upload is aborted.
+      await this.client
+        .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId }))
+        .catch(() => undefined);
+      throw error;
+    }
+  }
+}
