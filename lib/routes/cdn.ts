@@ -37,8 +37,8 @@ export async function serveCdn(request: Request, basePath = "/cdn"): Promise<Res
   const name = thumb ? decoded[2].slice(0, -".jpg".length) : decoded[1];
   const file = await findDeliverableFile(code, name);
   if (!file || (thumb && !file.thumbnailKey)) return notFound();
+  const exp = url.searchParams.get("exp") ?? "";
   if (file.signed) {
-    const exp = url.searchParams.get("exp") ?? "";
     const sig = url.searchParams.get("sig") ?? "";
     if (!verifySignature(path, exp, sig)) {
       return errorResponse("forbidden", "This link is not valid or has expired; request the post again for a fresh one.");
@@ -49,6 +49,8 @@ export async function serveCdn(request: Request, basePath = "/cdn"): Promise<Res
     key: thumb ? file.thumbnailKey! : file.storageKey,
     contentType: thumb ? "image/jpeg" : file.mimeType,
     immutable: !file.signed,
+    // A signed URL may be cached only until it expires.
+    ...(file.signed ? { expiresAt: Number(exp) } : {}),
   });
 }
 
