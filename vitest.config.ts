@@ -11,6 +11,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     globalSetup: ["tests/support/global-setup.ts"],
+    setupFiles: ["tests/support/per-file.ts"],
     env: { NODE_ENV: "test" },
   },
 });

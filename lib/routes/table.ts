@@ -4,7 +4,8 @@
  * from it. An entry without a handler is registered but answers 501 (type `internal`).
  */
 import { z } from "zod";
-import { hasGalleryAccess } from "../auth/principal";
+import { accountOf, hasGalleryAccess } from "../auth/principal";
+import { HISTORY_WINDOW_DAYS, usageHistory as readUsageHistory } from "../usage/history";
 import { DomainError } from "../errors";
 import type { RouteDef } from "../http/route";
 import { defineRoute } from "../http/route";
@@ -237,6 +238,20 @@ const usageHistory = defineRoute({
       window_days: z.number().int(),
     }),
   }),
+  async handler({ principal }) {
+    const h = await readUsageHistory(accountOf(principal!).id);
+    return {
+      history: h.history.map((d) => ({ day: d.day, bytes: d.bytes, upload_count: d.uploadCount })),
+      stats: {
+        total_bytes: h.totalBytes,
+        upload_count: h.uploadCount,
+        active_days: h.activeDays,
+        current_streak: h.currentStreak,
+        biggest_day: h.biggestDay,
+        window_days: HISTORY_WINDOW_DAYS,
+      },
+    };
+  },
 });
 
 const reported = z.object({ reported: z.literal(true) });

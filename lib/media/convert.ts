@@ -1,0 +1,183 @@
+/**
+ * POST /convert on top of the same building blocks as uploads: images go through
+ * processImage (same format: lossless surgery) or renderImage (sharp), MP4 output through
+ * planMp4/writeMp4, video → GIF/MP3 through one ffmpeg run each. Metadata is always
+ * stripped (ICC colour profiles excepted, as for uploads) and JPEG orientation is applied
+ * to the pixels before anything else. Nothing is stored: the caller streams `output` back
+ * and deletes it. Plan checks (video → GIF needs Plus) and size caps are the endpoint's.
+ */
+import { readFile, rm, stat } from "node:fs/promises";
+import { DomainError } from "../errors";
+import { mediaConfig } from "./config";
+import { demuxerFor, fileArg, inputArgs, runFfmpeg, runFfprobe, type Demuxer } from "./ffmpeg";
+import { describeImage, processImage, readImageHeader, renderImage, targetType, type ImageTarget } from "./image";
+import { inspectImage } from "./image-container";
+import { JobClock, jobError } from "./job";
+import { withMediaSlot } from "./limiter";
+import { primaryAudio, primaryVideo } from "./probe";
+import { imageError } from "./sharp";
+import type { ImageFormat, Sniffed, SniffedFormat } from "./sniff";
+import { CONVERT_COPY_VIDEO, describeMp4, planMp4, writeMp4 } from "./video";
+
+export const CONVERT_TARGETS = ["png", "jpeg", "webp", "avif", "gif", "mp4", "mp3"] as const;
+export type ConvertTarget = (typeof CONVERT_TARGETS)[number];
+
+const STILL_TARGETS = ["png", "jpeg", "webp", "avif", "gif"] as const satisfies readonly ConvertTarget[];
+/** interface.md, POST /convert rule 3. Other pairs are unsupported_type. */
+export const CONVERT_MATRIX: Readonly<Record<SniffedFormat, readonly ConvertTarget[]>> = {
+  png: STILL_TARGETS,
+  jpeg: STILL_TARGETS,
+  webp: STILL_TARGETS,
+  gif: ["png", "jpeg", "webp", "avif", "mp4"],
+  mp4: ["mp4", "gif", "mp3"],
+  mov: ["mp4", "gif", "mp3"],
+  mkv: ["mp4", "gif", "mp3"],
+};
+
+/** Video → GIF: first 10 s, 15 fps, 480 px wide, palette generated from the clip. */
+export const VIDEO_GIF = { seconds: 10, fps: 15, width: 480 } as const;
+
+export const isConvertTarget = (v: string): v is ConvertTarget => (CONVERT_TARGETS as readonly string[]).includes(v);
+
+export function canConvert(source: SniffedFormat, target: ConvertTarget): boolean {
+  return CONVERT_MATRIX[source].includes(target);
+}
+
+/** Video → GIF needs Plus or Ultra (403 plan_required otherwise); the endpoint checks the plan. */
+export function convertNeedsPlus(source: SniffedFormat, target: ConvertTarget): boolean {
+  return (source === "mp4" || source === "mov" || source === "mkv") && target === "gif";
+}
+
+const OUTPUT_TYPES: Record<ConvertTarget, { mime: string; ext: string }> = {
+  png: targetType("png"),
+  jpeg: targetType("jpeg"),
+  webp: targetType("webp"),
+  avif: targetType("avif"),
+  gif: targetType("gif"),
+  mp4: { mime: "video/mp4", ext: "mp4" },
+  mp3: { mime: "audio/mpeg", ext: "mp3" },
+};
+
+/** Content-Type and file extension of a conversion's output. */
+export function convertOutputType(target: ConvertTarget): { mime: string; ext: string } {
+  return { ...OUTPUT_TYPES[target] };
+}
+
+export type ConvertOptions = {
+  /** What sniffFile found (the source type comes from the bytes). */
+  source: Sniffed;
+  target: ConvertTarget;
+  /** Default MEDIA_TIMEOUT_SECONDS; a request-bound caller should pass less. */
+  timeoutMs?: number;
+  /** Abort when the client goes away: the ffmpeg process is killed. */
+  signal?: AbortSignal;
+};
+
+export type ConvertResult = {
+  mime: string;
+  ext: string;
+  size: number;
+  /** Pictures and video (frame size for GIF). */
+  width?: number;
+  height?: number;
+  /** MP4 output, seconds. */
+  duration?: number;
+};
+
+/**
+ * Converts `input` into `output` (a path the caller owns and deletes). Throws
+ * unsupported_type for pairs outside the matrix, invalid_request for corrupt input or a
+ * video without audio for MP3, unavailable when the media queue is full.
+ */
+export async function convertFile(input: string, output: string, opts: ConvertOptions): Promise<ConvertResult> {
+  const { source, target } = opts;
+  if (!canConvert(source.format, target)) {
+    throw new DomainError("unsupported_type", `A ${source.format.toUpperCase()} file cannot be converted to ${target}.`);
+  }
+  const budgetMs = opts.timeoutMs ?? mediaConfig().timeoutMs;
+  return withMediaSlot(async () => {
+    const clock = new JobClock(budgetMs, opts.signal);
+    const isImageJob = source.kind === "image" && target !== "mp4";
+    try {
+      if (isImageJob) return await convertImage(input, output, source.format as ImageFormat, target as ImageTarget, budgetMs);
+      const demuxer = demuxerFor(source.format as "mp4" | "mov" | "mkv" | "gif");
+      if (target === "mp4") {
+        const plan = planMp4(await runFfprobe(input, { ...clock.run(), demuxer }), CONVERT_COPY_VIDEO, demuxer);
+        await writeMp4(input, output, plan, { keepMetadata: false, clock });
+        const { width, height, duration, size } = await describeMp4(output, clock.run());
+        return { ...convertOutputType("mp4"), size, width, height, duration };
+      }
+      if (target === "gif") return await videoToGif(input, output, demuxer, clock);
+      return await videoToMp3(input, output, demuxer, clock);
+    } catch (error) {
+      await rm(output, { force: true });
+      throw isImageJob ? imageError(error) : jobError(error, budgetMs, source.kind === "image" ? "image" : "video");
+    }
+  }, { signal: opts.signal });
+}
+
+async function convertImage(
+  input: string,
+  output: string,
+  format: ImageFormat,
+  target: ImageTarget,
+  timeoutMs: number,
+): Promise<ConvertResult> {
+  if (target === format) {
+    // Same format: the upload path, metadata stripped (lossless when nothing needs rotating).
+    const { mime, ext, size, width, height } = await processImage(input, output, { keepMetadata: false, format, timeoutMs });
+    return { mime, ext, size, width, height };
+  }
+  const meta = await readImageHeader(input, format);
+  const animated = (meta.pages ?? 1) > 1;
+  await renderImage(input, output, {
+    target,
+    keepMetadata: false,
+    keepFrames: animated, // GIF ⇄ WebP keep the animation; PNG/JPEG/AVIF get the first frame
+    lossless: await isLosslessSource(input, format),
+    meta,
+    timeoutMs,
+  });
+  const { mime, ext, size, width, height } = await describeImage(output, target);
+  return { mime, ext, size, width, height };
+}
+
+/** PNG and GIF are lossless; a WebP is when all its frames are VP8L. Lossless stays lossless in WebP. */
+async function isLosslessSource(input: string, format: ImageFormat): Promise<boolean> {
+  if (format !== "webp") return format !== "jpeg";
+  const { size } = await stat(input);
+  if (size > 64 * 1024 * 1024) return false;
+  return inspectImage(await readFile(input), "webp")?.lossless ?? false;
+}
+
+async function videoToGif(input: string, output: string, demuxer: Demuxer, clock: JobClock): Promise<ConvertResult> {
+  const video = primaryVideo(await runFfprobe(input, { ...clock.run(), demuxer }));
+  if (!video) throw new DomainError("invalid_request", "The file has no playable video track.");
+  const { seconds, fps, width } = VIDEO_GIF;
+  // One pass: split the scaled frames, build a palette from one copy, map the other onto it.
+  // stats_mode=diff + rectangle diff mode favour the moving parts and keep files small.
+  const graph =
+    `[0:${video.index}]fps=${fps},scale=${width}:-1:flags=lanczos,split[a][b];` +
+    `[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle`;
+  await runFfmpeg(
+    ["-t", String(seconds), ...inputArgs(input, demuxer), "-filter_complex", graph, "-an", "-map_metadata", "-1", "-loop", "0", "-f", "gif", fileArg(output)],
+    clock.run(),
+  );
+  const { mime, ext, size, width: w, height } = await describeImage(output, "gif");
+  return { mime, ext, size, width: w, height };
+}
+
+async function videoToMp3(input: string, output: string, demuxer: Demuxer, clock: JobClock): Promise<ConvertResult> {
+  const audio = primaryAudio(await runFfprobe(input, { ...clock.run(), demuxer }));
+  if (!audio) throw new DomainError("unsupported_type", "The video has no audio track to convert to MP3.");
+  await runFfmpeg(
+    [
+      ...inputArgs(input, demuxer), "-map", `0:${audio.index}`, "-vn",
+      "-c:a", "libmp3lame", "-q:a", "2", // VBR ~190 kb/s
+      "-map_metadata", "-1", "-id3v2_version", "0", "-f", "mp3", fileArg(output),
+    ],
+    clock.run(),
+  );
+  const { size } = await stat(output);
+  return { ...convertOutputType("mp3"), size };
+}

@@ -1,0 +1,247 @@
+/**
+ * A small typed wrapper around the ffmpeg and ffprobe binaries: spawn without a shell,
+ * bounded by the media limiter, a time limit (SIGTERM, then SIGKILL after a grace period),
+ * abort support, `-progress pipe:1` parsing and the tail of stderr kept for errors.
+ *
+ * Binaries: FFMPEG_PATH / FFPROBE_PATH, else the static builds shipped inside the
+ * @ffmpeg-installer/ffmpeg (ffmpeg 4.1) and @ffprobe-installer/ffprobe packages, so a
+ * self-hoster needs no system ffmpeg.
+ */
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { setPriority } from "node:os";
+import { DomainError } from "../errors";
+import { mediaConfig } from "./config";
+import { withMediaSlot } from "./limiter";
+import { parseProbeJson, type ProbeResult } from "./probe";
+
+export type { ProbeResult, ProbeStream } from "./probe";
+
+export type MediaTool = "ffmpeg" | "ffprobe";
+/** Why a tool run failed: non-zero exit, over its time limit, aborted by the caller, could not start. */
+export type ToolFailure = "exit" | "timeout" | "aborted" | "spawn";
+
+export type FfmpegProgress = {
+  /** Position written so far, in seconds of output. */
+  outTimeSeconds: number;
+  /** True on the last report (`progress=end`). */
+  done: boolean;
+};
+
+export type RunOptions = {
+  /** Kill the process after this long; default MEDIA_TIMEOUT_SECONDS. Counted from spawn, not from queueing. */
+  timeoutMs?: number;
+  /** Abort while queued or running (the process is killed). */
+  signal?: AbortSignal;
+  /** ffmpeg only: called on every `-progress` report. */
+  onProgress?: (progress: FfmpegProgress) => void;
+  /** Time between SIGTERM (lets ffmpeg close files) and SIGKILL. Default 2 s. */
+  killGraceMs?: number;
+};
+
+/**
+ * A failed ffmpeg/ffprobe run. Type `internal` so an unmapped failure is a clean 500; the
+ * media functions map it to the right domain error (a corrupt upload is invalid_request).
+ * The message is safe to show a client (no paths); `stderrTail` is for logs.
+ */
+export class MediaToolError extends DomainError {
+  constructor(
+    readonly tool: MediaTool,
+    readonly reason: ToolFailure,
+    message: string,
+    readonly stderrTail: string,
+    readonly exitCode: number | null = null,
+    readonly exitSignal: NodeJS.Signals | null = null,
+  ) {
+    super("internal", message);
+    this.name = "MediaToolError";
+  }
+}
+
+export const isMediaToolError = (e: unknown): e is MediaToolError => e instanceof MediaToolError;
+
+const require = createRequire(import.meta.url);
+
+function installerPath(pkg: "@ffmpeg-installer/ffmpeg" | "@ffprobe-installer/ffprobe"): string {
+  const mod: unknown = require(pkg);
+  if (typeof mod === "object" && mod !== null && "path" in mod && typeof mod.path === "string") return mod.path;
+  throw new Error(`${pkg} did not provide a binary path`);
+}
+
+const shipped: Partial<Record<MediaTool, string>> = {};
+/** The binary used for `tool`: the env override, else the npm-shipped build. */
+export function binaryPath(tool: MediaTool): string {
+  const cfg = mediaConfig();
+  const override = tool === "ffmpeg" ? cfg.ffmpegPath : cfg.ffprobePath;
+  if (override) return override;
+  shipped[tool] ??= installerPath(tool === "ffmpeg" ? "@ffmpeg-installer/ffmpeg" : "@ffprobe-installer/ffprobe");
+  return shipped[tool]!;
+}
+
+/** Inputs and outputs are passed as `file:` URLs so a name can never be read as a protocol or option. */
+export const fileArg = (path: string): string => `file:${path}`;
+
+const STDERR_TAIL_CHARS = 4000;
+const STDOUT_MAX_CHARS = 8 * 1024 * 1024;
+const DEFAULT_KILL_GRACE_MS = 2000;
+/** ffmpeg is CPU-heavy; a lower priority keeps the web server responsive while it runs. */
+const CHILD_NICENESS = 10;
+
+type ToolOutput = { stdout: string; stderrTail: string };
+
+function runTool(tool: MediaTool, args: string[], opts: RunOptions, keepStdout: boolean): Promise<ToolOutput> {
+  return withMediaSlot(() => spawnTool(tool, args, opts, keepStdout), { signal: opts.signal });
+}
+
+function spawnTool(tool: MediaTool, args: string[], opts: RunOptions, keepStdout: boolean): Promise<ToolOutput> {
+  const timeoutMs = opts.timeoutMs ?? mediaConfig().timeoutMs;
+  const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const { signal } = opts;
+
+  return new Promise<ToolOutput>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new MediaToolError(tool, "aborted", `${tool} was aborted before it started.`, ""));
+      return;
+    }
+    let stderr = "";
+    let stdout = "";
+    let stdoutOverflow = false;
+    let progressLine = "";
+    let progress: Record<string, string> = {};
+    let stopping: "timeout" | "aborted" | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+    let settled = false;
+
+    const child = spawn(binaryPath(tool), args, { stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, CHILD_NICENESS);
+      } catch {
+        // Not permitted in some containers; running at normal priority is fine.
+      }
+    }
+
+    const stop = (why: "timeout" | "aborted") => {
+      if (stopping || settled) return;
+      stopping = why;
+      child.kill("SIGTERM");
+      killTimer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    };
+    const timer = setTimeout(() => stop("timeout"), Math.max(1, timeoutMs));
+    const onAbort = () => stop("aborted");
+    signal?.addEventListener("abort", onAbort, { once: true });
+
+    const finish = (error: MediaToolError | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(killTimer);
+      signal?.removeEventListener("abort", onAbort);
+      if (error) reject(error);
+      else resolve({ stdout, stderrTail: stderr });
+    };
+
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
+    });
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      if (keepStdout) {
+        if (stdout.length + chunk.length > STDOUT_MAX_CHARS) stdoutOverflow = true;
+        else stdout += chunk;
+        return;
+      }
+      // `-progress pipe:1`: blocks of key=value lines, each ending with progress=continue|end.
+      const lines = (progressLine + chunk).split("\n");
+      progressLine = lines.pop() ?? "";
+      for (const line of lines) {
+        const eq = line.indexOf("=");
+        if (eq < 0) continue;
+        const key = line.slice(0, eq).trim();
+        const value = line.slice(eq + 1).trim();
+        if (key !== "progress") {
+          progress[key] = value;
+          continue;
+        }
+        opts.onProgress?.({ outTimeSeconds: parseOutTime(progress.out_time), done: value === "end" });
+        progress = {};
+      }
+    });
+
+    child.on("error", (err) => {
+      finish(new MediaToolError(tool, "spawn", `${tool} could not be started (${(err as NodeJS.ErrnoException).code ?? err.message}).`, stderr));
+    });
+    child.on("close", (code, exitSignal) => {
+      if (stopping === "timeout") {
+        finish(new MediaToolError(tool, "timeout", `${tool} was stopped after the ${formatSeconds(timeoutMs)} time limit.`, stderr, code, exitSignal));
+      } else if (stopping === "aborted") {
+        finish(new MediaToolError(tool, "aborted", `${tool} was aborted.`, stderr, code, exitSignal));
+      } else if (code !== 0) {
+        const how = code === null ? `was killed by ${exitSignal}` : `exited with code ${code}`;
+        finish(new MediaToolError(tool, "exit", `${tool} ${how}.`, stderr, code, exitSignal));
+      } else if (stdoutOverflow) {
+        finish(new MediaToolError(tool, "exit", `${tool} wrote more output than expected.`, stderr, code, exitSignal));
+      } else {
+        finish(null);
+      }
+    });
+  });
+}
+
+function parseOutTime(v: string | undefined): number {
+  // HH:MM:SS.micro; unambiguous, unlike out_time_ms which is microseconds in ffmpeg 4.x.
+  const m = /^(-?\d+):(\d+):(\d+(?:\.\d+)?)$/.exec(v ?? "");
+  if (!m) return 0;
+  return Math.max(0, Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]));
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * Runs ffmpeg with `args` (inputs and outputs included; wrap paths with fileArg). Always adds
+ * `-nostdin -hide_banner -loglevel error -nostats -progress pipe:1 -y`. Resolves with the
+ * stderr tail (warnings at error level, usually empty); rejects with MediaToolError, or
+ * DomainError("unavailable") when the media queue is full.
+ */
+export async function runFfmpeg(args: string[], opts: RunOptions = {}): Promise<{ stderrTail: string }> {
+  const fixed = ["-nostdin", "-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-y"];
+  const { stderrTail } = await runTool("ffmpeg", [...fixed, ...args], opts, false);
+  return { stderrTail };
+}
+
+/**
+ * ffmpeg demuxers we let read uploads. Naming one with `-f` stops ffmpeg from probing the
+ * input as anything else: a file that is really an HLS playlist, a concat script or some
+ * exotic format is then refused instead of parsed (HLS/concat can make ffmpeg open other
+ * files or URLs).
+ */
+export type Demuxer = "mov" | "matroska" | "gif";
+
+export function demuxerFor(format: "mp4" | "mov" | "mkv" | "gif"): Demuxer {
+  return format === "mkv" ? "matroska" : format === "gif" ? "gif" : "mov";
+}
+
+/** `-f <demuxer> -i file:<path>`: an input with its container forced. */
+export function inputArgs(path: string, demuxer?: Demuxer): string[] {
+  return [...(demuxer ? ["-f", demuxer] : []), "-i", fileArg(path)];
+}
+
+export type ProbeOptions = RunOptions & {
+  /** Force the container (recommended for uploads); unset lets ffprobe guess. */
+  demuxer?: Demuxer;
+};
+
+/** Streams and container of `path` (ffprobe -show_streams -show_format, JSON). */
+export async function runFfprobe(path: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
+  const forced = opts.demuxer ? ["-f", opts.demuxer] : [];
+  const args = ["-hide_banner", "-loglevel", "error", "-print_format", "json", "-show_streams", "-show_format", ...forced, fileArg(path)];
+  const { stdout, stderrTail } = await runTool("ffprobe", args, opts, true);
+  try {
+    return parseProbeJson(JSON.parse(stdout));
+  } catch {
+    throw new MediaToolError("ffprobe", "exit", "ffprobe returned output that could not be read.", stderrTail, 0);
+  }
+}

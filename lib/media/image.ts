@@ -1,0 +1,221 @@
+/**
+ * Image uploads (PNG, JPEG, WebP, GIF) and the shared sharp encoder that /convert uses.
+ *
+ * processImage keeps the format of the input and, per file, takes the cheapest correct path:
+ * 1. No EXIF orientation to apply → container surgery (image-container.ts): metadata
+ *    chunks are dropped (or, with keepMetadata, only bytes after the image end), the pixel
+ *    data stays byte-identical: no generation loss, no encode cost. The result is then
+ *    fully decoded once so a corrupt file is still refused.
+ * 2. Orientation to apply (a JPEG from a phone, typically) → decode, rotate the pixels,
+ *    re-encode with sharp. EXIF/XMP/IPTC are dropped unless keepMetadata; with
+ *    keepMetadata they are kept and the Orientation tag is reset to 1, so viewers do not
+ *    rotate a second time.
+ * The ICC profile is kept on both paths: it is colour, not personal data, and converting a
+ * Display P3 photo to sRGB would clip its colours. CMYK input is converted to sRGB.
+ * Animation (GIF, WebP, APNG) is kept; animated files are never rotated (EXIF orientation
+ * on an animated image is practically unheard of, and sharp cannot turn multi-page images).
+ */
+import { rm, stat, readFile, writeFile } from "node:fs/promises";
+import type { Metadata, Sharp } from "sharp";
+import { DomainError } from "../errors";
+import { mediaConfig } from "./config";
+import { inspectImage, rewriteImage, type ContainerInfo } from "./image-container";
+import { withMediaSlot } from "./limiter";
+import { ANIMATION_PIXEL_LIMIT, imageError, IMAGE_PIXEL_LIMIT, openImage, sharpSeconds } from "./sharp";
+import { isImageFormat, sniffedType, type ImageFormat, type Sniffed } from "./sniff";
+
+export type ImageResult = {
+  width: number;
+  /** Height of one frame for animated images. */
+  height: number;
+  mime: string;
+  ext: string;
+  size: number;
+  /** More than one frame. */
+  animated: boolean;
+};
+
+export type ProcessImageOptions = {
+  /** Keep EXIF/XMP/IPTC (include-metadata: true). Orientation is applied either way. */
+  keepMetadata: boolean;
+  /** The sniffed format; the output has the same format. */
+  format: Sniffed["format"];
+  /** Default MEDIA_TIMEOUT_SECONDS. */
+  timeoutMs?: number;
+  /** Aborts while waiting for a media slot. */
+  signal?: AbortSignal;
+};
+
+/** Output formats sharp writes for us (uploads keep the source format; /convert adds avif). */
+export type ImageTarget = "png" | "jpeg" | "webp" | "gif" | "avif";
+
+/** Files above this are not read into memory for surgery; they take the sharp path. */
+export const MAX_SURGERY_BYTES = 128 * 1024 * 1024;
+
+// Encoder settings, chosen for "as close to the original as is reasonable" at server speed:
+export const JPEG_QUALITY = 90; // mozjpeg off: several times faster, slightly larger files
+export const PNG_COMPRESSION = 6; // zlib's sweet spot; 9 is far slower for ~1 % less
+export const WEBP_QUALITY = 90; // lossless sources stay lossless (see renderImage)
+export const AVIF_QUALITY = 60; // a notch above sharp's default 50: keeps fine detail, still far smaller than JPEG
+export const AVIF_EFFORT = 4;
+
+const MULTI_FRAME: ReadonlySet<string> = new Set(["gif", "webp"]);
+/** sharp reads every frame only when asked; for other formats it would mean nothing. */
+const canAnimate = (format: string) => MULTI_FRAME.has(format);
+
+export async function processImage(input: string, output: string, opts: ProcessImageOptions): Promise<ImageResult> {
+  const { format, keepMetadata } = opts;
+  if (!isImageFormat(format)) throw new DomainError("unsupported_type", `processImage does not take ${format} files.`);
+  const timeoutMs = opts.timeoutMs ?? mediaConfig().timeoutMs;
+
+  return withMediaSlot(async () => {
+    try {
+      const meta = await readImageHeader(input, format);
+      const bytes = await readSmallFile(input);
+      const container = bytes ? inspectImage(bytes, format) : null;
+      const animated = (meta.pages ?? 1) > 1 || container?.animated === true;
+      const needsRotation = (meta.orientation ?? 1) > 1 && !animated;
+
+      if (bytes && !needsRotation) {
+        const rewritten = rewriteImage(bytes, format, keepMetadata);
+        if (rewritten) {
+          await writeFile(output, rewritten.bytes);
+          await verifyDecodes(output, format, timeoutMs);
+          return await describeImage(output, format, rewritten.info);
+        }
+      }
+      await renderImage(input, output, {
+        target: format,
+        keepMetadata,
+        keepFrames: animated,
+        lossless: container?.lossless ?? format !== "jpeg",
+        meta,
+        timeoutMs,
+      });
+      return await describeImage(output, format, container);
+    } catch (error) {
+      await rm(output, { force: true });
+      throw imageError(error);
+    }
+  }, { signal: opts.signal });
+}
+
+/**
+ * Header only (no pixel decoding): format check, pixel limit, orientation, frames.
+ * Fails with invalid_request when it is not a readable image of the sniffed format.
+ */
+export async function readImageHeader(input: string, format: ImageFormat): Promise<Metadata> {
+  let meta: Metadata;
+  try {
+    meta = await openImage(input, { animated: canAnimate(format) }).metadata();
+  } catch (error) {
+    throw imageError(error);
+  }
+  if (meta.format !== format) {
+    throw new DomainError("invalid_request", `The file is not a valid ${format.toUpperCase()} image.`);
+  }
+  // With animated:true, height is all frames stacked: one limit per frame, one for the whole animation.
+  const pages = meta.pages ?? 1;
+  const frameHeight = pages > 1 ? (meta.pageHeight ?? meta.height / pages) : meta.height;
+  if (!meta.width || !meta.height || meta.width * frameHeight > IMAGE_PIXEL_LIMIT || meta.width * meta.height > ANIMATION_PIXEL_LIMIT) {
+    throw new DomainError("invalid_request", "The image has too many pixels.");
+  }
+  return meta;
+}
+
+async function readSmallFile(path: string): Promise<Buffer | null> {
+  const { size } = await stat(path);
+  return size <= MAX_SURGERY_BYTES ? readFile(path) : null;
+}
+
+/**
+ * Decodes every pixel (and frame) once; throws when the data is truncated or corrupt.
+ * Shrinking to 1x1 is the cheapest sink that still reads all of it, streaming in strips:
+ * stats() computes entropy and sharpness too (27 s for a 900-frame GIF against 1.6 s),
+ * raw() would hold the whole decoded image in memory.
+ */
+async function verifyDecodes(path: string, format: ImageFormat, timeoutMs: number): Promise<void> {
+  await openImage(path, { animated: canAnimate(format) }).timeout({ seconds: sharpSeconds(timeoutMs) }).resize(1, 1).raw().toBuffer();
+}
+
+/** Size, frame height and frame count of a written image. */
+export async function describeImage(path: string, format: ImageTarget, container?: ContainerInfo | null): Promise<ImageResult> {
+  const meta = await openImage(path, { animated: canAnimate(format) }).metadata();
+  const pages = meta.pages ?? 1;
+  const height = pages > 1 ? (meta.pageHeight ?? Math.round(meta.height / pages)) : meta.height;
+  const { size } = await stat(path);
+  const type = targetType(format);
+  return {
+    width: meta.width,
+    height,
+    mime: type.mime,
+    ext: type.ext,
+    size,
+    // APNG: libvips reads only its first frame, the container walk knows better.
+    animated: pages > 1 || (format === "png" && container?.animated === true),
+  };
+}
+
+export type RenderOptions = {
+  target: ImageTarget;
+  keepMetadata: boolean;
+  /** Keep every frame (only honoured for gif/webp targets). */
+  keepFrames: boolean;
+  /** The source is lossless: a WebP target is then written lossless too. */
+  lossless: boolean;
+  /** Header of the source (readImageHeader). */
+  meta: Metadata;
+  timeoutMs: number;
+};
+
+/**
+ * Decode → orient → encode with sharp: the one image encoder of the service (upload
+ * fallback path and every image conversion of /convert).
+ */
+export async function renderImage(input: string, output: string, o: RenderOptions): Promise<void> {
+  // With animated:true sharp stacks the frames into one tall image; for png/jpeg/avif that
+  // would come out as a strip, so those targets get the first frame only.
+  const keepFrames = o.keepFrames && canAnimate(o.target);
+  let img = openImage(input, { animated: keepFrames });
+  if (!keepFrames) img = img.autoOrient();
+  if (o.keepMetadata) img = img.keepMetadata(); // Orientation is reset to 1 by autoOrient
+  else if (o.meta.space === "cmyk") img = img.withIccProfile("srgb");
+  else img = img.keepIccProfile();
+  if (o.meta.hasAlpha && o.target === "jpeg") img = img.flatten({ background: "#ffffff" });
+  img = encode(img, o);
+  await img.timeout({ seconds: sharpSeconds(o.timeoutMs) }).toFile(output);
+}
+
+function encode(img: Sharp, o: RenderOptions): Sharp {
+  switch (o.target) {
+    case "jpeg":
+      return img.jpeg({
+        quality: JPEG_QUALITY,
+        mozjpeg: false,
+        // Keep full chroma when the source had it (screenshots, graphics).
+        chromaSubsampling: o.meta.chromaSubsampling === "4:4:4" ? "4:4:4" : "4:2:0",
+      });
+    case "png":
+      // A palette source (GIF, 8-bit PNG) has <= 256 colours: a palette output is exact and small.
+      return img.png({ compressionLevel: PNG_COMPRESSION, palette: o.meta.isPalette === true });
+    case "webp":
+      return o.lossless ? img.webp({ lossless: true }) : img.webp({ quality: WEBP_QUALITY });
+    case "gif":
+      return img.gif();
+    case "avif":
+      return img.avif({ quality: AVIF_QUALITY, effort: AVIF_EFFORT });
+  }
+}
+
+const TARGET_TYPES: Record<ImageTarget, { mime: string; ext: string }> = {
+  png: sniffedType("png"),
+  jpeg: sniffedType("jpeg"),
+  webp: sniffedType("webp"),
+  gif: sniffedType("gif"),
+  avif: { mime: "image/avif", ext: "avif" },
+};
+
+export function targetType(target: ImageTarget): { mime: string; ext: string } {
+  const { mime, ext } = TARGET_TYPES[target];
+  return { mime, ext };
+}

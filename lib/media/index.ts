@@ -1,0 +1,23 @@
+/** The media layer: type sniffing, image and video processing, conversion, ffmpeg access. */
+export { sniffFile, sniffBuffer, sniffedType, isImageFormat, isVideoFormat } from "./sniff";
+export type { Sniffed, SniffedFormat, ImageFormat, VideoFormat } from "./sniff";
+export { processImage } from "./image";
+export type { ImageResult, ProcessImageOptions, ImageTarget } from "./image";
+export { processVideo } from "./video";
+export type { VideoResult, ProcessVideoOptions } from "./video";
+export {
+  convertFile,
+  canConvert,
+  convertNeedsPlus,
+  convertOutputType,
+  isConvertTarget,
+  CONVERT_MATRIX,
+  CONVERT_TARGETS,
+  VIDEO_GIF,
+} from "./convert";
+export type { ConvertTarget, ConvertOptions, ConvertResult } from "./convert";
+export { runFfmpeg, runFfprobe, MediaToolError, isMediaToolError, binaryPath } from "./ffmpeg";
+export type { ProbeResult, ProbeStream, RunOptions, FfmpegProgress, ToolFailure } from "./ffmpeg";
+export { withMediaSlot, mediaLimiter } from "./limiter";
+export { mediaConfig } from "./config";
+export type { MediaConfig } from "./config";

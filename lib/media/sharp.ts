@@ -1,0 +1,63 @@
+/**
+ * sharp set up for a server that sees untrusted images:
+ * - cache off: every upload is a new file read once, the cache would only hold memory, and
+ *   a file cache keyed by path can serve stale pixels when a temp path is reused;
+ * - concurrency left at sharp's own default (1 thread per image on glibc without jemalloc,
+ *   the CPU count elsewhere): sharp picks it to limit memory fragmentation, and the media
+ *   limiter already bounds how many images are worked on at once;
+ * - every input opened with a pixel limit (decompression bombs fail on the header, before
+ *   any pixel memory is allocated) and `failOn: "error"` (truncated or corrupt data is an error;
+ *   harmless libjpeg warnings such as extraneous bytes are not, as browsers show those).
+ */
+import sharp, { type Sharp, type SharpOptions } from "sharp";
+import { DomainError, isDomainError } from "../errors";
+
+/** 0x3FFF × 0x3FFF, sharp's default: about 268 megapixels for a still image or one frame. */
+export const IMAGE_PIXEL_LIMIT = 268_402_689;
+/**
+ * All frames of an animation together (2^30, about 1.07 gigapixels, e.g. 1,500 frames of
+ * 800x450). sharp counts an animation as one tall image; with the still-image limit an
+ * ordinary long GIF would be refused. Decoding streams frame by frame, so this bounds time
+ * (a few seconds), not memory.
+ */
+export const ANIMATION_PIXEL_LIMIT = 1_073_741_824;
+
+let configured = false;
+function configure(): void {
+  if (configured) return;
+  sharp.cache(false);
+  configured = true;
+}
+
+/** A sharp pipeline on `input` with the server defaults above. */
+export function openImage(input: string | Buffer, options: SharpOptions = {}): Sharp {
+  configure();
+  const limitInputPixels = options.animated ? ANIMATION_PIXEL_LIMIT : IMAGE_PIXEL_LIMIT;
+  return sharp(input, { failOn: "error", limitInputPixels, ...options });
+}
+
+/** sharp's timeout is in whole seconds (0 would mean none). */
+export const sharpSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
+const IO_FAILURE = /unable to open .*for writ|no space left|read-only file system|permission denied/i;
+
+/**
+ * sharp throws plain Errors for everything. A failure while reading or decoding means the
+ * upload is bad (invalid_request); a failure to write the output is ours (rethrown as is,
+ * so it ends as a 500). Timeouts are reported as the file's fault, like video.
+ */
+export function imageError(error: unknown, what = "image"): unknown {
+  if (isDomainError(error)) return error;
+  const e = error as NodeJS.ErrnoException;
+  if (e && typeof e.code === "string") return error; // fs errors from our own reads and writes
+  const message = e instanceof Error ? e.message : String(error);
+  if (IO_FAILURE.test(message)) return error;
+  if (/timeout/i.test(message)) return withCause(new DomainError("invalid_request", `The ${what} took too long to process.`), error);
+  if (/pixel limit/i.test(message)) return withCause(new DomainError("invalid_request", `The ${what} has too many pixels.`), error);
+  return withCause(new DomainError("invalid_request", `The ${what} is corrupt or could not be decoded.`), error);
+}
+
+export function withCause<E extends Error>(error: E, cause: unknown): E {
+  error.cause = cause;
+  return error;
+}

@@ -1,0 +1,206 @@
+/**
+ * Video uploads (MP4, MOV, MKV) → fast-start MP4 + JPEG thumbnail, and the MP4 writer that
+ * /convert shares (one pipeline: probe → plan → remux or transcode → verify).
+ *
+ * Remux vs transcode: the first real video track is copied when browsers can play its
+ * codec from an MP4 (uploads: 8-bit 4:2:0 H.264, HEVC tagged hvc1 for Apple players, AV1,
+ * VP9; /convert: any H.264, as its rules say), otherwise re-encoded with libx264 (veryfast,
+ * CRF 23, yuv420p, even dimensions). MPEG-4 Part 2, MPEG-2, VP8, Theora... are transcoded:
+ * the MP4 muxer takes some of them but no browser plays them. The first audio track is
+ * copied when it is AAC or MP3, else encoded to AAC 128 kb/s (Opus/FLAC in MP4 are
+ * "experimental" in ffmpeg 4.1, ALAC plays only in Safari). Other tracks (extra audio,
+ * subtitles, data, cover art, timecode) are dropped. If a copy fails to mux, the file is
+ * transcoded instead before giving up.
+ *
+ * Metadata: `-map_metadata -1 -map_chapters -1` drops container and stream tags (title,
+ * GPS location, device, dates) unless keepMetadata, which keeps them with
+ * `use_metadata_tags` (so arbitrary keys such as Apple's location key survive). The
+ * display matrix is stream side data, not a tag: it survives stripping on a copy, and a
+ * transcode applies it to the pixels (ffmpeg autorotate), so the picture stays upright.
+ */
+import { rm, stat } from "node:fs/promises";
+import { DomainError } from "../errors";
+import { mediaConfig } from "./config";
+import { demuxerFor, fileArg, inputArgs, isMediaToolError, runFfmpeg, runFfprobe, type Demuxer, type RunOptions } from "./ffmpeg";
+import { JobClock, jobError } from "./job";
+import { withMediaSlot } from "./limiter";
+import { displaySize, durationOf, primaryAudio, primaryVideo, type ProbeResult, type ProbeStream } from "./probe";
+import { openImage } from "./sharp";
+import { sniffFile, type VideoFormat } from "./sniff";
+
+export type VideoResult = {
+  /** As displayed (rotation applied). */
+  width: number;
+  height: number;
+  /** Seconds. */
+  duration: number;
+  size: number;
+  mime: "video/mp4";
+  ext: "mp4";
+  thumbnail: { width: number; height: number; mime: "image/jpeg"; size: number };
+  /** The video track was re-encoded (false: remuxed). */
+  transcoded: boolean;
+};
+
+export type ProcessVideoOptions = {
+  /** Keep container metadata (include-metadata: true). */
+  keepMetadata: boolean;
+  /** Budget for the whole job (probe, remux/transcode, thumbnail). Default MEDIA_TIMEOUT_SECONDS. */
+  timeoutMs?: number;
+  /** Aborts while queued or running. */
+  signal?: AbortSignal;
+};
+
+/** Decides whether a video track can go into the MP4 unchanged. */
+export type CopyPolicy = (video: ProbeStream) => boolean;
+
+/** H.264 as browsers decode it: 8-bit 4:2:0. High 10 / 4:2:2 / 4:4:4 (anime rips, screen captures) play almost nowhere. */
+const H264_PLAYABLE_PIXFMT: ReadonlySet<string> = new Set(["yuv420p", "yuvj420p"]);
+const OTHER_COPYABLE: ReadonlySet<string> = new Set(["hevc", "av1", "vp9"]);
+
+/** Uploads keep what browsers play from an MP4 as it is. */
+export const UPLOAD_COPY_VIDEO: CopyPolicy = (v) =>
+  OTHER_COPYABLE.has(v.codecName) || (v.codecName === "h264" && (v.pixFmt === undefined || H264_PLAYABLE_PIXFMT.has(v.pixFmt)));
+/** /convert's rule: "remuxed with fast-start when the source is H.264, transcoded otherwise". */
+export const CONVERT_COPY_VIDEO: CopyPolicy = (v) => v.codecName === "h264";
+/** Audio codecs copied into MP4; anything else becomes AAC. */
+export const COPY_AUDIO: ReadonlySet<string> = new Set(["aac", "mp3"]);
+
+export const X264_ARGS = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p"] as const;
+export const AAC_ARGS = ["-c:a", "aac", "-b:a", "128k"] as const;
+export const THUMBNAIL_MAX_WIDTH = 1280;
+
+export async function processVideo(
+  input: string,
+  output: string,
+  thumbnail: string,
+  opts: ProcessVideoOptions,
+): Promise<VideoResult> {
+  const budgetMs = opts.timeoutMs ?? mediaConfig().timeoutMs;
+  return withMediaSlot(async () => {
+    const clock = new JobClock(budgetMs, opts.signal);
+    try {
+      // The container is forced from the bytes, so ffmpeg never guesses another format.
+      const sniffed = await sniffFile(input);
+      if (sniffed?.kind !== "video") throw new DomainError("invalid_request", "The file is not an MP4, MOV or MKV video.");
+      const demuxer = demuxerFor(sniffed.format as VideoFormat);
+      const probe = await runFfprobe(input, { ...clock.run(), demuxer });
+      const plan = planMp4(probe, UPLOAD_COPY_VIDEO, demuxer);
+      const { transcoded } = await writeMp4(input, output, plan, { keepMetadata: opts.keepMetadata, clock });
+      const out = await describeMp4(output, clock.run());
+      const thumb = await writeThumbnail(output, thumbnail, out.duration, clock);
+      return { ...out, mime: "video/mp4", ext: "mp4", thumbnail: thumb, transcoded };
+    } catch (error) {
+      await Promise.all([rm(output, { force: true }), rm(thumbnail, { force: true })]);
+      throw jobError(error, budgetMs, "video");
+    }
+  }, { signal: opts.signal });
+}
+
+export type Mp4Plan = {
+  /** The input's container, passed to ffmpeg with -f. */
+  demuxer: Demuxer;
+  video: ProbeStream;
+  audio?: ProbeStream;
+  /** The video track can be copied as it is. */
+  copyVideo: boolean;
+  copyAudio: boolean;
+};
+
+/** Which tracks go into the MP4 and which are re-encoded. No video track → invalid_request. */
+export function planMp4(probe: ProbeResult, canCopy: CopyPolicy, demuxer: Demuxer): Mp4Plan {
+  const video = primaryVideo(probe);
+  if (!video) throw new DomainError("invalid_request", "The file has no playable video track.");
+  const audio = primaryAudio(probe);
+  return {
+    demuxer,
+    video,
+    audio,
+    copyVideo: canCopy(video),
+    copyAudio: audio !== undefined && COPY_AUDIO.has(audio.codecName),
+  };
+}
+
+/**
+ * Writes a fast-start MP4 (moov before mdat) following `plan`. A copy that the muxer
+ * rejects is retried as a transcode. Resolves with whether the video was re-encoded.
+ */
+export async function writeMp4(
+  input: string,
+  output: string,
+  plan: Mp4Plan,
+  o: { keepMetadata: boolean; clock: JobClock },
+): Promise<{ transcoded: boolean }> {
+  if (plan.copyVideo) {
+    try {
+      await runFfmpeg(mp4Args(input, output, plan, "copy", o.keepMetadata), o.clock.run());
+      return { transcoded: false };
+    } catch (error) {
+      // Only a muxing failure is worth a second try; timeouts and aborts are final.
+      if (!isMediaToolError(error) || error.reason !== "exit") throw error;
+    }
+  }
+  await runFfmpeg(mp4Args(input, output, plan, "transcode", o.keepMetadata), o.clock.run());
+  return { transcoded: true };
+}
+
+function mp4Args(input: string, output: string, plan: Mp4Plan, mode: "copy" | "transcode", keepMetadata: boolean): string[] {
+  const args = [...inputArgs(input, plan.demuxer), "-map", `0:${plan.video.index}`];
+  if (plan.audio) args.push("-map", `0:${plan.audio.index}`);
+  if (mode === "copy") {
+    args.push("-c:v", "copy");
+    // hev1 (ffmpeg's default tag) does not play in Safari/QuickTime; hvc1 plays everywhere.
+    if (plan.video.codecName === "hevc") args.push("-tag:v", "hvc1");
+  } else {
+    // yuv420p needs even sizes; vfr passes source timestamps through instead of
+    // duplicating frames up to a nominal rate (GIF and phone footage are variable-rate).
+    args.push(...X264_ARGS, "-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2", "-vsync", "vfr");
+  }
+  if (plan.audio) args.push(...(plan.copyAudio ? ["-c:a", "copy"] : AAC_ARGS));
+  if (keepMetadata) args.push("-map_metadata", "0", "-movflags", "+faststart+use_metadata_tags");
+  else args.push("-map_metadata", "-1", "-map_chapters", "-1", "-movflags", "+faststart");
+  // Avoids "Too many packets buffered" with sparse or late-starting audio in ffmpeg 4.x.
+  args.push("-max_muxing_queue_size", "4096", "-f", "mp4", fileArg(output));
+  return args;
+}
+
+/** Display size and duration of a written MP4 (verifies it has a video track). */
+export async function describeMp4(path: string, run: RunOptions): Promise<{ width: number; height: number; duration: number; size: number }> {
+  const probe = await runFfprobe(path, { ...run, demuxer: "mov" });
+  const video = primaryVideo(probe);
+  if (!video) throw new DomainError("invalid_request", "The file has no playable video track.");
+  const { width, height } = displaySize(video);
+  const duration = Math.round((durationOf(probe, video) ?? 0) * 1000) / 1000;
+  const { size } = await stat(path);
+  return { width, height, duration, size };
+}
+
+/**
+ * A JPEG still from about 1 s in (the first frame of clips under 2 s, or when seeking to
+ * 1 s yields nothing), upright, at most 1280 px wide.
+ */
+export async function writeThumbnail(
+  video: string,
+  thumbnail: string,
+  duration: number,
+  clock: JobClock,
+): Promise<VideoResult["thumbnail"]> {
+  const offsets = duration >= 2 ? [1, 0] : [0];
+  for (const at of offsets) {
+    await runFfmpeg(
+      [
+        "-ss", String(at), ...inputArgs(video, "mov"),
+        "-map", "0:v:0", "-frames:v", "1",
+        "-vf", `scale='min(${THUMBNAIL_MAX_WIDTH},iw)':-2`,
+        "-q:v", "3", "-f", "image2", "-update", "1", fileArg(thumbnail),
+      ],
+      clock.run(),
+    );
+    const size = await stat(thumbnail).then((s) => s.size, () => 0);
+    if (size > 0) {
+      const meta = await openImage(thumbnail).metadata();
+      return { width: meta.width, height: meta.height, mime: "image/jpeg", size };
+    }
+  }
+  throw new DomainError("invalid_request", "No frame of the video could be decoded.");
+}
