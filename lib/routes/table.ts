@@ -31,6 +31,8 @@ import {
 } from "./params";
 import { OwnAccount, paged, Post, Profile, UserRef } from "./schemas";
 import { ownAccount, profile } from "./views";
+import { handleConvert } from "./convert";
+import { handleGifs } from "./gifs";
 import {
   handleAddFiles,
   handleDeleteFile,
@@ -174,6 +176,7 @@ const convert = defineRoute({
   rateLimit: "convert",
   multipart: { fields: { file: "The file to convert (only the first is read)." } },
   response: { binary: "The converted file as an attachment" },
+  handler: ({ principal, request }) => handleConvert(principal!, request),
 });
 
 const gifs = defineRoute({
@@ -186,6 +189,7 @@ const gifs = defineRoute({
   rateLimit: "gifs",
   query: gifsQuery,
   response: paged("posts", Post),
+  handler: ({ principal, surface, query }) => handleGifs(principal, surface, query),
 });
 
 // ───────────────────────────── users ─────────────────────────────
