@@ -1,0 +1,59 @@
+/**
+ * The admin CLI without its process concerns: arguments in, one JSON object and an exit
+ * code out. scripts/admin.ts wires it to argv, stdout and the configured database; tests
+ * call it directly against their own database.
+ */
+import { DomainError, isDomainError } from "../errors";
+import { parseArgv } from "./argv";
+import { COMMANDS, findCommand, type CommandOutput } from "./commands";
+
+export interface AdminResult {
+  exitCode: 0 | 1;
+  output: CommandOutput;
+}
+
+export interface AdminOptions {
+  /** Runs once the command and its flags are valid, before the database is used (migrations). */
+  beforeRun?: () => Promise<unknown>;
+  /** Where unexpected errors are described in full (the JSON answer carries only a summary). */
+  log?: (message: string) => void;
+}
+
+const HELP_WORDS = new Set(["help", "--help", "-h"]);
+
+function help(): CommandOutput {
+  return { commands: COMMANDS.map((c) => c.usage) };
+}
+
+function prepare(argv: readonly string[]): (() => Promise<CommandOutput>) | null {
+  if (argv.length === 0) throw new DomainError("invalid_request", "No command given; run 'help' for the list.");
+  if (HELP_WORDS.has(argv[0])) return null;
+  const { words, flags } = parseArgv(argv);
+  const command = findCommand(words);
+  if (!command) {
+    const known = [...new Set(COMMANDS.map((c) => c.name.split(" ")[0]))].join(", ");
+    const given = words.join(" ") || "(none)";
+    throw new DomainError("invalid_request", `Unknown command '${given}'. Nouns: ${known}; run 'help' for the full list.`);
+  }
+  return command.prepare(flags);
+}
+
+function errorOutput(error: unknown, log: (message: string) => void): CommandOutput {
+  if (isDomainError(error)) return { error: { type: error.type, message: error.message } };
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  const message = error instanceof Error ? error.message.replace(/\s+/g, " ").trim() : String(error);
+  return { error: { type: "internal", message: message || "Unexpected failure." } };
+}
+
+export async function runAdmin(argv: readonly string[], options: AdminOptions = {}): Promise<AdminResult> {
+  const log = options.log ?? ((message: string) => console.error(message));
+  try {
+    const run = prepare(argv);
+    // `help` answers without touching the database.
+    if (!run) return { exitCode: 0, output: help() };
+    await options.beforeRun?.();
+    return { exitCode: 0, output: await run() };
+  } catch (error) {
+    return { exitCode: 1, output: errorOutput(error, log) };
+  }
+}

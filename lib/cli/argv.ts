@@ -1,0 +1,46 @@
+/**
+ * Splits the admin CLI's arguments, `<noun> <verb> [--flag value ...]`, into the command
+ * words and the flags. What each flag means is left to the command's schema
+ * (lib/cli/commands.ts); here a flag is only a name and a raw value.
+ */
+import { DomainError } from "../errors";
+
+/** A flag's raw value: the following argument, or `true` when the flag stands alone. */
+export type FlagValue = string | true;
+
+export interface ParsedArgv {
+  /** The leading words, e.g. ["team", "member", "add"]. */
+  words: string[];
+  flags: Record<string, FlagValue>;
+}
+
+const FLAG_NAME = /^[a-z][a-z0-9-]*$/;
+
+/**
+ * `--name value` and `--name=value` set a value; `--name` followed by another flag or by
+ * nothing is a switch (`true`). A value that itself starts with `--` needs the `=` form.
+ * A repeated flag or a stray word after the flags is an error rather than a guess.
+ */
+export function parseArgv(argv: readonly string[]): ParsedArgv {
+  const words: string[] = [];
+  const flags: Record<string, FlagValue> = {};
+  let i = 0;
+  while (i < argv.length && !argv[i].startsWith("--")) words.push(argv[i++]);
+
+  while (i < argv.length) {
+    const token = argv[i++];
+    if (!token.startsWith("--")) {
+      throw new DomainError("invalid_request", `Unexpected argument '${token}': values follow a --flag.`);
+    }
+    const eq = token.indexOf("=");
+    const name = (eq === -1 ? token.slice(2) : token.slice(2, eq)).toLowerCase();
+    if (!FLAG_NAME.test(name)) throw new DomainError("invalid_request", `'${token}' is not a valid flag.`);
+    if (Object.hasOwn(flags, name)) throw new DomainError("invalid_request", `--${name} is given more than once.`);
+
+    let value: FlagValue = true;
+    if (eq !== -1) value = token.slice(eq + 1);
+    else if (i < argv.length && !argv[i].startsWith("--")) value = argv[i++];
+    flags[name] = value;
+  }
+  return { words, flags };
+}

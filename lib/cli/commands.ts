@@ -1,0 +1,219 @@
+/**
+ * The admin CLI's commands (operations.md, "Admin CLI"): for each, its flags as a zod
+ * schema and the JSON object it prints. The work itself is done by the domain modules;
+ * this table only validates flags, resolves `U` (username or id) and shapes the output.
+ */
+import { z } from "zod";
+import { createApp, regenerateApp, revokeApp, verifyAppKey } from "../apps/apps";
+import { chatterinoConfig, flameshotScript, sharexConfig } from "../apps/client-config";
+import { DomainError } from "../errors";
+import { PLANS, parseBytes } from "../plans";
+import { moderatePost, restrictPost, unmoderatePost } from "../posts/moderation";
+import { createSession } from "../sessions/sessions";
+import { addMember, createTeam, lapseTeam, renewTeam } from "../teams/teams";
+import {
+  createUser,
+  requireUser,
+  setPlan,
+  setPriorityMinutes,
+  setQuotaOverride,
+  suspendUser,
+  unsuspendUser,
+} from "../users/accounts";
+import type { FlagValue } from "./argv";
+
+/** What a command prints: one JSON object. */
+export type CommandOutput = Readonly<Record<string, unknown>>;
+
+export interface Command {
+  /** The command words, e.g. "team member add". */
+  name: string;
+  /** One line of help: the name and its flags. */
+  usage: string;
+  /** Validates the raw flags (no database access) and returns the work to do. */
+  prepare(flags: Record<string, FlagValue>): () => Promise<CommandOutput>;
+}
+
+// ───────────── flag types ─────────────
+
+/** Zod's message for a flag: "is required" when absent, otherwise `problem`. */
+const flagError =
+  (problem: string) =>
+  (issue: { input?: unknown }): string =>
+    issue.input === undefined ? "is required" : problem;
+
+/** A flag that takes a value, kept exactly as given (passwords). */
+const rawValue = (what: string) => z.string({ error: flagError(`needs a value (${what})`) }).min(1, `needs a value (${what})`);
+/** A flag that takes a value, trimmed. */
+const value = (what: string) => z.string({ error: flagError(`needs a value (${what})`) }).trim().min(1, `needs a value (${what})`);
+
+const userRef = value("a username or user id");
+const id = (what: string) => value(`${what} id`);
+const plan = z.enum(PLANS, { error: flagError(`must be one of ${PLANS.join(", ")}`) });
+
+/** A switch: `--flag` alone, or `--flag true` / `--flag false`. */
+const toggle = z
+  .union([z.literal(true), z.enum(["true", "false"])], { error: "takes no value, or true or false" })
+  .optional()
+  .transform((v) => v === true || v === "true");
+
+const wholeNumber = z
+  .string({ error: flagError("needs a whole number") })
+  .trim()
+  .regex(/^\d+$/, "must be a whole number, 0 or more")
+  .transform(Number)
+  .refine(Number.isSafeInteger, "is too large");
+
+/** Bytes as a whole number, or with a unit: 1073741824, 500MB, 10GB (binary units). */
+const bytes = z.string({ error: flagError("needs a number of bytes") }).transform((text, ctx) => {
+  const parsed = parseBytes(text);
+  if (parsed === null || !Number.isSafeInteger(parsed)) {
+    ctx.addIssue({ code: "custom", message: "must be a number of bytes, such as 1073741824 or 10GB" });
+    return z.NEVER;
+  }
+  return parsed;
+});
+
+const CLIENTS = ["sharex", "chatterino", "flameshot"] as const;
+const client = z.enum(CLIENTS, { error: flagError(`must be one of ${CLIENTS.join(", ")}`) });
+
+// ───────────── plumbing ─────────────
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === "unrecognized_keys") {
+    return `Unknown flag${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `--${k}`).join(", ")}.`;
+  }
+  return issue.path.length ? `--${String(issue.path[0])} ${issue.message}.` : `${issue.message}.`;
+}
+
+/** Flag problems become one invalid_request naming every problem. */
+function parseFlags<S extends z.ZodType>(name: string, schema: S, flags: Record<string, FlagValue>): z.output<S> {
+  const result = schema.safeParse(flags);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map(describeIssue).join(" ");
+  throw new DomainError("invalid_request", `${name}: ${problems}`);
+}
+
+function command<Shape extends z.ZodRawShape>(
+  name: string,
+  usage: string,
+  shape: Shape,
+  run: (flags: z.output<z.ZodObject<Shape>>) => Promise<CommandOutput>,
+): Command {
+  // strictObject: a misspelt flag is an error, never silently ignored.
+  const schema = z.strictObject(shape);
+  return {
+    name,
+    usage: `${name} ${usage}`.trim(),
+    prepare(flags) {
+      const parsed = parseFlags(name, schema, flags);
+      return () => run(parsed);
+    },
+  };
+}
+
+// ───────────── the commands ─────────────
+
+export const COMMANDS: readonly Command[] = [
+  command(
+    "user create",
+    "--username U [--plan free|plus|ultra] [--password P] [--email E]",
+    { username: value("the username"), plan: plan.optional(), password: rawValue("the password").optional(), email: value("an email address").optional() },
+    async (flags) => {
+      const user = await createUser(flags);
+      return { id: user.id, username: user.displayUsername, plan: user.plan };
+    },
+  ),
+  command("user plan", "--user U --plan free|plus|ultra", { user: userRef, plan }, async (flags) => {
+    const user = await setPlan((await requireUser(flags.user)).id, flags.plan);
+    return { id: user.id, plan: user.plan };
+  }),
+  command("user suspend", "--user U", { user: userRef }, async (flags) => {
+    const user = await suspendUser((await requireUser(flags.user)).id);
+    return { id: user.id, suspended: user.suspended };
+  }),
+  command("user unsuspend", "--user U", { user: userRef }, async (flags) => {
+    const user = await unsuspendUser((await requireUser(flags.user)).id);
+    return { id: user.id, suspended: user.suspended };
+  }),
+  command("user quota", "--user U --bytes N", { user: userRef, bytes }, async (flags) => {
+    const user = await setQuotaOverride((await requireUser(flags.user)).id, flags.bytes);
+    return { id: user.id, quota: Number(user.quotaOverride) };
+  }),
+  command("user priority", "--user U --minutes N", { user: userRef, minutes: wholeNumber }, async (flags) => {
+    const user = await setPriorityMinutes((await requireUser(flags.user)).id, flags.minutes);
+    return { id: user.id, priority_minutes: user.priorityMinutes };
+  }),
+  command(
+    "app create",
+    "--user U [--name N] [--gallery-access]",
+    { user: userRef, name: value("the app name").optional(), "gallery-access": toggle },
+    async (flags) => {
+      const owner = await requireUser(flags.user);
+      const { app, key } = await createApp({ userId: owner.id, name: flags.name, galleryAccess: flags["gallery-access"] });
+      return { id: app.id, name: app.name, key, gallery_access: app.galleryAccess };
+    },
+  ),
+  command("app revoke", "--app ID", { app: id("an app") }, async (flags) => {
+    const app = await revokeApp(flags.app);
+    return { id: app.id, key: null };
+  }),
+  command("app regenerate", "--app ID", { app: id("an app") }, async (flags) => {
+    const { app, key } = await regenerateApp(flags.app);
+    return { id: app.id, key };
+  }),
+  command(
+    "app config",
+    "--app ID --key KEY --client sharex|chatterino|flameshot",
+    { app: id("an app"), key: value("the app's api-key"), client },
+    async (flags) => {
+      // Only the key's hash is stored, so the operator hands the key back; it must be the app's current one.
+      const app = await verifyAppKey(flags.app, flags.key);
+      const options = { appName: app.name };
+      if (flags.client === "sharex") return { ...sharexConfig(flags.key, options) };
+      if (flags.client === "chatterino") return { ...chatterinoConfig(flags.key, options) };
+      return { ...flameshotScript(flags.key, options) };
+    },
+  ),
+  command("session create", "--user U [--name N]", { user: userRef, name: value("a session name").optional() }, async (flags) => {
+    const user = await requireUser(flags.user);
+    // Named after its origin, so the owner recognises it in their session list.
+    const session = await createSession({ userId: user.id, name: flags.name ?? "Admin CLI" });
+    return { id: session.id, key: session.key };
+  }),
+  command("team create", "--owner U [--name N]", { owner: userRef, name: value("the team name").optional() }, async (flags) => {
+    const owner = await requireUser(flags.owner);
+    const { team, key } = await createTeam({ ownerId: owner.id, name: flags.name });
+    return { id: team.id, name: team.name, key };
+  }),
+  command("team member add", "--team ID --user U", { team: id("a team"), user: userRef }, async (flags) => {
+    const user = await requireUser(flags.user);
+    const member = await addMember(flags.team, user.id);
+    return { team_id: member.teamId, user_id: member.userId };
+  }),
+  command("team lapse", "--team ID", { team: id("a team") }, async (flags) => {
+    const team = await lapseTeam(flags.team);
+    return { id: team.id, status: team.status };
+  }),
+  command("team renew", "--team ID", { team: id("a team") }, async (flags) => {
+    const team = await renewTeam(flags.team);
+    return { id: team.id, status: team.status };
+  }),
+  command("post moderate", "--code C", { code: value("a post code") }, async (flags) => {
+    const post = await moderatePost(flags.code);
+    return { code: post.code, moderated: post.moderated };
+  }),
+  command("post unmoderate", "--code C", { code: value("a post code") }, async (flags) => {
+    const post = await unmoderatePost(flags.code);
+    return { code: post.code, moderated: post.moderated };
+  }),
+  command("post restrict", "--code C", { code: value("a post code") }, async (flags) => {
+    const post = await restrictPost(flags.code);
+    return { code: post.code, restricted: post.restricted };
+  }),
+];
+
+export function findCommand(words: readonly string[]): Command | undefined {
+  const name = words.join(" ").toLowerCase();
+  return COMMANDS.find((c) => c.name === name);
+}

@@ -1,0 +1,55 @@
+/**
+ * Relay sessions: one relay-key per signed-in device. The key is returned once; only its
+ * SHA-256 is stored (see lib/auth/keys.ts).
+ */
+import { db } from "../db/client";
+import { issueKey } from "../auth/keys";
+import { DomainError } from "../errors";
+import { isForeignKeyViolation } from "../prisma-support";
+
+export const SESSION_NAME_MAX_LENGTH = 100;
+
+export interface CreateSessionInput {
+  userId: string;
+  /** A readable device name ("Firefox on Linux"); shown in GET /sessions. */
+  name?: string;
+  userAgent?: string;
+  ip?: string;
+}
+
+export interface IssuedSession {
+  id: string;
+  /** The relay-key: shown once, never stored. */
+  key: string;
+}
+
+function sessionName(name: string | undefined): string | null {
+  if (name === undefined) return null;
+  const value = name.trim();
+  if (!value || value.length > SESSION_NAME_MAX_LENGTH) {
+    throw new DomainError("invalid_request", `Session names are 1 to ${SESSION_NAME_MAX_LENGTH} characters.`);
+  }
+  return value;
+}
+
+export async function createSession(input: CreateSessionInput): Promise<IssuedSession> {
+  const name = sessionName(input.name);
+  const issued = issueKey("relay");
+  try {
+    const session = await db().relaySession.create({
+      data: {
+        userId: input.userId,
+        keyHash: issued.hash,
+        name,
+        // Stored for the owner's session list only; capped so a header cannot bloat the row.
+        userAgent: input.userAgent?.slice(0, 512) ?? null,
+        ip: input.ip ?? null,
+      },
+      select: { id: true },
+    });
+    return { id: session.id, key: issued.key };
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw new DomainError("not_found", `No user '${input.userId}'.`);
+    throw error;
+  }
+}

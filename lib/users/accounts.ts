@@ -1,0 +1,191 @@
+/**
+ * Account administration: creating users and the operator's levers on an account (plan,
+ * suspension, quota override, priority minutes). Used by the admin CLI and the dashboard;
+ * no HTTP knowledge here, failures are DomainErrors.
+ */
+import { db } from "../db/client";
+import { hashPassword } from "../auth/password";
+import { DomainError } from "../errors";
+import { isRecordNotFound, isUniqueViolation } from "../prisma-support";
+import { isPlan, type Plan } from "../plans";
+
+export interface Account {
+  id: string;
+  /** Lower-case: the form usernames are unique and looked up in. */
+  username: string;
+  /** As the user typed it: the form shown everywhere. */
+  displayUsername: string;
+  email: string | null;
+  plan: Plan;
+  suspended: boolean;
+  suspendedAt: Date | null;
+  /** Weekly quota in bytes replacing the plan's; null means the plan default. */
+  quotaOverride: bigint | null;
+  /** Priority minutes left; null means the plan's grant has not been set yet. */
+  priorityMinutes: number | null;
+  createdAt: Date;
+}
+
+export interface CreateUserInput {
+  username: string;
+  plan?: Plan;
+  password?: string;
+  email?: string;
+}
+
+const accountSelect = {
+  id: true,
+  username: true,
+  displayUsername: true,
+  email: true,
+  plan: true,
+  suspended: true,
+  suspendedAt: true,
+  quotaOverride: true,
+  priorityMinutes: true,
+  createdAt: true,
+} as const;
+
+type AccountRow = Omit<Account, "plan"> & { plan: string };
+
+const toAccount = (row: AccountRow): Account => ({ ...row, plan: isPlan(row.plan) ? row.plan : "free" });
+
+export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{2,32}$/;
+export const PASSWORD_MIN_LENGTH = 8;
+/** scrypt runs on every sign-in; an unbounded input would be a cheap way to burn CPU. */
+export const PASSWORD_MAX_LENGTH = 1024;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Returns the reason a username is refused, or null when it is acceptable. */
+export function usernameProblem(username: string): string | null {
+  if (!USERNAME_PATTERN.test(username)) {
+    return "Usernames are 2 to 32 characters of letters, digits, '_', '.' and '-'.";
+  }
+  // "." and ".." would be path segments in /users/{id}; one letter or digit avoids that.
+  if (!/[A-Za-z0-9]/.test(username)) return "A username needs at least one letter or digit.";
+  return null;
+}
+
+function normaliseEmail(email: string): string {
+  const value = email.trim().toLowerCase();
+  if (value.length > 254 || !EMAIL_PATTERN.test(value)) {
+    throw new DomainError("invalid_request", `'${email}' is not an email address.`);
+  }
+  return value;
+}
+
+function checkPassword(password: string): void {
+  if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+    throw new DomainError(
+      "invalid_request",
+      `Passwords are ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long.`,
+    );
+  }
+}
+
+export async function createUser(input: CreateUserInput): Promise<Account> {
+  const problem = usernameProblem(input.username);
+  if (problem) throw new DomainError("invalid_request", problem);
+  const plan = input.plan ?? "free";
+  if (!isPlan(plan)) throw new DomainError("invalid_request", `Unknown plan '${String(plan)}'.`);
+  const email = input.email === undefined ? null : normaliseEmail(input.email);
+  if (input.password !== undefined) checkPassword(input.password);
+
+  const username = input.username.toLowerCase();
+  // Checked first for a precise message; the unique indexes below still decide races.
+  const taken = await db().user.findFirst({
+    where: { OR: [{ username }, ...(email ? [{ email }] : [])] },
+    select: { username: true },
+  });
+  if (taken) {
+    throw new DomainError(
+      "invalid_request",
+      taken.username === username ? `The username '${input.username}' is taken.` : "That email address is already in use.",
+    );
+  }
+
+  const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+  try {
+    const row = await db().user.create({
+      data: { username, displayUsername: input.username, email, passwordHash, plan },
+      select: accountSelect,
+    });
+    return toAccount(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new DomainError("invalid_request", "That username or email address is already in use.");
+    throw error;
+  }
+}
+
+/** A user by id, or by username compared case-insensitively; null when neither matches. */
+export async function findUserByRef(ref: string): Promise<Account | null> {
+  const value = ref.trim();
+  if (!value) return null;
+  const row =
+    (await db().user.findUnique({ where: { id: value }, select: accountSelect })) ??
+    (await db().user.findUnique({ where: { username: value.toLowerCase() }, select: accountSelect }));
+  return row ? toAccount(row) : null;
+}
+
+/** Like findUserByRef, but an unknown user is a not_found error. */
+export async function requireUser(ref: string): Promise<Account> {
+  const user = await findUserByRef(ref);
+  if (!user) throw new DomainError("not_found", `No user '${ref}'.`);
+  return user;
+}
+
+type AccountChange = {
+  plan?: Plan;
+  suspended?: boolean;
+  suspendedAt?: Date | null;
+  quotaOverride?: bigint | null;
+  priorityMinutes?: number;
+};
+
+async function updateAccount(userId: string, data: AccountChange): Promise<Account> {
+  try {
+    return toAccount(await db().user.update({ where: { id: userId }, data, select: accountSelect }));
+  } catch (error) {
+    if (isRecordNotFound(error)) throw new DomainError("not_found", `No user '${userId}'.`);
+    throw error;
+  }
+}
+
+/**
+ * Changes the plan. Teams the user owns are left alone: their subscription state is its
+ * own lever (lapseTeam/renewTeam), so a plan change never silently locks a team out.
+ */
+export async function setPlan(userId: string, plan: Plan): Promise<Account> {
+  if (!isPlan(plan)) throw new DomainError("invalid_request", `Unknown plan '${String(plan)}'.`);
+  return updateAccount(userId, { plan });
+}
+
+/** Suspends the account. Idempotent: suspending again keeps the original suspendedAt. */
+export async function suspendUser(userId: string, now: Date = new Date()): Promise<Account> {
+  const user = await db().user.findUnique({ where: { id: userId }, select: accountSelect });
+  if (!user) throw new DomainError("not_found", `No user '${userId}'.`);
+  if (user.suspended) return toAccount(user);
+  return updateAccount(userId, { suspended: true, suspendedAt: now });
+}
+
+export async function unsuspendUser(userId: string): Promise<Account> {
+  return updateAccount(userId, { suspended: false, suspendedAt: null });
+}
+
+/** Sets the weekly quota in bytes, replacing the plan's; null returns to the plan default. */
+export async function setQuotaOverride(userId: string, bytes: number | bigint | null): Promise<Account> {
+  if (bytes !== null) {
+    const valid = typeof bytes === "bigint" ? bytes >= 0n : Number.isSafeInteger(bytes) && bytes >= 0;
+    if (!valid) throw new DomainError("invalid_request", "A quota is a whole, non-negative number of bytes.");
+  }
+  return updateAccount(userId, { quotaOverride: bytes === null ? null : BigInt(bytes) });
+}
+
+/** Sets the priority (adaptive streaming) minutes the user has left. */
+export async function setPriorityMinutes(userId: string, minutes: number): Promise<Account> {
+  // The column is a 32-bit Int on both providers.
+  if (!Number.isSafeInteger(minutes) || minutes < 0 || minutes > 2_147_483_647) {
+    throw new DomainError("invalid_request", "Priority minutes are a whole number from 0 to 2147483647.");
+  }
+  return updateAccount(userId, { priorityMinutes: minutes });
+}

@@ -1,0 +1,29 @@
+/**
+ * `npm run -s admin -- <noun> <verb> [--flag value ...]`: the operator's command line
+ * (operations.md, "Admin CLI"; docs/admin-cli.md). Prints exactly one JSON object on
+ * stdout, exits 0 on success and 1 with `{"error": {"type", "message"}}` on failure.
+ */
+
+// Scripts and tools wait for exactly one JSON object on stdout, so nothing else may
+// write there: any library output (Prisma warnings, a stray console.log) is sent to
+// stderr, and the answer goes through the original stdout writer kept here. Installed
+// before anything else is imported, hence the dynamic imports below.
+const writeAnswer = process.stdout.write.bind(process.stdout);
+process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+
+const { runAdmin } = await import("../lib/cli/admin");
+const { ensureMigrated } = await import("../lib/cli/migrations");
+const { db } = await import("../lib/db/client");
+const { databaseConfig } = await import("../lib/db/config");
+
+const { exitCode, output } = await runAdmin(process.argv.slice(2), {
+  // Same configuration as the server; migrates a new or outdated database first.
+  beforeRun: () => ensureMigrated(db(), databaseConfig()),
+});
+
+// Exit explicitly (a PostgreSQL pool would keep the process alive for its idle timeout),
+// but only once the answer has been handed to stdout.
+writeAnswer(`${JSON.stringify(output)}\n`, () => process.exit(exitCode));
+
+// A module (for top-level await), though it exports nothing.
+export {};
