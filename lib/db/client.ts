@@ -11,10 +11,14 @@ export type Db = InstanceType<typeof SqliteClient>;
 export type { Prisma } from "./generated/sqlite/client";
 export type * as Models from "./generated/sqlite/models";
 
+// Interactive transactions wait for SQLite's write lock as long as its busy timeout
+// (15 s; the CLI and the server share one file) instead of Prisma's 2 s/5 s defaults.
+const transactionOptions = { maxWait: 20_000, timeout: 20_000 };
+
 export function createDb(config: DatabaseConfig = databaseConfig()): Db {
   const adapter = createAdapter(config);
-  if (config.provider === "postgres") return new PostgresClient({ adapter }) as unknown as Db;
-  return new SqliteClient({ adapter });
+  if (config.provider === "postgres") return new PostgresClient({ adapter, transactionOptions }) as unknown as Db;
+  return new SqliteClient({ adapter, transactionOptions });
 }
 
 // One client per process, kept on globalThis so Next's module reloading in dev and the
