@@ -1,4 +1,4 @@
-import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQuery } from "@prisma/driver-adapter-utils";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { DatabaseConfig } from "./config";
@@ -21,5 +21,31 @@ export function createAdapter(config: DatabaseConfig): SqlMigrationAwareDriverAd
     );
   }
   // `timeout` is SQLite's busy timeout: the admin CLI and the server write to one file.
-  return new PrismaBetterSqlite3({ url: config.url, timeout: 15_000 });
+  const factory = new PrismaBetterSqlite3({ url: config.url, timeout: 15_000 });
+  const connectShadow = factory.connectToShadowDb.bind(factory);
+  factory.connectToShadowDb = async () => scriptTolerant(await connectShadow());
+  return factory;
+}
+
+/**
+ * The schema engine replays each migration on the (in-memory) SQLite shadow database as
+ * one `executeRaw` call, and better-sqlite3 refuses to prepare more than one statement.
+ * On the shadow connection only, a parameterless `executeRaw` runs as a script instead.
+ * Used by the drift check (`diffToSchema(config, "migrations")`); queries never go there.
+ */
+function scriptTolerant(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  return new Proxy(adapter, {
+    get(target, property) {
+      if (property === "executeRaw") {
+        return async (query: SqlQuery): Promise<number> => {
+          if (query.args.length > 0) return target.executeRaw(query);
+          await target.executeScript(query.sql);
+          return 0;
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      // Bound to the real adapter: its methods use private fields a proxy does not have.
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }

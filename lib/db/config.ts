@@ -11,7 +11,8 @@ export interface DatabaseConfig {
 
 /** Where the embedded database and local files live. `||`: an empty value means the default. */
 export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env.DATA_DIR || "./data");
+  // turbopackIgnore: a runtime path, not a build input (silences whole-project file tracing).
+  return resolve(/* turbopackIgnore: true */ env.DATA_DIR || "./data");
 }
 
 /**

@@ -9,7 +9,11 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import {
+  bindMigrationAwareSqlAdapterFactory,
+  type SqlDriverAdapter,
+  type SqlMigrationAwareDriverAdapterFactory,
+} from "@prisma/driver-adapter-utils";
 import type { DatabaseConfig, DatabaseProvider } from "./config";
 import { createAdapter } from "./adapter";
 
@@ -67,11 +71,48 @@ function loadWasm() {
   return wasmModule;
 }
 
-async function openEngine(config: DatabaseConfig, schemaPath: string): Promise<SchemaEngine> {
+/**
+ * The engine opens connections through the factory but never closes them when freed; a
+ * PostgreSQL pool left open keeps the process alive for its idle timeout (10 s) after a
+ * migration. The connections are tracked here and closed with the engine.
+ */
+function trackConnections(factory: SqlMigrationAwareDriverAdapterFactory): {
+  factory: SqlMigrationAwareDriverAdapterFactory;
+  closeAll: () => Promise<void>;
+} {
+  const opened: SqlDriverAdapter[] = [];
+  const track = async (connect: () => Promise<SqlDriverAdapter>): Promise<SqlDriverAdapter> => {
+    const adapter = await connect();
+    opened.push(adapter);
+    return adapter;
+  };
+  return {
+    factory: {
+      provider: factory.provider,
+      adapterName: factory.adapterName,
+      connect: () => track(() => factory.connect()),
+      connectToShadowDb: () => track(() => factory.connectToShadowDb()),
+    },
+    // allSettled: the engine may already have disposed some (the shadow database).
+    closeAll: async () => void (await Promise.allSettled(opened.splice(0).map((a) => a.dispose()))),
+  };
+}
+
+async function openEngine(config: DatabaseConfig, schemaPath: string): Promise<SchemaEngine & { close(): Promise<void> }> {
   const { SchemaEngine } = await loadWasm();
-  const adapter = bindMigrationAwareSqlAdapterFactory(createAdapter(config));
+  const { factory, closeAll } = trackConnections(createAdapter(config));
   const log = process.env.MIGRATE_DEBUG ? (msg: string) => console.error(msg) : () => {};
-  return SchemaEngine.new({ datamodels: [[schemaPath, readFileSync(schemaPath, "utf8")]] }, log, adapter);
+  const engine = await SchemaEngine.new(
+    { datamodels: [[schemaPath, readFileSync(schemaPath, "utf8")]] },
+    log,
+    bindMigrationAwareSqlAdapterFactory(factory),
+  );
+  return Object.assign(engine, {
+    close: async (): Promise<void> => {
+      engine.free();
+      await closeAll();
+    },
+  });
 }
 
 export function migrationList(provider: DatabaseProvider): MigrationList {
@@ -104,26 +145,35 @@ export async function applyMigrations(config: DatabaseConfig): Promise<string[]>
     });
     return appliedMigrationNames;
   } finally {
-    engine.free();
+    await engine.close();
   }
 }
 
 /**
  * SQL that takes a database from `from` to the current schema. `from` is the saved
- * snapshot (to write a new migration), or the migrations folder itself, replayed on a
- * shadow database (the drift check: empty when migrations and schema agree).
+ * snapshot (to write a new migration), the migrations folder itself, replayed on a
+ * shadow database (the drift check: empty when migrations and schema agree), or nothing
+ * (the whole schema as one script, which the PostgreSQL drift check compares against).
  */
-export async function diffToSchema(config: DatabaseConfig, from: "snapshot" | "migrations"): Promise<string> {
+export async function diffToSchema(config: DatabaseConfig, from: "snapshot" | "migrations" | "empty"): Promise<string> {
+  if (config.provider === "postgres" && from === "migrations") {
+    // @prisma/adapter-pg 7.10 opens its "shadow database" on the configured database
+    // itself (its connectionString overrides the shadow's name), so the engine would
+    // replay migrations into real data; and it cannot read the catalog's "char" columns.
+    throw new Error('diffToSchema(postgres, "migrations") is not supported; use postgresReplayDrift() from lib/db/drift');
+  }
   const schemaPath = join(prismaDir(config.provider), "schema.prisma");
   const engine = await openEngine(config, schemaPath);
   try {
     const snapshot = snapshotPath(config.provider);
     const source: DiffTarget =
-      from === "migrations"
-        ? { tag: "migrations", ...migrationList(config.provider) }
-        : existsSync(snapshot)
-          ? { tag: "schemaDatamodel", files: [{ path: snapshot, content: readFileSync(snapshot, "utf8") }] }
-          : { tag: "empty" };
+      from === "empty"
+        ? { tag: "empty" }
+        : from === "migrations"
+          ? { tag: "migrations", ...migrationList(config.provider) }
+          : existsSync(snapshot)
+            ? { tag: "schemaDatamodel", files: [{ path: snapshot, content: readFileSync(snapshot, "utf8") }] }
+            : { tag: "empty" };
     const result = await engine.diff({
       from: source,
       to: { tag: "schemaDatamodel", files: [{ path: schemaPath, content: readFileSync(schemaPath, "utf8") }] },
@@ -134,6 +184,6 @@ export async function diffToSchema(config: DatabaseConfig, from: "snapshot" | "m
     const sql = (result.stdout ?? "").trim();
     return sql === "-- This is an empty migration." ? "" : sql;
   } finally {
-    engine.free();
+    await engine.close();
   }
 }

@@ -1,0 +1,172 @@
+/**
+ * The HTTP server in front of Next.js. Next's own `next start` cannot be trusted with the
+ * client address (it fills X-Forwarded-For only when the client sent none, so anyone can
+ * forge it) and cannot stamp a request id on responses it does not render itself. This
+ * wrapper fixes both before Next sees the request, and never touches the body, so uploads
+ * stream straight through to the route handlers.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
+import { clientIp } from "./client-ip";
+
+export interface StartServerOptions {
+  port: number;
+  hostname: string;
+  dev: boolean;
+  /** The Next.js project directory; defaults to the working directory. */
+  dir?: string;
+  /** Defaults to the TRUST_PROXY environment variable. */
+  trustProxy?: boolean;
+}
+
+export interface RunningServer {
+  /** Where the server can be reached from this machine, e.g. http://127.0.0.1:3000. */
+  url: string;
+  /** Stops accepting connections, lets requests in flight finish (up to a grace period), stops Next. */
+  close(): Promise<void>;
+}
+
+/** Requests still running after this long on shutdown are cut off. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/** A unique, opaque id per request: 32 hex characters. */
+export const newRequestId = (): string => randomUUID().replace(/-/g, "");
+
+const envFlag = (value: string | undefined): boolean => /^(1|true|yes|on)$/i.test((value ?? "").trim());
+
+/** Sets a request header in both views Node keeps of it, so no reader sees the client's value. */
+function overwriteRequestHeader(req: IncomingMessage, name: string, value: string | undefined): void {
+  const raw: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i].toLowerCase() !== name) raw.push(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  }
+  if (value === undefined) {
+    delete req.headers[name];
+  } else {
+    req.headers[name] = value;
+    raw.push(name, value);
+  }
+  req.rawHeaders.splice(0, req.rawHeaders.length, ...raw);
+}
+
+/**
+ * Stamps the request id and the client address on the request (and the id on the
+ * response) before anything else runs. Exported for tests.
+ */
+export function prepareRequest(req: IncomingMessage, res: ServerResponse, trustProxy: boolean): string {
+  const requestId = newRequestId();
+  overwriteRequestHeader(req, "request-id", requestId);
+  res.setHeader("request-id", requestId);
+
+  const socketIp = clientIp(req.socket.remoteAddress, undefined, false);
+  overwriteRequestHeader(req, "x-client-ip", clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy));
+  // Without a trusted proxy, any X-Forwarded-For is the client's own claim; replace it so
+  // nothing downstream (Next included) can be fooled by it.
+  if (!trustProxy) overwriteRequestHeader(req, "x-forwarded-for", socketIp || undefined);
+  return requestId;
+}
+
+/** The address to print and to connect to: wildcard binds are reached through loopback. */
+function reachableUrl(address: AddressInfo): string {
+  const host =
+    address.address === "0.0.0.0" ? "127.0.0.1" : address.address === "::" ? "[::1]" : address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const dir = resolve(options.dir ?? process.cwd());
+  const trustProxy = options.trustProxy ?? envFlag(process.env.TRUST_PROXY);
+  // Next picks its React build and caching behaviour from NODE_ENV, as `next start` and
+  // `next dev` set it; it must be right before Next is loaded.
+  Object.assign(process.env, { NODE_ENV: options.dev ? "development" : "production" });
+
+  const { default: next } = await import("next");
+
+  // Listen first so that port 0 resolves to a real port Next can be told about; requests
+  // that arrive while Next prepares wait for it.
+  let handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
+  let markReady!: () => void;
+  const ready = new Promise<void>((done) => (markReady = done));
+
+  const server = createServer((req, res) => {
+    const requestId = prepareRequest(req, res, trustProxy);
+    ready
+      .then(() => handle!(req, res))
+      .catch((error: unknown) => {
+        console.error(`request ${requestId} failed`, error);
+        if (!res.headersSent) {
+          res.statusCode = 500;
+          res.setHeader("content-type", "text/plain; charset=utf-8");
+          res.end("Internal Server Error");
+        } else {
+          res.destroy();
+        }
+      });
+  });
+
+  await new Promise<void>((done, fail) => {
+    server.once("error", fail);
+    server.listen(options.port, options.hostname, () => {
+      server.off("error", fail);
+      done();
+    });
+  });
+  const address = server.address() as AddressInfo;
+
+  const app = next({ dev: options.dev, dir, hostname: options.hostname, port: address.port });
+  try {
+    await app.prepare();
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  handle = app.getRequestHandler();
+  // `next dev` needs websocket upgrades for hot reloading.
+  if (options.dev) {
+    const upgrade = app.getUpgradeHandler();
+    server.on("upgrade", (req, socket, head) => {
+      void upgrade(req, socket, head);
+    });
+  }
+  markReady();
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      const closed = new Promise<void>((done) => server.close(() => done()));
+      // Keep-alive sockets idle between requests would hold close() open; drop them as
+      // soon as they fall idle, and everything once the grace period is over.
+      const sweep = setInterval(() => server.closeIdleConnections(), 250);
+      const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      server.closeIdleConnections();
+      await closed;
+      clearInterval(sweep);
+      clearTimeout(force);
+      await app.close();
+    })();
+    return closing;
+  };
+
+  return { url: reachableUrl(address), close };
+}
+
+/** Closes the server on SIGTERM/SIGINT, then exits; a second signal exits at once. */
+export function shutdownOnSignals(server: RunningServer, log: (message: string) => void = console.error): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    log(`${signal}: shutting down`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error("shutdown failed", error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+}

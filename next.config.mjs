@@ -1,0 +1,31 @@
+// @ts-check
+/** @type {import("next").NextConfig} */
+const nextConfig = {
+  reactStrictMode: true,
+  poweredByHeader: false,
+  // Next 16 streams metadata into <body> unless the user agent is a known "HTML-limited"
+  // bot. Link unfurlers beyond the default list (Mastodon, Matrix, ...) read only <head>,
+  // so every client gets blocking metadata in <head>.
+  htmlLimitedBots: /.*/,
+  // The API router answers trailing slashes itself, always as JSON (ShareX and friends
+  // fail on an HTML redirect); Next's own 308 redirect would get there first.
+  skipTrailingSlashRedirect: true,
+  // `npm start` builds on the operator's machine: a type error anywhere in the project
+  // (a test, a script) must not stop the server from starting. Types are checked by
+  // `npm run typecheck`, which CI runs.
+  typescript: { ignoreBuildErrors: true },
+  // Native addons and the Prisma runtime are loaded from node_modules at run time rather
+  // than bundled: native .node files and the schema-engine wasm cannot be bundled.
+  serverExternalPackages: [
+    "better-sqlite3",
+    "sharp",
+    "pg",
+    "@prisma/client",
+    "@prisma/adapter-better-sqlite3",
+    "@prisma/adapter-pg",
+    "@prisma/driver-adapter-utils",
+    "@prisma/schema-engine-wasm",
+  ],
+};
+
+export default nextConfig;

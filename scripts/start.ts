@@ -1,0 +1,63 @@
+/**
+ * `npm start` (and `npm run dev`, which passes --dev): everything a fresh checkout needs
+ * to serve. Builds when the sources changed since the last build, creates the data
+ * folders, applies pending migrations, then serves on PORT (default 3000).
+ */
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import Database from "better-sqlite3";
+import { dataDir, databaseConfig } from "../lib/db/config";
+import { applyMigrations } from "../lib/db/migrator";
+import { ensureBuild } from "../lib/server/build";
+import { shutdownOnSignals, startServer } from "../lib/server/server";
+
+const log = (message: string): void => console.error(`[mediahost] ${message}`);
+
+/**
+ * WAL lets readers go on while one connection writes (the server and the admin CLI share
+ * the file). It is a property of the database file, so setting it once here persists.
+ */
+function useWriteAheadLog(file: string): void {
+  const sqlite = new Database(file);
+  try {
+    sqlite.pragma("journal_mode = WAL");
+  } finally {
+    sqlite.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const dev = process.argv.includes("--dev");
+  // A self-hosted service phones nowhere unless the operator opts in.
+  process.env.NEXT_TELEMETRY_DISABLED ||= "1";
+  const root = resolve(process.cwd());
+
+  // `next dev` compiles on demand into its own folder; only production needs a build.
+  if (!dev) await ensureBuild(root, { log });
+
+  const data = dataDir();
+  mkdirSync(join(data, "files"), { recursive: true });
+
+  const config = databaseConfig();
+  if (config.provider === "sqlite") useWriteAheadLog(config.url);
+  const applied = await applyMigrations(config);
+  log(
+    `${config.provider === "sqlite" ? `database ${config.url}` : "PostgreSQL database"}: ` +
+      (applied.length ? `applied ${applied.join(", ")}` : "up to date"),
+  );
+
+  const server = await startServer({
+    port: Number(process.env.PORT || 3000),
+    hostname: process.env.HOSTNAME || "0.0.0.0",
+    dev,
+    dir: root,
+  });
+  shutdownOnSignals(server, log);
+  // On stdout, alone on its line: tests and scripts wait for it.
+  console.log(`listening on ${server.url}`);
+}
+
+main().catch((error: unknown) => {
+  log(`failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exit(1);
+});

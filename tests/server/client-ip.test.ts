@@ -1,0 +1,91 @@
+/**
+ * The client address rule and the request preparation of the custom server, over a real
+ * socket: TRUST_PROXY decides whether X-Forwarded-For counts.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientIp, normalizeIp } from "@/lib/server/client-ip";
+import { prepareRequest } from "@/lib/server/server";
+
+describe("clientIp", () => {
+  it("uses the socket address without TRUST_PROXY, whatever the headers say", () => {
+    expect(clientIp("203.0.113.7", "198.51.100.1", false)).toBe("203.0.113.7");
+    expect(clientIp("::ffff:203.0.113.7", undefined, false)).toBe("203.0.113.7");
+    expect(clientIp("2001:DB8::1", "198.51.100.1", false)).toBe("2001:db8::1");
+  });
+
+  it("uses the left-most X-Forwarded-For entry with TRUST_PROXY", () => {
+    expect(clientIp("10.0.0.2", "198.51.100.1, 10.0.0.1", true)).toBe("198.51.100.1");
+    expect(clientIp("10.0.0.2", ["198.51.100.1", "10.0.0.1"], true)).toBe("198.51.100.1");
+    expect(clientIp("10.0.0.2", " ::ffff:198.51.100.1 ", true)).toBe("198.51.100.1");
+    expect(clientIp("10.0.0.2", "[2001:db8::5]:443", true)).toBe("2001:db8::5");
+    expect(clientIp("10.0.0.2", "198.51.100.1:5678", true)).toBe("198.51.100.1");
+  });
+
+  it("falls back to the socket when the trusted header is missing or not an address", () => {
+    expect(clientIp("10.0.0.2", undefined, true)).toBe("10.0.0.2");
+    expect(clientIp("10.0.0.2", "", true)).toBe("10.0.0.2");
+    expect(clientIp("10.0.0.2", "unknown, 198.51.100.1", true)).toBe("10.0.0.2");
+    expect(clientIp(undefined, undefined, false)).toBe("");
+  });
+
+  it("normalizes addresses", () => {
+    expect(normalizeIp("::FFFF:127.0.0.1")).toBe("127.0.0.1");
+    expect(normalizeIp("[::1]")).toBe("::1");
+  });
+});
+
+describe("prepareRequest over a real socket", () => {
+  const servers: Server[] = [];
+  const echo = async (trustProxy: boolean): Promise<string> => {
+    const server = createServer((req, res) => {
+      prepareRequest(req, res, trustProxy);
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ headers: req.headers, raw: req.rawHeaders }));
+    });
+    servers.push(server);
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  interface Echo {
+    headers: Record<string, string>;
+    raw: string[];
+  }
+  const call = async (url: string, headers: Record<string, string>): Promise<{ res: Response; body: Echo }> => {
+    const res = await fetch(url, { headers });
+    return { res, body: (await res.json()) as Echo };
+  };
+  const forged = { "request-id": "mine", "x-client-ip": "6.6.6.6", "x-forwarded-for": "198.51.100.1, 10.0.0.1" };
+
+  let direct: string;
+  let proxied: string;
+  beforeAll(async () => {
+    direct = await echo(false);
+    proxied = await echo(true);
+  });
+  afterAll(() => {
+    for (const server of servers) server.close();
+  });
+
+  it("without TRUST_PROXY: socket address everywhere, forged headers replaced", async () => {
+    const { res, body } = await call(direct, forged);
+    expect(body.headers["x-client-ip"]).toBe("127.0.0.1");
+    expect(body.headers["x-forwarded-for"]).toBe("127.0.0.1");
+    expect(body.headers["request-id"]).toMatch(/^[0-9a-f]{32}$/);
+    expect(res.headers.get("request-id")).toBe(body.headers["request-id"]);
+    // The raw header list agrees, so nothing reading it sees the client's values.
+    expect(body.raw.filter((v) => ["6.6.6.6", "mine", "198.51.100.1, 10.0.0.1"].includes(v))).toEqual([]);
+  });
+
+  it("with TRUST_PROXY: the left-most X-Forwarded-For entry, header kept for Next", async () => {
+    const { body } = await call(proxied, forged);
+    expect(body.headers["x-client-ip"]).toBe("198.51.100.1");
+    expect(body.headers["x-forwarded-for"]).toBe("198.51.100.1, 10.0.0.1");
+  });
+
+  it("with TRUST_PROXY and no header: the socket address", async () => {
+    const { body } = await call(proxied, {});
+    expect(body.headers["x-client-ip"]).toBe("127.0.0.1");
+  });
+});
