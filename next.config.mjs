@@ -25,6 +25,11 @@ const nextConfig = {
     "@prisma/adapter-pg",
     "@prisma/driver-adapter-utils",
     "@prisma/schema-engine-wasm",
+    // They find their ffmpeg/ffprobe binary next to their own files, which bundling breaks.
+    "@ffmpeg-installer/ffmpeg",
+    "@ffprobe-installer/ffprobe",
+    "@aws-sdk/client-s3",
+    "busboy",
   ],
 };
 

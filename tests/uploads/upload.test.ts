@@ -157,7 +157,8 @@ describe("failures", () => {
 
   it("bad headers, no file, or not multipart: 400 invalid_request", async () => {
     const png = await fixture("png");
-    for (const headers of [{ "include-metadata": "yes" }, { "post-privacy": "secret" }, { "post-type": "carousel" }, { priority: "1" }]) {
+    const bad: Record<string, string>[] = [{ "include-metadata": "yes" }, { "post-privacy": "secret" }, { "post-type": "carousel" }, { priority: "1" }];
+    for (const headers of bad) {
       const reply = await upload([{ path: png }], headers);
       expect(reply.status, JSON.stringify(headers)).toBe(400);
       expect(reply.body.error.type).toBe("invalid_request");
