@@ -8,7 +8,8 @@
  * self-hoster needs no system ffmpeg.
  */
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
+import ffmpegInstaller from "@ffmpeg-installer/ffmpeg";
+import ffprobeInstaller from "@ffprobe-installer/ffprobe";
 import { setPriority } from "node:os";
 import { DomainError } from "../errors";
 import { mediaConfig } from "./config";
@@ -60,12 +61,14 @@ export class MediaToolError extends DomainError {
 
 export const isMediaToolError = (e: unknown): e is MediaToolError => e instanceof MediaToolError;
 
-const require = createRequire(import.meta.url);
+// Static imports (not a require with a variable name): the bundler then sees both
+// packages, keeps them external (next.config.mjs) and they find their binaries at run time.
+const INSTALLERS: Record<MediaTool, { path: string }> = { ffmpeg: ffmpegInstaller, ffprobe: ffprobeInstaller };
 
-function installerPath(pkg: "@ffmpeg-installer/ffmpeg" | "@ffprobe-installer/ffprobe"): string {
-  const mod: unknown = require(pkg);
+function installerPath(tool: MediaTool): string {
+  const mod: unknown = INSTALLERS[tool];
   if (typeof mod === "object" && mod !== null && "path" in mod && typeof mod.path === "string") return mod.path;
-  throw new Error(`${pkg} did not provide a binary path`);
+  throw new Error(`the ${tool} installer package did not provide a binary path`);
 }
 
 const shipped: Partial<Record<MediaTool, string>> = {};
@@ -74,7 +77,7 @@ export function binaryPath(tool: MediaTool): string {
   const cfg = mediaConfig();
   const override = tool === "ffmpeg" ? cfg.ffmpegPath : cfg.ffprobePath;
   if (override) return override;
-  shipped[tool] ??= installerPath(tool === "ffmpeg" ? "@ffmpeg-installer/ffmpeg" : "@ffprobe-installer/ffprobe");
+  shipped[tool] ??= installerPath(tool);
   return shipped[tool]!;
 }
 

@@ -1,0 +1,102 @@
+/**
+ * End to end through the real production server, as ShareX does it: an api-key made with
+ * the admin CLI, one multipart part in field `file`, then the `url` of the reply must be
+ * a working direct link (with Range for players). Errors before any handler stay JSON.
+ */
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../support/server";
+import { fixture } from "../support/media";
+
+const run = promisify(execFile);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+}
+
+async function admin(dataDir: string, ...args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+  });
+  return JSON.parse(stdout);
+}
+
+describe("a ShareX-style upload through the real server", () => {
+  let server: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    server = await startTestServer({ PORT: String(port), PUBLIC_URL: origin, DATABASE_URL: "" });
+    await admin(server.dataDir, "user", "create", "--username", "sharex_user");
+    key = (await admin(server.dataDir, "app", "create", "--user", "sharex_user", "--name", "ShareX")).key as string;
+  }, 180_000);
+  afterAll(async () => {
+    if (server) await server.stop();
+  });
+
+  const upload = async (path: string, name: string, headers: Record<string, string> = {}) => {
+    const body = new FormData();
+    body.append("file", new Blob([await readFile(path)], { type: "image/png" }), name);
+    return fetch(`${server.url}/api/upload`, {
+      method: "POST",
+      body,
+      headers: { "api-key": key, "user-agent": "ShareX/16.1.0", ...headers },
+    });
+  };
+
+  it("uploads an image and the reply's url is a working direct link", async () => {
+    const png = await fixture("png");
+    const res = await upload(png, "shot.png", { "post-privacy": "unlisted" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("request-id")).toMatch(/^[0-9a-f]{32}$/);
+    const body = await res.json();
+    expect(body.url).toMatch(new RegExp(`^${server.url}/cdn/`));
+    expect(body.post.url).toBe(`${server.url}/p/${body.post.code}`);
+    const file = await fetch(body.url, { headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0" } });
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe("image/png");
+    expect(file.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(file.headers.get("request-id")).toMatch(/^[0-9a-f]{32}$/);
+    expect((await file.arrayBuffer()).byteLength).toBe(body.post.files[0].size);
+  });
+
+  it("serves videos fast-start with Range and ETag", async () => {
+    const res = await upload(await fixture("mp4"), "clip.mp4", { "post-privacy": "public" });
+    const body = await res.json();
+    expect(res.status, `${JSON.stringify(body)}\n${server.output()}`).toBe(200);
+    const video = body.post.files[0];
+    expect(video.mime_type).toBe("video/mp4");
+    const part = await fetch(video.url, { headers: { range: "bytes=0-99" } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe(`bytes 0-99/${video.size}`);
+    expect((await part.arrayBuffer()).byteLength).toBe(100);
+    const etag = part.headers.get("etag")!;
+    expect((await fetch(video.url, { headers: { "if-none-match": etag } })).status).toBe(304);
+  });
+
+  it("answers errors before any handler as JSON", async () => {
+    const noKey = await fetch(`${server.url}/api/upload`, { method: "POST" });
+    expect(noKey.status).toBe(401);
+    expect((await noKey.json()).error.type).toBe("unauthorized");
+    const unknown = await fetch(`${server.url}/api/nope/deeper`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("content-type")).toMatch(/^application\/json/);
+    const wrong = await fetch(`${server.url}/api/upload`, { method: "GET", headers: { "api-key": key } });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get("allow")).toContain("POST");
+    const relay = await fetch(`${server.url}/relay/discover/`);
+    expect(relay.status).toBe(401);
+    expect((await relay.json()).error.type).toBe("unauthorized");
+  });
+});
