@@ -32,6 +32,9 @@ import {
 import { OwnAccount, paged, Post, Profile, UserRef } from "./schemas";
 import { ownAccount, profile } from "./views";
 import { handleConvert } from "./convert";
+import * as account from "./relay-account";
+import * as social from "./relay-social";
+import * as reports from "./reports";
 import { handleGifs } from "./gifs";
 import {
   handleAddFiles,
@@ -270,6 +273,7 @@ const reportPost = defineRoute({
   params: codeParam,
   body: reportBody,
   response: reported,
+  handler: ({ principal, params, body, ip }) => reports.report(principal!, { kind: "post", code: params.code }, body, ip),
 });
 
 const reportUser = defineRoute({
@@ -282,6 +286,7 @@ const reportUser = defineRoute({
   params: idParam,
   body: reportBody,
   response: reported,
+  handler: ({ principal, params, body, ip }) => reports.report(principal!, { kind: "user", id: params.id }, body, ip),
 });
 
 const analytics = defineRoute({
@@ -292,6 +297,7 @@ const analytics = defineRoute({
   summary: "Views and uploads of the caller's posts over a range",
   rateLimit: "analytics",
   query: analyticsQuery,
+  handler: ({ principal, query }) => reports.analytics(principal!, query),
 });
 
 // ───────────────────────────── Relay only ─────────────────────────────
@@ -303,6 +309,7 @@ const discover = defineRoute({
   surfaces: RELAY,
   summary: "Up to 50 public posts, recent and popular mixed",
   response: z.object({ posts: z.array(Post) }),
+  handler: ({ principal, ip }) => social.discover(principal!, ip),
 });
 
 const userReply = z.object({ user: OwnAccount });
@@ -317,6 +324,7 @@ const updateProfile = defineRoute({
   // A body that changes only the theme counts against the theme bucket (20/min).
   rateLimit: (body) => (body && Object.keys(body).length === 1 && "theme" in body ? "theme_update" : "profile_update"),
   response: userReply,
+  handler: ({ principal, body }) => account.updateProfile(principal!, body),
 });
 
 const imageRoute = (kind: "avatar" | "banner", method: "POST" | "DELETE") =>
@@ -329,6 +337,8 @@ const imageRoute = (kind: "avatar" | "banner", method: "POST" | "DELETE") =>
     rateLimit: kind,
     ...(method === "POST" ? { multipart: { fields: { file: `The ${kind} image.` } } } : {}),
     response: userReply,
+    handler: ({ principal, request }) =>
+      method === "POST" ? account.setImage(principal!, kind, request) : account.removeImage(principal!, kind),
   });
 
 const followReply = z.object({ following: z.boolean(), follower_count: z.number().int() });
@@ -359,32 +369,32 @@ const relayRoutes = [
   imageRoute("avatar", "DELETE"),
   imageRoute("banner", "POST"),
   imageRoute("banner", "DELETE"),
-  defineRoute({ id: "follow", method: "POST", path: "/users/{id}/follow", surfaces: RELAY, summary: "Follow a user", rateLimit: "follow", params: idParam, response: followReply }),
-  defineRoute({ id: "unfollow", method: "DELETE", path: "/users/{id}/follow", surfaces: RELAY, summary: "Stop following a user", rateLimit: "unfollow", params: idParam, response: followReply }),
-  defineRoute({ id: "removeFollower", method: "DELETE", path: "/users/@me/followers/{id}", surfaces: RELAY, summary: "Remove a follower", rateLimit: "unfollow", params: followerParam, response: deleted("id") }),
-  defineRoute({ id: "listFollowers", method: "GET", path: "/users/{id}/followers", surfaces: RELAY, summary: "Who follows a user", rateLimit: "followers_list", params: idParam, query: pageQuery, response: paged("users", UserRef) }),
-  defineRoute({ id: "listFollowing", method: "GET", path: "/users/{id}/following", surfaces: RELAY, summary: "Whom a user follows", rateLimit: "following_list", params: idParam, query: pageQuery, response: paged("users", UserRef) }),
-  defineRoute({ id: "block", method: "POST", path: "/users/{id}/block", surfaces: RELAY, summary: "Block a user", rateLimit: "block", params: idParam, response: blockReply }),
-  defineRoute({ id: "unblock", method: "DELETE", path: "/users/{id}/block", surfaces: RELAY, summary: "Unblock a user", rateLimit: "unblock", params: idParam, response: blockReply }),
-  defineRoute({ id: "listBlocks", method: "GET", path: "/users/{id}/blocks", surfaces: RELAY, summary: "The caller's blocks (`@me`)", params: idParam, query: pageQuery, response: paged("blocks", z.object({ user: UserRef, created_at: z.string() })) }),
-  defineRoute({ id: "likePost", method: "POST", path: "/posts/{code}/like", surfaces: RELAY, summary: "Like a post (safe to repeat)", rateLimit: "likes", params: codeParam, response: likeReply }),
-  defineRoute({ id: "unlikePost", method: "DELETE", path: "/posts/{code}/like", surfaces: RELAY, summary: "Remove a like (safe to repeat)", rateLimit: "likes", params: codeParam, response: likeReply }),
-  defineRoute({ id: "listComments", method: "GET", path: "/posts/{code}/comments", surfaces: RELAY, summary: "Up to 500 comments of a post", params: codeParam, response: z.object({ comments: z.array(Comment) }) }),
-  defineRoute({ id: "createComment", method: "POST", path: "/posts/{code}/comments", surfaces: RELAY, summary: "Comment on a post", rateLimit: "comments_write", params: codeParam, body: commentBody, response: z.object({ comment: Comment }) }),
-  defineRoute({ id: "deleteComment", method: "DELETE", path: "/comments/{id}", surfaces: RELAY, summary: "Delete a comment (author or post owner)", rateLimit: "comments_write", params: idParam, response: deleted("id") }),
-  defineRoute({ id: "likeComment", method: "POST", path: "/comments/{id}/like", surfaces: RELAY, summary: "Like a comment", rateLimit: "likes", params: idParam, response: likeReply }),
-  defineRoute({ id: "unlikeComment", method: "DELETE", path: "/comments/{id}/like", surfaces: RELAY, summary: "Remove a comment like", rateLimit: "likes", params: idParam, response: likeReply }),
-  defineRoute({ id: "reportComment", method: "POST", path: "/comments/{id}/report", surfaces: RELAY, summary: "Report a comment", rateLimit: "reports", params: idParam, body: reportBody, response: reported }),
-  defineRoute({ id: "listNotifications", method: "GET", path: "/notifications", surfaces: RELAY, summary: "Notifications, grouped, newest first", rateLimit: "notifications_list", query: pageQuery, response: paged("notifications", Notification) }),
-  defineRoute({ id: "unreadCount", method: "GET", path: "/notifications/unread-count", surfaces: RELAY, summary: "Number of unread notifications", rateLimit: "notifications_unread", response: z.object({ unread_count: z.number().int() }) }),
-  defineRoute({ id: "markNotificationsRead", method: "POST", path: "/notifications/read", surfaces: RELAY, summary: "Mark notifications read (all, or the given ids)", rateLimit: "notifications_read", body: markReadBody, response: z.object({ unread_count: z.number().int() }) }),
-  defineRoute({ id: "getPreferences", method: "GET", path: "/preferences", surfaces: RELAY, summary: "Notification preferences", rateLimit: "preferences_get", response: Preferences }),
-  defineRoute({ id: "updatePreferences", method: "PATCH", path: "/preferences", surfaces: RELAY, summary: "Change notification preferences", rateLimit: "preferences_update", body: preferencesBody, response: Preferences }),
-  defineRoute({ id: "listSessions", method: "GET", path: "/sessions", surfaces: RELAY, summary: "The caller's signed-in devices", response: z.object({ sessions: z.array(Session) }) }),
-  defineRoute({ id: "deleteSession", method: "DELETE", path: "/sessions/{id}", surfaces: RELAY, summary: "Sign one device out", params: idParam, response: deleted("id") }),
-  defineRoute({ id: "deleteSessions", method: "DELETE", path: "/sessions", surfaces: RELAY, summary: "Sign every device out", response: z.object({ deleted_count: z.number().int() }) }),
-  defineRoute({ id: "login", method: "POST", path: "/auth/login", surfaces: RELAY, summary: "Sign in; returns a relay-key", auth: "none", body: loginBody, response: z.object({ key: z.string(), session: Session }) }),
-  defineRoute({ id: "register", method: "POST", path: "/auth/register", surfaces: RELAY, summary: "Create an account (when sign-up is open); returns a relay-key", auth: "none", body: registerBody, response: z.object({ key: z.string(), session: Session }) }),
+  defineRoute({ id: "follow", method: "POST", path: "/users/{id}/follow", surfaces: RELAY, summary: "Follow a user", rateLimit: "follow", params: idParam, response: followReply , handler: ({ principal, params }) => social.follow(principal!, params.id) }),
+  defineRoute({ id: "unfollow", method: "DELETE", path: "/users/{id}/follow", surfaces: RELAY, summary: "Stop following a user", rateLimit: "unfollow", params: idParam, response: followReply , handler: ({ principal, params }) => social.unfollow(principal!, params.id) }),
+  defineRoute({ id: "removeFollower", method: "DELETE", path: "/users/@me/followers/{id}", surfaces: RELAY, summary: "Remove a follower", rateLimit: "unfollow", params: followerParam, response: deleted("id") , handler: ({ principal, params }) => social.removeFollower(principal!, params.id) }),
+  defineRoute({ id: "listFollowers", method: "GET", path: "/users/{id}/followers", surfaces: RELAY, summary: "Who follows a user", rateLimit: "followers_list", params: idParam, query: pageQuery, response: paged("users", UserRef) , handler: ({ principal, params, query }) => social.listFollowers(principal!, params.id, query) }),
+  defineRoute({ id: "listFollowing", method: "GET", path: "/users/{id}/following", surfaces: RELAY, summary: "Whom a user follows", rateLimit: "following_list", params: idParam, query: pageQuery, response: paged("users", UserRef) , handler: ({ principal, params, query }) => social.listFollowing(principal!, params.id, query) }),
+  defineRoute({ id: "block", method: "POST", path: "/users/{id}/block", surfaces: RELAY, summary: "Block a user", rateLimit: "block", params: idParam, response: blockReply , handler: ({ principal, params }) => social.block(principal!, params.id) }),
+  defineRoute({ id: "unblock", method: "DELETE", path: "/users/{id}/block", surfaces: RELAY, summary: "Unblock a user", rateLimit: "unblock", params: idParam, response: blockReply , handler: ({ principal, params }) => social.unblock(principal!, params.id) }),
+  defineRoute({ id: "listBlocks", method: "GET", path: "/users/{id}/blocks", surfaces: RELAY, summary: "The caller's blocks (`@me`)", params: idParam, query: pageQuery, response: paged("blocks", z.object({ user: UserRef, created_at: z.string() })) , handler: ({ principal, params, query }) => social.listBlocks(principal!, params.id, query) }),
+  defineRoute({ id: "likePost", method: "POST", path: "/posts/{code}/like", surfaces: RELAY, summary: "Like a post (safe to repeat)", rateLimit: "likes", params: codeParam, response: likeReply , handler: ({ principal, params }) => social.likePost(principal!, params.code, true) }),
+  defineRoute({ id: "unlikePost", method: "DELETE", path: "/posts/{code}/like", surfaces: RELAY, summary: "Remove a like (safe to repeat)", rateLimit: "likes", params: codeParam, response: likeReply , handler: ({ principal, params }) => social.likePost(principal!, params.code, false) }),
+  defineRoute({ id: "listComments", method: "GET", path: "/posts/{code}/comments", surfaces: RELAY, summary: "Up to 500 comments of a post", params: codeParam, response: z.object({ comments: z.array(Comment) }) , handler: ({ principal, params }) => social.listComments(principal!, params.code) }),
+  defineRoute({ id: "createComment", method: "POST", path: "/posts/{code}/comments", surfaces: RELAY, summary: "Comment on a post", rateLimit: "comments_write", params: codeParam, body: commentBody, response: z.object({ comment: Comment }) , handler: ({ principal, params, body }) => social.createComment(principal!, params.code, body) }),
+  defineRoute({ id: "deleteComment", method: "DELETE", path: "/comments/{id}", surfaces: RELAY, summary: "Delete a comment (author or post owner)", rateLimit: "comments_write", params: idParam, response: deleted("id") , handler: ({ principal, params }) => social.deleteComment(principal!, params.id) }),
+  defineRoute({ id: "likeComment", method: "POST", path: "/comments/{id}/like", surfaces: RELAY, summary: "Like a comment", rateLimit: "likes", params: idParam, response: likeReply , handler: ({ principal, params }) => social.likeComment(principal!, params.id, true) }),
+  defineRoute({ id: "unlikeComment", method: "DELETE", path: "/comments/{id}/like", surfaces: RELAY, summary: "Remove a comment like", rateLimit: "likes", params: idParam, response: likeReply , handler: ({ principal, params }) => social.likeComment(principal!, params.id, false) }),
+  defineRoute({ id: "reportComment", method: "POST", path: "/comments/{id}/report", surfaces: RELAY, summary: "Report a comment", rateLimit: "reports", params: idParam, body: reportBody, response: reported , handler: ({ principal, params, body, ip }) => reports.report(principal!, { kind: "comment", id: params.id }, body, ip) }),
+  defineRoute({ id: "listNotifications", method: "GET", path: "/notifications", surfaces: RELAY, summary: "Notifications, grouped, newest first", rateLimit: "notifications_list", query: pageQuery, response: paged("notifications", Notification) , handler: ({ principal, query }) => social.listNotifications(principal!, query) }),
+  defineRoute({ id: "unreadCount", method: "GET", path: "/notifications/unread-count", surfaces: RELAY, summary: "Number of unread notifications", rateLimit: "notifications_unread", response: z.object({ unread_count: z.number().int() }) , handler: ({ principal }) => social.unreadCount(principal!) }),
+  defineRoute({ id: "markNotificationsRead", method: "POST", path: "/notifications/read", surfaces: RELAY, summary: "Mark notifications read (all, or the given ids)", rateLimit: "notifications_read", body: markReadBody, response: z.object({ unread_count: z.number().int() }) , handler: ({ principal, body }) => social.markNotificationsRead(principal!, body) }),
+  defineRoute({ id: "getPreferences", method: "GET", path: "/preferences", surfaces: RELAY, summary: "Notification preferences", rateLimit: "preferences_get", response: Preferences , handler: ({ principal }) => account.getPreferences(principal!) }),
+  defineRoute({ id: "updatePreferences", method: "PATCH", path: "/preferences", surfaces: RELAY, summary: "Change notification preferences", rateLimit: "preferences_update", body: preferencesBody, response: Preferences , handler: ({ principal, body }) => account.updatePreferences(principal!, body) }),
+  defineRoute({ id: "listSessions", method: "GET", path: "/sessions", surfaces: RELAY, summary: "The caller's signed-in devices", response: z.object({ sessions: z.array(Session) }) , handler: ({ principal }) => account.listSessions(principal!) }),
+  defineRoute({ id: "deleteSession", method: "DELETE", path: "/sessions/{id}", surfaces: RELAY, summary: "Sign one device out", params: idParam, response: deleted("id") , handler: ({ principal, params }) => account.deleteSession(principal!, params.id) }),
+  defineRoute({ id: "deleteSessions", method: "DELETE", path: "/sessions", surfaces: RELAY, summary: "Sign every device out", response: z.object({ deleted_count: z.number().int() }) , handler: ({ principal }) => account.deleteSessions(principal!) }),
+  defineRoute({ id: "login", method: "POST", path: "/auth/login", surfaces: RELAY, summary: "Sign in; returns a relay-key", auth: "none", body: loginBody, response: z.object({ key: z.string(), session: Session }) , handler: ({ body, request, ip }) => account.login(body, request, ip) }),
+  defineRoute({ id: "register", method: "POST", path: "/auth/register", surfaces: RELAY, summary: "Create an account (when sign-up is open); returns a relay-key", auth: "none", body: registerBody, response: z.object({ key: z.string(), session: Session }) , handler: ({ body, request, ip }) => account.register(body, request, ip) }),
 ];
 
 export const ROUTES: readonly RouteDef[] = [
