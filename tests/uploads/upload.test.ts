@@ -108,6 +108,25 @@ describe("videos and albums", () => {
     expect((await sharp(thumb.bytes).metadata()).format).toBe("jpeg");
   });
 
+  it("MKV becomes MP4; animated GIF and WebP keep their frames", async () => {
+    const reply = await upload([
+      { path: await fixture("mkv"), name: "game.mkv" },
+      { path: await fixture("gifAnimated"), name: "dance.gif" },
+      { path: await fixture("webpAnimated"), name: "loop.webp" },
+      { path: await fixture("mkvMpeg2"), name: "old.mkv" },
+    ]);
+    expect(reply.status, reply.text).toBe(200);
+    const [mkv, gif, webp, mpeg2] = reply.body.post.files;
+    expect(mkv).toMatchObject({ name: "game.mp4", mime_type: "video/mp4", width: 320, height: 240 });
+    expect(mpeg2).toMatchObject({ name: "old.mp4", mime_type: "video/mp4" });
+    expect(gif).toMatchObject({ mime_type: "image/gif", width: 64, height: 48 });
+    expect(webp).toMatchObject({ mime_type: "image/webp", width: 64, height: 48 });
+    for (const f of [gif, webp]) {
+      const meta = await sharp((await download(f.url)).bytes, { animated: true }).metadata();
+      expect(meta.pages).toBe(5);
+    }
+  });
+
   it("post-type single makes one post per file", async () => {
     const reply = await upload([{ path: await fixture("png") }, { path: await fixture("webp") }], { "post-type": "single" });
     expect(reply.status).toBe(200);
