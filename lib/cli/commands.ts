@@ -9,6 +9,7 @@ import { chatterinoConfig, flameshotScript, sharexConfig } from "../apps/client-
 import { DomainError } from "../errors";
 import { PLANS, parseBytes } from "../plans";
 import { moderatePost, restrictPost, unmoderatePost } from "../posts/moderation";
+import { listReports, resolveReport, type ReportRecord, type ReportUser } from "../reports/review";
 import { createSession } from "../sessions/sessions";
 import { addMember, createTeam, lapseTeam, renewTeam } from "../teams/teams";
 import {
@@ -73,6 +74,10 @@ const bytes = z.string({ error: flagError("needs a number of bytes") }).transfor
   }
   return parsed;
 });
+
+/** `report list --limit`: 1 to 1000, default 100, so one answer stays one readable line. */
+const REPORT_LIST_DEFAULT = 100;
+const reportLimit = wholeNumber.refine((n) => n >= 1 && n <= 1000, "must be from 1 to 1000").optional();
 
 const CLIENTS = ["sharex", "chatterino", "flameshot"] as const;
 const client = z.enum(CLIENTS, { error: flagError(`must be one of ${CLIENTS.join(", ")}`) });
@@ -211,7 +216,38 @@ export const COMMANDS: readonly Command[] = [
     const post = await restrictPost(flags.code);
     return { code: post.code, restricted: post.restricted };
   }),
+  command("report list", "[--open] [--limit N]", { open: toggle, limit: reportLimit }, async (flags) => {
+    const { reports, hasMore } = await listReports({ openOnly: flags.open, limit: flags.limit ?? REPORT_LIST_DEFAULT });
+    return { reports: reports.map(reportJson), has_more: hasMore };
+  }),
+  command("report resolve", "--id ID [--dismiss]", { id: id("a report"), dismiss: toggle }, async (flags) => {
+    const report = await resolveReport(flags.id, flags.dismiss ? "dismissed" : "resolved");
+    return { id: report.id, status: report.status };
+  }),
 ];
+
+// ───────────── output shapes ─────────────
+
+const reportUserJson = (u: ReportUser) => ({ id: u.id, username: u.username, suspended: u.suspended });
+
+function reportJson(r: ReportRecord): CommandOutput {
+  const t = r.target;
+  const target =
+    t.type === "post"
+      ? { type: t.type, code: t.code, title: t.title, moderated: t.moderated, author: t.author && reportUserJson(t.author) }
+      : t.type === "comment"
+        ? { type: t.type, id: t.id, body: t.body, post_code: t.postCode, author: reportUserJson(t.author) }
+        : { type: t.type, user: reportUserJson(t.user) };
+  return {
+    id: r.id,
+    status: r.status,
+    created_at: r.createdAt.toISOString(),
+    reason: r.reason,
+    ip: r.ip,
+    reporter: reportUserJson(r.reporter),
+    target,
+  };
+}
 
 export function findCommand(words: readonly string[]): Command | undefined {
   const name = words.join(" ").toLowerCase();

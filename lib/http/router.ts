@@ -33,7 +33,10 @@ export class Router {
   }
 
   match(method: string, path: string): MatchResult {
-    const parts = path.split("/").filter(Boolean);
+    // Empty segments are kept: `/posts//report` is the report endpoint with an empty code,
+    // which the code's schema refuses with 400 (not another endpoint, not a 404).
+    const parts = path.replace(/^\/+/, "").split("/");
+    if (parts.length === 1 && parts[0] === "") parts.pop();
     let decoded: string[];
     try {
       decoded = parts.map((p) => decodeURIComponent(p));
@@ -70,7 +73,6 @@ function matchSegments(pattern: string[], parts: string[]): Record<string, strin
   for (let i = 0; i < pattern.length; i++) {
     const p = pattern[i];
     if (isParam(p)) {
-      if (!parts[i]) return null;
       params[p.slice(1, -1)] = parts[i];
     } else if (p !== parts[i]) return null;
   }

@@ -1,6 +1,7 @@
 /** Path, query and body pieces shared by several routes. */
 import { z } from "zod";
 import { LIMITS, limitedText, pagingQuery, PRIVACIES } from "../http/parse";
+import { ANALYTICS_RANGES, DEFAULT_ANALYTICS_RANGE } from "../analytics/analytics";
 import { GALLERY_TABS } from "../posts/list";
 
 export const codeParam = z.object({
@@ -24,7 +25,9 @@ export const postsQuery = pagingQuery.extend({
 });
 export const gifsQuery = pagingQuery.extend({ search: z.string().max(300).optional() });
 export const analyticsQuery = z.object({
-  range: z.enum(["24h", "7d", "30d", "90d", "365d"], { error: "range must be one of 24h, 7d, 30d, 90d, 365d." }).optional(),
+  range: z
+    .enum(ANALYTICS_RANGES, { error: `range must be one of ${ANALYTICS_RANGES.join(", ")}.` })
+    .default(DEFAULT_ANALYTICS_RANGE),
 });
 
 const nullableText = (field: string, max: number) => limitedText(field, max).nullable().optional();

@@ -297,6 +297,7 @@ const analytics = defineRoute({
   summary: "Views and uploads of the caller's posts over a range",
   rateLimit: "analytics",
   query: analyticsQuery,
+  response: reports.AnalyticsReply,
   handler: ({ principal, query }) => reports.analytics(principal!, query),
 });
 

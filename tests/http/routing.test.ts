@@ -162,3 +162,15 @@ describe("dispatcher", () => {
     for (const k of ["error", "message", "success", "ok"]) expect(reply.body).not.toHaveProperty(k);
   });
 });
+
+describe("empty path segments", () => {
+  it("an empty code or id is 400 invalid_request, not another endpoint", async () => {
+    const fresh = await createTestUser();
+    for (const path of ["/posts//report", "/users//report"]) {
+      const reply = await call("api", path, { method: "POST", key: fresh.apiKey, body: {} });
+      expect(reply.status, path).toBe(400);
+      expect(reply.body.error.type).toBe("invalid_request");
+    }
+    expect((await call("api", "/posts/", { key: fresh.apiKey })).status).toBe(200);
+  });
+});
