@@ -3,6 +3,10 @@ import { z } from "zod";
 import { LIMITS, limitedText, pagingQuery, PRIVACIES } from "../http/parse";
 import { ANALYTICS_RANGES, DEFAULT_ANALYTICS_RANGE } from "../analytics/analytics";
 import { GALLERY_TABS } from "../posts/list";
+import { SESSION_NAME_MAX_LENGTH } from "../sessions/sessions";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../users/accounts";
+import { LINK_DOMAIN_MAX_LENGTH } from "../users/link-domain";
+import { BIO_MAX_LENGTH, NICKNAME_MAX_LENGTH } from "../users/profile-edit";
 
 export const codeParam = z.object({
   code: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "code is not a valid share code."),
@@ -44,26 +48,49 @@ export const reportBody = z.object({ reason: nullableText("reason", LIMITS.reaso
 export const commentBody = z.object({
   body: limitedText("body", LIMITS.comment).refine((s) => s.trim().length > 0, "body must not be empty."),
 });
-export const profileBody = z.object({
-  nickname: nullableText("nickname", 32),
-  bio: nullableText("bio", 200),
-  theme: z.unknown().optional(),
+/** Control characters other than line breaks and tabs: invisible and they break layouts. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const LINE_BREAK = /[\r\n\t]/;
+// Strict: a misspelt field (or one that cannot be edited here, such as username) is a 400
+// naming it, not a silent no-op.
+export const profileBody = z.strictObject({
+  nickname: limitedText("nickname", NICKNAME_MAX_LENGTH)
+    .refine((s) => !CONTROL.test(s) && !LINE_BREAK.test(s), "nickname must be one line without control characters.")
+    .nullable()
+    .optional(),
+  bio: limitedText("bio", BIO_MAX_LENGTH)
+    .refine((s) => !CONTROL.test(s), "bio must not contain control characters.")
+    .nullable()
+    .optional(),
+  // Its size is checked when it is stored (THEME_MAX_BYTES).
+  theme: z.unknown().optional().describe("Any JSON value chosen by the client; null clears it"),
+  link_domain: limitedText("link_domain", LINK_DOMAIN_MAX_LENGTH).nullable().optional(),
 });
-export const preferencesBody = z.object({
-  likes: z.boolean().optional(),
-  comments: z.boolean().optional(),
-  comment_likes: z.boolean().optional(),
-  follows: z.boolean().optional(),
+export const preferencesBody = z.strictObject({
+  likes: z.boolean({ error: "likes must be true or false." }).optional(),
+  comments: z.boolean({ error: "comments must be true or false." }).optional(),
+  comment_likes: z.boolean({ error: "comment_likes must be true or false." }).optional(),
+  follows: z.boolean({ error: "follows must be true or false." }).optional(),
 });
 export const markReadBody = z.object({ ids: z.array(z.string().min(1).max(64)).max(100).optional() });
+const deviceField = z
+  .string()
+  .max(SESSION_NAME_MAX_LENGTH, `device must be at most ${SESSION_NAME_MAX_LENGTH} characters.`)
+  .refine((s) => !CONTROL.test(s) && !LINE_BREAK.test(s), "device must be one line without control characters.")
+  .optional()
+  .describe("Name shown in GET /sessions; default: read from the User-Agent");
 export const loginBody = z.object({
   username: z.string().min(1).max(254).describe("Username or email"),
-  password: z.string().min(1).max(1024),
-  device: z.string().max(100).optional(),
+  password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  device: deviceField,
 });
 export const registerBody = z.object({
   username: z.string().min(2).max(32),
-  password: z.string().min(8).max(1024),
-  email: z.email().optional(),
-  invite: z.string().max(64).optional(),
+  password: z
+    .string()
+    .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters.`)
+    .max(PASSWORD_MAX_LENGTH),
+  email: z.email().max(254).optional(),
+  invite: z.string().max(64).optional().describe("Invite code; needed when REGISTRATION=invite"),
+  device: deviceField,
 });

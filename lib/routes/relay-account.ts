@@ -1,40 +1,146 @@
-/** Relay account endpoints: sign-in, sessions, profile, avatar and banner, preferences (being built). */
+/**
+ * Relay account endpoints: sign-in, sign-up, sessions, profile, avatar and banner,
+ * notification preferences. HTTP side only: the dispatcher has authenticated the key
+ * (team keys get 401 here), counted the rate-limit bucket and parsed the body; the rules
+ * live in lib/auth, lib/sessions and lib/users. docs/relay-account.md describes the choices.
+ */
 import type { z } from "zod";
-import type { Principal } from "../auth/principal";
+import { hasGalleryAccess, type Principal } from "../auth/principal";
+import { signIn, type SignedIn } from "../auth/login";
+import { signUp } from "../auth/register";
 import { DomainError } from "../errors";
+import { listSessions as readSessions, revokeAllSessions, revokeSession, type SessionRecord } from "../sessions/devices";
+import { removeProfileImage, setProfileImage, type ProfileImageKind } from "../users/images";
+import { readPreferences, updatePreferences as writePreferences, type NotificationPreferences } from "../users/preferences";
+import { getOwnAccount } from "../users/profile";
+import { updateProfile as writeProfile } from "../users/profile-edit";
 import type { loginBody, preferencesBody, profileBody, registerBody } from "./params";
+import type { OwnAccount } from "./schemas";
+import { ownAccount } from "./views";
 
-const notYet = (what: string): never => {
-  throw new DomainError("internal", `${what} is not available yet.`, 501);
-};
+interface SessionView {
+  id: string;
+  name: string | null;
+  current: boolean;
+  created_at: string;
+  last_active_at: string;
+}
 
+interface PreferencesView {
+  likes: boolean;
+  comments: boolean;
+  comment_likes: boolean;
+  follows: boolean;
+}
+
+/** The signed-in user. These routes take personal keys only, so a team key never gets here. */
+function userIdOf(principal: Principal): string {
+  if (principal.kind === "team") throw new DomainError("unauthorized", "Team keys cannot be used on this endpoint.");
+  return principal.user.id;
+}
+
+/** The Relay session making the request (null for an app key, which Relay never sees). */
+const sessionIdOf = (principal: Principal): string | null => (principal.kind === "session" ? principal.sessionId : null);
+
+function sessionView(session: SessionRecord, currentId: string | null): SessionView {
+  return {
+    id: session.id,
+    name: session.name,
+    current: session.id === currentId,
+    created_at: session.createdAt.toISOString(),
+    last_active_at: session.lastActiveAt.toISOString(),
+  };
+}
+
+const signedInView = ({ key, session }: SignedIn) => ({ key, session: sessionView(session, session.id) });
+
+function preferencesView(p: NotificationPreferences): PreferencesView {
+  return { likes: p.likes, comments: p.comments, comment_likes: p.commentLikes, follows: p.follows };
+}
+
+async function userReply(principal: Principal): Promise<{ user: z.infer<typeof OwnAccount> }> {
+  return { user: ownAccount(await getOwnAccount(userIdOf(principal)), hasGalleryAccess(principal)) };
+}
+
+/** POST /relay/auth/login */
 export async function login(body: z.output<typeof loginBody>, request: Request, ip: string): Promise<object> {
-  return notYet(`login ${body.username} ${request.method} ${ip}`);
+  const signedIn = await signIn({
+    login: body.username,
+    password: body.password,
+    device: body.device,
+    userAgent: request.headers.get("user-agent"),
+    ip,
+  });
+  return signedInView(signedIn);
 }
+
+/** POST /relay/auth/register */
 export async function register(body: z.output<typeof registerBody>, request: Request, ip: string): Promise<object> {
-  return notYet(`register ${body.username} ${request.method} ${ip}`);
+  const signedIn = await signUp({
+    username: body.username,
+    password: body.password,
+    email: body.email,
+    invite: body.invite,
+    device: body.device,
+    userAgent: request.headers.get("user-agent"),
+    ip,
+  });
+  return signedInView(signedIn);
 }
+
+/** GET /sessions */
 export async function listSessions(principal: Principal): Promise<object> {
-  return notYet(`sessions of ${principal.kind}`);
+  const current = sessionIdOf(principal);
+  const sessions = await readSessions(userIdOf(principal));
+  return { sessions: sessions.map((s) => sessionView(s, current)) };
 }
+
+/** DELETE /sessions/{id} */
 export async function deleteSession(principal: Principal, id: string): Promise<object> {
-  return notYet(`delete session ${id} ${principal.kind}`);
+  await revokeSession(userIdOf(principal), id);
+  return { id, deleted: true };
 }
+
+/** DELETE /sessions: every session, the calling one included. */
 export async function deleteSessions(principal: Principal): Promise<object> {
-  return notYet(`delete sessions ${principal.kind}`);
+  return { deleted_count: await revokeAllSessions(userIdOf(principal)) };
 }
+
+/** PATCH /users/@me */
 export async function updateProfile(principal: Principal, body: z.output<typeof profileBody>): Promise<object> {
-  return notYet(`profile update ${principal.kind} ${Object.keys(body)}`);
+  await writeProfile(userIdOf(principal), {
+    nickname: body.nickname,
+    bio: body.bio,
+    theme: body.theme,
+    linkDomain: body.link_domain,
+  });
+  return userReply(principal);
 }
-export async function setImage(principal: Principal, kind: "avatar" | "banner", request: Request): Promise<object> {
-  return notYet(`${kind} upload ${principal.kind} ${request.method}`);
+
+/** POST /users/@me/avatar, POST /users/@me/banner */
+export async function setImage(principal: Principal, kind: ProfileImageKind, request: Request): Promise<object> {
+  await setProfileImage(userIdOf(principal), kind, request);
+  return userReply(principal);
 }
-export async function removeImage(principal: Principal, kind: "avatar" | "banner"): Promise<object> {
-  return notYet(`${kind} removal ${principal.kind}`);
+
+/** DELETE /users/@me/avatar, DELETE /users/@me/banner */
+export async function removeImage(principal: Principal, kind: ProfileImageKind): Promise<object> {
+  await removeProfileImage(userIdOf(principal), kind);
+  return userReply(principal);
 }
+
+/** GET /preferences */
 export async function getPreferences(principal: Principal): Promise<object> {
-  return notYet(`preferences ${principal.kind}`);
+  return preferencesView(await readPreferences(userIdOf(principal)));
 }
+
+/** PATCH /preferences */
 export async function updatePreferences(principal: Principal, body: z.output<typeof preferencesBody>): Promise<object> {
-  return notYet(`preferences update ${principal.kind} ${Object.keys(body)}`);
+  const preferences = await writePreferences(userIdOf(principal), {
+    likes: body.likes,
+    comments: body.comments,
+    commentLikes: body.comment_likes,
+    follows: body.follows,
+  });
+  return preferencesView(preferences);
 }

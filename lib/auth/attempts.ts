@@ -1,0 +1,92 @@
+/**
+ * Limits on password guessing (POST /relay/auth/login) and on account creation
+ * (POST /relay/auth/register). These endpoints have no key, so the table-driven per-user
+ * buckets of the dispatcher cannot apply; the counters live here, in the same counter
+ * store (memory, or Redis shared by every instance).
+ *
+ * Sign-in failures are counted twice, and either count can refuse:
+ * - per account: stops guessing one account's password from many addresses;
+ * - per client address: stops one address from trying a few passwords on many accounts
+ *   (password spraying). IPv6 clients are counted per /64, the block one host usually
+ *   gets, so rotating through its own addresses does not reset the count.
+ *
+ * Mechanics: an attempt takes a place in both windows *before* the password is checked
+ * (so concurrent guesses cannot all slip past a check-then-count), and a successful
+ * sign-in gives its places back. What stays counted is exactly the failures. A refused
+ * attempt (429) never reaches the password check, costs no scrypt time, and is not
+ * counted itself, so Retry-After is honest: after it the client has its budget back.
+ */
+import { DomainError } from "../errors";
+import { counterStore, type WindowResult } from "../ratelimit";
+
+/** Failed sign-ins per account per window. */
+export const LOGIN_ACCOUNT_LIMIT = 10;
+/**
+ * Failed sign-ins per client address per window. Higher than the per-account limit so a
+ * few people behind one NAT (an office, a campus) who mistype do not lock each other out,
+ * while spraying stays at a few guesses a minute.
+ */
+export const LOGIN_IP_LIMIT = 30;
+export const LOGIN_WINDOW_SECONDS = 15 * 60;
+
+/** Registration attempts per client address per window (each costs a scrypt hash). */
+export const REGISTER_IP_LIMIT = 10;
+export const REGISTER_WINDOW_SECONDS = 60 * 60;
+
+/**
+ * The counting unit for an address: IPv4 as is, IPv6 reduced to its /64 prefix.
+ * Addresses arrive normalised (lib/ratelimit/client-ip.ts).
+ */
+export function addressSubject(ip: string): string {
+  if (!ip.includes(":")) return ip;
+  const [head, tail = ""] = ip.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = ip.includes("::") ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, "") || "0")
+    .join(":")}::/64`;
+}
+
+export interface LoginAttempt {
+  /** Sign-in succeeded: give the places back. */
+  succeeded(): Promise<void>;
+}
+
+const refused = (what: string, result: WindowResult) =>
+  new DomainError("rate_limited", `${what}; retry in ${result.retryAfter} s.`, undefined, undefined, result.retryAfter);
+
+/**
+ * Counts one sign-in attempt for `accountKey` (the user id when the name is known, else
+ * the name as typed, lower-cased) and the client address. Throws rate_limited when either
+ * has used up its failures; the message does not say which, and is the same whether the
+ * account exists or not.
+ */
+export async function beginLoginAttempt(accountKey: string, ip: string): Promise<LoginAttempt> {
+  const store = counterStore();
+  const keys = [`login_fail:account:${accountKey}`, `login_fail:ip:${addressSubject(ip)}`] as const;
+  const results = await Promise.all([
+    store.hit(keys[0], LOGIN_ACCOUNT_LIMIT, LOGIN_WINDOW_SECONDS),
+    store.hit(keys[1], LOGIN_IP_LIMIT, LOGIN_WINDOW_SECONDS),
+  ]);
+  const release = (onlyAdmitted: boolean) =>
+    Promise.all(
+      keys.map((key, i) => (!onlyAdmitted || results[i].allowed ? store.release(key, LOGIN_WINDOW_SECONDS) : undefined)),
+    ).then(() => undefined);
+
+  const denied = results.filter((r) => !r.allowed);
+  if (denied.length) {
+    // The attempt is refused, so it must not use up the window it was admitted to.
+    await release(true);
+    const longest = denied.reduce((a, b) => (b.retryAfter > a.retryAfter ? b : a));
+    throw refused("Too many failed sign-in attempts", longest);
+  }
+  return { succeeded: () => release(false) };
+}
+
+/** Counts one registration attempt from `ip`; rate_limited past REGISTER_IP_LIMIT. */
+export async function countRegistrationAttempt(ip: string): Promise<void> {
+  const result = await counterStore().hit(`register:ip:${addressSubject(ip)}`, REGISTER_IP_LIMIT, REGISTER_WINDOW_SECONDS);
+  if (!result.allowed) throw refused("Too many sign-up attempts from this address", result);
+}

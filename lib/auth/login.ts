@@ -1,0 +1,58 @@
+/**
+ * Relay sign-in: username or email plus password → a new session and its relay-key.
+ *
+ * Wrong credentials are one answer (401 unauthorized, one message) whether the account is
+ * unknown, has no password (created by the operator, or OAuth only) or the password is
+ * wrong, and they take the same time: verifyPassword hashes even when there is nothing to
+ * compare against. Failures are limited per account and per address (attempts.ts).
+ * A suspended account is only told so after the right password, so suspension cannot be
+ * probed either.
+ */
+import { db } from "../db/client";
+import { DomainError } from "../errors";
+import { deviceName } from "../sessions/device-name";
+import { openSession, type SessionRecord } from "../sessions/devices";
+import { beginLoginAttempt } from "./attempts";
+import { verifyPassword } from "./password";
+
+export interface SignInInput {
+  /** Username (any case) or email address. */
+  login: string;
+  password: string;
+  /** The client's own name for the device; otherwise derived from the User-Agent. */
+  device?: string;
+  userAgent: string | null;
+  ip: string;
+}
+
+export interface SignedIn {
+  /** The relay-key: shown once, never stored. */
+  key: string;
+  session: SessionRecord;
+}
+
+const WRONG_CREDENTIALS = "Wrong username, email or password.";
+
+export async function signIn(input: SignInInput): Promise<SignedIn> {
+  // Both are stored lower-case. Usernames cannot contain "@" (lib/users/accounts.ts), so
+  // an "@" means an email address.
+  const login = input.login.trim().toLowerCase();
+  const user = await db().user.findUnique({
+    where: login.includes("@") ? { email: login } : { username: login },
+    select: { id: true, passwordHash: true, suspended: true },
+  });
+  // Known accounts are counted by id, so the username and the email share one budget.
+  const attempt = await beginLoginAttempt(user ? `user:${user.id}` : `name:${login}`, input.ip);
+
+  const valid = await verifyPassword(input.password, user?.passwordHash);
+  if (!user || !valid) throw new DomainError("unauthorized", WRONG_CREDENTIALS);
+  await attempt.succeeded();
+  if (user.suspended) throw new DomainError("suspended", "This account is suspended.");
+
+  return openSession({
+    userId: user.id,
+    name: deviceName(input.userAgent, input.device),
+    userAgent: input.userAgent ?? undefined,
+    ip: input.ip,
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * Relay PATCH /users/@me: the fields a user edits on their own profile. Lengths and types
+ * are checked by the request schema (lib/routes/params.ts, with the limits below); this
+ * is where values are normalised and the rules that need the database are applied.
+ *
+ * - nickname, bio: trimmed; empty (or null) clears the field (the nickname then falls
+ *   back to the username everywhere).
+ * - theme: any JSON value chosen by the client, stored as JSON text; null clears it.
+ * - link_domain: a host name (link-domain.ts), unique across users; null clears it.
+ */
+import { db } from "../db/client";
+import { DomainError } from "../errors";
+import { isUniqueViolation } from "../prisma-support";
+import { normalizeLinkDomain } from "./link-domain";
+
+export const NICKNAME_MAX_LENGTH = 32;
+export const BIO_MAX_LENGTH = 200;
+/** Size of the theme as JSON text, in UTF-8 bytes: colours and a few settings, not a store. */
+export const THEME_MAX_BYTES = 4096;
+
+export interface ProfileChanges {
+  nickname?: string | null;
+  bio?: string | null;
+  /** Absent (undefined) leaves the theme alone; null clears it. */
+  theme?: unknown;
+  linkDomain?: string | null;
+}
+
+interface UserUpdate {
+  nickname?: string | null;
+  bio?: string | null;
+  theme?: string | null;
+  linkDomain?: string | null;
+}
+
+const cleared = (value: string | null | undefined): string | null | undefined =>
+  value === undefined ? undefined : value === null ? null : value.trim() || null;
+
+/** The theme as stored: JSON text, or null to clear. */
+export function themeText(theme: unknown): string | null {
+  if (theme === null) return null;
+  const text = JSON.stringify(theme);
+  if (text === undefined) throw new DomainError("invalid_request", "theme must be a JSON value.");
+  if (Buffer.byteLength(text, "utf8") > THEME_MAX_BYTES) {
+    throw new DomainError("invalid_request", `theme must be at most ${THEME_MAX_BYTES} bytes as JSON.`);
+  }
+  return text;
+}
+
+export async function updateProfile(userId: string, changes: ProfileChanges): Promise<void> {
+  const data: UserUpdate = {};
+  if (changes.nickname !== undefined) data.nickname = cleared(changes.nickname);
+  if (changes.bio !== undefined) data.bio = cleared(changes.bio);
+  if (changes.theme !== undefined) data.theme = themeText(changes.theme);
+  if (changes.linkDomain !== undefined) {
+    const text = cleared(changes.linkDomain);
+    data.linkDomain = text ? normalizeLinkDomain(text) : null;
+    if (data.linkDomain) await assertLinkDomainFree(userId, data.linkDomain);
+  }
+  if (Object.keys(data).length === 0) return;
+  try {
+    await db().user.update({ where: { id: userId }, data });
+  } catch (error) {
+    // Two users claiming one domain at once: the unique index decides, same answer as above.
+    if (isUniqueViolation(error)) throw linkDomainTaken();
+    throw error;
+  }
+}
+
+const linkDomainTaken = () => new DomainError("invalid_request", "That link_domain is already used by another account.");
+
+/** Checked first for a clear message; the unique index still settles races. */
+async function assertLinkDomainFree(userId: string, linkDomain: string): Promise<void> {
+  const owner = await db().user.findUnique({ where: { linkDomain }, select: { id: true } });
+  if (owner && owner.id !== userId) throw linkDomainTaken();
+}
