@@ -17,6 +17,7 @@ import { receiveFiles, type ReceivedFile } from "../uploads/multipart";
 import { withTempDir } from "../uploads/temp";
 import { appendFiles, POST_TYPES, uploadPosts, type FailedFile, type PostType } from "../uploads/upload";
 import { uploaderFor, type Uploader } from "../uploads/uploader";
+import { countView } from "../social/views";
 import { postView } from "./post-views";
 
 /** Parts past this many in one request are refused without being written. */
@@ -121,10 +122,13 @@ export async function handleAddFiles(principal: Principal, request: Request, sur
   });
 }
 
-export async function handleGetPost(principal: Principal, surface: Surface, code: string): Promise<object> {
+/** On Relay a read counts a view for the client address (lib/social/views.ts). */
+export async function handleGetPost(principal: Principal, surface: Surface, code: string, ip: string): Promise<object> {
   const viewer = viewerOf(principal);
   const { post, owner } = await readPost(code, viewer);
-  return { post: postView(post, { owner, liked: await likedBy(post.id, viewer.userId), surface }) };
+  const counted = surface === "relay" && (await countView(post, ip));
+  const shown = counted ? { ...post, viewCount: post.viewCount + 1 } : post;
+  return { post: postView(shown, { owner, liked: await likedBy(post.id, viewer.userId), surface }) };
 }
 
 export async function handleUpdatePost(principal: Principal, surface: Surface, code: string, changes: PostChanges): Promise<object> {

@@ -1,63 +1,163 @@
-/** Relay social endpoints: discover, follows, blocks, likes, comments, notifications (being built). */
+/**
+ * Relay social endpoints: discover, follows, blocks, likes, comments, notifications.
+ * Thin: the caller's account, the domain verb in lib/social, the JSON of interface.md.
+ * Rules and choices: docs/relay-social.md.
+ */
 import type { z } from "zod";
-import type { Principal } from "../auth/principal";
-import { DomainError } from "../errors";
+import { accountOf, type Principal } from "../auth/principal";
+import type { Page } from "../db/paging";
+import { decodeCursor, encodeCursor } from "../http/cursor";
 import type { PagingQuery } from "../http/parse";
+import type { PostRecord } from "../posts/read";
+import { blockUser, listBlocks as readBlocks, unblockUser, type BlockItem } from "../social/blocks";
+import { createComment as addComment, deleteComment as removeComment, listComments as readComments, type CommentItem } from "../social/comments";
+import { discoverPosts } from "../social/discover";
+import {
+  followUser,
+  listFollowers as readFollowers,
+  listFollowing as readFollowing,
+  removeFollower as dropFollower,
+  unfollowUser,
+  type FollowState,
+} from "../social/follows";
+import { likeComment as addCommentLike, likePost as addPostLike, unlikeComment, unlikePost, type LikeState } from "../social/likes";
+import { countUnread, listNotifications as readNotifications, markRead, type NotificationItem } from "../social/notifications";
+import { ME } from "../social/relations";
 import type { commentBody, markReadBody } from "./params";
+import { fileView, postView } from "./post-views";
+import { userRef } from "./views";
 
-const notYet = (what: string): never => {
-  throw new DomainError("internal", `${what} is not available yet.`, 501);
-};
-const who = (p: Principal) => p.kind;
+/** Relay keys are personal (team keys get 401 before a handler runs): the signed-in user. */
+const me = (principal: Principal): string => accountOf(principal).id;
+
+/** `{<key>: [...], has_more, next_cursor}`, the cursor bound to the endpoint and its filters. */
+function paged<T>(key: string, endpoint: string, filters: Record<string, unknown>, page: Page<T>, view: (item: T) => object): object {
+  return {
+    [key]: page.items.map(view),
+    has_more: page.hasMore,
+    next_cursor: page.next ? encodeCursor(endpoint, page.next, filters) : null,
+  };
+}
+
+/** The list's owner as the cursor's filter: `@me` is the caller, so both spellings page alike. */
+const listFilters = (principal: Principal, id: string) => ({ user: id === ME ? me(principal) : id });
+
+const after = (endpoint: string, query: PagingQuery, filters: Record<string, unknown>) =>
+  query.cursor ? decodeCursor(endpoint, query.cursor, filters) : undefined;
+
+const likeJson = (state: LikeState) => ({ liked: state.liked, like_count: state.likeCount });
+const followJson = (state: FollowState) => ({ following: state.following, follower_count: state.followerCount });
+
+function commentJson(comment: CommentItem) {
+  return {
+    id: comment.id,
+    body: comment.body,
+    user: userRef(comment.user),
+    like_count: comment.likeCount,
+    liked: comment.liked,
+    created_at: comment.createdAt.toISOString(),
+  };
+}
+
+/** The primary file's thumbnail, or the file itself when it is an image (signed for private posts). */
+function thumbnailUrl(post: PostRecord | null): string | null {
+  const file = post?.files[0];
+  if (!post || !file) return null;
+  const view = fileView(post, file, Date.now());
+  return view.thumbnail_url ?? (file.mimeType.startsWith("image/") ? view.url : null);
+}
+
+function notificationJson(n: NotificationItem) {
+  return {
+    id: n.id,
+    kind: n.kind,
+    actors: n.actors.map(userRef),
+    count: n.count,
+    read: n.read,
+    post_code: n.postCode,
+    post_thumbnail_url: thumbnailUrl(n.post),
+    created_at: n.updatedAt.toISOString(),
+  };
+}
+
+// ───────────────────────────── discover ─────────────────────────────
 
 export async function discover(principal: Principal, ip: string): Promise<object> {
-  return notYet(`discover ${who(principal)} ${ip}`);
+  const userId = me(principal);
+  const items = await discoverPosts(userId, ip);
+  return {
+    posts: items.map(({ post, liked }) => postView(post, { owner: post.userId === userId, liked, surface: "relay", primaryOnly: true })),
+  };
 }
+
+// ───────────────────────────── follows ─────────────────────────────
+
 export async function follow(principal: Principal, id: string): Promise<object> {
-  return notYet(`follow ${id} ${who(principal)}`);
+  return followJson(await followUser(me(principal), id));
 }
 export async function unfollow(principal: Principal, id: string): Promise<object> {
-  return notYet(`unfollow ${id} ${who(principal)}`);
+  return followJson(await unfollowUser(me(principal), id));
 }
 export async function removeFollower(principal: Principal, id: string): Promise<object> {
-  return notYet(`remove follower ${id} ${who(principal)}`);
+  await dropFollower(me(principal), id);
+  return { id, deleted: true };
 }
 export async function listFollowers(principal: Principal, id: string, query: PagingQuery): Promise<object> {
-  return notYet(`followers ${id} ${who(principal)} ${query.limit}`);
+  const filters = listFilters(principal, id);
+  const page = await readFollowers(me(principal), id, query.limit, after("listFollowers", query, filters));
+  return paged("users", "listFollowers", filters, page, userRef);
 }
 export async function listFollowing(principal: Principal, id: string, query: PagingQuery): Promise<object> {
-  return notYet(`following ${id} ${who(principal)} ${query.limit}`);
+  const filters = listFilters(principal, id);
+  const page = await readFollowing(me(principal), id, query.limit, after("listFollowing", query, filters));
+  return paged("users", "listFollowing", filters, page, userRef);
 }
+
+// ───────────────────────────── blocks ─────────────────────────────
+
 export async function block(principal: Principal, id: string): Promise<object> {
-  return notYet(`block ${id} ${who(principal)}`);
+  await blockUser(me(principal), id);
+  return { blocking: true };
 }
 export async function unblock(principal: Principal, id: string): Promise<object> {
-  return notYet(`unblock ${id} ${who(principal)}`);
+  await unblockUser(me(principal), id);
+  return { blocking: false };
 }
 export async function listBlocks(principal: Principal, id: string, query: PagingQuery): Promise<object> {
-  return notYet(`blocks ${id} ${who(principal)} ${query.limit}`);
+  const filters = listFilters(principal, id);
+  const page = await readBlocks(me(principal), id, query.limit, after("listBlocks", query, filters));
+  return paged("blocks", "listBlocks", filters, page, (b: BlockItem) => ({ user: userRef(b.user), created_at: b.createdAt.toISOString() }));
 }
+
+// ───────────────────────────── likes and comments ─────────────────────────────
+
 export async function likePost(principal: Principal, code: string, on: boolean): Promise<object> {
-  return notYet(`like ${code} ${on} ${who(principal)}`);
+  return likeJson(on ? await addPostLike(me(principal), code) : await unlikePost(me(principal), code));
 }
 export async function listComments(principal: Principal, code: string): Promise<object> {
-  return notYet(`comments ${code} ${who(principal)}`);
+  return { comments: (await readComments(me(principal), code)).map(commentJson) };
 }
 export async function createComment(principal: Principal, code: string, body: z.output<typeof commentBody>): Promise<object> {
-  return notYet(`comment ${code} ${body.body.length} ${who(principal)}`);
+  return { comment: commentJson(await addComment(me(principal), code, body.body)) };
 }
 export async function deleteComment(principal: Principal, id: string): Promise<object> {
-  return notYet(`delete comment ${id} ${who(principal)}`);
+  await removeComment(me(principal), id);
+  return { id, deleted: true };
 }
 export async function likeComment(principal: Principal, id: string, on: boolean): Promise<object> {
-  return notYet(`comment like ${id} ${on} ${who(principal)}`);
+  return likeJson(on ? await addCommentLike(me(principal), id) : await unlikeComment(me(principal), id));
 }
+
+// ───────────────────────────── notifications ─────────────────────────────
+
 export async function listNotifications(principal: Principal, query: PagingQuery): Promise<object> {
-  return notYet(`notifications ${who(principal)} ${query.limit}`);
+  const filters = { user: me(principal) };
+  const page = await readNotifications(me(principal), query.limit, after("listNotifications", query, filters));
+  return paged("notifications", "listNotifications", filters, page, notificationJson);
 }
 export async function unreadCount(principal: Principal): Promise<object> {
-  return notYet(`unread ${who(principal)}`);
+  return { unread_count: await countUnread(me(principal)) };
 }
 export async function markNotificationsRead(principal: Principal, body: z.output<typeof markReadBody>): Promise<object> {
-  return notYet(`mark read ${who(principal)} ${body.ids?.length ?? "all"}`);
+  return { unread_count: await markRead(me(principal), body.ids) };
 }

@@ -97,7 +97,7 @@ const getPost = defineRoute({
   rateLimit: "posts_get",
   params: codeParam,
   response: postReply,
-  handler: ({ principal, surface, params }) => handleGetPost(principal!, surface, params.code),
+  handler: ({ principal, surface, params, ip }) => handleGetPost(principal!, surface, params.code, ip),
 });
 
 const updatePostApi = defineRoute({

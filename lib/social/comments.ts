@@ -1,0 +1,170 @@
+/**
+ * Comments: list (up to 500, newest first, no paging), create (≤ 200 characters, checked
+ * by the route's body schema: rejected, never truncated), delete (the author or the post's
+ * owner). `Post.commentCount` moves in the transaction of the insert or delete, by an
+ * atomic increment, and only when a row was really inserted or deleted.
+ *
+ * A comment notifies the post's author (`comment`) and each user it @mentions who may
+ * see the post (`mention`); the post's author gets only the `comment` one.
+ */
+import { db } from "../db/client";
+import { DomainError } from "../errors";
+import { isForeignKeyViolation } from "../prisma-support";
+import { readPost, type PostRecord } from "../posts/read";
+import type { UserRecord } from "../users/profile";
+import { notify } from "./notifications";
+import { assertNoBlock, blockBetween, postToDisengage, postToEngage, visibleUserWhere } from "./relations";
+import { refreshDiscoverScore, scoreSelect } from "./score";
+
+/** Comments returned by GET /posts/{code}/comments (interface.md, Limits). */
+export const MAX_COMMENTS = 500;
+/** Mentions per comment that notify; more are ignored. */
+export const MAX_MENTIONS = 10;
+
+export interface CommentItem {
+  id: string;
+  body: string;
+  likeCount: number;
+  createdAt: Date;
+  user: UserRecord;
+  /** The caller likes it. */
+  liked: boolean;
+}
+
+export interface CommentRecord {
+  id: string;
+  postId: string;
+  userId: string;
+  post: { code: string; userId: string | null };
+  user: { suspended: boolean };
+}
+
+const commentNotFound = () => new DomainError("not_found", "No such comment.");
+
+async function findComment(commentId: string): Promise<CommentRecord> {
+  const comment = await db().comment.findUnique({
+    where: { id: commentId },
+    select: { id: true, postId: true, userId: true, post: { select: { code: true, userId: true } }, user: { select: { suspended: true } } },
+  });
+  if (!comment) throw commentNotFound();
+  return comment;
+}
+
+/**
+ * A comment the user wants to like: its post must allow engaging (postToEngage), the
+ * comment must be listed for them (a suspended author's is not: 404), and no block may
+ * stand between them and its author (403 blocked).
+ */
+export async function commentToEngage(commentId: string, userId: string): Promise<CommentRecord> {
+  const comment = await findComment(commentId);
+  await postToEngage(comment.post.code, userId);
+  if (comment.user.suspended) throw commentNotFound();
+  await assertNoBlock(db(), userId, comment.userId);
+  return comment;
+}
+
+/** A comment whose like the user takes back: only its post's visibility counts. */
+export async function commentToDisengage(commentId: string, userId: string): Promise<CommentRecord> {
+  const comment = await findComment(commentId);
+  await postToDisengage(comment.post.code, userId);
+  return comment;
+}
+
+/**
+ * GET /posts/{code}/comments: the newest 500 the caller may see, newest first. Comments
+ * by suspended users and by users on either side of a block with the caller are left
+ * out in the query, so hidden ones never take a place among the 500.
+ */
+export async function listComments(userId: string, code: string): Promise<CommentItem[]> {
+  const { post } = await readPost(code, { userId, teamId: null });
+  const rows = await db().comment.findMany({
+    where: { postId: post.id, user: visibleUserWhere(userId) },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: MAX_COMMENTS,
+    include: { user: true },
+  });
+  const liked = new Set(
+    (
+      await db().commentLike.findMany({ where: { userId, commentId: { in: rows.map((c) => c.id) } }, select: { commentId: true } })
+    ).map((l) => l.commentId),
+  );
+  return rows.map((c) => ({ id: c.id, body: c.body, likeCount: c.likeCount, createdAt: c.createdAt, user: c.user, liked: liked.has(c.id) }));
+}
+
+/**
+ * `@name` tokens of a comment, as usernames (lower-case) to look up. A trailing "." is
+ * usually punctuation ("thanks @ana."), so both forms are candidates; the exact one wins.
+ */
+export function mentionedUsernames(body: string): string[][] {
+  const tokens = [...body.matchAll(/(?<![A-Za-z0-9_.-])@([A-Za-z0-9_.-]{2,32})/g)].map((m) => m[1].toLowerCase());
+  const unique = [...new Set(tokens)].slice(0, MAX_MENTIONS);
+  return unique.map((t) => {
+    const trimmed = t.replace(/\.+$/, "");
+    return trimmed !== t && trimmed.length >= 2 ? [t, trimmed] : [t];
+  });
+}
+
+/** Users a comment mentions who may see the post (the post's author excepted: see above). */
+async function mentionRecipients(body: string, post: PostRecord, authorId: string): Promise<string[]> {
+  const candidates = mentionedUsernames(body);
+  if (!candidates.length) return [];
+  const users = await db().user.findMany({
+    where: { username: { in: candidates.flat() }, suspended: false },
+    select: { id: true, username: true },
+  });
+  const byName = new Map(users.map((u) => [u.username, u.id]));
+  const ids = new Set<string>();
+  for (const forms of candidates) {
+    const id = forms.map((f) => byName.get(f)).find((x) => x !== undefined);
+    if (id && id !== authorId && id !== post.userId) ids.add(id);
+  }
+  // A mention must not point anyone at a post they cannot open.
+  const readable = (id: string) => !post.moderated && !post.draft && (post.privacy !== "private" || post.access.some((a) => a.userId === id));
+  return [...ids].filter(readable);
+}
+
+/** POST /posts/{code}/comments */
+export async function createComment(userId: string, code: string, body: string): Promise<CommentItem> {
+  const post = await postToEngage(code, userId);
+  const text = body.trim();
+  const mentioned = await mentionRecipients(text, post, userId);
+  try {
+    return await db().$transaction(async (tx) => {
+      const comment = await tx.comment.create({ data: { postId: post.id, userId, body: text }, include: { user: true } });
+      const counts = await tx.post.update({ where: { id: post.id }, data: { commentCount: { increment: 1 } }, select: scoreSelect });
+      await refreshDiscoverScore(tx, counts);
+      if (post.userId) await notify(tx, { kind: "comment", recipientId: post.userId, actorId: userId, postId: post.id, commentId: comment.id });
+      for (const recipientId of mentioned) {
+        await notify(tx, { kind: "mention", recipientId, actorId: userId, postId: post.id, commentId: comment.id });
+      }
+      return { id: comment.id, body: comment.body, likeCount: 0, createdAt: comment.createdAt, user: comment.user, liked: false };
+    });
+  } catch (error) {
+    // The post was deleted between the checks and the insert.
+    if (isForeignKeyViolation(error)) throw new DomainError("not_found", "No such post.");
+    throw error;
+  }
+}
+
+/**
+ * DELETE /comments/{id}: the comment's author or the post's owner. Anyone else gets 403
+ * forbidden when they can see the comment's post, else what reading the post gives them
+ * (404, or 403 moderated). Deleting twice: the second call is a 404.
+ */
+export async function deleteComment(userId: string, commentId: string): Promise<void> {
+  const comment = await findComment(commentId);
+  if (comment.userId !== userId && comment.post.userId !== userId) {
+    await readPost(comment.post.code, { userId, teamId: null });
+    // A comment hidden from the caller (suspended author, a block) is not theirs to see.
+    if (comment.user.suspended || (await blockBetween(db(), userId, comment.userId))) throw commentNotFound();
+    throw new DomainError("forbidden", "Only the comment's author or the post's owner can delete it.");
+  }
+  const deleted = await db().$transaction(async (tx) => {
+    const { count } = await tx.comment.deleteMany({ where: { id: commentId } });
+    if (!count) return false;
+    const counts = await tx.post.update({ where: { id: comment.postId }, data: { commentCount: { decrement: 1 } }, select: scoreSelect });
+    await refreshDiscoverScore(tx, counts);
+    return true;
+  });
+  if (!deleted) throw commentNotFound();
+}

@@ -1,0 +1,219 @@
+/**
+ * Notifications: recording events (grouped), taking them back, and reading them.
+ *
+ * Grouping: events of one kind about one subject (likes of a post, comments on a post,
+ * mentions in a post's comments, likes of a comment, new followers) merge into the
+ * recipient's newest *unread* entry of that group if it was opened less than
+ * GROUP_WINDOW_MS ago. The entry lists its actors (NotificationActor) and `count` is the
+ * number of distinct actors; each merge moves the entry to the top (`updatedAt`). Once
+ * read, an entry is history: the next event opens a new one.
+ *
+ * `notify` never records an event of the recipient's own doing, from or to a user on the
+ * other side of a block, or of a kind the recipient switched off (NotificationPreference;
+ * mentions follow the `comments` switch, there is no separate one).
+ *
+ * Concurrency: `notify` and `retractNotification` run inside the transaction of the
+ * action, after it updated the subject's counter row (the post for likes, comments and
+ * mentions, the comment for comment likes, the recipient for follows). On PostgreSQL
+ * that row lock queues concurrent events of one group, so "find the open entry, else
+ * create one" cannot open two entries; SQLite serialises writers anyway.
+ */
+import type { Tx } from "../db/client";
+import { db } from "../db/client";
+import { afterPosition, keysetPage, newestFirst, type Page, type Position } from "../db/paging";
+import { isHidden, postInclude, type PostRecord } from "../posts/read";
+import type { UserRecord } from "../users/profile";
+import { blockBetween } from "./relations";
+
+export const NOTIFICATION_KINDS = ["like", "comment", "comment_like", "follow", "mention"] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** An unread entry takes further events of its group for this long after it opened. */
+export const GROUP_WINDOW_MS = 24 * 3600 * 1000;
+/** Actors listed per entry, newest first; `count` has the total. */
+export const ACTORS_SHOWN = 10;
+
+type PreferenceSwitch = "likes" | "comments" | "commentLikes" | "follows";
+const SWITCH_OF: Record<NotificationKind, PreferenceSwitch> = {
+  like: "likes",
+  comment: "comments",
+  mention: "comments",
+  comment_like: "commentLikes",
+  follow: "follows",
+};
+
+export interface NotificationEvent {
+  kind: NotificationKind;
+  recipientId: string;
+  actorId: string;
+  /** The post concerned (likes, comments, mentions, comment likes). */
+  postId?: string | null;
+  /** The comment concerned (comment likes; the newest comment for comments and mentions). */
+  commentId?: string | null;
+}
+
+/** The group an event merges into: one per kind and subject. */
+export function groupKeyOf(event: NotificationEvent): string {
+  switch (event.kind) {
+    case "follow":
+      return "follow";
+    case "comment_like":
+      return `comment_like:${event.commentId}`;
+    default:
+      return `${event.kind}:${event.postId}`;
+  }
+}
+
+type NotifyTx = Pick<Tx, "notification" | "notificationActor" | "notificationPreference" | "block">;
+
+async function wanted(tx: NotifyTx, event: NotificationEvent): Promise<boolean> {
+  if (event.actorId === event.recipientId) return false;
+  const preferences = await tx.notificationPreference.findUnique({ where: { userId: event.recipientId } });
+  // No row: every kind is on (the defaults of the model).
+  if (preferences && !preferences[SWITCH_OF[event.kind]]) return false;
+  return !(await blockBetween(tx, event.actorId, event.recipientId));
+}
+
+/** Records one event for its recipient, merged into the open entry of its group. */
+export async function notify(tx: NotifyTx, event: NotificationEvent, now = new Date()): Promise<void> {
+  if (!(await wanted(tx, event))) return;
+  const groupKey = groupKeyOf(event);
+  const open = await tx.notification.findFirst({
+    where: { userId: event.recipientId, groupKey, read: false, createdAt: { gte: new Date(now.getTime() - GROUP_WINDOW_MS) } },
+    orderBy: { createdAt: "desc" },
+    select: { id: true },
+  });
+  if (!open) {
+    await tx.notification.create({
+      data: {
+        userId: event.recipientId,
+        kind: event.kind,
+        groupKey,
+        postId: event.postId ?? null,
+        commentId: event.commentId ?? null,
+        count: 1,
+        createdAt: now,
+        updatedAt: now,
+        actors: { create: { userId: event.actorId, createdAt: now } },
+      },
+      select: { id: true },
+    });
+    return;
+  }
+  const actorKey = { notificationId_userId: { notificationId: open.id, userId: event.actorId } };
+  const known = await tx.notificationActor.findUnique({ where: actorKey, select: { userId: true } });
+  if (known) await tx.notificationActor.update({ where: actorKey, data: { createdAt: now }, select: { userId: true } });
+  else await tx.notificationActor.create({ data: { notificationId: open.id, userId: event.actorId, createdAt: now }, select: { userId: true } });
+  await tx.notification.update({
+    where: { id: open.id },
+    data: {
+      updatedAt: now,
+      ...(event.commentId ? { commentId: event.commentId } : {}),
+      ...(known ? {} : { count: { increment: 1 } }),
+    },
+    select: { id: true },
+  });
+}
+
+/** Drops one actor from an entry; the entry goes when its last actor does. */
+async function dropActor(tx: Pick<Tx, "notification" | "notificationActor">, notificationId: string, actorId: string): Promise<void> {
+  const { count } = await tx.notificationActor.deleteMany({ where: { notificationId, userId: actorId } });
+  if (!count) return;
+  const left = await tx.notification.update({ where: { id: notificationId }, data: { count: { decrement: 1 } }, select: { count: true } });
+  if (left.count <= 0) await tx.notification.delete({ where: { id: notificationId }, select: { id: true } });
+}
+
+/**
+ * Takes an event back when its action is undone (unlike, unfollow, comment unlike):
+ * the actor leaves the recipient's unread entries of that group. Read entries stay.
+ */
+export async function retractNotification(tx: Pick<Tx, "notification" | "notificationActor">, event: NotificationEvent): Promise<void> {
+  const entries = await tx.notification.findMany({
+    where: { userId: event.recipientId, groupKey: groupKeyOf(event), read: false, actors: { some: { userId: event.actorId } } },
+    select: { id: true },
+  });
+  for (const entry of entries) await dropActor(tx, entry.id, event.actorId);
+}
+
+/** On a block: each side disappears from the other's notifications, read or not. */
+export async function forgetNotificationsBetween(tx: Pick<Tx, "notification" | "notificationActor">, a: string, b: string): Promise<void> {
+  const rows = await tx.notificationActor.findMany({
+    where: { OR: [{ userId: a, notification: { userId: b } }, { userId: b, notification: { userId: a } }] },
+    select: { notificationId: true, userId: true },
+  });
+  for (const row of rows) await dropActor(tx, row.notificationId, row.userId);
+}
+
+// ───────────────────────────── reading ─────────────────────────────
+
+/** Entries worth showing: at least one actor who is not suspended. */
+const shownWhere = (userId: string) => ({ userId, actors: { some: { user: { suspended: false } } } });
+
+export interface NotificationItem {
+  id: string;
+  kind: string;
+  count: number;
+  read: boolean;
+  /** Time of the newest event of the entry (its sort key). */
+  updatedAt: Date;
+  /** Newest first, at most ACTORS_SHOWN, suspended users left out. */
+  actors: UserRecord[];
+  postCode: string | null;
+  /** The post, when the recipient may still see it (for its thumbnail); else null. */
+  post: PostRecord | null;
+}
+
+/** Whether the recipient may still see the post an entry is about. */
+function postVisibleTo(post: PostRecord, userId: string): boolean {
+  if (post.userId === userId) return true;
+  if (post.moderated) return false;
+  return !isHidden(post) || (!post.draft && !post.teamId && post.access.some((a) => a.userId === userId));
+}
+
+/** GET /notifications: newest event first, keyset-paged on (updatedAt, id). */
+export async function listNotifications(userId: string, limit: number, after?: Position): Promise<Page<NotificationItem>> {
+  const page = await keysetPage(
+    limit,
+    (take) =>
+      db().notification.findMany({
+        where: { ...shownWhere(userId), ...afterPosition("updatedAt", after) },
+        orderBy: newestFirst("updatedAt"),
+        take,
+        include: {
+          actors: { where: { user: { suspended: false } }, include: { user: true }, orderBy: [{ createdAt: "desc" }, { userId: "desc" }], take: ACTORS_SHOWN },
+          post: { include: postInclude },
+        },
+      }),
+    (n) => ({ t: n.updatedAt.getTime(), id: n.id }),
+  );
+  return {
+    ...page,
+    items: page.items.map((n) => ({
+      id: n.id,
+      kind: n.kind,
+      count: n.count,
+      read: n.read,
+      updatedAt: n.updatedAt,
+      actors: n.actors.map((a) => a.user),
+      postCode: n.post?.code ?? null,
+      post: n.post && postVisibleTo(n.post, userId) ? n.post : null,
+    })),
+  };
+}
+
+/** GET /notifications/unread-count: unread entries (a group counts once). */
+export async function countUnread(userId: string): Promise<number> {
+  return db().notification.count({ where: { ...shownWhere(userId), read: false } });
+}
+
+/**
+ * POST /notifications/read: marks the given entries (the caller's own; other ids are
+ * ignored) or, without ids, all of them. Returns what is still unread: 0 after "all".
+ */
+export async function markRead(userId: string, ids?: readonly string[]): Promise<number> {
+  await db().notification.updateMany({
+    where: { userId, read: false, ...(ids ? { id: { in: [...ids] } } : {}) },
+    data: { read: true },
+  });
+  return ids ? countUnread(userId) : 0;
+}

@@ -1,0 +1,64 @@
+/**
+ * Counted views (interface.md): Relay GET /posts/{code} and each post discover returns
+ * count a view on public, non-moderated posts, at most 3 per IP per post per hour.
+ *
+ * The de-duplication counter lives in the counter store (memory, or Redis when
+ * REDIS_URL is set, so every instance shares it): one fixed one-hour window per
+ * (post, IP), opened by the first view. Its increment is atomic, so three parallel
+ * requests count three views and a fourth counts none. A counted view adds 1 to
+ * Post.viewCount and to PostViewDay (views per post per UTC day, for GET /analytics).
+ */
+import { join, sqltag as sql } from "@prisma/client/runtime/client";
+import { db } from "../db/client";
+import { isForeignKeyViolation } from "../prisma-support";
+import { counterStore, VIEW_DEDUP } from "../ratelimit";
+
+export interface ViewablePost {
+  id: string;
+  privacy: string;
+  moderated: boolean;
+  draft: boolean;
+  teamId: string | null;
+}
+
+/** Only public, non-moderated posts count views (unlisted and private ones do not). */
+export const countsViews = (post: ViewablePost): boolean =>
+  post.privacy === "public" && !post.moderated && !post.draft && !post.teamId;
+
+const dedupKey = (postId: string, ip: string) => `views:${postId}:${ip}`;
+
+/**
+ * Counts one view from `ip` on each post that allows it and has not reached 3 views from
+ * that IP this hour. Returns the ids whose view was counted.
+ */
+export async function countViews(posts: readonly ViewablePost[], ip: string, now = new Date()): Promise<Set<string>> {
+  const store = counterStore();
+  const eligible = posts.filter(countsViews);
+  const hits = await Promise.all(eligible.map((p) => store.increment(dedupKey(p.id, ip), VIEW_DEDUP.windowSeconds)));
+  const counted = eligible.filter((_, i) => hits[i] <= VIEW_DEDUP.max).map((p) => p.id);
+  if (!counted.length) return new Set();
+
+  const day = now.toISOString().slice(0, 10);
+  // One statement per table whatever the number of posts. The upsert is raw because
+  // Prisma has no multi-row upsert; INSERT ... ON CONFLICT reads the same on SQLite and
+  // PostgreSQL and cannot lose an increment to a concurrent first view of the day.
+  const rows = join(counted.map((id) => sql`(${id}, ${day}, 1)`));
+  try {
+    await db().$transaction([
+      db().post.updateMany({ where: { id: { in: counted } }, data: { viewCount: { increment: 1 } } }),
+      db().$executeRaw(sql`
+        INSERT INTO "PostViewDay" ("postId", "day", "views") VALUES ${rows}
+        ON CONFLICT ("postId", "day") DO UPDATE SET "views" = "PostViewDay"."views" + 1`),
+    ]);
+  } catch (error) {
+    // A post deleted between reading it and counting its view: nothing left to count.
+    if (!isForeignKeyViolation(error)) throw error;
+    return new Set();
+  }
+  return new Set(counted);
+}
+
+/** `countViews` for one post: true when this view was counted. */
+export async function countView(post: ViewablePost, ip: string): Promise<boolean> {
+  return (await countViews([post], ip)).has(post.id);
+}
