@@ -9,7 +9,8 @@ import { CONVERT_TARGETS, isConvertTarget, type ConvertTarget } from "../media";
 
 export const CONVERT_TARGET_HEADER = "convert-target";
 
-const ALIASES: Readonly<Record<string, ConvertTarget>> = { jpg: "jpeg" };
+// A Map, not an object literal: a header such as "constructor" must not find a prototype member.
+const ALIASES: ReadonlyMap<string, ConvertTarget> = new Map([["jpg", "jpeg"]]);
 
 /** The target named by the header, or 400 invalid_request when it is missing or unknown. */
 export function parseConvertTarget(value: string | null): ConvertTarget {
@@ -17,7 +18,7 @@ export function parseConvertTarget(value: string | null): ConvertTarget {
   if (!text) {
     throw new DomainError("invalid_request", `The ${CONVERT_TARGET_HEADER} header is required (one of ${CONVERT_TARGETS.join(", ")}).`);
   }
-  const target = ALIASES[text] ?? text;
+  const target = ALIASES.get(text) ?? text;
   if (!isConvertTarget(target)) {
     throw new DomainError("invalid_request", `Invalid ${CONVERT_TARGET_HEADER} header; use one of ${CONVERT_TARGETS.join(", ")}.`);
   }

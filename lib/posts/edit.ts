@@ -2,6 +2,7 @@
 import { db } from "../db/client";
 import { DomainError } from "../errors";
 import type { Privacy } from "../http/parse";
+import { syncGifWords } from "../gifs/listing";
 import { moderator } from "../moderation/moderator";
 import { postForChange, type Viewer } from "./read";
 import { indexPostWords } from "./words";
@@ -50,6 +51,8 @@ export async function updatePost(code: string, viewer: Viewer, changes: PostChan
       },
     });
     if (title !== undefined || description !== undefined) await indexPostWords(tx, updated);
+    // New word rows, or a privacy change: the GIF search's copy of "public GIF" follows.
+    if (title !== undefined || description !== undefined || privacy) await syncGifWords(tx, post.id);
     if (accessIds) {
       await tx.postAccess.deleteMany({ where: { postId: post.id } });
       if (accessIds.length) await tx.postAccess.createMany({ data: accessIds.map((userId) => ({ postId: post.id, userId })) });

@@ -5,6 +5,7 @@
  */
 import { db } from "../db/client";
 import { DomainError } from "../errors";
+import { syncGifWords } from "../gifs/listing";
 import { storage } from "../storage";
 import { postForChange, type PostRecord, type Viewer } from "./read";
 
@@ -55,6 +56,8 @@ export async function deleteFile(code: string, name: string, viewer: Viewer): Pr
         priority: rest.some((f) => f.priority && f.streamState === "ready"),
       },
     });
+    // The first file may have changed: the GIF search's copy of firstFileGif follows.
+    await syncGifWords(tx, post.id);
   });
   await removeObjects(storedKeys([file]), file.streamKey ? [file.streamKey] : []);
 }

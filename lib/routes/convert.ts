@@ -1,9 +1,28 @@
-/** POST /convert (being built). */
+/**
+ * POST /convert: the HTTP side only. The dispatcher has already authenticated the key,
+ * refused lapsed team keys (403 forbidden) and counted the 10/min limit; the conversion
+ * itself is lib/convert. The reply is the converted file as an attachment, streamed from
+ * disk; errors are thrown as DomainError and rendered as JSON by the dispatcher.
+ */
 import type { Principal } from "../auth/principal";
-import { DomainError } from "../errors";
+import { convertUpload } from "../convert/convert";
+import { contentDisposition } from "../convert/filename";
+import { CONVERT_TARGET_HEADER, parseConvertTarget } from "../convert/target";
 
 export async function handleConvert(principal: Principal, request: Request): Promise<Response> {
-  void principal;
-  void request;
-  throw new DomainError("internal", "POST /convert is not available yet.", 501);
+  // Checked before the body is read: a bad header costs the client no upload.
+  const target = parseConvertTarget(request.headers.get(CONVERT_TARGET_HEADER));
+  const file = await convertUpload(principal, request, target);
+  return new Response(file.body, {
+    status: 200,
+    headers: {
+      "content-type": file.mime,
+      "content-disposition": contentDisposition(file.filename),
+      "content-length": String(file.size),
+      "x-content-type-options": "nosniff",
+      // no-transform: a compressing proxy (or Next's own compression) must not re-encode the
+      // bytes and drop the Content-Length; no-store: the reply is one user's private file.
+      "cache-control": "no-store, no-transform",
+    },
+  });
 }

@@ -1,11 +1,25 @@
-/** GET /gifs (being built). */
+/** GET /gifs: parse the cursor, call lib/gifs, shape the page. No key needed (auth "optional"). */
 import type { Principal } from "../auth/principal";
-import { DomainError } from "../errors";
+import { decodeCursor, encodeCursor } from "../http/cursor";
 import type { Surface } from "../http/route";
+import { likedAmong, listGifs } from "../gifs/search";
+import { searchKey, searchTerms } from "../gifs/terms";
+import { postView } from "./post-views";
+import { viewerOf } from "./posts";
+
+const ENDPOINT = "listGifs";
 
 export async function handleGifs(principal: Principal | null, surface: Surface, query: { limit: number; cursor?: string; search?: string }): Promise<object> {
-  void principal;
-  void surface;
-  void query;
-  throw new DomainError("internal", "GET /gifs is not available yet.", 501);
+  const terms = searchTerms(query.search);
+  // Cursors are bound to the normalised search: "Cat" and "cat" page the same listing.
+  const filters = { search: searchKey(terms) };
+  const after = query.cursor ? decodeCursor(ENDPOINT, query.cursor, filters) : undefined;
+  const page = await listGifs({ terms, limit: query.limit, after });
+  const { userId } = viewerOf(principal);
+  const liked = await likedAmong(userId, page.items.map((p) => p.id));
+  return {
+    posts: page.items.map((p) => postView(p, { owner: !!userId && p.userId === userId, liked: liked.has(p.id), surface })),
+    has_more: page.hasMore,
+    next_cursor: page.next ? encodeCursor(ENDPOINT, page.next, filters) : null,
+  };
 }

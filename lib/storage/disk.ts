@@ -13,7 +13,7 @@
  * keys get a tiny sidecar `.<name>.type` holding the type, read only for those keys.
  */
 import { constants, type BigIntStats } from "node:fs";
-import { copyFile, mkdir, open, readFile, readdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { copyFile, link, lstat, mkdir, open, readFile, readdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
 import { dataDir } from "../db/config";
@@ -62,11 +62,8 @@ export class DiskStorage implements Storage {
 
   async putFile(key: string, localPath: string, contentType: string): Promise<ObjectInfo> {
     const type = checkPut(key, contentType);
-    // copyFile lets the kernel move the bytes (copy_file_range, or a reflink on CoW
-    // filesystems): no user-space buffers at all, whatever the size. It opens the source
-    // before creating the temp file, so a missing source creates nothing.
     return this.writeAtomically(key, type, async (tmp) => {
-      await copyFile(localPath, tmp, constants.COPYFILE_EXCL);
+      await linkOrCopy(localPath, tmp);
       await syncFile(tmp);
     });
   }
@@ -199,6 +196,34 @@ async function writeSmallFileAtomically(path: string, text: string): Promise<voi
     await rm(tmp, { force: true });
     throw error;
   }
+}
+
+/**
+ * Puts the source's bytes at `target` (a fresh temp name), cheapest way first:
+ * - a hard link when the source is a regular file on the same filesystem, which upload temp
+ *   files are (they live under DATA_DIR/tmp, beside the storage root, for this): no byte is
+ *   copied. For a 1 GB video that saves reading and writing a second gigabyte (about 1.5 s of
+ *   a 12 s upload in bench/upload.ts, more on a real disk). The source keeps its name, as the
+ *   interface promises, and deleting it later leaves the object intact. The one thing a
+ *   caller must not do is rewrite the source in place after the put: every caller hands
+ *   over a temp file it only deletes.
+ * - otherwise (another filesystem, a symlink, no hard-link support) copyFile, which lets the
+ *   kernel move the bytes (copy_file_range, or a reflink on CoW filesystems) with no
+ *   user-space buffers, and opens the source before creating the target, so a missing
+ *   source creates nothing.
+ */
+async function linkOrCopy(source: string, target: string): Promise<void> {
+  // lstat, not stat: link(2) would link a symlink itself rather than the file it names.
+  const isFile = await lstat(source).then((s) => s.isFile(), () => false);
+  if (isFile) {
+    try {
+      await link(source, target);
+      return;
+    } catch {
+      // EXDEV, EPERM, EMLINK...: fall back to copying.
+    }
+  }
+  await copyFile(source, target, constants.COPYFILE_EXCL);
 }
 
 /** Flushes a written file to the device, so the rename that follows never publishes an empty file after a power cut. */

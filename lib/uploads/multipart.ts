@@ -53,7 +53,10 @@ export async function receiveFiles(request: Request, options: ReceiveOptions): P
   try {
     parser = busboy({
       headers: { "content-type": contentType },
-      limits: { fileSize: options.maxFileBytes, fieldSize: 64 * 1024, fields: 100, parts: 1000 },
+      // Browsers and curl send file names as raw UTF-8; busboy's default decodes them as latin1.
+      defParamCharset: "utf8",
+      // busboy flags a file on *reaching* fileSize, so a file of exactly the limit would fail: +1.
+      limits: { fileSize: options.maxFileBytes + 1, fieldSize: 64 * 1024, fields: 100, parts: 1000 },
     });
   } catch {
     throw new DomainError("invalid_request", "The multipart body could not be parsed (bad boundary).");
@@ -69,6 +72,8 @@ export async function receiveFiles(request: Request, options: ReceiveOptions): P
       stopped = true;
       source.unpipe(parser);
       source.destroy();
+      // Also ends the part being written: its write stream (and file descriptor) closes.
+      parser.destroy();
       reject(error);
     };
     source.on("data", (chunk: Buffer) => {
@@ -110,8 +115,12 @@ export async function receiveFiles(request: Request, options: ReceiveOptions): P
   });
 
   source.pipe(parser);
-  await done;
-  await Promise.all(writes);
+  try {
+    await done;
+  } finally {
+    // On failure too: every temp file is closed before the caller removes the directory.
+    await Promise.all(writes);
+  }
   if (files.length === 0) throw new DomainError("invalid_request", `No file in field "${options.field}".`);
   return files;
 }

@@ -1,0 +1,142 @@
+/**
+ * POST /convert, the domain part: receive the first file of the request into a temporary
+ * directory, check it against the matrix and the caller's plan, convert it with the media
+ * layer (the same pipeline uploads use), and hand back an open stream of the result.
+ *
+ * Nothing is stored: no post, no storage object, no usage row (interface.md rule 7).
+ *
+ * Temporary files: everything lives in one directory from withTempDir, which removes it
+ * when this function returns or throws (success, any error, client abort, timeout). The
+ * reply still has to be read after that, so the output file is opened *before* the
+ * directory goes: the open descriptor keeps the bytes readable (POSIX unlink semantics)
+ * and the response stream closes it when the body is done or the client leaves, which
+ * frees the disk space. No timer or sweeper is needed, and a crash leaks nothing that the
+ * kernel does not reclaim.
+ */
+import { open, type FileHandle } from "node:fs/promises";
+import { join } from "node:path";
+import { accountOf, type Principal } from "../auth/principal";
+import { DomainError, isDomainError } from "../errors";
+import { canConvert, convertFile, convertNeedsPlus, sniffFile, type ConvertTarget } from "../media";
+import { planLimits } from "../plans";
+import { receiveFiles } from "../uploads/multipart";
+import { withTempDir } from "../uploads/temp";
+import { convertTimeoutMs } from "./config";
+import { streamFileHandle } from "./file-stream";
+import { attachmentFilename } from "./filename";
+
+/** The multipart field the file is read from. */
+export const CONVERT_FIELD = "file";
+
+/**
+ * Room for multipart framing (boundaries, part headers, a few small fields) on top of the
+ * file cap. The whole request counts, parts after the first included: they are read and
+ * discarded, never written, but an endless second part must still end in a 413 rather
+ * than be drained forever (interface.md: 413 when "a file or the whole request" is over).
+ */
+export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+/** What a caller may convert: the spec's caps (team keys count as Ultra) and video → GIF. */
+export interface ConvertAllowance {
+  maxFileBytes: number;
+  videoToGif: boolean;
+}
+
+export function convertAllowance(principal: Principal): ConvertAllowance {
+  if (principal.kind === "team") return { maxFileBytes: planLimits("team").convertFileBytes, videoToGif: true };
+  const plan = accountOf(principal).plan;
+  return { maxFileBytes: planLimits(plan).convertFileBytes, videoToGif: plan !== "free" };
+}
+
+export interface ConvertedFile {
+  /** The converted bytes; reading it to the end (or cancelling it) releases the file. */
+  body: ReadableStream<Uint8Array>;
+  /** Exact length of `body`. */
+  size: number;
+  mime: string;
+  /** `<client's base name>.<target ext>`, sanitized. */
+  filename: string;
+}
+
+/**
+ * Converts the first file of `request` to `target`. Errors: invalid_request (no file,
+ * empty file, corrupt input, over the time limit, interrupted upload), unsupported_type,
+ * plan_required, file_too_large, unavailable (media queue full, with retryAfter).
+ */
+export async function convertUpload(principal: Principal, request: Request, target: ConvertTarget): Promise<ConvertedFile> {
+  const allowance = convertAllowance(principal);
+  // The signal aborts when the client disconnects: ffmpeg is killed, a queued job leaves the queue.
+  const signal = request.signal;
+  let opened: FileHandle | undefined;
+  try {
+    const { file, ...converted } = await withTempDir(async (tmpDir) => {
+      const input = await receiveFirstFile(request, allowance, tmpDir);
+      const output = await convertInput(input.path, join(tmpDir, `converted.${target}`), target, allowance, signal);
+      // Opened before withTempDir deletes the directory: from here the descriptor holds the bytes.
+      opened = await open(output.path, "r");
+      // The size of what will be read through this descriptor: Content-Length must match it.
+      const { size } = await opened.stat();
+      return { file: opened, size, mime: output.mime, filename: attachmentFilename(input.filename, output.ext) };
+    });
+    return { ...converted, body: streamFileHandle(file, converted.size, signal) };
+  } catch (error) {
+    // Only reachable with a handle open if removing the directory failed: do not leak it.
+    await opened?.close().catch(() => undefined);
+    if (signal.aborted) throw clientGone(error);
+    throw isDomainError(error) && error.type === "internal" ? serverFault(error) : error;
+  }
+}
+
+/** Type from the bytes, then matrix, then plan (so a Free user's bad pair is unsupported_type), then the media layer. */
+async function convertInput(
+  input: string,
+  output: string,
+  target: ConvertTarget,
+  allowance: ConvertAllowance,
+  signal: AbortSignal,
+): Promise<{ path: string; mime: string; ext: string }> {
+  const source = await sniffFile(input);
+  if (!source) throw new DomainError("unsupported_type", "The file is not an image or video type that can be converted.");
+  if (!canConvert(source.format, target)) {
+    throw new DomainError("unsupported_type", `A ${source.format.toUpperCase()} file cannot be converted to ${target}.`);
+  }
+  if (convertNeedsPlus(source.format, target) && !allowance.videoToGif) {
+    throw new DomainError("plan_required", "Converting video to GIF needs Plus or Ultra.");
+  }
+  const result = await convertFile(input, output, { source, target, timeoutMs: convertTimeoutMs(), signal });
+  return { path: output, mime: result.mime, ext: result.ext };
+}
+
+async function receiveFirstFile(request: Request, allowance: ConvertAllowance, tmpDir: string): Promise<{ path: string; filename: string }> {
+  const [file] = await receiveFiles(request, {
+    field: CONVERT_FIELD,
+    maxFileBytes: allowance.maxFileBytes,
+    maxRequestBytes: allowance.maxFileBytes + MULTIPART_OVERHEAD_BYTES,
+    maxFiles: 1,
+    tmpDir,
+    firstOnly: true,
+  });
+  if (file.error) throw file.error;
+  // A browser form with no file chosen sends an empty part: that is "no file", not a bad type.
+  if (!file.path || file.size === 0) throw new DomainError("invalid_request", `The file in field "${CONVERT_FIELD}" is empty.`);
+  return { path: file.path, filename: file.filename };
+}
+
+/**
+ * A media-layer `internal` error (ffmpeg could not start, killed by a signal...) is a
+ * DomainError, which the dispatcher answers without logging. Rethrown as a plain error it
+ * is logged with the request id (and the tool's stderr tail, kept as the cause) and still
+ * answered 500 `internal`.
+ */
+function serverFault(error: DomainError): Error {
+  return new Error(`Conversion failed: ${error.message}`, { cause: error });
+}
+
+/**
+ * The client left mid-request. Nobody reads the reply; this only keeps the dispatcher from
+ * logging an ordinary disconnect (an AbortError, ffmpeg "aborted") as a server fault.
+ */
+function clientGone(error: unknown): DomainError {
+  if (isDomainError(error) && error.type !== "internal") return error;
+  return new DomainError("invalid_request", "The client closed the connection before the conversion finished.");
+}
