@@ -15,7 +15,7 @@ import type { SearchTerm } from "./terms";
 /** Distinct stored words one search word may stand for before the merge is too wide. */
 export const MAX_EXPANSION = 48;
 /** Rows counted per search word to rank them; enough to tell rare from common. */
-const COUNT_CAP = 2_000;
+export const COUNT_CAP = 2_000;
 
 export type Driver =
   /** No post can match (a search word starts no stored word of a public GIF post). */
