@@ -12,7 +12,7 @@ import { DomainError, isDomainError } from "../errors";
 import { BUCKETS, type BucketName } from "../ratelimit/buckets";
 import { clientIp } from "../ratelimit/client-ip";
 import { counterStore } from "../ratelimit";
-import { errorResponse, fromDomainError, json } from "./respond";
+import { carryContentLength, errorResponse, fromDomainError, json } from "./respond";
 import { describeZodError } from "./parse";
 import type { RouteDef, Surface } from "./route";
 import { Router } from "./router";
@@ -207,5 +207,6 @@ function withHeaders(response: Response, extra: Headers, head: boolean): Respons
   extra.forEach((value, name) => {
     if (!headers.has(name)) headers.set(name, value);
   });
+  carryContentLength(headers);
   return new Response(head ? null : response.body, { status: response.status, statusText: response.statusText, headers });
 }

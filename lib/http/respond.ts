@@ -17,3 +17,15 @@ export function errorResponse(type: ErrorType, message: string, options: { statu
 export function fromDomainError(error: DomainError): Response {
   return errorResponse(error.type, error.message, { status: error.httpStatus, context: error.context });
 }
+
+/**
+ * Next.js drops `Content-Length` from route-handler responses and sends them chunked. Our
+ * replies carry the length in this internal header too; the custom server (lib/server)
+ * moves it back into `Content-Length` before the head is written.
+ */
+export const CONTENT_LENGTH_CARRIER = "x-mediahost-content-length";
+
+export function carryContentLength(headers: Headers): void {
+  const length = headers.get("content-length");
+  if (length !== null) headers.set(CONTENT_LENGTH_CARRIER, length);
+}

@@ -6,11 +6,17 @@
 import { verifySignature } from "../delivery/signing";
 import { serveObject } from "../delivery/serve";
 import { findDeliverableFile } from "../posts/files";
-import { errorResponse } from "../http/respond";
+import { carryContentLength, errorResponse } from "../http/respond";
 
 const USER_MEDIA_TYPES: Record<string, string> = { webp: "image/webp", png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif" };
 
 export async function serveCdn(request: Request, basePath = "/cdn"): Promise<Response> {
+  const response = await resolveCdn(request, basePath);
+  carryContentLength(response.headers);
+  return response;
+}
+
+async function resolveCdn(request: Request, basePath: string): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") {
     return errorResponse("method_not_allowed", `Method ${request.method} is not allowed here.`, { headers: { allow: "GET, HEAD" } });
   }

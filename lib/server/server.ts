@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
+import { CONTENT_LENGTH_CARRIER } from "../http/respond";
 import { clientIp } from "./client-ip";
 
 export interface StartServerOptions {
@@ -68,6 +69,26 @@ export function prepareRequest(req: IncomingMessage, res: ServerResponse, trustP
   return requestId;
 }
 
+/**
+ * Next.js drops `Content-Length` from route-handler responses (they go out chunked); our
+ * handlers also send it as CONTENT_LENGTH_CARRIER, which is moved back here just before
+ * the head is written (Node's implicit header goes through writeHead too). Not when the
+ * body is encoded: then the length would be wrong.
+ */
+function restoreContentLength(res: ServerResponse): void {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    const carried = res.getHeader(CONTENT_LENGTH_CARRIER);
+    if (carried !== undefined) {
+      res.removeHeader(CONTENT_LENGTH_CARRIER);
+      if (!res.hasHeader("content-length") && !res.hasHeader("content-encoding") && !res.hasHeader("transfer-encoding")) {
+        res.setHeader("content-length", String(carried));
+      }
+    }
+    return writeHead(...args);
+  }) as ServerResponse["writeHead"];
+}
+
 /** The address to print and to connect to: wildcard binds are reached through loopback. */
 function reachableUrl(address: AddressInfo): string {
   const host =
@@ -92,6 +113,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   const server = createServer((req, res) => {
     const requestId = prepareRequest(req, res, trustProxy);
+    restoreContentLength(res);
     ready
       .then(() => handle!(req, res))
       .catch((error: unknown) => {

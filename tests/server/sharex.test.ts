@@ -68,6 +68,7 @@ describe("a ShareX-style upload through the real server", () => {
     expect(file.headers.get("content-type")).toBe("image/png");
     expect(file.headers.get("x-content-type-options")).toBe("nosniff");
     expect(file.headers.get("request-id")).toMatch(/^[0-9a-f]{32}$/);
+    expect(file.headers.get("content-length")).toBe(String(body.post.files[0].size));
     expect((await file.arrayBuffer()).byteLength).toBe(body.post.files[0].size);
   });
 
@@ -80,9 +81,21 @@ describe("a ShareX-style upload through the real server", () => {
     const part = await fetch(video.url, { headers: { range: "bytes=0-99" } });
     expect(part.status).toBe(206);
     expect(part.headers.get("content-range")).toBe(`bytes 0-99/${video.size}`);
+    expect(part.headers.get("content-length")).toBe("100");
+    expect(part.headers.get("x-mediahost-content-length")).toBeNull();
     expect((await part.arrayBuffer()).byteLength).toBe(100);
     const etag = part.headers.get("etag")!;
     expect((await fetch(video.url, { headers: { "if-none-match": etag } })).status).toBe(304);
+  });
+
+  it("converts with the Content-Length of the attachment on the wire", async () => {
+    const body = new FormData();
+    body.append("file", new Blob([await readFile(await fixture("png"))], { type: "image/png" }), "shot.png");
+    const res = await fetch(`${server.url}/api/convert`, { method: "POST", body, headers: { "api-key": key, "convert-target": "webp" } });
+    expect(res.status).toBe(200);
+    const bytes = (await res.arrayBuffer()).byteLength;
+    expect(res.headers.get("content-length")).toBe(String(bytes));
+    expect(res.headers.get("content-disposition")).toContain("shot.webp");
   });
 
   it("answers errors before any handler as JSON", async () => {

@@ -1,0 +1,342 @@
+/**
+ * `npm run bench:convert`: every pair of the conversion matrix, timed through POST /convert
+ * on the real production server (scripts/start.ts, loopback only) next to the same
+ * conversion done directly with lib/media in this process, in the same run.
+ *
+ *   endpoint = client wall time: multipart upload → sniff → convert → last byte received
+ *              (node:http, keep-alive, the multipart body prepared beforehand as curl would)
+ *   direct   = sniffFile + convertFile on a file already on disk
+ *   overhead = median(endpoint) / median(direct) − 1      (target: ≤ 0.15)
+ *
+ * On a shared machine other processes only ever add time, so the fastest run of each side
+ * is printed too ("best"): when the medians disagree with the best runs, the load moved,
+ * not the endpoint. The load average at the start and end is part of the JSON.
+ *
+ * Runs are interleaved (endpoint, direct, direct, endpoint, ...) so drift in machine load
+ * hits both sides alike. Inputs are realistic rather than tiny (a 1280x720 screenshot PNG,
+ * 1280x720 photo JPEG and WebP, a 3 s 480 px animated GIF, 10 s 720p H.264+AAC videos):
+ * with 64x48 test fixtures the fixed cost of an HTTP request would be all there is to see.
+ *
+ * Settings: BENCH_RUNS (timed runs per side and pair, default 5), BENCH_PAIRS (comma list
+ * such as "png>webp,mp4>gif" to run a subset). The last line printed is one JSON object.
+ */
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { Agent, request } from "node:http";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import sharp, { type Sharp } from "sharp";
+import { convertTimeoutMs } from "../lib/convert/config";
+import { createDb, setDb } from "../lib/db/client";
+import { databaseConfig } from "../lib/db/config";
+import { CONVERT_MATRIX, convertFile, sniffFile, type ConvertTarget, type SniffedFormat } from "../lib/media";
+import { createTestUser } from "../tests/support/fixtures";
+import { ffmpeg } from "../tests/support/media";
+import { startTestServer, type TestServer } from "../tests/support/server";
+
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 5));
+const RATE_LIMIT_PER_MINUTE = 10; // POST /convert, per account: the bench spreads requests over accounts
+const TARGET_OVERHEAD = 0.15;
+/** Untimed conversions first (twice each): an image, an animation, a video remux, an audio extraction. */
+const WARM_UP: [SniffedFormat, ConvertTarget][] = [["png", "jpeg"], ["gif", "png"], ["mp4", "mp4"], ["mkv", "mp3"]];
+/** Conversions at least this long (directly) are where a ratio says something about the endpoint. */
+const HEAVY_PAIR_MS = 500;
+
+type Pair = { source: SniffedFormat; target: ConvertTarget };
+type Figure = Pair & {
+  input_bytes: number;
+  output_bytes: number;
+  endpoint_ms: number;
+  direct_ms: number;
+  overhead: number;
+  /** median(endpoint) − median(direct): what the HTTP round trip adds, whatever the conversion costs. */
+  overhead_ms: number;
+  endpoint_best_ms: number;
+  direct_best_ms: number;
+  overhead_best: number;
+  endpoint_runs_ms: number[];
+  direct_runs_ms: number[];
+};
+
+const INPUT_NAMES: Record<SniffedFormat, string> = {
+  png: "photo.png",
+  jpeg: "photo.jpg",
+  webp: "photo.webp",
+  gif: "clip.gif",
+  mp4: "clip.mp4",
+  mov: "clip.mov",
+  mkv: "clip.mkv",
+};
+
+const STILL = { width: 1280, height: 720 } as const;
+
+/** A photo-like picture: gradients, overlapping shapes and grain, so it compresses like a photo, not a flat test card. */
+async function photo(): Promise<Sharp> {
+  const { width, height } = STILL;
+  const svg = `<svg width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#1d4e89"/><stop offset="1" stop-color="#f2a541"/></linearGradient></defs>
+    <rect width="100%" height="100%" fill="url(#g)"/>
+    ${Array.from({ length: 40 }, (_, i) => `<circle cx="${(i * 197) % width}" cy="${(i * 131) % height}" r="${20 + ((i * 17) % 70)}" fill="hsl(${(i * 37) % 360},70%,55%)" fill-opacity="0.6"/>`).join("")}
+  </svg>`;
+  const base = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer();
+  // Deterministic grain (no Math.random: every run converts the same bytes).
+  let seed = 12345;
+  for (let i = 0; i < base.length; i++) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    base[i] = Math.max(0, Math.min(255, base[i] + ((seed >> 16) % 13) - 6));
+  }
+  return sharp(base, { raw: { width, height, channels: 3 } });
+}
+
+/** A screenshot-like picture (what PNGs usually are): flat panels, lines of "text", a few icons. */
+function screenshot(): Sharp {
+  const { width, height } = STILL;
+  const lines = Array.from({ length: 28 }, (_, i) =>
+    `<rect x="${300 + (i % 3) * 8}" y="${90 + i * 22}" width="${400 + ((i * 131) % 500)}" height="10" rx="3" fill="#${i % 5 ? "3c4043" : "1a73e8"}"/>`,
+  ).join("");
+  const icons = Array.from({ length: 12 }, (_, i) => `<circle cx="40" cy="${110 + i * 48}" r="14" fill="hsl(${i * 30},60%,50%)"/>`).join("");
+  const svg = `<svg width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg">
+    <rect width="100%" height="100%" fill="#ffffff"/><rect width="100%" height="56" fill="#f1f3f4"/>
+    <rect y="56" width="260" height="${height - 56}" fill="#f8f9fa"/>${icons}${lines}
+    <text x="80" y="36" font-family="sans-serif" font-size="20" fill="#202124">Inbox - Settings - Project dashboard</text>
+  </svg>`;
+  return sharp(Buffer.from(svg)).removeAlpha();
+}
+
+async function makeInputs(dir: string): Promise<Record<SniffedFormat, string>> {
+  const path = (format: SniffedFormat) => join(dir, INPUT_NAMES[format]);
+  await screenshot().png().toFile(path("png"));
+  await (await photo()).jpeg({ quality: 90 }).toFile(path("jpeg"));
+  await (await photo()).webp({ quality: 85 }).toFile(path("webp"));
+  const video = ["-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "10"];
+  const h264 = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k"];
+  await ffmpeg([...video, ...h264, "-f", "mp4", path("mp4")]);
+  await ffmpeg([...video, ...h264, "-f", "mov", path("mov")]);
+  await ffmpeg([...video, ...h264, "-f", "matroska", path("mkv")]);
+  await ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=480x270:rate=15", "-t", "3", "-f", "gif", path("gif")]);
+  return { png: path("png"), jpeg: path("jpeg"), webp: path("webp"), gif: path("gif"), mp4: path("mp4"), mov: path("mov"), mkv: path("mkv") };
+}
+
+function selectedPairs(): Pair[] {
+  const all = (Object.keys(CONVERT_MATRIX) as SniffedFormat[]).flatMap((source) => CONVERT_MATRIX[source].map((target) => ({ source, target })));
+  const wanted = (process.env.BENCH_PAIRS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return wanted.length ? all.filter((p) => wanted.includes(`${p.source}>${p.target}`)) : all;
+}
+
+/** Hands out API keys so that no account passes the 10/min limit. */
+class KeyPool {
+  private key = "";
+  private used = RATE_LIMIT_PER_MINUTE;
+
+  async next(): Promise<string> {
+    if (this.used >= RATE_LIMIT_PER_MINUTE) {
+      this.key = (await createTestUser({ plan: "ultra" })).apiKey;
+      this.used = 0;
+    }
+    this.used++;
+    return this.key;
+  }
+}
+
+/**
+ * The request body as curl would send it, built once per input outside the timed section:
+ * encoding a file-backed FormData with fetch costs the *client* tens of milliseconds per
+ * 3 MB on this kind of machine, which would be billed to the endpoint otherwise.
+ */
+async function multipartBody(input: string): Promise<{ body: Buffer; contentType: string }> {
+  const boundary = `bench-${process.pid}-boundary`;
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${basename(input)}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  const body = Buffer.concat([Buffer.from(head), await readFile(input), Buffer.from(`\r\n--${boundary}--\r\n`)]);
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** One POST /convert over a plain node:http connection; the reply is counted as it arrives (never buffered). */
+function viaEndpoint(server: TestServer, key: string, upload: { body: Buffer; contentType: string }, target: ConvertTarget): Promise<{ ms: number; bytes: number; contentLength: boolean }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const headers = { "api-key": key, "convert-target": target, "content-type": upload.contentType, "content-length": upload.body.length };
+    const req = request(`${server.url}/api/convert`, { method: "POST", headers, agent }, (res) => {
+      let bytes = 0;
+      res.on("data", (chunk: Buffer) => (bytes += chunk.length));
+      res.on("error", reject);
+      res.on("end", () => {
+        const ms = performance.now() - started;
+        const declared = res.headers["content-length"];
+        if (res.statusCode !== 200) return reject(new Error(`POST /convert ${target}: ${res.statusCode}`));
+        if (declared !== undefined && Number(declared) !== bytes) return reject(new Error(`Content-Length ${declared} but ${bytes} bytes received`));
+        resolve({ ms, bytes, contentLength: declared !== undefined });
+      });
+    });
+    req.on("error", reject);
+    req.end(upload.body);
+  });
+}
+/** Keep-alive, as a real client would: the bench measures requests, not TCP handshakes. */
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+
+async function direct(input: string, output: string, target: ConvertTarget): Promise<{ ms: number; bytes: number }> {
+  const started = performance.now();
+  const source = await sniffFile(input);
+  if (!source) throw new Error(`not a media file: ${input}`);
+  const result = await convertFile(input, output, { source, target, timeoutMs: convertTimeoutMs() });
+  const ms = performance.now() - started;
+  await rm(output, { force: true });
+  return { ms, bytes: result.size };
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+const round = (x: number, digits = 1): number => Math.round(x * 10 ** digits) / 10 ** digits;
+const pad = (s: string | number, n: number): string => String(s).padStart(n);
+
+/** One pair: a warm-up, then RUNS timed runs of each side, interleaved. */
+async function measurePair(server: TestServer, keys: KeyPool, input: string, scratch: string, { source, target }: Pair): Promise<Figure & { contentLength: boolean }> {
+  const output = join(scratch, `direct-out.${target}`);
+  const upload = await multipartBody(input);
+  const endpointRuns: number[] = [];
+  const directRuns: number[] = [];
+  let outputBytes = 0;
+  let contentLength = true;
+  for (let i = 0; i <= RUNS; i++) {
+    // Alternate the order so neither side always runs on a warmer cache.
+    const order = i % 2 === 0 ? (["endpoint", "direct"] as const) : (["direct", "endpoint"] as const);
+    for (const side of order) {
+      if (side === "endpoint") {
+        const r = await viaEndpoint(server, await keys.next(), upload, target);
+        contentLength &&= r.contentLength;
+        outputBytes = r.bytes;
+        if (i > 0) endpointRuns.push(r.ms);
+      } else {
+        const r = await direct(input, output, target);
+        if (i > 0) directRuns.push(r.ms);
+      }
+    }
+  }
+  const endpointMs = median(endpointRuns);
+  const directMs = median(directRuns);
+  const endpointBest = Math.min(...endpointRuns);
+  const directBest = Math.min(...directRuns);
+  return {
+    source,
+    target,
+    input_bytes: (await stat(input)).size,
+    output_bytes: outputBytes,
+    endpoint_ms: round(endpointMs),
+    direct_ms: round(directMs),
+    overhead: round(endpointMs / directMs - 1, 3),
+    overhead_ms: round(endpointMs - directMs),
+    endpoint_best_ms: round(endpointBest),
+    direct_best_ms: round(directBest),
+    overhead_best: round(endpointBest / directBest - 1, 3),
+    endpoint_runs_ms: endpointRuns.map((x) => round(x)),
+    direct_runs_ms: directRuns.map((x) => round(x)),
+    contentLength,
+  };
+}
+
+const percent = (ratio: number): string => `${round(ratio * 100)} %`;
+const COLUMNS: [string, number][] = [
+  ["pair", -12], ["input", 10], ["output", 10], ["endpoint ms", 12], ["direct ms", 10], ["added ms", 9], ["overhead", 9],
+  ["best: endpoint", 16], ["direct", 8], ["overhead", 9],
+];
+function row(cells: (string | number)[]): string {
+  return cells.map((c, i) => (COLUMNS[i][1] < 0 ? String(c).padEnd(-COLUMNS[i][1]) : pad(c, COLUMNS[i][1]))).join(" ");
+}
+
+function worstBy(figures: Figure[], key: "overhead" | "overhead_best"): Figure | undefined {
+  return figures.reduce<Figure | undefined>((a, b) => (!a || b[key] > a[key] ? b : a), undefined);
+}
+
+async function main(): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), "mediahost-bench-convert-"));
+  let server: TestServer | undefined;
+  const stop = async () => {
+    await server?.stop();
+    await rm(work, { recursive: true, force: true });
+  };
+  process.once("SIGINT", () => void stop().then(() => process.exit(130)));
+  try {
+    console.error("bench:convert: generating inputs…");
+    const inputs = await makeInputs(work);
+    console.error("bench:convert: starting the production server (builds first if the sources changed)…");
+    // SQLite in the server's own DATA_DIR, whatever DATABASE_URL this shell has: nothing shared is touched.
+    server = await startTestServer({ DATABASE_URL: "" });
+    setDb(createDb(databaseConfig({ ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "" })));
+    const keys = new KeyPool();
+
+    // A fresh server loads route code, sharp and the first ffmpeg lazily: pay that before timing anything.
+    console.error("bench:convert: warming up…");
+    for (const [source, target] of [...WARM_UP, ...WARM_UP]) {
+      await viaEndpoint(server, await keys.next(), await multipartBody(inputs[source]), target);
+      await direct(inputs[source], join(work, `warm-up.${target}`), target);
+    }
+
+    console.log(`POST /convert vs lib/media convertFile, median of ${RUNS} runs each (after 1 warm-up), server ${server.url}\n`);
+    console.log(row(COLUMNS.map(([name]) => name)));
+    const loadStart = loadavg()[0];
+    const figures: Figure[] = [];
+    let contentLength = true;
+    for (const pair of selectedPairs()) {
+      const { contentLength: declared, ...f } = await measurePair(server, keys, inputs[pair.source], work, pair);
+      contentLength &&= declared;
+      figures.push(f);
+      console.log(row([`${f.source}→${f.target}`, f.input_bytes, f.output_bytes, f.endpoint_ms, f.direct_ms, f.overhead_ms, percent(f.overhead), f.endpoint_best_ms, f.direct_best_ms, percent(f.overhead_best)]));
+    }
+    const loadEnd = loadavg()[0];
+
+    const worst = worstBy(figures, "overhead")!;
+    const worstBest = worstBy(figures, "overhead_best")!;
+    // Pairs whose conversion takes long enough for the fixed per-request cost not to dominate.
+    const worstHeavy = worstBy(figures.filter((f) => f.direct_ms >= HEAVY_PAIR_MS), "overhead");
+    const addedMedian = round(median(figures.map((f) => f.overhead_ms)));
+    const total = (key: "endpoint_ms" | "direct_ms") => figures.reduce((n, f) => n + f[key], 0);
+    const overheadTotal = round(total("endpoint_ms") / total("direct_ms") - 1, 3);
+    console.log(
+      [
+        `\nworst pair ${worst.source}→${worst.target}: ${percent(worst.overhead)} (target ≤ ${percent(TARGET_OVERHEAD)}); median pair ${percent(median(figures.map((f) => f.overhead)))}; all pairs together ${percent(overheadTotal)}`,
+        `median time added by the endpoint: ${addedMedian} ms; best runs: worst pair ${worstBest.source}→${worstBest.target} ${percent(worstBest.overhead_best)}`,
+        worstHeavy ? `pairs taking ≥ ${HEAVY_PAIR_MS} ms directly: worst ${worstHeavy.source}→${worstHeavy.target} ${percent(worstHeavy.overhead)}` : "",
+        `load average ${round(loadStart, 2)} → ${round(loadEnd, 2)} on ${availableParallelism()} CPUs`,
+        contentLength ? "" : "note: the replies carried no Content-Length header (Next.js drops it; see docs/convert.md)",
+      ]
+        .filter(Boolean)
+        .join("\n"),
+    );
+    console.log(
+      JSON.stringify({
+        bench: "convert",
+        through: "production server (scripts/start.ts) on loopback",
+        runs: RUNS,
+        node: process.version,
+        cpus: availableParallelism(),
+        load_average_start: round(loadStart, 2),
+        load_average_end: round(loadEnd, 2),
+        pairs: figures,
+        overhead_max: worst.overhead,
+        overhead_max_pair: `${worst.source}>${worst.target}`,
+        overhead_median: round(median(figures.map((f) => f.overhead)), 3),
+        overhead_total: overheadTotal,
+        overhead_ms_median: addedMedian,
+        overhead_max_best: worstBest.overhead_best,
+        overhead_max_best_pair: `${worstBest.source}>${worstBest.target}`,
+        overhead_max_heavy: worstHeavy?.overhead ?? null,
+        overhead_max_heavy_pair: worstHeavy ? `${worstHeavy.source}>${worstHeavy.target}` : null,
+        heavy_pair_ms: HEAVY_PAIR_MS,
+        target_overhead: TARGET_OVERHEAD,
+        content_length_header: contentLength,
+      }),
+    );
+  } finally {
+    agent.destroy();
+    await stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
