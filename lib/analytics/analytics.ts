@@ -11,7 +11,7 @@
  */
 import type { Prisma } from "../db/client";
 import { db } from "../db/client";
-import { userSubject, utcDay } from "../usage/window";
+import { DAY_MS, userSubject, utcDay } from "../usage/window";
 
 export const ANALYTICS_RANGES = ["24h", "7d", "30d", "90d", "365d"] as const;
 export type AnalyticsRange = (typeof ANALYTICS_RANGES)[number];
@@ -23,7 +23,6 @@ const RANGE_DAYS: Readonly<Record<AnalyticsRange, number>> = { "24h": 2, "7d": 7
 /** Posts listed in `topPosts`. */
 export const TOP_POSTS = 10;
 
-const DAY_MS = 86_400_000;
 
 export interface AnalyticsFigures {
   views: number;

@@ -19,7 +19,7 @@ import { accountOf, type Principal } from "../auth/principal";
 import { DomainError, isDomainError } from "../errors";
 import { canConvert, convertFile, convertNeedsPlus, sniffFile, type ConvertTarget } from "../media";
 import { planLimits } from "../plans";
-import { receiveFiles } from "../uploads/multipart";
+import { receiveSingleFile } from "../uploads/multipart";
 import { withTempDir } from "../uploads/temp";
 import { convertTimeoutMs } from "./config";
 import { streamFileHandle } from "./file-stream";
@@ -34,7 +34,7 @@ export const CONVERT_FIELD = "file";
  * discarded, never written, but an endless second part must still end in a 413 rather
  * than be drained forever (interface.md: 413 when "a file or the whole request" is over).
  */
-export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+export { MULTIPART_OVERHEAD_BYTES } from "../uploads/multipart";
 
 /** What a caller may convert: the spec's caps (team keys count as Ultra) and video → GIF. */
 export interface ConvertAllowance {
@@ -107,19 +107,8 @@ async function convertInput(
   return { path: output, mime: result.mime, ext: result.ext };
 }
 
-async function receiveFirstFile(request: Request, allowance: ConvertAllowance, tmpDir: string): Promise<{ path: string; filename: string }> {
-  const [file] = await receiveFiles(request, {
-    field: CONVERT_FIELD,
-    maxFileBytes: allowance.maxFileBytes,
-    maxRequestBytes: allowance.maxFileBytes + MULTIPART_OVERHEAD_BYTES,
-    maxFiles: 1,
-    tmpDir,
-    firstOnly: true,
-  });
-  if (file.error) throw file.error;
-  // A browser form with no file chosen sends an empty part: that is "no file", not a bad type.
-  if (!file.path || file.size === 0) throw new DomainError("invalid_request", `The file in field "${CONVERT_FIELD}" is empty.`);
-  return { path: file.path, filename: file.filename };
+function receiveFirstFile(request: Request, allowance: ConvertAllowance, tmpDir: string): Promise<{ path: string; filename: string }> {
+  return receiveSingleFile(request, { field: CONVERT_FIELD, maxFileBytes: allowance.maxFileBytes, tmpDir });
 }
 
 /**

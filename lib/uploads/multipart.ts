@@ -124,3 +124,28 @@ export async function receiveFiles(request: Request, options: ReceiveOptions): P
   if (files.length === 0) throw new DomainError("invalid_request", `No file in field "${options.field}".`);
   return files;
 }
+
+/** Room for multipart boundaries and part headers around a single file. */
+export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+/**
+ * The first file of `field` on endpoints that read one file (convert, avatar, banner):
+ * capped at `maxFileBytes`, later parts discarded unread. An empty part (a browser form
+ * with no file chosen) is "no file": invalid_request.
+ */
+export async function receiveSingleFile(
+  request: Request,
+  options: { field: string; maxFileBytes: number; tmpDir: string },
+): Promise<{ path: string; filename: string }> {
+  const [file] = await receiveFiles(request, {
+    field: options.field,
+    maxFileBytes: options.maxFileBytes,
+    maxRequestBytes: options.maxFileBytes + MULTIPART_OVERHEAD_BYTES,
+    maxFiles: 1,
+    tmpDir: options.tmpDir,
+    firstOnly: true,
+  });
+  if (file.error) throw file.error;
+  if (!file.path || file.size === 0) throw new DomainError("invalid_request", `The file in field "${options.field}" is empty.`);
+  return { path: file.path, filename: file.filename };
+}

@@ -1,9 +1,8 @@
 /** GET /usage-history: successful uploads per UTC day over the last 365 days. */
 import { db } from "../db/client";
-import { userSubject, utcDay } from "./window";
+import { DAY_MS, userSubject, utcDay } from "./window";
 
 export const HISTORY_WINDOW_DAYS = 365;
-const DAY_MS = 86_400_000;
 
 export interface HistoryDay {
   day: string;

@@ -3,7 +3,7 @@
  * (not a rolling 7 days) so `resets_at` is one fixed instant every user can read and plan
  * around (docs/plans.md).
  */
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 export interface Window {
   start: Date;

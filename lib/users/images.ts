@@ -24,7 +24,7 @@ import { isImageFormat, sniffFile, mediaConfig, withMediaSlot, type ImageFormat 
 import { readImageHeader } from "../media/image";
 import { imageError, openImage, sharpSeconds } from "../media/sharp";
 import { storage } from "../storage";
-import { receiveFiles } from "../uploads/multipart";
+import { receiveSingleFile } from "../uploads/multipart";
 import { withTempDir } from "../uploads/temp";
 
 export type ProfileImageKind = "avatar" | "banner";
@@ -44,8 +44,6 @@ export const PROFILE_IMAGES: Readonly<Record<ProfileImageKind, ProfileImageSpec>
 
 /** Multipart field the image is read from. */
 export const PROFILE_IMAGE_FIELD = "file";
-/** Room for multipart framing on top of the file itself. */
-const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 /** Output pixels over all frames: about 380 avatar frames or 130 banner frames. */
 export const MAX_OUTPUT_PIXELS = 100_000_000;
 /** A profile image is small work; a file that takes longer than this is refused. */
@@ -80,19 +78,7 @@ export async function removeProfileImage(userId: string, kind: ProfileImageKind)
 }
 
 async function receiveImage(request: Request, spec: ProfileImageSpec, tmpDir: string): Promise<string> {
-  const [file] = await receiveFiles(request, {
-    field: PROFILE_IMAGE_FIELD,
-    maxFileBytes: spec.maxBytes,
-    maxRequestBytes: spec.maxBytes + MULTIPART_OVERHEAD_BYTES,
-    maxFiles: 1,
-    tmpDir,
-    firstOnly: true,
-  });
-  if (file.error) throw file.error;
-  if (!file.path || file.size === 0) {
-    throw new DomainError("invalid_request", `The file in field "${PROFILE_IMAGE_FIELD}" is empty.`);
-  }
-  return file.path;
+  return (await receiveSingleFile(request, { field: PROFILE_IMAGE_FIELD, maxFileBytes: spec.maxBytes, tmpDir })).path;
 }
 
 /** Crop to the spec, strip metadata, encode as (possibly animated) WebP. */
