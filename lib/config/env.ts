@@ -27,6 +27,14 @@ const schema = z.object({
   DATABASE_URL: optional,
   REDIS_URL: optional,
   TRUST_PROXY: flag,
+  /**
+   * Multiplies every rate limit. For load tests and benchmarks only (bench:serve sets it so
+   * 50 connections measure reads, not 429s); the spec's limits hold at the default 1.
+   */
+  RATE_LIMIT_SCALE: optional.transform((v) => {
+    const n = Number(v || 1);
+    return Number.isFinite(n) && n >= 1 ? n : 1;
+  }),
   STORAGE: optional.transform((v) => (v || "disk") as "disk" | "s3" | "blob"),
   SIGNING_SECRET: optional,
   REGISTRATION: optional.transform((v) => (v || "open") as "open" | "invite" | "closed"),

@@ -5,7 +5,7 @@
  * route decides which key a path maps to and whether the caller may see it, then calls
  * serveObject.
  */
-import { Readable } from "node:stream";
+import { attachResponseBody, lazyWebStream } from "../http/node-bridge";
 import { errorResponse } from "../http/respond";
 import { storage as defaultStorage } from "../storage";
 import type { ObjectInfo, ObjectStream, Storage } from "../storage/types";
@@ -91,17 +91,21 @@ async function attempt(request: Request, head: boolean, opts: ServeOptions, retr
   const { start, end } = object.range;
   const h = entityHeaders(object, opts, end - start + 1);
   h.set("content-range", `bytes ${start}-${end}/${object.size}`);
-  return new Response(toWeb(object), { status: 206, headers: h });
+  return streamResponse(object, 206, h);
 }
 
 function fullResponse(object: ObjectStream, opts: ServeOptions): Response {
-  return new Response(toWeb(object), { status: 200, headers: entityHeaders(object, opts, object.size) });
+  return streamResponse(object, 200, entityHeaders(object, opts, object.size));
 }
 
-function toWeb(object: ObjectStream): ReadableStream<Uint8Array> {
-  // Readable.toWeb keeps backpressure (a slow client does not make us read ahead) and
-  // destroys the node stream, closing the file or socket, when the response is cancelled.
-  return Readable.toWeb(object.body) as unknown as ReadableStream<Uint8Array>;
+/**
+ * The custom server pipes the file's Node stream straight to the socket; inside Next the
+ * lazy Web stream is read instead. Either way backpressure holds (a slow client does not
+ * make us read ahead) and the file closes when the response is cancelled.
+ */
+function streamResponse(object: ObjectStream, status: number, headers: Headers): Response {
+  const response = new Response(lazyWebStream(object.body), { status, headers });
+  return attachResponseBody(response, { kind: "stream", stream: object.body });
 }
 
 /** What a 304 or 416 repeats from a 200: validators, caching, hardening. */

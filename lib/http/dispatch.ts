@@ -8,10 +8,12 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { authenticateKey } from "../auth/authenticate";
 import { accountOf, hasGalleryAccess, type Principal } from "../auth/principal";
+import { env } from "../config/env";
 import { DomainError, isDomainError } from "../errors";
 import { BUCKETS, type BucketName } from "../ratelimit/buckets";
 import { clientIp } from "../ratelimit/client-ip";
 import { counterStore } from "../ratelimit";
+import { carryNativeBody, readRequestBody } from "./node-bridge";
 import { carryContentLength, errorResponse, fromDomainError, json } from "./respond";
 import { describeZodError } from "./parse";
 import type { RouteDef, Surface } from "./route";
@@ -139,7 +141,8 @@ async function rateLimit(bucket: BucketName, principal: Principal | null, ip: st
       : principal.kind === "team"
         ? `team:${principal.team.id}`
         : `user:${principal.user.id}`;
-  const result = await counterStore().hit(`${bucket}:${subject}`, rule.limit, rule.windowSeconds);
+  const limit = rule.limit * env().RATE_LIMIT_SCALE;
+  const result = await counterStore().hit(`${bucket}:${subject}`, limit, rule.windowSeconds);
   headers.set("x-ratelimit-limit", String(result.limit));
   headers.set("x-ratelimit-remaining", String(result.remaining));
   headers.set("x-ratelimit-reset", String(result.resetAt));
@@ -176,21 +179,15 @@ const JSON_BODY_LIMIT = 1024 * 1024;
 async function readTextBody(request: Request, limit: number): Promise<string> {
   const tooLarge = () => new DomainError("file_too_large", `The request body is over ${limit} bytes.`);
   if (Number(request.headers.get("content-length") || 0) > limit) throw tooLarge();
-  if (!request.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  let bytes: Buffer;
   try {
-    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.byteLength;
-      if (size > limit) throw tooLarge();
-      chunks.push(chunk);
-    }
+    bytes = await readRequestBody(request, limit, tooLarge);
   } catch (error) {
     if (isDomainError(error)) throw error;
     throw new DomainError("invalid_request", "The request body could not be read.");
   }
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new DomainError("invalid_request", "The request body is not valid UTF-8.");
   }
@@ -208,5 +205,6 @@ function withHeaders(response: Response, extra: Headers, head: boolean): Respons
     if (!headers.has(name)) headers.set(name, value);
   });
   carryContentLength(headers);
-  return new Response(head ? null : response.body, { status: response.status, statusText: response.statusText, headers });
+  if (head) return new Response(null, { status: response.status, statusText: response.statusText, headers });
+  return carryNativeBody(response, new Response(response.body, { status: response.status, statusText: response.statusText, headers }));
 }

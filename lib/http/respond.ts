@@ -1,4 +1,5 @@
 /** Building the service's responses: JSON bodies, the error shape, common headers. */
+import { attachResponseBody } from "./node-bridge";
 import { DomainError, statusOf, type ErrorType } from "../errors";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
@@ -6,7 +7,8 @@ export const JSON_TYPE = "application/json; charset=utf-8";
 export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
   const h = new Headers(headers);
   h.set("content-type", JSON_TYPE);
-  return new Response(JSON.stringify(body), { status, headers: h });
+  const text = JSON.stringify(body);
+  return attachResponseBody(new Response(text, { status, headers: h }), { kind: "text", text });
 }
 
 /** `{error: {type, message, ...context}}` with the status of the type (or an override). */

@@ -1,4 +1,5 @@
 /** PATCH /posts/{code}: title, description, privacy and (Relay) the access list. */
+import { forgetDeliverable } from "./delivery-cache";
 import { db } from "../db/client";
 import { DomainError } from "../errors";
 import type { Privacy } from "../http/parse";
@@ -58,4 +59,5 @@ export async function updatePost(code: string, viewer: Viewer, changes: PostChan
       if (accessIds.length) await tx.postAccess.createMany({ data: accessIds.map((userId) => ({ postId: post.id, userId })) });
     }
   });
+  forgetDeliverable({ code });
 }

@@ -1,5 +1,6 @@
 /** Looking up a stored file for direct delivery (/cdn/<code>/<name>). */
 import { db } from "../db/client";
+import { cachedDeliverable, type CachedDeliverable } from "./delivery-cache";
 import { isHidden } from "./read";
 
 export interface DeliverableFile {
@@ -12,7 +13,11 @@ export interface DeliverableFile {
   moderated: boolean;
 }
 
-export async function findDeliverableFile(code: string, name: string): Promise<DeliverableFile | null> {
+export function findDeliverableFile(code: string, name: string): Promise<DeliverableFile | null> {
+  return cachedDeliverable(code, name, () => loadDeliverableFile(code, name));
+}
+
+async function loadDeliverableFile(code: string, name: string): Promise<CachedDeliverable<DeliverableFile> | null> {
   const file = await db().file.findFirst({
     where: { name, post: { code } },
     select: {
@@ -20,11 +25,11 @@ export async function findDeliverableFile(code: string, name: string): Promise<D
       thumbnailKey: true,
       mimeType: true,
       name: true,
-      post: { select: { privacy: true, draft: true, teamId: true, moderated: true } },
+      post: { select: { id: true, privacy: true, draft: true, teamId: true, moderated: true } },
     },
   });
   if (!file) return null;
-  return {
+  const value: DeliverableFile = {
     storageKey: file.storageKey,
     thumbnailKey: file.thumbnailKey,
     mimeType: file.mimeType,
@@ -32,4 +37,5 @@ export async function findDeliverableFile(code: string, name: string): Promise<D
     signed: isHidden(file.post),
     moderated: file.post.moderated,
   };
+  return { postId: file.post.id, value };
 }

@@ -6,6 +6,7 @@
 import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { isRecordNotFound, WRITE_TRANSACTION } from "../prisma-support";
+import { forgetDeliverable } from "./delivery-cache";
 
 export type Privacy = "public" | "unlisted" | "private";
 
@@ -30,7 +31,9 @@ async function updatePost(
   data: { moderated?: boolean; restricted?: boolean; privacy?: Privacy },
 ): Promise<PostModerationState> {
   try {
-    return toState(await db().post.update({ where: { code }, data, select: stateSelect }));
+    const state = toState(await db().post.update({ where: { code }, data, select: stateSelect }));
+    forgetDeliverable({ code });
+    return state;
   } catch (error) {
     if (isRecordNotFound(error)) throw new DomainError("not_found", `No post '${code}'.`);
     throw error;
@@ -53,6 +56,7 @@ export async function restrictPost(code: string): Promise<PostModerationState> {
       await tx.post.updateMany({ where: { code, privacy: "public" }, data: { privacy: "unlisted" } });
       return tx.post.update({ where: { code }, data: { restricted: true }, select: stateSelect });
     }, WRITE_TRANSACTION);
+    forgetDeliverable({ code });
     return toState(post);
   } catch (error) {
     if (isRecordNotFound(error)) throw new DomainError("not_found", `No post '${code}'.`);

@@ -8,6 +8,7 @@ import { DomainError } from "../errors";
 import { syncGifWords } from "../gifs/listing";
 import { storage } from "../storage";
 import { postForChange, type PostRecord, type Viewer } from "./read";
+import { forgetDeliverable } from "./delivery-cache";
 
 function storedKeys(files: PostRecord["files"]): string[] {
   return files.flatMap((f) => [f.storageKey, ...(f.thumbnailKey ? [f.thumbnailKey] : [])]);
@@ -29,6 +30,7 @@ export async function deletePost(code: string, viewer: Viewer): Promise<void> {
       await tx.user.updateMany({ where: { id: post.userId, uploadCount: { gt: 0 } }, data: { uploadCount: { decrement: 1 } } });
     }
   });
+  forgetDeliverable({ code });
   await removeObjects(storedKeys(post.files), post.files.flatMap((f) => (f.streamKey ? [f.streamKey] : [])));
 }
 
@@ -59,5 +61,6 @@ export async function deleteFile(code: string, name: string, viewer: Viewer): Pr
     // The first file may have changed: the GIF search's copy of firstFileGif follows.
     await syncGifWords(tx, post.id);
   });
+  forgetDeliverable({ code });
   await removeObjects(storedKeys([file]), file.streamKey ? [file.streamKey] : []);
 }

@@ -2,8 +2,8 @@
  * The HTTP server in front of Next.js. Next's own `next start` cannot be trusted with the
  * client address (it fills X-Forwarded-For only when the client sent none, so anyone can
  * forge it) and cannot stamp a request id on responses it does not render itself. This
- * wrapper fixes both before Next sees the request, and never touches the body, so uploads
- * stream straight through to the route handlers.
+ * wrapper fixes both before anything sees the request, then hands /api, /relay and /cdn to
+ * the fast lane (no Next in the way of bodies and files) and the rest to Next.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -11,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
 import { clientIp } from "./client-ip";
+import { createFastLane, type FastLane } from "./fast-lane";
 
 export interface StartServerOptions {
   port: number;
@@ -20,6 +21,8 @@ export interface StartServerOptions {
   dir?: string;
   /** Defaults to the TRUST_PROXY environment variable. */
   trustProxy?: boolean;
+  /** Serve /api, /relay and /cdn without Next (lib/server/fast-lane.ts); on unless dev. */
+  fastLane?: boolean;
 }
 
 export interface RunningServer {
@@ -108,6 +111,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // Listen first so that port 0 resolves to a real port Next can be told about; requests
   // that arrive while Next prepares wait for it.
   let handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
+  let fastLane: FastLane | undefined;
   let markReady!: () => void;
   const ready = new Promise<void>((done) => (markReady = done));
 
@@ -115,7 +119,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const requestId = prepareRequest(req, res, trustProxy);
     restoreContentLength(res);
     ready
-      .then(() => handle!(req, res))
+      .then(async () => {
+        if (fastLane && (await fastLane(req, res))) return;
+        await handle!(req, res);
+      })
       .catch((error: unknown) => {
         console.error(`request ${requestId} failed`, error);
         if (!res.headersSent) {
@@ -145,6 +152,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     throw error;
   }
   handle = app.getRequestHandler();
+  // In development Next serves everything, so edits to lib/ hot-reload.
+  fastLane = options.dev || options.fastLane === false ? undefined : await createFastLane();
   // `next dev` needs websocket upgrades for hot reloading.
   if (options.dev) {
     const upgrade = app.getUpgradeHandler();

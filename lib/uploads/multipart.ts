@@ -4,13 +4,14 @@
  * the limit and is reported as `file_too_large`; a body over the request limit aborts the
  * whole request (413). `request.formData()` would buffer everything: never use it here.
  */
+import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { DomainError } from "../errors";
+import { abandonRequestBody, requestBody } from "../http/node-bridge";
 
 export interface ReceivedFile {
   /** Zero-based position among the file parts of the request. */
@@ -20,6 +21,8 @@ export interface ReceivedFile {
   /** Temp file holding the bytes; absent when the part failed. */
   path?: string;
   size: number;
+  /** SHA-256 (hex) of the bytes, computed while they arrived (moderation's blocklist). */
+  sha256?: string;
   error?: DomainError;
 }
 
@@ -45,7 +48,8 @@ export async function receiveFiles(request: Request, options: ReceiveOptions): P
   }
   const declared = Number(request.headers.get("content-length") || 0);
   if (declared > options.maxRequestBytes) throw tooLarge("The request", options.maxRequestBytes);
-  if (!request.body) throw new DomainError("invalid_request", "The request has no body.");
+  const source = requestBody(request);
+  if (!source) throw new DomainError("invalid_request", "The request has no body.");
 
   const files: ReceivedFile[] = [];
   const writes: Promise<void>[] = [];
@@ -62,7 +66,6 @@ export async function receiveFiles(request: Request, options: ReceiveOptions): P
     throw new DomainError("invalid_request", "The multipart body could not be parsed (bad boundary).");
   }
 
-  const source = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream<Uint8Array>);
   let total = 0;
   let stopped = false;
 
@@ -71,7 +74,7 @@ export async function receiveFiles(request: Request, options: ReceiveOptions): P
       if (stopped) return;
       stopped = true;
       source.unpipe(parser);
-      source.destroy();
+      abandonRequestBody(request, source);
       // Also ends the part being written: its write stream (and file descriptor) closes.
       parser.destroy();
       reject(error);
@@ -94,15 +97,24 @@ export async function receiveFiles(request: Request, options: ReceiveOptions): P
         return;
       }
       const path = join(options.tmpDir, `part-${entry.index}`);
-      stream.on("data", (chunk: Buffer) => (entry.size += chunk.length));
+      // Hashed on the way in: reading a 1 GB file again later costs seconds.
+      const hash = createHash("sha256");
+      stream.on("data", (chunk: Buffer) => {
+        entry.size += chunk.length;
+        hash.update(chunk);
+      });
       stream.on("limit", () => {
         entry.error = tooLarge(`File ${entry.index}`, options.maxFileBytes);
       });
       writes.push(
         pipeline(stream, createWriteStream(path)).then(
           async () => {
-            if (entry.error) await rm(path, { force: true });
-            else entry.path = path;
+            if (entry.error) {
+              await rm(path, { force: true });
+            } else {
+              entry.path = path;
+              entry.sha256 = hash.digest("hex");
+            }
           },
           () => {
             entry.error ??= new DomainError("invalid_request", "The upload was interrupted.");

@@ -62,7 +62,7 @@ export async function processAndStore(file: ReceivedFile, options: ProcessOption
     ? await processVideo(file.path, output, thumbPath, { keepMetadata: options.keepMetadata })
     : await processImage(file.path, output, { keepMetadata: options.keepMetadata, format: sniffed.format });
 
-  const flagged = moderator().flagsFile(await sha256File(file.path));
+  const flagged = moderator().flagsFile(file.sha256 ?? (await sha256File(file.path)));
   const reservation = await reserveQuota(options.account.subject, result.size, options.account.quota);
 
   const storageKey = `p/${options.postId}/${id}.${result.ext}`;

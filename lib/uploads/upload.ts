@@ -15,6 +15,7 @@ import { recordUpload } from "../usage/reserve";
 import type { ReceivedFile } from "./multipart";
 import { asFileError, discardStored, processAndStore, type StoredFile } from "./process";
 import type { Uploader } from "./uploader";
+import { forgetDeliverable } from "../posts/delivery-cache";
 
 export const ALBUM_MAX_FILES = 9;
 export const POST_TYPES = ["album", "single"] as const;
@@ -140,6 +141,7 @@ export async function appendFiles(
   if (stored.length) {
     try {
       await db().$transaction((tx) => appendRows(tx, target.postId, stored));
+      forgetDeliverable({ postId: target.postId });
     } catch (error) {
       await discardStored(stored);
       const reason =

@@ -112,4 +112,54 @@ describe("a ShareX-style upload through the real server", () => {
     expect(relay.status).toBe(401);
     expect((await relay.json()).error.type).toBe("unauthorized");
   });
+
+  // The fast lane (lib/server/fast-lane.ts) serves /api, /relay and /cdn without Next.
+  it("sends JSON with its Content-Length, and HEAD of a file without a body", async () => {
+    const post = (await (await upload(await fixture("png"), "head.png", { "post-privacy": "public" })).json()).post;
+    const res = await fetch(`${server.url}/api/posts/${post.code}`, { headers: { "api-key": key } });
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+    const head = await fetch(post.files[0].url, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(String(post.files[0].size));
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it("answers a JSON body over 1 MB with 413 instead of dropping the connection", async () => {
+    // Chunked, so the size is only known while reading: the reply must still arrive.
+    const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ >= 40) controller.close();
+        else controller.enqueue(chunk);
+      },
+    });
+    const res = await fetch(`${server.url}/relay/auth/login`, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json" },
+      duplex: "half",
+    } as RequestInit & { duplex: "half" });
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.type).toBe("file_too_large");
+  });
+
+  it("stops serving a file unsigned the moment its post turns private", async () => {
+    const post = (await (await upload(await fixture("png"), "turn.png", { "post-privacy": "public" })).json()).post;
+    const publicUrl = post.files[0].url as string;
+    for (let i = 0; i < 3; i++) expect((await fetch(publicUrl)).status).toBe(200);
+    const galleryKey = (await admin(server.dataDir, "app", "create", "--user", "sharex_user", "--name", "Gallery", "--gallery-access")).key as string;
+    const patched = await fetch(`${server.url}/api/posts/${post.code}`, {
+      method: "PATCH",
+      headers: { "api-key": galleryKey, "content-type": "application/json" },
+      body: JSON.stringify({ privacy: "private" }),
+    });
+    expect(patched.status).toBe(200);
+    expect([403, 404]).toContain((await fetch(publicUrl)).status);
+    const signed = (await patched.json()).post.files[0].url as string;
+    expect(signed).toContain("sig=");
+    expect((await fetch(signed)).status).toBe(200);
+  });
 });

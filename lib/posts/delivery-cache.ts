@@ -1,0 +1,63 @@
+/**
+ * A short-lived cache of what /cdn needs to know about a file (storage key, type, whether
+ * the URL must be signed, moderation). A shared link in a busy chat is fetched thousands
+ * of times a minute; without this every fetch is a database query, which profiling showed
+ * to be the largest single cost of serving a small file.
+ *
+ * Correctness: every change in this process to what an entry holds (privacy, moderation,
+ * restriction, deleting or adding files) forgets the post's entries at once
+ * (forgetDeliverable). Changes made elsewhere — the admin CLI, another instance — are
+ * seen within TTL_MS. Only found files are cached: a file that appears is served at once.
+ */
+export interface CachedDeliverable<T> {
+  postId: string;
+  value: T;
+}
+
+/** How long another process's change may take to show; short enough to be invisible to people. */
+export const DELIVERY_CACHE_TTL_MS = 1000;
+const MAX_POSTS = 5000;
+
+interface Entry {
+  expires: number;
+  postId: string;
+  files: Map<string, unknown>;
+}
+
+const byCode = new Map<string, Entry>();
+const codeOfPost = new Map<string, string>();
+/** Bumped by every forget: a load that overlapped a change must not store what it read. */
+let generation = 0;
+
+export async function cachedDeliverable<T>(code: string, name: string, load: () => Promise<CachedDeliverable<T> | null>): Promise<T | null> {
+  const now = Date.now();
+  const entry = byCode.get(code);
+  if (entry && entry.expires > now && entry.files.has(name)) return entry.files.get(name) as T;
+  const started = generation;
+  const loaded = await load();
+  if (!loaded || started !== generation) return loaded ? loaded.value : null;
+  let target = byCode.get(code);
+  if (!target || target.expires <= now || target.postId !== loaded.postId) {
+    forget(code);
+    if (byCode.size >= MAX_POSTS) forget(byCode.keys().next().value as string);
+    target = { expires: now + DELIVERY_CACHE_TTL_MS, postId: loaded.postId, files: new Map() };
+    byCode.set(code, target);
+    codeOfPost.set(loaded.postId, code);
+  }
+  target.files.set(name, loaded.value);
+  return loaded.value;
+}
+
+/** Call after any change to a post's privacy, moderation, restriction or files. */
+export function forgetDeliverable(post: { code?: string; postId?: string }): void {
+  generation++;
+  const code = post.code ?? (post.postId ? codeOfPost.get(post.postId) : undefined);
+  if (code) forget(code);
+}
+
+function forget(code: string): void {
+  const entry = byCode.get(code);
+  if (!entry) return;
+  byCode.delete(code);
+  codeOfPost.delete(entry.postId);
+}

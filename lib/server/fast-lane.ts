@@ -1,0 +1,119 @@
+/**
+ * The API, Relay and direct-file surfaces served straight from node:http, around Next.js.
+ *
+ * Those three surfaces are plain Request → Response functions (lib/http/dispatch.ts,
+ * lib/routes/cdn.ts); Next adds nothing to them but cost: its router, a Web-stream copy of
+ * every request body chunk and every file byte, and it drops Content-Length. Profiles put
+ * that cost at over half of a small file's serving time and 40 % of a large upload's. So
+ * the custom server calls the same functions itself, moving bytes between sockets and
+ * files as Node streams (lib/http/node-bridge.ts). Pages, and next-auth under /api/auth,
+ * still go through Next. The route handlers under app/ stay for `next dev`.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { pipeline } from "node:stream/promises";
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
+import { attachRequestBody, nativeResponseBody } from "../http/node-bridge";
+import { CONTENT_LENGTH_CARRIER } from "../http/respond";
+
+type WebHandler = (request: Request) => Promise<Response>;
+
+export interface FastLane {
+  /** Serves the request when it belongs to a fast surface; false means "not mine". */
+  (req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+}
+
+/** Paths left to Next although they sit under a fast prefix. */
+const NEXT_OWNED = /^\/api\/auth(?:\/|$)/;
+
+export async function createFastLane(): Promise<FastLane> {
+  const [{ dispatcher }, { serveCdn }] = await Promise.all([import("../routes"), import("../routes/cdn")]);
+  const api = dispatcher("api");
+  const relay = dispatcher("relay");
+
+  const pick = (path: string): WebHandler | null => {
+    if (isUnder(path, "/cdn")) return serveCdn;
+    if (isUnder(path, "/api")) return NEXT_OWNED.test(path) ? null : api;
+    if (isUnder(path, "/relay")) return relay;
+    return null;
+  };
+
+  return async (req, res) => {
+    const url = req.url ?? "/";
+    const query = url.indexOf("?");
+    const handler = pick(query === -1 ? url : url.slice(0, query));
+    if (!handler) return false;
+    const response = await handler(toRequest(req, url));
+    await send(req, res, response);
+    return true;
+  };
+}
+
+const isUnder = (path: string, prefix: string): boolean =>
+  path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47 /* / */);
+
+function toRequest(req: IncomingMessage, url: string): Request {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    // Invalid header values are rejected by Node's parser already; Headers may still refuse
+    // a few (e.g. obsolete line folding), which we drop rather than fail the request.
+    try {
+      headers.append(raw[i], raw[i + 1]);
+    } catch {
+      /* skipped */
+    }
+  }
+  const method = req.method ?? "GET";
+  // The origin only feeds `request.url`; handlers build absolute URLs from PUBLIC_URL.
+  const request = new Request(`http://localhost${url.startsWith("/") ? url : "/" + url}`, { method, headers });
+  return method === "GET" || method === "HEAD" ? request : attachRequestBody(request, req);
+}
+
+/** How long a refused body is read and discarded before the socket is cut. */
+const LINGER_MS = 5000;
+
+function linger(req: IncomingMessage): void {
+  const cut = setTimeout(() => req.socket.destroy(), LINGER_MS);
+  cut.unref();
+  req.once("end", () => clearTimeout(cut));
+  req.once("close", () => clearTimeout(cut));
+  req.resume();
+}
+
+async function send(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
+  const head: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== CONTENT_LENGTH_CARRIER && name !== "set-cookie") head[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) head["set-cookie"] = cookies;
+
+  const native = nativeResponseBody(response);
+  const bodyless = req.method === "HEAD" || response.status === 204 || response.status === 304 || !response.body;
+  if (native?.kind === "text" && !bodyless) head["content-length"] = String(Buffer.byteLength(native.text));
+  // A body we stopped reading (a 413 mid-upload, a 401 before it): answer, then read and
+  // discard what the client is still sending for a while before cutting the connection
+  // ("lingering close"). A client cut off mid-send reports a broken pipe instead of
+  // showing our reply; one that finishes in time keeps its connection.
+  if (!req.complete && !req.readableEnded) linger(req);
+
+  res.writeHead(response.status, response.statusText || undefined, head);
+  if (bodyless) {
+    if (native?.kind === "stream") native.stream.destroy();
+    else void response.body?.cancel().catch(() => {});
+    res.end();
+    return;
+  }
+  try {
+    if (native?.kind === "text") {
+      res.end(native.text);
+    } else if (native?.kind === "stream") {
+      await pipeline(native.stream, res);
+    } else {
+      await pipeline(Readable.fromWeb(response.body as unknown as NodeWebReadableStream<Uint8Array>), res);
+    }
+  } catch {
+    // The client went away mid-body: pipeline has closed both ends; nothing to answer.
+  }
+}
