@@ -1,6 +1,7 @@
 import type { Metadata, Viewport } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { AccountLink } from "@/components/auth/AccountLink";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -43,12 +44,7 @@ function Header() {
               </li>
             ))}
             <li>
-              <Link
-                href="/signin"
-                className="rounded-md bg-brand-600 px-3 py-1.5 font-medium text-white hover:bg-brand-700"
-              >
-                Sign in
-              </Link>
+              <AccountLink />
             </li>
           </ul>
         </nav>

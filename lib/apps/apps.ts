@@ -171,3 +171,9 @@ export async function verifyAppKey(appId: string, key: string): Promise<AppRecor
   }
   return app;
 }
+
+/** Turns the app's gallery access (GET /posts, edit, delete, add files) on or off. */
+export async function setGalleryAccess(appId: string, galleryAccess: boolean, scope: AppScope = {}): Promise<AppRecord> {
+  await findApp(appId, scope);
+  return db().app.update({ where: { id: appId }, data: { galleryAccess }, select: appSelect });
+}

@@ -14,7 +14,7 @@ import { DomainError } from "../errors";
 export interface UploaderUrls {
   /** `{base_url}` of the API: uploads go to `${apiUrl}/upload`. */
   apiUrl: string;
-  /** The service's origin; the delete confirmation page is `${publicUrl}/p/{code}/delete`. */
+  /** The service's origin; the delete confirmation page is `${publicUrl}/dashboard/delete/{code}`. */
   publicUrl: string;
 }
 
@@ -103,7 +103,7 @@ export function sharexConfig(key: string, options: ClientConfigOptions = {}): Sh
     // The share page: it unfurls in chat; the direct file stays available as the thumbnail.
     URL: "{json:post.url}",
     ThumbnailURL: "{json:url}",
-    DeletionURL: `${urls.publicUrl}/p/{json:post.code}/delete`,
+    DeletionURL: `${urls.publicUrl}/dashboard/delete/{json:post.code}`,
     ErrorMessage: "{json:error.type}: {json:error.message}",
   };
 }
@@ -117,7 +117,7 @@ export function chatterinoConfig(key: string, options: ClientConfigOptions = {})
     extra_headers: `api-key: ${apiKey};post-privacy: ${UPLOAD_PRIVACY}`,
     // Chatterino patterns are dot paths without the `json:` prefix.
     image_link: "{post.url}",
-    deletion_link: `${urls.publicUrl}/p/{post.code}/delete`,
+    deletion_link: `${urls.publicUrl}/dashboard/delete/{post.code}`,
   };
 }
 
@@ -175,4 +175,11 @@ fi
 printf '%s\\n' "$link"
 `;
   return { script };
+}
+
+/** A one-line curl upload with the same headers, for scripts and a quick test. */
+export function curlCommand(key: string, options: ClientConfigOptions = {}): string {
+  const apiKey = checkKey(key);
+  const urls = options.urls ?? defaultUrls();
+  return `curl -sS -H ${shellQuote(`api-key: ${apiKey}`)} -H 'post-privacy: ${UPLOAD_PRIVACY}' -F 'file=@screenshot.png' ${shellQuote(`${urls.apiUrl}/upload`)}`;
 }

@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { authenticateKey } from "../auth/authenticate";
+import { authenticateWebSession } from "../auth/web-session";
 import { accountOf, hasGalleryAccess, type Principal } from "../auth/principal";
 import { env } from "../config/env";
 import { DomainError, isDomainError } from "../errors";
@@ -75,7 +76,7 @@ async function handle(
   const { route } = match;
   const ip = clientIp(request.headers);
 
-  const principal = await authorize(route, request.headers.get(KEY_HEADER[surface]), surface);
+  const principal = await authorize(route, request.headers.get(KEY_HEADER[surface]), surface, request.headers);
 
   // Rate limiting needs the body only for the profile/theme split; parse the body first
   // in that one case, otherwise limit before doing any parsing work.
@@ -103,14 +104,15 @@ async function handle(
   return json(result);
 }
 
-async function authorize(route: RouteDef, key: string | null, surface: Surface): Promise<Principal | null> {
+async function authorize(route: RouteDef, key: string | null, surface: Surface, requestHeaders: Headers): Promise<Principal | null> {
   const header = KEY_HEADER[surface];
   if (route.auth === "none") return null;
+  // Without a key, our own pages authenticate with the web sign-in cookie (same-origin only).
+  const principal = key && key.trim() ? await authenticateKey(key, header) : await authenticateWebSession(requestHeaders);
   if (!key || !key.trim()) {
-    if (route.auth === "optional") return null;
-    throw new DomainError("unauthorized", `Missing ${header} header.`);
+    if (!principal && route.auth === "optional") return null;
+    if (!principal) throw new DomainError("unauthorized", `Missing ${header} header.`);
   }
-  const principal = await authenticateKey(key, header);
   if (!principal) throw new DomainError("unauthorized", `The ${header} is not recognized.`);
   if (principal.kind === "team" && !(route.keys ?? ["personal"]).includes("team")) {
     throw new DomainError("unauthorized", "Team keys cannot be used on this endpoint.");

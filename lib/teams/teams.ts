@@ -104,7 +104,7 @@ export async function addMember(teamId: string, userId: string): Promise<TeamMem
 
 async function updateTeam(
   teamId: string,
-  data: { status?: TeamStatus; keyHash?: string; keyHint?: string },
+  data: { status?: TeamStatus; keyHash?: string | null; keyHint?: string | null },
 ): Promise<TeamRecord> {
   try {
     return toTeam(await db().team.update({ where: { id: teamId }, data, select: teamSelect }));
@@ -132,4 +132,52 @@ export async function regenerateTeamKey(teamId: string): Promise<IssuedTeam> {
 export async function findTeam(teamId: string): Promise<TeamRecord | null> {
   const row = await db().team.findUnique({ where: { id: teamId }, select: teamSelect });
   return row ? toTeam(row) : null;
+}
+
+export interface TeamMembershipRecord {
+  team: TeamRecord;
+  role: TeamRole;
+  /** Whether the team currently has a key (the owner may have deleted it). */
+  hasKey: boolean;
+}
+
+/** The teams a user belongs to (as owner or member), oldest first. */
+export async function listTeamsOf(userId: string): Promise<TeamMembershipRecord[]> {
+  const rows = await db().teamMember.findMany({
+    where: { userId },
+    include: { team: { select: { ...teamSelect, keyHash: true } } },
+    orderBy: [{ createdAt: "asc" }, { teamId: "asc" }],
+  });
+  return rows.map(({ team: { keyHash, ...team }, role }) => ({
+    team: toTeam(team),
+    role: role === "owner" ? "owner" : "member",
+    hasKey: keyHash !== null,
+  }));
+}
+
+export interface TeamMemberView extends TeamMemberRecord {
+  username: string;
+}
+
+/** The members of a team, owner first. */
+export async function listMembers(teamId: string): Promise<TeamMemberView[]> {
+  const rows = await db().teamMember.findMany({
+    where: { teamId },
+    include: { user: { select: { displayUsername: true } } },
+    orderBy: [{ createdAt: "asc" }, { userId: "asc" }],
+  });
+  return rows
+    .map((row) => ({
+      teamId: row.teamId,
+      userId: row.userId,
+      role: (row.role === "owner" ? "owner" : "member") as TeamRole,
+      createdAt: row.createdAt,
+      username: row.user.displayUsername,
+    }))
+    .sort((a, b) => (a.role === b.role ? 0 : a.role === "owner" ? -1 : 1));
+}
+
+/** Deletes the team access key: it stops working at once until the owner regenerates one. */
+export async function deleteTeamKey(teamId: string): Promise<TeamRecord> {
+  return updateTeam(teamId, { keyHash: null, keyHint: null });
 }

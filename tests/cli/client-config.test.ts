@@ -23,7 +23,7 @@ describe("ShareX config", () => {
       FileFormName: "file",
       URL: "{json:post.url}",
       ThumbnailURL: "{json:url}",
-      DeletionURL: "https://media.example/p/{json:post.code}/delete",
+      DeletionURL: "https://media.example/dashboard/delete/{json:post.code}",
       ErrorMessage: "{json:error.type}: {json:error.message}",
     });
     expect(Number(SHAREX_VERSION.split(".")[0])).toBeGreaterThanOrEqual(14);
@@ -37,7 +37,7 @@ describe("ShareX config", () => {
       resetEnv();
       const config = sharexConfig(KEY);
       expect(config.RequestURL).toBe("https://pics.example.org/api/upload");
-      expect(config.DeletionURL).toBe("https://pics.example.org/p/{json:post.code}/delete");
+      expect(config.DeletionURL).toBe("https://pics.example.org/dashboard/delete/{json:post.code}");
       expect(config.Name).toBe("pics.example.org");
     } finally {
       for (const [name, value] of Object.entries(saved)) {
@@ -64,7 +64,7 @@ describe("Chatterino config", () => {
       form_field: "file",
       extra_headers: `api-key: ${KEY};post-privacy: unlisted`,
       image_link: "{post.url}",
-      deletion_link: "https://media.example/p/{post.code}/delete",
+      deletion_link: "https://media.example/dashboard/delete/{post.code}",
     });
   });
 });

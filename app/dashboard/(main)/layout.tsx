@@ -1,0 +1,26 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { DashboardNav } from "@/components/dashboard/nav";
+import { DashboardProviders } from "@/components/dashboard/providers";
+import { requireDashboardUser } from "@/lib/web/dashboard/user";
+
+export const metadata: Metadata = { title: "Dashboard", robots: { index: false } };
+// Per-user pages: never prerendered or cached.
+export const dynamic = "force-dynamic";
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const viewer = await requireDashboardUser("/dashboard");
+  return (
+    <DashboardProviders>
+      <div className="flex flex-col gap-6 md:flex-row md:gap-10">
+        <aside className="md:w-48 md:shrink-0">
+          <p className="mb-3 hidden truncate text-sm text-zinc-500 md:block dark:text-zinc-400">
+            Signed in as <span className="font-medium text-zinc-900 dark:text-zinc-100">{viewer.username}</span>
+          </p>
+          <DashboardNav />
+        </aside>
+        <div className="min-w-0 flex-1">{children}</div>
+      </div>
+    </DashboardProviders>
+  );
+}

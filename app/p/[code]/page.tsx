@@ -1,0 +1,125 @@
+/**
+ * The share page of a post: its media, details and the unfurl tags link previews read.
+ * Everything comes from one read of the post per request (lib/web/share.ts); no client
+ * fetching, so crawlers get the whole page at once. See docs/share-pages.md.
+ */
+import type { Metadata, Viewport } from "next";
+import { headers } from "next/headers";
+import { notFound } from "next/navigation";
+import { PostDetails } from "@/components/share/PostDetails";
+import { PostMedia } from "@/components/share/PostMedia";
+import { isShareCode } from "@/lib/posts/codes";
+import { normalizeIp } from "@/lib/ratelimit/client-ip";
+import { displayTitle, oembedUrl } from "@/lib/web/oembed";
+import { countShareView, loadSharePost, primaryKind, type PostJson, type ShareResult } from "@/lib/web/share";
+import { getViewer } from "@/lib/web/viewer";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ code: string }> };
+
+/** Discord colours its embed with theme-color: the brand colour, in both themes. */
+const EMBED_COLOR = "#3552e3";
+const SITE_NAME = "Mediahost";
+
+async function load(params: Props["params"]): Promise<ShareResult> {
+  const { code } = await params;
+  if (!isShareCode(code)) return { kind: "not_found" };
+  const [viewer, requestHeaders] = await Promise.all([getViewer(), headers()]);
+  // Set by proxy.ts when the request came in on a custom link domain.
+  const linkDomain = requestHeaders.get("x-link-domain");
+  return loadSharePost(code, viewer?.id ?? null, linkDomain ? linkDomain.toLowerCase() : null);
+}
+
+function describe(post: PostJson): string {
+  if (post.description) return post.description;
+  const kind = post.file_count > 1 ? `An album of ${post.file_count} files` : primaryKind(post) === "video" ? "A video" : "An image";
+  return post.author ? `${kind} by ${post.author.username}` : kind;
+}
+
+/** The media tags of a post anyone with the link may see; none for private posts. */
+function mediaMetadata(post: PostJson, title: string, description: string): Pick<Metadata, "openGraph" | "twitter"> {
+  const file = post.files[0];
+  const base = { title, description, siteName: SITE_NAME, url: post.url };
+  if (!file || post.privacy === "private") {
+    return { openGraph: { ...base, type: "website" }, twitter: { card: "summary", title, description } };
+  }
+  const size = file.width && file.height ? { width: file.width, height: file.height } : {};
+  if (primaryKind(post) === "video") {
+    const poster = file.thumbnail_url ? [{ url: file.thumbnail_url, ...size, alt: title }] : [];
+    return {
+      openGraph: {
+        ...base,
+        type: "video.other",
+        images: poster,
+        videos: [{ url: file.url, ...(file.url.startsWith("https:") ? { secureUrl: file.url } : {}), type: file.mime_type, ...size }],
+      },
+      twitter: {
+        card: "player",
+        title,
+        description,
+        images: poster.map((p) => p.url),
+        players: [{ playerUrl: post.url, streamUrl: file.url, width: file.width ?? 1280, height: file.height ?? 720 }],
+      },
+    };
+  }
+  if (primaryKind(post) === "image") {
+    return {
+      openGraph: { ...base, type: "website", images: [{ url: file.url, ...size, type: file.mime_type, alt: title }] },
+      twitter: { card: "summary_large_image", title, description, images: [file.url] },
+    };
+  }
+  return { openGraph: { ...base, type: "website" }, twitter: { card: "summary", title, description } };
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const result = await load(params);
+  if (result.kind === "not_found") return { title: "Post not found", robots: { index: false } };
+  if (result.kind === "moderated") return { title: "Post under moderation", robots: { index: false } };
+  const { post } = result;
+  const title = displayTitle(post);
+  const description = describe(post);
+  return {
+    title: { absolute: `${title} · ${SITE_NAME}` },
+    description,
+    ...mediaMetadata(post, title, description),
+    alternates: {
+      canonical: post.url,
+      ...(post.privacy === "private" ? {} : { types: { "application/json+oembed": [{ url: oembedUrl(post.url), title }] } }),
+    },
+    // Only public posts belong in search engines; unlisted ones are for people with the link.
+    robots: post.privacy === "public" ? undefined : { index: false, follow: false },
+  };
+}
+
+export const generateViewport = (): Viewport => ({ themeColor: EMBED_COLOR });
+
+export default async function SharePage({ params }: Props) {
+  const result = await load(params);
+  if (result.kind === "not_found") notFound();
+  if (result.kind === "moderated") {
+    return (
+      <section className="mx-auto max-w-md space-y-3 py-16 text-center">
+        <h1 className="text-2xl font-bold tracking-tight">This post is under moderation</h1>
+        <p className="text-zinc-600 dark:text-zinc-300">
+          It was reported or flagged and is hidden while a moderator looks at it.
+        </p>
+      </section>
+    );
+  }
+  const { post, owner, record } = result;
+  const requestHeaders = await headers();
+  countShareView(
+    record,
+    normalizeIp(requestHeaders.get("x-client-ip") ?? "") || "unknown",
+    requestHeaders.get("user-agent"),
+    requestHeaders.has("next-router-prefetch") || requestHeaders.get("purpose") === "prefetch",
+  );
+  const title = displayTitle(post);
+  return (
+    <article className="mx-auto max-w-5xl space-y-6">
+      <PostMedia post={post} title={title} />
+      <PostDetails post={post} title={title} owner={owner} />
+    </article>
+  );
+}

@@ -1,0 +1,104 @@
+"use client";
+
+import { signIn } from "next-auth/react";
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { inputClass, labelClass, primaryButtonClass } from "./styles";
+
+export interface RegisterFormProps {
+  /** REGISTRATION=invite: an invite code is asked for. */
+  needsInvite: boolean;
+  /** Pre-filled from `?invite=`. */
+  invite: string | null;
+}
+
+export function RegisterForm({ needsInvite, invite }: RegisterFormProps) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setPending(true);
+    setError(null);
+    const result = await signIn("register", {
+      username: String(form.get("username") ?? ""),
+      email: String(form.get("email") ?? ""),
+      password: String(form.get("password") ?? ""),
+      invite: String(form.get("invite") ?? ""),
+      redirect: false,
+    });
+    if (!result || result.error) {
+      setPending(false);
+      setError(result?.error ?? "Something went wrong; please try again.");
+      return;
+    }
+    router.replace("/dashboard");
+    router.refresh();
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-4">
+      <div className="space-y-1">
+        <label htmlFor="username" className={labelClass}>
+          Username
+        </label>
+        <input
+          id="username"
+          name="username"
+          autoComplete="username"
+          required
+          minLength={2}
+          maxLength={32}
+          pattern="[A-Za-z0-9_.\-]{2,32}"
+          aria-describedby="username-help"
+          className={inputClass}
+        />
+        <p id="username-help" className="text-xs text-zinc-500 dark:text-zinc-400">
+          2 to 32 letters, digits, “_”, “.” or “-”.
+        </p>
+      </div>
+      <div className="space-y-1">
+        <label htmlFor="email" className={labelClass}>
+          Email <span className="font-normal text-zinc-500">(optional, lets you sign in with it)</span>
+        </label>
+        <input id="email" name="email" type="email" autoComplete="email" className={inputClass} />
+      </div>
+      <div className="space-y-1">
+        <label htmlFor="password" className={labelClass}>
+          Password
+        </label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          aria-describedby="password-help"
+          className={inputClass}
+        />
+        <p id="password-help" className="text-xs text-zinc-500 dark:text-zinc-400">
+          At least 8 characters.
+        </p>
+      </div>
+      {needsInvite && (
+        <div className="space-y-1">
+          <label htmlFor="invite" className={labelClass}>
+            Invite code
+          </label>
+          <input id="invite" name="invite" required defaultValue={invite ?? ""} className={inputClass} />
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+          {error}
+        </p>
+      )}
+      <button type="submit" disabled={pending} className={primaryButtonClass}>
+        {pending ? "Creating your account…" : "Create account"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,236 @@
+"use client";
+/**
+ * The caller's posts: GET /api/posts with infinite scroll, filters (privacy, kind, title
+ * search), multi-select delete, uploads, and the editor dialog.
+ */
+import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { api, type Post, type PostPage, type Privacy } from "./api";
+import { PostEditor } from "./post-editor";
+import { UploadPanel } from "./upload-panel";
+import { useUploads } from "./upload";
+import { dangerButton, input, muted, secondaryButton } from "./ui";
+
+const TABS = [
+  { value: "all", label: "All kinds" },
+  { value: "images", label: "Images" },
+  { value: "videos", label: "Videos" },
+  { value: "gifs", label: "GIFs" },
+  { value: "albums", label: "Albums" },
+] as const;
+const PAGE_SIZE = 30;
+
+export function previewUrl(post: Post): string | null {
+  const file = post.files[0];
+  if (!file) return null;
+  if (file.thumbnail_url) return file.thumbnail_url;
+  return file.mime_type.startsWith("image/") ? file.url : null;
+}
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+const PRIVACY_BADGE: Record<Privacy, string> = {
+  public: "bg-emerald-100 text-emerald-800 dark:bg-emerald-500/15 dark:text-emerald-300",
+  unlisted: "bg-amber-100 text-amber-800 dark:bg-amber-500/15 dark:text-amber-300",
+  private: "bg-zinc-200 text-zinc-800 dark:bg-zinc-700 dark:text-zinc-200",
+};
+
+export function Gallery() {
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useState("");
+  const [privacy, setPrivacy] = useState<"" | Privacy>("");
+  const [tab, setTab] = useState<(typeof TABS)[number]["value"]>("all");
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [editing, setEditing] = useState<Post | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const debouncedSearch = useDebounced(search.trim(), 300);
+  const ids = { search: useId(), privacy: useId(), tab: useId() };
+
+  const query = useInfiniteQuery({
+    queryKey: ["posts", { search: debouncedSearch, privacy, tab }],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam, signal }) => {
+      const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
+      if (pageParam) params.set("cursor", pageParam);
+      if (debouncedSearch) params.set("search", debouncedSearch);
+      if (privacy) params.set("privacy", privacy);
+      if (tab !== "all") params.set("tab", tab);
+      return api<PostPage>(`/api/posts?${params}`, { signal });
+    },
+    getNextPageParam: (last) => (last.has_more ? last.next_cursor : null),
+  });
+  const posts = query.data?.pages.flatMap((p) => p.posts) ?? [];
+
+  const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: ["posts"] }), [queryClient]);
+  const uploads = useUploads(refresh);
+
+  // Infinite scroll: load the next page when the sentinel below the grid comes into view.
+  const sentinel = useRef<HTMLDivElement>(null);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  useEffect(() => {
+    const node = sentinel.current;
+    if (!node || !hasNextPage) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+    }, { rootMargin: "400px" });
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const toggle = (code: string) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(code)) next.delete(code);
+      else next.add(code);
+      return next;
+    });
+
+  const deleteSelected = async () => {
+    const codes = [...selected];
+    if (!window.confirm(`Delete ${codes.length} post${codes.length === 1 ? "" : "s"}? This cannot be undone.`)) return;
+    const results = await Promise.allSettled(codes.map((code) => api(`/api/posts/${encodeURIComponent(code)}`, { method: "DELETE" })));
+    const failed = results.filter((r) => r.status === "rejected").length;
+    setNotice(failed ? `${codes.length - failed} deleted, ${failed} could not be deleted.` : `${codes.length} deleted.`);
+    setSelected(new Set());
+    refresh();
+  };
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight">Gallery</h1>
+        {notice && (
+          <p role="status" className={muted}>
+            {notice}
+          </p>
+        )}
+      </div>
+
+      <UploadPanel items={uploads.items} onFiles={(files, p) => void uploads.upload(files, p)} onClear={uploads.clearFinished} />
+
+      <div className="grid gap-3 sm:grid-cols-[1fr_auto_auto]">
+        <div>
+          <label htmlFor={ids.search} className="sr-only">
+            Search by title
+          </label>
+          <input id={ids.search} type="search" placeholder="Search titles and descriptions" value={search} onChange={(e) => setSearch(e.target.value)} className={input} />
+        </div>
+        <div>
+          <label htmlFor={ids.privacy} className="sr-only">
+            Filter by privacy
+          </label>
+          <select id={ids.privacy} value={privacy} onChange={(e) => setPrivacy(e.target.value as "" | Privacy)} className={input}>
+            <option value="">Any privacy</option>
+            <option value="public">Public</option>
+            <option value="unlisted">Unlisted</option>
+            <option value="private">Private</option>
+          </select>
+        </div>
+        <div>
+          <label htmlFor={ids.tab} className="sr-only">
+            Filter by kind
+          </label>
+          <select id={ids.tab} value={tab} onChange={(e) => setTab(e.target.value as typeof tab)} className={input}>
+            {TABS.map((t) => (
+              <option key={t.value} value={t.value}>
+                {t.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+
+      {selected.size > 0 && (
+        <div className="sticky top-2 z-10 flex items-center justify-between gap-3 rounded-lg border border-zinc-200 bg-white/95 p-3 shadow-sm dark:border-zinc-800 dark:bg-zinc-900/95">
+          <span className="text-sm">{selected.size} selected</span>
+          <div className="flex gap-2">
+            <button type="button" className={secondaryButton} onClick={() => setSelected(new Set())}>
+              Clear
+            </button>
+            <button type="button" className={dangerButton} onClick={() => void deleteSelected()}>
+              Delete selected
+            </button>
+          </div>
+        </div>
+      )}
+
+      {query.isError && (
+        <p role="alert" className="text-red-600 dark:text-red-400">
+          {query.error.message}
+        </p>
+      )}
+      {query.isPending && <p className={muted}>Loading posts…</p>}
+      {query.isSuccess && posts.length === 0 && (
+        <p className={`${muted} rounded-lg border border-dashed border-zinc-300 p-8 text-center dark:border-zinc-700`}>
+          {debouncedSearch || privacy || tab !== "all" ? "No posts match these filters." : "No posts yet. Drop a file above to upload your first."}
+        </p>
+      )}
+
+      <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" aria-label="Posts">
+        {posts.map((post) => {
+          const preview = previewUrl(post);
+          const checked = selected.has(post.code);
+          const title = post.title || "Untitled";
+          return (
+            <li key={post.code} data-code={post.code} className={`group relative overflow-hidden rounded-lg border bg-zinc-50 dark:bg-zinc-900 ${checked ? "border-brand-500 ring-2 ring-brand-500" : "border-zinc-200 dark:border-zinc-800"}`}>
+              <button type="button" onClick={() => setEditing(post)} className="block w-full text-left" aria-label={`Edit ${title}`}>
+                <div className="aspect-square w-full bg-zinc-100 dark:bg-zinc-800">
+                  {preview ? (
+                    // eslint-disable-next-line @next/next/no-img-element -- signed, per-user URLs: no optimiser in between.
+                    <img src={preview} alt="" loading="lazy" className="h-full w-full object-cover" />
+                  ) : (
+                    <div className="flex h-full items-center justify-center text-sm text-zinc-500">{post.files[0]?.mime_type ?? "No file"}</div>
+                  )}
+                </div>
+                <div className="space-y-1 p-2">
+                  <p className="truncate text-sm font-medium">{title}</p>
+                  <p className="flex flex-wrap items-center gap-1.5 text-xs text-zinc-500 dark:text-zinc-400">
+                    <span className={`rounded px-1.5 py-0.5 font-medium ${PRIVACY_BADGE[post.privacy]}`}>{post.privacy}</span>
+                    {post.file_count > 1 && <span>{post.file_count} files</span>}
+                    <span>{post.view_count} views</span>
+                    {post.moderated && <span className="text-red-600">moderated</span>}
+                  </p>
+                </div>
+              </button>
+              <label className="absolute left-2 top-2 flex items-center rounded bg-white/90 p-1.5 shadow dark:bg-zinc-900/90">
+                <input type="checkbox" checked={checked} onChange={() => toggle(post.code)} className="h-4 w-4 accent-brand-600" />
+                <span className="sr-only">Select {title}</span>
+              </label>
+            </li>
+          );
+        })}
+      </ul>
+
+      <div ref={sentinel} aria-hidden="true" />
+      {query.hasNextPage && (
+        <div className="flex justify-center">
+          <button type="button" className={secondaryButton} disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+            {query.isFetchingNextPage ? "Loading…" : "Load more"}
+          </button>
+        </div>
+      )}
+
+      {editing && (
+        <PostEditor
+          post={editing}
+          onClose={() => setEditing(null)}
+          onChanged={(post) => {
+            setEditing(post);
+            refresh();
+          }}
+          onDeleted={() => {
+            setEditing(null);
+            refresh();
+          }}
+        />
+      )}
+    </div>
+  );
+}

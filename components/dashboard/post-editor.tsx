@@ -1,0 +1,203 @@
+"use client";
+/** Edit one post: title, description, privacy; the files of an album (add, remove); delete. */
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { api, type Post, type Privacy } from "./api";
+import { sendFiles } from "./upload";
+import { dangerButton, formatBytes, input, label, muted, primaryButton, secondaryButton } from "./ui";
+import { CopyButton } from "./copy-button";
+
+const ALBUM_MAX_FILES = 9;
+
+export function PostEditor({
+  post,
+  onClose,
+  onChanged,
+  onDeleted,
+}: {
+  post: Post;
+  onClose: () => void;
+  onChanged: (post: Post) => void;
+  onDeleted: () => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [title, setTitle] = useState(post.title ?? "");
+  const [description, setDescription] = useState(post.description ?? "");
+  const [privacy, setPrivacy] = useState<Privacy>(post.privacy);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const ids = { title: useId(), description: useId(), privacy: useId(), heading: useId() };
+  const path = `/api/posts/${encodeURIComponent(post.code)}`;
+
+  useEffect(() => {
+    const node = dialog.current;
+    if (node && !node.open) node.showModal();
+  }, []);
+
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setMessage(null);
+    try {
+      await work();
+    } catch (error) {
+      setMessage({ text: error instanceof Error ? error.message : String(error), error: true });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    void run(async () => {
+      const body: Record<string, unknown> = { title: title.trim() || null, description: description.trim() || null };
+      if (!post.team_id) body.privacy = privacy;
+      const { post: updated } = await api<{ post: Post }>(path, { method: "PATCH", body: JSON.stringify(body) });
+      onChanged(updated);
+      setMessage({ text: "Saved.", error: false });
+    });
+  };
+
+  const removeFile = (name: string) =>
+    void run(async () => {
+      const last = post.files.length === 1;
+      if (!window.confirm(last ? "This is the only file: removing it deletes the post. Continue?" : `Remove ${name} from this post?`)) return;
+      await api(`${path}/files/${encodeURIComponent(name)}`, { method: "DELETE" });
+      if (last) return onDeleted();
+      const { post: updated } = await api<{ post: Post }>(path);
+      onChanged(updated);
+    });
+
+  const addFiles = (files: File[]) =>
+    void run(async () => {
+      setProgress(0);
+      const result = await sendFiles(`${path}/files`, files, {}, (loaded, total) => setProgress(total ? Math.round((loaded / total) * 100) : 0));
+      setProgress(null);
+      if (!result.ok) throw new Error(result.message);
+      const body = result.body as { post: Post; failed?: { index: number; error: { message: string } }[] };
+      onChanged(body.post);
+      if (body.failed?.length) {
+        setMessage({ text: body.failed.map((f) => `${files[f.index]?.name ?? `File ${f.index + 1}`}: ${f.error.message}`).join(" "), error: true });
+      }
+    });
+
+  const deletePost = () =>
+    void run(async () => {
+      if (!window.confirm("Delete this post and all its files? This cannot be undone.")) return;
+      await api(path, { method: "DELETE" });
+      onDeleted();
+    });
+
+  return (
+    <dialog
+      ref={dialog}
+      onClose={onClose}
+      aria-labelledby={ids.heading}
+      className="m-auto w-[min(40rem,calc(100vw-2rem))] rounded-xl bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-black/50 dark:bg-zinc-900 dark:text-zinc-100"
+    >
+      <div className="max-h-[85vh] space-y-5 overflow-y-auto p-5">
+        <div className="flex items-start justify-between gap-3">
+          <h2 id={ids.heading} className="text-lg font-semibold">
+            Edit post <span className="font-mono text-sm text-zinc-500">{post.code}</span>
+          </h2>
+          <button type="button" className={secondaryButton} onClick={() => dialog.current?.close()}>
+            Close
+          </button>
+        </div>
+
+        <div className="flex flex-wrap items-center gap-2 text-sm">
+          <a href={post.url} target="_blank" rel="noreferrer" className="text-brand-600 underline dark:text-brand-400">
+            Open share page
+          </a>
+          <CopyButton value={post.url} label="Copy link" />
+        </div>
+
+        <form onSubmit={save} className="space-y-4">
+          <div className="space-y-1">
+            <label htmlFor={ids.title} className={label}>
+              Title
+            </label>
+            <input id={ids.title} value={title} maxLength={100} onChange={(e) => setTitle(e.target.value)} className={input} />
+          </div>
+          <div className="space-y-1">
+            <label htmlFor={ids.description} className={label}>
+              Description
+            </label>
+            <textarea id={ids.description} value={description} rows={3} maxLength={1000} onChange={(e) => setDescription(e.target.value)} className={input} />
+          </div>
+          <div className="space-y-1">
+            <label htmlFor={ids.privacy} className={label}>
+              Privacy
+            </label>
+            <select id={ids.privacy} value={privacy} disabled={!!post.team_id} onChange={(e) => setPrivacy(e.target.value as Privacy)} className={input}>
+              <option value="public">Public: listed on discover and your profile</option>
+              <option value="unlisted">Unlisted: anyone with the link</option>
+              <option value="private">Private: only you</option>
+            </select>
+            {post.team_id && <p className={muted}>Team posts are always private.</p>}
+          </div>
+          <button type="submit" className={primaryButton} disabled={busy}>
+            Save changes
+          </button>
+        </form>
+
+        <section className="space-y-2" aria-label="Files">
+          <div className="flex items-center justify-between gap-2">
+            <h3 className="font-medium">
+              Files ({post.files.length}/{ALBUM_MAX_FILES})
+            </h3>
+            <button type="button" className={secondaryButton} disabled={busy || post.files.length >= ALBUM_MAX_FILES} onClick={() => fileInput.current?.click()}>
+              Add files
+            </button>
+            <input
+              ref={fileInput}
+              type="file"
+              multiple
+              accept="image/*,video/*"
+              className="sr-only"
+              tabIndex={-1}
+              aria-label="Files to add"
+              onChange={(e) => {
+                const files = Array.from(e.target.files ?? []);
+                e.target.value = "";
+                if (files.length) addFiles(files);
+              }}
+            />
+          </div>
+          {progress !== null && <progress max={100} value={progress} className="h-2 w-full" aria-label="Adding files" />}
+          <ul className="divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
+            {post.files.map((file) => (
+              <li key={file.name} className="flex items-center gap-3 p-2 text-sm">
+                {file.thumbnail_url || file.mime_type.startsWith("image/") ? (
+                  // eslint-disable-next-line @next/next/no-img-element -- signed per-user URLs.
+                  <img src={file.thumbnail_url ?? file.url} alt="" className="h-12 w-12 shrink-0 rounded object-cover" />
+                ) : (
+                  <span className="h-12 w-12 shrink-0 rounded bg-zinc-200 dark:bg-zinc-800" />
+                )}
+                <a href={file.url} target="_blank" rel="noreferrer" className="min-w-0 flex-1 truncate underline">
+                  {file.name}
+                </a>
+                <span className="shrink-0 text-zinc-500">{formatBytes(file.size)}</span>
+                <button type="button" className={secondaryButton} disabled={busy} onClick={() => removeFile(file.name)} aria-label={`Remove ${file.name}`}>
+                  Remove
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        {message && (
+          <p role={message.error ? "alert" : "status"} className={message.error ? "text-sm text-red-600 dark:text-red-400" : muted}>
+            {message.text}
+          </p>
+        )}
+
+        <div className="border-t border-zinc-200 pt-4 dark:border-zinc-800">
+          <button type="button" className={dangerButton} disabled={busy} onClick={deletePost}>
+            Delete post
+          </button>
+        </div>
+      </div>
+    </dialog>
+  );
+}

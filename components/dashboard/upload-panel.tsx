@@ -1,0 +1,151 @@
+"use client";
+/** Drop zone, paste target and file picker, with one progress bar per file. */
+import { useEffect, useId, useRef, useState, type DragEvent } from "react";
+import type { Privacy } from "./api";
+import { formatBytes, muted, secondaryButton } from "./ui";
+import type { UploadItem } from "./upload";
+
+const STATE_TEXT: Record<UploadItem["state"], string> = {
+  queued: "Waiting",
+  uploading: "Uploading",
+  processing: "Processing",
+  done: "Uploaded",
+  failed: "Failed",
+};
+
+export function UploadPanel({
+  items,
+  onFiles,
+  onClear,
+}: {
+  items: UploadItem[];
+  onFiles: (files: File[], privacy: Privacy) => void;
+  onClear: () => void;
+}) {
+  const [dragging, setDragging] = useState(false);
+  const [privacy, setPrivacy] = useState<Privacy>("unlisted");
+  const inputRef = useRef<HTMLInputElement>(null);
+  const privacyId = useId();
+
+  // Paste anywhere on the page (outside text fields) uploads the clipboard's files.
+  useEffect(() => {
+    const onPaste = (event: ClipboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) return;
+      const files = Array.from(event.clipboardData?.files ?? []);
+      if (files.length > 0) {
+        event.preventDefault();
+        onFiles(files, privacy);
+      }
+    };
+    window.addEventListener("paste", onPaste);
+    return () => window.removeEventListener("paste", onPaste);
+  }, [onFiles, privacy]);
+
+  const onDrop = (event: DragEvent<HTMLDivElement>) => {
+    event.preventDefault();
+    setDragging(false);
+    const files = Array.from(event.dataTransfer.files);
+    if (files.length > 0) onFiles(files, privacy);
+  };
+
+  const finished = items.some((i) => i.state === "done" || i.state === "failed");
+
+  return (
+    <section aria-labelledby="upload-heading" className="space-y-3">
+      <h2 id="upload-heading" className="sr-only">
+        Upload
+      </h2>
+      <div
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        data-testid="dropzone"
+        className={`flex flex-col items-center justify-center gap-3 rounded-lg border-2 border-dashed px-4 py-6 text-center transition-colors sm:flex-row sm:justify-between sm:text-left ${
+          dragging ? "border-brand-500 bg-brand-50 dark:bg-brand-500/10" : "border-zinc-300 dark:border-zinc-700"
+        }`}
+      >
+        <p className={muted}>
+          <span className="font-medium text-zinc-900 dark:text-zinc-100">Drop files here</span>, paste with Ctrl+V, or
+          choose them.
+        </p>
+        <div className="flex flex-wrap items-center justify-center gap-2">
+          <label htmlFor={privacyId} className="sr-only">
+            Privacy of new uploads
+          </label>
+          <select
+            id={privacyId}
+            value={privacy}
+            onChange={(e) => setPrivacy(e.target.value as Privacy)}
+            className="rounded-md border border-zinc-300 bg-white px-2 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          >
+            <option value="unlisted">Unlisted</option>
+            <option value="public">Public</option>
+            <option value="private">Private</option>
+          </select>
+          <button type="button" className={secondaryButton} onClick={() => inputRef.current?.click()}>
+            Choose files
+          </button>
+          <input
+            ref={inputRef}
+            type="file"
+            multiple
+            accept="image/*,video/*"
+            aria-label="Files to upload"
+            className="sr-only"
+            tabIndex={-1}
+            onChange={(e) => {
+              const files = Array.from(e.target.files ?? []);
+              e.target.value = "";
+              if (files.length > 0) onFiles(files, privacy);
+            }}
+          />
+        </div>
+      </div>
+
+      {items.length > 0 && (
+        <div className="space-y-2">
+          <ul className="space-y-2" aria-label="Uploads">
+            {items.map((item) => {
+              const percent = item.size > 0 ? Math.min(100, Math.round((item.loaded / item.size) * 100)) : item.state === "done" ? 100 : 0;
+              return (
+                <li key={item.id} className="rounded-md border border-zinc-200 p-3 text-sm dark:border-zinc-800" data-upload-state={item.state}>
+                  <div className="flex items-center justify-between gap-3">
+                    <span className="truncate font-medium">{item.name}</span>
+                    <span className="shrink-0 text-zinc-500 dark:text-zinc-400">
+                      {STATE_TEXT[item.state]} · {formatBytes(item.size)}
+                    </span>
+                  </div>
+                  <progress
+                    className="mt-2 h-2 w-full overflow-hidden rounded [&::-webkit-progress-bar]:bg-zinc-200 [&::-webkit-progress-value]:bg-brand-600 dark:[&::-webkit-progress-bar]:bg-zinc-800"
+                    max={100}
+                    value={item.state === "failed" ? 0 : percent}
+                    aria-label={`Upload progress of ${item.name}`}
+                  />
+                  {item.error && (
+                    <p role="alert" className="mt-1 text-red-600 dark:text-red-400">
+                      {item.error}
+                    </p>
+                  )}
+                  {item.url && (
+                    <a href={item.url} className="mt-1 inline-block text-brand-600 underline dark:text-brand-400">
+                      Open share page
+                    </a>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+          {finished && (
+            <button type="button" className="text-sm text-zinc-600 underline dark:text-zinc-400" onClick={onClear}>
+              Clear finished uploads
+            </button>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

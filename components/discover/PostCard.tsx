@@ -1,0 +1,62 @@
+import Link from "next/link";
+import { displayTitle } from "@/lib/web/oembed";
+import type { PostJson } from "@/lib/web/share";
+import { formatCount } from "@/components/share/format";
+import { Engage } from "./Engage";
+
+/** A post in the discover feed or the GIF results: its first file, title, author and counts. */
+export function PostCard({ post, signedIn }: { post: PostJson; signedIn: boolean }) {
+  const file = post.files[0];
+  const title = displayTitle(post);
+  const isVideo = file?.mime_type.startsWith("video/");
+  const preview = isVideo ? file?.thumbnail_url : file?.url;
+  const shareHref = `/p/${post.code}`;
+  return (
+    <li className="flex flex-col overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
+      <Link href={shareHref} prefetch={false} className="group relative block aspect-[4/3] bg-zinc-100 dark:bg-zinc-800">
+        {preview ? (
+          // eslint-disable-next-line @next/next/no-img-element
+          <img src={preview} alt="" loading="lazy" decoding="async" className="h-full w-full object-cover transition group-hover:opacity-90" />
+        ) : (
+          <span className="flex h-full items-center justify-center text-sm text-zinc-500">{file?.mime_type ?? "No preview"}</span>
+        )}
+        {isVideo && (
+          <span aria-hidden="true" className="absolute bottom-2 left-2 rounded bg-black/70 px-2 py-0.5 text-xs font-medium text-white">
+            ▶ Video
+          </span>
+        )}
+        {post.file_count > 1 && (
+          <span className="absolute right-2 top-2 rounded bg-black/70 px-2 py-0.5 text-xs font-medium text-white">
+            {post.file_count} files
+          </span>
+        )}
+        <span className="sr-only">Open {title}</span>
+      </Link>
+      <div className="flex flex-1 flex-col gap-3 p-4">
+        <div className="min-w-0">
+          <h2 className="truncate font-semibold">
+            <Link href={shareHref} prefetch={false} className="hover:underline">
+              {title}
+            </Link>
+          </h2>
+          {post.author && (
+            <p className="flex items-center gap-2 truncate text-sm text-zinc-500 dark:text-zinc-400">
+              {/* eslint-disable-next-line @next/next/no-img-element */}
+              <img src={post.author.avatar} alt="" width={20} height={20} loading="lazy" className="h-5 w-5 rounded-full" />
+              {post.author.nickname}
+            </p>
+          )}
+        </div>
+        <div className="mt-auto">
+          {signedIn && post.like_count !== null ? (
+            <Engage code={post.code} liked={!!post.liked} likeCount={post.like_count} commentCount={post.comment_count} />
+          ) : (
+            <p className="text-sm text-zinc-500 dark:text-zinc-400">
+              {formatCount(post.view_count)} views · {formatCount(post.like_count)} likes · {formatCount(post.comment_count)} comments
+            </p>
+          )}
+        </div>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,68 @@
+import type { PostJson } from "@/lib/web/share";
+import { CopyButton } from "./CopyButton";
+import { formatDate, plural } from "./format";
+import { buttonClass, primaryButtonClass } from "./styles";
+
+/** Title, description, author, date, counts and the copy/download buttons of a share page. */
+export function PostDetails({ post, title, owner }: { post: PostJson; title: string; owner: boolean }) {
+  const first = post.files[0];
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0 space-y-1">
+          <h1 className="break-words text-2xl font-bold tracking-tight">{title}</h1>
+          {post.description && (
+            <p className="whitespace-pre-line break-words text-zinc-700 dark:text-zinc-300">{post.description}</p>
+          )}
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <CopyButton value={post.url} label="Copy link" className={primaryButtonClass} />
+          {first && (
+            <a href={first.url} download={first.name} className={buttonClass}>
+              Download
+            </a>
+          )}
+        </div>
+      </div>
+      <div className="flex flex-wrap items-center justify-between gap-x-6 gap-y-3 border-t border-zinc-200 pt-4 text-sm dark:border-zinc-800">
+        {post.author ? (
+          <div className="flex items-center gap-3">
+            {/* eslint-disable-next-line @next/next/no-img-element */}
+            <img src={post.author.avatar} alt="" width={40} height={40} className="h-10 w-10 rounded-full bg-zinc-200 object-cover dark:bg-zinc-800" />
+            <div>
+              <p className="font-medium">
+                {post.author.nickname}
+                {post.author.verified && (
+                  <span className="ml-1 text-brand-600 dark:text-brand-400" title="Verified">
+                    ✓<span className="sr-only"> verified</span>
+                  </span>
+                )}
+              </p>
+              <p className="text-zinc-500 dark:text-zinc-400">
+                @{post.author.username} · <time dateTime={post.created_at}>{formatDate(post.created_at)}</time>
+              </p>
+            </div>
+          </div>
+        ) : (
+          <p className="text-zinc-500 dark:text-zinc-400">
+            <time dateTime={post.created_at}>{formatDate(post.created_at)}</time>
+          </p>
+        )}
+        <ul className="flex gap-4 text-zinc-600 dark:text-zinc-400" aria-label="Statistics">
+          <li>{plural(post.view_count, "view", "views")}</li>
+          {post.like_count !== null && <li>{plural(post.like_count, "like", "likes")}</li>}
+          <li>{plural(post.comment_count, "comment", "comments")}</li>
+        </ul>
+      </div>
+      {owner && (
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">
+          You own this post ({post.privacy}
+          {post.moderated ? ", under moderation: only you can see it" : ""}).{" "}
+          <a href="/dashboard" className="font-medium text-brand-600 hover:underline dark:text-brand-400">
+            Edit in the dashboard
+          </a>
+        </p>
+      )}
+    </div>
+  );
+}

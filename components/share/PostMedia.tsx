@@ -1,0 +1,80 @@
+import type { PostJson } from "@/lib/web/share";
+import { formatBytes } from "./format";
+
+type FileJson = PostJson["files"][number];
+
+/** One file, shown large: an image, an HTML5 video on the fast-start MP4, or a download card. */
+function FileView({ file, alt, priority }: { file: FileJson; alt: string; priority: boolean }) {
+  const size = file.width && file.height ? { width: file.width, height: file.height } : {};
+  if (file.mime_type.startsWith("video/")) {
+    return (
+      <video
+        controls
+        playsInline
+        preload="metadata"
+        poster={file.thumbnail_url ?? undefined}
+        {...size}
+        className="mx-auto block h-auto max-h-[80vh] w-full bg-black"
+        aria-label={alt}
+      >
+        <source src={file.url} type={file.mime_type} />
+        <a href={file.url}>Download the video</a>
+      </video>
+    );
+  }
+  if (file.mime_type.startsWith("image/")) {
+    return (
+      <a href={file.url} className="block" title="Open the full-size image">
+        {/* Direct CDN files, already sized and optimised at upload: no image pipeline. */}
+        {/* eslint-disable-next-line @next/next/no-img-element */}
+        <img
+          src={file.url}
+          alt={alt}
+          {...size}
+          loading={priority ? "eager" : "lazy"}
+          fetchPriority={priority ? "high" : undefined}
+          decoding="async"
+          className="mx-auto block h-auto max-h-[80vh] w-auto max-w-full"
+        />
+      </a>
+    );
+  }
+  return (
+    <div className="p-8 text-center">
+      <p className="font-medium">{file.name}</p>
+      <p className="text-sm text-zinc-500 dark:text-zinc-400">
+        {file.mime_type} · {formatBytes(file.size)}
+      </p>
+    </div>
+  );
+}
+
+/** The post's files in order; an album numbers them and gives each its direct link. */
+export function PostMedia({ post, title }: { post: PostJson; title: string }) {
+  if (post.files.length === 1) {
+    return (
+      <div className="overflow-hidden rounded-xl bg-zinc-100 dark:bg-zinc-900">
+        <FileView file={post.files[0]} alt={title} priority />
+      </div>
+    );
+  }
+  return (
+    <ol className="space-y-6" aria-label={`${post.files.length} files`}>
+      {post.files.map((file, index) => (
+        <li key={file.name} id={`file-${index + 1}`} className="space-y-2">
+          <div className="overflow-hidden rounded-xl bg-zinc-100 dark:bg-zinc-900">
+            <FileView file={file} alt={`${title}, file ${index + 1} of ${post.files.length}`} priority={index === 0} />
+          </div>
+          <p className="flex flex-wrap items-center justify-between gap-2 text-sm text-zinc-600 dark:text-zinc-400">
+            <span>
+              {index + 1} / {post.files.length} · {formatBytes(file.size)}
+            </span>
+            <a href={file.url} className="font-medium text-brand-600 hover:underline dark:text-brand-400">
+              Direct link<span className="sr-only"> to file {index + 1}</span>
+            </a>
+          </p>
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * Sign-in through a third-party account (GitHub, Discord; see lib/web/auth-options.ts).
+ * A provider account is linked to one of our users in OAuthAccount. The first sign-in of
+ * an unknown provider account creates a user when registration is `open`; with `invite`
+ * or `closed` it is refused (there is no invite field on a provider's page). Accounts are
+ * never linked by email address: a provider may report an address it did not verify.
+ */
+import { env } from "../config/env";
+import { db } from "../db/client";
+import { DomainError } from "../errors";
+import { isUniqueViolation } from "../prisma-support";
+import { createUser, usernameProblem } from "../users/accounts";
+
+export interface OAuthIdentity {
+  provider: string;
+  providerAccountId: string;
+  /** The name the provider knows the person by; the wanted username. */
+  name: string | null;
+}
+
+/** The user id linked to the identity, creating and linking a user when sign-up is open. */
+export async function userForOAuthIdentity(identity: OAuthIdentity): Promise<string> {
+  const where = { provider_providerAccountId: { provider: identity.provider, providerAccountId: identity.providerAccountId } };
+  const linked = await db().oAuthAccount.findUnique({ where, select: { userId: true } });
+  if (linked) return linked.userId;
+  if (env().REGISTRATION !== "open") {
+    throw new DomainError("forbidden", "No account on this server is linked to that sign-in, and sign-up is not open.");
+  }
+  const user = await createUser({ username: await freeUsername(identity.name) });
+  try {
+    await db().oAuthAccount.create({ data: { userId: user.id, provider: identity.provider, providerAccountId: identity.providerAccountId } });
+    return user.id;
+  } catch (error) {
+    // Two first sign-ins racing: keep the link that won, drop the user made for nothing.
+    await db().user.delete({ where: { id: user.id } }).catch(() => {});
+    if (!isUniqueViolation(error)) throw error;
+    const winner = await db().oAuthAccount.findUniqueOrThrow({ where, select: { userId: true } });
+    return winner.userId;
+  }
+}
+
+/** The provider's name made into a valid username that is not taken ("name", "name-2", ...). */
+async function freeUsername(wanted: string | null): Promise<string> {
+  let base = (wanted ?? "").replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "").slice(0, 28);
+  if (usernameProblem(base)) base = "user";
+  for (let n = 1; n < 50; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    const taken = await db().user.findUnique({ where: { username: candidate.toLowerCase() }, select: { id: true } });
+    if (!taken) return candidate;
+  }
+  return `${base}-${Date.now().toString(36)}`;
+}

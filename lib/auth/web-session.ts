@@ -1,0 +1,134 @@
+/**
+ * Web sign-in sessions (next-auth, JWT strategy) resolved to the same Principal as a
+ * relay-key. Every web sign-in opens a Relay session row (lib/sessions/devices.ts) and the
+ * JWT carries that row's id: the row is checked on every request, so signing the session
+ * out in "Sessions" (or DELETE /sessions/{id}) ends the web session at once, and the web
+ * sign-ins are listed next to the apps' ones.
+ *
+ * The cookie only authenticates API/Relay calls made by our own pages: a request must be
+ * same-origin (Sec-Fetch-Site, or Origin against Host), otherwise another site could make
+ * a signed-in visitor's browser call the API (CSRF). Keys in headers are unaffected.
+ */
+import { createHmac } from "node:crypto";
+import { decode } from "next-auth/jwt";
+import { db } from "../db/client";
+import { signingSecret } from "../delivery/signing";
+import { isPlan, type Plan } from "../plans";
+import type { AccountSummary, Principal } from "./principal";
+
+/** next-auth's session cookie: `__Secure-` prefixed when the site runs on https. */
+export const SESSION_COOKIE_NAMES = ["__Secure-next-auth.session-token", "next-auth.session-token"] as const;
+
+/** A session's last_active_at is written at most this often (as for relay-keys). */
+const ACTIVITY_RESOLUTION_MS = 60_000;
+
+/**
+ * NEXTAUTH_SECRET, else a key derived from the signing secret (itself generated once into
+ * DATA_DIR), so `npm start` works with no configuration and restarts keep people signed in.
+ */
+export function webAuthSecret(): string {
+  const configured = process.env.NEXTAUTH_SECRET?.trim();
+  if (configured) return configured;
+  return createHmac("sha256", signingSecret()).update("mediahost-nextauth-v1").digest("base64url");
+}
+
+/** The claims we put in the next-auth JWT (besides next-auth's own). */
+export interface WebSessionClaims {
+  /** User id. */
+  uid: string;
+  /** Relay session id opened at sign-in. */
+  sid: string;
+}
+
+export interface WebSession {
+  user: AccountSummary & { displayUsername: string; theme: string | null; avatarKey: string | null };
+  sessionId: string;
+}
+
+/** Decodes a session-cookie value and checks its session row; null when anything is off. */
+export async function resolveWebSessionToken(token: string): Promise<WebSession | null> {
+  let claims: Record<string, unknown> | null;
+  try {
+    claims = await decode({ token, secret: webAuthSecret() });
+  } catch {
+    return null;
+  }
+  const sid = typeof claims?.sid === "string" ? claims.sid : null;
+  const uid = typeof claims?.uid === "string" ? claims.uid : null;
+  if (!sid || !uid) return null;
+  const session = await db().relaySession.findUnique({
+    where: { id: sid },
+    select: {
+      userId: true,
+      lastActiveAt: true,
+      user: { select: { id: true, displayUsername: true, plan: true, suspended: true, theme: true, avatarKey: true } },
+    },
+  });
+  if (!session || session.userId !== uid) return null;
+  if (Date.now() - session.lastActiveAt.getTime() > ACTIVITY_RESOLUTION_MS) {
+    // Not awaited: bookkeeping must not slow or fail the request.
+    db()
+      .relaySession.updateMany({ where: { id: sid }, data: { lastActiveAt: new Date() } })
+      .catch(() => {});
+  }
+  const { user } = session;
+  return {
+    sessionId: sid,
+    user: {
+      id: user.id,
+      username: user.displayUsername,
+      displayUsername: user.displayUsername,
+      plan: (isPlan(user.plan) ? user.plan : "free") as Plan,
+      suspended: user.suspended,
+      theme: user.theme,
+      avatarKey: user.avatarKey,
+    },
+  };
+}
+
+/** The session cookie's value from a Cookie header, if any. */
+export function sessionCookieValue(cookieHeader: string | null): string | null {
+  if (!cookieHeader) return null;
+  const cookies = new Map<string, string>();
+  for (const part of cookieHeader.split(";")) {
+    const index = part.indexOf("=");
+    if (index < 0) continue;
+    cookies.set(part.slice(0, index).trim(), part.slice(index + 1).trim());
+  }
+  for (const name of SESSION_COOKIE_NAMES) {
+    const value = cookies.get(name);
+    if (value) return decodeURIComponent(value);
+  }
+  return null;
+}
+
+/**
+ * Whether the request comes from one of our own pages. Browsers send Sec-Fetch-Site on
+ * every request (it cannot be set by scripts); older ones at least send Origin on
+ * cross-origin fetches and on POSTs. A request with neither is not trusted with the cookie.
+ */
+export function isSameOrigin(headers: Headers): boolean {
+  const site = headers.get("sec-fetch-site");
+  if (site) return site === "same-origin";
+  const origin = headers.get("origin");
+  const host = headers.get("host");
+  if (!origin || !host || origin === "null") return false;
+  try {
+    return new URL(origin).host.toLowerCase() === host.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The Principal of a same-origin request carrying a valid web session cookie, else null.
+ * Used by the dispatcher when no key header is present.
+ */
+export async function authenticateWebSession(headers: Headers): Promise<Principal | null> {
+  const token = sessionCookieValue(headers.get("cookie"));
+  if (!token || !isSameOrigin(headers)) return null;
+  const session = await resolveWebSessionToken(token);
+  if (!session) return null;
+  const { id, username, plan, suspended } = session.user;
+  return { kind: "session", user: { id, username, plan, suspended }, sessionId: session.sessionId };
+}

@@ -1,0 +1,186 @@
+/**
+ * next-auth configuration for the web pages: sign-in with username-or-email and password,
+ * sign-up (as far as REGISTRATION allows), and GitHub / Discord when their variables are
+ * set. Sessions are JWTs whose `sid` names a Relay session row opened at sign-in (see
+ * lib/auth/web-session.ts): the row is the source of truth, the JWT only points at it.
+ * See docs/web-auth.md.
+ */
+import type { NextAuthOptions, User } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import DiscordProvider from "next-auth/providers/discord";
+import GitHubProvider from "next-auth/providers/github";
+import type { Provider } from "next-auth/providers/index";
+import { env } from "../config/env";
+import { db } from "../db/client";
+import { signIn } from "../auth/login";
+import { userForOAuthIdentity } from "../auth/oauth";
+import { signUp } from "../auth/register";
+import { webAuthSecret, type WebSessionClaims } from "../auth/web-session";
+import { isDomainError } from "../errors";
+import { normalizeIp } from "../ratelimit/client-ip";
+import { deviceName } from "../sessions/device-name";
+import { openSession, revokeSession } from "../sessions/devices";
+
+declare module "next-auth" {
+  interface User {
+    /** The Relay session opened by this sign-in. */
+    sid?: string;
+  }
+}
+
+/** A web session lasts 30 days from the last visit (next-auth renews the cookie). */
+const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
+
+type RequestLike = { headers?: Record<string, unknown> } | undefined;
+
+function header(req: RequestLike, name: string): string | null {
+  const value = req?.headers?.[name];
+  return typeof value === "string" ? value : null;
+}
+
+/** What the custom server put in x-client-ip (lib/server/server.ts). */
+function requestIp(req: RequestLike): string {
+  return normalizeIp(header(req, "x-client-ip") ?? "") || "unknown";
+}
+
+/** Sessions opened from the web are named so the owner can tell them from the apps'. */
+function webDeviceName(req: RequestLike): string {
+  return `Web: ${deviceName(header(req, "user-agent"), undefined)}`.slice(0, 100);
+}
+
+const field = (credentials: Record<string, string> | undefined, name: string): string =>
+  typeof credentials?.[name] === "string" ? credentials[name] : "";
+
+/** Domain errors carry a message meant for people; anything else is not shown. */
+function userFacing(error: unknown): Error {
+  return new Error(isDomainError(error) ? error.message : "Something went wrong; please try again.");
+}
+
+async function toUser(userId: string, sid: string): Promise<User> {
+  const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { displayUsername: true } });
+  return { id: userId, name: user.displayUsername, sid };
+}
+
+async function userOfSession(sessionId: string): Promise<User> {
+  const row = await db().relaySession.findUniqueOrThrow({ where: { id: sessionId }, select: { userId: true } });
+  return toUser(row.userId, sessionId);
+}
+
+const credentialsSignIn = CredentialsProvider({
+  id: "credentials",
+  name: "Username or email",
+  credentials: {
+    login: { label: "Username or email", type: "text" },
+    password: { label: "Password", type: "password" },
+  },
+  async authorize(credentials, req) {
+    try {
+      const signed = await signIn({
+        login: field(credentials, "login"),
+        password: field(credentials, "password"),
+        device: webDeviceName(req),
+        userAgent: header(req, "user-agent"),
+        ip: requestIp(req),
+      });
+      return await userOfSession(signed.session.id);
+    } catch (error) {
+      throw userFacing(error);
+    }
+  },
+});
+
+const credentialsRegister = CredentialsProvider({
+  id: "register",
+  name: "Create an account",
+  credentials: {
+    username: { label: "Username", type: "text" },
+    email: { label: "Email (optional)", type: "email" },
+    password: { label: "Password", type: "password" },
+    invite: { label: "Invite code", type: "text" },
+  },
+  async authorize(credentials, req) {
+    try {
+      const email = field(credentials, "email").trim();
+      const invite = field(credentials, "invite").trim();
+      const signed = await signUp({
+        username: field(credentials, "username").trim(),
+        password: field(credentials, "password"),
+        email: email || undefined,
+        invite: invite || undefined,
+        device: webDeviceName(req),
+        userAgent: header(req, "user-agent"),
+        ip: requestIp(req),
+      });
+      return await userOfSession(signed.session.id);
+    } catch (error) {
+      throw userFacing(error);
+    }
+  },
+});
+
+/** OAuth providers whose client id and secret are both configured. */
+export function oauthProviders(source: NodeJS.ProcessEnv = process.env): Provider[] {
+  const providers: Provider[] = [];
+  if (source.GITHUB_CLIENT_ID && source.GITHUB_CLIENT_SECRET) {
+    providers.push(GitHubProvider({ clientId: source.GITHUB_CLIENT_ID, clientSecret: source.GITHUB_CLIENT_SECRET }));
+  }
+  if (source.DISCORD_CLIENT_ID && source.DISCORD_CLIENT_SECRET) {
+    providers.push(DiscordProvider({ clientId: source.DISCORD_CLIENT_ID, clientSecret: source.DISCORD_CLIENT_SECRET }));
+  }
+  return providers;
+}
+
+/** Names and ids of the configured OAuth providers, for the sign-in page's buttons. */
+export function oauthProviderList(): { id: string; name: string }[] {
+  return oauthProviders().map((provider) => ({ id: provider.id, name: provider.name }));
+}
+
+let cached: NextAuthOptions | undefined;
+
+export function authOptions(): NextAuthOptions {
+  if (cached) return cached;
+  // next-auth builds its callback URLs and picks secure cookies from NEXTAUTH_URL.
+  process.env.NEXTAUTH_URL ||= env().PUBLIC_URL;
+  cached = {
+    secret: webAuthSecret(),
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+    pages: { signIn: "/signin", error: "/signin" },
+    providers: [credentialsSignIn, credentialsRegister, ...oauthProviders()],
+    events: {
+      // Signing out of the web ends its Relay session too, so it leaves the session list.
+      async signOut({ token }) {
+        const { uid, sid } = (token ?? {}) as Partial<WebSessionClaims>;
+        if (typeof uid === "string" && typeof sid === "string") await revokeSession(uid, sid).catch(() => {});
+      },
+    },
+    callbacks: {
+      async signIn({ user, account, profile }) {
+        if (!account || account.type !== "oauth") return true;
+        try {
+          const p = (profile ?? {}) as Record<string, unknown>;
+          const name = typeof p.login === "string" ? p.login : typeof p.username === "string" ? p.username : (user.name ?? null);
+          const userId = await userForOAuthIdentity({ provider: account.provider, providerAccountId: account.providerAccountId, name });
+          const opened = await openSession({ userId, name: `Web: ${account.provider}` });
+          // Carried to the jwt callback on this same request.
+          user.sid = opened.session.id;
+          user.id = userId;
+          return true;
+        } catch (error) {
+          return `/signin?error=${encodeURIComponent(userFacing(error).message)}`;
+        }
+      },
+      async jwt({ token, user }) {
+        if (user?.sid) {
+          const claims: WebSessionClaims = { uid: user.id, sid: user.sid };
+          Object.assign(token, claims);
+        }
+        return token;
+      },
+      async session({ session, token }) {
+        // Only what the client needs; the session row is checked by getViewer and the API.
+        return { ...session, user: { name: session.user?.name ?? null }, sid: token.sid } as typeof session;
+      },
+    },
+  };
+  return cached;
+}

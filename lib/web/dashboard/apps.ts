@@ -1,0 +1,94 @@
+/**
+ * Apps and keys for the dashboard, acting for one signed-in user. Apps are created here
+ * only (interface.md, Authentication 2: "created in the account settings under Apps, not
+ * through the interface"). Plain serialisable data goes to the client: no Date objects,
+ * and the key only in the result of create and regenerate.
+ */
+import {
+  createApp,
+  listApps,
+  regenerateApp,
+  revokeApp,
+  setGalleryAccess,
+  type AppRecord,
+  type IssuedApp,
+} from "@/lib/apps/apps";
+import { chatterinoConfig, curlCommand, flameshotScript, sharexConfig, type ChatterinoConfig, type SharexConfig } from "@/lib/apps/client-config";
+
+export interface AppView {
+  id: string;
+  name: string;
+  keyHint: string | null;
+  galleryAccess: boolean;
+  revoked: boolean;
+  lastUsedAt: string | null;
+  createdAt: string;
+}
+
+/** Everything the client needs to set up an uploader with a freshly issued key. */
+export interface UploaderSetup {
+  key: string;
+  /** File name for the .sxcu download. */
+  sharexFileName: string;
+  sharex: SharexConfig;
+  chatterino: ChatterinoConfig;
+  flameshot: string;
+  curl: string;
+}
+
+export interface IssuedAppView {
+  app: AppView;
+  setup: UploaderSetup;
+}
+
+export function appView(app: AppRecord): AppView {
+  return {
+    id: app.id,
+    name: app.name,
+    keyHint: app.keyHint,
+    galleryAccess: app.galleryAccess,
+    revoked: app.revokedAt !== null,
+    lastUsedAt: app.lastUsedAt?.toISOString() ?? null,
+    createdAt: app.createdAt.toISOString(),
+  };
+}
+
+/** A file name safe on every OS: the app's name reduced to letters, digits and dashes. */
+function sxcuName(appName: string): string {
+  const stem = appName.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "uploader";
+  return `mediahost-${stem}.sxcu`;
+}
+
+export function uploaderSetup(key: string, appName: string): UploaderSetup {
+  return {
+    key,
+    sharexFileName: sxcuName(appName),
+    sharex: sharexConfig(key, { appName }),
+    chatterino: chatterinoConfig(key, { appName }),
+    flameshot: flameshotScript(key, { appName }).script,
+    curl: curlCommand(key, { appName }),
+  };
+}
+
+const issuedView = ({ app, key }: IssuedApp): IssuedAppView => ({ app: appView(app), setup: uploaderSetup(key, app.name) });
+
+export async function dashboardApps(userId: string): Promise<AppView[]> {
+  return (await listApps(userId)).map(appView);
+}
+
+export async function createDashboardApp(userId: string, name: string, galleryAccess: boolean): Promise<IssuedAppView> {
+  const trimmed = name.trim();
+  return issuedView(await createApp({ userId, name: trimmed === "" ? undefined : trimmed, galleryAccess }));
+}
+
+export async function regenerateDashboardApp(userId: string, appId: string): Promise<IssuedAppView> {
+  return issuedView(await regenerateApp(appId, { userId }));
+}
+
+export async function revokeDashboardApp(userId: string, appId: string): Promise<AppView> {
+  return appView(await revokeApp(appId, { userId }));
+}
+
+export async function setDashboardGalleryAccess(userId: string, appId: string, on: boolean): Promise<AppView> {
+  return appView(await setGalleryAccess(appId, on, { userId }));
+}

@@ -1,0 +1,31 @@
+/**
+ * The deletion link of uploader configs (`/dashboard/delete/{code}`): the page shows what
+ * would be deleted (GET never changes anything: chat unfurlers and link prefetchers follow
+ * every link) and deletes on POST, for the signed-in owner only.
+ */
+import { deletePost } from "@/lib/posts/remove";
+import { postForChange } from "@/lib/posts/read";
+
+export interface DeleteTarget {
+  code: string;
+  title: string | null;
+  fileCount: number;
+  fileNames: string[];
+  createdAt: string;
+}
+
+/** The post the owner is asked to confirm; not_found / forbidden / moderated as for any change. */
+export async function deleteTarget(userId: string, code: string): Promise<DeleteTarget> {
+  const post = await postForChange(code, { userId, teamId: null });
+  return {
+    code: post.code,
+    title: post.title,
+    fileCount: post.files.length,
+    fileNames: post.files.map((f) => f.name),
+    createdAt: post.createdAt.toISOString(),
+  };
+}
+
+export async function confirmDelete(userId: string, code: string): Promise<void> {
+  await deletePost(code, { userId, teamId: null });
+}

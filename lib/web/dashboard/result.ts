@@ -1,0 +1,17 @@
+/**
+ * What a dashboard server action returns: data, or an error in words. Server actions
+ * cannot throw usefully to the client (Next hides the message in production), so every
+ * DomainError becomes `{ ok: false, error }` with its message and type.
+ */
+import { DomainError } from "@/lib/errors";
+
+export type ActionResult<T> = { ok: true; value: T } | { ok: false; error: string; type: string };
+
+export async function attempt<T>(work: () => Promise<T>): Promise<ActionResult<T>> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (error) {
+    if (error instanceof DomainError) return { ok: false, error: error.message, type: error.type };
+    throw error;
+  }
+}

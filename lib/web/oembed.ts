@@ -1,0 +1,134 @@
+/**
+ * oEmbed (https://oembed.com) for share pages: `GET /oembed?url=<share URL>` answers the
+ * JSON that Slack, Discord and embed libraries read for a richer card (author, provider).
+ * Images are `photo`, videos `video` (with an HTML5 player as `html`), anything else
+ * `link`. Only posts anyone with the link may see (public and unlisted, not moderated);
+ * private posts are 404 here like on the page, whoever asks (oEmbed consumers are servers).
+ */
+import { env } from "../config/env";
+import { isShareCode } from "../posts/codes";
+import { loadSharePost, primaryKind, type PostJson } from "./share";
+
+export const OEMBED_PATH = "/oembed";
+const PROVIDER_NAME = "Mediahost";
+
+export interface OEmbed {
+  version: "1.0";
+  type: "photo" | "video" | "link";
+  title: string;
+  author_name?: string;
+  provider_name: string;
+  provider_url: string;
+  url?: string;
+  html?: string;
+  width?: number;
+  height?: number;
+  thumbnail_url?: string;
+  thumbnail_width?: number;
+  thumbnail_height?: number;
+  cache_age?: number;
+}
+
+/** The discovery URL placed in the share page's <head>. */
+export function oembedUrl(shareUrl: string): string {
+  return `${env().PUBLIC_URL}${OEMBED_PATH}?url=${encodeURIComponent(shareUrl)}&format=json`;
+}
+
+/**
+ * The share code in a share URL: `.../p/{code}` on the share host, or `/{code}` on a
+ * custom link domain. Null when the URL is not one of ours in shape.
+ */
+export function codeFromShareUrl(raw: string): { code: string; linkDomain: string | null } | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  const segments = url.pathname.split("/").filter(Boolean);
+  const shareBase = new URL(env().shareUrl);
+  const basePath = shareBase.pathname.split("/").filter(Boolean);
+  const host = url.hostname.toLowerCase();
+  if (
+    segments.length === basePath.length + 1 &&
+    basePath.every((segment, i) => segments[i] === segment) &&
+    isShareCode(segments[segments.length - 1])
+  ) {
+    return { code: segments[segments.length - 1], linkDomain: null };
+  }
+  // `https://{link domain}/{code}`: the post must then belong to that domain's owner.
+  if (segments.length === 1 && isShareCode(segments[0]) && host !== shareBase.hostname.toLowerCase()) {
+    return { code: segments[0], linkDomain: host };
+  }
+  return null;
+}
+
+const escapeAttribute = (value: string): string =>
+  value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** The title a post shows: its own, else a neutral one (never the file name of a private upload). */
+export function displayTitle(post: Pick<PostJson, "title" | "file_count" | "files">): string {
+  if (post.title) return post.title;
+  if (post.file_count > 1) return `Album of ${post.file_count} files`;
+  const mime = post.files[0]?.mime_type ?? "";
+  return mime.startsWith("video/") ? "Video" : mime.startsWith("image/") ? "Image" : "File";
+}
+
+/** Fits width × height inside the consumer's maxwidth/maxheight, keeping the aspect ratio. */
+function fit(width: number, height: number, maxWidth?: number, maxHeight?: number): [number, number] {
+  let scale = 1;
+  if (maxWidth && width > maxWidth) scale = Math.min(scale, maxWidth / width);
+  if (maxHeight && height > maxHeight) scale = Math.min(scale, maxHeight / height);
+  return [Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale))];
+}
+
+export function buildOEmbed(post: PostJson, options: { maxWidth?: number; maxHeight?: number } = {}): OEmbed {
+  const base: OEmbed = {
+    version: "1.0",
+    type: "link",
+    title: displayTitle(post),
+    provider_name: PROVIDER_NAME,
+    provider_url: env().PUBLIC_URL,
+    cache_age: 3600,
+    ...(post.author ? { author_name: post.author.username } : {}),
+  };
+  const file = post.files[0];
+  if (!file || !file.width || !file.height) return base;
+  const [width, height] = fit(file.width, file.height, options.maxWidth, options.maxHeight);
+  const kind = primaryKind(post);
+  if (kind === "image") {
+    return { ...base, type: "photo", url: file.url, width, height };
+  }
+  if (kind === "video") {
+    const poster = file.thumbnail_url ? ` poster="${escapeAttribute(file.thumbnail_url)}"` : "";
+    return {
+      ...base,
+      type: "video",
+      width,
+      height,
+      html: `<video src="${escapeAttribute(file.url)}"${poster} width="${width}" height="${height}" controls playsinline preload="metadata"></video>`,
+      ...(file.thumbnail_url ? { thumbnail_url: file.thumbnail_url, thumbnail_width: file.width, thumbnail_height: file.height } : {}),
+    };
+  }
+  return base;
+}
+
+export type OEmbedResult = { status: 200; body: OEmbed } | { status: 400 | 404 | 501; message: string };
+
+/** GET /oembed, without HTTP: what to answer for these query parameters. */
+export async function oembedFor(params: URLSearchParams): Promise<OEmbedResult> {
+  const format = params.get("format");
+  if (format && format !== "json") return { status: 501, message: "Only format=json is supported." };
+  const raw = params.get("url");
+  if (!raw) return { status: 400, message: "The url parameter is required." };
+  const target = codeFromShareUrl(raw);
+  if (!target) return { status: 404, message: "Not a share page of this service." };
+  const result = await loadSharePost(target.code, null, target.linkDomain);
+  // Unlisted posts are shareable by link; private ones never embed (no viewer here).
+  if (result.kind !== "post" || result.post.privacy === "private") return { status: 404, message: "No such post." };
+  const number = (name: string): number | undefined => {
+    const value = Number(params.get(name));
+    return Number.isInteger(value) && value > 0 ? value : undefined;
+  };
+  return { status: 200, body: buildOEmbed(result.post, { maxWidth: number("maxwidth"), maxHeight: number("maxheight") }) };
+}

@@ -1,0 +1,69 @@
+/**
+ * The data of a share page (/p/{code}) and of its unfurl tags: one post read per request
+ * (cached with React's `cache`, so generateMetadata and the page share it), shaped with
+ * the same builder as GET /posts/{code} so URLs, signing and author references match the
+ * API exactly. Visibility is readPost's (interface.md): hidden posts are 404 for all but
+ * the owner and the access list; moderated posts are a notice for all but the owner.
+ */
+import { cache } from "react";
+import type { z } from "zod";
+import { isDomainError } from "../errors";
+import { likedBy, readPost, type PostRecord } from "../posts/read";
+import { postView } from "../routes/post-views";
+import type { Post } from "../routes/schemas";
+import { countViews } from "../social/views";
+import type { Viewer as WebViewer } from "./viewer";
+
+export type PostJson = z.infer<typeof Post>;
+
+export type ShareResult =
+  | { kind: "post"; post: PostJson; owner: boolean; record: PostRecord }
+  | { kind: "moderated" }
+  | { kind: "not_found" };
+
+/**
+ * The post behind `code` as `viewer` may see it. `linkDomain` is set when the request
+ * came in on a custom link domain (proxy.ts): then the post must belong to that domain's
+ * owner, so one user's domain cannot show another user's posts.
+ */
+export const loadSharePost = cache(async (code: string, viewerId: string | null, linkDomain: string | null): Promise<ShareResult> => {
+  try {
+    const { post, owner } = await readPost(code, { userId: viewerId, teamId: null });
+    if (linkDomain && post.user?.linkDomain !== linkDomain) return { kind: "not_found" };
+    const liked = viewerId ? await likedBy(post.id, viewerId) : false;
+    return { kind: "post", post: postView(post, { owner, liked, surface: "relay" }), owner, record: post };
+  } catch (error) {
+    if (isDomainError(error) && error.type === "not_found") return { kind: "not_found" };
+    if (isDomainError(error) && error.type === "moderated") return { kind: "moderated" };
+    throw error;
+  }
+});
+
+/**
+ * Link unfurlers, search engines and other robots: they do not count views (a link pasted
+ * into a busy channel would otherwise be "viewed" by every chat service's fetcher).
+ */
+const ROBOT_UA =
+  /bot|crawl|spider|slurp|preview|fetch|scrape|facebookexternalhit|facebot|embedly|quora link|whatsapp|vkshare|w3c_validator|curl|wget|python|go-http|okhttp|node|undici|axios|headless|lighthouse/i;
+
+export function isRobot(userAgent: string | null): boolean {
+  return !userAgent || ROBOT_UA.test(userAgent);
+}
+
+/**
+ * A person opening a share page counts a view, by the same rule and counter as a Relay
+ * read (public, non-moderated, at most 3 per address per post per hour). Not awaited by
+ * the page: bookkeeping must not delay or fail it.
+ */
+export function countShareView(record: PostRecord, ip: string, userAgent: string | null, prefetch: boolean): void {
+  if (prefetch || isRobot(userAgent)) return;
+  countViews([record], ip).catch((error: unknown) => console.error("share page view not counted", error));
+}
+
+/** The kind of media a post shows first, which decides the page layout and the unfurl card. */
+export function primaryKind(post: PostJson): "image" | "video" | "other" {
+  const mime = post.files[0]?.mime_type ?? "";
+  if (mime.startsWith("video/")) return "video";
+  if (mime.startsWith("image/")) return "image";
+  return "other";
+}

@@ -1,0 +1,90 @@
+/** Helpers of the e2e specs: accounts through the admin CLI, uploads through the API. */
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import type { Page } from "@playwright/test";
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+export const baseUrl = (): string => `http://127.0.0.1:${process.env.E2E_PORT}`;
+
+/** Runs the admin CLI against the test server's database; returns its JSON answer. */
+export async function admin(...args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, NODE_ENV: "production" },
+  });
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+let counter = 0;
+export const uniqueName = (prefix: string): string => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+export interface E2EUser {
+  username: string;
+  password: string;
+  apiKey: string;
+}
+
+/** A user with a password and an app key with gallery access. */
+export async function createUser(): Promise<E2EUser> {
+  const username = uniqueName("e2e");
+  const password = "correct horse battery";
+  await admin("user", "create", "--username", username, "--password", password);
+  const app = await admin("app", "create", "--user", username, "--name", "E2E", "--gallery-access");
+  return { username, password, apiKey: String(app.key) };
+}
+
+export interface UploadedPost {
+  code: string;
+  url: string;
+  files: { url: string; mime_type: string; width: number; height: number; thumbnail_url: string | null }[];
+}
+
+/** POST /api/upload with one file; returns the post. */
+export async function upload(user: E2EUser, path: string, type: string, headers: Record<string, string> = {}): Promise<UploadedPost> {
+  const form = new FormData();
+  form.append("file", new Blob([await readFile(path)], { type }), basename(path));
+  const response = await fetch(`${baseUrl()}/api/upload`, {
+    method: "POST",
+    headers: { "api-key": user.apiKey, priority: "false", "post-privacy": "public", ...headers },
+    body: form,
+  });
+  const body = (await response.json()) as { post?: UploadedPost };
+  if (response.status !== 200 || !body.post) throw new Error(`upload failed: ${response.status} ${JSON.stringify(body)}`);
+  return body.post;
+}
+
+/** PATCH /api/posts/{code}. */
+export async function updatePost(user: E2EUser, code: string, changes: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${baseUrl()}/api/posts/${code}`, {
+    method: "PATCH",
+    headers: { "api-key": user.apiKey, "content-type": "application/json" },
+    body: JSON.stringify(changes),
+  });
+  if (response.status !== 200) throw new Error(`update failed: ${response.status} ${await response.text()}`);
+}
+
+/** Signs in through the /signin form. */
+export async function signIn(page: Page, login: string, password: string): Promise<void> {
+  await page.goto("/signin");
+  await page.getByLabel("Username or email").fill(login);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
+}
+
+/** Screenshots for people to look at: test-results/screenshots/<name>-<width>.png. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  for (const [label, width, height] of [
+    ["phone", 390, 844],
+    ["desktop", 1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.waitForLoadState("networkidle");
+    await page.screenshot({ path: `test-results/screenshots/${name}-${label}.png`, fullPage: true });
+  }
+}
