@@ -36,22 +36,19 @@
  * directory of a run is removed at the end, also on failure or after the time budget.
  * The last line of stdout is one JSON object with every figure.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createReadStream, createWriteStream, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { createReadStream, createWriteStream, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { Agent, createServer as createHttpServer, request, type IncomingHttpHeaders } from "node:http";
-import { createRequire } from "node:module";
-import { createServer as createNetServer, type AddressInfo } from "node:net";
-import { cpus, loadavg, release, tmpdir, totalmem } from "node:os";
+import type { AddressInfo } from "node:net";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { fileURLToPath } from "node:url";
-
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CACHE_DIR = join(tmpdir(), "mediahost-bench");
-const MiB = 1024 * 1024;
+import { cached, ffmpeg } from "./support/inputs";
+import { CACHE_DIR, log, machine, mark, MiB, mib, onCleanup, round, ROOT, runBench, sleep, tempDir, timeBudget } from "./support/run";
+import { baseEnv, spawnListening, startServer, statusField, type Child, type Server } from "./support/server";
 
 /** The video: about 1 GiB (ffmpeg's -fs stops at the first packet past it and finalises the file). */
 const VIDEO_TARGET_BYTES = 1024 * MiB;
@@ -66,7 +63,6 @@ const RSS_SAMPLE_MS = 50;
 /** Rounds of each measurement; the best counts (the machine may be shared). */
 const VIDEO_ROUNDS = 2;
 const IMAGE_ROUNDS = 2;
-const SERVER_READY_MS = 120_000;
 /**
  * `--cpu-prof`: the servers run with node --cpu-prof, writing .cpuprofile files here when
  * they stop (open them in Chrome DevTools or speedscope). Kept after the run.
@@ -75,44 +71,6 @@ const PROFILE_DIR = process.argv.includes("--cpu-prof") ? join(CACHE_DIR, `profi
 
 // ---------------------------------------------------------------------------------------
 // Small helpers
-
-const log = (message: string): void => console.error(`[bench] ${message}`);
-const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
-const round = (n: number, digits = 2): number => Math.round(n * 10 ** digits) / 10 ** digits;
-const mib = (bytes: number): number => bytes / MiB;
-
-/** Cleanup steps, run last-registered first at the end, on error, on Ctrl-C and on timeout. */
-const cleanups: (() => Promise<void> | void)[] = [];
-let cleaning: Promise<void> | undefined;
-function cleanupAll(): Promise<void> {
-  cleaning ??= (async () => {
-    for (const step of cleanups.reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        log(`cleanup step failed: ${String(error)}`);
-      }
-    }
-  })();
-  return cleaning;
-}
-
-async function tempDir(prefix: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createNetServer();
-    probe.on("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => done(port));
-    });
-  });
-}
 
 /**
  * Flushes every dirty page to disk between measurements, so one phase's writeback (1 GiB
@@ -124,81 +82,6 @@ function flushDisk(): void {
 
 // ---------------------------------------------------------------------------------------
 // Child processes: the production server and the baseline sink
-
-interface Child {
-  url: string;
-  pid: number;
-  output(): string;
-  stop(): Promise<void>;
-}
-
-/**
- * Starts a child that prints `listening on <url>` (scripts/start.ts and the sink mode of this
- * file both do), with only the given environment, so no configuration of the shell running
- * the bench (STORAGE, DATABASE_URL, MEDIA_*, PLAN_*...) leaks into "the embedded defaults".
- */
-async function spawnListening(name: string, args: string[], env: NodeJS.ProcessEnv): Promise<Child> {
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  if (child.pid === undefined) throw new Error(`${name} did not start`);
-  const pid = child.pid;
-  let output = "";
-  const exited = new Promise<void>((done) => child.on("exit", () => done()));
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-    const force = setTimeout(() => child.kill("SIGKILL"), 15_000);
-    await exited;
-    clearTimeout(force);
-  };
-  cleanups.push(stop);
-  const url = await new Promise<string>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`${name} not ready after ${SERVER_READY_MS} ms:\n${output}`)), SERVER_READY_MS);
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const match = /^listening on (\S+)$/m.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        done(match[1]);
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    void exited.then(() => {
-      clearTimeout(timer);
-      fail(new Error(`${name} exited before it was ready:\n${output}`));
-    });
-  });
-  return { url, pid, output: () => output, stop };
-}
-
-/** The inherited variables a Node process needs to run; nothing that configures the service. */
-function baseEnv(): Record<string, string> {
-  const keep = ["PATH", "HOME", "TMPDIR", "LANG", "TZ"];
-  return Object.fromEntries(keep.flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k]]])));
-}
-
-interface Server extends Child {
-  dataDir: string;
-}
-
-/** `npm start` (scripts/start.ts, the production build) on a free loopback port with a fresh DATA_DIR. */
-async function startServer(extraEnv: Record<string, string> = {}): Promise<Server> {
-  const dataDir = await tempDir("mediahost-bench-data-");
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const profile = PROFILE_DIR ? ["--cpu-prof", "--cpu-prof-dir", PROFILE_DIR] : [];
-  const child = await spawnListening("server", [...profile, "--import", "tsx", "scripts/start.ts"], {
-    ...baseEnv(),
-    NODE_ENV: "production",
-    NEXT_TELEMETRY_DISABLED: "1",
-    PORT: String(port),
-    HOSTNAME: "127.0.0.1",
-    PUBLIC_URL: origin,
-    DATA_DIR: dataDir,
-    DATABASE_URL: "",
-    ...extraEnv,
-  });
-  return { ...child, dataDir };
-}
 
 /**
  * The baseline: a bare node:http server writing each request body, as received, to a file.
@@ -229,15 +112,6 @@ function runSink(dir: string): void {
 
 // ---------------------------------------------------------------------------------------
 // Memory: RSS of the server process (and, for information, of its ffmpeg children)
-
-const statusField = (pid: number, field: string): number | null => {
-  try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) * 1024 : null;
-  } catch {
-    return null; // the process has exited
-  }
-};
 
 /** Direct and indirect children (ffmpeg, ffprobe) from /proc/<pid>/task/<tid>/children. */
 function descendants(pid: number): number[] {
@@ -428,31 +302,6 @@ function expectUploaded(what: string, reply: Reply): UploadJson {
 
 // ---------------------------------------------------------------------------------------
 // Inputs (generated once, cached)
-
-const ffmpegPath = (createRequire(import.meta.url)("@ffmpeg-installer/ffmpeg") as { path: string }).path;
-
-function ffmpeg(args: string[]): Promise<void> {
-  return new Promise((done, fail) => {
-    const child = spawn(ffmpegPath, ["-hide_banner", "-loglevel", "error", "-y", ...args], { stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr?.on("data", (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
-    child.on("error", fail);
-    child.on("exit", (code) => (code === 0 ? done() : fail(new Error(`ffmpeg exited with ${code}: ${stderr}`))));
-  });
-}
-
-/** Writes to `<path>.partial` and renames, so an interrupted run never leaves a bad cache entry. */
-async function cached(path: string, make: (partial: string) => Promise<void>): Promise<string> {
-  if (existsSync(path)) return path;
-  const partial = `${path}.partial`;
-  try {
-    await make(partial);
-    await rename(partial, path);
-  } finally {
-    await rm(partial, { force: true });
-  }
-  return path;
-}
 
 /**
  * A 2 s 1280x720 30 fps H.264 (8-bit 4:2:0, so the server remuxes rather than transcodes)
@@ -729,19 +578,6 @@ async function inProcess(inputs: string[], outDir: string, work: (input: string,
 // ---------------------------------------------------------------------------------------
 // Main
 
-interface Machine {
-  cpus: number;
-  cpu_model: string;
-  memory_gb: number;
-  node: string;
-  kernel: string;
-}
-
-function machine(): Machine {
-  const list = cpus();
-  return { cpus: list.length, cpu_model: list[0]?.model.trim() ?? "unknown", memory_gb: round(totalmem() / 1024 ** 3, 1), node: process.version, kernel: release() };
-}
-
 /** A figure of the final JSON line. */
 type Figure = number | number[] | string | boolean | null;
 
@@ -750,8 +586,6 @@ interface Section {
   lines: string[];
   pass: Record<string, boolean>;
 }
-
-const mark = (ok: boolean): string => (ok ? "ok" : "MISSED");
 
 /** Phase 1 on server A (embedded defaults). */
 async function videoSection(server: Server, key: string, video: string, clip: string, agent: Agent): Promise<Section> {
@@ -826,7 +660,7 @@ async function imageSection(serverA: Server, warmKeyA: string, keysA: string[], 
   // first so that it idles through the in-process runs and the rounds can alternate.
   flushDisk();
   log(`starting the production server (MEDIA_QUEUE_MAX=${ADMIT_ALL_QUEUE})`);
-  const serverB = await startServer({ MEDIA_QUEUE_MAX: String(ADMIT_ALL_QUEUE) });
+  const serverB = await startServer({ MEDIA_QUEUE_MAX: String(ADMIT_ALL_QUEUE) }, PROFILE_DIR);
   const [warmKey, ...keysB] = await createUploaders(serverB.dataDir, IMAGE_COUNT + 1);
   expectUploaded("warm-up image", await postFile(`${serverB.url}/api/upload`, { buffer: jpeg }, "warm.jpg", "image/jpeg", { "api-key": warmKey, "post-privacy": "unlisted" }, agent));
 
@@ -924,10 +758,7 @@ async function main(only: "video" | "images" | null): Promise<void> {
   // wait for another process's build; it is not what we measure.
   await ensureBuild(ROOT, { stdio: "pipe", log });
 
-  const watchdog = setTimeout(() => {
-    log(`time budget of ${TIME_BUDGET_MS / 60_000} minutes exceeded: aborting`);
-    void cleanupAll().then(() => process.exit(2));
-  }, TIME_BUDGET_MS);
+  const stopWatchdog = timeBudget(TIME_BUDGET_MS);
 
   await mkdir(CACHE_DIR, { recursive: true });
   log(`inputs in ${CACHE_DIR} (generated on the first run)`);
@@ -939,17 +770,17 @@ async function main(only: "video" | "images" | null): Promise<void> {
   // One connection per upload, as uploader tools (ShareX, curl) do; with keep-alive a
   // request can land on a socket the server is just closing (ECONNRESET), a client-side race.
   const agent = new Agent({ keepAlive: false, maxSockets: IMAGE_CONCURRENCY + 8 });
-  cleanups.push(() => agent.destroy());
+  onCleanup(() => agent.destroy());
 
   // Server A: the embedded defaults, for the video and the default-config image burst.
   log("starting the production server (embedded defaults)");
-  const serverA = await startServer();
+  const serverA = await startServer({}, PROFILE_DIR);
   const [videoKey, ...keysA] = await createUploaders(serverA.dataDir, IMAGE_COUNT + 1);
   const sections: Section[] = [];
   if (video) sections.push(await videoSection(serverA, videoKey, video, clip, agent));
   if (only !== "video") sections.push(await imageSection(serverA, videoKey, keysA, jpegPath, agent));
   else await serverA.stop();
-  clearTimeout(watchdog);
+  stopWatchdog();
 
   const m = machine();
   const loadAfter = loadavg()[0];
@@ -981,18 +812,5 @@ if (process.argv[2] === "--sink") {
     console.error("usage: node --import tsx bench/upload.ts [--only video|images] [--cpu-prof]");
     process.exit(64);
   }
-  const interrupt = (): void => {
-    log("interrupted: cleaning up");
-    void cleanupAll().then(() => process.exit(130));
-  };
-  process.on("SIGINT", interrupt);
-  process.on("SIGTERM", interrupt);
-  main(only)
-    .then(cleanupAll)
-    .then(() => process.exit(0))
-    .catch(async (error: unknown) => {
-      log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      await cleanupAll();
-      process.exit(1);
-    });
+  runBench(() => main(only));
 }
