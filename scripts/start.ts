@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { dataDir, databaseConfig } from "../lib/db/config";
 import { applyMigrations } from "../lib/db/migrator";
+import { startJobWorkers, stopJobWorkers } from "../lib/jobs";
 import { ensureBuild } from "../lib/server/build";
 import { shutdownOnSignals, startServer } from "../lib/server/server";
 
@@ -52,7 +53,10 @@ async function main(): Promise<void> {
     dev,
     dir: root,
   });
-  shutdownOnSignals(server, log);
+  // Background jobs (HLS renditions) run next to the server; jobs left by a previous run
+  // are picked up now. Stopping gives a running job back to the queue for the next start.
+  startJobWorkers();
+  shutdownOnSignals({ ...server, close: () => stopJobWorkers().then(() => server.close()) }, log);
   // On stdout, alone on its line: tests and scripts wait for it.
   console.log(`listening on ${server.url}`);
 }

@@ -1,4 +1,5 @@
 import type { PostJson } from "@/lib/web/share";
+import { AdaptiveVideo } from "@/components/video/AdaptiveVideo";
 import { formatBytes } from "./format";
 
 type FileJson = PostJson["files"][number];
@@ -8,7 +9,11 @@ function FileView({ file, alt, priority }: { file: FileJson; alt: string; priori
   const size = file.width && file.height ? { width: file.width, height: file.height } : {};
   if (file.mime_type.startsWith("video/")) {
     return (
-      <video
+      // Priority delivery plays the adaptive stream once it is ready; the MP4 otherwise.
+      <AdaptiveVideo
+        src={file.url}
+        streamUrl={file.stream_url}
+        type={file.mime_type}
         controls
         playsInline
         preload="metadata"
@@ -17,9 +22,8 @@ function FileView({ file, alt, priority }: { file: FileJson; alt: string; priori
         className="mx-auto block h-auto max-h-[80vh] w-full bg-black"
         aria-label={alt}
       >
-        <source src={file.url} type={file.mime_type} />
         <a href={file.url}>Download the video</a>
-      </video>
+      </AdaptiveVideo>
     );
   }
   if (file.mime_type.startsWith("image/")) {

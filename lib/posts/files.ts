@@ -39,3 +39,20 @@ async function loadDeliverableFile(code: string, name: string): Promise<CachedDe
   };
   return { postId: file.post.id, value };
 }
+
+export interface DeliverableStream {
+  /** Storage prefix of the renditions (`.../<fileId>.hls/`). */
+  prefix: string;
+  signed: boolean;
+  moderated: boolean;
+}
+
+/** The HLS renditions of a file for /cdn/<code>/hls/<name>/...: only once they are ready. */
+export async function findDeliverableStream(code: string, name: string): Promise<DeliverableStream | null> {
+  const file = await db().file.findFirst({
+    where: { name, post: { code }, priority: true, streamState: "ready" },
+    select: { streamKey: true, post: { select: { privacy: true, draft: true, teamId: true, moderated: true } } },
+  });
+  if (!file?.streamKey) return null;
+  return { prefix: file.streamKey, signed: isHidden(file.post), moderated: file.post.moderated };
+}

@@ -5,6 +5,7 @@
  */
 import { verifySignature } from "../delivery/signing";
 import { serveObject } from "../delivery/serve";
+import { serveHls } from "../delivery/hls";
 import { findDeliverableFile } from "../posts/files";
 import { carryContentLength, errorResponse } from "../http/respond";
 
@@ -36,6 +37,10 @@ async function resolveCdn(request: Request, basePath: string): Promise<Response>
     if (!type) return notFound();
     return serveObject(request, { key: decoded.join("/"), contentType: type, immutable: true });
   }
+
+  // Adaptive streams: /cdn/<code>/hls/<name>/<playlist or segment> (lib/delivery/hls.ts).
+  const hls = await serveHls(request, path, decoded);
+  if (hls) return hls;
 
   const thumb = decoded.length === 3 && decoded[1] === "thumbs" && decoded[2].endsWith(".jpg");
   if (decoded.length !== 2 && !thumb) return notFound();

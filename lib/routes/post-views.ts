@@ -10,6 +10,12 @@ import { userRef } from "./views";
 /** Path of a file below the CDN base: `<code>/<name>`; thumbnails `<code>/thumbs/<name>.jpg`. */
 export const filePath = (code: string, name: string) => `${code}/${encodeURIComponent(name)}`;
 export const thumbnailPath = (code: string, name: string) => `${code}/thumbs/${encodeURIComponent(name)}.jpg`;
+/** The HLS master playlist of a video on priority delivery (lib/delivery/hls.ts). */
+export const streamPath = (code: string, name: string) => `${code}/hls/${encodeURIComponent(name)}/master.m3u8`;
+const STREAM_STATES = ["queued", "processing", "ready", "failed"] as const;
+type StreamState = (typeof STREAM_STATES)[number];
+const streamState = (v: string | null): StreamState | null =>
+  (STREAM_STATES as readonly string[]).includes(v ?? "") ? (v as StreamState) : null;
 
 function cdnUrl(path: string, signed: boolean, now: number): string {
   const base = `${env().cdnUrl}/${path}`;
@@ -44,6 +50,8 @@ export function fileView(post: PostRecord, file: PostRecord["files"][number], no
     height: file.height,
     duration: file.duration,
     thumbnail_url: file.thumbnailKey ? cdnUrl(thumbnailPath(post.code, file.name), signed, now) : null,
+    stream_url: file.priority && file.streamState === "ready" ? cdnUrl(streamPath(post.code, file.name), signed, now) : null,
+    stream_state: file.priority ? streamState(file.streamState) : null,
   };
 }
 

@@ -56,6 +56,8 @@ async function checkPriorityMinutes(files: ReceivedFile[], priority: boolean, up
     }
   }
 }
+/** Asked for and minutes left; on the API, none left falls back to standard delivery (docs/priority-delivery.md). */
+const onPriority = (asked: boolean, uploader: Uploader): boolean => asked && uploader.priorityMinutesLeft > 0;
 const nextMonth = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 
 /** The request's `file` parts, within the uploader's limits, with the priority-minutes check. */
@@ -97,7 +99,7 @@ export async function handleUpload(principal: Principal, request: Request, surfa
   const uploader = await uploaderFor(principal);
   return withTempDir(async (tmpDir) => {
     const files = await receiveUpload(request, uploader, tmpDir, priority, surface);
-    const outcome = await uploadPosts(uploader, files, { privacy, keepMetadata, postType, tmpDir });
+    const outcome = await uploadPosts(uploader, files, { privacy, keepMetadata, postType, tmpDir, priority: onPriority(priority, uploader) });
     if (!outcome.postIds.length) allFailed(outcome.failed, files.length);
     const posts = await renderPosts(outcome.postIds, viewerOf(principal), surface);
     const failed = outcome.failed.length ? { failed: failedJson(outcome.failed) } : {};
@@ -114,7 +116,7 @@ export async function handleAddFiles(principal: Principal, request: Request, sur
   const uploader = await uploaderFor(principal);
   return withTempDir(async (tmpDir) => {
     const files = await receiveUpload(request, uploader, tmpDir, priority, surface);
-    const { failed } = await appendFiles({ postId: post.id }, uploader, files, { keepMetadata, tmpDir });
+    const { failed } = await appendFiles({ postId: post.id }, uploader, files, { keepMetadata, tmpDir, priority: onPriority(priority, uploader) });
     if (failed.length === files.length) allFailed(failed, files.length);
     const fresh = await findPostByCode(code);
     if (!fresh) throw new DomainError("not_found", "No such post.");

@@ -71,6 +71,11 @@ export const FileObject = z
     height: z.number().int().nullable(),
     duration: z.number().nullable().optional(),
     thumbnail_url: z.url().nullable(),
+    stream_url: z.url().nullable().describe("HLS master playlist (adaptive delivery); null until ready or on standard delivery"),
+    stream_state: z
+      .enum(["queued", "processing", "ready", "failed"])
+      .nullable()
+      .describe("Adaptive stream progress; null for images and standard delivery (docs/priority-delivery.md)"),
   })
   .meta({ id: "File" });
 

@@ -12,10 +12,12 @@ import { newShareCode } from "../posts/codes";
 import { uniqueName } from "../posts/names";
 import type { Privacy } from "../http/parse";
 import { recordUpload } from "../usage/reserve";
+import { forgetDeliverable } from "../posts/delivery-cache";
+import { enqueueJob, notifyJobs } from "../jobs";
+import { HLS_JOB, hlsJobKey } from "../jobs/hls-job";
 import type { ReceivedFile } from "./multipart";
 import { asFileError, discardStored, processAndStore, type StoredFile } from "./process";
 import type { Uploader } from "./uploader";
-import { forgetDeliverable } from "../posts/delivery-cache";
 
 export const ALBUM_MAX_FILES = 9;
 export const POST_TYPES = ["album", "single"] as const;
@@ -37,6 +39,11 @@ export interface UploadOptions {
   keepMetadata: boolean;
   postType: PostType;
   tmpDir: string;
+  /**
+   * Videos go on priority (adaptive) delivery: an HLS job per video, run after the reply
+   * (lib/jobs). The caller passes false when the header opts out or no minutes are left.
+   */
+  priority?: boolean;
 }
 
 /** POST /upload: `album` puts the request's files in one post (9 at most); `single` makes one post per file. */
@@ -62,30 +69,32 @@ export async function uploadPosts(uploader: Uploader, files: readonly ReceivedFi
       }
     }
     if (!stored.length) continue;
+    let jobIds: string[];
     try {
-      await writePost(postId, uploader, options.privacy, stored);
+      jobIds = await writePost(postId, uploader, options.privacy, stored, options.priority ?? false);
     } catch (error) {
       await discardStored(stored);
       for (const f of stored) failed.push({ index: f.index, error: asFileError(error) });
       continue;
     }
     await recordUpload(uploader.account.subject, sum(stored), stored.length);
+    await notifyJobs(jobIds);
     postIds.push(postId);
   }
   failed.sort((a, b) => a.index - b.index);
   return { postIds, failed };
 }
 
-async function writePost(postId: string, uploader: Uploader, privacy: Privacy, stored: StoredFile[]): Promise<void> {
+async function writePost(postId: string, uploader: Uploader, privacy: Privacy, stored: StoredFile[], priority: boolean): Promise<string[]> {
   const names = new Set<string>();
   const files = stored.map((f, i) => {
     const name = uniqueName(f.name, names);
     names.add(name.toLowerCase());
-    return fileRow(f, i, name);
+    return fileRow(f, i, name, priority);
   });
   for (let attempt = 0; ; attempt++) {
     try {
-      await db().$transaction(async (tx) => {
+      return await db().$transaction(async (tx) => {
         await tx.post.create({
           data: {
             id: postId,
@@ -101,8 +110,8 @@ async function writePost(postId: string, uploader: Uploader, privacy: Privacy, s
           },
         });
         await tx.user.update({ where: { id: uploader.userId }, data: { uploadCount: { increment: 1 } } });
+        return streamJobs(tx, files);
       });
-      return;
     } catch (error) {
       // A share-code collision is astronomically rare; try another code.
       if (isUniqueViolation(error) && attempt < 3) continue;
@@ -122,6 +131,7 @@ export async function appendFiles(
   files: readonly ReceivedFile[],
   options: Omit<UploadOptions, "postType" | "privacy">,
 ): Promise<{ failed: FailedFile[] }> {
+  let jobIds: string[] = [];
   const failed: FailedFile[] = [];
   const post = await db().post.findUniqueOrThrow({ where: { id: target.postId }, select: { fileCount: true } });
   const room = Math.max(0, ALBUM_MAX_FILES - post.fileCount);
@@ -140,7 +150,7 @@ export async function appendFiles(
   }
   if (stored.length) {
     try {
-      await db().$transaction((tx) => appendRows(tx, target.postId, stored));
+      jobIds = await db().$transaction((tx) => appendRows(tx, target.postId, stored, options.priority ?? false));
       forgetDeliverable({ postId: target.postId });
     } catch (error) {
       await discardStored(stored);
@@ -150,13 +160,14 @@ export async function appendFiles(
       stored.length = 0;
     }
     if (stored.length) await recordUpload(uploader.account.subject, sum(stored), stored.length);
+    await notifyJobs(jobIds);
   }
   failed.sort((a, b) => a.index - b.index);
   return { failed };
 }
 
 /** Claims slots with a conditional update, so concurrent appends can never pass 9 files. */
-async function appendRows(tx: Tx, postId: string, stored: StoredFile[]): Promise<void> {
+async function appendRows(tx: Tx, postId: string, stored: StoredFile[], priority: boolean): Promise<string[]> {
   const { count } = await tx.post.updateMany({
     where: { id: postId, fileCount: { lte: ALBUM_MAX_FILES - stored.length } },
     data: {
@@ -168,15 +179,31 @@ async function appendRows(tx: Tx, postId: string, stored: StoredFile[]): Promise
   const existing = await tx.file.findMany({ where: { postId }, select: { name: true, index: true }, orderBy: { index: "desc" } });
   const names = new Set(existing.map((f) => f.name.toLowerCase()));
   let next = (existing[0]?.index ?? -1) + 1;
+  const rows = [];
   for (const f of stored) {
     const name = uniqueName(f.name, names);
     names.add(name.toLowerCase());
-    await tx.file.create({ data: { ...fileRow(f, next++, name), postId } });
+    const row = fileRow(f, next++, name, priority);
+    await tx.file.create({ data: { ...row, postId } });
+    rows.push(row);
   }
+  return streamJobs(tx, rows);
 }
 
-function fileRow(f: StoredFile, index: number, name: string) {
+/** One HLS job per video on priority delivery, written with the rows (lib/jobs/hls-job.ts). */
+async function streamJobs(tx: Tx, rows: readonly { id: string; priority: boolean }[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const row of rows) {
+    if (row.priority) ids.push((await enqueueJob(HLS_JOB, { fileId: row.id }, { key: hlsJobKey(row.id), tx })).id);
+  }
+  return ids;
+}
+
+function fileRow(f: StoredFile, index: number, name: string, priority: boolean) {
+  const stream = priority && f.isVideo;
   return {
+    priority: stream,
+    streamState: stream ? "queued" : null,
     id: f.id,
     index,
     name,

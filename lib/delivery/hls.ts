@@ -1,0 +1,75 @@
+/**
+ * Adaptive streams under /cdn: `/cdn/<code>/hls/<name>/<asset>`, where asset is the
+ * master playlist (`master.m3u8`), a rendition playlist (`720p.m3u8`) or a segment
+ * (`720p_0003.ts`). Public posts get the stored files as they are (immutable, like every
+ * public file). Private posts: every request must carry a valid signature over its own
+ * path, and playlists are rewritten so that each URI they list carries a signature with
+ * the same expiry as the playlist's own URL (24 h from when the post was read), so a
+ * player never holds an unsigned link and a leaked playlist dies with its signature.
+ */
+import { findDeliverableStream } from "../posts/files";
+import { errorResponse } from "../http/respond";
+import { storage } from "../storage";
+import { cacheControl, FILE_SECURITY_HEADERS } from "./headers";
+import { serveObject } from "./serve";
+import { nowSeconds, signPath, verifySignature } from "./signing";
+
+const ASSET = /^[A-Za-z0-9_]{1,64}\.(m3u8|ts)$/;
+export const PLAYLIST_TYPE = "application/vnd.apple.mpegurl";
+export const SEGMENT_TYPE = "video/mp2t";
+
+/**
+ * The /cdn hook: a Response for HLS paths, null for every other path. `path` is the URL
+ * path below the CDN base exactly as requested (percent-encoded), `decoded` its segments.
+ */
+export async function serveHls(request: Request, path: string, decoded: readonly string[]): Promise<Response | null> {
+  if (decoded.length !== 4 || decoded[1] !== "hls") return null;
+  const [code, , name, asset] = decoded;
+  const match = ASSET.exec(asset);
+  if (!match) return notFound();
+  const stream = await findDeliverableStream(code, name);
+  if (!stream) return notFound();
+  const url = new URL(request.url);
+  const exp = url.searchParams.get("exp") ?? "";
+  if (stream.signed && !verifySignature(path, exp, url.searchParams.get("sig") ?? "")) {
+    return errorResponse("forbidden", "This link is not valid or has expired; request the post again for a fresh one.");
+  }
+  if (stream.moderated) return errorResponse("moderated", "This file is under moderation.");
+  const key = stream.prefix + asset;
+  const playlist = match[1] === "m3u8";
+  if (!stream.signed) return serveObject(request, { key, contentType: playlist ? PLAYLIST_TYPE : SEGMENT_TYPE, immutable: true });
+  if (!playlist) return serveObject(request, { key, contentType: SEGMENT_TYPE, immutable: false, expiresAt: Number(exp) });
+
+  const object = await storage().open(key);
+  if (!object) return notFound();
+  const chunks: Buffer[] = [];
+  for await (const chunk of object.body) chunks.push(chunk as Buffer);
+  const dir = path.slice(0, path.lastIndexOf("/") + 1);
+  const body = signPlaylist(Buffer.concat(chunks).toString("utf8"), dir, Number(exp));
+  return new Response(request.method === "HEAD" ? null : body, {
+    status: 200,
+    headers: {
+      ...FILE_SECURITY_HEADERS,
+      "content-type": PLAYLIST_TYPE,
+      "content-length": String(Buffer.byteLength(body)),
+      "cache-control": cacheControl(false, Number(exp), nowSeconds()),
+    },
+  });
+}
+
+/**
+ * Appends `?exp=&sig=` to every URI line of a playlist. URIs are our own relative names
+ * (`720p.m3u8`, `720p_0001.ts`), signed as `dir + uri`, which is the path the player
+ * will request. Anything else (absolute URLs, paths) is left out of the playlist.
+ */
+export function signPlaylist(text: string, dir: string, expiresAt: number): string {
+  const out: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const t = line.trim();
+    if (!t || t.startsWith("#")) out.push(line);
+    else if (ASSET.test(t)) out.push(`${t}${signPath(dir + t, expiresAt)}`);
+  }
+  return out.join("\n");
+}
+
+const notFound = () => errorResponse("not_found", "No such file.");

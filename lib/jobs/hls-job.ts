@@ -1,0 +1,117 @@
+/**
+ * The "hls" job: a stored video on priority delivery → HLS renditions in storage under
+ * `p/<postId>/<fileId>.hls/`, then the file flips to streamState "ready" (the post's
+ * `priority` becomes true) and the owner is charged the video's minutes, rounded up.
+ *
+ * Charged once: the flip is a conditional UPDATE (only from queued/processing), and the
+ * charge happens in the same transaction only when that UPDATE changed the row. A job
+ * that fails for good leaves the file on standard delivery (streamState "failed",
+ * priority false) and removes whatever segments it wrote.
+ */
+import { createWriteStream } from "node:fs";
+import { mkdir, readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { z } from "zod";
+import { db, type Tx } from "../db/client";
+import { isDomainError } from "../errors";
+import { HLS_CONTENT_TYPES, minutesOf, transcodeHls } from "../media/hls";
+import { isPlan, planLimits } from "../plans";
+import { storage } from "../storage";
+import { withTempDir } from "../uploads/temp";
+import { PermanentJobError, type JobHandler } from "./worker";
+
+export const HLS_JOB = "hls";
+const Payload = z.object({ fileId: z.string().min(1) });
+export type HlsPayload = z.infer<typeof Payload>;
+
+export const hlsPrefix = (postId: string, fileId: string): string => `p/${postId}/${fileId}.hls/`;
+export const hlsJobKey = (fileId: string): string => `hls:${fileId}`;
+
+export const hlsJobHandler: JobHandler = {
+  async run(raw, { signal }) {
+    const { fileId } = Payload.parse(raw);
+    const file = await db().file.findUnique({
+      where: { id: fileId },
+      select: { id: true, postId: true, storageKey: true, streamState: true, priority: true },
+    });
+    // Deleted since, or already done by an earlier attempt: nothing to do.
+    if (!file || !file.priority || file.streamState === "ready") return;
+    const prefix = hlsPrefix(file.postId, file.id);
+    // streamKey is set before any segment is written, so deleting the file meanwhile removes them too.
+    await db().file.updateMany({
+      where: { id: file.id, streamState: { in: ["queued", "processing", "failed"] } },
+      data: { streamState: "processing", streamKey: prefix },
+    });
+
+    const result = await withTempDir(async (dir) => {
+      const source = join(dir, "source.mp4");
+      const object = await storage().open(file.storageKey);
+      if (!object) throw new PermanentJobError("The stored video is missing.");
+      await pipeline(object.body, createWriteStream(source), { signal });
+      const out = join(dir, "hls");
+      await mkdir(out);
+      let hls;
+      try {
+        hls = await transcodeHls(source, out, { signal });
+      } catch (error) {
+        // A corrupt or over-long video fails the same way every time.
+        if (isDomainError(error) && error.type === "invalid_request") throw new PermanentJobError(error.message);
+        throw error;
+      }
+      for (const name of await readdir(out)) {
+        const ext = name.slice(name.lastIndexOf(".") + 1);
+        const type = HLS_CONTENT_TYPES[ext];
+        if (type) await storage().putFile(prefix + name, join(out, name), type);
+      }
+      return hls;
+    });
+
+    const flipped = await db().$transaction(async (tx) => {
+      const { count } = await tx.file.updateMany({
+        where: { id: file.id, streamState: { in: ["queued", "processing"] } },
+        data: { streamState: "ready", streamKey: prefix },
+      });
+      if (count !== 1) return false;
+      const post = await tx.post.update({ where: { id: file.postId }, data: { priority: true }, select: { userId: true } });
+      if (post.userId) await chargeMinutes(tx, post.userId, minutesOf(result.duration));
+      return true;
+    });
+    // The file was deleted (or changed) while we worked: its segments must not linger.
+    if (!flipped) {
+      const still = await db().file.findUnique({ where: { id: file.id }, select: { streamState: true } });
+      if (still?.streamState !== "ready") await storage().deletePrefix(prefix);
+    }
+  },
+
+  async onFailed(raw) {
+    const parsed = Payload.safeParse(raw);
+    if (!parsed.success) return;
+    const file = await db().file.findUnique({ where: { id: parsed.data.fileId }, select: { id: true, postId: true, streamState: true } });
+    if (!file || file.streamState === "ready") return;
+    await db().$transaction(async (tx) => {
+      await tx.file.update({ where: { id: file.id }, data: { streamState: "failed", streamKey: null } });
+      const ready = await tx.file.count({ where: { postId: file.postId, priority: true, streamState: "ready" } });
+      await tx.post.update({ where: { id: file.postId }, data: { priority: ready > 0 } });
+    });
+    await storage().deletePrefix(hlsPrefix(file.postId, file.id));
+  },
+};
+
+/**
+ * Takes `minutes` from the user's priority minutes (null = the plan's full allowance),
+ * never below zero. Compare-and-set, so two instances charging one user at once both count.
+ */
+export async function chargeMinutes(tx: Tx, userId: string, minutes: number): Promise<void> {
+  for (let tries = 0; tries < 5; tries++) {
+    const user = await tx.user.findUnique({ where: { id: userId }, select: { priorityMinutes: true, plan: true } });
+    if (!user) return;
+    const left = user.priorityMinutes ?? planLimits(isPlan(user.plan) ? user.plan : "free").priorityMinutes;
+    const { count } = await tx.user.updateMany({
+      where: { id: userId, priorityMinutes: user.priorityMinutes },
+      data: { priorityMinutes: Math.max(0, left - minutes) },
+    });
+    if (count === 1) return;
+  }
+  throw new Error("could not charge priority minutes (concurrent updates)");
+}

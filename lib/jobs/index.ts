@@ -1,0 +1,75 @@
+/**
+ * The process's background jobs: `startJobWorkers()` when the server starts,
+ * `stopJobWorkers()` when it stops, `notifyJobs()` after enqueuing. Kept on globalThis
+ * because the server (tsx) and the Next.js bundles load their own copies of this module,
+ * and an enqueue in a route handler must wake the one worker of the process.
+ */
+import { env } from "../config/env";
+import { openBullTransport, type BullTransport } from "./bull";
+import { hlsJobHandler, HLS_JOB } from "./hls-job";
+import { JobWorker, type JobHandler } from "./worker";
+
+export { enqueueJob } from "./queue";
+
+export interface StartOptions {
+  /** Default JOB_POLL_MS or 2 s (15 s when Redis carries the wake-ups). */
+  pollMs?: number;
+  leaseMs?: number;
+  /** Use BullMQ on this Redis URL; default REDIS_URL. Empty string: in-process only. */
+  redisUrl?: string;
+}
+
+interface Jobs {
+  worker?: JobWorker;
+  transport?: BullTransport;
+  publisher?: BullTransport;
+}
+
+const holder = globalThis as unknown as { __mediahostJobs?: Jobs };
+const jobs = (): Jobs => (holder.__mediahostJobs ??= {});
+
+export const JOB_HANDLERS: Readonly<Record<string, JobHandler>> = { [HLS_JOB]: hlsJobHandler };
+
+/** Starts this process's worker (idempotent). Jobs left by an earlier run are picked up at once. */
+export function startJobWorkers(opts: StartOptions = {}): JobWorker {
+  const state = jobs();
+  if (state.worker) return state.worker;
+  const redisUrl = opts.redisUrl ?? env().REDIS_URL ?? "";
+  const polled = Number(process.env.JOB_POLL_MS);
+  const worker = new JobWorker({
+    handlers: JOB_HANDLERS,
+    concurrency: 1,
+    pollMs: opts.pollMs ?? (polled > 0 ? polled : redisUrl ? 15_000 : 2000),
+    leaseMs: opts.leaseMs,
+  });
+  state.worker = worker;
+  if (redisUrl) state.transport = openBullTransport(redisUrl, (id) => worker.runById(id));
+  worker.start();
+  return worker;
+}
+
+/** Stops the worker: the running job is aborted and queued again for the next start. */
+export async function stopJobWorkers(): Promise<void> {
+  const state = jobs();
+  const { worker, transport, publisher } = state;
+  state.worker = undefined;
+  state.transport = undefined;
+  state.publisher = undefined;
+  await Promise.allSettled([worker?.stop(), transport?.close(), publisher?.close()]);
+}
+
+/** After jobs were enqueued (and committed): wakes the local worker, or every instance through Redis. */
+export async function notifyJobs(jobIds: readonly string[]): Promise<void> {
+  const state = jobs();
+  state.worker?.wake();
+  const redisUrl = env().REDIS_URL;
+  if (!redisUrl || !jobIds.length) return;
+  state.publisher ??= state.transport ?? openBullTransport(redisUrl);
+  await Promise.all(jobIds.map((id) => state.publisher!.publish(id))).catch((e: unknown) => {
+    // The row is queued either way; the next poll of the table finds it.
+    console.error(`[jobs] could not publish to Redis: ${String(e)}`);
+  });
+}
+
+/** The running worker, if any (tests, the benchmark). */
+export const jobWorker = (): JobWorker | undefined => jobs().worker;

@@ -1,0 +1,167 @@
+/**
+ * Background jobs as database rows (model Job). The row is the only source of truth:
+ * a worker claims a job with one conditional UPDATE that takes a lease (lockedBy,
+ * lockedUntil), so two workers (in one process, or on several instances sharing the
+ * database) never run the same job, and a crashed worker's job is picked up again when
+ * its lease runs out. Retries back off exponentially; after maxAttempts the job fails.
+ */
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import { db, type Tx } from "../db/client";
+import { isUniqueViolation } from "../prisma-support";
+
+export type JobState = "queued" | "running" | "done" | "failed";
+
+export interface JobRow {
+  id: string;
+  kind: string;
+  key: string | null;
+  payload: string;
+  state: string;
+  attempts: number;
+  maxAttempts: number;
+  lastError: string | null;
+}
+
+export interface EnqueueOptions {
+  /** De-duplication key: while a job with this key exists it is returned instead of a new one. */
+  key?: string;
+  maxAttempts?: number;
+  /** Write the row inside the caller's transaction (the job exists iff the caller's rows do). */
+  tx?: Tx;
+  runAt?: Date;
+}
+
+export const DEFAULT_MAX_ATTEMPTS = 4;
+/** How long a claim holds before another worker may take the job over (renewed while running). */
+export const DEFAULT_LEASE_MS = 60_000;
+
+/** A name for this process's workers, visible in lockedBy (debugging several instances). */
+export const newWorkerId = (): string => `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+
+/** Delay before attempt n+1 after n failed attempts: base × 4^(n-1), at most an hour. */
+export function retryDelayMs(failedAttempts: number, baseMs: number = retryBaseMs()): number {
+  return Math.min(3_600_000, baseMs * 4 ** Math.max(0, failedAttempts - 1));
+}
+
+/** JOB_RETRY_BASE_MS (default 10 s): the first retry's delay. */
+export function retryBaseMs(source: Record<string, string | undefined> = process.env): number {
+  const n = Number(source.JOB_RETRY_BASE_MS);
+  return Number.isFinite(n) && n >= 0 && source.JOB_RETRY_BASE_MS ? n : 10_000;
+}
+
+export async function enqueueJob(kind: string, payload: unknown, opts: EnqueueOptions = {}): Promise<JobRow> {
+  const client = opts.tx ?? db();
+  const data = {
+    kind,
+    key: opts.key ?? null,
+    payload: JSON.stringify(payload),
+    maxAttempts: opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    ...(opts.runAt ? { runAt: opts.runAt } : {}),
+  };
+  if (!opts.key) return client.job.create({ data });
+  const existing = await client.job.findUnique({ where: { key: opts.key } });
+  if (existing && (existing.state === "queued" || existing.state === "running")) return existing;
+  if (existing) {
+    // A finished job with the same key: run it again from scratch.
+    return client.job.update({
+      where: { id: existing.id },
+      data: { ...data, state: "queued", attempts: 0, lastError: null, runAt: opts.runAt ?? new Date(), lockedBy: null, lockedUntil: null },
+    });
+  }
+  try {
+    return await client.job.create({ data });
+  } catch (error) {
+    // Another request enqueued the same key a moment ago: that job does the work.
+    if (!opts.tx && isUniqueViolation(error)) return db().job.findUniqueOrThrow({ where: { key: opts.key } });
+    throw error;
+  }
+}
+
+/** Rows a worker may take now: queued and due, or running under an expired lease. */
+function claimable(now: Date) {
+  return {
+    OR: [
+      { state: "queued", runAt: { lte: now } },
+      { state: "running", lockedUntil: { lt: now } },
+    ],
+  };
+}
+
+/**
+ * Claims one job (the given one, or the oldest due one of `kinds`). The conditional
+ * UPDATE repeats the claimable condition, so of two workers racing for a row exactly one
+ * gets count 1.
+ */
+export async function claimJob(workerId: string, kinds: readonly string[], leaseMs = DEFAULT_LEASE_MS, jobId?: string): Promise<JobRow | null> {
+  for (let tries = 0; tries < 5; tries++) {
+    const now = new Date();
+    const candidate = jobId
+      ? { id: jobId }
+      : await db().job.findFirst({
+          where: { kind: { in: [...kinds] }, ...claimable(now) },
+          orderBy: [{ runAt: "asc" }, { createdAt: "asc" }],
+          select: { id: true },
+        });
+    if (!candidate) return null;
+    const { count } = await db().job.updateMany({
+      where: { id: candidate.id, kind: { in: [...kinds] }, ...claimable(now) },
+      data: { state: "running", lockedBy: workerId, lockedAt: now, lockedUntil: new Date(now.getTime() + leaseMs), attempts: { increment: 1 } },
+    });
+    if (count === 1) return db().job.findUnique({ where: { id: candidate.id } });
+    if (jobId) return null;
+  }
+  return null;
+}
+
+/** Extends the lease of a job this worker holds; false when it lost the job. */
+export async function renewLease(jobId: string, workerId: string, leaseMs = DEFAULT_LEASE_MS): Promise<boolean> {
+  const { count } = await db().job.updateMany({
+    where: { id: jobId, lockedBy: workerId, state: "running" },
+    data: { lockedUntil: new Date(Date.now() + leaseMs) },
+  });
+  return count === 1;
+}
+
+export async function completeJob(jobId: string, workerId: string): Promise<boolean> {
+  const { count } = await db().job.updateMany({
+    where: { id: jobId, lockedBy: workerId, state: "running" },
+    data: { state: "done", lockedBy: null, lockedUntil: null, lastError: null },
+  });
+  return count === 1;
+}
+
+/**
+ * Records a failed attempt: queued again after the backoff, or failed for good once
+ * attempts reach maxAttempts (`permanent` skips the remaining attempts). Returns the
+ * resulting state, or null when this worker no longer held the job.
+ */
+export async function failJob(job: JobRow, workerId: string, message: string, permanent = false): Promise<JobState | null> {
+  const final = permanent || job.attempts >= job.maxAttempts;
+  const { count } = await db().job.updateMany({
+    where: { id: job.id, lockedBy: workerId, state: "running" },
+    data: final
+      ? { state: "failed", lockedBy: null, lockedUntil: null, lastError: message.slice(0, 2000) }
+      : { state: "queued", lockedBy: null, lockedUntil: null, lastError: message.slice(0, 2000), runAt: new Date(Date.now() + retryDelayMs(job.attempts)) },
+  });
+  if (count !== 1) return null;
+  return final ? "failed" : "queued";
+}
+
+/** Gives a job back untouched (the worker is stopping): the attempt does not count. */
+export async function releaseJob(jobId: string, workerId: string): Promise<void> {
+  await db().job.updateMany({
+    where: { id: jobId, lockedBy: workerId, state: "running" },
+    data: { state: "queued", lockedBy: null, lockedUntil: null, attempts: { decrement: 1 }, runAt: new Date() },
+  });
+}
+
+/** The soonest time a queued job of `kinds` becomes due (null: none waiting). */
+export async function nextDue(kinds: readonly string[]): Promise<Date | null> {
+  const row = await db().job.findFirst({
+    where: { kind: { in: [...kinds] }, state: "queued" },
+    orderBy: { runAt: "asc" },
+    select: { runAt: true },
+  });
+  return row?.runAt ?? null;
+}

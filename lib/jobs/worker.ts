@@ -1,0 +1,166 @@
+/**
+ * The job worker: runs claimed jobs one at a time (concurrency 1 by default: one ffmpeg
+ * on a 2-core machine), renews the lease while a job runs, retries failures with backoff
+ * (queue.ts) and, on stop, aborts the running job and gives it back to the queue so the
+ * next start (this process or another instance) picks it up again.
+ *
+ * Wake-ups: `wake()` after an enqueue in this process, a poll of the table (every
+ * JOB_POLL_MS, default 2 s; it also finds jobs left by a previous run, retries that came
+ * due and leases that expired), and on Redis a BullMQ message (bull.ts).
+ */
+import { claimJob, completeJob, DEFAULT_LEASE_MS, failJob, newWorkerId, releaseJob, renewLease, type JobRow, type JobState } from "./queue";
+
+export interface JobContext {
+  job: JobRow;
+  /** Aborted when the worker stops or loses the lease. */
+  signal: AbortSignal;
+}
+
+export interface JobHandler {
+  run(payload: unknown, ctx: JobContext): Promise<void>;
+  /** Called once when the job fails for good (attempts used up or a permanent error). */
+  onFailed?(payload: unknown, error: unknown): Promise<void>;
+}
+
+/** Thrown by a handler when another attempt cannot help. */
+export class PermanentJobError extends Error {
+  override name = "PermanentJobError";
+}
+
+export interface WorkerOptions {
+  handlers: Readonly<Record<string, JobHandler>>;
+  concurrency?: number;
+  pollMs?: number;
+  leaseMs?: number;
+  log?: (message: string) => void;
+}
+
+export class JobWorker {
+  readonly id = newWorkerId();
+  private running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  private stopped = true;
+  private timer: NodeJS.Timeout | undefined;
+  private pumping = false;
+  private again = false;
+  private readonly kinds: string[];
+  private readonly concurrency: number;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private readonly log: (message: string) => void;
+
+  constructor(private readonly opts: WorkerOptions) {
+    this.kinds = Object.keys(opts.handlers);
+    this.concurrency = opts.concurrency ?? 1;
+    this.pollMs = opts.pollMs ?? 2000;
+    this.leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+    this.log = opts.log ?? ((m) => console.error(`[jobs] ${m}`));
+  }
+
+  get active(): number {
+    return this.running.size;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.wake();
+  }
+
+  /** Looks for work now (an enqueue in this process, or a BullMQ message). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    void this.pump();
+  }
+
+  /**
+   * Runs one specific job when it is claimable (BullMQ hands us its id). Resolves when it
+   * finished or was not ours to run.
+   */
+  async runById(jobId: string): Promise<void> {
+    if (this.stopped || this.running.size >= this.concurrency) return;
+    const job = await claimJob(this.id, this.kinds, this.leaseMs, jobId);
+    if (job) await this.launch(job);
+  }
+
+  /** Stops taking jobs, aborts the running ones and puts them back in the queue. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    for (const r of this.running.values()) r.abort.abort();
+    await Promise.allSettled([...this.running.values()].map((r) => r.done));
+  }
+
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    clearTimeout(this.timer);
+    try {
+      do {
+        this.again = false;
+        while (!this.stopped && this.running.size < this.concurrency) {
+          const job = await claimJob(this.id, this.kinds, this.leaseMs).catch((error: unknown) => {
+            this.log(`claim failed: ${String(error)}`);
+            return null;
+          });
+          if (!job) break;
+          if (this.stopped) {
+            // Stopped while the claim was in flight: give it straight back.
+            await releaseJob(job.id, this.id).catch(() => undefined);
+            break;
+          }
+          void this.launch(job);
+        }
+      } while (this.again && !this.stopped);
+    } finally {
+      this.pumping = false;
+      if (!this.stopped) this.timer = setTimeout(() => this.wake(), this.pollMs);
+    }
+  }
+
+  private launch(job: JobRow): Promise<void> {
+    const abort = new AbortController();
+    const done = this.execute(job, abort).finally(() => {
+      this.running.delete(job.id);
+      this.wake();
+    });
+    this.running.set(job.id, { abort, done });
+    return done;
+  }
+
+  private async execute(job: JobRow, abort: AbortController): Promise<void> {
+    const handler = this.opts.handlers[job.kind];
+    const heartbeat = setInterval(() => {
+      renewLease(job.id, this.id, this.leaseMs)
+        .then((held) => held || abort.abort())
+        .catch(() => undefined);
+    }, Math.max(50, Math.floor(this.leaseMs / 3)));
+    let payload: unknown;
+    try {
+      payload = JSON.parse(job.payload);
+      await handler.run(payload, { job, signal: abort.signal });
+      clearInterval(heartbeat);
+      await completeJob(job.id, this.id);
+    } catch (error) {
+      clearInterval(heartbeat);
+      if (this.stopped) {
+        // Not the job's fault: the next start runs it again with the attempt not counted.
+        await releaseJob(job.id, this.id).catch(() => undefined);
+        return;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      let state: JobState | null = null;
+      try {
+        state = await failJob(job, this.id, message, error instanceof PermanentJobError);
+      } catch (dbError) {
+        this.log(`could not record the failure of job ${job.id}: ${String(dbError)}`);
+      }
+      this.log(`job ${job.kind} ${job.id} attempt ${job.attempts}/${job.maxAttempts} failed: ${message}${state === "failed" ? " (giving up)" : ""}`);
+      if (state === "failed" && handler.onFailed) {
+        await handler.onFailed(payload, error).catch((e: unknown) => this.log(`onFailed of job ${job.id}: ${String(e)}`));
+      }
+    }
+  }
+}

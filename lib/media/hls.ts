@@ -1,0 +1,194 @@
+/**
+ * Adaptive (HLS) renditions of a stored fast-start MP4: 360p / 720p / 1080p up to the
+ * source's size (never upscaled), H.264 + AAC in MPEG-TS segments of 4 s, one media
+ * playlist per rendition and a master playlist that we write ourselves (so BANDWIDTH is
+ * measured from the real segments, not guessed).
+ *
+ * One ffmpeg process decodes the source once and feeds every rendition (split filter,
+ * one hls output each), under the media limiter (one slot), at a lower CPU priority
+ * (ffmpeg.ts) and with a bounded thread count (HLS_THREADS, default half the cores), so a
+ * transcode never starves the web server. The whole run is bounded in time.
+ */
+import { availableParallelism } from "node:os";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { DomainError } from "../errors";
+import { mediaConfig } from "./config";
+import { fileArg, inputArgs, isMediaToolError, runFfmpeg, runFfprobe } from "./ffmpeg";
+import { jobError } from "./job";
+import { displaySize, durationOf, primaryAudio, primaryVideo } from "./probe";
+
+export interface Rendition {
+  /** "360p", "720p", "1080p" (or the source's own short side when it is below 360). */
+  name: string;
+  width: number;
+  height: number;
+  /** Peak video bitrate cap (bits/s) and the VBV buffer. */
+  maxrate: number;
+}
+
+export interface HlsResult {
+  renditions: (Rendition & { bandwidth: number; segments: number })[];
+  /** Seconds. */
+  duration: number;
+  /** Every file written into the output folder (names only), master.m3u8 included. */
+  files: string[];
+}
+
+export interface HlsOptions {
+  /** Budget of the ffmpeg run; default max(MEDIA_TIMEOUT_SECONDS, 10 × duration). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Encoder threads; default HLS_THREADS or half the cores (at least 1). */
+  threads?: number;
+  /** Target segment length in seconds (4–6 s). */
+  segmentSeconds?: number;
+}
+
+export const MASTER_PLAYLIST = "master.m3u8";
+export const HLS_SEGMENT_SECONDS = 4;
+const LADDER: readonly { short: number; maxrate: number }[] = [
+  { short: 360, maxrate: 900_000 },
+  { short: 720, maxrate: 3_000_000 },
+  { short: 1080, maxrate: 6_000_000 },
+];
+const AUDIO_BITRATE = 128_000;
+/** Main profile level 4.0: plays on every HLS client (hls.js, Safari, Android, TVs) up to 1080p30. */
+const VIDEO_CODEC = "avc1.4d4028";
+const AUDIO_CODEC = "mp4a.40.2";
+
+export const HLS_CONTENT_TYPES: Readonly<Record<string, string>> = {
+  m3u8: "application/vnd.apple.mpegurl",
+  ts: "video/mp2t",
+};
+
+export function hlsThreads(source: Record<string, string | undefined> = process.env): number {
+  const n = Number(source.HLS_THREADS);
+  if (Number.isInteger(n) && n >= 1) return n;
+  return Math.max(1, Math.floor(availableParallelism() / 2));
+}
+
+/** HLS_X264_PRESET (default veryfast): slower presets give smaller segments for more CPU. */
+export function hlsPreset(source: Record<string, string | undefined> = process.env): string {
+  const p = (source.HLS_X264_PRESET ?? "").trim();
+  return /^(ultrafast|superfast|veryfast|faster|fast|medium|slow|slower|veryslow)$/.test(p) ? p : "veryfast";
+}
+
+const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
+
+/** Renditions for a source of width × height (display orientation): never larger than the source. */
+export function planRenditions(width: number, height: number): Rendition[] {
+  const short = Math.min(width, height);
+  const landscape = width >= height;
+  const size = (s: number) => {
+    const long = even((Math.max(width, height) * s) / short);
+    return landscape ? { width: long, height: even(s) } : { width: even(s), height: long };
+  };
+  const fits = LADDER.filter((r) => r.short <= short);
+  if (!fits.length) return [{ name: `${even(short)}p`, ...size(short), maxrate: LADDER[0].maxrate }];
+  return fits.map((r) => ({ name: `${r.short}p`, ...size(r.short), maxrate: r.maxrate }));
+}
+
+/** Transcodes `input` (an MP4 we wrote) into `outDir` (must exist and be empty). */
+export async function transcodeHls(input: string, outDir: string, opts: HlsOptions = {}): Promise<HlsResult> {
+  const segmentSeconds = opts.segmentSeconds ?? HLS_SEGMENT_SECONDS;
+  const probe = await runFfprobe(input, { demuxer: "mov", signal: opts.signal });
+  const video = primaryVideo(probe);
+  if (!video) throw new DomainError("invalid_request", "The file has no playable video track.");
+  const audio = primaryAudio(probe);
+  const { width, height } = displaySize(video);
+  const duration = durationOf(probe, video) ?? 0;
+  const renditions = planRenditions(width, height);
+  const budgetMs = opts.timeoutMs ?? Math.max(mediaConfig().timeoutMs, Math.ceil(duration * 10_000));
+  const threads = opts.threads ?? hlsThreads();
+  const preset = hlsPreset();
+
+  const split = renditions.map((_, i) => `[v${i}]`).join("");
+  const scales = renditions.map((r, i) => `[v${i}]scale=${r.width}:${r.height},setsar=1[o${i}]`);
+  const args = [
+    "-threads", String(threads), "-filter_threads", "1",
+    ...inputArgs(input, "mov"),
+    "-filter_complex", [`[0:${video.index}]split=${renditions.length}${split}`, ...scales].join(";"),
+  ];
+  for (const [i, r] of renditions.entries()) {
+    args.push(
+      "-map", `[o${i}]`,
+      ...(audio ? ["-map", `0:${audio.index}`] : []),
+      "-c:v", "libx264", "-preset", preset, "-profile:v", "main", "-level:v", "4.0", "-pix_fmt", "yuv420p",
+      "-crf", "23", "-maxrate", String(r.maxrate), "-bufsize", String(r.maxrate * 2),
+      "-threads", String(threads),
+      // A keyframe every segment boundary and none from scene cuts: segments of equal length.
+      "-force_key_frames", `expr:gte(t,n_forced*${segmentSeconds})`, "-sc_threshold", "0",
+      ...(audio ? ["-c:a", "aac", "-b:a", String(AUDIO_BITRATE), "-ac", "2"] : []),
+      "-map_metadata", "-1", "-map_chapters", "-1",
+      "-f", "hls", "-hls_time", String(segmentSeconds), "-hls_playlist_type", "vod", "-hls_list_size", "0",
+      "-hls_segment_type", "mpegts",
+      "-hls_segment_filename", fileArg(join(outDir, `${r.name}_%04d.ts`)),
+      "-max_muxing_queue_size", "4096",
+      fileArg(join(outDir, `${r.name}.m3u8`)),
+    );
+  }
+  try {
+    await runFfmpeg(args, { timeoutMs: budgetMs, signal: opts.signal });
+  } catch (error) {
+    // Over the limit usually means a busy machine, not a bad file: retryable (unavailable),
+    // unlike an ffmpeg error on the file itself (invalid_request, final).
+    if (isMediaToolError(error) && error.reason === "timeout") {
+      throw new DomainError("unavailable", `The HLS transcode took longer than ${Math.round(budgetMs / 1000)} s.`);
+    }
+    throw jobError(error, budgetMs, "video");
+  }
+
+  const done: HlsResult["renditions"] = [];
+  for (const r of renditions) {
+    const playlist = parseMediaPlaylist(await readFile(join(outDir, `${r.name}.m3u8`), "utf8"));
+    if (!playlist.segments.length) throw new DomainError("internal", `The ${r.name} rendition has no segments.`);
+    let peak = 0;
+    for (const s of playlist.segments) {
+      const { size } = await stat(join(outDir, s.uri));
+      // Short tail segments overstate the rate; count them as at least one second.
+      peak = Math.max(peak, (size * 8) / Math.max(1, s.duration));
+    }
+    done.push({ ...r, bandwidth: Math.ceil(peak), segments: playlist.segments.length });
+  }
+  const master = masterPlaylist(done, !!audio);
+  await writeFile(join(outDir, MASTER_PLAYLIST), master);
+  return { renditions: done, duration, files: (await readdir(outDir)).sort() };
+}
+
+/** The master playlist: one variant per rendition, lowest first (players start there). */
+export function masterPlaylist(renditions: readonly (Rendition & { bandwidth: number })[], withAudio: boolean): string {
+  const codecs = withAudio ? `${VIDEO_CODEC},${AUDIO_CODEC}` : VIDEO_CODEC;
+  const lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"];
+  for (const r of renditions) {
+    lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${r.bandwidth},RESOLUTION=${r.width}x${r.height},CODECS="${codecs}"`, `${r.name}.m3u8`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+export interface MediaPlaylist {
+  targetDuration: number;
+  segments: { uri: string; duration: number }[];
+  ended: boolean;
+}
+
+/** Reads the parts of a media playlist that checks and tests need. */
+export function parseMediaPlaylist(text: string): MediaPlaylist {
+  const lines = text.split(/\r?\n/).map((l) => l.trim());
+  if (lines[0] !== "#EXTM3U") throw new Error("not an M3U8 playlist");
+  const segments: MediaPlaylist["segments"] = [];
+  let targetDuration = 0;
+  let pending: number | null = null;
+  for (const line of lines) {
+    if (line.startsWith("#EXT-X-TARGETDURATION:")) targetDuration = Number(line.slice(22));
+    else if (line.startsWith("#EXTINF:")) pending = Number.parseFloat(line.slice(8));
+    else if (line && !line.startsWith("#") && pending !== null) {
+      segments.push({ uri: line, duration: pending });
+      pending = null;
+    }
+  }
+  return { targetDuration, segments, ended: lines.includes("#EXT-X-ENDLIST") };
+}
+
+/** Rounded-up whole minutes of a duration in seconds (what priority delivery costs). */
+export const minutesOf = (seconds: number): number => Math.max(1, Math.ceil(seconds / 60 - 1e-9));
