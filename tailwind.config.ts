@@ -6,8 +6,7 @@ import type { Config } from "tailwindcss";
 
 const config: Config = {
   content: ["./app/**/*.{ts,tsx}", "./components/**/*.{ts,tsx}"],
-  // Follow the operating system's light/dark setting; there is no manual toggle yet.
-  darkMode: "media",
+  // Dark mode: the `dark` variant in app/globals.css (system setting, or the saved theme).
   theme: {
     extend: {
       colors: {

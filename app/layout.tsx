@@ -2,6 +2,8 @@ import type { Metadata, Viewport } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { AccountLink } from "@/components/auth/AccountLink";
+import { themeMode } from "@/lib/web/theme";
+import { getViewer } from "@/lib/web/viewer";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -53,9 +55,11 @@ function Header() {
   );
 }
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // A saved light or dark theme wins over the system setting (globals.css, `dark` variant).
+  const mode = themeMode((await getViewer())?.theme);
   return (
-    <html lang="en">
+    <html lang="en" className={mode === "system" ? undefined : mode} style={mode === "system" ? undefined : { colorScheme: mode }}>
       <body className="flex min-h-screen flex-col font-sans">
         <a
           href="#main"
