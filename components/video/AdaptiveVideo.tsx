@@ -31,8 +31,11 @@ export function AdaptiveVideo({ src, streamUrl, type = "video/mp4", children, ..
       setMode("mp4");
       return;
     }
+    const native = video.canPlayType("application/vnd.apple.mpegurl") !== "";
     // Safari: native HLS is better than MSE there (AirPlay, power use, iOS without MSE).
-    if (video.canPlayType("application/vnd.apple.mpegurl")) {
+    // Recent Chromium also claims native HLS, but hls.js does more there (quality capped to
+    // the player's size, our error fallback), so only Apple's engine goes native first.
+    if (native && /Apple/.test(navigator.vendor)) {
       setMode("native");
       return;
     }
@@ -41,7 +44,7 @@ export function AdaptiveVideo({ src, streamUrl, type = "video/mp4", children, ..
     void import("hls.js").then(({ default: Hls }) => {
       if (destroyed) return;
       if (!Hls.isSupported()) {
-        setMode("mp4");
+        setMode(native ? "native" : "mp4");
         return;
       }
       const hls = new Hls({ capLevelToPlayerSize: true });

@@ -14,9 +14,9 @@ import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { z } from "zod";
 import { db, type Tx } from "../db/client";
+import { chargePriorityMinutes } from "../usage/priority";
 import { isDomainError } from "../errors";
 import { HLS_CONTENT_TYPES, minutesOf, transcodeHls } from "../media/hls";
-import { isPlan, planLimits } from "../plans";
 import { storage } from "../storage";
 import { withTempDir } from "../uploads/temp";
 import { PermanentJobError, type JobHandler } from "./worker";
@@ -98,20 +98,7 @@ export const hlsJobHandler: JobHandler = {
   },
 };
 
-/**
- * Takes `minutes` from the user's priority minutes (null = the plan's full allowance),
- * never below zero. Compare-and-set, so two instances charging one user at once both count.
- */
+/** Charges this month's priority minutes (refilled monthly; lib/usage/priority.ts). */
 export async function chargeMinutes(tx: Tx, userId: string, minutes: number): Promise<void> {
-  for (let tries = 0; tries < 5; tries++) {
-    const user = await tx.user.findUnique({ where: { id: userId }, select: { priorityMinutes: true, plan: true } });
-    if (!user) return;
-    const left = user.priorityMinutes ?? planLimits(isPlan(user.plan) ? user.plan : "free").priorityMinutes;
-    const { count } = await tx.user.updateMany({
-      where: { id: userId, priorityMinutes: user.priorityMinutes },
-      data: { priorityMinutes: Math.max(0, left - minutes) },
-    });
-    if (count === 1) return;
-  }
-  throw new Error("could not charge priority minutes (concurrent updates)");
+  await chargePriorityMinutes(tx, userId, minutes);
 }

@@ -2,6 +2,7 @@
 import type { Principal } from "../auth/principal";
 import { db } from "../db/client";
 import { planLimits, type Plan, type PlanLimits } from "../plans";
+import { priorityMinutesLeft } from "../usage/priority";
 import { quotaFor } from "../usage/quota";
 import { teamSubject, userSubject } from "../usage/window";
 import type { QuotaAccount } from "./process";
@@ -25,7 +26,7 @@ export async function uploaderFor(principal: Principal): Promise<Uploader> {
       teamId: principal.team.id,
       limits,
       account: { subject: teamSubject(principal.team.id), quota: quotaFor("team", team.quotaOverride) },
-      priorityMinutesLeft: owner.priorityMinutes ?? limits.priorityMinutes,
+      priorityMinutesLeft: await priorityMinutesLeft(db(), principal.owner.id, "team"),
     };
   }
   const user = await db().user.findUniqueOrThrow({
@@ -39,6 +40,6 @@ export async function uploaderFor(principal: Principal): Promise<Uploader> {
     teamId: null,
     limits,
     account: { subject: userSubject(principal.user.id), quota: quotaFor(plan, user.quotaOverride) },
-    priorityMinutesLeft: user.priorityMinutes ?? limits.priorityMinutes,
+    priorityMinutesLeft: await priorityMinutesLeft(db(), principal.user.id, plan),
   };
 }

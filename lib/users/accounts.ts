@@ -8,6 +8,7 @@ import { hashPassword } from "../auth/password";
 import { DomainError } from "../errors";
 import { isRecordNotFound, isUniqueViolation } from "../prisma-support";
 import { isPlan, type Plan } from "../plans";
+import { nextPriorityReset } from "../usage/priority";
 
 export interface Account {
   id: string;
@@ -140,6 +141,7 @@ type AccountChange = {
   suspendedAt?: Date | null;
   quotaOverride?: bigint | null;
   priorityMinutes?: number;
+  priorityResetAt?: Date;
 };
 
 async function updateAccount(userId: string, data: AccountChange): Promise<Account> {
@@ -187,5 +189,6 @@ export async function setPriorityMinutes(userId: string, minutes: number): Promi
   if (!Number.isSafeInteger(minutes) || minutes < 0 || minutes > 2_147_483_647) {
     throw new DomainError("invalid_request", "Priority minutes are a whole number from 0 to 2147483647.");
   }
-  return updateAccount(userId, { priorityMinutes: minutes });
+  // Stamped for this month: the override lasts until the monthly refill (docs/priority-delivery.md).
+  return updateAccount(userId, { priorityMinutes: minutes, priorityResetAt: nextPriorityReset() });
 }

@@ -5,6 +5,7 @@
 import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { isPlan, planLimits, type Plan } from "../plans";
+import { priorityMinutesLeft } from "../usage/priority";
 import { quotaFor, weeklyUsage, type WeeklyUsage } from "../usage/quota";
 import { userSubject } from "../usage/window";
 
@@ -88,6 +89,6 @@ export async function getOwnAccount(userId: string): Promise<OwnAccountRecord> {
     blocking: false,
     plan,
     usage,
-    priorityMinutesLeft: user.priorityMinutes ?? planLimits(plan).priorityMinutes,
+    priorityMinutesLeft: await priorityMinutesLeft(db(), user.id, plan),
   };
 }
