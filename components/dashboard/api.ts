@@ -45,6 +45,9 @@ export interface FileObject {
   height: number | null;
   duration?: number | null;
   thumbnail_url: string | null;
+  /** Priority delivery: the HLS master playlist once ready (docs/priority-delivery.md). */
+  stream_url?: string | null;
+  stream_state?: "queued" | "processing" | "ready" | "failed" | null;
 }
 
 export type Privacy = "public" | "unlisted" | "private";

@@ -1,6 +1,7 @@
 "use client";
 /** Edit one post: title, description, privacy; the files of an album (add, remove); delete. */
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { AdaptiveVideo } from "@/components/video/AdaptiveVideo";
 import { api, type Post, type Privacy } from "./api";
 import { sendFiles } from "./upload";
 import { dangerButton, formatBytes, input, label, muted, primaryButton, secondaryButton } from "./ui";
@@ -165,6 +166,23 @@ export function PostEditor({
             />
           </div>
           {progress !== null && <progress max={100} value={progress} className="h-2 w-full" aria-label="Adding files" />}
+          {post.files
+            .filter((file) => file.mime_type.startsWith("video/"))
+            .map((file) => (
+              // The adaptive stream once it is ready (hls.js), the fast-start MP4 until then.
+              <AdaptiveVideo
+                key={file.name}
+                src={file.url}
+                streamUrl={file.stream_url}
+                type={file.mime_type}
+                controls
+                playsInline
+                preload="metadata"
+                poster={file.thumbnail_url ?? undefined}
+                className="max-h-72 w-full rounded bg-black"
+                aria-label={`Preview of ${file.name}`}
+              />
+            ))}
           <ul className="divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
             {post.files.map((file) => (
               <li key={file.name} className="flex items-center gap-3 p-2 text-sm">

@@ -3,10 +3,9 @@
  * priority on gets its HLS stream from the background job, the share page plays it through
  * hls.js, and once the post is private the playlists and segments open only with signatures.
  */
-import { createRequire } from "node:module";
 import { expect, test, type Page } from "@playwright/test";
 import { fixture } from "../support/media";
-import { admin, baseUrl, createUser, updatePost, upload, type E2EUser } from "./support";
+import { admin, baseUrl, createUser, signIn, updatePost, upload, type E2EUser } from "./support";
 
 interface StreamFile {
   url: string;
@@ -14,7 +13,6 @@ interface StreamFile {
   stream_state: string | null;
 }
 
-const require = createRequire(import.meta.url);
 
 let owner: E2EUser;
 let code: string;
@@ -123,4 +121,19 @@ test("a private post's stream opens only with signed URLs", async () => {
     }
   }
   expect(segments).toBeGreaterThan(0);
+});
+
+test("the dashboard editor plays the (now private, signed) stream through hls.js", async ({ page }) => {
+  await signIn(page, owner.username, owner.password);
+  await page.goto("/dashboard");
+  const item = page.getByRole("list", { name: "Posts" }).locator(`li[data-code="${code}"]`);
+  await item.getByRole("button", { name: /^Edit / }).click();
+  const video = page.getByRole("dialog").locator("video").first();
+  await expect(video).toHaveAttribute("data-delivery", "adaptive");
+  await video.evaluate((el: HTMLVideoElement) => {
+    el.muted = true;
+    void el.play();
+  });
+  await expect.poll(() => video.evaluate((el: HTMLVideoElement) => el.currentTime), { timeout: 20_000 }).toBeGreaterThan(0.3);
+  expect(await video.evaluate((el: HTMLVideoElement) => el.currentSrc)).toMatch(/^blob:/);
 });
