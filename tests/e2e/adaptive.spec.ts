@@ -13,7 +13,6 @@ interface StreamFile {
   stream_state: string | null;
 }
 
-
 let owner: E2EUser;
 let code: string;
 
