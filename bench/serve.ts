@@ -433,7 +433,8 @@ function cannon(target: Target, seconds: number): Promise<Run> {
 }
 
 /** VmRSS of the server every RSS_SAMPLE_MS, and its VmHWM after a reset (the exact peak, when the kernel allows the reset). */
-function watchRss(pid: number): { stop(): { idleBytes: number; peakBytes: number; samples: number } } {
+/** Samples the server's RSS; `phase(name)` attributes the following samples to a target. */
+function watchRss(pid: number): { phase(name: string): void; stop(): { idleBytes: number; peakBytes: number; samples: number; byPhase: Record<string, number> } } {
   const idleBytes = statusField(pid, "VmRSS") ?? 0;
   let hwmReset = false;
   try {
@@ -444,15 +445,22 @@ function watchRss(pid: number): { stop(): { idleBytes: number; peakBytes: number
   }
   let peak = idleBytes;
   let samples = 0;
+  let current = "";
+  const byPhase: Record<string, number> = {};
   const timer = setInterval(() => {
     samples++;
-    peak = Math.max(peak, statusField(pid, "VmRSS") ?? 0);
+    const rss = statusField(pid, "VmRSS") ?? 0;
+    peak = Math.max(peak, rss);
+    if (current) byPhase[current] = Math.max(byPhase[current] ?? 0, rss);
   }, RSS_SAMPLE_MS);
   return {
+    phase(name) {
+      current = name;
+    },
     stop() {
       clearInterval(timer);
       const hwm = hwmReset ? (statusField(pid, "VmHWM") ?? 0) : 0;
-      return { idleBytes, peakBytes: Math.max(peak, hwm), samples };
+      return { idleBytes, peakBytes: Math.max(peak, hwm), samples, byPhase };
     },
   };
 }
@@ -545,6 +553,7 @@ async function main(options: Options): Promise<void> {
   let postRps = 0;
   for (const t of targets) {
     if (t.key) await readers.grow(readersFor(Math.max(postRps, 2000), warmS));
+    rss.phase(t.name);
     const r = await cannon(t, warmS);
     if (t.name === "post") postRps = r.rps;
   }
@@ -557,6 +566,7 @@ async function main(options: Options): Promise<void> {
         readers.exhausted = 0;
       }
       await sleep(1000); // let the previous run's sockets close and the servers settle
+      rss.phase(t.name);
       const run = await cannon(t, options.durationS);
       if (t.key && readers.exhausted > 0) log(`  ${readers.exhausted} post requests found no reader key with room left (pool ${readers.size})`);
       if (t.name === "post") postRps = Math.max(postRps, run.rps);
@@ -640,6 +650,7 @@ async function main(options: Options): Promise<void> {
     share_browser_over_post: shareBrowserOverPost,
     peak_rss_mb: peakRssMb,
     idle_rss_mb: round(mib(memory.idleBytes), 1),
+    peak_rss_mb_by_target: Object.fromEntries(Object.entries(memory.byPhase).map(([name, bytes]) => [name, round(mib(bytes), 1)])),
     rss_samples: memory.samples,
     flagged,
     targets: { cdn_ratio: ">= 0.5", cdn_p99_ratio: "<= 2", signed_ratio: ">= 0.45", post_ratio: ">= 0.25", share_crawler_over_post: "<= 3", peak_rss_mb: "< 400" },
@@ -670,6 +681,7 @@ async function main(options: Options): Promise<void> {
       `  share_crawler_over_post ${shareCrawlerOverPost}  (target <= ${TARGETS.share_crawler_over_post}: ${mark(pass.share_crawler_over_post)})${shareStatus === 200 ? "" : `  share page answered ${shareStatus}`}`,
       `  share_browser_over_post ${shareBrowserOverPost}`,
       `  peak RSS                ${peakRssMb} MB (idle ${round(mib(memory.idleBytes), 1)} MB; target < ${TARGETS.peak_rss_mb}: ${mark(pass.peak_rss_mb)})`,
+      `  peak RSS per target     ${Object.entries(memory.byPhase).map(([name, bytes]) => `${name} ${round(mib(bytes), 0)}`).join(", ")} MB`,
       flagged.length ? `  FLAGGED runs (unexpected statuses or errors): ${flagged.join(", ")}` : "  every response had the expected status",
     ].join("\n"),
   );

@@ -3,11 +3,13 @@
  * to serve. Builds when the sources changed since the last build, creates the data
  * folders, applies pending migrations, then serves on PORT (default 3000).
  */
+import { execFile } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { dataDir, databaseConfig } from "../lib/db/config";
-import { applyMigrations } from "../lib/db/migrator";
+import { pendingMigrations } from "../lib/db/migrator";
 import { startJobWorkers, stopJobWorkers } from "../lib/jobs";
 import { ensureBuild } from "../lib/server/build";
 import { shutdownOnSignals, startServer } from "../lib/server/server";
@@ -27,6 +29,25 @@ function useWriteAheadLog(file: string): void {
   }
 }
 
+/**
+ * Applies pending migrations in a child process (`npm run db:migrate`'s script): the schema
+ * engine is a WebAssembly module whose memory a long-running server would keep for good.
+ * Nothing pending (the usual start) costs one query and no process.
+ */
+async function migrate(config: ReturnType<typeof databaseConfig>): Promise<string[]> {
+  if (!(await pendingMigrations(config)).length) return [];
+  const script = join(import.meta.dirname, "migrate.ts");
+  let stdout: string;
+  try {
+    ({ stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", script], { env: process.env, maxBuffer: 1 << 20 }));
+  } catch (error) {
+    const out = (error as { stdout?: string }).stdout ?? "";
+    throw new Error(`migrations failed: ${out.trim() || (error instanceof Error ? error.message : String(error))}`);
+  }
+  const result = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as { applied?: string[] };
+  return result.applied ?? [];
+}
+
 async function main(): Promise<void> {
   const dev = process.argv.includes("--dev");
   // A self-hosted service phones nowhere unless the operator opts in.
@@ -41,7 +62,7 @@ async function main(): Promise<void> {
 
   const config = databaseConfig();
   if (config.provider === "sqlite") useWriteAheadLog(config.url);
-  const applied = await applyMigrations(config);
+  const applied = await migrate(config);
   log(
     `${config.provider === "sqlite" ? `database ${config.url}` : "PostgreSQL database"}: ` +
       (applied.length ? `applied ${applied.join(", ")}` : "up to date"),

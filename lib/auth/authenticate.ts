@@ -2,7 +2,13 @@
  * Resolves a presented key to a Principal with one indexed look-up by the key's hash.
  * The key's prefix says which table to look in; a wrong header (an app key in
  * `relay-key`) is simply not found.
+ *
+ * Every API and Relay request starts here, so look-ups are cached by hash in a
+ * VersionedCache: any committed write (a revoked or regenerated key, a suspension, a plan
+ * change, a deleted session, in any process) makes the cached answers misses at once.
  */
+import { deepFreeze } from "../cache/freeze";
+import { VersionedCache } from "../cache/versioned";
 import { db } from "../db/client";
 import { isPlan, type Plan } from "../plans";
 import { hashKey, hashesEqual, keyKind } from "./keys";
@@ -31,37 +37,61 @@ function summary(user: UserRow): AccountSummary {
   };
 }
 
+interface Resolved {
+  principal: Principal;
+  /** Relay sessions: when the session was last marked active. */
+  lastActiveAt?: number;
+}
+
+/** Unknown keys are cached too (as null): guessing keys must not turn into queries. */
+const resolved = new VersionedCache<string, Resolved | null>({ maxEntries: 10_000, ttlMs: 60_000 });
+
 export async function authenticateKey(key: string, header: KeyHeader): Promise<Principal | null> {
   const kind = keyKind(key.trim());
   if (!kind) return null;
   const hash = hashKey(key.trim());
+  const found = await resolved.get(`${header}:${hash}`, async () => freezePrincipal(await resolveKey(kind, hash, header)));
+  if (!found) return null;
+  if (found.principal.kind === "session" && found.lastActiveAt !== undefined && Date.now() - found.lastActiveAt > ACTIVITY_RESOLUTION_MS) {
+    // Not awaited: activity is bookkeeping and must not slow or fail the request. The
+    // write makes this entry stale, so the next request reads the new time.
+    found.lastActiveAt = Date.now();
+    db()
+      .relaySession.updateMany({ where: { id: found.principal.sessionId }, data: { lastActiveAt: new Date() } })
+      .catch(() => {});
+  }
+  return found.principal;
+}
 
+/** The principal is shared by every request with the key; `lastActiveAt` stays ours to move. */
+function freezePrincipal(found: Resolved | null): Resolved | null {
+  if (found) deepFreeze(found.principal);
+  return found;
+}
+
+async function resolveKey(kind: NonNullable<ReturnType<typeof keyKind>>, hash: string, header: KeyHeader): Promise<Resolved | null> {
   if (kind === "team") {
     const team = await db().team.findUnique({ where: { keyHash: hash }, include: { owner: { select: userSelect } } });
     if (!team?.keyHash || !hashesEqual(team.keyHash, hash)) return null;
     return {
-      kind: "team",
-      team: { id: team.id, name: team.name, status: team.status === "lapsed" ? "lapsed" : "active", ownerId: team.ownerId },
-      owner: summary(team.owner),
+      principal: {
+        kind: "team",
+        team: { id: team.id, name: team.name, status: team.status === "lapsed" ? "lapsed" : "active", ownerId: team.ownerId },
+        owner: summary(team.owner),
+      },
     };
   }
 
   if (kind === "app" && header === "api-key") {
     const app = await db().app.findUnique({ where: { keyHash: hash }, include: { user: { select: userSelect } } });
     if (!app?.keyHash || app.revokedAt || !hashesEqual(app.keyHash, hash)) return null;
-    return { kind: "app", user: summary(app.user), appId: app.id, galleryAccess: app.galleryAccess };
+    return { principal: { kind: "app", user: summary(app.user), appId: app.id, galleryAccess: app.galleryAccess } };
   }
 
   if (kind === "relay" && header === "relay-key") {
     const session = await db().relaySession.findUnique({ where: { keyHash: hash }, include: { user: { select: userSelect } } });
     if (!session || !hashesEqual(session.keyHash, hash)) return null;
-    if (Date.now() - session.lastActiveAt.getTime() > ACTIVITY_RESOLUTION_MS) {
-      // Not awaited: activity is bookkeeping and must not slow or fail the request.
-      db()
-        .relaySession.updateMany({ where: { id: session.id }, data: { lastActiveAt: new Date() } })
-        .catch(() => {});
-    }
-    return { kind: "session", user: summary(session.user), sessionId: session.id };
+    return { principal: { kind: "session", user: summary(session.user), sessionId: session.id }, lastActiveAt: session.lastActiveAt.getTime() };
   }
 
   return null;

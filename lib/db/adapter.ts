@@ -1,10 +1,18 @@
-import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQuery } from "@prisma/driver-adapter-utils";
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQuery, Transaction } from "@prisma/driver-adapter-utils";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { markChanged } from "./change-signal";
 import type { DatabaseConfig } from "./config";
 
 /** The Prisma driver adapter for a database configuration. */
 export function createAdapter(config: DatabaseConfig): SqlMigrationAwareDriverAdapterFactory {
+  const factory = createBaseAdapter(config);
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => announcingWrites(await connect());
+  return factory;
+}
+
+function createBaseAdapter(config: DatabaseConfig): SqlMigrationAwareDriverAdapterFactory {
   if (config.provider === "postgres") {
     // Prisma's `?schema=` convention: generated queries qualify tables with it, and the
     // search_path makes raw SQL land in the same schema.
@@ -45,6 +53,48 @@ function scriptTolerant(adapter: SqlDriverAdapter): SqlDriverAdapter {
       }
       const value: unknown = Reflect.get(target, property, target);
       // Bound to the real adapter: its methods use private fields a proxy does not have.
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** A statement that only reads; everything else may have written. */
+const isRead = (sql: string): boolean => /^\s*select\b/i.test(sql);
+
+/**
+ * Tells the change signal (lib/db/change-signal.ts) about this process's own writes once
+ * they are visible to other readers: after a statement outside a transaction, after a
+ * commit. Read caches are then stale at once, whatever the other sources of the signal
+ * take to arrive (a PostgreSQL notification is asynchronous).
+ */
+function announcingWrites(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  const after = <T>(result: Promise<T>): Promise<T> =>
+    result.finally(() => {
+      markChanged();
+    });
+  return new Proxy(adapter, {
+    get(target, property) {
+      switch (property) {
+        case "executeRaw":
+          return (query: SqlQuery) => after(target.executeRaw(query));
+        case "executeScript":
+          return (script: string) => after(target.executeScript(script));
+        case "queryRaw":
+          return (query: SqlQuery) => (isRead(query.sql) ? target.queryRaw(query) : after(target.queryRaw(query)));
+        case "startTransaction":
+          return async (...args: Parameters<SqlDriverAdapter["startTransaction"]>) => committingAnnounces(await target.startTransaction(...args));
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+function committingAnnounces(tx: Transaction): Transaction {
+  return new Proxy(tx, {
+    get(target, property) {
+      if (property === "commit") return () => target.commit().finally(() => markChanged());
+      const value: unknown = Reflect.get(target, property, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
   });

@@ -6,6 +6,7 @@ import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { createAdapter } from "./adapter";
 import { databaseConfig, type DatabaseConfig } from "./config";
+import { cachingDisabled, watchChanges, type ChangeWatcher } from "./change-signal";
 
 export type Db = InstanceType<typeof SqliteClient>;
 export type { Prisma } from "./generated/sqlite/client";
@@ -15,10 +16,38 @@ export type * as Models from "./generated/sqlite/models";
 // (15 s; the CLI and the server share one file) instead of Prisma's 2 s/5 s defaults.
 const transactionOptions = { maxWait: 20_000, timeout: 20_000 };
 
+const configs = new WeakMap<Db, DatabaseConfig>();
+const watchers = new WeakMap<Db, ChangeWatcher>();
+
 export function createDb(config: DatabaseConfig = databaseConfig()): Db {
   const adapter = createAdapter(config);
-  if (config.provider === "postgres") return new PostgresClient({ adapter, transactionOptions }) as unknown as Db;
-  return new SqliteClient({ adapter, transactionOptions });
+  const client =
+    config.provider === "postgres"
+      ? (new PostgresClient({ adapter, transactionOptions }) as unknown as Db)
+      : new SqliteClient({ adapter, transactionOptions });
+  configs.set(client, config);
+  return client;
+}
+
+/**
+ * The database's change number (lib/db/change-signal.ts): read caches compare it with the
+ * one they were filled at. The watcher starts with the first call.
+ */
+export function changeVersion(client: Db = db()): number {
+  let watcher = watchers.get(client);
+  if (!watcher) {
+    const config = configs.get(client);
+    watcher = config ? watchChanges(config) : cachingDisabled;
+    watchers.set(client, watcher);
+  }
+  return watcher.version();
+}
+
+/** Disconnects a client and its change watcher. */
+export async function closeDb(client: Db): Promise<void> {
+  await watchers.get(client)?.close();
+  watchers.delete(client);
+  await client.$disconnect();
 }
 
 // One client per process, kept on globalThis so Next's module reloading in dev and the

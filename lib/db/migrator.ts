@@ -135,6 +135,49 @@ export function migrationList(provider: DatabaseProvider): MigrationList {
   };
 }
 
+/**
+ * The migrations of the folder the database has not finished applying, read from
+ * `_prisma_migrations` with the plain driver: no schema engine (a WebAssembly module that
+ * costs the process ~40 MB it never gives back), so a server can check at every start and
+ * leave the applying to a short-lived process (scripts/start.ts).
+ */
+export async function pendingMigrations(config: DatabaseConfig): Promise<string[]> {
+  const names = migrationList(config.provider).migrationDirectories.map((d) => d.path);
+  const done = await finishedMigrations(config);
+  return names.filter((name) => !done.has(name));
+}
+
+const FINISHED_SQL = `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+
+async function finishedMigrations(config: DatabaseConfig): Promise<Set<string>> {
+  if (config.provider === "sqlite") {
+    if (!existsSync(config.url)) return new Set();
+    const { default: Database } = await import("better-sqlite3");
+    const conn = new Database(config.url, { readonly: true, fileMustExist: true });
+    try {
+      const table = conn.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`).get();
+      if (!table) return new Set();
+      return new Set(conn.prepare(FINISHED_SQL).pluck().all() as string[]);
+    } finally {
+      conn.close();
+    }
+  }
+  const { default: pg } = await import("pg");
+  const url = new URL(config.url);
+  const schema = url.searchParams.get("schema") || "public";
+  url.searchParams.delete("schema");
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    const exists = await client.query(`SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = '_prisma_migrations'`, [schema]);
+    if (!exists.rowCount) return new Set();
+    const rows = await client.query<{ migration_name: string }>(FINISHED_SQL.replace("_prisma_migrations", `"${schema.replace(/"/g, "")}"._prisma_migrations`));
+    return new Set(rows.rows.map((r) => r.migration_name));
+  } finally {
+    await client.end();
+  }
+}
+
 /** Applies every pending migration; returns the names applied now. */
 export async function applyMigrations(config: DatabaseConfig): Promise<string[]> {
   const engine = await openEngine(config, join(prismaDir(config.provider), "schema.prisma"));

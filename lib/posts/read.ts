@@ -4,6 +4,8 @@
  * members) and, on Relay, to users on the post's access list; everyone else gets 404,
  * never 403. Moderated posts: the owner gets them; others get 403 moderated.
  */
+import { deepFreeze } from "../cache/freeze";
+import { VersionedCache } from "../cache/versioned";
 import type { Prisma } from "../db/client";
 import { db } from "../db/client";
 import { DomainError } from "../errors";
@@ -29,16 +31,30 @@ export async function findPostByCode(code: string): Promise<PostRecord | null> {
   return db().post.findUnique({ where: { code }, include: postInclude });
 }
 
+/**
+ * The read path's look-ups (readPost, isOwner, likedBy), cached until the next committed
+ * write (lib/cache/versioned.ts): a link in a busy chat is opened thousands of times and
+ * each open would otherwise be half a dozen queries. Records are frozen: they are shared.
+ * Changes go through findPostByCode, which always reads the database.
+ */
+const posts = new VersionedCache<string, PostRecord | null>({ maxEntries: 5_000, ttlMs: 60_000 });
+const memberships = new VersionedCache<string, boolean>({ maxEntries: 10_000, ttlMs: 60_000 });
+const likes = new VersionedCache<string, boolean>({ maxEntries: 20_000, ttlMs: 60_000 });
+
+const cachedPostByCode = (code: string): Promise<PostRecord | null> =>
+  posts.get(code, async () => deepFreeze(await findPostByCode(code)));
+
 /** True when the viewer owns the post: its author, or for team posts the team's key or a member. */
 export async function isOwner(post: { userId: string | null; teamId: string | null }, viewer: Viewer): Promise<boolean> {
   if (post.teamId) {
     if (viewer.teamId) return viewer.teamId === post.teamId;
     if (!viewer.userId) return false;
-    const member = await db().teamMember.findUnique({
-      where: { teamId_userId: { teamId: post.teamId, userId: viewer.userId } },
-      select: { userId: true },
+    const teamId = post.teamId;
+    const userId = viewer.userId;
+    return memberships.get(`${teamId}:${userId}`, async () => {
+      const member = await db().teamMember.findUnique({ where: { teamId_userId: { teamId, userId } }, select: { userId: true } });
+      return !!member;
     });
-    return !!member;
   }
   return !!viewer.userId && !viewer.teamId && post.userId === viewer.userId;
 }
@@ -56,7 +72,7 @@ export interface VisiblePost {
  * 403 moderated when it is quarantined and they are not the owner.
  */
 export async function readPost(code: string, viewer: Viewer): Promise<VisiblePost> {
-  const post = await findPostByCode(code);
+  const post = await cachedPostByCode(code);
   if (!post) throw notFound();
   const owner = await isOwner(post, viewer);
   if (!owner && isHidden(post)) {
@@ -83,8 +99,10 @@ export async function postForChange(code: string, viewer: Viewer): Promise<PostR
 
 export async function likedBy(postId: string, userId: string | null): Promise<boolean> {
   if (!userId) return false;
-  const like = await db().like.findUnique({ where: { postId_userId: { postId, userId } }, select: { userId: true } });
-  return !!like;
+  return likes.get(`${postId}:${userId}`, async () => {
+    const like = await db().like.findUnique({ where: { postId_userId: { postId, userId } }, select: { userId: true } });
+    return !!like;
+  });
 }
 
 export const notFound = () => new DomainError("not_found", "No such post.");

@@ -13,10 +13,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
+import type { Reply } from "../http/dispatch";
 import { attachRequestBody, nativeResponseBody } from "../http/node-bridge";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
 
-type WebHandler = (request: Request) => Promise<Response>;
+type Handler = (request: Request) => Promise<Reply | Response>;
 
 export interface FastLane {
   /** Serves the request when it belongs to a fast surface; false means "not mine". */
@@ -28,10 +29,10 @@ const NEXT_OWNED = /^\/api\/auth(?:\/|$)/;
 
 export async function createFastLane(): Promise<FastLane> {
   const [{ dispatcher }, { serveCdn }] = await Promise.all([import("../routes"), import("../routes/cdn")]);
-  const api = dispatcher("api");
-  const relay = dispatcher("relay");
+  const api = dispatcher("api").reply;
+  const relay = dispatcher("relay").reply;
 
-  const pick = (path: string): WebHandler | null => {
+  const pick = (path: string): Handler | null => {
     if (isUnder(path, "/cdn")) return serveCdn;
     if (isUnder(path, "/api")) return NEXT_OWNED.test(path) ? null : api;
     if (isUnder(path, "/relay")) return relay;
@@ -43,8 +44,9 @@ export async function createFastLane(): Promise<FastLane> {
     const query = url.indexOf("?");
     const handler = pick(query === -1 ? url : url.slice(0, query));
     if (!handler) return false;
-    const response = await handler(toRequest(req, url));
-    await send(req, res, response);
+    const answer = await handler(toRequest(req, url));
+    if (answer instanceof Response) await send(req, res, answer);
+    else await sendReply(req, res, answer);
     return true;
   };
 }
@@ -81,11 +83,27 @@ function linger(req: IncomingMessage): void {
   req.resume();
 }
 
-async function send(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
+/** A dispatcher reply: JSON text is written as it is; a handler's Response goes through send(). */
+async function sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply): Promise<void> {
+  if (reply.body?.kind === "response") return send(req, res, reply.body.response, reply.headers);
+  const bodyless = req.method === "HEAD" || reply.status === 204 || reply.status === 304 || !reply.body;
+  const head: Record<string, string> = reply.headers;
+  if (reply.body && reply.status !== 204 && reply.status !== 304) head["content-length"] = String(Buffer.byteLength(reply.body.text));
+  if (!req.complete && !req.readableEnded) linger(req);
+  res.writeHead(reply.status, head);
+  res.end(bodyless || !reply.body ? undefined : reply.body.text);
+}
+
+async function send(req: IncomingMessage, res: ServerResponse, response: Response, replaced?: Record<string, string>): Promise<void> {
   const head: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== CONTENT_LENGTH_CARRIER && name !== "set-cookie") head[name] = value;
-  });
+  if (replaced) Object.assign(head, replaced);
+  else {
+    response.headers.forEach((value, name) => {
+      if (name !== "set-cookie") head[name] = value;
+    });
+  }
+  delete head[CONTENT_LENGTH_CARRIER];
+  delete head["set-cookie"];
   const cookies = response.headers.getSetCookie();
   if (cookies.length) head["set-cookie"] = cookies;
 

@@ -3,7 +3,8 @@
  * client address (it fills X-Forwarded-For only when the client sent none, so anyone can
  * forge it) and cannot stamp a request id on responses it does not render itself. This
  * wrapper fixes both before anything sees the request, then hands /api, /relay and /cdn to
- * the fast lane (no Next in the way of bodies and files) and the rest to Next.
+ * the fast lane (no Next in the way of bodies and files), robots' share pages to the page
+ * cache, and the rest to Next.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -12,6 +13,7 @@ import { resolve } from "node:path";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
 import { clientIp } from "./client-ip";
 import { createFastLane, type FastLane } from "./fast-lane";
+import { servePage } from "./page-cache";
 
 export interface StartServerOptions {
   port: number;
@@ -121,7 +123,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ready
       .then(async () => {
         if (fastLane && (await fastLane(req, res))) return;
-        await handle!(req, res);
+        // Robots' share pages may come from memory (page-cache.ts); not in development,
+        // where pages must reflect every edit.
+        if (options.dev) await handle!(req, res);
+        else await servePage(req, res, () => handle!(req, res));
       })
       .catch((error: unknown) => {
         console.error(`request ${requestId} failed`, error);

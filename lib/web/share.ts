@@ -12,7 +12,10 @@ import { likedBy, readPost, type PostRecord } from "../posts/read";
 import { postView } from "../routes/post-views";
 import type { Post } from "../routes/schemas";
 import { countViews } from "../social/views";
+import { isRobot } from "./robots";
 import type { Viewer as WebViewer } from "./viewer";
+
+export { isRobot };
 
 export type PostJson = z.infer<typeof Post>;
 
@@ -38,17 +41,6 @@ export const loadSharePost = cache(async (code: string, viewerId: string | null,
     throw error;
   }
 });
-
-/**
- * Link unfurlers, search engines and other robots: they do not count views (a link pasted
- * into a busy channel would otherwise be "viewed" by every chat service's fetcher).
- */
-const ROBOT_UA =
-  /bot|crawl|spider|slurp|preview|fetch|scrape|facebookexternalhit|facebot|embedly|quora link|whatsapp|vkshare|w3c_validator|curl|wget|python|go-http|okhttp|node|undici|axios|headless|lighthouse/i;
-
-export function isRobot(userAgent: string | null): boolean {
-  return !userAgent || ROBOT_UA.test(userAgent);
-}
 
 /**
  * A person opening a share page counts a view, by the same rule and counter as a Relay

@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
-import { createDb, setDb, type Db } from "@/lib/db/client";
+import { closeDb, createDb, setDb, type Db } from "@/lib/db/client";
 import type { DatabaseConfig, DatabaseProvider } from "@/lib/db/config";
 import { migrationsDir } from "@/lib/db/migrator";
 
@@ -48,7 +48,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       config,
       db,
       async drop() {
-        await db.$disconnect();
+        await closeDb(db);
         const c = new pg.Client({ connectionString: pgUrl });
         await c.connect();
         await c.query(`DROP SCHEMA "${schema}" CASCADE`);
@@ -68,7 +68,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     config,
     db,
     async drop() {
-      await db.$disconnect();
+      await closeDb(db);
       rmSync(dir, { recursive: true, force: true });
     },
   };

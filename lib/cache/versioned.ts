@@ -1,0 +1,87 @@
+/**
+ * A bounded in-memory cache of database reads that is never older than the database's
+ * change number (lib/db/change-signal.ts): an entry counts only while the number it was
+ * filled at is still current, so any committed write — here, in the admin CLI or on
+ * another instance — makes every entry a miss. Reads that are hot and rarely change (a
+ * key's principal, a post a busy chat keeps opening) then cost a Map look-up instead of
+ * several queries.
+ *
+ * The number is read before loading: a load that overlaps a write is stored under the old
+ * number and is a miss next time. Entries also expire after `ttlMs`, a bound for changes
+ * no signal reports (a hand-edited database). Beyond `maxEntries` the least recently
+ * used entries go.
+ */
+import { changeVersion } from "../db/client";
+
+export interface VersionedCacheOptions {
+  maxEntries: number;
+  ttlMs: number;
+}
+
+interface Entry<V> {
+  value: V;
+  version: number;
+  expires: number;
+}
+
+export class VersionedCache<K, V> {
+  private readonly entries = new Map<K, Entry<V>>();
+
+  constructor(
+    private readonly options: VersionedCacheOptions,
+    private readonly version: () => number = () => changeVersion(),
+  ) {}
+
+  /** The cached value, or `load()`'s (stored unless it is `undefined`). */
+  async get(key: K, load: () => Promise<V>): Promise<V> {
+    const stamp = this.stamp();
+    const hit = this.peek(key, stamp);
+    if (hit !== undefined) return hit;
+    const value = await load();
+    if (value !== undefined) this.put(key, value, stamp);
+    return value;
+  }
+
+  /** The change number now: take it before reading what `put` will store. */
+  stamp(): number {
+    return this.version();
+  }
+
+  /** The entry for `key` when it is still current, else undefined. */
+  peek(key: K, stamp: number = this.version()): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.version !== stamp || entry.expires <= Date.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    // Re-inserting keeps the Map in least-recently-used order.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  /** Stores what was read after `stamp()` answered `stamp`. */
+  put(key: K, value: V, stamp: number): void {
+    this.store(key, { value, version: stamp, expires: Date.now() + this.options.ttlMs });
+  }
+
+  /** Forgets everything (tests; a process-local change the signal cannot see). */
+  clear(): void {
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private store(key: K, entry: Entry<V>): void {
+    this.entries.delete(key);
+    while (this.entries.size >= this.options.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done) break;
+      this.entries.delete(oldest.value);
+    }
+    this.entries.set(key, entry);
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * A number that moves whenever the database may have changed, in this process or in any
+ * other (the admin CLI, another instance). Read caches (lib/cache/versioned.ts) remember
+ * the number they were filled at and treat an entry as gone once it has moved, so a
+ * cached read is never older than the last commit this process could know about.
+ *
+ * Three sources move it:
+ * - this process's own writes: the driver adapter (lib/db/adapter.ts) calls markChanged()
+ *   after every statement that may write outside a transaction and after every commit;
+ * - SQLite: `PRAGMA data_version` on a read-only connection of our own changes whenever
+ *   any other connection commits (the CLI, and also our own Prisma connection). It needs
+ *   no I/O but is a statement all the same (profiled at ~7 % of a cached read when run on
+ *   every look-up), so it is read at most once per millisecond: another process's commit
+ *   shows within 1 ms, this process's own at once (markChanged);
+ * - PostgreSQL: statement triggers on the tables the caches read (migration
+ *   `cache_change_notify`) `pg_notify` the channel below with their schema at commit; a
+ *   LISTEN connection per process moves the number when one for its schema arrives.
+ *
+ * When the source cannot be trusted (PostgreSQL before LISTEN is up, or after it broke; a
+ * SQLite file that cannot be opened) `version()` answers a new number on every call, which
+ * turns every cache into a miss: slower, never stale.
+ */
+import Database from "better-sqlite3";
+import pg from "pg";
+import type { DatabaseConfig } from "./config";
+
+export const CHANGE_CHANNEL = "mediahost_changes";
+
+let generation = 0;
+
+/** Something in the database changed (or may have): every cached read is now stale. */
+export function markChanged(): void {
+  generation++;
+}
+
+export interface ChangeWatcher {
+  version(): number;
+  close(): Promise<void>;
+}
+
+/** Caching off: every read is a miss. */
+const alwaysChanged: ChangeWatcher = {
+  version: () => ++generation,
+  close: async () => {},
+};
+
+function watchSqlite(file: string): ChangeWatcher {
+  let conn: Database.Database;
+  try {
+    conn = new Database(file, { readonly: true, fileMustExist: true });
+  } catch {
+    return alwaysChanged;
+  }
+  const statement = conn.prepare("PRAGMA data_version").pluck();
+  let seen = statement.get() as number;
+  let checkedAt = Date.now();
+  return {
+    version() {
+      const now = Date.now();
+      if (now === checkedAt) return generation;
+      checkedAt = now;
+      let current: number;
+      try {
+        current = statement.get() as number;
+      } catch {
+        return ++generation;
+      }
+      if (current !== seen) {
+        seen = current;
+        generation++;
+      }
+      return generation;
+    },
+    async close() {
+      conn.close();
+    },
+  };
+}
+
+/** The connection without Prisma's `?schema=`, and that schema: notifications name theirs. */
+function listenTarget(url: string): { config: pg.ClientConfig; schema: string } {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get("schema") || "public";
+  parsed.searchParams.delete("schema");
+  return { config: { connectionString: parsed.toString() }, schema };
+}
+
+const RECONNECT_MS = 1000;
+
+function watchPostgres(url: string): ChangeWatcher {
+  let listening = false;
+  let closed = false;
+  let client: pg.Client | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  const target = listenTarget(url);
+
+  const connect = (): void => {
+    const c = new pg.Client(target.config);
+    client = c;
+    const lost = (): void => {
+      if (client !== c) return;
+      listening = false;
+      client = null;
+      c.end().catch(() => {});
+      if (!closed) {
+        retry = setTimeout(connect, RECONNECT_MS);
+        retry.unref();
+      }
+    };
+    c.on("notification", (message) => {
+      if (message.payload === target.schema) generation++;
+    });
+    c.on("error", lost);
+    c.on("end", lost);
+    const connecting = c.connect();
+    // The listener must not keep a finished process (a test worker, the CLI) alive.
+    (c as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
+    connecting
+      .then(() => c.query(`LISTEN ${CHANGE_CHANNEL}`))
+      .then(() => {
+        if (client !== c) return;
+        // Anything committed while we were not listening is unknown: start over.
+        generation++;
+        listening = true;
+      })
+      .catch(lost);
+  };
+  connect();
+
+  return {
+    version: () => (listening ? generation : ++generation),
+    async close() {
+      closed = true;
+      listening = false;
+      if (retry) clearTimeout(retry);
+      const c = client;
+      client = null;
+      await c?.end().catch(() => {});
+    },
+  };
+}
+
+export function watchChanges(config: DatabaseConfig): ChangeWatcher {
+  return config.provider === "postgres" ? watchPostgres(config.url) : watchSqlite(config.url);
+}
+
+export { alwaysChanged as cachingDisabled };

@@ -1,0 +1,109 @@
+/**
+ * Share pages (/p/{code}) as robots get them, kept in memory until the database changes.
+ *
+ * A link posted in a busy chat is fetched by every chat service's unfurler, often many
+ * times; each fetch was a full server render (~8 ms of CPU here) of a page that is the
+ * same for every robot: robots carry no sign-in cookie, count no views, and see only what
+ * an anonymous visitor sees. So the first robot's page is recorded as Next wrote it and
+ * replayed to the next ones, with a fresh `request-id`, until anything in the database
+ * changes (lib/cache/versioned.ts: a new title, a deleted post, another like) or a minute
+ * passes. People (no robot user agent) and anyone with a cookie always get a fresh render.
+ *
+ * Only complete 200 and 404 pages without `Set-Cookie` are kept, up to MAX_PAGE_BYTES each;
+ * the key is the whole URL with the Host and Accept-Encoding (Next compresses per client).
+ * A replayed page says so in `x-mediahost-cache: hit`.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { VersionedCache } from "../cache/versioned";
+import { isRobot } from "../web/robots";
+
+interface Page {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
+const MAX_PAGE_BYTES = 512 * 1024;
+/** Marks a replayed page, for operators (and tests) to tell. */
+export const CACHE_HEADER = "x-mediahost-cache";
+/** Headers that belong to one response, not to the page. */
+const PER_RESPONSE = new Set(["request-id", "date", "connection", "keep-alive", "transfer-encoding", "content-length", "set-cookie"]);
+/** A share code is one segment of share-code characters (lib/posts/codes.ts). */
+const SHARE_PATH = /^\/p\/[A-Za-z0-9]{4,64}(?:\?|$)/;
+
+const pages = new VersionedCache<string, Page>({ maxEntries: 1_000, ttlMs: 60_000 });
+
+/** Requests whose answer may come from (or go into) the cache. */
+function cacheKey(req: IncomingMessage): string | null {
+  if (req.method !== "GET" || !SHARE_PATH.test(req.url ?? "")) return null;
+  const h = req.headers;
+  if (h.cookie || h.authorization || h.rsc || h["next-router-prefetch"] || h["next-router-state-tree"] || h["x-link-domain"]) return null;
+  if (!isRobot(h["user-agent"])) return null;
+  return `${h.host ?? ""}\n${h["accept-encoding"] ?? ""}\n${req.url}`;
+}
+
+/**
+ * Answers a robot's share-page request from memory when it can; otherwise runs `render`
+ * (Next) and, for a robot, records what it writes.
+ */
+export async function servePage(req: IncomingMessage, res: ServerResponse, render: () => Promise<void>): Promise<void> {
+  const key = cacheKey(req);
+  if (!key) return render();
+  const stamp = pages.stamp();
+  const hit = pages.peek(key, stamp);
+  if (hit) {
+    res.writeHead(hit.status, { ...hit.headers, "content-length": String(hit.body.length), [CACHE_HEADER]: "hit" });
+    res.end(hit.body);
+    return;
+  }
+  record(res, (page) => pages.put(key, page, stamp));
+  return render();
+}
+
+/** Tees what is written to `res`; hands over the page once it is complete and cacheable. */
+function record(res: ServerResponse, keep: (page: Page) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let usable = true;
+  const collect = (chunk: unknown, encoding: unknown): void => {
+    if (!usable || chunk === undefined || chunk === null || typeof chunk === "function") return;
+    const buffer = Buffer.isBuffer(chunk)
+      ? chunk
+      : typeof chunk === "string"
+        ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+        : chunk instanceof Uint8Array
+          ? Buffer.from(chunk)
+          : null;
+    if (!buffer) {
+      usable = false;
+      return;
+    }
+    size += buffer.length;
+    if (size > MAX_PAGE_BYTES) {
+      usable = false;
+      chunks.length = 0;
+      return;
+    }
+    // Copied: a writer may reuse its buffer once write() returns.
+    chunks.push(Buffer.from(buffer));
+  };
+  const write = res.write;
+  const end = res.end;
+  res.write = function (this: ServerResponse, ...args: Parameters<ServerResponse["write"]>) {
+    collect(args[0], args[1]);
+    return write.apply(this, args);
+  } as ServerResponse["write"];
+  res.end = function (this: ServerResponse, ...args: Parameters<ServerResponse["end"]>) {
+    collect(args[0], args[1]);
+    return end.apply(this, args);
+  } as ServerResponse["end"];
+  res.once("finish", () => {
+    if (!usable || (res.statusCode !== 200 && res.statusCode !== 404) || res.hasHeader("set-cookie")) return;
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(res.getHeaders())) {
+      if (value === undefined || PER_RESPONSE.has(name)) continue;
+      headers[name] = Array.isArray(value) ? value : String(value);
+    }
+    keep({ status: res.statusCode, headers, body: Buffer.concat(chunks) });
+  });
+}

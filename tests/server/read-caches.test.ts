@@ -1,0 +1,129 @@
+/**
+ * The read caches through the real production server (docs/caching.md): robots' share
+ * pages are replayed from memory, people's never are, and nothing cached outlives a
+ * change, whether this server made it or the admin CLI (another process) did.
+ */
+import { execFile } from "node:child_process";
+import { createServer } from "node:net";
+import { promisify } from "node:util";
+import { readFile } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixture } from "../support/media";
+import { startTestServer, type TestServer } from "../support/server";
+
+const run = promisify(execFile);
+const ROBOT = "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)";
+const PERSON = "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+}
+
+describe("read caches on the production server", () => {
+  let server: TestServer;
+  let key: string;
+  let appId: string;
+  const admin = async (...args: string[]): Promise<Record<string, unknown>> => {
+    const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+      env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "" },
+    });
+    return JSON.parse(stdout);
+  };
+  const page = (code: string, userAgent: string, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}/p/${code}`, { headers: { "user-agent": userAgent, ...headers } });
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${server.url}/api${path}`, { ...init, headers: { "api-key": key, "content-type": "application/json", ...init.headers } });
+  const ogTitle = (html: string) => /<meta property="og:title" content="([^"]*)"/.exec(html)?.[1];
+
+  async function uploadPost(): Promise<string> {
+    const body = new FormData();
+    body.append("file", new Blob([await readFile(await fixture("png"))], { type: "image/png" }), "shot.png");
+    const res = await fetch(`${server.url}/api/upload`, { method: "POST", body, headers: { "api-key": key, "post-privacy": "public" } });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { post: { code: string } }).post.code;
+  }
+
+  beforeAll(async () => {
+    const port = await freePort();
+    server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_URL: "" });
+    await admin("user", "create", "--username", "cache_user");
+    const app = await admin("app", "create", "--user", "cache_user", "--name", "Cache", "--gallery-access");
+    key = app.key as string;
+    appId = app.id as string;
+  }, 180_000);
+  afterAll(async () => {
+    if (server) await server.stop();
+  });
+
+  it("replays a robot's share page with a fresh request-id, and renders it anew after an edit", async () => {
+    const code = await uploadPost();
+    // Uncompressed, so the length on the wire is the length of the text.
+    const first = await page(code, ROBOT, { "accept-encoding": "identity" });
+    const second = await page(code, ROBOT, { "accept-encoding": "identity" });
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    const [a, b] = [await first.text(), await second.text()];
+    expect(b).toBe(a);
+    expect(first.headers.get("x-mediahost-cache")).toBeNull();
+    expect(second.headers.get("x-mediahost-cache")).toBe("hit");
+    expect(second.headers.get("request-id")).toMatch(/^[0-9a-f]{32}$/);
+    expect(second.headers.get("request-id")).not.toBe(first.headers.get("request-id"));
+    expect(second.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(Number(second.headers.get("content-length"))).toBe(Buffer.byteLength(b));
+    // Compressed pages are kept apart from plain ones, and replayed compressed.
+    const gzipped = [await page(code, ROBOT, { "accept-encoding": "gzip" }), await page(code, ROBOT, { "accept-encoding": "gzip" })];
+    for (const res of gzipped) {
+      expect(res.headers.get("content-encoding")).toBe("gzip");
+      expect(await res.text()).toBe(a);
+    }
+
+    expect((await api(`/posts/${code}`, { method: "PATCH", body: JSON.stringify({ title: "Renamed" }) })).status).toBe(200);
+    const renamed = await page(code, ROBOT);
+    expect(renamed.headers.get("x-mediahost-cache")).toBeNull();
+    expect(ogTitle(await renamed.text())).toBe("Renamed");
+
+    expect((await api(`/posts/${code}`, { method: "PATCH", body: JSON.stringify({ privacy: "private" }) })).status).toBe(200);
+    expect((await page(code, ROBOT)).status).toBe(404);
+  });
+
+  it("sees the admin CLI's changes (another process) at once", async () => {
+    const code = await uploadPost();
+    expect((await page(code, ROBOT)).status).toBe(200);
+    expect((await api(`/posts/${code}`)).status).toBe(200);
+    await admin("post", "moderate", "--code", code);
+    expect(await (await page(code, ROBOT)).text()).toContain("under moderation");
+    await admin("post", "unmoderate", "--code", code);
+    expect((await api(`/posts/${code}`)).status).toBe(200);
+    await admin("app", "revoke", "--app", appId);
+    expect((await api(`/posts/${code}`)).status).toBe(401);
+    key = (await admin("app", "regenerate", "--app", appId)).key as string;
+    expect((await api(`/posts/${code}`)).status).toBe(200);
+  });
+
+  it("people always get a fresh render, which counts their view", async () => {
+    const code = await uploadPost();
+    await (await page(code, ROBOT)).text();
+    expect((await page(code, ROBOT)).headers.get("x-mediahost-cache")).toBe("hit");
+    const person = await page(code, PERSON);
+    expect(person.headers.get("x-mediahost-cache")).toBeNull();
+    await person.text();
+    const withCookie = await page(code, ROBOT, { cookie: "theme=dark" });
+    expect(withCookie.headers.get("x-mediahost-cache")).toBeNull();
+    await withCookie.text();
+    await (await page(code, PERSON, { cookie: "theme=dark" })).text();
+    // The view is written after the page is sent.
+    let views = 0;
+    for (let i = 0; i < 50 && views < 2; i++) {
+      await new Promise((done) => setTimeout(done, 50));
+      views = ((await (await api(`/posts/${code}`)).json()) as { post: { view_count: number } }).post.view_count;
+    }
+    expect(views).toBe(2);
+  });
+});
