@@ -27,10 +27,14 @@
  *   share_browser  GET /p/{code} as desktop Chrome
  *
  * The references send the same response headers as ours (names and values copied from a
- * reply of ours, fixed), so header bytes are alike. GET /posts/{code} is limited to 20
+ * reply of ours, fixed), so header bytes are alike, and bare_json gets the same requests as
+ * post (a different api-key on each, which it ignores), so the load generator, which shares
+ * the machine, does the same work on both sides. GET /posts/{code} is limited to 20
  * requests per 30 s per user (interface.md, "Limits"), so its requests rotate over a pool
  * of readers, one key each, each used at most up to its limit within one window; the pool
- * grows with the measured throughput. Every response's status is checked: a run with any
+ * grows with the measured throughput, and before each measured run every key is used once
+ * (untimed; reported as `post_cold_key_rps`), so the server's key cache is warm as it is for
+ * readers who come back. Every response's status is checked: a run with any
  * unexpected status or connection error is flagged in the output (and a 404 share page is
  * measured but marked as such).
  *
@@ -200,7 +204,9 @@ async function startOurs(options: Options, extraEnv: Record<string, string>): Pr
       // A build (when the sources changed) can take minutes and may wait for another
       // process's build; it is not what we measure.
       await ensureBuild(ROOT, { stdio: "pipe", log });
-      return await startServer(extraEnv, options.profileDir);
+      // SERVER_NODE_OPTIONS: V8 settings to try on the server (memory experiments).
+      const nodeOptions: Record<string, string> = process.env.SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS } : {};
+      return await startServer({ ...extraEnv, ...nodeOptions }, options.profileDir);
     } catch (error) {
       if (attempt >= START_ATTEMPTS) throw error;
       log(`the server did not build or start (attempt ${attempt}/${START_ATTEMPTS}), retrying in ${START_RETRY_MS / 1000} s: ${String(error).slice(0, 2000)}`);
@@ -358,6 +364,43 @@ class ReaderPool {
     this.exhausted++;
     this.cursor = (this.cursor + 1) % this.keys.length;
     return this.keys[this.cursor];
+  }
+
+  /** Keys in turn, without counting them as used: for the reference server, which ignores them. */
+  any(): string {
+    this.spare = (this.spare + 1) % this.keys.length;
+    return this.keys[this.spare];
+  }
+  private spare = 0;
+
+  /**
+   * One request with every key that has room in its window, `concurrency` at a time, so
+   * the server has seen each key before a measured run (its key cache is warm, as it is
+   * for readers who come back). Returns those requests per second: cold keys.
+   */
+  async touchAll(send: (key: string) => Promise<void>, concurrency = CONNECTIONS): Promise<number> {
+    const started = Date.now();
+    let next = 0;
+    let sent = 0;
+    const worker = async (): Promise<void> => {
+      while (next < this.keys.length) {
+        const i = next++;
+        const w = this.windows[i];
+        const now = Date.now();
+        if (w.used === 0 || now >= w.start + this.windowMs + this.marginMs) {
+          w.start = now;
+          w.used = 1;
+        } else if (w.used < this.limit && now < w.start + this.windowMs - this.marginMs) {
+          w.used++;
+        } else {
+          continue;
+        }
+        sent++;
+        await send(this.keys[i]);
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    return sent / Math.max(0.001, (Date.now() - started) / 1000);
   }
 }
 
@@ -536,7 +579,9 @@ async function main(options: Options): Promise<void> {
     { name: "cdn", label: "GET public file (/cdn)", side: "ours", url: `${server.url}${cdnPath}`, expect: 200 },
     { name: "signed", label: "GET private file, signed URL", side: "ours", url: `${server.url}${signedPath}`, expect: 200 },
     { name: "range", label: "GET video, Range first 1 MiB", side: "ours", url: `${server.url}${videoFilePath}`, expect: 206, headers: { range: `bytes=0-${RANGE_BYTES - 1}` } },
-    { name: "bare_json", label: "bare node:http, fixed JSON", side: "reference", url: `${bare.url}/json`, expect: 200 },
+    // The same requests as `post` (an api-key that changes every request), so the client does
+    // the same work on both sides; the bare server ignores the key.
+    { name: "bare_json", label: "bare node:http, fixed JSON", side: "reference", url: `${bare.url}/json`, expect: 200, key: () => readers.any() },
     { name: "post", label: "GET /api/posts/{code}, api-key", side: "ours", url: `${server.url}${postPath}`, expect: 200, key: () => readers.take() },
     { name: "share_crawler", label: "GET /p/{code}, Discordbot", side: "ours", url: `${server.url}${sharePath}`, expect: 200, headers: { "user-agent": CRAWLER_UA } },
     { name: "share_browser", label: "GET /p/{code}, Chrome", side: "ours", url: `${server.url}${sharePath}`, expect: 200, headers: browser },
@@ -552,23 +597,26 @@ async function main(options: Options): Promise<void> {
   log(`warm-up: ${warmS} s per target`);
   let postRps = 0;
   for (const t of targets) {
-    if (t.key) await readers.grow(readersFor(Math.max(postRps, 2000), warmS));
+    if (t.name === "post") await readers.grow(readersFor(Math.max(postRps, 2000), warmS));
     rss.phase(t.name);
     const r = await cannon(t, warmS);
     if (t.name === "post") postRps = r.rps;
   }
 
   const runs = new Map<string, Run[]>(targets.map((t) => [t.name, []]));
+  /** GET /posts/{code} with keys the server has not seen yet (each a database look-up). */
+  let coldKeyRps = 0;
   for (let r = 1; r <= options.rounds; r++) {
     for (const t of targets) {
-      if (t.key) {
+      if (t.name === "post") {
         await readers.grow(readersFor(postRps, options.durationS));
+        coldKeyRps = Math.max(coldKeyRps, await readers.touchAll(async (key) => void (await probe(server, postPath, { "api-key": key }))));
         readers.exhausted = 0;
       }
       await sleep(1000); // let the previous run's sockets close and the servers settle
       rss.phase(t.name);
       const run = await cannon(t, options.durationS);
-      if (t.key && readers.exhausted > 0) log(`  ${readers.exhausted} post requests found no reader key with room left (pool ${readers.size})`);
+      if (t.name === "post" && readers.exhausted > 0) log(`  ${readers.exhausted} post requests found no reader key with room left (pool ${readers.size})`);
       if (t.name === "post") postRps = Math.max(postRps, run.rps);
       runs.get(t.name)?.push(run);
       const codes = Object.entries(run.statuses).map(([code, n]) => `${code}×${n}`).join(" ");
@@ -648,6 +696,7 @@ async function main(options: Options): Promise<void> {
     share_rps: round(Math.min(b.share_crawler.rps, b.share_browser.rps), 0),
     share_crawler_over_post: shareCrawlerOverPost,
     share_browser_over_post: shareBrowserOverPost,
+    post_cold_key_rps: round(coldKeyRps, 0),
     peak_rss_mb: peakRssMb,
     idle_rss_mb: round(mib(memory.idleBytes), 1),
     peak_rss_mb_by_target: Object.fromEntries(Object.entries(memory.byPhase).map(([name, bytes]) => [name, round(mib(bytes), 1)])),
@@ -678,6 +727,7 @@ async function main(options: Options): Promise<void> {
       `  cdn_p99_ratio           ${cdnP99Ratio}  (target <= ${TARGETS.cdn_p99_ratio}: ${mark(pass.cdn_p99_ratio)})`,
       `  signed_ratio            ${signedRatio}  (target >= ${TARGETS.signed_ratio}: ${mark(pass.signed_ratio)})`,
       `  post_ratio              ${postRatio}  (target >= ${TARGETS.post_ratio}: ${mark(pass.post_ratio)})`,
+      `  post, keys never seen    ${round(coldKeyRps, 0)} req/s (one request per reader key before each run, ${CONNECTIONS} at a time)`,
       `  share_crawler_over_post ${shareCrawlerOverPost}  (target <= ${TARGETS.share_crawler_over_post}: ${mark(pass.share_crawler_over_post)})${shareStatus === 200 ? "" : `  share page answered ${shareStatus}`}`,
       `  share_browser_over_post ${shareBrowserOverPost}`,
       `  peak RSS                ${peakRssMb} MB (idle ${round(mib(memory.idleBytes), 1)} MB; target < ${TARGETS.peak_rss_mb}: ${mark(pass.peak_rss_mb)})`,

@@ -70,7 +70,7 @@ export interface Server extends Child {
 }
 
 /**
- * `npm start` (scripts/start.ts, the production build) on a free loopback port with a
+ * `npm start` (scripts/launch.mjs: scripts/start.ts bundled, the production build) on a free loopback port with a
  * fresh DATA_DIR and the embedded defaults, changed only by `extraEnv`. With a
  * `profileDir` it runs under `node --cpu-prof` and writes its profile there when it stops.
  */
@@ -90,7 +90,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, profile
     DATABASE_URL: "",
     ...extraEnv,
   };
-  const child = await spawnListening("server", [...profile, "--import", "tsx", "scripts/start.ts"], env);
+  const child = await spawnListening("server", [...profile, "scripts/launch.mjs"], env);
   return { ...child, dataDir, env };
 }
 

@@ -8,27 +8,32 @@
  *
  * The number is read before loading: a load that overlaps a write is stored under the old
  * number and is a miss next time. Entries also expire after `ttlMs`, a bound for changes
- * no signal reports (a hand-edited database). Beyond `maxEntries` the least recently
- * used entries go.
+ * no signal reports (a hand-edited database). Beyond `maxEntries` (or `maxWeight`) the
+ * least recently used entries go.
  */
 import { changeVersion } from "../db/client";
 
-export interface VersionedCacheOptions {
+export interface VersionedCacheOptions<V> {
   maxEntries: number;
   ttlMs: number;
+  /** With `weigh`: the most the entries may weigh together (bytes, say). */
+  maxWeight?: number;
+  weigh?: (value: V) => number;
 }
 
 interface Entry<V> {
   value: V;
   version: number;
   expires: number;
+  weight: number;
 }
 
 export class VersionedCache<K, V> {
   private readonly entries = new Map<K, Entry<V>>();
+  private weight = 0;
 
   constructor(
-    private readonly options: VersionedCacheOptions,
+    private readonly options: VersionedCacheOptions<V>,
     private readonly version: () => number = () => changeVersion(),
   ) {}
 
@@ -52,7 +57,7 @@ export class VersionedCache<K, V> {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.version !== stamp || entry.expires <= Date.now()) {
-      this.entries.delete(key);
+      this.remove(key);
       return undefined;
     }
     // Re-inserting keeps the Map in least-recently-used order.
@@ -63,12 +68,15 @@ export class VersionedCache<K, V> {
 
   /** Stores what was read after `stamp()` answered `stamp`. */
   put(key: K, value: V, stamp: number): void {
-    this.store(key, { value, version: stamp, expires: Date.now() + this.options.ttlMs });
+    const weight = this.options.weigh?.(value) ?? 0;
+    if (this.options.maxWeight !== undefined && weight > this.options.maxWeight) return;
+    this.store(key, { value, version: stamp, expires: Date.now() + this.options.ttlMs, weight });
   }
 
   /** Forgets everything (tests; a process-local change the signal cannot see). */
   clear(): void {
     this.entries.clear();
+    this.weight = 0;
   }
 
   get size(): number {
@@ -76,12 +84,19 @@ export class VersionedCache<K, V> {
   }
 
   private store(key: K, entry: Entry<V>): void {
-    this.entries.delete(key);
-    while (this.entries.size >= this.options.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done) break;
-      this.entries.delete(oldest.value);
+    this.remove(key);
+    const maxWeight = this.options.maxWeight ?? Infinity;
+    while (this.entries.size > 0 && (this.entries.size >= this.options.maxEntries || this.weight + entry.weight > maxWeight)) {
+      this.remove(this.entries.keys().next().value as K);
     }
     this.entries.set(key, entry);
+    this.weight += entry.weight;
+  }
+
+  private remove(key: K): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.weight -= entry.weight;
   }
 }

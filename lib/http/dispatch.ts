@@ -119,7 +119,7 @@ async function handle(request: Request, surface: Surface, basePath: string, rout
 
   const params = parseWith(route.params, match.params, "path");
   const query = parseWith(route.query, url.search ? Object.fromEntries(url.searchParams) : {}, "query");
-  const parsedBody = body !== undefined ? body : await parseBody(route, request);
+  const parsedBody = body !== undefined || !route.body ? body : await parseBody(route, request);
 
   if (!route.handler) {
     throw new DomainError("internal", `${route.method} ${route.path} is not available yet.`, 501);

@@ -16,6 +16,7 @@ import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import type { Reply } from "../http/dispatch";
 import { attachRequestBody, nativeResponseBody } from "../http/node-bridge";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
+import { nodeRequest } from "./node-request";
 
 type Handler = (request: Request) => Promise<Reply | Response>;
 
@@ -44,7 +45,7 @@ export async function createFastLane(): Promise<FastLane> {
     const query = url.indexOf("?");
     const handler = pick(query === -1 ? url : url.slice(0, query));
     if (!handler) return false;
-    const answer = await handler(toRequest(req, url));
+    const answer = await handler(toRequest(req, res, url));
     if (answer instanceof Response) await send(req, res, answer);
     else await sendReply(req, res, answer);
     return true;
@@ -54,22 +55,10 @@ export async function createFastLane(): Promise<FastLane> {
 const isUnder = (path: string, prefix: string): boolean =>
   path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47 /* / */);
 
-function toRequest(req: IncomingMessage, url: string): Request {
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    // Invalid header values are rejected by Node's parser already; Headers may still refuse
-    // a few (e.g. obsolete line folding), which we drop rather than fail the request.
-    try {
-      headers.append(raw[i], raw[i + 1]);
-    } catch {
-      /* skipped */
-    }
-  }
-  const method = req.method ?? "GET";
+function toRequest(req: IncomingMessage, res: ServerResponse, url: string): Request {
   // The origin only feeds `request.url`; handlers build absolute URLs from PUBLIC_URL.
-  const request = new Request(`http://localhost${url.startsWith("/") ? url : "/" + url}`, { method, headers });
-  return method === "GET" || method === "HEAD" ? request : attachRequestBody(request, req);
+  const request = nodeRequest(req, res, `http://localhost${url.startsWith("/") ? url : "/" + url}`);
+  return req.method === "GET" || req.method === "HEAD" ? request : attachRequestBody(request, req);
 }
 
 /** How long a refused body is read and discarded before the socket is cut. */

@@ -31,7 +31,13 @@ const PER_RESPONSE = new Set(["request-id", "date", "connection", "keep-alive", 
 /** A share code is one segment of share-code characters (lib/posts/codes.ts). */
 const SHARE_PATH = /^\/p\/[A-Za-z0-9]{4,64}(?:\?|$)/;
 
-const pages = new VersionedCache<string, Page>({ maxEntries: 1_000, ttlMs: 60_000 });
+/** A share page is ~20 KB: a thousand of them, and never more than 16 MB in all. */
+const pages = new VersionedCache<string, Page>({
+  maxEntries: 1_000,
+  ttlMs: 60_000,
+  maxWeight: 16 * 1024 * 1024,
+  weigh: (page) => page.body.length + 1024,
+});
 
 /** Requests whose answer may come from (or go into) the cache. */
 function cacheKey(req: IncomingMessage): string | null {

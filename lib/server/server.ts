@@ -42,19 +42,26 @@ export const newRequestId = (): string => randomUUID().replace(/-/g, "");
 
 const envFlag = (value: string | undefined): boolean => /^(1|true|yes|on)$/i.test((value ?? "").trim());
 
-/** Sets a request header in both views Node keeps of it, so no reader sees the client's value. */
-function overwriteRequestHeader(req: IncomingMessage, name: string, value: string | undefined): void {
-  const raw: string[] = [];
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    if (req.rawHeaders[i].toLowerCase() !== name) raw.push(req.rawHeaders[i], req.rawHeaders[i + 1]);
+/**
+ * Sets request headers in both views Node keeps of them (`undefined` removes one), so no
+ * reader sees the client's values. One pass over the raw headers for all of them.
+ */
+function overwriteRequestHeaders(req: IncomingMessage, values: Record<string, string | undefined>): void {
+  const raw = req.rawHeaders;
+  const kept: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    if (!Object.hasOwn(values, raw[i].toLowerCase())) kept.push(raw[i], raw[i + 1]);
   }
-  if (value === undefined) {
-    delete req.headers[name];
-  } else {
-    req.headers[name] = value;
-    raw.push(name, value);
+  const headers = req.headers;
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) {
+      delete headers[name];
+    } else {
+      headers[name] = value;
+      kept.push(name, value);
+    }
   }
-  req.rawHeaders.splice(0, req.rawHeaders.length, ...raw);
+  raw.splice(0, raw.length, ...kept);
 }
 
 /**
@@ -63,14 +70,15 @@ function overwriteRequestHeader(req: IncomingMessage, name: string, value: strin
  */
 export function prepareRequest(req: IncomingMessage, res: ServerResponse, trustProxy: boolean): string {
   const requestId = newRequestId();
-  overwriteRequestHeader(req, "request-id", requestId);
   res.setHeader("request-id", requestId);
-
-  const socketIp = clientIp(req.socket.remoteAddress, undefined, false);
-  overwriteRequestHeader(req, "x-client-ip", clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy));
+  const values: Record<string, string | undefined> = {
+    "request-id": requestId,
+    "x-client-ip": clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy),
+  };
   // Without a trusted proxy, any X-Forwarded-For is the client's own claim; replace it so
   // nothing downstream (Next included) can be fooled by it.
-  if (!trustProxy) overwriteRequestHeader(req, "x-forwarded-for", socketIp || undefined);
+  if (!trustProxy) values["x-forwarded-for"] = clientIp(req.socket.remoteAddress, undefined, false) || undefined;
+  overwriteRequestHeaders(req, values);
   return requestId;
 }
 
@@ -119,10 +127,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   const server = createServer((req, res) => {
     const requestId = prepareRequest(req, res, trustProxy);
-    restoreContentLength(res);
     ready
       .then(async () => {
         if (fastLane && (await fastLane(req, res))) return;
+        restoreContentLength(res);
         // Robots' share pages may come from memory (page-cache.ts); not in development,
         // where pages must reflect every edit.
         if (options.dev) await handle!(req, res);

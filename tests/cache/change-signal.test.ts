@@ -161,6 +161,18 @@ describe("VersionedCache", () => {
     expect(await cache.get("a", load)).toBe(6);
   });
 
+  it("stays under its weight bound, dropping the least recently used, and refuses what alone is too heavy", async () => {
+    const cache = new VersionedCache<string, string>({ maxEntries: 100, ttlMs: 60_000, maxWeight: 10, weigh: (v) => v.length }, () => 1);
+    await cache.get("a", async () => "aaaa");
+    await cache.get("b", async () => "bbbb");
+    await cache.get("a", async () => "reloaded");
+    await cache.get("c", async () => "cccc");
+    expect(cache.size).toBe(2);
+    expect(await cache.get("b", async () => "reloaded")).toBe("reloaded");
+    expect(await cache.get("big", async () => "x".repeat(11))).toBe("x".repeat(11));
+    expect(await cache.get("big", async () => "again")).toBe("again");
+  });
+
   it("a load that overlaps a change is not served afterwards", async () => {
     let version = 1;
     const cache = new VersionedCache<string, string>({ maxEntries: 10, ttlMs: 60_000 }, () => version);

@@ -1,6 +1,6 @@
 /**
  * The real server for black-box tests: a production build (reused while the sources are
- * unchanged, see lib/server/build.ts) served by scripts/start.ts in a child process, on a
+ * unchanged, see lib/server/build.ts) served by `npm start` (scripts/launch.mjs) in a child process, on a
  * free port, with its own DATA_DIR. Parallel test files share one build.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -37,8 +37,8 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
     NEXT_TELEMETRY_DISABLED: "1",
     ...extraEnv,
   };
-  // `node --import tsx` rather than the tsx CLI: one process, so signals reach the server.
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+  // What `npm start` runs, without npm in between: one process, so signals reach the server.
+  const child: ChildProcess = spawn(process.execPath, ["scripts/launch.mjs"], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
