@@ -14,6 +14,12 @@ const nextConfig = {
   // (a test, a script) must not stop the server from starting. Types are checked by
   // `npm run typecheck`, which CI runs.
   typescript: { ignoreBuildErrors: true },
+  experimental: {
+    // Load each page's server code when it is first requested rather than all at start:
+    // the API, Relay and files never need them (the custom server serves those), and an
+    // instance that only ever renders share pages should not hold the dashboard's code.
+    preloadEntriesOnStart: false,
+  },
   // Native addons and the Prisma runtime are loaded from node_modules at run time rather
   // than bundled: native .node files and the schema-engine wasm cannot be bundled.
   serverExternalPackages: [

@@ -345,19 +345,26 @@ class ReaderPool {
     }
   }
 
+  /** Counts one request for key `i` when its window has room (or has surely ended). */
+  private claim(i: number, now = Date.now()): boolean {
+    const w = this.windows[i];
+    if (w.used === 0 || now >= w.start + this.windowMs + this.marginMs) {
+      w.start = now;
+      w.used = 1;
+      return true;
+    }
+    if (w.used < this.limit && now < w.start + this.windowMs - this.marginMs) {
+      w.used++;
+      return true;
+    }
+    return false;
+  }
+
   take(): string {
     const now = Date.now();
     for (let tried = 0; tried < this.keys.length; tried++) {
       const i = (this.cursor + tried) % this.keys.length;
-      const w = this.windows[i];
-      if (w.used === 0 || now >= w.start + this.windowMs + this.marginMs) {
-        w.start = now;
-        w.used = 1;
-      } else if (w.used < this.limit && now < w.start + this.windowMs - this.marginMs) {
-        w.used++;
-      } else {
-        continue;
-      }
+      if (!this.claim(i, now)) continue;
       this.cursor = i;
       return this.keys[i];
     }
@@ -385,16 +392,7 @@ class ReaderPool {
     const worker = async (): Promise<void> => {
       while (next < this.keys.length) {
         const i = next++;
-        const w = this.windows[i];
-        const now = Date.now();
-        if (w.used === 0 || now >= w.start + this.windowMs + this.marginMs) {
-          w.start = now;
-          w.used = 1;
-        } else if (w.used < this.limit && now < w.start + this.windowMs - this.marginMs) {
-          w.used++;
-        } else {
-          continue;
-        }
+        if (!this.claim(i)) continue;
         sent++;
         await send(this.keys[i]);
       }
@@ -609,7 +607,9 @@ async function main(options: Options): Promise<void> {
   for (let r = 1; r <= options.rounds; r++) {
     for (const t of targets) {
       if (t.name === "post") {
-        await readers.grow(readersFor(postRps, options.durationS));
+        // At least enough for 8 000 req/s: a short warm-up underestimates the steady rate,
+        // and a pool that runs dry turns the rest of the run into 429s.
+        await readers.grow(readersFor(Math.max(postRps, 8_000), options.durationS));
         coldKeyRps = Math.max(coldKeyRps, await readers.touchAll(async (key) => void (await probe(server, postPath, { "api-key": key }))));
         readers.exhausted = 0;
       }

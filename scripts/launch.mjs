@@ -21,7 +21,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -32,25 +32,24 @@ const esbuild = createRequire(import.meta.url).resolve("esbuild/bin/esbuild");
 
 const work = join(cacheDir, `build-${process.pid}-${Date.now()}`);
 mkdirSync(work, { recursive: true });
-// esbuild/bin/esbuild is the native binary once installed (a node script on platforms
-// without one); either runs as a program.
-const built = spawnSync(
-  esbuild,
-  [
-    join(root, "scripts", "start.ts"),
-    "--bundle",
-    "--platform=node",
-    "--format=esm",
-    "--target=node20",
-    // Native addons, Next and Prisma's runtime load from node_modules as they are.
-    "--packages=external",
-    `--tsconfig=${join(root, "tsconfig.json")}`,
-    "--sourcemap=linked",
-    "--log-level=warning",
-    `--outfile=${join(work, "start.mjs")}`,
-  ],
-  { cwd: root, stdio: ["ignore", "inherit", "inherit"] },
-);
+const args = [
+  join(root, "scripts", "start.ts"),
+  "--bundle",
+  "--platform=node",
+  "--format=esm",
+  "--target=node20",
+  // Native addons, Next and Prisma's runtime load from node_modules as they are.
+  "--packages=external",
+  `--tsconfig=${join(root, "tsconfig.json")}`,
+  "--sourcemap=linked",
+  "--log-level=warning",
+  `--outfile=${join(work, "start.mjs")}`,
+];
+// esbuild/bin/esbuild is the native binary once esbuild's install script has run, and a
+// node script that finds the binary otherwise: run it as a program, else through node.
+const options = { cwd: root, stdio: ["ignore", "inherit", "inherit"] };
+let built = spawnSync(esbuild, args, options);
+if (built.error) built = spawnSync(process.execPath, [esbuild, ...args], options);
 if (built.status !== 0) {
   rmSync(work, { recursive: true, force: true });
   console.error(`[mediahost] could not bundle scripts/start.ts (esbuild exited ${built.status ?? built.signal})`);
@@ -67,6 +66,13 @@ if (existsSync(target)) {
   } catch {
     // Another start won the race with the same bundle: use theirs.
     rmSync(work, { recursive: true, force: true });
+  }
+}
+// Older bundles go once nothing can still be starting from them (an hour is ample).
+for (const name of readdirSync(cacheDir)) {
+  const path = join(cacheDir, name);
+  if (path !== target && /^(?:[0-9a-f]{16}|build-.*)$/.test(name) && Date.now() - statSync(path).mtimeMs > 3_600_000) {
+    rmSync(path, { recursive: true, force: true });
   }
 }
 await import(pathToFileURL(join(target, "start.mjs")).href);

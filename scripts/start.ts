@@ -57,13 +57,13 @@ async function migrate(config: ReturnType<typeof databaseConfig>): Promise<strin
  * before it collects again (V8's own default adapts between 10 % and 300 %). Under load a
  * server produces garbage much faster than it keeps data: with the default the heap grew
  * to several times its live size (peak RSS 470-650 MB serving reads whose live heap is
- * ~70 MB); at 100 % the peak stayed under 400 MB (docs/performance.md).
+ * ~70 MB); at 50 % the peak stayed near 330 MB (docs/performance.md).
  * V8 reads this setting at every collection, so it can be set here rather than on the
  * command line. HEAP_GROWING_PERCENT overrides it (0 leaves V8's default).
  */
 function limitHeapGrowth(): void {
   const raw = process.env.HEAP_GROWING_PERCENT;
-  const percent = raw === undefined || raw.trim() === "" ? 100 : Number(raw);
+  const percent = raw === undefined || raw.trim() === "" ? 50 : Number(raw);
   if (!Number.isInteger(percent) || percent < 0) throw new Error(`HEAP_GROWING_PERCENT must be a whole number, got ${raw}`);
   if (percent > 0) setFlagsFromString(`--heap-growing-percent=${percent}`);
 }

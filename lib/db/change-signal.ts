@@ -26,11 +26,17 @@ import type { DatabaseConfig } from "./config";
 
 export const CHANGE_CHANNEL = "mediahost_changes";
 
-let generation = 0;
+/**
+ * The number itself, one per process: kept on globalThis because the production server
+ * runs two copies of this module (the custom server's bundle and Next's), and a write
+ * made through either must be seen by the caches of both.
+ */
+const shared = globalThis as unknown as { __mediahostChanges?: { generation: number } };
+const state = (shared.__mediahostChanges ??= { generation: 0 });
 
 /** Something in the database changed (or may have): every cached read is now stale. */
 export function markChanged(): void {
-  generation++;
+  state.generation++;
 }
 
 export interface ChangeWatcher {
@@ -40,7 +46,7 @@ export interface ChangeWatcher {
 
 /** Caching off: every read is a miss. */
 const alwaysChanged: ChangeWatcher = {
-  version: () => ++generation,
+  version: () => ++state.generation,
   close: async () => {},
 };
 
@@ -57,19 +63,19 @@ function watchSqlite(file: string): ChangeWatcher {
   return {
     version() {
       const now = Date.now();
-      if (now === checkedAt) return generation;
+      if (now === checkedAt) return state.generation;
       checkedAt = now;
       let current: number;
       try {
         current = statement.get() as number;
       } catch {
-        return ++generation;
+        return ++state.generation;
       }
       if (current !== seen) {
         seen = current;
-        generation++;
+        state.generation++;
       }
-      return generation;
+      return state.generation;
     },
     async close() {
       conn.close();
@@ -108,7 +114,7 @@ function watchPostgres(url: string): ChangeWatcher {
       }
     };
     c.on("notification", (message) => {
-      if (message.payload === target.schema) generation++;
+      if (message.payload === target.schema) state.generation++;
     });
     c.on("error", lost);
     c.on("end", lost);
@@ -120,7 +126,7 @@ function watchPostgres(url: string): ChangeWatcher {
       .then(() => {
         if (client !== c) return;
         // Anything committed while we were not listening is unknown: start over.
-        generation++;
+        state.generation++;
         listening = true;
       })
       .catch(lost);
@@ -128,7 +134,7 @@ function watchPostgres(url: string): ChangeWatcher {
   connect();
 
   return {
-    version: () => (listening ? generation : ++generation),
+    version: () => (listening ? state.generation : ++state.generation),
     async close() {
       closed = true;
       listening = false;

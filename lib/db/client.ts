@@ -16,8 +16,12 @@ export type * as Models from "./generated/sqlite/models";
 // (15 s; the CLI and the server share one file) instead of Prisma's 2 s/5 s defaults.
 const transactionOptions = { maxWait: 20_000, timeout: 20_000 };
 
-const configs = new WeakMap<Db, DatabaseConfig>();
-const watchers = new WeakMap<Db, ChangeWatcher>();
+// Per client, on globalThis like the client itself: both copies of this module in the
+// production server (the custom server's bundle and Next's) must share one watcher (one
+// LISTEN connection) per database.
+const maps = globalThis as unknown as { __mediahostDbConfigs?: WeakMap<Db, DatabaseConfig>; __mediahostDbWatchers?: WeakMap<Db, ChangeWatcher> };
+const configs = (maps.__mediahostDbConfigs ??= new WeakMap<Db, DatabaseConfig>());
+const watchers = (maps.__mediahostDbWatchers ??= new WeakMap<Db, ChangeWatcher>());
 
 export function createDb(config: DatabaseConfig = databaseConfig()): Db {
   const adapter = createAdapter(config);

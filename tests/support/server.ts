@@ -3,6 +3,7 @@
  * unchanged, see lib/server/build.ts) served by `npm start` (scripts/launch.mjs) in a child process, on a
  * free port, with its own DATA_DIR. Parallel test files share one build.
  */
+import { createServer as createNetServer } from "node:net";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -77,4 +78,16 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
       return code;
     },
   };
+}
+
+/** A loopback port nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createNetServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
 }
