@@ -1,6 +1,6 @@
 /**
  * `npm run bench:convert`: every pair of the conversion matrix, timed through POST /convert
- * on the real production server (scripts/start.ts, loopback only) next to the same
+ * on the real production server (npm start: scripts/launch.mjs, loopback only) next to the same
  * conversion done directly with lib/media in this process, in the same run.
  *
  *   endpoint = client wall time: multipart upload → sniff → convert → last byte received
@@ -309,7 +309,7 @@ async function main(): Promise<void> {
     console.log(
       JSON.stringify({
         bench: "convert",
-        through: "production server (scripts/start.ts) on loopback",
+        through: "production server (npm start: scripts/launch.mjs) on loopback",
         runs: RUNS,
         node: process.version,
         cpus: availableParallelism(),

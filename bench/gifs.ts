@@ -5,7 +5,7 @@
  * Per provider: one fresh database per size (SQLite in a temp file, PostgreSQL in a new
  * schema of the `test` database; dropped afterwards), migrated by the real migrator and
  * seeded in bulk (bench/gifs-data.ts): 10 000 posts, then 1 000 000. Each is served by
- * its own production server (scripts/start.ts on loopback, TRUST_PROXY so each request
+ * its own production server (npm start: scripts/launch.mjs, on loopback, TRUST_PROXY so each request
  * can carry its own X-Forwarded-For and the 60/min per-IP limit does not throttle the
  * run). When a server cannot start (no build possible), the in-process dispatcher is
  * measured instead and the output says so.
@@ -138,7 +138,7 @@ async function openFetcher(config: DatabaseConfig, client: Db): Promise<{ fetche
       };
       const running = server;
       const close = cleanupOnExit(async () => void (await running.stop()));
-      return { fetcher, through: "production server (scripts/start.ts) on loopback", close };
+      return { fetcher, through: "production server (npm start: scripts/launch.mjs) on loopback", close };
     } catch (error) {
       console.error(`production server unavailable, measuring in-process: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
       await server?.stop();
