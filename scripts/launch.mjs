@@ -15,19 +15,36 @@
  * line above each module; NODE_OPTIONS=--enable-source-maps maps them back to the
  * TypeScript (the source map is written beside the bundle, and costs memory when loaded).
  *
- * Each bundle lives in a folder named after its content hash under
- * node_modules/.cache/mediahost/ (out of reach of `next build`, which empties .next/), so
+ * Each bundle lives in a folder named after its content hash (see writableCacheDir), so
  * servers started at the same moment (parallel tests) never read a half-written file.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const root = resolve(import.meta.dirname, "..");
-const cacheDir = join(root, "node_modules", ".cache", "mediahost");
+/**
+ * Where bundles go: node_modules/.cache (out of reach of `next build`, which empties .next/),
+ * or .next/ when node_modules is read-only (an image built as root, run as another user).
+ * Either way inside the project, so the bundle's package imports resolve to node_modules.
+ */
+function writableCacheDir() {
+  for (const dir of [join(root, "node_modules", ".cache", "mediahost"), join(root, ".next", "mediahost-server")]) {
+    try {
+      mkdirSync(dir, { recursive: true });
+      accessSync(dir, constants.W_OK);
+      return dir;
+    } catch {
+      // not writable: try the next place
+    }
+  }
+  console.error("[mediahost] neither node_modules/.cache nor .next is writable: cannot prepare the server");
+  process.exit(1);
+}
+const cacheDir = writableCacheDir();
 const esbuild = createRequire(import.meta.url).resolve("esbuild/bin/esbuild");
 
 const work = join(cacheDir, `build-${process.pid}-${Date.now()}`);
