@@ -39,7 +39,7 @@ function useWriteAheadLog(file: string): void {
 async function migrate(config: ReturnType<typeof databaseConfig>): Promise<string[]> {
   if (!(await pendingMigrations(config)).length) return [];
   // From the working directory (the project root under npm): this file also runs bundled
-  // from .next/ (scripts/launch.mjs), where its own directory is elsewhere.
+  // from a cache folder (scripts/launch.mjs), where its own directory is elsewhere.
   const script = resolve("scripts", "migrate.ts");
   let stdout: string;
   try {

@@ -73,12 +73,6 @@ export class VersionedCache<K, V> {
     this.store(key, { value, version: stamp, expires: Date.now() + this.options.ttlMs, weight });
   }
 
-  /** Forgets everything (tests; a process-local change the signal cannot see). */
-  clear(): void {
-    this.entries.clear();
-    this.weight = 0;
-  }
-
   get size(): number {
     return this.entries.size;
   }

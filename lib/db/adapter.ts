@@ -2,7 +2,7 @@ import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQuery,
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { markChanged } from "./change-signal";
-import type { DatabaseConfig } from "./config";
+import { postgresTarget, type DatabaseConfig } from "./config";
 
 /** The Prisma driver adapter for a database configuration. */
 export function createAdapter(config: DatabaseConfig): SqlMigrationAwareDriverAdapterFactory {
@@ -16,12 +16,10 @@ function createBaseAdapter(config: DatabaseConfig): SqlMigrationAwareDriverAdapt
   if (config.provider === "postgres") {
     // Prisma's `?schema=` convention: generated queries qualify tables with it, and the
     // search_path makes raw SQL land in the same schema.
-    const url = new URL(config.url);
-    const schema = url.searchParams.get("schema") || undefined;
-    url.searchParams.delete("schema");
+    const { connectionString, schema } = postgresTarget(config.url);
     return new PrismaPg(
       {
-        connectionString: url.toString(),
+        connectionString,
         max: Number(process.env.DATABASE_POOL_SIZE || 10),
         ...(schema ? { options: `-c search_path="${schema.replace(/"/g, "")}"` } : {}),
       },

@@ -22,7 +22,7 @@
  */
 import Database from "better-sqlite3";
 import pg from "pg";
-import type { DatabaseConfig } from "./config";
+import { postgresTarget, type DatabaseConfig } from "./config";
 
 export const CHANGE_CHANNEL = "mediahost_changes";
 
@@ -83,13 +83,6 @@ function watchSqlite(file: string): ChangeWatcher {
   };
 }
 
-/** The connection without Prisma's `?schema=`, and that schema: notifications name theirs. */
-function listenTarget(url: string): { config: pg.ClientConfig; schema: string } {
-  const parsed = new URL(url);
-  const schema = parsed.searchParams.get("schema") || "public";
-  parsed.searchParams.delete("schema");
-  return { config: { connectionString: parsed.toString() }, schema };
-}
 
 const RECONNECT_MS = 1000;
 
@@ -98,7 +91,9 @@ function watchPostgres(url: string): ChangeWatcher {
   let closed = false;
   let client: pg.Client | null = null;
   let retry: NodeJS.Timeout | null = null;
-  const target = listenTarget(url);
+  // Notifications name the schema they come from (deployments may share a database).
+  const { connectionString, schema } = postgresTarget(url);
+  const target = { config: { connectionString }, schema: schema ?? "public" };
 
   const connect = (): void => {
     const c = new pg.Client(target.config);

@@ -3,6 +3,17 @@ import { join, resolve } from "node:path";
 
 export type DatabaseProvider = "sqlite" | "postgres";
 
+/**
+ * Prisma's `?schema=` convention split off a PostgreSQL URL: the connection string the
+ * driver takes, and the schema (null when the URL names none, i.e. `public`).
+ */
+export function postgresTarget(url: string): { connectionString: string; schema: string | null } {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get("schema") || null;
+  parsed.searchParams.delete("schema");
+  return { connectionString: parsed.toString(), schema };
+}
+
 export interface DatabaseConfig {
   provider: DatabaseProvider;
   /** A postgresql:// URL, or the absolute path of the SQLite file. */

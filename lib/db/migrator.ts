@@ -14,7 +14,7 @@ import {
   type SqlDriverAdapter,
   type SqlMigrationAwareDriverAdapterFactory,
 } from "@prisma/driver-adapter-utils";
-import type { DatabaseConfig, DatabaseProvider } from "./config";
+import { postgresTarget, type DatabaseConfig, type DatabaseProvider } from "./config";
 import { createAdapter } from "./adapter";
 
 /** The subset of the wasm SchemaEngine we use (its .d.ts is not reachable as a type import here). */
@@ -163,10 +163,9 @@ async function finishedMigrations(config: DatabaseConfig): Promise<Set<string>> 
     }
   }
   const { default: pg } = await import("pg");
-  const url = new URL(config.url);
-  const schema = url.searchParams.get("schema") || "public";
-  url.searchParams.delete("schema");
-  const client = new pg.Client({ connectionString: url.toString() });
+  const target = postgresTarget(config.url);
+  const schema = target.schema ?? "public";
+  const client = new pg.Client({ connectionString: target.connectionString });
   await client.connect();
   try {
     const exists = await client.query(`SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = '_prisma_migrations'`, [schema]);

@@ -15,13 +15,12 @@ import { authenticateKey } from "../auth/authenticate";
 import { authenticateWebSession } from "../auth/web-session";
 import { accountOf, hasGalleryAccess, type Principal } from "../auth/principal";
 import { env } from "../config/env";
-import { DomainError, isDomainError } from "../errors";
+import { DomainError, isDomainError, statusOf, type ErrorType } from "../errors";
 import { BUCKETS, type BucketName } from "../ratelimit/buckets";
 import { clientIp } from "../ratelimit/client-ip";
 import { counterStore } from "../ratelimit";
 import { attachResponseBody, carryNativeBody, readRequestBody } from "./node-bridge";
-import { CONTENT_LENGTH_CARRIER, JSON_TYPE } from "./respond";
-import { statusOf, type ErrorType } from "../errors";
+import { CONTENT_LENGTH_CARRIER, errorBody, JSON_TYPE } from "./respond";
 import { describeZodError } from "./parse";
 import type { RouteDef, Surface } from "./route";
 import { Router } from "./router";
@@ -77,7 +76,7 @@ const jsonReply = (status: number, body: unknown, headers: Headers_ = {}): Reply
 });
 
 const errorReply = (type: ErrorType, message: string, options: { status?: number; context?: Record<string, unknown>; headers?: Headers_ } = {}): Reply =>
-  jsonReply(options.status ?? statusOf(type), { error: { ...options.context, type, message } }, options.headers);
+  jsonReply(options.status ?? statusOf(type), errorBody(type, message, options.context), options.headers);
 
 /** A handler's Response: its headers join the reply's, its body is passed on as it is. */
 function responseReply(response: Response): Reply {

@@ -25,7 +25,7 @@ interface Page {
 
 const MAX_PAGE_BYTES = 512 * 1024;
 /** Marks a replayed page, for operators (and tests) to tell. */
-export const CACHE_HEADER = "x-mediahost-cache";
+const CACHE_HEADER = "x-mediahost-cache";
 /** Headers that belong to one response, not to the page. */
 const PER_RESPONSE = new Set(["request-id", "date", "connection", "keep-alive", "transfer-encoding", "content-length", "set-cookie"]);
 /** A share code is one segment of share-code characters (lib/posts/codes.ts). */

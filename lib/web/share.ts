@@ -15,8 +15,6 @@ import { countViews } from "../social/views";
 import { isRobot } from "./robots";
 import type { Viewer as WebViewer } from "./viewer";
 
-export { isRobot };
-
 export type PostJson = z.infer<typeof Post>;
 
 export type ShareResult =

@@ -6,7 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { isRobot, loadSharePost } from "@/lib/web/share";
+import { loadSharePost } from "@/lib/web/share";
+import { isRobot } from "@/lib/web/robots";
 import { useTestDatabase } from "../support/db";
 import { createTestPost, createTestUser, type TestUser } from "../support/fixtures";
 
