@@ -503,6 +503,9 @@ async function videoPhase(server: Server, key: string, video: string, clip: stri
 
 interface BurstResult {
   seconds: number;
+  /** CPU time over the burst, ms per uploaded image: the server process (all its threads) and this client process. */
+  serverCpuMsPerImage: number;
+  clientCpuMsPerImage: number;
   ok: number;
   /** 503 `unavailable` answers (each one retried). */
   rejected: number;
@@ -529,6 +532,8 @@ async function uploadBurst(server: Server, keys: string[], jpeg: Buffer, agent: 
   let rejected = 0;
   const failures: string[] = [];
   const started = performance.now();
+  const serverCpu = processCpuMs(server.pid);
+  const clientCpu = process.cpuUsage();
   await runPool(IMAGE_COUNT, IMAGE_CONCURRENCY, async (i) => {
     for (let attempt = 0; ; attempt++) {
       let reply: Reply;
@@ -552,8 +557,24 @@ async function uploadBurst(server: Server, keys: string[], jpeg: Buffer, agent: 
       return;
     }
   });
-  return { seconds: (performance.now() - started) / 1000, ok, rejected, failures };
+  const client = process.cpuUsage(clientCpu);
+  return {
+    seconds: (performance.now() - started) / 1000,
+    serverCpuMsPerImage: (processCpuMs(server.pid) - serverCpu) / Math.max(1, ok),
+    clientCpuMsPerImage: (client.user + client.system) / 1000 / Math.max(1, ok),
+    ok,
+    rejected,
+    failures,
+  };
 }
+
+/** User + system CPU time of a process and all its threads so far, in ms (/proc/<pid>/stat). */
+function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ");
+  // After the command name: field 14 (utime) and 15 (stime) of stat(5) are indexes 11 and 12 here.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
 
 /** Copies of the JPEG, one per job (untimed): the server, too, reads each upload from its own fresh temp file. */
 async function jobInputs(dir: string, jpeg: string): Promise<string[]> {
@@ -682,11 +703,15 @@ async function imageSection(serverA: Server, warmKeyA: string, keysA: string[], 
   // Rounds alternate reference and server, so other load on the machine hits both alike;
   // the best of each counts. Each user uploads once per round (well inside its limits).
   const refRounds: number[] = [];
+  const refCpuMs: number[] = [];
   const bursts: BurstResult[] = [];
   for (let r = 1; r <= IMAGE_ROUNDS; r++) {
     flushDisk();
     log(`round ${r}/${IMAGE_ROUNDS}: reference, processImage in-process on ${IMAGE_COUNT} files, ${IMAGE_CONCURRENCY} at a time`);
+    const refCpu = process.cpuUsage();
     refRounds.push(await inProcess(inputs, join(work, "ref"), strip));
+    const used = process.cpuUsage(refCpu);
+    refCpuMs.push((used.user + used.system) / 1000 / IMAGE_COUNT);
     log(`  ${round(refRounds[refRounds.length - 1])} s`);
     flushDisk();
     log(`round ${r}/${IMAGE_ROUNDS}: ours, ${IMAGE_COUNT} concurrent JPEG uploads`);
@@ -717,6 +742,7 @@ async function imageSection(serverA: Server, warmKeyA: string, keysA: string[], 
     `  ours       ${round(perS, 1)} images/s (best of ${IMAGE_ROUNDS}: ${burst.ok} ok in ${round(burst.seconds)} s; rounds: ${bursts.map((x) => round(x.seconds)).join(", ")} s; MEDIA_QUEUE_MAX=${ADMIT_ALL_QUEUE}, media concurrency ${limiter.concurrency})`,
     `  reference  ${round(refPerS, 1)} images/s (processImage in-process, same limiter settings; rounds: ${refRounds.map((x) => round(x)).join(", ")} s)`,
     `  ratio      ${round(ratio, 3)}  (target >= 0.7: ${mark(ratio >= 0.7)})`,
+    `  CPU per image (best rounds): server ${round(burst.serverCpuMsPerImage, 1)} ms + client ${round(burst.clientCpuMsPerImage, 1)} ms; reference ${round(refCpuMs[refRounds.indexOf(refSeconds)], 1)} ms`,
     `  sharp decode + re-encode in-process: ${round(reencodePerS, 1)} images/s → ours / that ${round(perS / reencodePerS, 3)}`,
     `  embedded defaults (queue ${DEFAULT_QUEUE_MAX}): ${round(defaultPerS, 1)} images/s, ${defaults.ok} ok, ${defaults.rejected} 503s retried, ${defaults.failures.length} failed → ratio ${round(defaultPerS / refPerS, 3)}`,
   ];
@@ -736,6 +762,9 @@ async function imageSection(serverA: Server, warmKeyA: string, keysA: string[], 
       raw_rounds_seconds: refRounds.map((x) => round(x)),
       images_seconds: round(burst.seconds),
       images_per_s: round(perS, 1),
+      server_cpu_ms_per_image: round(burst.serverCpuMsPerImage, 2),
+      client_cpu_ms_per_image: round(burst.clientCpuMsPerImage, 2),
+      raw_cpu_ms_per_image: round(refCpuMs[refRounds.indexOf(refSeconds)], 2),
       raw_images_per_s: round(refPerS, 1),
       image_ratio: round(ratio, 3),
       reencode_images_per_s: round(reencodePerS, 1),

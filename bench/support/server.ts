@@ -88,6 +88,8 @@ export async function startServer(extraEnv: Record<string, string> = {}, profile
     PUBLIC_URL: origin,
     DATA_DIR: dataDir,
     DATABASE_URL: "",
+    // As `npm start` sets it (package.json): two malloc arenas, not 8 per core.
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
     ...extraEnv,
   };
   const child = await spawnListening("server", [...profile, "scripts/launch.mjs"], env);

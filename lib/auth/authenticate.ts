@@ -24,16 +24,21 @@ interface UserRow {
   displayUsername: string;
   plan: string;
   suspended: boolean;
+  quotaOverride: bigint | null;
 }
 
-const userSelect = { id: true, displayUsername: true, plan: true, suspended: true } as const;
+const userSelect = { id: true, displayUsername: true, plan: true, suspended: true, quotaOverride: true } as const;
 
-function summary(user: UserRow): AccountSummary {
+const bytesOrNull = (v: bigint | null): number | null => (v === null ? null : Number(v));
+
+/** The account as requests see it (also for the web sign-in, lib/auth/web-session.ts). */
+export function accountSummary(user: UserRow): AccountSummary {
   return {
     id: user.id,
     username: user.displayUsername,
     plan: (isPlan(user.plan) ? user.plan : "free") as Plan,
     suspended: user.suspended,
+    quotaOverride: bytesOrNull(user.quotaOverride),
   };
 }
 
@@ -51,7 +56,22 @@ export async function authenticateKey(key: string, header: KeyHeader): Promise<P
   if (!kind) return null;
   const hash = hashKey(key.trim());
   const found = await resolved.get(`${header}:${hash}`, async () => freezePrincipal(await resolveKey(kind, hash, header)));
-  if (!found) return null;
+  return found ? noteActivity(found) : null;
+}
+
+/**
+ * authenticateKey answered from the cache alone: the principal, null for a key known to
+ * be unknown, undefined when only the database can tell (the caller then awaits
+ * authenticateKey). Lets a cached read be answered without a single await.
+ */
+export function peekKey(key: string, header: KeyHeader): Principal | null | undefined {
+  if (!keyKind(key.trim())) return null;
+  const found = resolved.peek(`${header}:${hashKey(key.trim())}`);
+  if (found === undefined) return undefined;
+  return found ? noteActivity(found) : null;
+}
+
+function noteActivity(found: Resolved): Principal {
   if (found.principal.kind === "session" && found.lastActiveAt !== undefined && Date.now() - found.lastActiveAt > ACTIVITY_RESOLUTION_MS) {
     // Not awaited: activity is bookkeeping and must not slow or fail the request. The
     // write makes this entry stale, so the next request reads the new time.
@@ -76,8 +96,8 @@ async function resolveKey(kind: NonNullable<ReturnType<typeof keyKind>>, hash: s
     return {
       principal: {
         kind: "team",
-        team: { id: team.id, name: team.name, status: team.status === "lapsed" ? "lapsed" : "active", ownerId: team.ownerId },
-        owner: summary(team.owner),
+        team: { id: team.id, name: team.name, status: team.status === "lapsed" ? "lapsed" : "active", ownerId: team.ownerId, quotaOverride: bytesOrNull(team.quotaOverride) },
+        owner: accountSummary(team.owner),
       },
     };
   }
@@ -85,13 +105,13 @@ async function resolveKey(kind: NonNullable<ReturnType<typeof keyKind>>, hash: s
   if (kind === "app" && header === "api-key") {
     const app = await db().app.findUnique({ where: { keyHash: hash }, include: { user: { select: userSelect } } });
     if (!app?.keyHash || app.revokedAt || !hashesEqual(app.keyHash, hash)) return null;
-    return { principal: { kind: "app", user: summary(app.user), appId: app.id, galleryAccess: app.galleryAccess } };
+    return { principal: { kind: "app", user: accountSummary(app.user), appId: app.id, galleryAccess: app.galleryAccess } };
   }
 
   if (kind === "relay" && header === "relay-key") {
     const session = await db().relaySession.findUnique({ where: { keyHash: hash }, include: { user: { select: userSelect } } });
     if (!session || !hashesEqual(session.keyHash, hash)) return null;
-    return { principal: { kind: "session", user: summary(session.user), sessionId: session.id }, lastActiveAt: session.lastActiveAt.getTime() };
+    return { principal: { kind: "session", user: accountSummary(session.user), sessionId: session.id }, lastActiveAt: session.lastActiveAt.getTime() };
   }
 
   return null;

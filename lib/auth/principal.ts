@@ -6,6 +6,8 @@ export interface AccountSummary {
   username: string;
   plan: Plan;
   suspended: boolean;
+  /** Weekly upload quota set by an admin, in bytes; null = the plan's. */
+  quotaOverride: number | null;
 }
 
 export interface TeamSummary {
@@ -13,6 +15,8 @@ export interface TeamSummary {
   name: string;
   status: "active" | "lapsed";
   ownerId: string;
+  /** Weekly upload quota set by an admin, in bytes; null = the team plan's. */
+  quotaOverride: number | null;
 }
 
 export type Principal =

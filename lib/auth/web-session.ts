@@ -13,7 +13,7 @@ import { createHmac } from "node:crypto";
 import { decode } from "next-auth/jwt";
 import { db } from "../db/client";
 import { signingSecret } from "../delivery/signing";
-import { isPlan, type Plan } from "../plans";
+import { accountSummary } from "./authenticate";
 import type { AccountSummary, Principal } from "./principal";
 
 /** next-auth's session cookie: `__Secure-` prefixed when the site runs on https. */
@@ -61,7 +61,7 @@ export async function resolveWebSessionToken(token: string): Promise<WebSession 
     select: {
       userId: true,
       lastActiveAt: true,
-      user: { select: { id: true, displayUsername: true, plan: true, suspended: true, theme: true, avatarKey: true } },
+      user: { select: { id: true, displayUsername: true, plan: true, suspended: true, quotaOverride: true, theme: true, avatarKey: true } },
     },
   });
   if (!session || session.userId !== uid) return null;
@@ -74,15 +74,7 @@ export async function resolveWebSessionToken(token: string): Promise<WebSession 
   const { user } = session;
   return {
     sessionId: sid,
-    user: {
-      id: user.id,
-      username: user.displayUsername,
-      displayUsername: user.displayUsername,
-      plan: (isPlan(user.plan) ? user.plan : "free") as Plan,
-      suspended: user.suspended,
-      theme: user.theme,
-      avatarKey: user.avatarKey,
-    },
+    user: { ...accountSummary(user), displayUsername: user.displayUsername, theme: user.theme, avatarKey: user.avatarKey },
   };
 }
 
@@ -129,6 +121,6 @@ export async function authenticateWebSession(headers: Headers): Promise<Principa
   if (!token || !isSameOrigin(headers)) return null;
   const session = await resolveWebSessionToken(token);
   if (!session) return null;
-  const { id, username, plan, suspended } = session.user;
-  return { kind: "session", user: { id, username, plan, suspended }, sessionId: session.sessionId };
+  const { id, username, plan, suspended, quotaOverride } = session.user;
+  return { kind: "session", user: { id, username, plan, suspended, quotaOverride }, sessionId: session.sessionId };
 }

@@ -3,12 +3,18 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { markChanged } from "./change-signal";
 import { postgresTarget, type DatabaseConfig } from "./config";
+import { cachePreparedStatements, sqliteClientOf } from "./sqlite-statements";
 
 /** The Prisma driver adapter for a database configuration. */
 export function createAdapter(config: DatabaseConfig): SqlMigrationAwareDriverAdapterFactory {
   const factory = createBaseAdapter(config);
   const connect = factory.connect.bind(factory);
-  factory.connect = async () => announcingWrites(await connect());
+  factory.connect = async () => {
+    const adapter = await connect();
+    const sqlite = config.provider === "sqlite" ? sqliteClientOf(adapter) : null;
+    if (sqlite) cachePreparedStatements(sqlite);
+    return announcingWrites(adapter);
+  };
   return factory;
 }
 

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
-import { authenticateKey } from "../auth/authenticate";
+import { authenticateKey, peekKey } from "../auth/authenticate";
 import { authenticateWebSession } from "../auth/web-session";
 import { accountOf, hasGalleryAccess, type Principal } from "../auth/principal";
 import { env } from "../config/env";
@@ -19,8 +19,9 @@ import { DomainError, isDomainError, statusOf, type ErrorType } from "../errors"
 import { BUCKETS, type BucketName } from "../ratelimit/buckets";
 import { clientIp } from "../ratelimit/client-ip";
 import { counterStore } from "../ratelimit";
+import type { WindowResult } from "../ratelimit/store";
 import { attachResponseBody, carryNativeBody, readRequestBody } from "./node-bridge";
-import { CONTENT_LENGTH_CARRIER, errorBody, JSON_TYPE } from "./respond";
+import { CACHE_HEADER, CONTENT_LENGTH_CARRIER, errorBody, JSON_TYPE } from "./respond";
 import { describeZodError } from "./parse";
 import type { RouteDef, Surface } from "./route";
 import { Router } from "./router";
@@ -54,7 +55,7 @@ export function createDispatcher(routes: readonly RouteDef[], surface: Surface, 
     const headers: Headers_ = { "request-id": requestId, "x-content-type-options": "nosniff", "cache-control": "no-store" };
     let outcome: Reply;
     try {
-      outcome = await handle(request, surface, basePath, router, requestId, headers);
+      outcome = answerFromCache(request, surface, basePath, router, headers) ?? (await handle(request, surface, basePath, router, requestId, headers));
     } catch (error) {
       outcome = toErrorReply(error, requestId);
       if (isDomainError(error) && (error.type === "rate_limited" || error.type === "unavailable") && !headers["retry-after"]) {
@@ -87,10 +88,59 @@ function responseReply(response: Response): Reply {
   return { status: response.status, headers, body: { kind: "response", response } };
 }
 
-async function handle(request: Request, surface: Surface, basePath: string, router: Router, requestId: string, headers: Headers_): Promise<Reply> {
-  const url = new URL(request.url);
+/** The route path of a request URL: below the surface's base, without a trailing slash. */
+function routePath(url: URL, basePath: string): string {
   let path = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : url.pathname;
   if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
+  return path;
+}
+
+/**
+ * The whole pipeline without a single await, for reads that in-process caches can answer
+ * (RouteDef.fromCache) with a counter store that counts in this process. A cached
+ * `GET /posts/{code}` is otherwise a dozen awaits, and every promise pays for Next's
+ * AsyncLocalStorage hooks.
+ *
+ * Returns undefined, having changed nothing, whenever a step would need I/O (a key, post
+ * or like not cached, the web-session cookie, Redis) or would end in an error: `handle`
+ * then runs the request from the start, so errors and their precedence come from one
+ * place. The rate-limit hit is counted last, once the answer is ready, so a request is
+ * counted exactly once either way; a 429 from it is the same 429 `handle` would give,
+ * since every earlier step (match, key, account checks) has already passed.
+ */
+function answerFromCache(request: Request, surface: Surface, basePath: string, router: Router, headers: Headers_): Reply | undefined {
+  if (request.method !== "GET") return undefined;
+  const header = KEY_HEADER[surface];
+  const key = request.headers.get(header);
+  const store = counterStore();
+  if (!key || !key.trim() || !store.hitNow) return undefined;
+  const url = new URL(request.url);
+  const match = router.match("GET", routePath(url, basePath));
+  if (match.kind !== "found") return undefined;
+  const { route } = match;
+  if (!route.fromCache || typeof route.rateLimit !== "string" || route.auth === "none" || route.body) return undefined;
+  const principal = peekKey(key, header);
+  if (!principal) return undefined;
+  try {
+    checkPrincipal(route, principal, header);
+  } catch {
+    return undefined;
+  }
+  const params = route.params ? route.params.safeParse(match.params) : { success: true as const, data: match.params };
+  const query = route.query ? route.query.safeParse(url.search ? Object.fromEntries(url.searchParams) : {}) : { success: true as const, data: {} };
+  if (!params.success || !query.success) return undefined;
+  const ip = clientIp(request.headers);
+  const result = route.fromCache({ params: params.data, query: query.data, principal, surface, ip });
+  if (result === undefined) return undefined;
+  const { key: counter, limit, windowSeconds } = rateRule(route.rateLimit, principal, ip);
+  applyRateResult(store.hitNow(counter, limit, windowSeconds), headers);
+  checkResponse(route, result);
+  return jsonReply(200, result, { [CACHE_HEADER]: "hit" });
+}
+
+async function handle(request: Request, surface: Surface, basePath: string, router: Router, requestId: string, headers: Headers_): Promise<Reply> {
+  const url = new URL(request.url);
+  const path = routePath(url, basePath);
 
   if (request.method === "OPTIONS") {
     const allow = router.allowed(path);
@@ -125,13 +175,17 @@ async function handle(request: Request, surface: Surface, basePath: string, rout
   }
   const result = await route.handler({ params, query, body: parsedBody, principal, surface, request, requestId, ip });
   if (result instanceof Response) return responseReply(result);
-  if (validateResponses && route.response && "parse" in route.response) {
-    const check = route.response.safeParse(result);
-    if (!check.success) {
-      throw new Error(`Response of ${route.id} does not match its schema: ${describeZodError("response", check.error)}`);
-    }
-  }
+  checkResponse(route, result);
   return jsonReply(200, result);
+}
+
+/** Outside production, a 200 body that does not match the route's schema is a bug: fail loudly. */
+function checkResponse(route: RouteDef, result: object): void {
+  if (!validateResponses || !route.response || !("parse" in route.response)) return;
+  const check = route.response.safeParse(result);
+  if (!check.success) {
+    throw new Error(`Response of ${route.id} does not match its schema: ${describeZodError("response", check.error)}`);
+  }
 }
 
 async function authorize(route: RouteDef, key: string | null, surface: Surface, requestHeaders: Headers): Promise<Principal | null> {
@@ -144,6 +198,12 @@ async function authorize(route: RouteDef, key: string | null, surface: Surface, 
     if (!principal) throw new DomainError("unauthorized", `Missing ${header} header.`);
   }
   if (!principal) throw new DomainError("unauthorized", `The ${header} is not recognized.`);
+  checkPrincipal(route, principal, header);
+  return principal;
+}
+
+/** What a known principal may do on this route: key kind, suspension, lapsed team, gallery access. */
+function checkPrincipal(route: RouteDef, principal: Principal, header: string): void {
   if (principal.kind === "team" && !(route.keys ?? ["personal"]).includes("team")) {
     throw new DomainError("unauthorized", "Team keys cannot be used on this endpoint.");
   }
@@ -162,10 +222,15 @@ async function authorize(route: RouteDef, key: string | null, surface: Surface, 
   if (route.galleryAccess && !hasGalleryAccess(principal)) {
     throw new DomainError("forbidden", "This key has no gallery access.");
   }
-  return principal;
 }
 
 async function rateLimit(bucket: BucketName, principal: Principal | null, ip: string, headers: Headers_): Promise<void> {
+  const { key, limit, windowSeconds } = rateRule(bucket, principal, ip);
+  applyRateResult(await counterStore().hit(key, limit, windowSeconds), headers);
+}
+
+/** The counter a request counts against: per account (or team), or per IP for IP-scoped buckets and anonymous calls. */
+function rateRule(bucket: BucketName, principal: Principal | null, ip: string): { key: string; limit: number; windowSeconds: number } {
   const rule = BUCKETS[bucket];
   const subject =
     rule.scope === "ip" || !principal
@@ -173,8 +238,11 @@ async function rateLimit(bucket: BucketName, principal: Principal | null, ip: st
       : principal.kind === "team"
         ? `team:${principal.team.id}`
         : `user:${principal.user.id}`;
-  const limit = rule.limit * env().RATE_LIMIT_SCALE;
-  const result = await counterStore().hit(`${bucket}:${subject}`, limit, rule.windowSeconds);
+  return { key: `${bucket}:${subject}`, limit: rule.limit * env().RATE_LIMIT_SCALE, windowSeconds: rule.windowSeconds };
+}
+
+/** Rate-limit headers on every limited reply; a denied hit is 429 with Retry-After. */
+function applyRateResult(result: WindowResult, headers: Headers_): void {
   headers["x-ratelimit-limit"] = String(result.limit);
   headers["x-ratelimit-remaining"] = String(result.remaining);
   headers["x-ratelimit-reset"] = String(result.resetAt);

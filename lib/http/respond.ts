@@ -26,6 +26,9 @@ export function errorResponse(type: ErrorType, message: string, options: { statu
  */
 export const CONTENT_LENGTH_CARRIER = "x-mediahost-content-length";
 
+/** Marks an answer served from the in-process read caches (`hit`), for operators and tests. */
+export const CACHE_HEADER = "x-mediahost-cache";
+
 export function carryContentLength(headers: Headers): void {
   const length = headers.get("content-length");
   if (length !== null) headers.set(CONTENT_LENGTH_CARRIER, length);

@@ -61,6 +61,12 @@ export interface RouteDef<
   response?: z.ZodType | { binary: string };
   /** Not built yet: answers 501 with the standard error body. */
   handler?: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<HandlerResult>;
+  /**
+   * The same answer as `handler`, from in-process caches alone and without an await, or
+   * undefined when that is not possible (the handler then runs). Only for bodiless reads
+   * with a fixed rate-limit bucket; see lib/http/dispatch.ts (`answerFromCache`).
+   */
+  fromCache?: (ctx: Omit<HandlerContext<z.output<P>, z.output<Q>, undefined>, "body" | "request" | "requestId">) => object | undefined;
   /** Left out of the OpenAPI document. */
   hidden?: boolean;
 }

@@ -70,8 +70,8 @@ export async function processImage(input: string, output: string, opts: ProcessI
 
   return withMediaSlot(async () => {
     try {
-      const meta = await readImageHeader(input, format);
       const bytes = await readSmallFile(input);
+      const meta = await readImageHeader(bytes ?? input, format);
       const container = bytes ? inspectImage(bytes, format) : null;
       const animated = (meta.pages ?? 1) > 1 || container?.animated === true;
       const needsRotation = (meta.orientation ?? 1) > 1 && !animated;
@@ -79,9 +79,10 @@ export async function processImage(input: string, output: string, opts: ProcessI
       if (bytes && !needsRotation) {
         const rewritten = rewriteImage(bytes, format, keepMetadata);
         if (rewritten) {
-          await writeFile(output, rewritten.bytes);
-          await verifyDecodes(output, format, timeoutMs);
-          return await describeImage(output, format, rewritten.info);
+          // Decoded from memory while the file is written; the pixel data is the input's, so
+          // its header already says what the output is.
+          await Promise.all([writeFile(output, rewritten.bytes), verifyDecodes(rewritten.bytes, format, timeoutMs)]);
+          return describeFromHeader(meta, format, rewritten.bytes.length, rewritten.info);
         }
       }
       await renderImage(input, output, {
@@ -104,7 +105,7 @@ export async function processImage(input: string, output: string, opts: ProcessI
  * Header only (no pixel decoding): format check, pixel limit, orientation, frames.
  * Fails with invalid_request when it is not a readable image of the sniffed format.
  */
-export async function readImageHeader(input: string, format: ImageFormat): Promise<Metadata> {
+export async function readImageHeader(input: string | Buffer, format: ImageFormat): Promise<Metadata> {
   let meta: Metadata;
   try {
     meta = await openImage(input, { animated: canAnimate(format) }).metadata();
@@ -134,16 +135,21 @@ async function readSmallFile(path: string): Promise<Buffer | null> {
  * stats() computes entropy and sharpness too (27 s for a 900-frame GIF against 1.6 s),
  * raw() would hold the whole decoded image in memory.
  */
-async function verifyDecodes(path: string, format: ImageFormat, timeoutMs: number): Promise<void> {
-  await openImage(path, { animated: canAnimate(format) }).timeout({ seconds: sharpSeconds(timeoutMs) }).resize(1, 1).raw().toBuffer();
+async function verifyDecodes(image: string | Buffer, format: ImageFormat, timeoutMs: number): Promise<void> {
+  await openImage(image, { animated: canAnimate(format) }).timeout({ seconds: sharpSeconds(timeoutMs) }).resize(1, 1).raw().toBuffer();
 }
 
 /** Size, frame height and frame count of a written image. */
 export async function describeImage(path: string, format: ImageTarget, container?: ContainerInfo | null): Promise<ImageResult> {
   const meta = await openImage(path, { animated: canAnimate(format) }).metadata();
+  const { size } = await stat(path);
+  return describeFromHeader(meta, format, size, container);
+}
+
+/** describeImage from a header already read (opened with the same `animated` setting). */
+function describeFromHeader(meta: Metadata, format: ImageTarget, size: number, container?: ContainerInfo | null): ImageResult {
   const pages = meta.pages ?? 1;
   const height = pages > 1 ? (meta.pageHeight ?? Math.round(meta.height / pages)) : meta.height;
-  const { size } = await stat(path);
   const type = targetType(format);
   return {
     width: meta.width,

@@ -12,6 +12,10 @@
  * subtitles, data, cover art, timecode) are dropped. If a copy fails to mux, the file is
  * transcoded instead before giving up.
  *
+ * Uploads of an MP4 whose tracks are all copied skip ffmpeg's remux: lib/media/faststart.ts
+ * moves the moov to the front and zeroes the metadata boxes without copying the media
+ * (ffmpeg's +faststart writes a 1 GB file twice). Everything else goes through ffmpeg.
+ *
  * Metadata: `-map_metadata -1 -map_chapters -1` drops container and stream tags (title,
  * GPS location, device, dates) unless keepMetadata, which keeps them with
  * `use_metadata_tags` (so arbitrary keys such as Apple's location key survive). The
@@ -22,6 +26,7 @@ import { rm, stat } from "node:fs/promises";
 import { DomainError } from "../errors";
 import { mediaConfig } from "./config";
 import { demuxerFor, fileArg, inputArgs, isMediaToolError, runFfmpeg, runFfprobe, type Demuxer, type RunOptions } from "./ffmpeg";
+import { fastStart } from "./faststart";
 import { JobClock, jobError } from "./job";
 import { withMediaSlot } from "./limiter";
 import { displaySize, durationOf, primaryAudio, primaryVideo, type ProbeResult, type ProbeStream } from "./probe";
@@ -49,6 +54,11 @@ export type ProcessVideoOptions = {
   timeoutMs?: number;
   /** Aborts while queued or running. */
   signal?: AbortSignal;
+  /**
+   * The input is a temporary file the caller gives up: an MP4 that needs no remux is edited
+   * and moved to `output` instead of copied (lib/media/faststart.ts).
+   */
+  consumeInput?: boolean;
 };
 
 /** Decides whether a video track can go into the MP4 unchanged. */
@@ -86,15 +96,33 @@ export async function processVideo(
       const demuxer = demuxerFor(sniffed.format as VideoFormat);
       const probe = await runFfprobe(input, { ...clock.run(), demuxer });
       const plan = planMp4(probe, UPLOAD_COPY_VIDEO, demuxer);
-      const { transcoded } = await writeMp4(input, output, plan, { keepMetadata: opts.keepMetadata, clock });
-      const out = await describeMp4(output, clock.run());
-      const thumb = await writeThumbnail(output, thumbnail, out.duration, clock);
+      const fast = sniffed.format === "mp4" && onlyCopies(probe, plan) &&
+        (await fastStart(input, output, { keepMetadata: opts.keepMetadata, withAudio: plan.audio !== undefined, consumeInput: opts.consumeInput === true }));
+      const { transcoded } = fast ? { transcoded: false } : await writeMp4(input, output, plan, { keepMetadata: opts.keepMetadata, clock });
+      // The probe verifies what was written; the still frame does not have to wait for it.
+      const [out, thumb] = await settleBoth(
+        describeMp4(output, clock.run()),
+        writeThumbnail(output, thumbnail, durationOf(probe, plan.video) ?? 0, clock),
+      );
       return { ...out, mime: "video/mp4", ext: "mp4", thumbnail: thumb, transcoded };
     } catch (error) {
       await Promise.all([rm(output, { force: true }), rm(thumbnail, { force: true })]);
       throw jobError(error, budgetMs, "video");
     }
   }, { signal: opts.signal });
+}
+
+/** Every track of the file goes into the MP4 as it is: the case the in-place fast start handles. */
+function onlyCopies(probe: ProbeResult, plan: Mp4Plan): boolean {
+  return plan.copyVideo && (plan.audio === undefined || plan.copyAudio) && probe.streams.length === (plan.audio ? 2 : 1);
+}
+
+/** Both results, or the first failure once both have finished (no tool left writing into a directory being removed). */
+async function settleBoth<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [ra, rb] = await Promise.allSettled([a, b]);
+  if (ra.status === "rejected") throw ra.reason;
+  if (rb.status === "rejected") throw rb.reason;
+  return [ra.value, rb.value];
 }
 
 export type Mp4Plan = {

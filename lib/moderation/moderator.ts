@@ -16,7 +16,15 @@ export interface Moderator {
   flagsText(text: string): boolean;
   /** True when a file with this SHA-256 (hex) must be quarantined. */
   flagsFile(sha256: string): boolean;
+  /**
+   * False when flagsFile can never be true (an empty blocklist): uploads then skip hashing
+   * every byte. Absent means true.
+   */
+  readonly screensFiles?: boolean;
 }
+
+/** Whether uploads must hash their files for `m`. */
+export const screensFiles = (m: Moderator): boolean => m.screensFiles !== false;
 
 export class ListModerator implements Moderator {
   private readonly pattern: RegExp | null;
@@ -36,6 +44,10 @@ export class ListModerator implements Moderator {
 
   flagsFile(sha256: string): boolean {
     return this.hashes.has(sha256.toLowerCase());
+  }
+
+  get screensFiles(): boolean {
+    return this.hashes.size > 0;
   }
 }
 

@@ -46,15 +46,22 @@ const cachedPostByCode = (code: string): Promise<PostRecord | null> =>
 
 /** True when the viewer owns the post: its author, or for team posts the team's key or a member. */
 export async function isOwner(post: { userId: string | null; teamId: string | null }, viewer: Viewer): Promise<boolean> {
+  const known = peekOwner(post, viewer);
+  if (known !== undefined) return known;
+  const teamId = post.teamId as string;
+  const userId = viewer.userId as string;
+  return memberships.get(`${teamId}:${userId}`, async () => {
+    const member = await db().teamMember.findUnique({ where: { teamId_userId: { teamId, userId } }, select: { userId: true } });
+    return !!member;
+  });
+}
+
+/** isOwner without I/O; undefined when only the team's membership (not cached) can tell. */
+function peekOwner(post: { userId: string | null; teamId: string | null }, viewer: Viewer): boolean | undefined {
   if (post.teamId) {
     if (viewer.teamId) return viewer.teamId === post.teamId;
     if (!viewer.userId) return false;
-    const teamId = post.teamId;
-    const userId = viewer.userId;
-    return memberships.get(`${teamId}:${userId}`, async () => {
-      const member = await db().teamMember.findUnique({ where: { teamId_userId: { teamId, userId } }, select: { userId: true } });
-      return !!member;
-    });
+    return memberships.peek(`${post.teamId}:${viewer.userId}`);
   }
   return !!viewer.userId && !viewer.teamId && post.userId === viewer.userId;
 }
@@ -74,7 +81,28 @@ export interface VisiblePost {
 export async function readPost(code: string, viewer: Viewer): Promise<VisiblePost> {
   const post = await cachedPostByCode(code);
   if (!post) throw notFound();
-  const owner = await isOwner(post, viewer);
+  return visibleTo(post, viewer, await isOwner(post, viewer));
+}
+
+/**
+ * readPost answered from the caches alone, for a request that can then be served without
+ * an await: the post when it is cached and the viewer may see it, undefined otherwise
+ * (not cached, or an error to report: the caller then runs readPost).
+ */
+export function peekReadablePost(code: string, viewer: Viewer): VisiblePost | undefined {
+  const post = posts.peek(code);
+  if (!post) return undefined;
+  const owner = peekOwner(post, viewer);
+  if (owner === undefined) return undefined;
+  try {
+    return visibleTo(post, viewer, owner);
+  } catch {
+    return undefined;
+  }
+}
+
+/** readPost's rules: 404 when hidden from the viewer, 403 moderated when quarantined and not theirs. */
+function visibleTo(post: PostRecord, viewer: Viewer, owner: boolean): VisiblePost {
   if (!owner && isHidden(post)) {
     const granted = !post.teamId && !post.draft && !!viewer.userId && !viewer.teamId && post.access.some((a) => a.userId === viewer.userId);
     if (!granted) throw notFound();
@@ -98,11 +126,18 @@ export async function postForChange(code: string, viewer: Viewer): Promise<PostR
 }
 
 export async function likedBy(postId: string, userId: string | null): Promise<boolean> {
+  const known = peekLikedBy(postId, userId);
+  if (known !== undefined) return known;
   if (!userId) return false;
   return likes.get(`${postId}:${userId}`, async () => {
     const like = await db().like.findUnique({ where: { postId_userId: { postId, userId } }, select: { userId: true } });
     return !!like;
   });
+}
+
+/** likedBy without I/O; undefined when not cached. */
+export function peekLikedBy(postId: string, userId: string | null): boolean | undefined {
+  return userId ? likes.peek(`${postId}:${userId}`) : false;
 }
 
 export const notFound = () => new DomainError("not_found", "No such post.");

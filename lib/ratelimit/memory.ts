@@ -45,6 +45,10 @@ export class MemoryStore implements CounterStore {
   }
 
   async hit(key: string, limit: number, windowSeconds: number): Promise<WindowResult> {
+    return this.hitNow(key, limit, windowSeconds);
+  }
+
+  hitNow(key: string, limit: number, windowSeconds: number): WindowResult {
     const now = this.now();
     const counter = this.current(key, windowSeconds, now);
     if (counter.count >= limit) return toWindowResult(false, limit, counter.count, counter.endsAt, now);

@@ -25,6 +25,11 @@ export interface WindowResult {
 export interface CounterStore {
   /** Count one hit on `key` in a fixed window of `windowSeconds`, allowing `limit` per window. */
   hit(key: string, limit: number, windowSeconds: number): Promise<WindowResult>;
+  /**
+   * `hit` without waiting, for stores that keep their counters in this process. Absent on
+   * stores that must ask a server (Redis): callers then use `hit`.
+   */
+  hitNow?(key: string, limit: number, windowSeconds: number): WindowResult;
   /** Fixed-window counter without a verdict (used for the upload burst safeguard: >8 uploads in 1 s). Returns the count after incrementing. */
   increment(key: string, windowSeconds: number): Promise<number>;
   /** Give back one hit (e.g. an upload that was rejected before doing work should not count) — optional semantics, decrement if > 0. */

@@ -9,7 +9,7 @@ import { sniffFile } from "../media/sniff";
 import { listOwnPosts, listUserPosts, type GalleryFilters } from "../posts/list";
 import { updatePost, type PostChanges } from "../posts/edit";
 import { deleteFile, deletePost } from "../posts/remove";
-import { findPostByCode, likedBy, postForChange, postInclude, readPost, type PostRecord, type Viewer } from "../posts/read";
+import { findPostByCode, likedBy, peekLikedBy, peekReadablePost, postForChange, readPost, type PostRecord, type Viewer } from "../posts/read";
 import { db } from "../db/client";
 import type { Page } from "../db/paging";
 import { checkUploadBurst } from "../uploads/abuse";
@@ -18,6 +18,7 @@ import { withTempDir } from "../uploads/temp";
 import { appendFiles, POST_TYPES, uploadPosts, type FailedFile, type PostType } from "../uploads/upload";
 import { uploaderFor, type Uploader } from "../uploads/uploader";
 import { countView } from "../social/views";
+import { moderator, screensFiles } from "../moderation/moderator";
 import { postView } from "./post-views";
 
 /** Parts past this many in one request are refused without being written. */
@@ -45,9 +46,10 @@ const failedJson = (failed: FailedFile[]) => failed.map((f) => ({ index: f.index
  * delivery (docs/uploads.md).
  */
 async function checkPriorityMinutes(files: ReceivedFile[], priority: boolean, uploader: Uploader, surface: Surface) {
-  if (!priority || surface !== "relay" || uploader.priorityMinutesLeft > 0) return;
+  if (!priority || surface !== "relay") return;
   for (const f of files) {
     if (f.path && (await sniffFile(f.path))?.kind === "video") {
+      if ((await uploader.priorityMinutesLeft()) > 0) return;
       throw new DomainError("quota_exceeded", "No priority minutes left; upload with `priority: false` for standard delivery.", 403, {
         quota: 0,
         used: 0,
@@ -56,8 +58,12 @@ async function checkPriorityMinutes(files: ReceivedFile[], priority: boolean, up
     }
   }
 }
-/** Asked for and minutes left; on the API, none left falls back to standard delivery (docs/priority-delivery.md). */
-const onPriority = (asked: boolean, uploader: Uploader): boolean => asked && uploader.priorityMinutesLeft > 0;
+/**
+ * Asked for and minutes left; on the API, none left falls back to standard delivery
+ * (docs/priority-delivery.md). Asked only when a video was stored.
+ */
+const onPriority = (asked: boolean, uploader: Uploader) => async (): Promise<boolean> =>
+  asked && (await uploader.priorityMinutesLeft()) > 0;
 const nextMonth = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 
 /** The request's `file` parts, within the uploader's limits, with the priority-minutes check. */
@@ -68,18 +74,10 @@ async function receiveUpload(request: Request, uploader: Uploader, tmpDir: strin
     maxRequestBytes: uploader.limits.uploadRequestBytes,
     maxFiles: MAX_PARTS,
     tmpDir,
+    hash: screensFiles(moderator()),
   });
   await checkPriorityMinutes(files, priority, uploader, surface);
   return files;
-}
-
-async function renderPosts(ids: string[], viewer: Viewer, surface: Surface) {
-  const rows = await db().post.findMany({ where: { id: { in: ids } }, include: postInclude });
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => {
-    const post = byId.get(id);
-    return post ? [postView(post, { owner: true, liked: false, surface })] : [];
-  });
 }
 
 /** Every file failed: one file → its own error; several → upload_failed with the list. */
@@ -96,12 +94,12 @@ export async function handleUpload(principal: Principal, request: Request, surfa
   const keepMetadata = booleanHeader(headers, "include-metadata", false);
   const priority = booleanHeader(headers, "priority", true);
   const postType = postTypeHeader(headers);
-  const uploader = await uploaderFor(principal);
+  const uploader = uploaderFor(principal);
   return withTempDir(async (tmpDir) => {
     const files = await receiveUpload(request, uploader, tmpDir, priority, surface);
     const outcome = await uploadPosts(uploader, files, { privacy, keepMetadata, postType, tmpDir, priority: onPriority(priority, uploader) });
-    if (!outcome.postIds.length) allFailed(outcome.failed, files.length);
-    const posts = await renderPosts(outcome.postIds, viewerOf(principal), surface);
+    if (!outcome.posts.length) allFailed(outcome.failed, files.length);
+    const posts = outcome.posts.map((post) => postView(post, { owner: true, liked: false, surface }));
     const failed = outcome.failed.length ? { failed: failedJson(outcome.failed) } : {};
     if (posts.length === 1) return { url: posts[0].files[0].url, post: posts[0], ...failed };
     return { posts, ...failed };
@@ -113,7 +111,7 @@ export async function handleAddFiles(principal: Principal, request: Request, sur
   const post = await postForChange(code, viewer);
   const keepMetadata = booleanHeader(request.headers, "include-metadata", false);
   const priority = booleanHeader(request.headers, "priority", true);
-  const uploader = await uploaderFor(principal);
+  const uploader = uploaderFor(principal);
   return withTempDir(async (tmpDir) => {
     const files = await receiveUpload(request, uploader, tmpDir, priority, surface);
     const { failed } = await appendFiles({ postId: post.id }, uploader, files, { keepMetadata, tmpDir, priority: onPriority(priority, uploader) });
@@ -122,6 +120,20 @@ export async function handleAddFiles(principal: Principal, request: Request, sur
     if (!fresh) throw new DomainError("not_found", "No such post.");
     return { post: postView(fresh, { owner: true, liked: false, surface }), ...(failed.length ? { failed: failedJson(failed) } : {}) };
   });
+}
+
+/**
+ * handleGetPost from the read caches, when everything it needs is cached. Not on Relay,
+ * where a read also counts a view (a write).
+ */
+export function getPostFromCache(principal: Principal, surface: Surface, code: string): object | undefined {
+  if (surface !== "api") return undefined;
+  const viewer = viewerOf(principal);
+  const visible = peekReadablePost(code, viewer);
+  if (!visible) return undefined;
+  const liked = peekLikedBy(visible.post.id, viewer.userId);
+  if (liked === undefined) return undefined;
+  return { post: postView(visible.post, { owner: visible.owner, liked, surface }) };
 }
 
 /** On Relay a read counts a view for the client address (lib/social/views.ts). */

@@ -41,6 +41,7 @@ import {
   handleDeleteFile,
   handleDeletePost,
   handleGetPost,
+  getPostFromCache,
   handleListPosts,
   handleUpdatePost,
   handleUpload,
@@ -98,6 +99,7 @@ const getPost = defineRoute({
   params: codeParam,
   response: postReply,
   handler: ({ principal, surface, params, ip }) => handleGetPost(principal!, surface, params.code, ip),
+  fromCache: ({ principal, surface, params }) => getPostFromCache(principal!, surface, params.code),
 });
 
 const updatePostApi = defineRoute({

@@ -21,7 +21,7 @@ export interface ReceivedFile {
   /** Temp file holding the bytes; absent when the part failed. */
   path?: string;
   size: number;
-  /** SHA-256 (hex) of the bytes, computed while they arrived (moderation's blocklist). */
+  /** SHA-256 (hex) of the bytes, computed while they arrived (moderation's blocklist), when asked for. */
   sha256?: string;
   error?: DomainError;
 }
@@ -36,6 +36,8 @@ export interface ReceiveOptions {
   tmpDir: string;
   /** Stop after the first file part (POST /convert reads only the first file). */
   firstOnly?: boolean;
+  /** Hash each file while it arrives (`sha256`). */
+  hash?: boolean;
 }
 
 const tooLarge = (what: string, limit: number) =>
@@ -98,10 +100,10 @@ export async function receiveFiles(request: Request, options: ReceiveOptions): P
       }
       const path = join(options.tmpDir, `part-${entry.index}`);
       // Hashed on the way in: reading a 1 GB file again later costs seconds.
-      const hash = createHash("sha256");
+      const hash = options.hash ? createHash("sha256") : null;
       stream.on("data", (chunk: Buffer) => {
         entry.size += chunk.length;
-        hash.update(chunk);
+        hash?.update(chunk);
       });
       stream.on("limit", () => {
         entry.error = tooLarge(`File ${entry.index}`, options.maxFileBytes);
@@ -113,7 +115,7 @@ export async function receiveFiles(request: Request, options: ReceiveOptions): P
               await rm(path, { force: true });
             } else {
               entry.path = path;
-              entry.sha256 = hash.digest("hex");
+              if (hash) entry.sha256 = hash.digest("hex");
             }
           },
           () => {

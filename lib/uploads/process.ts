@@ -9,7 +9,7 @@ import { DomainError, isDomainError } from "../errors";
 import { sniffFile } from "../media/sniff";
 import { processImage } from "../media/image";
 import { processVideo } from "../media/video";
-import { moderator, sha256File } from "../moderation/moderator";
+import { moderator, screensFiles, sha256File } from "../moderation/moderator";
 import { storage } from "../storage";
 import { releaseQuota, reserveQuota, type Reservation } from "../usage/reserve";
 import { newId } from "../db/ids";
@@ -54,15 +54,18 @@ export async function processAndStore(file: ReceivedFile, options: ProcessOption
     throw new DomainError("unsupported_type", "Unsupported file type: upload PNG, JPEG, WebP, GIF, MP4, MOV or MKV.");
   }
 
+  // Before processing: a video's temp file may be moved into the output.
+  const screen = moderator();
+  const flagged = screensFiles(screen) && screen.flagsFile(file.sha256 ?? (await sha256File(file.path)));
+
   const id = newId();
   const output = join(options.tmpDir, `${id}.out`);
   const thumbPath = join(options.tmpDir, `${id}.thumb.jpg`);
   const isVideo = sniffed.kind === "video";
   const result = isVideo
-    ? await processVideo(file.path, output, thumbPath, { keepMetadata: options.keepMetadata })
+    ? await processVideo(file.path, output, thumbPath, { keepMetadata: options.keepMetadata, consumeInput: true })
     : await processImage(file.path, output, { keepMetadata: options.keepMetadata, format: sniffed.format });
 
-  const flagged = moderator().flagsFile(file.sha256 ?? (await sha256File(file.path)));
   const reservation = await reserveQuota(options.account.subject, result.size, options.account.quota);
 
   const storageKey = `p/${options.postId}/${id}.${result.ext}`;

@@ -18,6 +18,7 @@ import { HLS_JOB, hlsJobKey } from "../jobs/hls-job";
 import type { ReceivedFile } from "./multipart";
 import { asFileError, discardStored, processAndStore, type StoredFile } from "./process";
 import type { Uploader } from "./uploader";
+import type { PostRecord } from "../posts/read";
 
 export const ALBUM_MAX_FILES = 9;
 export const POST_TYPES = ["album", "single"] as const;
@@ -29,8 +30,8 @@ export interface FailedFile {
 }
 
 export interface UploadOutcome {
-  /** Ids of the posts written, in request order. */
-  postIds: string[];
+  /** The posts written, in request order, as stored (owner's view: no likes, no access list yet). */
+  posts: PostRecord[];
   failed: FailedFile[];
 }
 
@@ -40,10 +41,11 @@ export interface UploadOptions {
   postType: PostType;
   tmpDir: string;
   /**
-   * Videos go on priority (adaptive) delivery: an HLS job per video, run after the reply
-   * (lib/jobs). The caller passes false when the header opts out or no minutes are left.
+   * Whether videos go on priority (adaptive) delivery: an HLS job per video, run after the
+   * reply (lib/jobs). Asked only when the request stored a video (it may read the balance);
+   * the caller answers false when the header opts out or no minutes are left.
    */
-  priority?: boolean;
+  priority?: () => Promise<boolean>;
 }
 
 /** POST /upload: `album` puts the request's files in one post (9 at most); `single` makes one post per file. */
@@ -57,7 +59,7 @@ export async function uploadPosts(uploader: Uploader, files: readonly ReceivedFi
     }
   }
 
-  const postIds: string[] = [];
+  const posts: PostRecord[] = [];
   for (const group of groups) {
     const postId = newId();
     const stored: StoredFile[] = [];
@@ -69,33 +71,43 @@ export async function uploadPosts(uploader: Uploader, files: readonly ReceivedFi
       }
     }
     if (!stored.length) continue;
-    let jobIds: string[];
+    let written: { post: PostRecord; jobIds: string[] };
     try {
-      jobIds = await writePost(postId, uploader, options.privacy, stored, options.priority ?? false);
+      written = await writePost(postId, uploader, options.privacy, stored, await streamsVideos(stored, options));
     } catch (error) {
       await discardStored(stored);
       for (const f of stored) failed.push({ index: f.index, error: asFileError(error) });
       continue;
     }
-    await recordUpload(uploader.account.subject, sum(stored), stored.length);
-    await notifyJobs(jobIds);
-    postIds.push(postId);
+    await notifyJobs(written.jobIds);
+    posts.push(written.post);
   }
   failed.sort((a, b) => a.index - b.index);
-  return { postIds, failed };
+  return { posts, failed };
 }
 
-async function writePost(postId: string, uploader: Uploader, privacy: Privacy, stored: StoredFile[], priority: boolean): Promise<string[]> {
+/**
+ * The post, its files and the author's upload count in one transaction. Every statement
+ * returns its row (INSERT/UPDATE ... RETURNING), so the reply is built from what was
+ * written without reading it back.
+ */
+async function writePost(
+  postId: string,
+  uploader: Uploader,
+  privacy: Privacy,
+  stored: StoredFile[],
+  priority: boolean,
+): Promise<{ post: PostRecord; jobIds: string[] }> {
   const names = new Set<string>();
   const files = stored.map((f, i) => {
     const name = uniqueName(f.name, names);
     names.add(name.toLowerCase());
-    return fileRow(f, i, name, priority);
+    return { ...fileRow(f, i, name, priority), postId };
   });
   for (let attempt = 0; ; attempt++) {
     try {
       return await db().$transaction(async (tx) => {
-        await tx.post.create({
+        const post = await tx.post.create({
           data: {
             id: postId,
             code: newShareCode(),
@@ -106,11 +118,13 @@ async function writePost(postId: string, uploader: Uploader, privacy: Privacy, s
             moderated: stored.some((f) => f.flagged),
             firstFileGif: stored[0].mimeType === "image/gif",
             fileCount: files.length,
-            files: { create: files },
           },
         });
-        await tx.user.update({ where: { id: uploader.userId }, data: { uploadCount: { increment: 1 } } });
-        return streamJobs(tx, files);
+        const fileRows = await tx.file.createManyAndReturn({ data: files });
+        const user = await tx.user.update({ where: { id: uploader.userId }, data: { uploadCount: { increment: 1 } } });
+        await recordUpload(tx, uploader.account.subject, sum(stored), stored.length);
+        const jobIds = await streamJobs(tx, files);
+        return { post: { ...post, files: fileRows.sort((a, b) => a.index - b.index), user, access: [] }, jobIds };
       });
     } catch (error) {
       // A share-code collision is astronomically rare; try another code.
@@ -150,7 +164,12 @@ export async function appendFiles(
   }
   if (stored.length) {
     try {
-      jobIds = await db().$transaction((tx) => appendRows(tx, target.postId, stored, options.priority ?? false));
+      const priority = await streamsVideos(stored, options);
+      jobIds = await db().$transaction(async (tx) => {
+        const ids = await appendRows(tx, target.postId, stored, priority);
+        await recordUpload(tx, uploader.account.subject, sum(stored), stored.length);
+        return ids;
+      });
       forgetDeliverable({ postId: target.postId });
     } catch (error) {
       await discardStored(stored);
@@ -159,7 +178,6 @@ export async function appendFiles(
       for (const f of stored) failed.push({ index: f.index, error: reason });
       stored.length = 0;
     }
-    if (stored.length) await recordUpload(uploader.account.subject, sum(stored), stored.length);
     await notifyJobs(jobIds);
   }
   failed.sort((a, b) => a.index - b.index);
@@ -188,6 +206,11 @@ async function appendRows(tx: Tx, postId: string, stored: StoredFile[], priority
     rows.push(row);
   }
   return streamJobs(tx, rows);
+}
+
+/** Whether the stored videos go on priority delivery; the caller's answer is asked for only when there is one. */
+async function streamsVideos(stored: readonly StoredFile[], options: Pick<UploadOptions, "priority">): Promise<boolean> {
+  return stored.some((f) => f.isVideo) && (await options.priority?.()) === true;
 }
 
 /** One HLS job per video on priority delivery, written with the rows (lib/jobs/hls-job.ts). */

@@ -1,7 +1,11 @@
-/** Who an upload is for: the account (or team) whose gallery and quota it uses. */
+/**
+ * Who an upload is for: the account (or team) whose gallery and quota it uses. Built from
+ * the principal alone (its quota override comes with the key look-up, which is cached until
+ * the next commit); the priority-minutes balance is read only when a video needs it.
+ */
 import type { Principal } from "../auth/principal";
 import { db } from "../db/client";
-import { planLimits, type Plan, type PlanLimits } from "../plans";
+import { planLimits, type PlanLimits } from "../plans";
 import { priorityMinutesLeft } from "../usage/priority";
 import { quotaFor } from "../usage/quota";
 import { teamSubject, userSubject } from "../usage/window";
@@ -13,33 +17,22 @@ export interface Uploader {
   teamId: string | null;
   limits: PlanLimits;
   account: QuotaAccount;
-  priorityMinutesLeft: number;
+  /** Priority minutes left this month (read once, on first use). */
+  priorityMinutesLeft: () => Promise<number>;
 }
 
-export async function uploaderFor(principal: Principal): Promise<Uploader> {
-  if (principal.kind === "team") {
-    const team = await db().team.findUniqueOrThrow({ where: { id: principal.team.id }, select: { quotaOverride: true } });
-    const owner = await db().user.findUniqueOrThrow({ where: { id: principal.owner.id }, select: { priorityMinutes: true } });
-    const limits = planLimits("team");
-    return {
-      userId: principal.owner.id,
-      teamId: principal.team.id,
-      limits,
-      account: { subject: teamSubject(principal.team.id), quota: quotaFor("team", team.quotaOverride) },
-      priorityMinutesLeft: await priorityMinutesLeft(db(), principal.owner.id, "team"),
-    };
-  }
-  const user = await db().user.findUniqueOrThrow({
-    where: { id: principal.user.id },
-    select: { quotaOverride: true, priorityMinutes: true },
-  });
-  const plan: Plan = principal.user.plan;
-  const limits = planLimits(plan);
+export function uploaderFor(principal: Principal): Uploader {
+  const team = principal.kind === "team" ? principal.team : null;
+  const user = principal.kind === "team" ? principal.owner : principal.user;
+  const plan = team ? "team" : user.plan;
+  let minutes: Promise<number> | undefined;
   return {
-    userId: principal.user.id,
-    teamId: null,
-    limits,
-    account: { subject: userSubject(principal.user.id), quota: quotaFor(plan, user.quotaOverride) },
-    priorityMinutesLeft: await priorityMinutesLeft(db(), principal.user.id, plan),
+    userId: user.id,
+    teamId: team?.id ?? null,
+    limits: planLimits(plan),
+    account: team
+      ? { subject: teamSubject(team.id), quota: quotaFor("team", team.quotaOverride) }
+      : { subject: userSubject(user.id), quota: quotaFor(plan, user.quotaOverride) },
+    priorityMinutesLeft: () => (minutes ??= priorityMinutesLeft(db(), user.id, plan)),
   };
 }

@@ -10,7 +10,7 @@ export interface WeeklyUsage {
   resetsAt: Date;
 }
 
-export function quotaFor(plan: Plan | "team", override: bigint | null | undefined): number {
+export function quotaFor(plan: Plan | "team", override: number | bigint | null | undefined): number {
   return override !== null && override !== undefined ? Number(override) : planLimits(plan).weeklyQuotaBytes;
 }
 

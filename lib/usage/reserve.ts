@@ -4,7 +4,7 @@
  * requests can never together pass the quota. Bytes are reserved before a file is
  * stored and given back if storing fails.
  */
-import { db } from "../db/client";
+import { db, type Tx } from "../db/client";
 import { DomainError } from "../errors";
 import { utcDay, weekWindow } from "./window";
 
@@ -26,12 +26,20 @@ export function quotaError(quota: number, used: number, resetsAt: Date): DomainE
 export async function reserveQuota(subject: string, bytes: number, quota: number, now = new Date()): Promise<Reservation> {
   const window = weekWindow(now);
   const key = { subject_windowStart: { subject, windowStart: window.start } };
-  await db().usageWindow.upsert({ where: key, create: { subject, windowStart: window.start, bytes: 0n }, update: {} });
-  const { count } = await db().usageWindow.updateMany({
-    where: { subject, windowStart: window.start, bytes: { lte: BigInt(quota - bytes) } },
-    data: { bytes: { increment: BigInt(bytes) } },
-  });
-  if (count !== 1) {
+  const charge = async () => {
+    const { count } = await db().usageWindow.updateMany({
+      where: { subject, windowStart: window.start, bytes: { lte: BigInt(quota - bytes) } },
+      data: { bytes: { increment: BigInt(bytes) } },
+    });
+    return count === 1;
+  };
+  // The window's row exists after the first upload of the week: one statement then.
+  let charged = await charge();
+  if (!charged) {
+    await db().usageWindow.upsert({ where: key, create: { subject, windowStart: window.start, bytes: 0n }, update: {} });
+    charged = await charge();
+  }
+  if (!charged) {
     const row = await db().usageWindow.findUnique({ where: key, select: { bytes: true } });
     throw quotaError(quota, Number(row?.bytes ?? 0n), window.end);
   }
@@ -47,10 +55,13 @@ export async function releaseQuota(reservation: Reservation): Promise<void> {
   });
 }
 
-/** Records a stored upload in the per-day history (GET /usage-history). */
-export async function recordUpload(subject: string, bytes: number, files: number, now = new Date()): Promise<void> {
+/**
+ * Records a stored upload in the per-day history (GET /usage-history). Called inside the
+ * transaction that writes the post, so the day counts exactly the uploads that exist.
+ */
+export async function recordUpload(client: Tx, subject: string, bytes: number, files: number, now = new Date()): Promise<void> {
   const day = utcDay(now);
-  await db().usageDay.upsert({
+  await client.usageDay.upsert({
     where: { subject_day: { subject, day } },
     create: { subject, day, bytes: BigInt(bytes), uploadCount: files },
     update: { bytes: { increment: BigInt(bytes) }, uploadCount: { increment: files } },

@@ -1,20 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DomainError } from "@/lib/errors";
 import { canConvert, convertFile, convertNeedsPlus, isConvertTarget, type ConvertTarget } from "@/lib/media/convert";
 import { sniffFile } from "@/lib/media/sniff";
-import { ffmpeg, fixture, listDir, probeJson, removeDir, scratchDir, SECRET, topLevelBoxes, type FixtureName } from "../support/media";
+import { ffmpeg, fixture, type FixtureName, listDir, probeJson, removeDir, scratchDir, SECRET, topLevelBoxes, useScratchDir } from "../support/media";
 
-let dir: string;
-beforeAll(async () => {
-  dir = await scratchDir();
-});
-afterAll(async () => {
-  await removeDir(dir);
-});
-const out = (name: string) => join(dir, name);
+const out = useScratchDir();
 
 async function convert(name: FixtureName, target: ConvertTarget, file = `${name}-to.${target}`) {
   const input = await fixture(name);

@@ -2,21 +2,13 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DomainError } from "@/lib/errors";
 import { processImage } from "@/lib/media/image";
 import { rewriteImage } from "@/lib/media/image-container";
-import { ffmpeg, fixture, listDir, removeDir, scratchDir, SECRET } from "../support/media";
+import { ffmpeg, fixture, listDir, removeDir, scratchDir, SECRET, useScratchDir } from "../support/media";
 
-let dir: string;
-beforeAll(async () => {
-  dir = await scratchDir();
-});
-afterAll(async () => {
-  await removeDir(dir);
-});
-
-const out = (name: string) => join(dir, name);
+const out = useScratchDir();
 const has = (buf: Buffer, text: string) => buf.includes(Buffer.from(text, "latin1"));
 /** GPSLatitudeRef from raw EXIF (via the GPS IFD pointer in IFD0), or undefined. */
 function gpsLatitude(exif: Buffer): string | undefined {

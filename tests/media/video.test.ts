@@ -1,18 +1,11 @@
 import { join } from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DomainError } from "@/lib/errors";
 import { processVideo } from "@/lib/media/video";
-import { ffmpeg, fixture, listDir, probeJson, removeDir, scratchDir, SECRET, topLevelBoxes } from "../support/media";
+import { ffmpeg, fixture, listDir, probeJson, removeDir, scratchDir, SECRET, topLevelBoxes, useScratchDir } from "../support/media";
 
-let dir: string;
-beforeAll(async () => {
-  dir = await scratchDir();
-});
-afterAll(async () => {
-  await removeDir(dir);
-});
-const out = (name: string) => join(dir, name);
+const out = useScratchDir();
 
 async function expectFastStart(path: string) {
   const boxes = await topLevelBoxes(path);

@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { crc32 } from "node:zlib";
 import sharp from "sharp";
+import { afterAll, beforeAll } from "vitest";
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -98,6 +99,38 @@ export async function scratchDir(): Promise<string> {
   const base = join(await fixtureDir(), "..", "media-scratch");
   await mkdir(base, { recursive: true });
   return mkdtemp(join(base, "t-"));
+}
+
+/**
+ * A scratch directory for the test file (made before its tests, removed after them):
+ * returns a function naming a path inside it.
+ */
+export function useScratchDir(): (name: string) => string {
+  let dir = "";
+  beforeAll(async () => {
+    dir = await scratchDir();
+  });
+  afterAll(async () => {
+    await removeDir(dir);
+  });
+  return (name) => join(dir, name);
+}
+
+/**
+ * Whether the filesystem under `dir` can insert a range into a file (ext4, XFS can;
+ * tmpfs, overlay on some hosts cannot): fast start then edits in place instead of copying.
+ */
+export async function insertsRanges(dir: string): Promise<boolean> {
+  const probe = join(dir, `.insert-range-${process.pid}`);
+  await writeFile(probe, Buffer.alloc(64 * 1024));
+  try {
+    await run("fallocate", ["--insert-range", "--offset", "0", "--length", String(64 * 1024), "--", probe]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await rm(probe, { force: true });
+  }
 }
 
 export async function listDir(dir: string): Promise<string[]> {

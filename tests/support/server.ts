@@ -36,6 +36,8 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
     HOSTNAME: "127.0.0.1",
     DATA_DIR: dataDir,
     NEXT_TELEMETRY_DISABLED: "1",
+    // As `npm start` sets it (package.json).
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
     ...extraEnv,
   };
   // What `npm start` runs, without npm in between: one process, so signals reach the server.

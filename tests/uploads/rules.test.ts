@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { setStorage, storage, type Storage } from "@/lib/storage";
 import { teamSubject, userSubject, weekWindow } from "@/lib/usage/window";
-import { ListModerator, setModerator, sha256File } from "@/lib/moderation/moderator";
+import { ListModerator, screensFiles, setModerator, sha256File } from "@/lib/moderation/moderator";
 import { useTestDatabase } from "../support/db";
 import { useCounterStore } from "../support/counters";
 import { createTestPost, createTestTeam, createTestUser, type TestUser } from "../support/fixtures";
@@ -183,6 +183,12 @@ describe("nothing is left half-written", () => {
     expect(reply.body.failed).toEqual([{ index: 1, error: expect.objectContaining({ type: "internal" }) }]);
     expect(await usedBytes(userSubject(who.id))).toBe(reply.body.post.files[0].size);
     expect(await db().file.count({ where: { post: { userId: who.id } } })).toBe(1);
+  });
+
+  it("uploads hash files only for a moderator that screens them (an empty blocklist never flags)", () => {
+    expect(new ListModerator(["word"], []).screensFiles).toBe(false);
+    expect(new ListModerator([], ["a".repeat(64)]).screensFiles).toBe(true);
+    expect(screensFiles({ flagsText: () => false, flagsFile: () => true })).toBe(true); // a custom moderator is asked
   });
 
   it("a file on the SHA-256 blocklist quarantines the post", async () => {

@@ -1,5 +1,6 @@
 /** POST /upload with real media: the pipeline, the reply shapes, privacy, partial failures. */
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +8,7 @@ import { db } from "@/lib/db/client";
 import { dataDir } from "@/lib/db/config";
 import { serveCdn } from "@/lib/routes/cdn";
 import { utcDay, userSubject } from "@/lib/usage/window";
+import { withTempDir } from "@/lib/uploads/temp";
 import { useTestDatabase } from "../support/db";
 import { useCounterStore } from "../support/counters";
 import { createTestUser, type TestUser } from "../support/fixtures";
@@ -51,6 +53,30 @@ describe("single image, ShareX style", () => {
     expect(file.type).toBe("image/png");
     expect(file.bytes.length).toBe(post.files[0].size);
     expect((await sharp(file.bytes).metadata()).width).toBe(64);
+  });
+
+  it("the reply's post is exactly what a later read of the post returns (it is built from the rows written)", async () => {
+    const who = await createTestUser({ plan: "ultra" });
+    const reply = await upload([{ path: await fixture("jpegExif") }, { path: await fixture("mp4") }], { "post-privacy": "public" }, who);
+    expect(reply.status, reply.text).toBe(200);
+    const read = await api(`/posts/${reply.body.post.code}`, { key: who.apiKey });
+    expect(read.status).toBe(200);
+    expect(reply.body.post).toEqual(read.body.post);
+  });
+
+  it("an MP4 that needs no remux is stored fast-start and without its metadata (moved, not re-muxed)", async () => {
+    const reply = await upload([{ path: await fixture("mp4"), name: "clip.mp4" }]);
+    expect(reply.status, reply.text).toBe(200);
+    const stored = (await download(reply.body.url)).bytes;
+    const dir = await scratchDir();
+    const mp4 = join(dir, "stored.mp4");
+    await writeFile(mp4, stored);
+    const boxes = await topLevelBoxes(mp4);
+    expect(boxes.indexOf("moov")).toBeLessThan(boxes.indexOf("mdat"));
+    expect(stored.includes(Buffer.from(SECRET.title))).toBe(false);
+    expect(stored.includes(Buffer.from(SECRET.location))).toBe(false);
+    expect(reply.body.post.files[0]).toMatchObject({ mime_type: "video/mp4", width: 320, height: 240 });
+    expect(reply.body.post.files[0].size).toBe(stored.length);
   });
 
   it("honours post-privacy (trimmed, case-insensitive); public URLs are unsigned", async () => {
@@ -192,6 +218,22 @@ describe("failures", () => {
     await upload([{ path: await fixture("png") }, { path: await fixture("textPng") }]);
     const left = await readdir(join(dataDir(), "tmp")).catch(() => []);
     expect(left).toEqual([]);
+  });
+
+  it("withTempDir makes DATA_DIR/tmp again after a tidy-up removed it (the root is made once per process)", async () => {
+    // Its own DATA_DIR: the run's is shared with other test files' uploads in flight.
+    const own = await mkdtemp(join(tmpdir(), "mediahost-tmp-root-"));
+    const previous = process.env.DATA_DIR;
+    process.env.DATA_DIR = own;
+    try {
+      expect(await withTempDir(async (dir) => dir.startsWith(join(own, "tmp")))).toBe(true);
+      await rm(join(own, "tmp"), { recursive: true, force: true });
+      expect(await withTempDir(async (dir) => dir.startsWith(join(own, "tmp")))).toBe(true);
+      expect(await readdir(join(own, "tmp"))).toEqual([]);
+    } finally {
+      process.env.DATA_DIR = previous;
+      await rm(own, { recursive: true, force: true });
+    }
   });
 });
 
