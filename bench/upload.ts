@@ -29,7 +29,9 @@
  * load then hits both sides alike. Memory is reported from the worst round.
  *
  * Options: `--only video` / `--only images` runs one half; `--cpu-prof` runs the servers
- * under `node --cpu-prof` and keeps the profiles (path printed at the end).
+ * under `node --cpu-prof` and keeps the profiles (path printed at the end); BENCH_NODE_ARGS
+ * adds node flags to the servers (say `--max-semi-space-size=32`) for experiments. The
+ * server's CPU per image is printed split by thread (JavaScript, libvips, the rest).
  *
  * Sizes are in MiB (2^20 bytes), reported as "MB". Everything runs on loopback. Generated
  * inputs are cached in $TMPDIR/mediahost-bench/ (delete it to regenerate); every data
@@ -505,6 +507,8 @@ interface BurstResult {
   seconds: number;
   /** CPU time over the burst, ms per uploaded image: the server process (all its threads) and this client process. */
   serverCpuMsPerImage: number;
+  /** The same split by thread: the JavaScript thread, libvips' workers, the rest (libuv's pool, V8's helpers). */
+  serverThreadsMsPerImage: ThreadCpu;
   clientCpuMsPerImage: number;
   ok: number;
   /** 503 `unavailable` answers (each one retried). */
@@ -533,6 +537,7 @@ async function uploadBurst(server: Server, keys: string[], jpeg: Buffer, agent: 
   const failures: string[] = [];
   const started = performance.now();
   const serverCpu = processCpuMs(server.pid);
+  const serverThreads = threadCpuMs(server.pid);
   const clientCpu = process.cpuUsage();
   await runPool(IMAGE_COUNT, IMAGE_CONCURRENCY, async (i) => {
     for (let attempt = 0; ; attempt++) {
@@ -558,9 +563,12 @@ async function uploadBurst(server: Server, keys: string[], jpeg: Buffer, agent: 
     }
   });
   const client = process.cpuUsage(clientCpu);
+  const threadsAfter = threadCpuMs(server.pid);
+  const perImage = (key: keyof ThreadCpu) => (threadsAfter[key] - serverThreads[key]) / Math.max(1, ok);
   return {
     seconds: (performance.now() - started) / 1000,
     serverCpuMsPerImage: (processCpuMs(server.pid) - serverCpu) / Math.max(1, ok),
+    serverThreadsMsPerImage: { main: perImage("main"), vips: perImage("vips"), other: perImage("other") },
     clientCpuMsPerImage: (client.user + client.system) / 1000 / Math.max(1, ok),
     ok,
     rejected,
@@ -574,6 +582,32 @@ function processCpuMs(pid: number): number {
   // After the command name: field 14 (utime) and 15 (stime) of stat(5) are indexes 11 and 12 here.
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
+interface ThreadCpu {
+  main: number;
+  vips: number;
+  other: number;
+}
+
+/**
+ * CPU ms so far of a process's live threads, grouped: the main (JavaScript) thread, libvips'
+ * workers, and the rest. Threads that exited are missing, so compare groups, not totals.
+ */
+function threadCpuMs(pid: number): ThreadCpu {
+  const sum: ThreadCpu = { main: 0, vips: 0, other: 0 };
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+      sum[tid === String(pid) ? "main" : name.startsWith("libvips") ? "vips" : "other"] += ms;
+    } catch {
+      // the thread ended between readdir and read
+    }
+  }
+  return sum;
+}
+
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
 
 /** Copies of the JPEG, one per job (untimed): the server, too, reads each upload from its own fresh temp file. */
@@ -709,10 +743,13 @@ async function imageSection(serverA: Server, warmKeyA: string, keysA: string[], 
     flushDisk();
     log(`round ${r}/${IMAGE_ROUNDS}: reference, processImage in-process on ${IMAGE_COUNT} files, ${IMAGE_CONCURRENCY} at a time`);
     const refCpu = process.cpuUsage();
+    const refThreads = threadCpuMs(process.pid);
     refRounds.push(await inProcess(inputs, join(work, "ref"), strip));
     const used = process.cpuUsage(refCpu);
+    const threads = threadCpuMs(process.pid);
     refCpuMs.push((used.user + used.system) / 1000 / IMAGE_COUNT);
-    log(`  ${round(refRounds[refRounds.length - 1])} s`);
+    const split = (Object.keys(threads) as (keyof ThreadCpu)[]).map((k) => `${k} ${round((threads[k] - refThreads[k]) / IMAGE_COUNT, 1)}`);
+    log(`  ${round(refRounds[refRounds.length - 1])} s, CPU ms per image: ${split.join(", ")}`);
     flushDisk();
     log(`round ${r}/${IMAGE_ROUNDS}: ours, ${IMAGE_COUNT} concurrent JPEG uploads`);
     const burst = await uploadBurst(serverB, keysB, jpeg, agent);
@@ -742,7 +779,7 @@ async function imageSection(serverA: Server, warmKeyA: string, keysA: string[], 
     `  ours       ${round(perS, 1)} images/s (best of ${IMAGE_ROUNDS}: ${burst.ok} ok in ${round(burst.seconds)} s; rounds: ${bursts.map((x) => round(x.seconds)).join(", ")} s; MEDIA_QUEUE_MAX=${ADMIT_ALL_QUEUE}, media concurrency ${limiter.concurrency})`,
     `  reference  ${round(refPerS, 1)} images/s (processImage in-process, same limiter settings; rounds: ${refRounds.map((x) => round(x)).join(", ")} s)`,
     `  ratio      ${round(ratio, 3)}  (target >= 0.7: ${mark(ratio >= 0.7)})`,
-    `  CPU per image (best rounds): server ${round(burst.serverCpuMsPerImage, 1)} ms + client ${round(burst.clientCpuMsPerImage, 1)} ms; reference ${round(refCpuMs[refRounds.indexOf(refSeconds)], 1)} ms`,
+    `  CPU per image (best rounds): server ${round(burst.serverCpuMsPerImage, 1)} ms (JavaScript thread ${round(burst.serverThreadsMsPerImage.main, 1)}, libvips ${round(burst.serverThreadsMsPerImage.vips, 1)}, other threads ${round(burst.serverThreadsMsPerImage.other, 1)}) + client ${round(burst.clientCpuMsPerImage, 1)} ms; reference ${round(refCpuMs[refRounds.indexOf(refSeconds)], 1)} ms`,
     `  sharp decode + re-encode in-process: ${round(reencodePerS, 1)} images/s → ours / that ${round(perS / reencodePerS, 3)}`,
     `  embedded defaults (queue ${DEFAULT_QUEUE_MAX}): ${round(defaultPerS, 1)} images/s, ${defaults.ok} ok, ${defaults.rejected} 503s retried, ${defaults.failures.length} failed → ratio ${round(defaultPerS / refPerS, 3)}`,
   ];
@@ -763,6 +800,9 @@ async function imageSection(serverA: Server, warmKeyA: string, keysA: string[], 
       images_seconds: round(burst.seconds),
       images_per_s: round(perS, 1),
       server_cpu_ms_per_image: round(burst.serverCpuMsPerImage, 2),
+      server_main_thread_cpu_ms_per_image: round(burst.serverThreadsMsPerImage.main, 2),
+      server_vips_cpu_ms_per_image: round(burst.serverThreadsMsPerImage.vips, 2),
+      server_other_threads_cpu_ms_per_image: round(burst.serverThreadsMsPerImage.other, 2),
       client_cpu_ms_per_image: round(burst.clientCpuMsPerImage, 2),
       raw_cpu_ms_per_image: round(refCpuMs[refRounds.indexOf(refSeconds)], 2),
       raw_images_per_s: round(refPerS, 1),

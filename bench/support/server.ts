@@ -92,7 +92,9 @@ export async function startServer(extraEnv: Record<string, string> = {}, profile
     MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
     ...extraEnv,
   };
-  const child = await spawnListening("server", [...profile, "scripts/launch.mjs"], env);
+  // BENCH_NODE_ARGS: extra node flags for experiments (V8 heap and GC flags, which NODE_OPTIONS partly refuses).
+  const extraArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = await spawnListening("server", [...profile, ...extraArgs, "scripts/launch.mjs"], env);
   return { ...child, dataDir, env };
 }
 

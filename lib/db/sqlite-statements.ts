@@ -29,10 +29,21 @@ interface CachedStatement {
 
 export const STATEMENT_CACHE_SIZE = 256;
 
+/**
+ * A statement's result columns, asked for by the adapter on every read: they are fixed once
+ * the statement is compiled (the schema does not change while the server runs; migrations
+ * run before it serves), and building them costs a native call and an array of objects.
+ */
+const columnsOf = new WeakMap<Statement, ReturnType<Statement["columns"]>>();
+
 function view(stmt: Statement, args: Args): BoundView {
   return {
     reader: stmt.reader,
-    columns: () => stmt.columns(),
+    columns: () => {
+      let columns = columnsOf.get(stmt);
+      if (!columns) columnsOf.set(stmt, (columns = stmt.columns()));
+      return columns;
+    },
     run: () => stmt.run(...args),
     raw: () => ({ all: () => stmt.raw(true).all(...args) as unknown[] }),
   };

@@ -35,24 +35,58 @@ export type Rewritten = {
 type Part = { start: number; end: number; meta: boolean };
 /** `end`: where the image ends in the input; `suffix`: bytes to add (a missing GIF trailer). */
 type Scan = { parts: Part[]; end: number; info: ContainerInfo; suffix?: Buffer };
+/** The walk of one file (scanImage), for planRewrite. */
+export type ImageScan = Readonly<Scan>;
 
-export function rewriteImage(buf: Buffer, format: ImageFormat, keepMetadata: boolean): Rewritten | null {
-  const scan = SCANNERS[format](buf);
-  if (!scan) return null;
+/** What rewriting a scanned file gives, before any byte is copied. */
+export type RewritePlan = {
+  /** False when the output would be the input unchanged. */
+  changed: boolean;
+  /** Something was dropped as metadata (not counting trailing bytes). */
+  strippedMetadata: boolean;
+  /** Bytes of the output. */
+  size: number;
+  /** Writes the output at the start of `target` (at least `size` bytes); returns that part of it. */
+  writeTo(target: Buffer): Buffer;
+};
+
+/** Walks the container; null when it cannot be walked (then only a decode can tell). */
+export function scanImage(buf: Buffer, format: ImageFormat): ImageScan | null {
+  return SCANNERS[format](buf);
+}
+
+export function planRewrite(buf: Buffer, scan: ImageScan, format: ImageFormat, keepMetadata: boolean): RewritePlan {
   const kept = scan.parts.filter((p) => keepMetadata || !p.meta);
   const strippedMetadata = kept.length !== scan.parts.length;
   const changed = strippedMetadata || scan.end !== buf.length || scan.suffix !== undefined;
-  if (!changed) return { bytes: buf, changed, strippedMetadata, info: scan.info };
   const pieces = kept.map((p) => buf.subarray(p.start, p.end));
   if (scan.suffix) pieces.push(scan.suffix);
-  let bytes: Buffer = Buffer.concat(pieces);
-  if (format === "webp") bytes = fixWebpHeader(bytes, strippedMetadata);
-  return { bytes, changed, strippedMetadata, info: scan.info };
+  const size = pieces.reduce((n, p) => n + p.length, 0);
+  return {
+    changed,
+    strippedMetadata,
+    size,
+    writeTo(target) {
+      let at = 0;
+      for (const piece of pieces) at += piece.copy(target, at);
+      const bytes = target.subarray(0, size);
+      return format === "webp" ? fixWebpHeader(bytes, strippedMetadata) : bytes;
+    },
+  };
+}
+
+/** scanImage + planRewrite into a new buffer (the input itself when nothing changes). */
+export function rewriteImage(buf: Buffer, format: ImageFormat, keepMetadata: boolean): Rewritten | null {
+  const scan = scanImage(buf, format);
+  if (!scan) return null;
+  const plan = planRewrite(buf, scan, format, keepMetadata);
+  const bytes = plan.changed ? plan.writeTo(Buffer.allocUnsafe(plan.size)) : buf;
+  return { bytes, changed: plan.changed, strippedMetadata: plan.strippedMetadata, info: scan.info };
 }
 
 /** Describes the container without rewriting it (null when it cannot be walked). */
 export function inspectImage(buf: Buffer, format: ImageFormat): ContainerInfo | null {
-  return SCANNERS[format](buf)?.info ?? null;
+  return scanImage(buf, format)?.info ?? null;
 }
 
 const SCANNERS: Record<ImageFormat, (buf: Buffer) => Scan | null> = {

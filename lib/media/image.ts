@@ -15,11 +15,13 @@
  * Animation (GIF, WebP, APNG) is kept; animated files are never rotated (EXIF orientation
  * on an animated image is practically unheard of, and sharp cannot turn multi-page images).
  */
-import { rm, stat, readFile, writeFile } from "node:fs/promises";
+import { open, rm, stat, writeFile } from "node:fs/promises";
 import type { Metadata, Sharp } from "sharp";
 import { DomainError } from "../errors";
 import { mediaConfig } from "./config";
-import { inspectImage, rewriteImage, type ContainerInfo } from "./image-container";
+import { planRewrite, scanImage, type ContainerInfo } from "./image-container";
+import { withScratch } from "./scratch";
+import { settleBoth } from "./settle";
 import { withMediaSlot } from "./limiter";
 import { ANIMATION_PIXEL_LIMIT, imageError, IMAGE_PIXEL_LIMIT, openImage, sharpSeconds } from "./sharp";
 import { isImageFormat, sniffedType, type ImageFormat, type Sniffed } from "./sniff";
@@ -70,35 +72,70 @@ export async function processImage(input: string, output: string, opts: ProcessI
 
   return withMediaSlot(async () => {
     try {
-      const bytes = await readSmallFile(input);
-      const meta = await readImageHeader(bytes ?? input, format);
-      const container = bytes ? inspectImage(bytes, format) : null;
-      const animated = (meta.pages ?? 1) > 1 || container?.animated === true;
-      const needsRotation = (meta.orientation ?? 1) > 1 && !animated;
-
-      if (bytes && !needsRotation) {
-        const rewritten = rewriteImage(bytes, format, keepMetadata);
-        if (rewritten) {
-          // Decoded from memory while the file is written; the pixel data is the input's, so
-          // its header already says what the output is.
-          await Promise.all([writeFile(output, rewritten.bytes), verifyDecodes(rewritten.bytes, format, timeoutMs)]);
-          return describeFromHeader(meta, format, rewritten.bytes.length, rewritten.info);
-        }
+      const { size } = await stat(input);
+      if (size <= MAX_SURGERY_BYTES) {
+        const done = await withScratch(size, async (scratch) => {
+          const bytes = await readInto(input, scratch, size);
+          const meta = await readImageHeader(bytes, format);
+          const scan = scanImage(bytes, format);
+          const animated = (meta.pages ?? 1) > 1 || scan?.info.animated === true;
+          if (scan && !needsRotation(meta, animated)) {
+            const plan = planRewrite(bytes, scan, format, keepMetadata);
+            // Decoded from memory while the file is written; the pixel data is the input's, so
+            // its header already says what the output is.
+            const finish = async (out: Buffer) => {
+              await settleBoth(writeFile(output, out), verifyDecodes(out, format, timeoutMs));
+              return describeFromHeader(meta, format, out.length, scan.info);
+            };
+            return plan.changed ? withScratch(plan.size, (target) => finish(plan.writeTo(target))) : finish(bytes);
+          }
+          return { meta, container: scan?.info ?? null, animated };
+        });
+        if ("mime" in done) return done;
+        return await renderAndDescribe(input, output, { format, keepMetadata, timeoutMs, ...done });
       }
-      await renderImage(input, output, {
-        target: format,
-        keepMetadata,
-        keepFrames: animated,
-        lossless: container?.lossless ?? format !== "jpeg",
-        meta,
-        timeoutMs,
-      });
-      return await describeImage(output, format, container);
+      const meta = await readImageHeader(input, format);
+      return await renderAndDescribe(input, output, { format, keepMetadata, timeoutMs, meta, container: null, animated: (meta.pages ?? 1) > 1 });
     } catch (error) {
       await rm(output, { force: true });
       throw imageError(error);
     }
   }, { signal: opts.signal });
+}
+
+const needsRotation = (meta: Metadata, animated: boolean) => (meta.orientation ?? 1) > 1 && !animated;
+
+/** The sharp path: decode, orient, re-encode in the source format. */
+async function renderAndDescribe(
+  input: string,
+  output: string,
+  o: { format: ImageFormat; keepMetadata: boolean; timeoutMs: number; meta: Metadata; container: ContainerInfo | null; animated: boolean },
+): Promise<ImageResult> {
+  await renderImage(input, output, {
+    target: o.format,
+    keepMetadata: o.keepMetadata,
+    keepFrames: o.animated,
+    lossless: o.container?.lossless ?? o.format !== "jpeg",
+    meta: o.meta,
+    timeoutMs: o.timeoutMs,
+  });
+  return describeImage(output, o.format, o.container);
+}
+
+/** The whole file into the start of `target`; the filled part. */
+async function readInto(path: string, target: Buffer, size: number): Promise<Buffer> {
+  const file = await open(path, "r");
+  try {
+    let filled = 0;
+    while (filled < size) {
+      const { bytesRead } = await file.read(target, filled, size - filled, filled);
+      if (bytesRead === 0) break; // shrank meanwhile: the walk or the decode will say what is wrong
+      filled += bytesRead;
+    }
+    return target.subarray(0, filled);
+  } finally {
+    await file.close();
+  }
 }
 
 /**
@@ -122,11 +159,6 @@ export async function readImageHeader(input: string | Buffer, format: ImageForma
     throw new DomainError("invalid_request", "The image has too many pixels.");
   }
   return meta;
-}
-
-async function readSmallFile(path: string): Promise<Buffer | null> {
-  const { size } = await stat(path);
-  return size <= MAX_SURGERY_BYTES ? readFile(path) : null;
 }
 
 /**

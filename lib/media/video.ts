@@ -27,6 +27,7 @@ import { DomainError } from "../errors";
 import { mediaConfig } from "./config";
 import { demuxerFor, fileArg, inputArgs, isMediaToolError, runFfmpeg, runFfprobe, type Demuxer, type RunOptions } from "./ffmpeg";
 import { fastStart } from "./faststart";
+import { settleBoth } from "./settle";
 import { JobClock, jobError } from "./job";
 import { withMediaSlot } from "./limiter";
 import { displaySize, durationOf, primaryAudio, primaryVideo, type ProbeResult, type ProbeStream } from "./probe";
@@ -115,14 +116,6 @@ export async function processVideo(
 /** Every track of the file goes into the MP4 as it is: the case the in-place fast start handles. */
 function onlyCopies(probe: ProbeResult, plan: Mp4Plan): boolean {
   return plan.copyVideo && (plan.audio === undefined || plan.copyAudio) && probe.streams.length === (plan.audio ? 2 : 1);
-}
-
-/** Both results, or the first failure once both have finished (no tool left writing into a directory being removed). */
-async function settleBoth<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
-  const [ra, rb] = await Promise.allSettled([a, b]);
-  if (ra.status === "rejected") throw ra.reason;
-  if (rb.status === "rejected") throw rb.reason;
-  return [ra.value, rb.value];
 }
 
 export type Mp4Plan = {

@@ -7,7 +7,9 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { cachePreparedStatements, sqliteClientOf } from "@/lib/db/sqlite-statements";
 
-type AdapterView = { bind(args: unknown[]): { reader: boolean; run(): { changes: number }; raw(): { all(): unknown[] } } };
+type AdapterView = {
+  bind(args: unknown[]): { reader: boolean; columns(): { name: string }[]; run(): { changes: number }; raw(): { all(): unknown[] } };
+};
 
 function counted(size?: number) {
   const db = new Database(":memory:");
@@ -37,6 +39,14 @@ describe("cachePreparedStatements", () => {
     expect(compiled()).toBe(2);
     expect(q(select).bind([1]).reader).toBe(true);
     expect(q(insert).bind([3, "x"]).reader).toBe(false);
+  });
+
+  it("describes a statement's columns once, whatever the arguments", () => {
+    const { q } = counted();
+    const select = "SELECT id, name FROM t WHERE id = ?";
+    const first = q(select).bind([1]).columns();
+    expect(first.map((c) => c.name)).toEqual(["id", "name"]);
+    expect(q(select).bind([2]).columns()).toBe(first);
   });
 
   it("a failed run leaves the statement usable", () => {

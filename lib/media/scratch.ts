@@ -1,0 +1,63 @@
+/**
+ * Reusable byte buffers for image container work (read the upload, write the stripped
+ * copy).
+ *
+ * Why not a fresh Buffer per file: V8 counts the memory behind every Buffer as external
+ * memory, and external memory allocated since the last full GC counts against the old
+ * generation's limit. Two fresh 1 MB Buffers per uploaded photo made the server mark its
+ * whole heap every few uploads: about a third of its CPU under a burst of uploads
+ * (docs/performance.md, "Uploads: garbage collection"). Image jobs run a few at a time
+ * (the media limiter), so a few kept buffers serve them all.
+ *
+ * A lent buffer is the caller's until `work` settles, then it goes back to the pool: never
+ * keep a reference to it (or to a subarray of it) past that.
+ */
+
+/** Files larger than this get a fresh buffer, dropped after use: a rare big file should not pin memory. */
+export const MAX_POOLED_BYTES = 8 * 1024 * 1024;
+/** Buffers kept between jobs (two per job; media concurrency is small), and their bytes at most. */
+const MAX_KEPT = 4;
+const MAX_KEPT_BYTES = 16 * 1024 * 1024;
+/** Pooled buffers come in powers of two from here, so one serves a range of sizes. */
+const MIN_POOLED_BYTES = 64 * 1024;
+
+const kept: Buffer[] = [];
+
+/** Runs `work` with a buffer of at least `size` bytes (contents undefined). */
+export async function withScratch<T>(size: number, work: (buffer: Buffer) => Promise<T>): Promise<T> {
+  if (size > MAX_POOLED_BYTES) return work(Buffer.allocUnsafeSlow(size));
+  const buffer = take(size);
+  try {
+    return await work(buffer);
+  } finally {
+    give(buffer);
+  }
+}
+
+function take(size: number): Buffer {
+  // The smallest kept buffer that fits.
+  let best = -1;
+  for (let i = 0; i < kept.length; i++) {
+    if (kept[i].length >= size && (best < 0 || kept[i].length < kept[best].length)) best = i;
+  }
+  if (best >= 0) return kept.splice(best, 1)[0];
+  let length = MIN_POOLED_BYTES;
+  while (length < size) length *= 2;
+  // allocUnsafeSlow: a buffer of its own, never a slice of Node's shared 8 KB pool.
+  return Buffer.allocUnsafeSlow(length);
+}
+
+function give(buffer: Buffer): void {
+  kept.push(buffer);
+  // Over the caps, the largest goes: what stays kept should be what most files need.
+  while (kept.length > MAX_KEPT || kept.reduce((n, b) => n + b.length, 0) > MAX_KEPT_BYTES) {
+    let largest = 0;
+    for (let i = 1; i < kept.length; i++) if (kept[i].length > kept[largest].length) largest = i;
+    kept.splice(largest, 1);
+  }
+}
+
+/** Buffers held now (tests). */
+export function scratchKept(): number {
+  return kept.length;
+}
