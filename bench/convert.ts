@@ -7,6 +7,12 @@
  *              (node:http, keep-alive, the multipart body prepared beforehand as curl would)
  *   direct   = sniffFile + convertFile on a file already on disk
  *   overhead = median(endpoint) / median(direct) − 1      (target: ≤ 0.15)
+ *   floor    = the same request against a bare node:http server in its own process that
+ *              streams the body to a temp file and answers with a file of the output's
+ *              size (no parsing, no conversion): what any HTTP endpoint taking an upload
+ *              and sending a file back costs here, at the least. `beyond floor` is
+ *              median(endpoint) − median(floor) over median(direct) − 1: what our own
+ *              work (multipart, auth, limits, sniff, temp files) adds on top of that.
  *
  * On a shared machine other processes only ever add time, so the fastest run of each side
  * is printed too ("best"): when the medians disagree with the best runs, the load moved,
@@ -20,8 +26,11 @@
  * Settings: BENCH_RUNS (timed runs per side and pair, default 5), BENCH_PAIRS (comma list
  * such as "png>webp,mp4>gif" to run a subset). The last line printed is one JSON object.
  */
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
-import { Agent, request } from "node:http";
+import { createReadStream, createWriteStream, existsSync, writeFileSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, stat, unlink } from "node:fs/promises";
+import { Agent, createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
+import { pipeline } from "node:stream/promises";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -33,6 +42,7 @@ import { CONVERT_MATRIX, convertFile, sniffFile, type ConvertTarget, type Sniffe
 import { createTestUser } from "../tests/support/fixtures";
 import { ffmpeg } from "../tests/support/media";
 import { startTestServer, type TestServer } from "../tests/support/server";
+import { baseEnv, spawnListening, type Child } from "./support/server";
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 5));
 const RATE_LIMIT_PER_MINUTE = 10; // POST /convert, per account: the bench spreads requests over accounts
@@ -51,6 +61,10 @@ type Figure = Pair & {
   overhead: number;
   /** median(endpoint) − median(direct): what the HTTP round trip adds, whatever the conversion costs. */
   overhead_ms: number;
+  /** Median of the same request against the bare server (floor, see above). */
+  floor_ms: number;
+  /** (median(endpoint) − floor) / median(direct) − 1. */
+  overhead_beyond_floor: number;
   endpoint_best_ms: number;
   direct_best_ms: number;
   overhead_best: number;
@@ -151,11 +165,17 @@ async function multipartBody(input: string): Promise<{ body: Buffer; contentType
 }
 
 /** One POST /convert over a plain node:http connection; the reply is counted as it arrives (never buffered). */
-function viaEndpoint(server: TestServer, key: string, upload: { body: Buffer; contentType: string }, target: ConvertTarget): Promise<{ ms: number; bytes: number; contentLength: boolean }> {
+function viaEndpoint(
+  origin: string,
+  key: string,
+  upload: { body: Buffer; contentType: string },
+  target: ConvertTarget,
+  replyBytes = 0,
+): Promise<{ ms: number; bytes: number; contentLength: boolean }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const headers = { "api-key": key, "convert-target": target, "content-type": upload.contentType, "content-length": upload.body.length };
-    const req = request(`${server.url}/api/convert`, { method: "POST", headers, agent }, (res) => {
+    const headers = { "api-key": key, "convert-target": target, "content-type": upload.contentType, "content-length": upload.body.length, [REPLY_BYTES]: replyBytes };
+    const req = request(`${origin}/api/convert`, { method: "POST", headers, agent }, (res) => {
       let bytes = 0;
       res.on("data", (chunk: Buffer) => (bytes += chunk.length));
       res.on("error", reject);
@@ -171,6 +191,33 @@ function viaEndpoint(server: TestServer, key: string, upload: { body: Buffer; co
     req.end(upload.body);
   });
 }
+/** Tells the bare server how many bytes to answer with (ignored by ours). */
+const REPLY_BYTES = "x-bench-reply-bytes";
+
+/**
+ * `--bare <dir>`: the floor. Streams each request body to a file in `dir`, then answers
+ * with a file of the asked size (made once per size) as an attachment, and removes the
+ * upload: the least an endpoint that takes an upload and sends a file back can do.
+ */
+function runBare(dir: string): void {
+  let n = 0;
+  const server = createServer((req, res) => {
+    const upload = join(dir, `upload-${n++}`);
+    const size = Number(req.headers[REPLY_BYTES] ?? 0);
+    const reply = join(dir, `reply-${size}`);
+    if (!existsSync(reply)) writeFileSync(reply, Buffer.alloc(size, 1));
+    pipeline(req, createWriteStream(upload))
+      .then(() => {
+        res.writeHead(200, { "content-type": "application/octet-stream", "content-disposition": 'attachment; filename="out"', "content-length": size });
+        return pipeline(createReadStream(reply), res);
+      })
+      .catch(() => res.destroy())
+      .finally(() => void unlink(upload).catch(() => undefined));
+  });
+  server.listen(0, "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+  process.on("SIGTERM", () => server.close(() => process.exit(0)));
+}
+
 /** Keep-alive, as a real client would: the bench measures requests, not TCP handshakes. */
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
@@ -194,11 +241,12 @@ const round = (x: number, digits = 1): number => Math.round(x * 10 ** digits) / 
 const pad = (s: string | number, n: number): string => String(s).padStart(n);
 
 /** One pair: a warm-up, then RUNS timed runs of each side, interleaved. */
-async function measurePair(server: TestServer, keys: KeyPool, input: string, scratch: string, { source, target }: Pair): Promise<Figure & { contentLength: boolean }> {
+async function measurePair(server: TestServer, bare: Child, keys: KeyPool, input: string, scratch: string, { source, target }: Pair): Promise<Figure & { contentLength: boolean }> {
   const output = join(scratch, `direct-out.${target}`);
   const upload = await multipartBody(input);
   const endpointRuns: number[] = [];
   const directRuns: number[] = [];
+  const floorRuns: number[] = [];
   let outputBytes = 0;
   let contentLength = true;
   for (let i = 0; i <= RUNS; i++) {
@@ -206,10 +254,13 @@ async function measurePair(server: TestServer, keys: KeyPool, input: string, scr
     const order = i % 2 === 0 ? (["endpoint", "direct"] as const) : (["direct", "endpoint"] as const);
     for (const side of order) {
       if (side === "endpoint") {
-        const r = await viaEndpoint(server, await keys.next(), upload, target);
+        const r = await viaEndpoint(server.url, await keys.next(), upload, target);
         contentLength &&= r.contentLength;
         outputBytes = r.bytes;
         if (i > 0) endpointRuns.push(r.ms);
+        // The floor right after, with the reply size just seen.
+        const floor = await viaEndpoint(bare.url, "", upload, target, outputBytes);
+        if (i > 0) floorRuns.push(floor.ms);
       } else {
         const r = await direct(input, output, target);
         if (i > 0) directRuns.push(r.ms);
@@ -218,6 +269,7 @@ async function measurePair(server: TestServer, keys: KeyPool, input: string, scr
   }
   const endpointMs = median(endpointRuns);
   const directMs = median(directRuns);
+  const floorMs = median(floorRuns);
   const endpointBest = Math.min(...endpointRuns);
   const directBest = Math.min(...directRuns);
   return {
@@ -229,6 +281,8 @@ async function measurePair(server: TestServer, keys: KeyPool, input: string, scr
     direct_ms: round(directMs),
     overhead: round(endpointMs / directMs - 1, 3),
     overhead_ms: round(endpointMs - directMs),
+    floor_ms: round(floorMs),
+    overhead_beyond_floor: round((endpointMs - floorMs) / directMs - 1, 3),
     endpoint_best_ms: round(endpointBest),
     direct_best_ms: round(directBest),
     overhead_best: round(endpointBest / directBest - 1, 3),
@@ -241,21 +295,23 @@ async function measurePair(server: TestServer, keys: KeyPool, input: string, scr
 const percent = (ratio: number): string => `${round(ratio * 100)} %`;
 const COLUMNS: [string, number][] = [
   ["pair", -12], ["input", 10], ["output", 10], ["endpoint ms", 12], ["direct ms", 10], ["added ms", 9], ["overhead", 9],
-  ["best: endpoint", 16], ["direct", 8], ["overhead", 9],
+  ["floor ms", 9], ["beyond floor", 13], ["best: endpoint", 16], ["direct", 8], ["overhead", 9],
 ];
 function row(cells: (string | number)[]): string {
   return cells.map((c, i) => (COLUMNS[i][1] < 0 ? String(c).padEnd(-COLUMNS[i][1]) : pad(c, COLUMNS[i][1]))).join(" ");
 }
 
-function worstBy(figures: Figure[], key: "overhead" | "overhead_best"): Figure | undefined {
+function worstBy(figures: Figure[], key: "overhead" | "overhead_best" | "overhead_beyond_floor"): Figure | undefined {
   return figures.reduce<Figure | undefined>((a, b) => (!a || b[key] > a[key] ? b : a), undefined);
 }
 
 async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), "mediahost-bench-convert-"));
   let server: TestServer | undefined;
+  let bare: Child | undefined;
   const stop = async () => {
     await server?.stop();
+    await bare?.stop();
     await rm(work, { recursive: true, force: true });
   };
   process.once("SIGINT", () => void stop().then(() => process.exit(130)));
@@ -267,11 +323,14 @@ async function main(): Promise<void> {
     server = await startTestServer({ DATABASE_URL: "" });
     setDb(createDb(databaseConfig({ ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "" })));
     const keys = new KeyPool();
+    await mkdir(join(work, "bare"));
+    bare = await spawnListening("bare server", ["--import", "tsx", "bench/convert.ts", "--bare", join(work, "bare")], { ...baseEnv(), NODE_ENV: "production" });
 
     // A fresh server loads route code, sharp and the first ffmpeg lazily: pay that before timing anything.
     console.error("bench:convert: warming up…");
     for (const [source, target] of [...WARM_UP, ...WARM_UP]) {
-      await viaEndpoint(server, await keys.next(), await multipartBody(inputs[source]), target);
+      await viaEndpoint(server.url, await keys.next(), await multipartBody(inputs[source]), target);
+      await viaEndpoint(bare.url, "", await multipartBody(inputs[source]), target, 100_000);
       await direct(inputs[source], join(work, `warm-up.${target}`), target);
     }
 
@@ -281,15 +340,19 @@ async function main(): Promise<void> {
     const figures: Figure[] = [];
     let contentLength = true;
     for (const pair of selectedPairs()) {
-      const { contentLength: declared, ...f } = await measurePair(server, keys, inputs[pair.source], work, pair);
+      const { contentLength: declared, ...f } = await measurePair(server, bare, keys, inputs[pair.source], work, pair);
       contentLength &&= declared;
       figures.push(f);
-      console.log(row([`${f.source}→${f.target}`, f.input_bytes, f.output_bytes, f.endpoint_ms, f.direct_ms, f.overhead_ms, percent(f.overhead), f.endpoint_best_ms, f.direct_best_ms, percent(f.overhead_best)]));
+      console.log(
+        row([`${f.source}→${f.target}`, f.input_bytes, f.output_bytes, f.endpoint_ms, f.direct_ms, f.overhead_ms, percent(f.overhead), f.floor_ms, percent(f.overhead_beyond_floor), f.endpoint_best_ms, f.direct_best_ms, percent(f.overhead_best)]),
+      );
     }
     const loadEnd = loadavg()[0];
 
     const worst = worstBy(figures, "overhead")!;
     const worstBest = worstBy(figures, "overhead_best")!;
+    const worstBeyondFloor = worstBy(figures, "overhead_beyond_floor")!;
+    const floorMedian = round(median(figures.map((f) => f.floor_ms)));
     // Pairs whose conversion takes long enough for the fixed per-request cost not to dominate.
     const worstHeavy = worstBy(figures.filter((f) => f.direct_ms >= HEAVY_PAIR_MS), "overhead");
     const addedMedian = round(median(figures.map((f) => f.overhead_ms)));
@@ -299,6 +362,7 @@ async function main(): Promise<void> {
       [
         `\nworst pair ${worst.source}→${worst.target}: ${percent(worst.overhead)} (target ≤ ${percent(TARGET_OVERHEAD)}); median pair ${percent(median(figures.map((f) => f.overhead)))}; all pairs together ${percent(overheadTotal)}`,
         `median time added by the endpoint: ${addedMedian} ms; best runs: worst pair ${worstBest.source}→${worstBest.target} ${percent(worstBest.overhead_best)}`,
+        `bare HTTP floor (upload to a file, send a file back): median ${floorMedian} ms per request; beyond it, worst pair ${worstBeyondFloor.source}→${worstBeyondFloor.target} ${percent(worstBeyondFloor.overhead_beyond_floor)}`,
         worstHeavy ? `pairs taking ≥ ${HEAVY_PAIR_MS} ms directly: worst ${worstHeavy.source}→${worstHeavy.target} ${percent(worstHeavy.overhead)}` : "",
         `load average ${round(loadStart, 2)} → ${round(loadEnd, 2)} on ${availableParallelism()} CPUs`,
         contentLength ? "" : "note: the replies carried no Content-Length header (Next.js drops it; see docs/convert.md)",
@@ -321,6 +385,9 @@ async function main(): Promise<void> {
         overhead_median: round(median(figures.map((f) => f.overhead)), 3),
         overhead_total: overheadTotal,
         overhead_ms_median: addedMedian,
+        floor_ms_median: floorMedian,
+        overhead_beyond_floor_max: worstBeyondFloor.overhead_beyond_floor,
+        overhead_beyond_floor_max_pair: `${worstBeyondFloor.source}>${worstBeyondFloor.target}`,
         overhead_max_best: worstBest.overhead_best,
         overhead_max_best_pair: `${worstBest.source}>${worstBest.target}`,
         overhead_max_heavy: worstHeavy?.overhead ?? null,
@@ -336,7 +403,11 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (process.argv[2] === "--bare") {
+  runBare(process.argv[3]);
+} else {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
