@@ -20,9 +20,9 @@ import type { Metadata, Sharp } from "sharp";
 import { DomainError } from "../errors";
 import { mediaConfig } from "./config";
 import { planRewrite, scanImage, type ContainerInfo } from "./image-container";
+import { withMediaSlot } from "./limiter";
 import { withScratch } from "./scratch";
 import { settleBoth } from "./settle";
-import { withMediaSlot } from "./limiter";
 import { ANIMATION_PIXEL_LIMIT, imageError, IMAGE_PIXEL_LIMIT, openImage, sharpSeconds } from "./sharp";
 import { isImageFormat, sniffedType, type ImageFormat, type Sniffed } from "./sniff";
 

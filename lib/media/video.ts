@@ -27,10 +27,10 @@ import { DomainError } from "../errors";
 import { mediaConfig } from "./config";
 import { demuxerFor, fileArg, inputArgs, isMediaToolError, runFfmpeg, runFfprobe, type Demuxer, type RunOptions } from "./ffmpeg";
 import { fastStart } from "./faststart";
-import { settleBoth } from "./settle";
 import { JobClock, jobError } from "./job";
 import { withMediaSlot } from "./limiter";
 import { displaySize, durationOf, primaryAudio, primaryVideo, type ProbeResult, type ProbeStream } from "./probe";
+import { settleBoth } from "./settle";
 import { openImage } from "./sharp";
 import { sniffFile, type VideoFormat } from "./sniff";
 
