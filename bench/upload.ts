@@ -511,6 +511,8 @@ interface BurstResult {
   serverThreadsMsPerImage: ThreadCpu;
   clientCpuMsPerImage: number;
   ok: number;
+  /** Seconds from the burst's start to the first, the median and the last successful reply. */
+  replies: { first: number; median: number; last: number };
   /** 503 `unavailable` answers (each one retried). */
   rejected: number;
   failures: string[];
@@ -535,6 +537,7 @@ async function uploadBurst(server: Server, keys: string[], jpeg: Buffer, agent: 
   let ok = 0;
   let rejected = 0;
   const failures: string[] = [];
+  const done: number[] = [];
   const started = performance.now();
   const serverCpu = processCpuMs(server.pid);
   const serverThreads = threadCpuMs(server.pid);
@@ -551,6 +554,7 @@ async function uploadBurst(server: Server, keys: string[], jpeg: Buffer, agent: 
       }
       if (reply.status === 200) {
         ok++;
+        done.push((performance.now() - started) / 1000);
         return;
       }
       if (reply.status === 503 && attempt < 40) {
@@ -571,6 +575,7 @@ async function uploadBurst(server: Server, keys: string[], jpeg: Buffer, agent: 
     serverThreadsMsPerImage: { main: perImage("main"), vips: perImage("vips"), other: perImage("other") },
     clientCpuMsPerImage: (client.user + client.system) / 1000 / Math.max(1, ok),
     ok,
+    replies: { first: done[0] ?? 0, median: done[Math.floor(done.length / 2)] ?? 0, last: done[done.length - 1] ?? 0 },
     rejected,
     failures,
   };
@@ -753,7 +758,7 @@ async function imageSection(serverA: Server, warmKeyA: string, keysA: string[], 
     flushDisk();
     log(`round ${r}/${IMAGE_ROUNDS}: ours, ${IMAGE_COUNT} concurrent JPEG uploads`);
     const burst = await uploadBurst(serverB, keysB, jpeg, agent);
-    log(`  ${burst.ok} ok in ${round(burst.seconds)} s, ${burst.rejected} 503s, ${burst.failures.length} failed`);
+    log(`  ${burst.ok} ok in ${round(burst.seconds)} s (replies: first ${round(burst.replies.first)} s, median ${round(burst.replies.median)} s), ${burst.rejected} 503s, ${burst.failures.length} failed`);
     bursts.push(burst);
   }
   await serverB.stop();

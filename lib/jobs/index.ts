@@ -60,10 +60,12 @@ export async function stopJobWorkers(): Promise<void> {
 
 /** After jobs were enqueued (and committed): wakes the local worker, or every instance through Redis. */
 export async function notifyJobs(jobIds: readonly string[]): Promise<void> {
+  // Nothing new (an upload of images only): waking the worker would only poll the table.
+  if (!jobIds.length) return;
   const state = jobs();
   state.worker?.wake();
   const redisUrl = env().REDIS_URL;
-  if (!redisUrl || !jobIds.length) return;
+  if (!redisUrl) return;
   state.publisher ??= state.transport ?? openBullTransport(redisUrl);
   await Promise.all(jobIds.map((id) => state.publisher!.publish(id))).catch((e: unknown) => {
     // The row is queued either way; the next poll of the table finds it.

@@ -8,10 +8,12 @@ import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { DomainError } from "../errors";
 import { abandonRequestBody, requestBody } from "../http/node-bridge";
+import { receiveGate, type Ticket } from "./receive-gate";
 
 export interface ReceivedFile {
   /** Zero-based position among the file parts of the request. */
@@ -52,6 +54,23 @@ export async function receiveFiles(request: Request, options: ReceiveOptions): P
   if (declared > options.maxRequestBytes) throw tooLarge("The request", options.maxRequestBytes);
   const source = requestBody(request);
   if (!source) throw new DomainError("invalid_request", "The request has no body.");
+  // Before any listener: the body stays paused in its socket until it is admitted.
+  const ticket = await receiveGate().enter(() => source.destroyed);
+  try {
+    if (source.destroyed) throw new DomainError("invalid_request", "The upload was interrupted.");
+    return await receiveAdmitted(request, source, contentType, options, ticket);
+  } finally {
+    ticket.release();
+  }
+}
+
+async function receiveAdmitted(
+  request: Request,
+  source: Readable,
+  contentType: string,
+  options: ReceiveOptions,
+  ticket: Ticket,
+): Promise<ReceivedFile[]> {
 
   const files: ReceivedFile[] = [];
   const writes: Promise<void>[] = [];
@@ -82,6 +101,7 @@ export async function receiveFiles(request: Request, options: ReceiveOptions): P
       reject(error);
     };
     source.on("data", (chunk: Buffer) => {
+      ticket.touch();
       total += chunk.length;
       if (total > options.maxRequestBytes) fail(tooLarge("The request", options.maxRequestBytes));
     });

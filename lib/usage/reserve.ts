@@ -6,6 +6,7 @@
  */
 import { db, type Tx } from "../db/client";
 import { DomainError } from "../errors";
+import { isUniqueViolation } from "../prisma-support";
 import { utcDay, weekWindow } from "./window";
 
 export interface Reservation {
@@ -36,7 +37,7 @@ export async function reserveQuota(subject: string, bytes: number, quota: number
   // The window's row exists after the first upload of the week: one statement then.
   let charged = await charge();
   if (!charged) {
-    await db().usageWindow.upsert({ where: key, create: { subject, windowStart: window.start, bytes: 0n }, update: {} });
+    await ensureWindow(subject, window.start);
     charged = await charge();
   }
   if (!charged) {
@@ -44,6 +45,18 @@ export async function reserveQuota(subject: string, bytes: number, quota: number
     throw quotaError(quota, Number(row?.bytes ?? 0n), window.end);
   }
   return { subject, windowStart: window.start, bytes };
+}
+
+/**
+ * Makes the window's row, if no concurrent request made it first. A plain INSERT whose
+ * unique violation is ignored: Prisma runs an upsert as a transaction of four statements.
+ */
+async function ensureWindow(subject: string, windowStart: Date): Promise<void> {
+  try {
+    await db().usageWindow.create({ data: { subject, windowStart, bytes: 0n }, select: { subject: true } });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
 }
 
 /** Gives reserved bytes back (the file was not stored after all). */

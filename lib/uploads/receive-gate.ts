@@ -1,0 +1,160 @@
+/**
+ * Admits request bodies a few at a time, in arrival order.
+ *
+ * Node reads every readable socket in turn, so when 200 uploads arrive at once all 200
+ * bodies advance together and all finish at about the same moment: nothing can be processed
+ * until almost everything has been received, and the first reply comes as late as the last.
+ * Receiving a few at a time (the others wait, paused, in their sockets' buffers) finishes
+ * the first bodies early, so media work starts at once and runs beside the receiving.
+ *
+ * A slow client must not hold the line: a body gives its slot up once it completes, once it
+ * has gone `stallMs` without data (a client slower than we read), or after `holdMs` at most
+ * (a large file keeps flowing, beside the next ones). A body that gave its slot up flows on
+ * ungated. A request waits `holdMs` per slot-full ahead of it at worst.
+ */
+import { z } from "zod";
+
+export interface GateOptions {
+  /** Bodies received at once; 0 turns the gate off. */
+  slots: number;
+  /** A holder without data for this long gives its slot up. */
+  stallMs: number;
+  /** A holder gives its slot up after this long whatever its pace. */
+  holdMs: number;
+}
+
+/** One admitted body. */
+export interface Ticket {
+  /** Data arrived: the holder is not stalled. */
+  touch(): void;
+  /** Done or failed; idempotent. */
+  release(): void;
+}
+
+interface Holder {
+  admittedAt: number;
+  lastDataAt: number;
+  released: boolean;
+}
+
+const OPEN: Ticket = { touch() {}, release() {} };
+
+export class ReceiveGate {
+  private readonly holders = new Set<Holder>();
+  private readonly waiting: { admit: (holder: Holder) => void; abandoned: () => boolean }[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly options: GateOptions,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /**
+   * Resolves when the body may be read. `abandoned` tells a waiter whose client left (it is
+   * skipped, so it never takes a slot).
+   */
+  async enter(abandoned: () => boolean = () => false): Promise<Ticket> {
+    if (this.options.slots <= 0) return OPEN;
+    const holder =
+      this.holders.size < this.options.slots && !this.waiting.length
+        ? this.hold()
+        : await new Promise<Holder>((admit) => {
+            this.waiting.push({ admit, abandoned });
+            this.watch();
+          });
+    return {
+      touch: () => {
+        holder.lastDataAt = this.now();
+      },
+      release: () => this.leave(holder),
+    };
+  }
+
+  /** Bodies holding a slot, and requests waiting for one. */
+  get load(): { holding: number; waiting: number } {
+    return { holding: this.holders.size, waiting: this.waiting.length };
+  }
+
+  private leave(holder: Holder): void {
+    if (holder.released) return;
+    holder.released = true;
+    this.holders.delete(holder);
+    this.admitNext();
+  }
+
+  private hold(): Holder {
+    const at = this.now();
+    const holder: Holder = { admittedAt: at, lastDataAt: at, released: false };
+    this.holders.add(holder);
+    return holder;
+  }
+
+  private admitNext(): void {
+    while (this.holders.size < this.options.slots && this.waiting.length) {
+      const next = this.waiting.shift()!;
+      // A waiter whose client left goes through without a slot (its receive fails at once):
+      // it must not keep a live one waiting.
+      next.admit(next.abandoned() ? { admittedAt: 0, lastDataAt: 0, released: true } : this.hold());
+    }
+    if (!this.waiting.length) this.unwatch();
+  }
+
+  /** While anyone waits, stalled and long holders are checked a few times per stall period. */
+  private watch(): void {
+    if (this.timer) return;
+    const period = Math.max(1, Math.floor(this.options.stallMs / 2));
+    this.timer = setInterval(() => this.sweep(), period);
+    this.timer.unref();
+  }
+
+  private unwatch(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const holder of [...this.holders]) {
+      if (now - holder.lastDataAt >= this.options.stallMs || now - holder.admittedAt >= this.options.holdMs) this.leave(holder);
+    }
+    if (!this.waiting.length) this.unwatch();
+  }
+}
+
+const nonNegativeInt = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const s = (v ?? "").trim();
+      if (!s) return fallback;
+      const n = Number(s);
+      if (!Number.isInteger(n) || n < 0) {
+        ctx.addIssue({ code: "custom", message: "must be an integer >= 0" });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const schema = z.object({
+  UPLOAD_RECEIVE_SLOTS: nonNegativeInt(4),
+  UPLOAD_RECEIVE_STALL_MS: nonNegativeInt(20),
+  UPLOAD_RECEIVE_HOLD_MS: nonNegativeInt(250),
+});
+
+export function parseGateOptions(source: Record<string, string | undefined> = process.env): GateOptions {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) throw new Error(`Invalid upload receive settings: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
+  return {
+    slots: parsed.data.UPLOAD_RECEIVE_SLOTS,
+    stallMs: Math.max(1, parsed.data.UPLOAD_RECEIVE_STALL_MS),
+    holdMs: Math.max(1, parsed.data.UPLOAD_RECEIVE_HOLD_MS),
+  };
+}
+
+let shared: ReceiveGate | undefined;
+/** The process's gate, configured from the environment on first use. */
+export function receiveGate(): ReceiveGate {
+  shared ??= new ReceiveGate(parseGateOptions());
+  return shared;
+}
