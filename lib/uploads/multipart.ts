@@ -14,6 +14,7 @@ import busboy from "busboy";
 import { DomainError } from "../errors";
 import { abandonRequestBody, requestBody } from "../http/node-bridge";
 import { receiveGate, type Ticket } from "./receive-gate";
+import { writeBehind } from "./write-behind";
 
 export interface ReceivedFile {
   /** Zero-based position among the file parts of the request. */
@@ -121,27 +122,31 @@ async function receiveAdmitted(
       const path = join(options.tmpDir, `part-${entry.index}`);
       // Hashed on the way in: reading a 1 GB file again later costs seconds.
       const hash = options.hash ? createHash("sha256") : null;
+      const behind = writeBehind(path);
       stream.on("data", (chunk: Buffer) => {
         entry.size += chunk.length;
         hash?.update(chunk);
+        behind.progress(entry.size);
       });
       stream.on("limit", () => {
         entry.error = tooLarge(`File ${entry.index}`, options.maxFileBytes);
       });
       writes.push(
-        pipeline(stream, createWriteStream(path)).then(
-          async () => {
-            if (entry.error) {
-              await rm(path, { force: true });
-            } else {
-              entry.path = path;
-              if (hash) entry.sha256 = hash.digest("hex");
-            }
-          },
-          () => {
-            entry.error ??= new DomainError("invalid_request", "The upload was interrupted.");
-          },
-        ),
+        pipeline(stream, createWriteStream(path))
+          .finally(() => behind.finish())
+          .then(
+            async () => {
+              if (entry.error) {
+                await rm(path, { force: true });
+              } else {
+                entry.path = path;
+                if (hash) entry.sha256 = hash.digest("hex");
+              }
+            },
+            () => {
+              entry.error ??= new DomainError("invalid_request", "The upload was interrupted.");
+            },
+          ),
       );
     });
     parser.on("error", () => fail(new DomainError("invalid_request", "The multipart body could not be parsed.")));
