@@ -5,21 +5,8 @@
  */
 import { availableParallelism } from "node:os";
 import { z } from "zod";
+import { optionalInt } from "../config/env-fields";
 
-const optionalInt = (min: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      const s = (v ?? "").trim();
-      if (!s) return undefined;
-      const n = Number(s);
-      if (!Number.isInteger(n) || n < min) {
-        ctx.addIssue({ code: "custom", message: `must be an integer >= ${min}` });
-        return z.NEVER;
-      }
-      return n;
-    });
 const optionalPath = z
   .string()
   .optional()

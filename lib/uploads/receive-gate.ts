@@ -13,6 +13,7 @@
  * ungated. A request waits `holdMs` per slot-full ahead of it at worst.
  */
 import { z } from "zod";
+import { optionalInt } from "../config/env-fields";
 
 export interface GateOptions {
   /** Bodies received at once; 0 turns the gate off. */
@@ -121,34 +122,19 @@ export class ReceiveGate {
   }
 }
 
-const nonNegativeInt = (fallback: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      const s = (v ?? "").trim();
-      if (!s) return fallback;
-      const n = Number(s);
-      if (!Number.isInteger(n) || n < 0) {
-        ctx.addIssue({ code: "custom", message: "must be an integer >= 0" });
-        return z.NEVER;
-      }
-      return n;
-    });
-
 const schema = z.object({
-  UPLOAD_RECEIVE_SLOTS: nonNegativeInt(4),
-  UPLOAD_RECEIVE_STALL_MS: nonNegativeInt(20),
-  UPLOAD_RECEIVE_HOLD_MS: nonNegativeInt(250),
+  UPLOAD_RECEIVE_SLOTS: optionalInt(0),
+  UPLOAD_RECEIVE_STALL_MS: optionalInt(1),
+  UPLOAD_RECEIVE_HOLD_MS: optionalInt(1),
 });
 
 export function parseGateOptions(source: Record<string, string | undefined> = process.env): GateOptions {
   const parsed = schema.safeParse(source);
   if (!parsed.success) throw new Error(`Invalid upload receive settings: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
   return {
-    slots: parsed.data.UPLOAD_RECEIVE_SLOTS,
-    stallMs: Math.max(1, parsed.data.UPLOAD_RECEIVE_STALL_MS),
-    holdMs: Math.max(1, parsed.data.UPLOAD_RECEIVE_HOLD_MS),
+    slots: parsed.data.UPLOAD_RECEIVE_SLOTS ?? 4,
+    stallMs: parsed.data.UPLOAD_RECEIVE_STALL_MS ?? 20,
+    holdMs: parsed.data.UPLOAD_RECEIVE_HOLD_MS ?? 250,
   };
 }
 
