@@ -72,7 +72,6 @@ async function receiveAdmitted(
   options: ReceiveOptions,
   ticket: Ticket,
 ): Promise<ReceivedFile[]> {
-
   const files: ReceivedFile[] = [];
   const writes: Promise<void>[] = [];
   let parser: busboy.Busboy;
