@@ -42,6 +42,7 @@ import { CONVERT_MATRIX, convertFile, sniffFile, type ConvertTarget, type Sniffe
 import { createTestUser } from "../tests/support/fixtures";
 import { ffmpeg } from "../tests/support/media";
 import { startTestServer, type TestServer } from "../tests/support/server";
+import { sameSharpThreads } from "./support/run";
 import { baseEnv, spawnListening, type Child } from "./support/server";
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 5));
@@ -334,7 +335,8 @@ async function main(): Promise<void> {
       await direct(inputs[source], join(work, `warm-up.${target}`), target);
     }
 
-    console.log(`POST /convert vs lib/media convertFile, median of ${RUNS} runs each (after 1 warm-up), server ${server.url}\n`);
+    console.log(`POST /convert vs lib/media convertFile, median of ${RUNS} runs each (after 1 warm-up), server ${server.url}`);
+    console.log(`libvips threads per image in this process: ${sharp.concurrency()} (${sameSharpThreads()})\n`);
     console.log(row(COLUMNS.map(([name]) => name)));
     const loadStart = loadavg()[0];
     const figures: Figure[] = [];
@@ -395,6 +397,7 @@ async function main(): Promise<void> {
         heavy_pair_ms: HEAVY_PAIR_MS,
         target_overhead: TARGET_OVERHEAD,
         content_length_header: contentLength,
+        sharp_concurrency_direct: sharp.concurrency(),
       }),
     );
   } finally {

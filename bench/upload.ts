@@ -50,7 +50,7 @@ import { performance } from "node:perf_hooks";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { cached, ffmpeg } from "./support/inputs";
-import { CACHE_DIR, log, machine, mark, MiB, mib, onCleanup, round, ROOT, runBench, sleep, tempDir, timeBudget } from "./support/run";
+import { CACHE_DIR, log, machine, mark, MiB, mib, onCleanup, round, ROOT, runBench, sameSharpThreads, sleep, tempDir, timeBudget } from "./support/run";
 import { baseEnv, spawnListening, startServer, statusField, type Child, type Server } from "./support/server";
 
 /** The video: about 1 GiB (ffmpeg's -fs stops at the first packet past it and finalises the file). */
@@ -807,6 +807,7 @@ async function imageSection(serverA: Server, warmKeyA: string, keysA: string[], 
     `  ratio      ${round(ratio, 3)}  (target >= 0.7: ${mark(ratio >= 0.7)})`,
     `  our pipeline alone: ${round(pipelinePerS, 1)} images/s (processImage in-process, same limiter settings, no HTTP/database/storage; rounds: ${secondsOf(pipelineRef)} s) → ours / that ${round(ratioVsPipeline, 3)}`,
     `  CPU per image (best rounds): server ${round(burst.serverCpuMsPerImage, 1)} ms (JavaScript thread ${round(burst.serverThreadsMsPerImage.main, 1)}, libvips ${round(burst.serverThreadsMsPerImage.vips, 1)}, other threads ${round(burst.serverThreadsMsPerImage.other, 1)}) + client ${round(burst.clientCpuMsPerImage, 1)} ms; raw sharp ${round(sharpBest.cpuMsPerImage, 1)} ms; pipeline alone ${round(pipelineBest.cpuMsPerImage, 1)} ms`,
+    `  libvips threads per image in this process: ${sharp.concurrency()} (${sameSharpThreads()})`,
     `  embedded defaults (queue ${DEFAULT_QUEUE_MAX}): ${round(defaultPerS, 1)} images/s, ${defaults.ok} ok, ${defaults.rejected} 503s retried, ${defaults.failures.length} failed → ratio ${round(defaultPerS / sharpPerS, 3)}`,
   ];
   for (const f of [...burstFailures, ...defaults.failures].slice(0, 5)) lines.push(`  failure: ${f}`);
@@ -845,6 +846,7 @@ async function imageSection(serverA: Server, warmKeyA: string, keysA: string[], 
       default_images_seconds: round(defaults.seconds),
       default_images_per_s: round(defaultPerS, 1),
       default_image_ratio: round(defaultPerS / sharpPerS, 3),
+      sharp_concurrency_in_process: sharp.concurrency(),
     },
     pass: { image_ratio: ratio >= 0.7 && burstFailures.length === 0 },
     lines,

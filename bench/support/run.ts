@@ -103,3 +103,12 @@ export function timeBudget(ms: number): () => void {
   }, ms);
   return () => clearTimeout(watchdog);
 }
+
+/**
+ * sharp runs one libvips thread per image on glibc unless MALLOC_ARENA_MAX is set, and
+ * `npm start` sets it for the server: in-process references must run with the same setting
+ * (the npm scripts `bench:upload` and `bench:convert` do) or they measure a different sharp.
+ */
+export function sameSharpThreads(): string {
+  return process.env.MALLOC_ARENA_MAX ? "as the server's" : "MALLOC_ARENA_MAX unset: run through npm to match the server";
+}

@@ -2,9 +2,10 @@
  * sharp set up for a server that sees untrusted images:
  * - cache off: every upload is a new file read once, the cache would only hold memory, and
  *   a file cache keyed by path can serve stale pixels when a temp path is reused;
- * - concurrency left at sharp's own default (1 thread per image on glibc without jemalloc,
- *   the CPU count elsewhere): sharp picks it to limit memory fragmentation, and the media
- *   limiter already bounds how many images are worked on at once;
+ * - concurrency left at sharp's own default: the CPU count, or 1 thread per image on glibc
+ *   when MALLOC_ARENA_MAX is unset (sharp's guard against memory fragmentation). `npm start`
+ *   sets MALLOC_ARENA_MAX=2, so the server uses one libvips thread per core per image; the
+ *   media limiter already bounds how many images are worked on at once;
  * - every input opened with a pixel limit (decompression bombs fail on the header, before
  *   any pixel memory is allocated) and `failOn: "error"` (truncated or corrupt data is an error;
  *   harmless libjpeg warnings such as extraneous bytes are not, as browsers show those).
