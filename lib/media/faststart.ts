@@ -322,20 +322,17 @@ async function zeroBox(file: FileHandle, at: number, box: Box): Promise<void> {
   for (let done = 0; done < box.size; done += zeros.length) {
     await file.write(zeros, 0, Math.min(zeros.length, box.size - done), at + done);
   }
-  // A 64-bit-size box keeps its 16-byte header shape: size field 1, then the large size.
-  const head = box.header === 16 ? Buffer.alloc(16) : boxHeader(box.size, "free");
-  if (box.header === 16) {
-    head.writeUInt32BE(1, 0);
-    head.write("free", 4, "latin1");
-    head.writeBigUInt64BE(BigInt(box.size), 8);
-  }
+  // A 64-bit-size box keeps its 16-byte header shape.
+  const head = boxHeader(box.size, "free", box.header === 16);
   await file.write(head, 0, head.length, at);
 }
 
-function boxHeader(size: number, type: string): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(size, 0);
+/** A box header: 8 bytes, or with `large` 16 (size field 1, then the 64-bit size). */
+function boxHeader(size: number, type: string, large = false): Buffer {
+  const head = Buffer.alloc(large ? 16 : 8);
+  head.writeUInt32BE(large ? 1 : size, 0);
   head.write(type, 4, "latin1");
+  if (large) head.writeBigUInt64BE(BigInt(size), 8);
   return head;
 }
 

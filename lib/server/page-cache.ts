@@ -15,8 +15,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { VersionedCache } from "../cache/versioned";
-import { isRobot } from "../web/robots";
 import { CACHE_HEADER } from "../http/respond";
+import { isRobot } from "../web/robots";
 
 interface Page {
   status: number;
@@ -25,7 +25,6 @@ interface Page {
 }
 
 const MAX_PAGE_BYTES = 512 * 1024;
-/** Marks a replayed page, for operators (and tests) to tell. */
 /** Headers that belong to one response, not to the page. */
 const PER_RESPONSE = new Set(["request-id", "date", "connection", "keep-alive", "transfer-encoding", "content-length", "set-cookie"]);
 /** A share code is one segment of share-code characters (lib/posts/codes.ts). */

@@ -10,7 +10,7 @@
  * The syncs go through a descriptor of our own (read-only is enough for fdatasync on Linux),
  * so they never race the write stream closing its own.
  */
-import { fdatasync, open, close } from "node:fs";
+import { close, fdatasync, open } from "node:fs";
 
 export const WRITE_BEHIND_BYTES = 64 * 1024 * 1024;
 
