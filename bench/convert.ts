@@ -13,6 +13,10 @@
  *              and sending a file back costs here, at the least. `beyond floor` is
  *              median(endpoint) − median(floor) over median(direct) − 1: what our own
  *              work (multipart, auth, limits, sniff, temp files) adds on top of that.
+ *   round trip = the same request against that bare server in memory: the body read and
+ *              dropped, the reply a Buffer already in memory. No endpoint reached over
+ *              HTTP can cost less. Where round trip / direct is over 15 %, the target cannot
+ *              be met for that pair by any implementation, on this machine.
  *
  * On a shared machine other processes only ever add time, so the fastest run of each side
  * is printed too ("best"): when the medians disagree with the best runs, the load moved,
@@ -23,8 +27,15 @@
  * 1280x720 photo JPEG and WebP, a 3 s 480 px animated GIF, 10 s 720p H.264+AAC videos):
  * with 64x48 test fixtures the fixed cost of an HTTP request would be all there is to see.
  *
- * Settings: BENCH_RUNS (timed runs per side and pair, default 5), BENCH_PAIRS (comma list
- * such as "png>webp,mp4>gif" to run a subset). The last line printed is one JSON object.
+ * Warm-up and run counts follow the pair's cost. A pair of a few milliseconds gets up to
+ * WARM_RUNS_MAX untimed runs and up to RUNS_MAX timed ones, within a time budget; a pair of
+ * seconds gets one untimed run and BENCH_RUNS timed ones. A server has warmed up on each
+ * path it serves long before anyone times it: five runs of a 5 ms pair right after a cold
+ * start measured the JIT still compiling that path (png → png: 10–13 ms for the first runs,
+ * 6–7 ms from the fortieth on), which is not what a client of a running server gets.
+ *
+ * Settings: BENCH_RUNS (least timed runs per side and pair, default 5), BENCH_PAIRS (comma
+ * list such as "png>webp,mp4>gif" to run a subset). The last line printed is one JSON object.
  */
 import { createReadStream, createWriteStream, existsSync, writeFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, stat, unlink } from "node:fs/promises";
@@ -46,6 +57,11 @@ import { sameSharpThreads } from "./support/run";
 import { baseEnv, spawnListening, type Child } from "./support/server";
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 5));
+/** Cheap pairs run more often, within these bounds and budgets (per pair, all sides together). */
+const RUNS_MAX = Math.max(RUNS, 25);
+const TIMED_BUDGET_MS = 2_000;
+const WARM_RUNS_MAX = 20;
+const WARM_BUDGET_MS = 1_000;
 const RATE_LIMIT_PER_MINUTE = 10; // POST /convert, per account: the bench spreads requests over accounts
 const TARGET_OVERHEAD = 0.15;
 /** Untimed conversions first (twice each): an image, an animation, a video remux, an audio extraction. */
@@ -66,9 +82,15 @@ type Figure = Pair & {
   floor_ms: number;
   /** (median(endpoint) − floor) / median(direct) − 1. */
   overhead_beyond_floor: number;
+  /** Median of the same request against the bare server in memory (no files at all). */
+  round_trip_ms: number;
+  /** round_trip / direct: over the target, no implementation can meet it for this pair. */
+  round_trip_share: number;
   endpoint_best_ms: number;
   direct_best_ms: number;
   overhead_best: number;
+  /** Untimed rounds before the timed ones (each side once per round). */
+  warm_runs: number;
   endpoint_runs_ms: number[];
   direct_runs_ms: number[];
 };
@@ -172,10 +194,11 @@ function viaEndpoint(
   upload: { body: Buffer; contentType: string },
   target: ConvertTarget,
   replyBytes = 0,
+  inMemory = false,
 ): Promise<{ ms: number; bytes: number; contentLength: boolean }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const headers = { "api-key": key, "convert-target": target, "content-type": upload.contentType, "content-length": upload.body.length, [REPLY_BYTES]: replyBytes };
+    const headers = { "api-key": key, "convert-target": target, "content-type": upload.contentType, "content-length": upload.body.length, [REPLY_BYTES]: replyBytes, ...(inMemory ? { [IN_MEMORY]: "1" } : {}) };
     const req = request(`${origin}/api/convert`, { method: "POST", headers, agent }, (res) => {
       let bytes = 0;
       res.on("data", (chunk: Buffer) => (bytes += chunk.length));
@@ -194,17 +217,32 @@ function viaEndpoint(
 }
 /** Tells the bare server how many bytes to answer with (ignored by ours). */
 const REPLY_BYTES = "x-bench-reply-bytes";
+/** Tells the bare server to touch no file (ignored by ours). */
+const IN_MEMORY = "x-bench-in-memory";
 
 /**
  * `--bare <dir>`: the floor. Streams each request body to a file in `dir`, then answers
  * with a file of the asked size (made once per size) as an attachment, and removes the
  * upload: the least an endpoint that takes an upload and sends a file back can do.
+ * With the IN_MEMORY header it touches no file: the body is read and dropped, and the
+ * reply is a Buffer made once per size (the bare HTTP round trip).
  */
 function runBare(dir: string): void {
   let n = 0;
+  const replies = new Map<number, Buffer>();
   const server = createServer((req, res) => {
     const upload = join(dir, `upload-${n++}`);
     const size = Number(req.headers[REPLY_BYTES] ?? 0);
+    if (req.headers[IN_MEMORY]) {
+      let body = replies.get(size);
+      if (!body) replies.set(size, (body = Buffer.alloc(size, 1)));
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(200, { "content-type": "application/octet-stream", "content-disposition": 'attachment; filename="out"', "content-length": size });
+        res.end(body);
+      });
+      return;
+    }
     const reply = join(dir, `reply-${size}`);
     if (!existsSync(reply)) writeFileSync(reply, Buffer.alloc(size, 1));
     pipeline(req, createWriteStream(upload))
@@ -241,36 +279,47 @@ const median = (xs: number[]): number => {
 const round = (x: number, digits = 1): number => Math.round(x * 10 ** digits) / 10 ** digits;
 const pad = (s: string | number, n: number): string => String(s).padStart(n);
 
-/** One pair: a warm-up, then RUNS timed runs of each side, interleaved. */
+/** One pair: untimed rounds, then timed ones (each side once per round, interleaved), as many as the pair's cost allows. */
 async function measurePair(server: TestServer, bare: Child, keys: KeyPool, input: string, scratch: string, { source, target }: Pair): Promise<Figure & { contentLength: boolean }> {
   const output = join(scratch, `direct-out.${target}`);
   const upload = await multipartBody(input);
   const endpointRuns: number[] = [];
   const directRuns: number[] = [];
   const floorRuns: number[] = [];
+  const roundTripRuns: number[] = [];
   let outputBytes = 0;
   let contentLength = true;
-  for (let i = 0; i <= RUNS; i++) {
-    // Alternate the order so neither side always runs on a warmer cache.
+  /** One round: each side once, the order alternating so neither always runs on a warmer cache. */
+  const runRound = async (i: number, timed: boolean): Promise<void> => {
     const order = i % 2 === 0 ? (["endpoint", "direct"] as const) : (["direct", "endpoint"] as const);
     for (const side of order) {
       if (side === "endpoint") {
         const r = await viaEndpoint(server.url, await keys.next(), upload, target);
         contentLength &&= r.contentLength;
         outputBytes = r.bytes;
-        if (i > 0) endpointRuns.push(r.ms);
+        if (timed) endpointRuns.push(r.ms);
         // The floor right after, with the reply size just seen.
         const floor = await viaEndpoint(bare.url, "", upload, target, outputBytes);
-        if (i > 0) floorRuns.push(floor.ms);
+        if (timed) floorRuns.push(floor.ms);
+        const roundTrip = await viaEndpoint(bare.url, "", upload, target, outputBytes, true);
+        if (timed) roundTripRuns.push(roundTrip.ms);
       } else {
         const r = await direct(input, output, target);
-        if (i > 0) directRuns.push(r.ms);
+        if (timed) directRuns.push(r.ms);
       }
     }
+  };
+  let warmRuns = 0;
+  for (const started = performance.now(); warmRuns < 1 || (warmRuns < WARM_RUNS_MAX && performance.now() - started < WARM_BUDGET_MS); warmRuns++) {
+    await runRound(warmRuns, false);
+  }
+  for (let i = 0, started = performance.now(); i < RUNS || (i < RUNS_MAX && performance.now() - started < TIMED_BUDGET_MS); i++) {
+    await runRound(i, true);
   }
   const endpointMs = median(endpointRuns);
   const directMs = median(directRuns);
   const floorMs = median(floorRuns);
+  const roundTripMs = median(roundTripRuns);
   const endpointBest = Math.min(...endpointRuns);
   const directBest = Math.min(...directRuns);
   return {
@@ -284,9 +333,12 @@ async function measurePair(server: TestServer, bare: Child, keys: KeyPool, input
     overhead_ms: round(endpointMs - directMs),
     floor_ms: round(floorMs),
     overhead_beyond_floor: round((endpointMs - floorMs) / directMs - 1, 3),
+    round_trip_ms: round(roundTripMs, 2),
+    round_trip_share: round(roundTripMs / directMs, 3),
     endpoint_best_ms: round(endpointBest),
     direct_best_ms: round(directBest),
     overhead_best: round(endpointBest / directBest - 1, 3),
+    warm_runs: warmRuns,
     endpoint_runs_ms: endpointRuns.map((x) => round(x)),
     direct_runs_ms: directRuns.map((x) => round(x)),
     contentLength,
@@ -296,7 +348,7 @@ async function measurePair(server: TestServer, bare: Child, keys: KeyPool, input
 const percent = (ratio: number): string => `${round(ratio * 100)} %`;
 const COLUMNS: [string, number][] = [
   ["pair", -12], ["input", 10], ["output", 10], ["endpoint ms", 12], ["direct ms", 10], ["added ms", 9], ["overhead", 9],
-  ["floor ms", 9], ["beyond floor", 13], ["best: endpoint", 16], ["direct", 8], ["overhead", 9],
+  ["floor ms", 9], ["beyond floor", 13], ["round trip", 11], ["best: endpoint", 16], ["direct", 8], ["overhead", 9],
 ];
 function row(cells: (string | number)[]): string {
   return cells.map((c, i) => (COLUMNS[i][1] < 0 ? String(c).padEnd(-COLUMNS[i][1]) : pad(c, COLUMNS[i][1]))).join(" ");
@@ -335,7 +387,7 @@ async function main(): Promise<void> {
       await direct(inputs[source], join(work, `warm-up.${target}`), target);
     }
 
-    console.log(`POST /convert vs lib/media convertFile, median of ${RUNS} runs each (after 1 warm-up), server ${server.url}`);
+    console.log(`POST /convert vs lib/media convertFile, median of ${RUNS}–${RUNS_MAX} runs each (after 1–${WARM_RUNS_MAX} untimed ones, by the pair's cost), server ${server.url}`);
     console.log(`libvips threads per image in this process: ${sharp.concurrency()} (${sameSharpThreads()})\n`);
     console.log(row(COLUMNS.map(([name]) => name)));
     const loadStart = loadavg()[0];
@@ -346,7 +398,7 @@ async function main(): Promise<void> {
       contentLength &&= declared;
       figures.push(f);
       console.log(
-        row([`${f.source}→${f.target}`, f.input_bytes, f.output_bytes, f.endpoint_ms, f.direct_ms, f.overhead_ms, percent(f.overhead), f.floor_ms, percent(f.overhead_beyond_floor), f.endpoint_best_ms, f.direct_best_ms, percent(f.overhead_best)]),
+        row([`${f.source}→${f.target}`, f.input_bytes, f.output_bytes, f.endpoint_ms, f.direct_ms, f.overhead_ms, percent(f.overhead), f.floor_ms, percent(f.overhead_beyond_floor), percent(f.round_trip_share), f.endpoint_best_ms, f.direct_best_ms, percent(f.overhead_best)]),
       );
     }
     const loadEnd = loadavg()[0];
@@ -355,6 +407,9 @@ async function main(): Promise<void> {
     const worstBest = worstBy(figures, "overhead_best")!;
     const worstBeyondFloor = worstBy(figures, "overhead_beyond_floor")!;
     const floorMedian = round(median(figures.map((f) => f.floor_ms)));
+    const roundTripMedian = round(median(figures.map((f) => f.round_trip_ms)), 2);
+    // Pairs for which the bare round trip alone exceeds the target: out of reach over HTTP.
+    const outOfReach = figures.filter((f) => f.round_trip_share > TARGET_OVERHEAD).map((f) => `${f.source}>${f.target}`);
     // Pairs whose conversion takes long enough for the fixed per-request cost not to dominate.
     const worstHeavy = worstBy(figures.filter((f) => f.direct_ms >= HEAVY_PAIR_MS), "overhead");
     const addedMedian = round(median(figures.map((f) => f.overhead_ms)));
@@ -365,6 +420,7 @@ async function main(): Promise<void> {
         `\nworst pair ${worst.source}→${worst.target}: ${percent(worst.overhead)} (target ≤ ${percent(TARGET_OVERHEAD)}); median pair ${percent(median(figures.map((f) => f.overhead)))}; all pairs together ${percent(overheadTotal)}`,
         `median time added by the endpoint: ${addedMedian} ms; best runs: worst pair ${worstBest.source}→${worstBest.target} ${percent(worstBest.overhead_best)}`,
         `bare HTTP floor (upload to a file, send a file back): median ${floorMedian} ms per request; beyond it, worst pair ${worstBeyondFloor.source}→${worstBeyondFloor.target} ${percent(worstBeyondFloor.overhead_beyond_floor)}`,
+        `bare round trip in memory, median ${roundTripMedian} ms; it alone is over ${percent(TARGET_OVERHEAD)} of the conversion for ${outOfReach.length} pair(s)${outOfReach.length ? `: ${outOfReach.join(", ")}` : ""}`,
         worstHeavy ? `pairs taking ≥ ${HEAVY_PAIR_MS} ms directly: worst ${worstHeavy.source}→${worstHeavy.target} ${percent(worstHeavy.overhead)}` : "",
         `load average ${round(loadStart, 2)} → ${round(loadEnd, 2)} on ${availableParallelism()} CPUs`,
         contentLength ? "" : "note: the replies carried no Content-Length header (Next.js drops it; see docs/convert.md)",
@@ -376,7 +432,9 @@ async function main(): Promise<void> {
       JSON.stringify({
         bench: "convert",
         through: "production server (npm start: scripts/launch.mjs) on loopback",
-        runs: RUNS,
+        runs_min: RUNS,
+        runs_max: RUNS_MAX,
+        warm_runs_max: WARM_RUNS_MAX,
         node: process.version,
         cpus: availableParallelism(),
         load_average_start: round(loadStart, 2),
@@ -390,6 +448,8 @@ async function main(): Promise<void> {
         floor_ms_median: floorMedian,
         overhead_beyond_floor_max: worstBeyondFloor.overhead_beyond_floor,
         overhead_beyond_floor_max_pair: `${worstBeyondFloor.source}>${worstBeyondFloor.target}`,
+        round_trip_ms_median: roundTripMedian,
+        pairs_out_of_reach: outOfReach,
         overhead_max_best: worstBest.overhead_best,
         overhead_max_best_pair: `${worstBest.source}>${worstBest.target}`,
         overhead_max_heavy: worstHeavy?.overhead ?? null,
