@@ -249,6 +249,18 @@ describe("usage", () => {
     expect(me.body.upload_count).toBe(1);
   });
 
+  it("parallel first uploads of the day all succeed and all count (the day's row is made once)", async () => {
+    const who = await createTestUser({ plan: "ultra" });
+    const png = await fixture("png");
+    // Fresh accounts: neither the week's quota row nor the day's history row exists yet.
+    const replies = await Promise.all(Array.from({ length: 4 }, () => upload([{ path: png }], {}, who)));
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const size = replies[0].body.post.files[0].size;
+    const day = await db().usageDay.findUnique({ where: { subject_day: { subject: userSubject(who.id), day: utcDay() } } });
+    expect(day).toMatchObject({ bytes: BigInt(size * 4), uploadCount: 4 });
+    expect((await db().user.findUniqueOrThrow({ where: { id: who.id } })).uploadCount).toBe(4);
+  });
+
   it("priority with no minutes left: Relay refuses videos with 403 quota_exceeded; the API falls back", async () => {
     const who = await createTestUser();
     await db().user.update({ where: { id: who.id }, data: { priorityMinutes: 0 } });
