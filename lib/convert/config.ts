@@ -22,3 +22,23 @@ export function convertTimeoutMs(env: Readonly<Record<string, string | undefined
   }
   return Math.max(1, Math.round(seconds * 1000));
 }
+
+/**
+ * Requests up to this many bytes (by Content-Length) converting to an image target are
+ * received and converted in memory, with no temporary files: a screenshot conversion then
+ * costs no file-system calls at all. Larger or chunked requests, and video sources, go
+ * through temporary files as before. Memory held at once stays bounded: the receive gate
+ * admits a few bodies at a time, and the media limiter a few jobs plus its queue.
+ */
+export const DEFAULT_CONVERT_IN_MEMORY_MAX_BYTES = 8 * 1024 * 1024;
+
+/** CONVERT_IN_MEMORY_MAX_BYTES: a whole number of bytes, 0 turns the in-memory path off. */
+export function convertInMemoryMaxBytes(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const raw = (env.CONVERT_IN_MEMORY_MAX_BYTES ?? "").trim();
+  if (!raw) return DEFAULT_CONVERT_IN_MEMORY_MAX_BYTES;
+  const bytes = Number(raw);
+  if (!Number.isSafeInteger(bytes) || bytes < 0) {
+    throw new Error(`Invalid CONVERT_IN_MEMORY_MAX_BYTES "${raw}": expected a whole number of bytes (0 turns it off).`);
+  }
+  return bytes;
+}

@@ -1,27 +1,34 @@
 /**
- * POST /convert, the domain part: receive the first file of the request into a temporary
- * directory, check it against the matrix and the caller's plan, convert it with the media
- * layer (the same pipeline uploads use), and hand back an open stream of the result.
+ * POST /convert, the domain part: receive the first file of the request, check it against
+ * the matrix and the caller's plan, convert it with the media layer (the same pipeline
+ * uploads use), and hand back the result.
  *
  * Nothing is stored: no post, no storage object, no usage row (interface.md rule 7).
  *
- * Temporary files: everything lives in one directory from withTempDir, which removes it
- * when this function returns or throws (success, any error, client abort, timeout). The
- * reply still has to be read after that, so the output file is opened *before* the
- * directory goes: the open descriptor keeps the bytes readable (POSIX unlink semantics)
- * and the response stream closes it when the body is done or the client leaves, which
- * frees the disk space. No timer or sweeper is needed, and a crash leaks nothing that the
- * kernel does not reclaim.
+ * Two ways through, with the same checks and answers:
+ * - In memory, for a small request (Content-Length up to CONVERT_IN_MEMORY_MAX_BYTES) to an
+ *   image target whose source turns out to be an image of a few megapixels: received into a
+ *   buffer, converted buffer to buffer, answered from the buffer. No file is ever made, so
+ *   there is nothing to clean up; a screenshot conversion saves the ~1 ms of file-system
+ *   calls that would otherwise cost more than the rest of the request's own work.
+ * - Through temporary files, for everything else (videos, large or chunked requests).
+ *   Everything lives in one directory from withTempDir, which removes it when this function
+ *   returns or throws (success, any error, client abort, timeout). The reply still has to be
+ *   read after that, so the output file is opened *before* the directory goes: the open
+ *   descriptor keeps the bytes readable (POSIX unlink semantics) and the response stream
+ *   closes it when the body is done or the client leaves, which frees the disk space. No
+ *   timer or sweeper is needed, and a crash leaks nothing that the kernel does not reclaim.
  */
-import { open, type FileHandle } from "node:fs/promises";
+import { open, writeFile, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { accountOf, type Principal } from "../auth/principal";
 import { DomainError, isDomainError } from "../errors";
-import { canConvert, convertFile, convertNeedsPlus, sniffFile, type ConvertTarget } from "../media";
+import { canConvert, convertFile, convertImageBytes, convertNeedsPlus, isImageTarget, sniffBuffer, sniffFile, type ConvertTarget, type Sniffed } from "../media";
+import { SNIFF_MAX_BYTES } from "../media/sniff";
 import { planLimits } from "../plans";
-import { receiveSingleFile } from "../uploads/multipart";
+import { receiveSingleFile, receiveSingleFileInMemory } from "../uploads/multipart";
 import { withTempDir } from "../uploads/temp";
-import { convertTimeoutMs } from "./config";
+import { convertInMemoryMaxBytes, convertTimeoutMs } from "./config";
 import { streamFileHandle } from "./file-stream";
 import { attachmentFilename } from "./filename";
 
@@ -49,14 +56,19 @@ export function convertAllowance(principal: Principal): ConvertAllowance {
 }
 
 export interface ConvertedFile {
-  /** The converted bytes; reading it to the end (or cancelling it) releases the file. */
-  body: ReadableStream<Uint8Array>;
+  /**
+   * The converted bytes: a stream from the output file (reading it to the end, or cancelling
+   * it, releases the file), or the bytes themselves when converted in memory.
+   */
+  body: ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer>;
   /** Exact length of `body`. */
   size: number;
   mime: string;
   /** `<client's base name>.<target ext>`, sanitized. */
   filename: string;
 }
+
+type Received<T> = T & { filename: string };
 
 /**
  * Converts the first file of `request` to `target`. Errors: invalid_request (no file,
@@ -67,10 +79,60 @@ export async function convertUpload(principal: Principal, request: Request, targ
   const allowance = convertAllowance(principal);
   // The signal aborts when the client disconnects: ffmpeg is killed, a queued job leaves the queue.
   const signal = request.signal;
+  try {
+    if (!receivesInMemory(request, target)) {
+      return await convertOnDisk((tmpDir) => receiveSingleFile(request, { field: CONVERT_FIELD, maxFileBytes: allowance.maxFileBytes, tmpDir }), target, allowance, signal);
+    }
+    const input = await receiveSingleFileInMemory(request, { field: CONVERT_FIELD, maxFileBytes: allowance.maxFileBytes });
+    const converted = await convertInMemory(input, target, allowance, signal);
+    if (converted) return converted;
+    // A video, or an image too large to convert in memory: the usual way, from a file.
+    return await convertOnDisk(async (tmpDir) => {
+      const path = join(tmpDir, "part-0");
+      await writeFile(path, input.bytes);
+      return { path, filename: input.filename };
+    }, target, allowance, signal);
+  } catch (error) {
+    if (signal.aborted) throw clientGone(error);
+    throw isDomainError(error) && error.type === "internal" ? serverFault(error) : error;
+  }
+}
+
+/** A known, small body to an image target: the only requests received into memory. */
+function receivesInMemory(request: Request, target: ConvertTarget): boolean {
+  const declared = Number(request.headers.get("content-length") ?? "");
+  return isImageTarget(target) && Number.isSafeInteger(declared) && declared > 0 && declared <= convertInMemoryMaxBytes();
+}
+
+/** Null when the file is not for this path (not an image, or too many pixels): the caller converts it on disk. */
+async function convertInMemory(
+  input: Received<{ bytes: Buffer }>,
+  target: ConvertTarget,
+  allowance: ConvertAllowance,
+  signal: AbortSignal,
+): Promise<ConvertedFile | null> {
+  // Images are known by their signature; anything else is sniffed from the file as usual.
+  const source = sniffBuffer(input.bytes.subarray(0, SNIFF_MAX_BYTES));
+  if (source?.kind !== "image") return null;
+  checkPair(source, target, allowance);
+  const output = await convertImageBytes(input.bytes, { source, target, timeoutMs: convertTimeoutMs(), signal });
+  if (!output) return null;
+  return { body: asBody(output.bytes), size: output.bytes.length, mime: output.mime, filename: attachmentFilename(input.filename, output.ext) };
+}
+
+/** The same bytes as the Uint8Array a Response takes (no copy: Node Buffers are never backed by a SharedArrayBuffer). */
+const asBody = (bytes: Buffer): Uint8Array<ArrayBuffer> => new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
+
+async function convertOnDisk(
+  receive: (tmpDir: string) => Promise<Received<{ path: string }>>,
+  target: ConvertTarget,
+  allowance: ConvertAllowance,
+  signal: AbortSignal,
+): Promise<ConvertedFile> {
   let opened: FileHandle | undefined;
   try {
     const { file, ...converted } = await withTempDir(async (tmpDir) => {
-      const input = await receiveFirstFile(request, allowance, tmpDir);
+      const input = await receive(tmpDir);
       const output = await convertInput(input.path, join(tmpDir, `converted.${target}`), target, allowance, signal);
       // Opened before withTempDir deletes the directory: from here the descriptor holds the bytes.
       opened = await open(output.path, "r");
@@ -82,8 +144,7 @@ export async function convertUpload(principal: Principal, request: Request, targ
   } catch (error) {
     // Only reachable with a handle open if removing the directory failed: do not leak it.
     await opened?.close().catch(() => undefined);
-    if (signal.aborted) throw clientGone(error);
-    throw isDomainError(error) && error.type === "internal" ? serverFault(error) : error;
+    throw error;
   }
 }
 
@@ -97,18 +158,19 @@ async function convertInput(
 ): Promise<{ path: string; mime: string; ext: string }> {
   const source = await sniffFile(input);
   if (!source) throw new DomainError("unsupported_type", "The file is not an image or video type that can be converted.");
+  checkPair(source, target, allowance);
+  const result = await convertFile(input, output, { source, target, timeoutMs: convertTimeoutMs(), signal });
+  return { path: output, mime: result.mime, ext: result.ext };
+}
+
+/** The matrix first, then the plan: a Free user's unsupported pair is unsupported_type, not plan_required. */
+function checkPair(source: Sniffed, target: ConvertTarget, allowance: ConvertAllowance): void {
   if (!canConvert(source.format, target)) {
     throw new DomainError("unsupported_type", `A ${source.format.toUpperCase()} file cannot be converted to ${target}.`);
   }
   if (convertNeedsPlus(source.format, target) && !allowance.videoToGif) {
     throw new DomainError("plan_required", "Converting video to GIF needs Plus or Ultra.");
   }
-  const result = await convertFile(input, output, { source, target, timeoutMs: convertTimeoutMs(), signal });
-  return { path: output, mime: result.mime, ext: result.ext };
-}
-
-function receiveFirstFile(request: Request, allowance: ConvertAllowance, tmpDir: string): Promise<{ path: string; filename: string }> {
-  return receiveSingleFile(request, { field: CONVERT_FIELD, maxFileBytes: allowance.maxFileBytes, tmpDir });
 }
 
 /**

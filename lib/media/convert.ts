@@ -4,13 +4,18 @@
  * planMp4/writeMp4, video → GIF/MP3 through one ffmpeg run each. Metadata is always
  * stripped (ICC colour profiles excepted, as for uploads) and JPEG orientation is applied
  * to the pixels before anything else. Nothing is stored: the caller streams `output` back
- * and deletes it. Plan checks (video → GIF needs Plus) and size caps are the endpoint's.
+ * and deletes it, or, for a small image converted in memory (convertImageBytes), sends the
+ * bytes. Plan checks (video → GIF needs Plus) and size caps are the endpoint's.
  */
 import { readFile, rm, stat } from "node:fs/promises";
+import type { Metadata } from "sharp";
 import { DomainError } from "../errors";
 import { mediaConfig } from "./config";
 import { demuxerFor, fileArg, inputArgs, runFfmpeg, runFfprobe, type Demuxer } from "./ffmpeg";
-import { describeImage, processImage, readImageHeader, renderImage, targetType, type ImageTarget } from "./image";
+import {
+  describeImage, describeOutput, keepsFrames, processImage, processImageBytes, readImageHeader, renderImage, renderImageBytes, targetType,
+  type ImageResult, type ImageSource, type ImageTarget, type RenderOptions,
+} from "./image";
 import { inspectImage } from "./image-container";
 import { JobClock, jobError } from "./job";
 import { withMediaSlot } from "./limiter";
@@ -38,6 +43,9 @@ export const CONVERT_MATRIX: Readonly<Record<SniffedFormat, readonly ConvertTarg
 export const VIDEO_GIF = { seconds: 10, fps: 15, width: 480 } as const;
 
 export const isConvertTarget = (v: string): v is ConvertTarget => (CONVERT_TARGETS as readonly string[]).includes(v);
+
+/** A still or animated image target (what convertImageBytes can produce from an image). */
+export const isImageTarget = (t: ConvertTarget): t is ImageTarget => (STILL_TARGETS as readonly string[]).includes(t);
 
 export function canConvert(source: SniffedFormat, target: ConvertTarget): boolean {
   return CONVERT_MATRIX[source].includes(target);
@@ -125,26 +133,76 @@ async function convertImage(
 ): Promise<ConvertResult> {
   if (target === format) {
     // Same format: the upload path, metadata stripped (lossless when nothing needs rotating).
-    const { mime, ext, size, width, height } = await processImage(input, output, { keepMetadata: false, format, timeoutMs });
-    return { mime, ext, size, width, height };
+    return resultOf(await processImage(input, output, { keepMetadata: false, format, timeoutMs }));
   }
   const meta = await readImageHeader(input, format);
-  const animated = (meta.pages ?? 1) > 1;
-  await renderImage(input, output, {
+  const info = await renderImage(input, output, await conversionOptions(input, format, target, meta, timeoutMs));
+  return resultOf(describeOutput(info, target));
+}
+
+export type ConvertedBytes = ConvertResult & { bytes: Buffer };
+
+/**
+ * An image → image conversion of a file already in memory, with the output in memory (a
+ * small POST /convert: no temporary files at all). The same steps and checks as
+ * convertFile. Resolves null, before any pixel is decoded, when the image is too large to
+ * convert in memory (over IN_MEMORY_PIXELS): the caller then converts it on disk.
+ */
+export async function convertImageBytes(input: Buffer, opts: ConvertOptions): Promise<ConvertedBytes | null> {
+  const { source, target } = opts;
+  if (source.kind !== "image" || !isImageTarget(target) || !canConvert(source.format, target)) {
+    throw new DomainError("unsupported_type", `A ${source.format.toUpperCase()} file cannot be converted to ${target} in memory.`);
+  }
+  const format = source.format as ImageFormat;
+  const timeoutMs = opts.timeoutMs ?? mediaConfig().timeoutMs;
+  return withMediaSlot(async () => {
+    try {
+      const meta = await readImageHeader(input, format);
+      if (outputPixels(meta, target) > IN_MEMORY_PIXELS) return null;
+      if (target === format) {
+        const { bytes, result } = await processImageBytes(input, { keepMetadata: false, format, timeoutMs });
+        return { ...resultOf(result), bytes };
+      }
+      const { bytes, info } = await renderImageBytes(input, await conversionOptions(input, format, target, meta, timeoutMs));
+      return { ...resultOf(describeOutput(info, target)), bytes };
+    } catch (error) {
+      throw imageError(error);
+    }
+  }, { signal: opts.signal });
+}
+
+/**
+ * Images converted in memory have at most this many pixels in their output (all frames of an
+ * animation): 16.7 megapixels, a 5K screenshot. An encoded image is never much larger than
+ * its raw pixels (4 bytes each at most, here), so one output stays under ~70 MB; a
+ * conversion holds the input and the output, and the media limiter bounds how many run.
+ */
+export const IN_MEMORY_PIXELS = 2 ** 24;
+
+function outputPixels(meta: Metadata, target: ImageTarget): number {
+  const pages = meta.pages ?? 1;
+  const frameHeight = pages > 1 ? (meta.pageHeight ?? meta.height / pages) : meta.height;
+  return meta.width * frameHeight * (keepsFrames(target) ? pages : 1);
+}
+
+/** renderImage's settings for a conversion to another format. */
+async function conversionOptions(input: ImageSource, format: ImageFormat, target: ImageTarget, meta: Metadata, timeoutMs: number): Promise<RenderOptions> {
+  return {
     target,
     keepMetadata: false,
-    keepFrames: animated, // GIF ⇄ WebP keep the animation; PNG/JPEG/AVIF get the first frame
+    keepFrames: (meta.pages ?? 1) > 1, // GIF ⇄ WebP keep the animation; PNG/JPEG/AVIF get the first frame
     lossless: await isLosslessSource(input, format),
     meta,
     timeoutMs,
-  });
-  const { mime, ext, size, width, height } = await describeImage(output, target);
-  return { mime, ext, size, width, height };
+  };
 }
 
+const resultOf = ({ mime, ext, size, width, height }: ImageResult): ConvertResult => ({ mime, ext, size, width, height });
+
 /** PNG and GIF are lossless; a WebP is when all its frames are VP8L. Lossless stays lossless in WebP. */
-async function isLosslessSource(input: string, format: ImageFormat): Promise<boolean> {
+async function isLosslessSource(input: ImageSource, format: ImageFormat): Promise<boolean> {
   if (format !== "webp") return format !== "jpeg";
+  if (Buffer.isBuffer(input)) return inspectImage(input, "webp")?.lossless ?? false;
   const { size } = await stat(input);
   if (size > 64 * 1024 * 1024) return false;
   return inspectImage(await readFile(input), "webp")?.lossless ?? false;

@@ -16,10 +16,10 @@
  * on an animated image is practically unheard of, and sharp cannot turn multi-page images).
  */
 import { open, rm, stat, writeFile } from "node:fs/promises";
-import type { Metadata, Sharp } from "sharp";
+import type { Metadata, OutputInfo, Sharp } from "sharp";
 import { DomainError } from "../errors";
 import { mediaConfig } from "./config";
-import { planRewrite, scanImage, type ContainerInfo } from "./image-container";
+import { planRewrite, scanImage, type ContainerInfo, type RewritePlan } from "./image-container";
 import { withMediaSlot } from "./limiter";
 import { withScratch } from "./scratch";
 import { settleBoth } from "./settle";
@@ -48,6 +48,12 @@ export type ProcessImageOptions = {
   signal?: AbortSignal;
 };
 
+/** Where an image job reads from: a file, or the whole file already in memory. */
+export type ImageSource = string | Buffer;
+
+/** An image job's output kept in memory. */
+export type ImageBytes = { bytes: Buffer; result: ImageResult };
+
 /** Output formats sharp writes for us (uploads keep the source format; /convert adds avif). */
 export type ImageTarget = "png" | "jpeg" | "webp" | "gif" | "avif";
 
@@ -75,21 +81,15 @@ export async function processImage(input: string, output: string, opts: ProcessI
       const { size } = await stat(input);
       if (size <= MAX_SURGERY_BYTES) {
         const done = await withScratch(size, async (scratch) => {
-          const bytes = await readInto(input, scratch, size);
-          const meta = await readImageHeader(bytes, format);
-          const scan = scanImage(bytes, format);
-          const animated = (meta.pages ?? 1) > 1 || scan?.info.animated === true;
-          if (scan && !needsRotation(meta, animated)) {
-            const plan = planRewrite(bytes, scan, format, keepMetadata);
-            // Decoded from memory while the file is written; the pixel data is the input's, so
-            // its header already says what the output is.
-            const finish = async (out: Buffer) => {
-              await settleBoth(writeFile(output, out), verifyDecodes(out, format, timeoutMs));
-              return describeFromHeader(meta, format, out.length, scan.info);
-            };
-            return plan.changed ? withScratch(plan.size, (target) => finish(plan.writeTo(target))) : finish(bytes);
-          }
-          return { meta, container: scan?.info ?? null, animated };
+          const step = await planImage(await readInto(input, scratch, size), format, keepMetadata);
+          if (step.kind === "render") return step;
+          // Decoded from memory while the file is written; the pixel data is the input's, so
+          // its header already says what the output is.
+          const finish = async (out: Buffer) => {
+            await settleBoth(writeFile(output, out), verifyDecodes(out, format, timeoutMs));
+            return describeFromHeader(step.meta, format, out.length, step.info);
+          };
+          return step.plan.changed ? withScratch(step.plan.size, (target) => finish(step.plan.writeTo(target))) : finish(step.bytes);
         });
         if ("mime" in done) return done;
         return await renderAndDescribe(input, output, { format, keepMetadata, timeoutMs, ...done });
@@ -103,6 +103,48 @@ export async function processImage(input: string, output: string, opts: ProcessI
   }, { signal: opts.signal });
 }
 
+/**
+ * processImage for a file already in memory (POST /convert of a small file): the same two
+ * paths, the output in memory too. Surgery never makes a file larger; the sharp path's
+ * output is bounded by the caller, which only sends images of a few megapixels this way.
+ */
+export async function processImageBytes(input: Buffer, opts: ProcessImageOptions): Promise<ImageBytes> {
+  const { format, keepMetadata } = opts;
+  if (!isImageFormat(format)) throw new DomainError("unsupported_type", `processImage does not take ${format} files.`);
+  const timeoutMs = opts.timeoutMs ?? mediaConfig().timeoutMs;
+
+  return withMediaSlot(async () => {
+    try {
+      const step = await planImage(input, format, keepMetadata);
+      if (step.kind === "surgery") {
+        const out = step.plan.changed ? step.plan.writeTo(Buffer.allocUnsafe(step.plan.size)) : input;
+        await verifyDecodes(out, format, timeoutMs);
+        return { bytes: out, result: describeFromHeader(step.meta, format, out.length, step.info) };
+      }
+      const rendered = await renderImageBytes(input, renderOptions(format, keepMetadata, timeoutMs, step));
+      return { bytes: rendered.bytes, result: describeOutput(rendered.info, format, step.container) };
+    } catch (error) {
+      throw imageError(error);
+    }
+  }, { signal: opts.signal });
+}
+
+/** Either container surgery (`plan`) or, when pixels must be turned or the walk failed, sharp. */
+type ImageStep =
+  | { kind: "surgery"; bytes: Buffer; meta: Metadata; info: ContainerInfo; plan: RewritePlan }
+  | { kind: "render"; meta: Metadata; container: ContainerInfo | null; animated: boolean };
+
+/** The cheapest correct path for the whole file in `bytes` (see the top of this file). */
+async function planImage(bytes: Buffer, format: ImageFormat, keepMetadata: boolean): Promise<ImageStep> {
+  const meta = await readImageHeader(bytes, format);
+  const scan = scanImage(bytes, format);
+  const animated = (meta.pages ?? 1) > 1 || scan?.info.animated === true;
+  if (scan && !needsRotation(meta, animated)) {
+    return { kind: "surgery", bytes, meta, info: scan.info, plan: planRewrite(bytes, scan, format, keepMetadata) };
+  }
+  return { kind: "render", meta, container: scan?.info ?? null, animated };
+}
+
 const needsRotation = (meta: Metadata, animated: boolean) => (meta.orientation ?? 1) > 1 && !animated;
 
 /** The sharp path: decode, orient, re-encode in the source format. */
@@ -111,15 +153,17 @@ async function renderAndDescribe(
   output: string,
   o: { format: ImageFormat; keepMetadata: boolean; timeoutMs: number; meta: Metadata; container: ContainerInfo | null; animated: boolean },
 ): Promise<ImageResult> {
-  await renderImage(input, output, {
-    target: o.format,
-    keepMetadata: o.keepMetadata,
-    keepFrames: o.animated,
-    lossless: o.container?.lossless ?? o.format !== "jpeg",
-    meta: o.meta,
-    timeoutMs: o.timeoutMs,
-  });
-  return describeImage(output, o.format, o.container);
+  const info = await renderImage(input, output, renderOptions(o.format, o.keepMetadata, o.timeoutMs, o));
+  return describeOutput(info, o.format, o.container);
+}
+
+function renderOptions(
+  format: ImageFormat,
+  keepMetadata: boolean,
+  timeoutMs: number,
+  o: { meta: Metadata; container: ContainerInfo | null; animated: boolean },
+): RenderOptions {
+  return { target: format, keepMetadata, keepFrames: o.animated, lossless: o.container?.lossless ?? format !== "jpeg", meta: o.meta, timeoutMs };
 }
 
 /** The whole file into the start of `target`; the filled part. */
@@ -142,7 +186,7 @@ async function readInto(path: string, target: Buffer, size: number): Promise<Buf
  * Header only (no pixel decoding): format check, pixel limit, orientation, frames.
  * Fails with invalid_request when it is not a readable image of the sniffed format.
  */
-export async function readImageHeader(input: string | Buffer, format: ImageFormat): Promise<Metadata> {
+export async function readImageHeader(input: ImageSource, format: ImageFormat): Promise<Metadata> {
   let meta: Metadata;
   try {
     meta = await openImage(input, { animated: canAnimate(format) }).metadata();
@@ -167,7 +211,7 @@ export async function readImageHeader(input: string | Buffer, format: ImageForma
  * stats() computes entropy and sharpness too (27 s for a 900-frame GIF against 1.6 s),
  * raw() would hold the whole decoded image in memory.
  */
-async function verifyDecodes(image: string | Buffer, format: ImageFormat, timeoutMs: number): Promise<void> {
+async function verifyDecodes(image: ImageSource, format: ImageFormat, timeoutMs: number): Promise<void> {
   await openImage(image, { animated: canAnimate(format) }).timeout({ seconds: sharpSeconds(timeoutMs) }).resize(1, 1).raw().toBuffer();
 }
 
@@ -178,8 +222,20 @@ export async function describeImage(path: string, format: ImageTarget, container
   return describeFromHeader(meta, format, size, container);
 }
 
+/**
+ * describeImage from what sharp reports about the output it wrote: no second read. sharp
+ * gives the frame height and count of multi-frame output as pageHeight and pages.
+ */
+export function describeOutput(info: OutputInfo, format: ImageTarget, container?: ContainerInfo | null): ImageResult {
+  const pages = info.pages ?? 1;
+  return describeFromHeader({ width: info.width, height: info.height, pages, pageHeight: info.pageHeight }, format, info.size, container);
+}
+
+/** The parts of a header (or of sharp's output info) that size an image. */
+type FrameSize = Pick<Metadata, "width" | "height" | "pages" | "pageHeight">;
+
 /** describeImage from a header already read (opened with the same `animated` setting). */
-function describeFromHeader(meta: Metadata, format: ImageTarget, size: number, container?: ContainerInfo | null): ImageResult {
+function describeFromHeader(meta: FrameSize, format: ImageTarget, size: number, container?: ContainerInfo | null): ImageResult {
   const pages = meta.pages ?? 1;
   const height = pages > 1 ? (meta.pageHeight ?? Math.round(meta.height / pages)) : meta.height;
   const type = targetType(format);
@@ -208,9 +264,20 @@ export type RenderOptions = {
 
 /**
  * Decode → orient → encode with sharp: the one image encoder of the service (upload
- * fallback path and every image conversion of /convert).
+ * fallback path and every image conversion of /convert). Resolves with what sharp reports
+ * about the output (describeOutput turns it into an ImageResult).
  */
-export async function renderImage(input: string, output: string, o: RenderOptions): Promise<void> {
+export async function renderImage(input: ImageSource, output: string, o: RenderOptions): Promise<OutputInfo> {
+  return imagePipeline(input, o).toFile(output);
+}
+
+/** renderImage with the output in memory. */
+export async function renderImageBytes(input: ImageSource, o: RenderOptions): Promise<{ bytes: Buffer; info: OutputInfo }> {
+  const { data, info } = await imagePipeline(input, o).toBuffer({ resolveWithObject: true });
+  return { bytes: data, info };
+}
+
+function imagePipeline(input: ImageSource, o: RenderOptions): Sharp {
   // With animated:true sharp stacks the frames into one tall image; for png/jpeg/avif that
   // would come out as a strip, so those targets get the first frame only.
   const keepFrames = o.keepFrames && canAnimate(o.target);
@@ -220,9 +287,11 @@ export async function renderImage(input: string, output: string, o: RenderOption
   else if (o.meta.space === "cmyk") img = img.withIccProfile("srgb");
   else img = img.keepIccProfile();
   if (o.meta.hasAlpha && o.target === "jpeg") img = img.flatten({ background: "#ffffff" });
-  img = encode(img, o);
-  await img.timeout({ seconds: sharpSeconds(o.timeoutMs) }).toFile(output);
+  return encode(img, o).timeout({ seconds: sharpSeconds(o.timeoutMs) });
 }
+
+/** Frames the output of `target` keeps: animated GIF and WebP keep them all, other targets the first. */
+export const keepsFrames = (target: ImageTarget): boolean => canAnimate(target);
 
 function encode(img: Sharp, o: RenderOptions): Sharp {
   switch (o.target) {

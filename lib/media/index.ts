@@ -7,15 +7,17 @@ export { processVideo } from "./video";
 export type { VideoResult, ProcessVideoOptions } from "./video";
 export {
   convertFile,
+  convertImageBytes,
   canConvert,
   convertNeedsPlus,
   convertOutputType,
   isConvertTarget,
+  isImageTarget,
   CONVERT_MATRIX,
   CONVERT_TARGETS,
   VIDEO_GIF,
 } from "./convert";
-export type { ConvertTarget, ConvertOptions, ConvertResult } from "./convert";
+export type { ConvertTarget, ConvertOptions, ConvertResult, ConvertedBytes } from "./convert";
 export { runFfmpeg, runFfprobe, MediaToolError, isMediaToolError, binaryPath } from "./ffmpeg";
 export type { ProbeResult, ProbeStream, RunOptions, FfmpegProgress, ToolFailure } from "./ffmpeg";
 export { withMediaSlot, mediaLimiter } from "./limiter";

@@ -2,7 +2,8 @@
  * POST /convert: the HTTP side only. The dispatcher has already authenticated the key,
  * refused lapsed team keys (403 forbidden) and counted the 10/min limit; the conversion
  * itself is lib/convert. The reply is the converted file as an attachment, streamed from
- * disk; errors are thrown as DomainError and rendered as JSON by the dispatcher.
+ * disk (or, for a small image converted in memory, sent from memory); errors are thrown as
+ * DomainError and rendered as JSON by the dispatcher.
  */
 import type { Principal } from "../auth/principal";
 import { convertUpload } from "../convert/convert";

@@ -9,7 +9,7 @@ import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { finished, pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { DomainError } from "../errors";
 import { abandonRequestBody, requestBody } from "../http/node-bridge";
@@ -21,27 +21,34 @@ export interface ReceivedFile {
   index: number;
   /** The client's file name (untrusted). */
   filename: string;
-  /** Temp file holding the bytes; absent when the part failed. */
+  /** Temp file holding the bytes; absent when the part failed or was received in memory. */
   path?: string;
+  /** The bytes, when received in memory (`inMemory`); absent when the part failed. */
+  bytes?: Buffer;
   size: number;
   /** SHA-256 (hex) of the bytes, computed while they arrived (moderation's blocklist), when asked for. */
   sha256?: string;
   error?: DomainError;
 }
 
-export interface ReceiveOptions {
+/**
+ * Where each file goes: a temp file in `tmpDir` (the caller removes the directory when done),
+ * or memory (`inMemory`), only for a request whose Content-Length the caller has checked is
+ * small: a body is never longer than its Content-Length.
+ */
+export type ReceiveDestination = { tmpDir: string; inMemory?: false } | { inMemory: true; tmpDir?: undefined };
+
+export type ReceiveOptions = ReceiveDestination & {
   field: string;
   maxFileBytes: number;
   maxRequestBytes: number;
   /** Parts past this many are not written and fail with invalid_request. */
   maxFiles: number;
-  /** Where temp files go; the caller removes the directory when done. */
-  tmpDir: string;
   /** Stop after the first file part (POST /convert reads only the first file). */
   firstOnly?: boolean;
   /** Hash each file while it arrives (`sha256`). */
   hash?: boolean;
-}
+};
 
 /**
  * Buffer sizes of the parser and the file writes, up from Node's 16–64 KB: fewer, larger
@@ -129,34 +136,25 @@ async function receiveAdmitted(
         stream.resume();
         return;
       }
-      const path = join(options.tmpDir, `part-${entry.index}`);
       // Hashed on the way in: reading a 1 GB file again later costs seconds.
       const hash = options.hash ? createHash("sha256") : null;
-      const behind = writeBehind(path);
       stream.on("data", (chunk: Buffer) => {
         entry.size += chunk.length;
         hash?.update(chunk);
-        behind.progress(entry.size);
       });
       stream.on("limit", () => {
         entry.error = tooLarge(`File ${entry.index}`, options.maxFileBytes);
       });
+      const received = options.inMemory ? intoMemory(stream, entry) : intoFile(stream, entry, join(options.tmpDir, `part-${entry.index}`));
       writes.push(
-        pipeline(stream, createWriteStream(path, { highWaterMark: STREAM_BUFFER_BYTES }))
-          .finally(() => behind.finish())
-          .then(
-            async () => {
-              if (entry.error) {
-                await rm(path, { force: true });
-              } else {
-                entry.path = path;
-                if (hash) entry.sha256 = hash.digest("hex");
-              }
-            },
-            () => {
-              entry.error ??= new DomainError("invalid_request", "The upload was interrupted.");
-            },
-          ),
+        received.then(
+          () => {
+            if (hash && !entry.error) entry.sha256 = hash.digest("hex");
+          },
+          () => {
+            entry.error ??= new DomainError("invalid_request", "The upload was interrupted.");
+          },
+        ),
       );
     });
     parser.on("error", () => fail(new DomainError("invalid_request", "The multipart body could not be parsed.")));
@@ -174,6 +172,29 @@ async function receiveAdmitted(
   return files;
 }
 
+/** Streams a part to `path`; sets `entry.path` when all of it is there (the file is removed otherwise). */
+async function intoFile(stream: Readable, entry: ReceivedFile, path: string): Promise<void> {
+  const behind = writeBehind(path);
+  stream.on("data", () => behind.progress(entry.size));
+  try {
+    await pipeline(stream, createWriteStream(path, { highWaterMark: STREAM_BUFFER_BYTES }));
+  } finally {
+    behind.finish();
+  }
+  if (entry.error) await rm(path, { force: true });
+  else entry.path = path;
+}
+
+/** Collects a part in memory; sets `entry.bytes` when all of it is there. */
+async function intoMemory(stream: Readable, entry: ReceivedFile): Promise<void> {
+  const chunks: Buffer[] = [];
+  stream.on("data", (chunk: Buffer) => {
+    if (!entry.error) chunks.push(chunk);
+  });
+  await finished(stream);
+  if (!entry.error) entry.bytes = Buffer.concat(chunks, entry.size);
+}
+
 /** Room for multipart boundaries and part headers around a single file. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
@@ -186,15 +207,31 @@ export async function receiveSingleFile(
   request: Request,
   options: { field: string; maxFileBytes: number; tmpDir: string },
 ): Promise<{ path: string; filename: string }> {
+  const file = await receiveFirst(request, options);
+  if (!file.path) throw emptyFile(options.field);
+  return { path: file.path, filename: file.filename };
+}
+
+/** receiveSingleFile into memory: only for a request the caller has checked is small (Content-Length). */
+export async function receiveSingleFileInMemory(
+  request: Request,
+  options: { field: string; maxFileBytes: number },
+): Promise<{ bytes: Buffer; filename: string }> {
+  const file = await receiveFirst(request, { ...options, inMemory: true });
+  if (!file.bytes) throw emptyFile(options.field);
+  return { bytes: file.bytes, filename: file.filename };
+}
+
+async function receiveFirst(request: Request, options: { field: string; maxFileBytes: number } & ReceiveDestination): Promise<ReceivedFile> {
   const [file] = await receiveFiles(request, {
-    field: options.field,
-    maxFileBytes: options.maxFileBytes,
+    ...options,
     maxRequestBytes: options.maxFileBytes + MULTIPART_OVERHEAD_BYTES,
     maxFiles: 1,
-    tmpDir: options.tmpDir,
     firstOnly: true,
   });
   if (file.error) throw file.error;
-  if (!file.path || file.size === 0) throw new DomainError("invalid_request", `The file in field "${options.field}" is empty.`);
-  return { path: file.path, filename: file.filename };
+  if (file.size === 0) throw emptyFile(options.field);
+  return file;
 }
+
+const emptyFile = (field: string) => new DomainError("invalid_request", `The file in field "${field}" is empty.`);

@@ -1,10 +1,11 @@
 /**
  * POST /convert leaves nothing behind when the client goes away: during the upload, while
  * the job waits for a media slot, while ffmpeg runs, before the reply is read and half-way
- * through it. "Nothing" includes a deleted file still held open by a descriptor.
+ * through it. "Nothing" includes a deleted file still held open by a descriptor. A small
+ * image conversion makes no file in the first place.
  */
 import { randomBytes } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -13,12 +14,13 @@ import { resetMediaConfig } from "@/lib/media/config";
 import { mediaLimiter, resetMediaLimiter, withMediaSlot } from "@/lib/media/limiter";
 import { dispatcher } from "@/lib/routes";
 import { READ_CHUNK_BYTES } from "@/lib/convert/file-stream";
+import { IN_MEMORY_PIXELS } from "@/lib/media/convert";
 import { useTestDatabase } from "../support/db";
 import { useCounterStore } from "../support/counters";
 import { createTestUser, type TestUser } from "../support/fixtures";
 import { ffmpeg, fixture, scratchDir } from "../support/media";
 import { form } from "../support/multipart";
-import { convertRequest, expectNoTempLeft, openTempDescriptors, tempEntries } from "./helpers";
+import { convertRequest, expectNoTempLeft, magicOf, openTempDescriptors, postConvert, tempEntries, withEnv } from "./helpers";
 
 useTestDatabase();
 useCounterStore({ perTest: true });
@@ -157,5 +159,55 @@ describe("client aborts before the reply", () => {
     expect(response.status).toBe(400);
     expect((await response.json()).error.message).toMatch(/closed the connection/);
     expect(mediaLimiter().stats().active).toBe(0);
+  });
+});
+
+describe("small image conversions make no temporary file at all", () => {
+  /** DATA_DIR/tmp replaced by a plain file: making any temporary directory fails (ENOTDIR → 500). */
+  async function withoutTempDir(fn: () => Promise<void>): Promise<void> {
+    const root = join(dataDir(), "tmp");
+    await rm(root, { recursive: true, force: true });
+    await writeFile(root, "not a directory");
+    try {
+      await fn();
+    } finally {
+      await rm(root, { force: true });
+    }
+  }
+
+  it("an image with its Content-Length converts without one; the same request without a length needs one", async () => {
+    await withoutTempDir(async () => {
+      const reply = await postConvert({ key: user.apiKey, target: "webp", body: await form([{ path: await fixture("jpegOriented") }]) });
+      expect(reply.status).toBe(200);
+      expect(magicOf(reply.bytes)).toBe("webp");
+      // Chunked (no Content-Length): received to a file, so here it fails.
+      const chunked = await dispatcher("api")(convertRequest({ key: user.apiKey, target: "webp", body: await form([{ path: await fixture("jpegOriented") }]) }));
+      expect(chunked.status).toBe(500);
+    });
+  });
+
+  it("a small video, or an image of more than IN_MEMORY_PIXELS, goes through a file", async () => {
+    const large = join(await scratchDir(), "large.png");
+    const side = Math.floor(Math.sqrt(IN_MEMORY_PIXELS)) + 1; // 4097 x 4097, one flat colour: a small file
+    await sharp({ create: { width: side, height: side, channels: 3, background: "#3366cc" } }).png().toFile(large);
+    await withoutTempDir(async () => {
+      expect((await postConvert({ key: user.apiKey, target: "gif", body: await form([{ path: await fixture("mp4") }]) })).status).toBe(500);
+      expect((await postConvert({ key: user.apiKey, target: "jpeg", body: await form([{ path: large }]) })).status).toBe(500);
+    });
+    const reply = await postConvert({ key: user.apiKey, target: "jpeg", body: await form([{ path: large }]) });
+    expect(reply.status).toBe(200);
+    const meta = await sharp(reply.bytes).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["jpeg", side, side]);
+  });
+
+  it("CONVERT_IN_MEMORY_MAX_BYTES bounds the requests received in memory (0: none)", async () => {
+    const body = await form([{ path: await fixture("png") }]);
+    const length = (await new Response(body).arrayBuffer()).byteLength;
+    await withoutTempDir(async () => {
+      for (const [limit, status] of [[length, 200], [length - 1, 500], [0, 500]] as const) {
+        const reply = await withEnv({ CONVERT_IN_MEMORY_MAX_BYTES: String(limit) }, () => postConvert({ key: user.apiKey, target: "webp", body }));
+        expect(reply.status, `limit ${limit}`).toBe(status);
+      }
+    });
   });
 });

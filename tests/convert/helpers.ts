@@ -42,13 +42,40 @@ export function convertRequest(call: ConvertCall): Request {
   return new Request(`http://localhost/${surface}/convert`, init);
 }
 
-/** Calls the real dispatcher in-process and reads the whole reply as bytes. */
+/**
+ * Calls the real dispatcher in-process and reads the whole reply as bytes. A FormData body
+ * is sent encoded, with its Content-Length, as curl, ShareX and browsers send files (then
+ * a small image conversion takes the in-memory path). convertRequest with a FormData body
+ * has no Content-Length: that conversion always goes through temporary files.
+ */
 export async function postConvert(call: ConvertCall): Promise<ConvertReply> {
-  const response = await dispatcher(call.surface ?? "api")(convertRequest(call));
+  const response = await dispatcher(call.surface ?? "api")(convertRequest(call.body instanceof FormData ? await sized(call, call.body) : call));
   const bytes = Buffer.from(await response.arrayBuffer());
   let json: ConvertReply["json"];
   if ((response.headers.get("content-type") ?? "").startsWith("application/json")) json = JSON.parse(bytes.toString("utf8"));
   return { status: response.status, headers: response.headers, bytes, json };
+}
+
+/** The call with its form encoded into bytes, Content-Type and Content-Length set. */
+async function sized(call: ConvertCall, form: FormData): Promise<ConvertCall> {
+  const encoded = new Response(form);
+  const body = new Uint8Array(await encoded.arrayBuffer());
+  const headers = { "content-type": encoded.headers.get("content-type") ?? "", "content-length": String(body.length), ...call.headers };
+  return { ...call, body, headers };
+}
+
+/** Sets environment variables for one test body, then restores them. */
+export async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  try {
+    return await fn();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
 }
 
 /** POST /convert with one fixture as the file (named `name`, default `source-<fixture>.<ext>`). */

@@ -10,7 +10,7 @@ import { useTestDatabase } from "../support/db";
 import { useCounterStore } from "../support/counters";
 import { createTestUser } from "../support/fixtures";
 import { SECRET, type FixtureName } from "../support/media";
-import { convertFixture, expectNoTempLeft, magicOf, probeBytes, storedCounts, type ConvertReply } from "./helpers";
+import { convertFixture, expectNoTempLeft, magicOf, probeBytes, storedCounts, withEnv, type ConvertReply } from "./helpers";
 
 useTestDatabase();
 useCounterStore({ perTest: true });
@@ -68,14 +68,24 @@ function expectNoSecrets(bytes: Buffer): void {
   for (const secret of Object.values(SECRET)) expect(bytes.includes(secret), secret).toBe(false);
 }
 
-describe("every matrix pair", () => {
+/**
+ * A small image to an image target is converted in memory (the default, as clients send a
+ * Content-Length); with CONVERT_IN_MEMORY_MAX_BYTES=0 everything goes through temporary
+ * files. Both ways must give the same answers, so the matrix runs on each.
+ */
+const WAYS = [
+  ["in memory where it can", {}],
+  ["through temporary files", { CONVERT_IN_MEMORY_MAX_BYTES: "0" }],
+] as const satisfies readonly (readonly [string, Record<string, string>])[];
+
+describe.each(WAYS)("every matrix pair, %s", (_way, env) => {
   it("covers the 29 pairs of interface.md", () => {
     expect(PAIRS).toHaveLength(29);
   });
 
   it.each(PAIRS)("%s → %s", async (source, target) => {
     const before = await storedCounts();
-    const reply = await convertFixture(plusKey, SOURCES[source].fixture, target);
+    const reply = await withEnv(env, () => convertFixture(plusKey, SOURCES[source].fixture, target));
     expectAttachment(reply, source, target);
     expect(magicOf(reply.bytes)).toBe(target);
     expectNoSecrets(reply.bytes);

@@ -24,6 +24,7 @@ import {
   readFixture,
   storedCounts,
   tempEntries,
+  withEnv,
 } from "./helpers";
 
 useTestDatabase();
@@ -40,20 +41,6 @@ beforeAll(async () => {
   ]);
 });
 afterEach(expectNoTempLeft);
-
-/** Sets environment variables for one test body, then restores them. */
-async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, vars);
-  try {
-    return await fn();
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
 
 describe("convert-target header (rule 1)", () => {
   it("missing → 400 invalid_request, before the body is read", async () => {

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { DomainError } from "@/lib/errors";
-import { canConvert, convertFile, convertNeedsPlus, isConvertTarget, type ConvertTarget } from "@/lib/media/convert";
-import { sniffFile } from "@/lib/media/sniff";
+import { canConvert, convertFile, convertImageBytes, convertNeedsPlus, IN_MEMORY_PIXELS, isConvertTarget, type ConvertTarget } from "@/lib/media/convert";
+import { sniffBuffer, sniffFile } from "@/lib/media/sniff";
 import { ffmpeg, fixture, type FixtureName, listDir, probeJson, removeDir, scratchDir, SECRET, topLevelBoxes, useScratchDir } from "../support/media";
 
 const out = useScratchDir();
@@ -178,5 +178,44 @@ describe("video → GIF and MP3", () => {
   it("MP3 from a video without audio → unsupported_type", async () => {
     const e = await convert("mp4Silent", "mp3").catch((x: unknown) => x);
     expect((e as DomainError).type).toBe("unsupported_type");
+  });
+});
+
+describe("in memory (convertImageBytes)", () => {
+  const IMAGE_PAIRS: [FixtureName, ConvertTarget][] = [
+    ["png", "png"], ["png", "jpeg"], ["png", "webp"], ["png", "avif"], ["png", "gif"],
+    ["jpegOriented", "jpeg"], ["jpegExif", "webp"], ["webp", "png"], ["webpAnimated", "gif"], ["gifAnimated", "webp"], ["gifAnimated", "jpeg"],
+  ];
+
+  it.each(IMAGE_PAIRS)("%s → %s: the same bytes and description as convertFile", async (name, target) => {
+    const input = await fixture(name);
+    const source = (await sniffFile(input))!;
+    const fromFile = await convert(name, target);
+    const inMemory = await convertImageBytes(await readFile(input), { source, target });
+    expect(inMemory).not.toBeNull();
+    const { bytes, ...described } = inMemory!;
+    expect(bytes.equals(await readFile(fromFile.path))).toBe(true);
+    expect(described).toEqual(fromFile.result);
+  });
+
+  it("refuses what convertFile refuses: other pairs unsupported_type, a corrupt image invalid_request", async () => {
+    const png = await readFile(await fixture("png"));
+    const mp4 = await convertImageBytes(png, { source: sniffBuffer(png)!, target: "mp4" }).catch((x: unknown) => x);
+    expect((mp4 as DomainError).type).toBe("unsupported_type");
+    const corrupt = await readFile(await fixture("corruptPng"));
+    const e = await convertImageBytes(corrupt, { source: sniffBuffer(corrupt)!, target: "webp" }).catch((x: unknown) => x);
+    expect((e as DomainError).type).toBe("invalid_request");
+  });
+
+  it("null over IN_MEMORY_PIXELS of output: all frames count when the target keeps them", async () => {
+    // 17 frames of 1024x1024: 17.8 megapixels in all, 1 per frame.
+    const path = out("tall.gif");
+    await ffmpeg(["-f", "lavfi", "-i", "color=c=red:size=1024x1024:rate=10", "-frames:v", "17", "-f", "gif", path]);
+    const bytes = await readFile(path);
+    const source = sniffBuffer(bytes)!;
+    expect(1024 * 1024 * 17).toBeGreaterThan(IN_MEMORY_PIXELS);
+    expect(await convertImageBytes(bytes, { source, target: "webp" })).toBeNull();
+    const still = await convertImageBytes(bytes, { source, target: "png" });
+    expect([still?.width, still?.height]).toEqual([1024, 1024]);
   });
 });
