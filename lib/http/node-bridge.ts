@@ -11,7 +11,10 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 
-export type NativeBody = { kind: "text"; text: string } | { kind: "stream"; stream: Readable };
+export type NativeBody =
+  | { kind: "text"; text: string }
+  | { kind: "bytes"; bytes: Uint8Array }
+  | { kind: "stream"; stream: Readable };
 
 const requestBodies = new WeakMap<Request, Readable>();
 const responseBodies = new WeakMap<Response, NativeBody>();

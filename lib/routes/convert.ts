@@ -9,12 +9,13 @@ import type { Principal } from "../auth/principal";
 import { convertUpload } from "../convert/convert";
 import { contentDisposition } from "../convert/filename";
 import { CONVERT_TARGET_HEADER, parseConvertTarget } from "../convert/target";
+import { attachResponseBody } from "../http/node-bridge";
 
 export async function handleConvert(principal: Principal, request: Request): Promise<Response> {
   // Checked before the body is read: a bad header costs the client no upload.
   const target = parseConvertTarget(request.headers.get(CONVERT_TARGET_HEADER));
   const file = await convertUpload(principal, request, target);
-  return new Response(file.body, {
+  const response = new Response(file.body, {
     status: 200,
     headers: {
       "content-type": file.mime,
@@ -26,4 +27,6 @@ export async function handleConvert(principal: Principal, request: Request): Pro
       "cache-control": "no-store, no-transform",
     },
   });
+  // Converted in memory: the fast lane writes the bytes to the socket as they are.
+  return file.body instanceof Uint8Array ? attachResponseBody(response, { kind: "bytes", bytes: file.body }) : response;
 }

@@ -99,6 +99,7 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
   const native = nativeResponseBody(response);
   const bodyless = req.method === "HEAD" || response.status === 204 || response.status === 304 || !response.body;
   if (native?.kind === "text" && !bodyless) head["content-length"] = String(Buffer.byteLength(native.text));
+  if (native?.kind === "bytes" && !bodyless) head["content-length"] = String(native.bytes.byteLength);
   // A body we stopped reading (a 413 mid-upload, a 401 before it): answer, then read and
   // discard what the client is still sending for a while before cutting the connection
   // ("lingering close"). A client cut off mid-send reports a broken pipe instead of
@@ -115,6 +116,8 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
   try {
     if (native?.kind === "text") {
       res.end(native.text);
+    } else if (native?.kind === "bytes") {
+      res.end(native.bytes);
     } else if (native?.kind === "stream") {
       await pipeline(native.stream, res);
     } else {

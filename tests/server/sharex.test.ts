@@ -77,14 +77,21 @@ describe("a ShareX-style upload through the real server", () => {
     expect((await fetch(video.url, { headers: { "if-none-match": etag } })).status).toBe(304);
   });
 
-  it("converts with the Content-Length of the attachment on the wire", async () => {
+  // A small image is converted and answered from memory, a video through temporary files.
+  it.each([
+    ["png", "shot.png", "webp", "shot.webp", "image/webp"],
+    ["mp4", "clip.mp4", "mp3", "clip.mp3", "audio/mpeg"],
+  ] as const)("converts %s with the Content-Length of the attachment on the wire", async (name, filename, target, attachment, mime) => {
     const body = new FormData();
-    body.append("file", new Blob([await readFile(await fixture("png"))], { type: "image/png" }), "shot.png");
-    const res = await fetch(`${server.url}/api/convert`, { method: "POST", body, headers: { "api-key": key, "convert-target": "webp" } });
+    body.append("file", new Blob([await readFile(await fixture(name))]), filename);
+    const res = await fetch(`${server.url}/api/convert`, { method: "POST", body, headers: { "api-key": key, "convert-target": target } });
     expect(res.status).toBe(200);
-    const bytes = (await res.arrayBuffer()).byteLength;
-    expect(res.headers.get("content-length")).toBe(String(bytes));
-    expect(res.headers.get("content-disposition")).toContain("shot.webp");
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(res.headers.get("content-length")).toBe(String(bytes.length));
+    expect(res.headers.get("content-type")).toBe(mime);
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${attachment}"`);
+    if (target === "webp") expect(bytes.toString("latin1", 8, 12)).toBe("WEBP");
+    else expect(bytes.toString("latin1", 0, 3) === "ID3" || bytes[0] === 0xff).toBe(true);
   });
 
   it("answers errors before any handler as JSON", async () => {
