@@ -160,7 +160,7 @@ export async function convertImageBytes(input: Buffer, opts: ConvertOptions): Pr
       const meta = await readImageHeader(input, format);
       if (outputPixels(meta, target) > IN_MEMORY_PIXELS) return null;
       if (target === format) {
-        const { bytes, result } = await processImageBytes(input, { keepMetadata: false, format, timeoutMs });
+        const { bytes, result } = await processImageBytes(input, { keepMetadata: false, format, timeoutMs, header: meta });
         return { ...resultOf(result), bytes };
       }
       const { bytes, info } = await renderImageBytes(input, await conversionOptions(input, format, target, meta, timeoutMs));

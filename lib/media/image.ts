@@ -105,17 +105,18 @@ export async function processImage(input: string, output: string, opts: ProcessI
 
 /**
  * processImage for a file already in memory (POST /convert of a small file): the same two
- * paths, the output in memory too. Surgery never makes a file larger; the sharp path's
+ * paths, the output in memory too. `header`: readImageHeader's result, when the caller has
+ * it already (it is the costliest step of a small file's surgery after the verifying decode). Surgery never makes a file larger; the sharp path's
  * output is bounded by the caller, which only sends images of a few megapixels this way.
  */
-export async function processImageBytes(input: Buffer, opts: ProcessImageOptions): Promise<ImageBytes> {
+export async function processImageBytes(input: Buffer, opts: ProcessImageOptions & { header?: Metadata }): Promise<ImageBytes> {
   const { format, keepMetadata } = opts;
   if (!isImageFormat(format)) throw new DomainError("unsupported_type", `processImage does not take ${format} files.`);
   const timeoutMs = opts.timeoutMs ?? mediaConfig().timeoutMs;
 
   return withMediaSlot(async () => {
     try {
-      const step = await planImage(input, format, keepMetadata);
+      const step = await planImage(input, format, keepMetadata, opts.header);
       if (step.kind === "surgery") {
         const out = step.plan.changed ? step.plan.writeTo(Buffer.allocUnsafe(step.plan.size)) : input;
         await verifyDecodes(out, format, timeoutMs);
@@ -134,9 +135,9 @@ type ImageStep =
   | { kind: "surgery"; bytes: Buffer; meta: Metadata; info: ContainerInfo; plan: RewritePlan }
   | { kind: "render"; meta: Metadata; container: ContainerInfo | null; animated: boolean };
 
-/** The cheapest correct path for the whole file in `bytes` (see the top of this file). */
-async function planImage(bytes: Buffer, format: ImageFormat, keepMetadata: boolean): Promise<ImageStep> {
-  const meta = await readImageHeader(bytes, format);
+/** The cheapest correct path for the whole file in `bytes` (see the top of this file); `header` if already read. */
+async function planImage(bytes: Buffer, format: ImageFormat, keepMetadata: boolean, header?: Metadata): Promise<ImageStep> {
+  const meta = header ?? (await readImageHeader(bytes, format));
   const scan = scanImage(bytes, format);
   const animated = (meta.pages ?? 1) > 1 || scan?.info.animated === true;
   if (scan && !needsRotation(meta, animated)) {
