@@ -22,7 +22,7 @@ import { withMediaSlot } from "./limiter";
 import { primaryAudio, primaryVideo } from "./probe";
 import { imageError } from "./sharp";
 import type { ImageFormat, Sniffed, SniffedFormat } from "./sniff";
-import { CONVERT_COPY_VIDEO, describeMp4, planMp4, writeMp4 } from "./video";
+import { CONVERT_COPY_VIDEO, planMp4, writeMp4 } from "./video";
 
 export const CONVERT_TARGETS = ["png", "jpeg", "webp", "avif", "gif", "mp4", "mp3"] as const;
 export type ConvertTarget = (typeof CONVERT_TARGETS)[number];
@@ -85,11 +85,9 @@ export type ConvertResult = {
   mime: string;
   ext: string;
   size: number;
-  /** Pictures and video (frame size for GIF). */
+  /** Images and GIF output (frame size); MP4 and MP3 output are not probed again. */
   width?: number;
   height?: number;
-  /** MP4 output, seconds. */
-  duration?: number;
 };
 
 /**
@@ -112,8 +110,9 @@ export async function convertFile(input: string, output: string, opts: ConvertOp
       if (target === "mp4") {
         const plan = planMp4(await runFfprobe(input, { ...clock.run(), demuxer }), CONVERT_COPY_VIDEO, demuxer);
         await writeMp4(input, output, plan, { keepMetadata: false, clock });
-        const { width, height, duration, size } = await describeMp4(output, clock.run());
-        return { ...convertOutputType("mp4"), size, width, height, duration };
+        // Not probed again: the caller sends bytes, and a second ffprobe is ~14 ms of a remux's ~45.
+        const { size } = await stat(output);
+        return { ...convertOutputType("mp4"), size };
       }
       if (target === "gif") return await videoToGif(input, output, demuxer, clock);
       return await videoToMp3(input, output, demuxer, clock);
@@ -136,7 +135,7 @@ async function convertImage(
     return resultOf(await processImage(input, output, { keepMetadata: false, format, timeoutMs }));
   }
   const meta = await readImageHeader(input, format);
-  const info = await renderImage(input, output, await conversionOptions(input, format, target, meta, timeoutMs));
+  const info = await renderImage(input, output, await imageConversionOptions(input, format, target, meta, timeoutMs));
   return resultOf(describeOutput(info, target));
 }
 
@@ -163,7 +162,7 @@ export async function convertImageBytes(input: Buffer, opts: ConvertOptions): Pr
         const { bytes, result } = await processImageBytes(input, { keepMetadata: false, format, timeoutMs, header: meta });
         return { ...resultOf(result), bytes };
       }
-      const { bytes, info } = await renderImageBytes(input, await conversionOptions(input, format, target, meta, timeoutMs));
+      const { bytes, info } = await renderImageBytes(input, await imageConversionOptions(input, format, target, meta, timeoutMs));
       return { ...resultOf(describeOutput(info, target)), bytes };
     } catch (error) {
       throw imageError(error);
@@ -185,8 +184,8 @@ function outputPixels(meta: Metadata, target: ImageTarget): number {
   return meta.width * frameHeight * (keepsFrames(target) ? pages : 1);
 }
 
-/** renderImage's settings for a conversion to another format. */
-async function conversionOptions(input: ImageSource, format: ImageFormat, target: ImageTarget, meta: Metadata, timeoutMs: number): Promise<RenderOptions> {
+/** renderImage's settings for a conversion of an image to `target` (from its header). */
+export async function imageConversionOptions(input: ImageSource, format: ImageFormat, target: ImageTarget, meta: Metadata, timeoutMs: number): Promise<RenderOptions> {
   return {
     target,
     keepMetadata: false,
@@ -211,31 +210,35 @@ async function isLosslessSource(input: ImageSource, format: ImageFormat): Promis
 async function videoToGif(input: string, output: string, demuxer: Demuxer, clock: JobClock): Promise<ConvertResult> {
   const video = primaryVideo(await runFfprobe(input, { ...clock.run(), demuxer }));
   if (!video) throw new DomainError("invalid_request", "The file has no playable video track.");
+  await runFfmpeg(videoToGifArgs(input, output, video.index, demuxer), clock.run());
+  const { mime, ext, size, width: w, height } = await describeImage(output, "gif");
+  return { mime, ext, size, width: w, height };
+}
+
+/** The one ffmpeg run of video → GIF, for stream `videoIndex` of the input. */
+export function videoToGifArgs(input: string, output: string, videoIndex: number, demuxer: Demuxer): string[] {
   const { seconds, fps, width } = VIDEO_GIF;
   // One pass: split the scaled frames, build a palette from one copy, map the other onto it.
   // stats_mode=diff + rectangle diff mode favour the moving parts and keep files small.
   const graph =
-    `[0:${video.index}]fps=${fps},scale=${width}:-1:flags=lanczos,split[a][b];` +
+    `[0:${videoIndex}]fps=${fps},scale=${width}:-1:flags=lanczos,split[a][b];` +
     `[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle`;
-  await runFfmpeg(
-    ["-t", String(seconds), ...inputArgs(input, demuxer), "-filter_complex", graph, "-an", "-map_metadata", "-1", "-loop", "0", "-f", "gif", fileArg(output)],
-    clock.run(),
-  );
-  const { mime, ext, size, width: w, height } = await describeImage(output, "gif");
-  return { mime, ext, size, width: w, height };
+  return ["-t", String(seconds), ...inputArgs(input, demuxer), "-filter_complex", graph, "-an", "-map_metadata", "-1", "-loop", "0", "-f", "gif", fileArg(output)];
 }
 
 async function videoToMp3(input: string, output: string, demuxer: Demuxer, clock: JobClock): Promise<ConvertResult> {
   const audio = primaryAudio(await runFfprobe(input, { ...clock.run(), demuxer }));
   if (!audio) throw new DomainError("unsupported_type", "The video has no audio track to convert to MP3.");
-  await runFfmpeg(
-    [
-      ...inputArgs(input, demuxer), "-map", `0:${audio.index}`, "-vn",
-      "-c:a", "libmp3lame", "-q:a", "2", // VBR ~190 kb/s
-      "-map_metadata", "-1", "-id3v2_version", "0", "-f", "mp3", fileArg(output),
-    ],
-    clock.run(),
-  );
+  await runFfmpeg(videoToMp3Args(input, output, audio.index, demuxer), clock.run());
   const { size } = await stat(output);
   return { ...convertOutputType("mp3"), size };
+}
+
+/** The one ffmpeg run of video → MP3, for stream `audioIndex` of the input. */
+export function videoToMp3Args(input: string, output: string, audioIndex: number, demuxer: Demuxer): string[] {
+  return [
+    ...inputArgs(input, demuxer), "-map", `0:${audioIndex}`, "-vn",
+    "-c:a", "libmp3lame", "-q:a", "2", // VBR ~190 kb/s
+    "-map_metadata", "-1", "-id3v2_version", "0", "-f", "mp3", fileArg(output),
+  ];
 }

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
@@ -106,11 +106,12 @@ describe("images", () => {
 describe("to MP4", () => {
   it("H.264 source is remuxed with fast-start, metadata stripped", async () => {
     const { result, path } = await convert("mov", "mp4");
-    expect(result).toMatchObject({ mime: "video/mp4", ext: "mp4", width: 320, height: 240 });
+    expect(result).toEqual({ mime: "video/mp4", ext: "mp4", size: (await stat(path)).size });
     const boxes = await topLevelBoxes(path);
     expect(boxes.indexOf("moov")).toBeLessThan(boxes.indexOf("mdat"));
     const probe = await probeJson(path);
     expect(probe.streams.map((s) => s.codec_name)).toEqual(["h264", "aac"]);
+    expect(probe.streams.map((s) => [s.width, s.height])[0]).toEqual([320, 240]);
     expect(JSON.stringify(probe.format.tags ?? {})).not.toContain(SECRET.title);
   });
 
@@ -123,10 +124,11 @@ describe("to MP4", () => {
 
   it("animated GIF → MP4 (H.264, even size, fast-start)", async () => {
     const { result, path } = await convert("gifAnimated", "mp4");
-    expect(result).toMatchObject({ width: 64, height: 48, mime: "video/mp4" });
-    expect(result.duration).toBeGreaterThan(0.5);
+    expect(result).toMatchObject({ mime: "video/mp4" });
     const probe = await probeJson(path);
     expect(probe.streams.map((s) => s.codec_name)).toEqual(["h264"]);
+    expect([probe.streams[0].width, probe.streams[0].height]).toEqual([64, 48]);
+    expect(Number(probe.format.duration)).toBeGreaterThan(0.5);
     const boxes = await topLevelBoxes(path);
     expect(boxes.indexOf("moov")).toBeLessThan(boxes.indexOf("mdat"));
   });
