@@ -172,7 +172,7 @@ async function receiveAdmitted(
   return files;
 }
 
-/** Streams a part to `path`; sets `entry.path` when all of it is there (the file is removed otherwise). */
+/** Streams a part to `path`; sets `entry.path` when all of it is there (a part over the cap is removed at once). */
 async function intoFile(stream: Readable, entry: ReceivedFile, path: string): Promise<void> {
   const behind = writeBehind(path);
   stream.on("data", () => behind.progress(entry.size));
