@@ -16,7 +16,10 @@ import type { AccountSummary, Principal } from "./principal";
 
 export type KeyHeader = "api-key" | "relay-key";
 
-/** A Relay session's last_active_at is written at most this often (coarse on purpose). */
+/**
+ * A Relay session's last_active_at and an app's last-used time (the dashboard's "last used")
+ * are written at most this often per key and process (coarse on purpose).
+ */
 const ACTIVITY_RESOLUTION_MS = 60_000;
 
 interface UserRow {
@@ -44,7 +47,7 @@ export function accountSummary(user: UserRow): AccountSummary {
 
 interface Resolved {
   principal: Principal;
-  /** Relay sessions: when the session was last marked active. */
+  /** Relay sessions and apps: when the key was last marked used (0: never). */
   lastActiveAt?: number;
 }
 
@@ -72,15 +75,19 @@ export function peekKey(key: string, header: KeyHeader): Principal | null | unde
 }
 
 function noteActivity(found: Resolved): Principal {
-  if (found.principal.kind === "session" && found.lastActiveAt !== undefined && Date.now() - found.lastActiveAt > ACTIVITY_RESOLUTION_MS) {
+  if (found.lastActiveAt !== undefined && Date.now() - found.lastActiveAt > ACTIVITY_RESOLUTION_MS) {
     // Not awaited: activity is bookkeeping and must not slow or fail the request. The
     // write makes this entry stale, so the next request reads the new time.
     found.lastActiveAt = Date.now();
-    db()
-      .relaySession.updateMany({ where: { id: found.principal.sessionId }, data: { lastActiveAt: new Date() } })
-      .catch(() => {});
+    markUsed(found.principal, new Date()).catch(() => {});
   }
   return found.principal;
+}
+
+function markUsed(principal: Principal, at: Date): Promise<unknown> {
+  if (principal.kind === "session") return db().relaySession.updateMany({ where: { id: principal.sessionId }, data: { lastActiveAt: at } });
+  if (principal.kind === "app") return db().app.updateMany({ where: { id: principal.appId }, data: { lastUsedAt: at } });
+  return Promise.resolve();
 }
 
 /** The principal is shared by every request with the key; `lastActiveAt` stays ours to move. */
@@ -105,7 +112,10 @@ async function resolveKey(kind: NonNullable<ReturnType<typeof keyKind>>, hash: s
   if (kind === "app" && header === "api-key") {
     const app = await db().app.findUnique({ where: { keyHash: hash }, include: { user: { select: userSelect } } });
     if (!app?.keyHash || app.revokedAt || !hashesEqual(app.keyHash, hash)) return null;
-    return { principal: { kind: "app", user: accountSummary(app.user), appId: app.id, galleryAccess: app.galleryAccess } };
+    return {
+      principal: { kind: "app", user: accountSummary(app.user), appId: app.id, galleryAccess: app.galleryAccess },
+      lastActiveAt: app.lastUsedAt?.getTime() ?? 0,
+    };
   }
 
   if (kind === "relay" && header === "relay-key") {

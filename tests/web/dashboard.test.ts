@@ -64,6 +64,20 @@ describe("dashboard apps and keys", () => {
     expect(setup.curl).toMatch(/\/api\/upload'$/);
   });
 
+  it("shows when a key was last used: set by its first request, then at most once a minute", async () => {
+    const user = await createTestUser();
+    const { app, setup } = await createDashboardApp(user.id, "Desk", false);
+    const lastUsed = async () => (await dashboardApps(user.id)).find((a) => a.id === app.id)!.lastUsedAt;
+    expect(await lastUsed()).toBeNull();
+    expect(await authenticateKey(setup.key, "api-key")).toMatchObject({ kind: "app", appId: app.id });
+    // Recorded without holding the request up.
+    await expect.poll(lastUsed, { timeout: 2000 }).not.toBeNull();
+    const first = await lastUsed();
+    await authenticateKey(setup.key, "api-key");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await lastUsed()).toBe(first);
+  });
+
   it("never lists a key, only its hint, and never another user's apps", async () => {
     const user = await createTestUser();
     const other = await createTestUser();
