@@ -1,16 +1,14 @@
 /**
  * The `convert-target` header (interface.md, POST /convert rule 1): required, one of the
- * spec's seven values, trimmed and case-insensitive like the other headers. `jpg` is
- * accepted as an alias of `jpeg`: it is the extension people type (and the one our JPEG
- * output carries), and refusing it would only produce support questions.
+ * spec's seven values, trimmed and case-insensitive like the other headers. Anything else
+ * is 400, `jpg` included: the rule lists the values, and a client written against it
+ * must see the same answer here as anywhere. The message names `jpeg` for those who typed
+ * the extension.
  */
 import { DomainError } from "../errors";
 import { CONVERT_TARGETS, isConvertTarget, type ConvertTarget } from "../media";
 
 export const CONVERT_TARGET_HEADER = "convert-target";
-
-// A Map, not an object literal: a header such as "constructor" must not find a prototype member.
-const ALIASES: ReadonlyMap<string, ConvertTarget> = new Map([["jpg", "jpeg"]]);
 
 /** The target named by the header, or 400 invalid_request when it is missing or unknown. */
 export function parseConvertTarget(value: string | null): ConvertTarget {
@@ -18,9 +16,9 @@ export function parseConvertTarget(value: string | null): ConvertTarget {
   if (!text) {
     throw new DomainError("invalid_request", `The ${CONVERT_TARGET_HEADER} header is required (one of ${CONVERT_TARGETS.join(", ")}).`);
   }
-  const target = ALIASES.get(text) ?? text;
-  if (!isConvertTarget(target)) {
-    throw new DomainError("invalid_request", `Invalid ${CONVERT_TARGET_HEADER} header; use one of ${CONVERT_TARGETS.join(", ")}.`);
+  if (!isConvertTarget(text)) {
+    const hint = text === "jpg" ? ' (JPEG is "jpeg")' : "";
+    throw new DomainError("invalid_request", `Invalid ${CONVERT_TARGET_HEADER} header${hint}; use one of ${CONVERT_TARGETS.join(", ")}.`);
   }
-  return target;
+  return text;
 }

@@ -60,8 +60,11 @@ describe("convert-target header (rule 1)", () => {
     expect(magicOf(reply.bytes)).toBe("webp");
   });
 
-  it("accepts jpg as an alias of jpeg", async () => {
-    const reply = await convertFixture(free.apiKey, "png", "JPG");
+  it("takes only the seven values of the rule: jpg → 400 invalid_request naming jpeg; jpeg output is named .jpg", async () => {
+    const jpg = await convertFixture(free.apiKey, "png", "JPG");
+    expectError(jpg, 400, "invalid_request");
+    expect(jpg.json?.error?.message).toContain('"jpeg"');
+    const reply = await convertFixture(free.apiKey, "png", "jpeg");
     expect(reply.status).toBe(200);
     expect(reply.headers.get("content-type")).toBe("image/jpeg");
     expect(reply.headers.get("content-disposition")).toBe('attachment; filename="source-png.jpg"');
