@@ -11,16 +11,24 @@ interface UsageHistory {
   stats: { total_bytes: number; upload_count: number; active_days: number; current_streak: number; biggest_day: { day: string; bytes: number } | null; window_days: number };
 }
 
+/** One bucket of GET /analytics: a UTC day, or (range 24h) the start of a UTC hour. */
+type AnalyticsPoint = ({ day: string } | { hour: string }) & { view_count: number; upload_count: number; bytes: number };
+
 interface AnalyticsReply {
   range: string;
+  bucket: "hour" | "day";
   from: string;
   to: string;
-  totals: { views: number; uploads: number; bytes: number };
-  series: { day: string; views: number; uploads: number; bytes: number }[];
-  top_posts: { code: string; title: string | null; url: string; views: number; view_count: number }[];
+  totals: { view_count: number; upload_count: number; bytes: number };
+  series: AnalyticsPoint[];
+  top_posts: { code: string; title: string | null; url: string; range_view_count: number; view_count: number }[];
 }
 
+/** A day as it comes; an hour as `YYYY-MM-DD HH:00 UTC`. */
+const bucketLabel = (p: AnalyticsPoint): string => ("day" in p ? p.day : `${p.hour.slice(0, 10)} ${p.hour.slice(11, 16)} UTC`);
+
 const RANGES = [
+  { value: "24h", label: "Last 24 hours" },
   { value: "7d", label: "Last 7 days" },
   { value: "30d", label: "Last 30 days" },
   { value: "90d", label: "Last 90 days" },
@@ -130,10 +138,10 @@ export function UsagePanel() {
         {analytics.data ? (
           <div className="grid gap-4 lg:grid-cols-2">
             <div className={card}>
-              <BarChart label="Views" points={analytics.data.series.map((d) => ({ day: d.day, value: d.views }))} />
+              <BarChart label="Views" points={analytics.data.series.map((p) => ({ day: bucketLabel(p), value: p.view_count }))} />
             </div>
             <div className={card}>
-              <BarChart label="Uploads" points={analytics.data.series.map((d) => ({ day: d.day, value: d.uploads }))} />
+              <BarChart label="Uploads" points={analytics.data.series.map((p) => ({ day: bucketLabel(p), value: p.upload_count }))} />
             </div>
             <div className={`${card} lg:col-span-2`}>
               <h3 className="mb-2 text-sm font-medium">Most viewed posts</h3>
@@ -146,7 +154,7 @@ export function UsagePanel() {
                       <a href={p.url} className="truncate underline">
                         {p.title || p.code}
                       </a>
-                      <span className="shrink-0 text-zinc-500">{p.views} views</span>
+                      <span className="shrink-0 text-zinc-500">{p.range_view_count} views</span>
                     </li>
                   ))}
                 </ol>

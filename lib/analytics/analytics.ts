@@ -1,28 +1,36 @@
 /**
- * GET /analytics: views, uploads and bytes of the caller's own posts per UTC day over a
- * range, and the posts with the most views in it (docs/analytics.md).
+ * GET /analytics: views, uploads and bytes of the caller's own posts over a range, per UTC
+ * hour for `24h` and per UTC day for the others, and the posts with the most views in it
+ * (docs/analytics.md).
  *
- * Sources: views from PostViewDay (counted views per post per UTC day, written where views
- * are counted), uploads and bytes from UsageDay (the same rows as GET /usage-history, so
- * both agree). Both are per day, so every range is reported in whole UTC days, `24h`
- * included: it covers yesterday and today, the two days the last 24 hours fall into.
- * "Own posts" are personal ones (author is the caller, no team): team uploads count
- * against the team (UsageDay subject `t:<team>`), and so stay out of both figures alike.
+ * Sources: views from PostViewDay / PostViewHour (counted views per post, written where
+ * views are counted), uploads and bytes from UsageDay / UsageHour (written with the post,
+ * the day rows being the same as GET /usage-history's, so both agree). "Own posts" are
+ * personal ones (author is the caller, no team): team uploads count against the team
+ * (subject `t:<team>`), and so stay out of both figures alike.
  */
 import type { Prisma } from "../db/client";
 import { db } from "../db/client";
-import { DAY_MS, userSubject, utcDay } from "../usage/window";
+import { DAY_MS, userSubject, utcDay, utcHour } from "../usage/window";
+import { HOUR_MS, pruneHourly } from "./hours";
 
 export const ANALYTICS_RANGES = ["24h", "7d", "30d", "90d", "365d"] as const;
 export type AnalyticsRange = (typeof ANALYTICS_RANGES)[number];
 export const DEFAULT_ANALYTICS_RANGE: AnalyticsRange = "30d";
 
-/** UTC days in each range, today included. */
-const RANGE_DAYS: Readonly<Record<AnalyticsRange, number>> = { "24h": 2, "7d": 7, "30d": 30, "90d": 90, "365d": 365 };
+export type AnalyticsBucket = "hour" | "day";
+
+/** Bucket size and count of each range, the current hour or day included. */
+const RANGES: Readonly<Record<AnalyticsRange, { bucket: AnalyticsBucket; count: number }>> = {
+  "24h": { bucket: "hour", count: 24 },
+  "7d": { bucket: "day", count: 7 },
+  "30d": { bucket: "day", count: 30 },
+  "90d": { bucket: "day", count: 90 },
+  "365d": { bucket: "day", count: 365 },
+};
 
 /** Posts listed in `topPosts`. */
 export const TOP_POSTS = 10;
-
 
 export interface AnalyticsFigures {
   views: number;
@@ -30,9 +38,9 @@ export interface AnalyticsFigures {
   bytes: number;
 }
 
-export interface AnalyticsDay extends AnalyticsFigures {
-  /** UTC date `YYYY-MM-DD`. */
-  day: string;
+export interface AnalyticsPoint extends AnalyticsFigures {
+  /** The bucket: a UTC date `YYYY-MM-DD`, or a UTC hour `YYYY-MM-DDTHH`. */
+  key: string;
 }
 
 export interface TopPost {
@@ -46,56 +54,83 @@ export type TopPostRecord = Prisma.PostGetPayload<{ include: typeof topPostInclu
 
 export interface Analytics {
   range: AnalyticsRange;
-  /** First and last UTC day of the range, inclusive. */
+  bucket: AnalyticsBucket;
+  /** First and last bucket of the range (keys as in `points`), inclusive. */
   from: string;
   to: string;
-  /** Every day of the range, oldest first, zeros included (a chart needs no gap filling). */
-  days: AnalyticsDay[];
+  /** Every bucket of the range, oldest first, zeros included (a chart needs no gap filling). */
+  points: AnalyticsPoint[];
   totals: AnalyticsFigures;
   /** At most TOP_POSTS posts with views in the range, most viewed first. */
   topPosts: TopPost[];
 }
 
-/** The caller's analytics over `range`, ending with the UTC day of `now`. */
+/** What one bucket size reads: views per bucket, usage per bucket, views per post (ranked). */
+interface Counts {
+  views: Map<string, number>;
+  usage: Map<string, { uploads: number; bytes: number }>;
+  ranked: { postId: string; views: number }[];
+}
+
+/** The caller's analytics over `range`, ending with the UTC hour or day of `now`. */
 export async function accountAnalytics(userId: string, range: AnalyticsRange, now: Date = new Date()): Promise<Analytics> {
-  const days = dayList(now, RANGE_DAYS[range]);
-  const from = days[0];
-  const to = days[days.length - 1];
-  const viewsWhere: Prisma.PostViewDayWhereInput = { day: { gte: from, lte: to }, post: { userId, teamId: null } };
+  const { bucket, count } = RANGES[range];
+  const keys = bucket === "hour" ? hourList(now, count) : dayList(now, count);
+  const from = keys[0];
+  const to = keys[keys.length - 1];
+  const counts = bucket === "hour" ? await hourCounts(userId, from, to) : await dayCounts(userId, from, to);
+  if (bucket === "hour") void pruneHourly(now);
 
-  const [viewsByDay, usageDays, topRows] = await Promise.all([
-    db().postViewDay.groupBy({ by: ["day"], where: viewsWhere, _sum: { views: true } }),
-    db().usageDay.findMany({ where: { subject: userSubject(userId), day: { gte: from, lte: to } } }),
-    db().postViewDay.groupBy({
-      by: ["postId"],
-      where: viewsWhere,
-      _sum: { views: true },
-      // postId breaks ties so that equal posts keep their order from one call to the next.
-      orderBy: [{ _sum: { views: "desc" } }, { postId: "asc" }],
-      take: TOP_POSTS,
-    }),
-  ]);
-
-  const views = new Map(viewsByDay.map((r) => [r.day, r._sum.views ?? 0]));
-  const usage = new Map(usageDays.map((r) => [r.day, { uploads: r.uploadCount, bytes: Number(r.bytes) }]));
-  const series = days.map((day): AnalyticsDay => ({
-    day,
-    views: views.get(day) ?? 0,
-    uploads: usage.get(day)?.uploads ?? 0,
-    bytes: usage.get(day)?.bytes ?? 0,
+  const points = keys.map((key): AnalyticsPoint => ({
+    key,
+    views: counts.views.get(key) ?? 0,
+    uploads: counts.usage.get(key)?.uploads ?? 0,
+    bytes: counts.usage.get(key)?.bytes ?? 0,
   }));
-
   return {
     range,
+    bucket,
     from,
     to,
-    days: series,
+    points,
     totals: {
-      views: sum(series, (d) => d.views),
-      uploads: sum(series, (d) => d.uploads),
-      bytes: sum(series, (d) => d.bytes),
+      views: sum(points, (p) => p.views),
+      uploads: sum(points, (p) => p.uploads),
+      bytes: sum(points, (p) => p.bytes),
     },
-    topPosts: await topPosts(topRows.map((r) => ({ postId: r.postId, views: r._sum.views ?? 0 }))),
+    topPosts: await topPosts(counts.ranked),
+  };
+}
+
+/** Views of the caller's personal posts: the author is the caller and no team owns them. */
+const ownPosts = (userId: string) => ({ userId, teamId: null });
+
+async function dayCounts(userId: string, from: string, to: string): Promise<Counts> {
+  const where: Prisma.PostViewDayWhereInput = { day: { gte: from, lte: to }, post: ownPosts(userId) };
+  const [byDay, usage, ranked] = await Promise.all([
+    db().postViewDay.groupBy({ by: ["day"], where, _sum: { views: true } }),
+    db().usageDay.findMany({ where: { subject: userSubject(userId), day: { gte: from, lte: to } } }),
+    // postId breaks ties so that equal posts keep their order from one call to the next.
+    db().postViewDay.groupBy({ by: ["postId"], where, _sum: { views: true }, orderBy: [{ _sum: { views: "desc" } }, { postId: "asc" }], take: TOP_POSTS }),
+  ]);
+  return {
+    views: new Map(byDay.map((r) => [r.day, r._sum.views ?? 0])),
+    usage: new Map(usage.map((r) => [r.day, { uploads: r.uploadCount, bytes: Number(r.bytes) }])),
+    ranked: ranked.map((r) => ({ postId: r.postId, views: r._sum.views ?? 0 })),
+  };
+}
+
+async function hourCounts(userId: string, from: string, to: string): Promise<Counts> {
+  const where: Prisma.PostViewHourWhereInput = { hour: { gte: from, lte: to }, post: ownPosts(userId) };
+  const [byHour, usage, ranked] = await Promise.all([
+    db().postViewHour.groupBy({ by: ["hour"], where, _sum: { views: true } }),
+    db().usageHour.findMany({ where: { subject: userSubject(userId), hour: { gte: from, lte: to } } }),
+    db().postViewHour.groupBy({ by: ["postId"], where, _sum: { views: true }, orderBy: [{ _sum: { views: "desc" } }, { postId: "asc" }], take: TOP_POSTS }),
+  ]);
+  return {
+    views: new Map(byHour.map((r) => [r.hour, r._sum.views ?? 0])),
+    usage: new Map(usage.map((r) => [r.hour, { uploads: r.uploadCount, bytes: Number(r.bytes) }])),
+    ranked: ranked.map((r) => ({ postId: r.postId, views: r._sum.views ?? 0 })),
   };
 }
 
@@ -116,6 +151,12 @@ async function topPosts(ranked: { postId: string; views: number }[]): Promise<To
 function dayList(now: Date, count: number): string[] {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   return Array.from({ length: count }, (_, i) => utcDay(new Date(today - (count - 1 - i) * DAY_MS)));
+}
+
+/** `count` consecutive UTC hours ending with the hour of `now`, oldest first. */
+function hourList(now: Date, count: number): string[] {
+  const thisHour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
+  return Array.from({ length: count }, (_, i) => utcHour(new Date(thisHour - (count - 1 - i) * HOUR_MS)));
 }
 
 const sum = <T>(items: readonly T[], pick: (item: T) => number): number => items.reduce((n, item) => n + pick(item), 0);

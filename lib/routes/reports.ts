@@ -4,7 +4,8 @@
  * already checked the key (personal only), suspension, the rate limit and the zod inputs.
  */
 import { z } from "zod";
-import { ANALYTICS_RANGES, accountAnalytics, type Analytics } from "../analytics/analytics";
+import { ANALYTICS_RANGES, accountAnalytics, type Analytics, type AnalyticsFigures } from "../analytics/analytics";
+import { hourStart } from "../analytics/hours";
 import type { Principal } from "../auth/principal";
 import { DomainError } from "../errors";
 import { reportComment, reportPost, reportUser, type ReportInput } from "../reports/submit";
@@ -23,24 +24,31 @@ export async function report(principal: Principal, target: ReportTarget, body: z
 }
 
 const count = z.number().int().nonnegative();
-const figures = { views: count, uploads: count, bytes: count };
+// The spec's names for counts (interface.md, Versioning: `views`, `uploads` → `view_count`, `upload_count`).
+const figures = { view_count: count, upload_count: count, bytes: count };
 
 /** The 200 body of GET /analytics (docs/analytics.md). */
 export const AnalyticsReply = z.object({
   range: z.enum(ANALYTICS_RANGES),
-  /** Size of one `series` entry; always `day` (the view and usage tables are per UTC day). */
-  bucket: z.literal("day"),
-  from: z.string().describe("First UTC day of the range, YYYY-MM-DD"),
-  to: z.string().describe("Last UTC day of the range (today), YYYY-MM-DD"),
+  bucket: z.enum(["hour", "day"]).describe("Size of one `series` entry: `hour` for 24h, `day` for the other ranges"),
+  from: z.string().describe("First bucket of the range: a UTC day YYYY-MM-DD, or the start of a UTC hour (ISO 8601) for 24h"),
+  to: z.string().describe("Last bucket of the range (the current day or hour), in the same form"),
   totals: z.object(figures),
-  series: z.array(z.object({ day: z.string().describe("UTC day, YYYY-MM-DD"), ...figures })).describe("Every day of the range, oldest first"),
+  series: z
+    .array(
+      z.union([
+        z.object({ day: z.string().describe("UTC day, YYYY-MM-DD"), ...figures }),
+        z.object({ hour: z.string().describe("Start of the UTC hour, ISO 8601"), ...figures }),
+      ]),
+    )
+    .describe("Every bucket of the range, oldest first"),
   top_posts: z
     .array(
       z.object({
         code: z.string(),
         title: z.string().nullable(),
         url: z.string().describe("Share page of the post"),
-        views: count.describe("Counted views within the range"),
+        range_view_count: count.describe("Counted views within the range"),
         view_count: count.describe("Counted views of all time, as in the post object"),
       }),
     )
@@ -52,18 +60,21 @@ export async function analytics(principal: Principal, query: z.output<typeof ana
 }
 
 function analyticsView(a: Analytics): z.infer<typeof AnalyticsReply> {
+  const hourly = a.bucket === "hour";
+  const bucketName = (key: string) => (hourly ? hourStart(key) : key);
+  const counts = (f: AnalyticsFigures) => ({ view_count: f.views, upload_count: f.uploads, bytes: f.bytes });
   return {
     range: a.range,
-    bucket: "day",
-    from: a.from,
-    to: a.to,
-    totals: a.totals,
-    series: a.days.map((d) => ({ day: d.day, views: d.views, uploads: d.uploads, bytes: d.bytes })),
+    bucket: a.bucket,
+    from: bucketName(a.from),
+    to: bucketName(a.to),
+    totals: counts(a.totals),
+    series: a.points.map((p) => (hourly ? { hour: hourStart(p.key), ...counts(p) } : { day: p.key, ...counts(p) })),
     top_posts: a.topPosts.map(({ post, views }) => ({
       code: post.code,
       title: post.title,
       url: shareUrl(post),
-      views,
+      range_view_count: views,
       view_count: post.viewCount,
     })),
   };

@@ -6,12 +6,15 @@
  * REDIS_URL is set, so every instance shares it): one fixed one-hour window per
  * (post, IP), opened by the first view. Its increment is atomic, so three parallel
  * requests count three views and a fourth counts none. A counted view adds 1 to
- * Post.viewCount and to PostViewDay (views per post per UTC day, for GET /analytics).
+ * Post.viewCount, PostViewDay and PostViewHour (views per post per UTC day and hour, for
+ * GET /analytics).
  */
 import { join, sqltag as sql } from "@prisma/client/runtime/client";
+import { pruneHourly } from "../analytics/hours";
 import { db } from "../db/client";
 import { isForeignKeyViolation } from "../prisma-support";
 import { counterStore, VIEW_DEDUP } from "../ratelimit";
+import { utcDay, utcHour } from "../usage/window";
 
 export interface ViewablePost {
   id: string;
@@ -38,23 +41,29 @@ export async function countViews(posts: readonly ViewablePost[], ip: string, now
   const counted = eligible.filter((_, i) => hits[i] <= VIEW_DEDUP.max).map((p) => p.id);
   if (!counted.length) return new Set();
 
-  const day = now.toISOString().slice(0, 10);
-  // One statement per table whatever the number of posts. The upsert is raw because
+  const day = utcDay(now);
+  const hour = utcHour(now);
+  // One statement per table whatever the number of posts. The upserts are raw because
   // Prisma has no multi-row upsert; INSERT ... ON CONFLICT reads the same on SQLite and
   // PostgreSQL and cannot lose an increment to a concurrent first view of the day.
-  const rows = join(counted.map((id) => sql`(${id}, ${day}, 1)`));
+  const dayRows = join(counted.map((id) => sql`(${id}, ${day}, 1)`));
+  const hourRows = join(counted.map((id) => sql`(${id}, ${hour}, 1)`));
   try {
     await db().$transaction([
       db().post.updateMany({ where: { id: { in: counted } }, data: { viewCount: { increment: 1 } } }),
       db().$executeRaw(sql`
-        INSERT INTO "PostViewDay" ("postId", "day", "views") VALUES ${rows}
+        INSERT INTO "PostViewDay" ("postId", "day", "views") VALUES ${dayRows}
         ON CONFLICT ("postId", "day") DO UPDATE SET "views" = "PostViewDay"."views" + 1`),
+      db().$executeRaw(sql`
+        INSERT INTO "PostViewHour" ("postId", "hour", "views") VALUES ${hourRows}
+        ON CONFLICT ("postId", "hour") DO UPDATE SET "views" = "PostViewHour"."views" + 1`),
     ]);
   } catch (error) {
     // A post deleted between reading it and counting its view: nothing left to count.
     if (!isForeignKeyViolation(error)) throw error;
     return new Set();
   }
+  void pruneHourly(now);
   return new Set(counted);
 }
 

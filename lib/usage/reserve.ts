@@ -7,7 +7,7 @@
 import { db, type Tx } from "../db/client";
 import { DomainError } from "../errors";
 import { isUniqueViolation } from "../prisma-support";
-import { utcDay, weekWindow } from "./window";
+import { utcDay, utcHour, weekWindow } from "./window";
 
 export interface Reservation {
   subject: string;
@@ -69,14 +69,22 @@ export async function releaseQuota(reservation: Reservation): Promise<void> {
 }
 
 /**
- * Records a stored upload in the per-day history (GET /usage-history). Called inside the
- * transaction that writes the post, so the day counts exactly the uploads that exist.
+ * Records a stored upload in the per-day history (GET /usage-history) and the per-hour
+ * counters (GET /analytics?range=24h). Called inside the transaction that writes the post,
+ * so the day and the hour count exactly the uploads that exist.
  */
 export async function recordUpload(client: Tx, subject: string, bytes: number, files: number, now = new Date()): Promise<void> {
   const day = utcDay(now);
+  const hour = utcHour(now);
+  const added = { bytes: { increment: BigInt(bytes) }, uploadCount: { increment: files } };
   await client.usageDay.upsert({
     where: { subject_day: { subject, day } },
     create: { subject, day, bytes: BigInt(bytes), uploadCount: files },
-    update: { bytes: { increment: BigInt(bytes) }, uploadCount: { increment: files } },
+    update: added,
+  });
+  await client.usageHour.upsert({
+    where: { subject_hour: { subject, hour } },
+    create: { subject, hour, bytes: BigInt(bytes), uploadCount: files },
+    update: added,
   });
 }

@@ -19,6 +19,8 @@ export function weekWindow(now: Date = new Date()): Window {
 
 /** UTC calendar day `YYYY-MM-DD`. */
 export const utcDay = (d: Date = new Date()): string => d.toISOString().slice(0, 10);
+/** The UTC hour of `d` as stored in hourly counters: `YYYY-MM-DDTHH`, which sorts like the time. */
+export const utcHour = (d: Date = new Date()): string => d.toISOString().slice(0, 13);
 
 export const userSubject = (userId: string) => `u:${userId}`;
 export const teamSubject = (teamId: string) => `t:${teamId}`;

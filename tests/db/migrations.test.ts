@@ -43,6 +43,7 @@ async function roundTripEveryModel(db: Db): Promise<void> {
   await db.postWord.create({ data: { word: "cat", postId: post.id, postCreatedAt: post.createdAt } });
   await db.postAccess.create({ data: { postId: post.id, userId: bob.id } });
   await db.postViewDay.create({ data: { postId: post.id, day: "2026-01-01", views: 3 } });
+  await db.postViewHour.create({ data: { postId: post.id, hour: "2026-01-01T13", views: 3 } });
   await db.like.create({ data: { postId: post.id, userId: bob.id } });
   const comment = await db.comment.create({ data: { postId: post.id, userId: bob.id, body: "nice" } });
   await db.commentLike.create({ data: { commentId: comment.id, userId: alice.id } });
@@ -55,6 +56,7 @@ async function roundTripEveryModel(db: Db): Promise<void> {
   await db.notificationPreference.create({ data: { userId: alice.id, follows: false } });
   await db.report.create({ data: { reporterId: bob.id, targetType: "post", postId: post.id, ip: "203.0.113.7" } });
   await db.usageDay.create({ data: { subject: `u:${alice.id}`, day: "2026-01-01", bytes: 50n * GB, uploadCount: 1 } });
+  await db.usageHour.create({ data: { subject: `u:${alice.id}`, hour: "2026-01-01T13", bytes: 50n * GB, uploadCount: 1 } });
   await db.usageWindow.create({ data: { subject: `u:${alice.id}`, windowStart: new Date("2026-01-01T00:00:00Z"), bytes: 50n * GB } });
   await db.job.create({ data: { kind: "hls", payload: JSON.stringify({ fileId: "x" }) } });
 
@@ -71,6 +73,7 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     PostWord: () => db.postWord.count(),
     PostAccess: () => db.postAccess.count(),
     PostViewDay: () => db.postViewDay.count(),
+    PostViewHour: () => db.postViewHour.count(),
     Like: () => db.like.count(),
     Comment: () => db.comment.count(),
     CommentLike: () => db.commentLike.count(),
@@ -81,6 +84,7 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     NotificationPreference: () => db.notificationPreference.count(),
     Report: () => db.report.count(),
     UsageDay: () => db.usageDay.count(),
+    UsageHour: () => db.usageHour.count(),
     UsageWindow: () => db.usageWindow.count(),
     Job: () => db.job.count(),
   };

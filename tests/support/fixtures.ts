@@ -25,8 +25,11 @@ export async function createTestUser(options: { plan?: Plan; username?: string; 
   const gallery = issueKey("app");
   const uploadOnly = issueKey("app");
   const relay = issueKey("relay");
-  await db().app.create({ data: { userId: user.id, name: "Gallery", keyHash: gallery.hash, keyHint: gallery.hint, galleryAccess: true } });
-  await db().app.create({ data: { userId: user.id, name: "Uploader", keyHash: uploadOnly.hash, keyHint: uploadOnly.hint } });
+  // Keys already in use, as a Relay session is active from its creation: their first
+  // request does not write "last used" (a write, which makes every cached read a miss).
+  const lastUsedAt = new Date();
+  await db().app.create({ data: { userId: user.id, name: "Gallery", keyHash: gallery.hash, keyHint: gallery.hint, galleryAccess: true, lastUsedAt } });
+  await db().app.create({ data: { userId: user.id, name: "Uploader", keyHash: uploadOnly.hash, keyHint: uploadOnly.hint, lastUsedAt } });
   await db().relaySession.create({ data: { userId: user.id, keyHash: relay.hash, name: "Test device" } });
   return { id: user.id, username, apiKey: gallery.key, uploadOnlyKey: uploadOnly.key, relayKey: relay.key };
 }
