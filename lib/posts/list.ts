@@ -61,11 +61,11 @@ export const publicPostWhere: Prisma.PostWhereInput = {
   teamId: null,
 };
 
-/** GET /users/{id}/posts: public posts of a user; 404 unknown, 403 suspended. */
+/** GET /users/{id}/posts: public posts of a user; 404 unknown, 403 suspended (no `username`: interface.md gives it on GET /users/{id} only). */
 export async function listUserPosts(ref: string, limit: number, after?: Position): Promise<Page<PostRecord>> {
   const user = await findUser(ref);
   if (!user) throw new DomainError("not_found", "No such user.");
-  if (user.suspended) throw new DomainError("suspended", "This user is suspended.", undefined, { username: user.displayUsername });
+  if (user.suspended) throw new DomainError("suspended", "This user is suspended.");
   const where: Prisma.PostWhereInput = { ...publicPostWhere, userId: user.id, ...afterPosition("createdAt", after) };
   return keysetPage(limit, (take) => db().post.findMany({ where, include: postInclude, orderBy: newestFirst("createdAt"), take }), positionOf);
 }

@@ -6,7 +6,12 @@
  */
 import type { Tx } from "../db/client";
 
-const MAX_WORDS = 60;
+/**
+ * Every word a post can have: a 30-character title and a 200-character description hold
+ * at most 115 words (one letter, one separator). The cap only guards against surprises;
+ * it must not leave real words unsearchable.
+ */
+const MAX_WORDS = 128;
 const MAX_WORD_LENGTH = 40;
 
 export function normaliseWords(text: string): string[] {

@@ -133,6 +133,21 @@ describe("GET /gifs search", () => {
     expect(await search("one two three four five nothing six")).toEqual([]);
   });
 
+  it("cuts a long search instead of refusing it (only limit and cursor can be invalid)", async () => {
+    const reply = await gifs(`?search=${encodeURIComponent(`one two three four five six ${"x".repeat(400)}`)}`);
+    expect(reply.status, reply.text).toBe(200);
+    expect(codesOf(reply)).toEqual([codes.sixwords]);
+  });
+
+  it("finds every word of a full-length description, the last one included", async () => {
+    // 66 distinct two-letter words fill the 200 characters a description may have.
+    const words = Array.from({ length: 66 }, (_, i) => String.fromCharCode(97 + Math.floor(i / 26), 97 + (i % 26)));
+    const description = words.join(" ");
+    expect(description.length).toBeLessThanOrEqual(200);
+    const { code } = await createGifPost(other.id, { createdAt: at(), title: "wordy", description });
+    expect(await search(`wordy ${words[words.length - 1]}`)).toEqual([code]);
+  });
+
   it("treats a search with no words as no search", async () => {
     expect(await search("  ?! ")).toEqual(codesOf(await gifs()));
   });

@@ -116,5 +116,8 @@ describe("GET /users/{id}/posts", () => {
     const reply = await api(`/users/${gone.id}/posts`, { key: other.apiKey });
     expect(reply.status).toBe(403);
     expect(reply.body.error.type).toBe("suspended");
+    // interface.md, context fields: the suspended user's `username` is only on GET /users/{id}.
+    expect(reply.body.error).not.toHaveProperty("username");
+    expect((await api(`/users/${gone.id}`, { key: other.apiKey })).body.error).toMatchObject({ type: "suspended", username: gone.username });
   });
 });
