@@ -72,7 +72,7 @@ function notificationJson(n: NotificationItem) {
     id: n.id,
     kind: n.kind,
     actors: n.actors.map(userRef),
-    count: n.count,
+    actor_count: n.count,
     read: n.read,
     post_code: n.postCode,
     post_thumbnail_url: thumbnailUrl(n.post),

@@ -355,7 +355,7 @@ const Notification = z
     id: z.string(),
     kind: z.string(),
     actors: z.array(UserRef),
-    count: z.number().int(),
+    actor_count: z.number().int().describe("Distinct actors in the entry (`actors` lists at most 10)"),
     read: z.boolean(),
     post_code: z.string().nullable(),
     post_thumbnail_url: z.url().nullable(),

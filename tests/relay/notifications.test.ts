@@ -14,7 +14,7 @@ interface NotificationJson {
   id: string;
   kind: string;
   actors: { id: string; username: string }[];
-  count: number;
+  actor_count: number;
   read: boolean;
   post_code: string | null;
   post_thumbnail_url: string | null;
@@ -40,7 +40,7 @@ describe("kinds and grouping", () => {
     for (const fan of fans.slice(0, 3)) expectOk(await post(`/posts/${code}/like`, fan));
     const list = await notifications(owner);
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ kind: "like", count: 3, read: false, post_code: code });
+    expect(list[0]).toMatchObject({ kind: "like", actor_count: 3, read: false, post_code: code });
     expect(ids(list[0].actors)).toEqual([fans[2].id, fans[1].id, fans[0].id]);
     expect(list[0].actors[0]).toMatchObject({ username: fans[2].username, verified: false, plan: "free" });
     expect(list[0].post_thumbnail_url).toMatch(/^https?:\/\/.+file0\.png$/);
@@ -58,7 +58,7 @@ describe("kinds and grouping", () => {
     expect(read.body).toEqual({ unread_count: 0 });
     await post(`/posts/${a.code}/like`, fans[1]);
     const list = await notifications(owner);
-    expect(list.map((n) => [n.post_code, n.count, n.read])).toEqual([
+    expect(list.map((n) => [n.post_code, n.actor_count, n.read])).toEqual([
       [a.code, 1, false],
       [b.code, 1, true],
       [a.code, 1, true],
@@ -71,7 +71,7 @@ describe("kinds and grouping", () => {
     await post(`/posts/${code}/like`, fans[0]);
     await db().notification.updateMany({ where: { userId: owner.id }, data: { createdAt: new Date(Date.now() - GROUP_WINDOW_MS - 1000) } });
     await post(`/posts/${code}/like`, fans[1]);
-    expect((await notifications(owner)).map((n) => n.count)).toEqual([1, 1]);
+    expect((await notifications(owner)).map((n) => n.actor_count)).toEqual([1, 1]);
   });
 
   it("unlike takes the like back out of the unread entry", async () => {
@@ -81,7 +81,7 @@ describe("kinds and grouping", () => {
     await post(`/posts/${code}/like`, fans[1]);
     await del(`/posts/${code}/like`, fans[0]);
     const [entry] = await notifications(owner);
-    expect(entry).toMatchObject({ count: 1 });
+    expect(entry).toMatchObject({ actor_count: 1 });
     expect(ids(entry.actors)).toEqual([fans[1].id]);
     await del(`/posts/${code}/like`, fans[1]);
     expect(await notifications(owner)).toEqual([]);
@@ -99,7 +99,7 @@ describe("kinds and grouping", () => {
     await post(`/users/${owner.id}/follow`, fans[1]);
 
     const ownerList = await notifications(owner);
-    expect(ownerList.map((n) => [n.kind, n.count])).toEqual([
+    expect(ownerList.map((n) => [n.kind, n.actor_count])).toEqual([
       ["follow", 2],
       ["comment", 2],
     ]);
@@ -109,12 +109,12 @@ describe("kinds and grouping", () => {
 
     const mentionList = await notifications(mentioned);
     expect(mentionList).toHaveLength(1);
-    expect(mentionList[0]).toMatchObject({ kind: "mention", count: 1, post_code: code });
+    expect(mentionList[0]).toMatchObject({ kind: "mention", actor_count: 1, post_code: code });
     expect(ids(mentionList[0].actors)).toEqual([fans[0].id]);
 
     const fanList = await notifications(fans[0]);
     expect(fanList).toHaveLength(1);
-    expect(fanList[0]).toMatchObject({ kind: "comment_like", count: 1, post_code: code });
+    expect(fanList[0]).toMatchObject({ kind: "comment_like", actor_count: 1, post_code: code });
   });
 
   it("mentions of users who cannot open the post, of unknown names and of oneself notify nobody", async () => {
@@ -185,7 +185,7 @@ describe("blocks", () => {
     await post(`/users/${owner.id}/follow`, pest);
     await block(owner, pest);
     const list = await notifications(owner);
-    expect(list.map((n) => [n.kind, n.count])).toEqual([["like", 1]]);
+    expect(list.map((n) => [n.kind, n.actor_count])).toEqual([["like", 1]]);
     expect(ids(list[0].actors)).toEqual([friend.id]);
     // A mention from the blocked side does not arrive either.
     const shared = await createTestPost(friend.id);
