@@ -25,10 +25,20 @@ interface Counter {
   endsAt: number;
 }
 
+/** A sliding window's hits (unix ms, oldest first) and its length. */
+interface RecentHits {
+  at: number[];
+  windowMs: number;
+}
+
+/** Hits kept per sliding key: a verdict such as "more than 8" needs only the newest few. */
+const MAX_RECENT_HITS = 256;
+
 export class MemoryStore implements CounterStore {
   // Map keeps insertion order, and a key is (re)inserted when its window starts, so
   // iteration order is oldest window first: what eviction wants.
   private readonly counters = new Map<string, Counter>();
+  private readonly recent = new Map<string, RecentHits>();
   private readonly now: () => number;
   private readonly maxKeys: number;
   private timer: NodeJS.Timeout | undefined;
@@ -62,6 +72,26 @@ export class MemoryStore implements CounterStore {
     return counter.count;
   }
 
+  async countRecent(key: string, windowSeconds: number): Promise<number> {
+    const now = this.now();
+    const span = windowMs(windowSeconds);
+    let hits = this.recent.get(key);
+    if (!hits) {
+      if (this.recent.size >= this.maxKeys) this.sweepRecent(now);
+      // Still full: the oldest key goes (insertion order). Forgetting hits can only miss a burst.
+      if (this.recent.size >= this.maxKeys) this.recent.delete(this.recent.keys().next().value!);
+      hits = { at: [], windowMs: span };
+      this.recent.set(key, hits);
+    }
+    hits.windowMs = span;
+    let stale = 0;
+    while (stale < hits.at.length && hits.at[stale] <= now - span) stale++;
+    if (stale) hits.at.splice(0, stale);
+    hits.at.push(now);
+    if (hits.at.length > MAX_RECENT_HITS) hits.at.splice(0, hits.at.length - MAX_RECENT_HITS);
+    return hits.at.length;
+  }
+
   async release(key: string, _windowSeconds: number): Promise<void> {
     // Only a live window is decremented; releasing into an expired or absent window
     // would hand out budget in a window the hit never belonged to.
@@ -73,6 +103,7 @@ export class MemoryStore implements CounterStore {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.counters.clear();
+    this.recent.clear();
   }
 
   /** Number of keys held (for tests and diagnostics). */
@@ -85,6 +116,14 @@ export class MemoryStore implements CounterStore {
     const now = this.now();
     for (const [key, counter] of this.counters) {
       if (counter.endsAt <= now) this.counters.delete(key);
+    }
+    this.sweepRecent(now);
+  }
+
+  private sweepRecent(now: number): void {
+    for (const [key, hits] of this.recent) {
+      const newest = hits.at[hits.at.length - 1] ?? 0;
+      if (newest <= now - hits.windowMs) this.recent.delete(key);
     }
   }
 

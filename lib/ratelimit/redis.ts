@@ -12,6 +12,7 @@
  * `timeoutMs`, so a Redis that accepts connections but never answers cannot hang a
  * request; once a failure is seen, calls skip Redis until ioredis reports "ready" again.
  */
+import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { MemoryStore } from "./memory";
 import { toWindowResult, windowMs, type CounterStore, type WindowResult } from "./store";
@@ -72,11 +73,25 @@ end
 return 0
 `;
 
+// countRecent: a sorted set of hit times per key, on the server's clock (every instance
+// shares it): drop the hits older than the window, add this one (ARGV[2] makes the member
+// unique), and count. The key expires a window after its newest hit.
+const COUNT_RECENT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local span = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - span)
+redis.call('ZADD', KEYS[1], now, ARGV[2])
+redis.call('PEXPIRE', KEYS[1], span)
+return redis.call('ZCARD', KEYS[1])
+`;
+
 /** The scripts above, registered with defineCommand (which handles EVALSHA/NOSCRIPT). */
 interface ScriptCommands {
   mhRateHit(key: string, limit: number, windowMs: number): Promise<[number, number, number]>;
   mhRateIncrement(key: string, windowMs: number): Promise<number>;
   mhRateRelease(key: string): Promise<number>;
+  mhRateCountRecent(key: string, windowMs: number, member: string): Promise<number>;
 }
 type ScriptedRedis = Redis & ScriptCommands;
 
@@ -108,6 +123,7 @@ export class RedisStore implements CounterStore {
     redis.defineCommand("mhRateHit", { numberOfKeys: 1, lua: HIT });
     redis.defineCommand("mhRateIncrement", { numberOfKeys: 1, lua: INCREMENT });
     redis.defineCommand("mhRateRelease", { numberOfKeys: 1, lua: RELEASE });
+    redis.defineCommand("mhRateCountRecent", { numberOfKeys: 1, lua: COUNT_RECENT });
     // Without an "error" listener ioredis prints every reconnect failure; one warning
     // per outage is enough.
     redis.on("error", (error: Error) => this.markDown(error));
@@ -134,6 +150,13 @@ export class RedisStore implements CounterStore {
     return this.attempt(
       async () => Number(await this.redis.mhRateIncrement(this.prefix + key, windowMs(windowSeconds))),
       () => this.fallback.increment(key, windowSeconds),
+    );
+  }
+
+  async countRecent(key: string, windowSeconds: number): Promise<number> {
+    return this.attempt(
+      async () => Number(await this.redis.mhRateCountRecent(this.prefix + key, windowMs(windowSeconds), randomUUID())),
+      () => this.fallback.countRecent(key, windowSeconds),
     );
   }
 

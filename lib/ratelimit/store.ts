@@ -30,8 +30,15 @@ export interface CounterStore {
    * stores that must ask a server (Redis): callers then use `hit`.
    */
   hitNow?(key: string, limit: number, windowSeconds: number): WindowResult;
-  /** Fixed-window counter without a verdict (used for the upload burst safeguard: >8 uploads in 1 s). Returns the count after incrementing. */
+  /** Fixed-window counter without a verdict (view de-duplication). Returns the count after incrementing. */
   increment(key: string, windowSeconds: number): Promise<number>;
+  /**
+   * Sliding-window counter: records a hit now and returns the hits of the last
+   * `windowSeconds`, this one included. For the upload burst safeguard ("more than 8
+   * uploads within one second"), where a fixed window would miss a burst that straddles
+   * its end.
+   */
+  countRecent(key: string, windowSeconds: number): Promise<number>;
   /** Give back one hit (e.g. an upload that was rejected before doing work should not count) — optional semantics, decrement if > 0. */
   release(key: string, windowSeconds: number): Promise<void>;
   close(): Promise<void>;

@@ -10,7 +10,8 @@ import { counterStore, UPLOAD_BURST } from "../ratelimit";
 
 export async function checkUploadBurst(principal: Principal): Promise<void> {
   const subject = principal.kind === "team" ? `team:${principal.team.id}` : `user:${principal.user.id}`;
-  const count = await counterStore().increment(`upload_burst:${subject}`, UPLOAD_BURST.windowSeconds);
+  // Sliding: any second counts, not only the one that began with the first upload.
+  const count = await counterStore().countRecent(`upload_burst:${subject}`, UPLOAD_BURST.windowSeconds);
   if (count <= UPLOAD_BURST.max) return;
   if (principal.kind === "team") {
     throw new DomainError("rate_limited", "Too many uploads in one second; slow down.");

@@ -96,6 +96,22 @@ describe("MemoryStore", () => {
     expect(await store.increment("burst", 1)).toBe(1);
   });
 
+  it("countRecent counts the hits of the last window, sliding: a burst across any boundary is seen", async () => {
+    const clock = fakeClock();
+    const store = make(clock);
+    expect(await store.countRecent("burst", 1)).toBe(1);
+    clock.advance(900);
+    for (let i = 0; i < 4; i++) await store.countRecent("burst", 1);
+    clock.advance(150); // a fixed window that began with the first hit would restart here
+    const counts: number[] = [];
+    for (let i = 0; i < 5; i++) counts.push(await store.countRecent("burst", 1));
+    // The first hit is more than a second old; the 4 + 5 are within one second.
+    expect(counts).toEqual([5, 6, 7, 8, 9]);
+    clock.advance(1_000);
+    expect(await store.countRecent("burst", 1)).toBe(1);
+    expect(await store.countRecent("other", 1)).toBe(1);
+  });
+
   it("release decrements a live window, never below zero, and ignores absent keys", async () => {
     const clock = fakeClock();
     const store = make(clock);

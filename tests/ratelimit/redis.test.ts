@@ -109,6 +109,18 @@ describe.runIf(reachable || EXPLICIT_URL !== "")("RedisStore (real Redis)", () =
     expect(await store.hit("rollover", 1, 0.3)).toMatchObject({ allowed: true, remaining: 0 });
   });
 
+  it("countRecent slides on the server's clock: 4 + 5 hits across a boundary are 9 within one second", async () => {
+    const store = make();
+    expect(await store.countRecent("sliding", 1)).toBe(1);
+    await new Promise((r) => setTimeout(r, 900));
+    for (let i = 0; i < 4; i++) await store.countRecent("sliding", 1);
+    // Past the second that began with the first hit: a fixed window would restart at 1.
+    await new Promise((r) => setTimeout(r, 150));
+    const counts: number[] = [];
+    for (let i = 0; i < 5; i++) counts.push(await store.countRecent("sliding", 1));
+    expect(counts).toEqual([5, 6, 7, 8, 9]);
+  });
+
   it("shares one count between two instances", async () => {
     const a = make();
     const b = make();
