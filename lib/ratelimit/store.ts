@@ -34,9 +34,9 @@ export interface CounterStore {
   increment(key: string, windowSeconds: number): Promise<number>;
   /**
    * Sliding-window counter: records a hit now and returns the hits of the last
-   * `windowSeconds`, this one included. For the upload burst safeguard ("more than 8
-   * uploads within one second"), where a fixed window would miss a burst that straddles
-   * its end.
+   * `windowSeconds`, this one included (the memory store stops at 256: a verdict such as
+   * "more than 8" needs no more). For the upload burst safeguard ("more than 8 uploads
+   * within one second"), where a fixed window would miss a burst that straddles its end.
    */
   countRecent(key: string, windowSeconds: number): Promise<number>;
   /** Give back one hit (e.g. an upload that was rejected before doing work should not count) — optional semantics, decrement if > 0. */
