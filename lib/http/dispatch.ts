@@ -204,18 +204,18 @@ async function authorize(route: RouteDef, key: string | null, surface: Surface, 
 
 /** What a known principal may do on this route: key kind, suspension, lapsed team, gallery access. */
 function checkPrincipal(route: RouteDef, principal: Principal, header: string): void {
+  // A team key whose owner is suspended is refused on every endpoint with 403 suspended
+  // (interface.md, states and authentication rule 5), even where team keys are otherwise 401.
+  if (principal.kind === "team" && principal.owner.suspended) {
+    throw new DomainError("suspended", "The team owner's account is suspended.");
+  }
   if (principal.kind === "team" && !(route.keys ?? ["personal"]).includes("team")) {
     throw new DomainError("unauthorized", "Team keys cannot be used on this endpoint.");
   }
   if (principal.kind !== "team" && !(route.keys ?? ["personal"]).includes("personal")) {
     throw new DomainError("unauthorized", "This endpoint needs a team key.");
   }
-  if (accountOf(principal).suspended) {
-    throw new DomainError(
-      "suspended",
-      principal.kind === "team" ? "The team owner's account is suspended." : "This account is suspended.",
-    );
-  }
+  if (accountOf(principal).suspended) throw new DomainError("suspended", "This account is suspended.");
   if (principal.kind === "team" && principal.team.status === "lapsed" && route.refusesLapsedTeam) {
     throw new DomainError("forbidden", "The team's subscription has lapsed.");
   }

@@ -104,7 +104,7 @@ describe("team keys", () => {
     }
   });
 
-  it("a suspended owner makes the team key 403 suspended everywhere it is accepted", async () => {
+  it("a suspended owner makes the team key 403 suspended on every endpoint, also where team keys are 401", async () => {
     const owner = await createTestUser({ plan: "ultra" });
     const team = await createTestTeam(owner.id);
     await db().user.update({ where: { id: owner.id }, data: { suspended: true } });
@@ -113,6 +113,9 @@ describe("team keys", () => {
       ["PATCH", "/posts/abc"],
       ["DELETE", "/posts/abc"],
       ["POST", "/convert"],
+      ["GET", "/users/@me"],
+      ["GET", "/posts"],
+      ["GET", "/usage-history"],
     ]) {
       const reply = await api(path, { method, key: team.key });
       expect(reply.status, `${method} ${path}`).toBe(403);
