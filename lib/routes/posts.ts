@@ -18,6 +18,7 @@ import { withTempDir } from "../uploads/temp";
 import { appendFiles, POST_TYPES, uploadPosts, type FailedFile, type PostType } from "../uploads/upload";
 import { uploaderFor, type Uploader } from "../uploads/uploader";
 import { countView } from "../social/views";
+import { weeklyUsage } from "../usage/quota";
 import { moderator, screensFiles } from "../moderation/moderator";
 import { postView } from "./post-views";
 
@@ -43,18 +44,23 @@ const failedJson = (failed: FailedFile[]) => failed.map((f) => ({ index: f.index
 /**
  * Priority streaming spends priority minutes. With none left, a video upload that asks
  * for it is refused with 403 quota_exceeded on Relay; the API falls back to standard
- * delivery (docs/uploads.md).
+ * delivery (docs/uploads.md). The error's `quota`, `used` and `resets_at` are what
+ * interface.md defines them as, the weekly quota's; the monthly refill of the minutes is
+ * in the message.
  */
 async function checkPriorityMinutes(files: ReceivedFile[], priority: boolean, uploader: Uploader, surface: Surface) {
   if (!priority || surface !== "relay") return;
   for (const f of files) {
     if (f.path && (await sniffFile(f.path))?.kind === "video") {
       if ((await uploader.priorityMinutesLeft()) > 0) return;
-      throw new DomainError("quota_exceeded", "No priority minutes left; upload with `priority: false` for standard delivery.", 403, {
-        quota: 0,
-        used: 0,
-        resets_at: nextMonth().toISOString(),
-      });
+      const week = await weeklyUsage(uploader.account.subject, uploader.account.quota);
+      const refill = nextMonth().toISOString();
+      throw new DomainError(
+        "quota_exceeded",
+        `No priority minutes left until ${refill}; upload with \`priority: false\` for standard delivery.`,
+        403,
+        { quota: week.quota, used: week.used, resets_at: week.resetsAt.toISOString() },
+      );
     }
   }
 }

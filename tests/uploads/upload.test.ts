@@ -267,7 +267,15 @@ describe("usage", () => {
     const mp4 = await fixture("mp4Silent");
     const viaRelay = await relay("/upload", { method: "POST", key: who.relayKey, rawBody: await form([{ path: mp4 }]) });
     expect(viaRelay.status).toBe(403);
-    expect(viaRelay.body.error).toMatchObject({ type: "quota_exceeded", resets_at: expect.any(String) });
+    // The context fields are the weekly quota's, as interface.md defines them; the minutes' refill is in the message.
+    const me = await api("/users/@me", { key: who.apiKey });
+    expect(viaRelay.body.error).toMatchObject({
+      type: "quota_exceeded",
+      quota: me.body.limits.usage.quota,
+      used: me.body.limits.usage.used,
+      resets_at: me.body.limits.usage.resets_at,
+    });
+    expect(viaRelay.body.error.message).toContain(new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)).toISOString());
     const optOut = await relay("/upload", { method: "POST", key: who.relayKey, rawBody: await form([{ path: mp4 }]), headers: { priority: "false" } });
     expect(optOut.status).toBe(200);
     const viaApi = await upload([{ path: mp4 }], {}, who);
