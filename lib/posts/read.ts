@@ -1,7 +1,8 @@
 /**
  * Loading posts and deciding who may see them (interface.md, visibility rules):
  * private posts, drafts and team posts are visible to their owner (team posts to team
- * members) and, on Relay, to users on the post's access list; everyone else gets 404,
+ * members) and, on Relay (and the web), to users on the post's access list
+ * (`Viewer.accessList`); everyone else gets 404,
  * never 403. Moderated posts: the owner gets them; others get 403 moderated.
  */
 import { deepFreeze } from "../cache/freeze";
@@ -23,6 +24,12 @@ export interface Viewer {
   userId: string | null;
   /** Set when the request uses a team key. */
   teamId: string | null;
+  /**
+   * False on the API: a private post's access list is a Relay feature (interface.md:
+   * `access` is "Relay only"; on the API "only the owner sees" a private post). Relay, the
+   * web share page and reports leave it unset, and the list applies.
+   */
+  accessList?: boolean;
 }
 
 export const ANONYMOUS: Viewer = { userId: null, teamId: null };
@@ -101,10 +108,13 @@ export function peekReadablePost(code: string, viewer: Viewer): VisiblePost | un
   }
 }
 
+const isOnAccessList = (post: PostRecord, viewer: Viewer): boolean =>
+  viewer.accessList !== false && !!viewer.userId && !viewer.teamId && post.access.some((a) => a.userId === viewer.userId);
+
 /** readPost's rules: 404 when hidden from the viewer, 403 moderated when quarantined and not theirs. */
 function visibleTo(post: PostRecord, viewer: Viewer, owner: boolean): VisiblePost {
   if (!owner && isHidden(post)) {
-    const granted = !post.teamId && !post.draft && !!viewer.userId && !viewer.teamId && post.access.some((a) => a.userId === viewer.userId);
+    const granted = !post.teamId && !post.draft && isOnAccessList(post, viewer);
     if (!granted) throw notFound();
   }
   if (post.moderated && !owner) throw new DomainError("moderated", "This post is under moderation.");
@@ -117,7 +127,7 @@ export async function postForChange(code: string, viewer: Viewer): Promise<PostR
   if (!post) throw notFound();
   const owner = await isOwner(post, viewer);
   if (!owner) {
-    const visible = !isHidden(post) || post.access.some((a) => a.userId === viewer.userId);
+    const visible = !isHidden(post) || isOnAccessList(post, viewer);
     if (!visible) throw notFound();
     throw new DomainError("forbidden", "Only the post's owner can change it.");
   }

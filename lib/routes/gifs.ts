@@ -15,7 +15,7 @@ export async function handleGifs(principal: Principal | null, surface: Surface, 
   const filters = { search: searchKey(terms) };
   const after = query.cursor ? decodeCursor(ENDPOINT, query.cursor, filters) : undefined;
   const page = await listGifs({ terms, limit: query.limit, after });
-  const { userId } = viewerOf(principal);
+  const { userId } = viewerOf(principal, surface);
   const liked = await likedAmong(userId, page.items.map((p) => p.id));
   return {
     posts: page.items.map((p) => postView(p, { owner: !!userId && p.userId === userId, liked: liked.has(p.id), surface })),

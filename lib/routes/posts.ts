@@ -25,9 +25,13 @@ import { postView } from "./post-views";
 /** Parts past this many in one request are refused without being written. */
 const MAX_PARTS = 50;
 
-export function viewerOf(principal: Principal | null): Viewer {
-  if (!principal) return { userId: null, teamId: null };
-  return principal.kind === "team" ? { userId: null, teamId: principal.team.id } : { userId: principal.user.id, teamId: null };
+/** Who is asking, and whether a private post's access list counts (Relay only). */
+export function viewerOf(principal: Principal | null, surface: Surface): Viewer {
+  const accessList = surface === "relay";
+  if (!principal) return { userId: null, teamId: null, accessList };
+  return principal.kind === "team"
+    ? { userId: null, teamId: principal.team.id, accessList }
+    : { userId: principal.user.id, teamId: null, accessList };
 }
 
 function postTypeHeader(headers: Headers): PostType {
@@ -113,7 +117,7 @@ export async function handleUpload(principal: Principal, request: Request, surfa
 }
 
 export async function handleAddFiles(principal: Principal, request: Request, surface: Surface, code: string): Promise<object> {
-  const viewer = viewerOf(principal);
+  const viewer = viewerOf(principal, surface);
   const post = await postForChange(code, viewer);
   const keepMetadata = booleanHeader(request.headers, "include-metadata", false);
   const priority = booleanHeader(request.headers, "priority", true);
@@ -134,7 +138,7 @@ export async function handleAddFiles(principal: Principal, request: Request, sur
  */
 export function getPostFromCache(principal: Principal, surface: Surface, code: string): object | undefined {
   if (surface !== "api") return undefined;
-  const viewer = viewerOf(principal);
+  const viewer = viewerOf(principal, surface);
   const visible = peekReadablePost(code, viewer);
   if (!visible) return undefined;
   const liked = peekLikedBy(visible.post.id, viewer.userId);
@@ -144,7 +148,7 @@ export function getPostFromCache(principal: Principal, surface: Surface, code: s
 
 /** On Relay a read counts a view for the client address (lib/social/views.ts). */
 export async function handleGetPost(principal: Principal, surface: Surface, code: string, ip: string): Promise<object> {
-  const viewer = viewerOf(principal);
+  const viewer = viewerOf(principal, surface);
   const { post, owner } = await readPost(code, viewer);
   const counted = surface === "relay" && (await countView(post, ip));
   const shown = counted ? { ...post, viewCount: post.viewCount + 1 } : post;
@@ -152,20 +156,20 @@ export async function handleGetPost(principal: Principal, surface: Surface, code
 }
 
 export async function handleUpdatePost(principal: Principal, surface: Surface, code: string, changes: PostChanges): Promise<object> {
-  const viewer = viewerOf(principal);
+  const viewer = viewerOf(principal, surface);
   await updatePost(code, viewer, changes);
   const post = await findPostByCode(code);
   if (!post) throw new DomainError("not_found", "No such post.");
   return { post: postView(post, { owner: true, liked: await likedBy(post.id, viewer.userId), surface }) };
 }
 
-export async function handleDeletePost(principal: Principal, code: string): Promise<object> {
-  await deletePost(code, viewerOf(principal));
+export async function handleDeletePost(principal: Principal, surface: Surface, code: string): Promise<object> {
+  await deletePost(code, viewerOf(principal, surface));
   return { code, deleted: true };
 }
 
-export async function handleDeleteFile(principal: Principal, code: string, name: string): Promise<object> {
-  await deleteFile(code, name, viewerOf(principal));
+export async function handleDeleteFile(principal: Principal, surface: Surface, code: string, name: string): Promise<object> {
+  await deleteFile(code, name, viewerOf(principal, surface));
   return { name, deleted: true };
 }
 
@@ -196,7 +200,7 @@ export async function handleListPosts(
   const filters = { search: query.search ?? null, privacy: query.privacy ?? null, tab: query.tab ?? null };
   const after = query.cursor ? decodeCursor("listPosts", query.cursor, filters) : undefined;
   const page = await listOwnPosts(user.id, query, query.limit, after);
-  return pageReply("listPosts", page, filters, viewerOf(principal), surface, true);
+  return pageReply("listPosts", page, filters, viewerOf(principal, surface), surface, true);
 }
 
 export async function handleUserPosts(principal: Principal, surface: Surface, id: string, query: { limit: number; cursor?: string }) {
@@ -204,7 +208,7 @@ export async function handleUserPosts(principal: Principal, surface: Surface, id
   const filters = { user: ref };
   const after = query.cursor ? decodeCursor("listUserPosts", query.cursor, filters) : undefined;
   const page = await listUserPosts(ref, query.limit, after);
-  const viewer = viewerOf(principal);
+  const viewer = viewerOf(principal, surface);
   return pageReply("listUserPosts", page, filters, viewer, surface, page.items[0]?.userId === viewer.userId);
 }
 

@@ -137,7 +137,7 @@ const deletePost = defineRoute({
   rateLimit: "posts_delete",
   params: codeParam,
   response: deleted("code"),
-  handler: ({ principal, params }) => handleDeletePost(principal!, params.code),
+  handler: ({ principal, surface, params }) => handleDeletePost(principal!, surface, params.code),
 });
 
 const addFiles = defineRoute({
@@ -167,7 +167,7 @@ const deleteFile = defineRoute({
   rateLimit: "posts_delete",
   params: fileParam,
   response: deleted("name"),
-  handler: ({ principal, params }) => handleDeleteFile(principal!, params.code, params.name),
+  handler: ({ principal, surface, params }) => handleDeleteFile(principal!, surface, params.code, params.name),
 });
 
 const convert = defineRoute({

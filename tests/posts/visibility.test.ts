@@ -69,6 +69,10 @@ describe("GET /posts/{code}", () => {
     // The API surface never shows `access`.
     const viaApi = await api(`/posts/${post.code}`, { key: owner.apiKey });
     expect(viaApi.body.post).not.toHaveProperty("access");
+    // Nor does the list open the post there: on the API only the owner sees a private post.
+    expect((await api(`/posts/${post.code}`, { key: other.apiKey })).status).toBe(404);
+    expect((await api(`/posts/${post.code}`, { method: "DELETE", key: other.apiKey })).status).toBe(404);
+    expect((await relay(`/posts/${post.code}`, { method: "DELETE", key: other.relayKey })).status).toBe(403);
   });
 
   it("moderated: the owner gets it with moderated true; others 403 moderated", async () => {
