@@ -91,7 +91,9 @@ async function main(): Promise<void> {
 
   const server = await startServer({
     port: Number(process.env.PORT || 3000),
-    hostname: process.env.HOSTNAME || "0.0.0.0",
+    // HOST, not HOSTNAME: Docker and Kubernetes set HOSTNAME to the machine's name, and
+    // binding to that would leave localhost:PORT unanswered inside the container.
+    hostname: process.env.HOST || "0.0.0.0",
     dev,
     dir: root,
   });

@@ -84,7 +84,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, profile
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
     PORT: String(port),
-    HOSTNAME: "127.0.0.1",
+    HOST: "127.0.0.1",
     PUBLIC_URL: origin,
     DATA_DIR: dataDir,
     DATABASE_URL: "",

@@ -17,7 +17,7 @@ const stripSlash = (v: string) => v.replace(/\/+$/, "");
 const schema = z.object({
   NODE_ENV: optional,
   PORT: optional.transform((v) => Number(v || 3000)),
-  HOSTNAME: optional,
+  HOST: optional,
   PUBLIC_URL: optional.transform((v) => stripSlash(v || "http://localhost:3000")),
   API_URL: optional,
   RELAY_URL: optional,

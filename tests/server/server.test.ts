@@ -10,7 +10,9 @@ const REQUEST_ID = /^[0-9a-f]{32}$/;
 describe("server", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    // Started as in a container: HOST unset, and HOSTNAME the machine's name (Docker sets
+    // it to the container id). The server must bind all interfaces, not that name.
+    server = await startTestServer({ HOST: "", HOSTNAME: "container-3f2a9c1b" });
   });
   afterAll(async () => {
     // A clean SIGTERM shutdown exits 0. (No server when beforeAll failed: that error is the report.)

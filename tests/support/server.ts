@@ -33,7 +33,7 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
     ...inherited,
     NODE_ENV: "production",
     PORT: "0",
-    HOSTNAME: "127.0.0.1",
+    HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     NEXT_TELEMETRY_DISABLED: "1",
     // As `npm start` sets it (package.json).
