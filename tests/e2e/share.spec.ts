@@ -75,6 +75,7 @@ test("video share page: og:video tags, the video plays, Range works", async ({ p
   expect(result.ogImage?.[0]?.url).toBe(video.files[0].thumbnail_url);
   expect(result.twitterCard).toBe("player");
   expect(head(crawled.html)).toContain('property="og:video');
+  expect(head(crawled.html)).toContain(`<meta property="og:video:url" content="${video.files[0].url}"/>`);
 
   await page.goto(video.url);
   const player = page.locator("video");

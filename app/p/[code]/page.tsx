@@ -116,8 +116,12 @@ export default async function SharePage({ params }: Props) {
     requestHeaders.has("next-router-prefetch") || requestHeaders.get("purpose") === "prefetch",
   );
   const title = displayTitle(post);
+  const video = primaryKind(post) === "video" && post.privacy !== "private" ? post.files[0] : undefined;
   return (
     <article className="mx-auto max-w-5xl space-y-6">
+      {/* Next's openGraph.videos writes og:video but not og:video:url, which some unfurlers
+          read (notes/clients.md); React hoists this tag into <head> with the others. */}
+      {video ? <meta property="og:video:url" content={video.url} /> : null}
       <PostMedia post={post} title={title} />
       <PostDetails post={post} title={title} owner={owner} />
     </article>
