@@ -75,10 +75,11 @@ interface Counts {
 /** The caller's analytics over `range`, ending with the UTC hour or day of `now`. */
 export async function accountAnalytics(userId: string, range: AnalyticsRange, now: Date = new Date()): Promise<Analytics> {
   const { bucket, count } = RANGES[range];
-  const keys = bucket === "hour" ? hourList(now, count) : dayList(now, count);
+  const read = BUCKET_READS[bucket];
+  const keys = read.list(now, count);
   const from = keys[0];
   const to = keys[keys.length - 1];
-  const counts = bucket === "hour" ? await hourCounts(userId, from, to) : await dayCounts(userId, from, to);
+  const counts = await read.counts(userId, from, to);
   if (bucket === "hour") void pruneHourly(now);
 
   const points = keys.map((key): AnalyticsPoint => ({
@@ -101,6 +102,16 @@ export async function accountAnalytics(userId: string, range: AnalyticsRange, no
     topPosts: await topPosts(counts.ranked),
   };
 }
+
+/** How each bucket size lists its keys and reads its rows. */
+interface BucketRead {
+  list: (now: Date, count: number) => string[];
+  counts: (userId: string, from: string, to: string) => Promise<Counts>;
+}
+const BUCKET_READS: Readonly<Record<AnalyticsBucket, BucketRead>> = {
+  hour: { list: hourList, counts: hourCounts },
+  day: { list: dayList, counts: dayCounts },
+};
 
 /** Views of the caller's personal posts: the author is the caller and no team owns them. */
 const ownPosts = (userId: string) => ({ userId, teamId: null });

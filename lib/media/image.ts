@@ -105,9 +105,10 @@ export async function processImage(input: string, output: string, opts: ProcessI
 
 /**
  * processImage for a file already in memory (POST /convert of a small file): the same two
- * paths, the output in memory too. `header`: readImageHeader's result, when the caller has
- * it already (it is the costliest step of a small file's surgery after the verifying decode). Surgery never makes a file larger; the sharp path's
+ * paths, the output in memory too. Surgery never makes a file larger; the sharp path's
  * output is bounded by the caller, which only sends images of a few megapixels this way.
+ * `header`: readImageHeader's result when the caller has it already (after the verifying
+ * decode, it is the costliest step of a small file's surgery).
  */
 export async function processImageBytes(input: Buffer, opts: ProcessImageOptions & { header?: Metadata }): Promise<ImageBytes> {
   const { format, keepMetadata } = opts;

@@ -28,10 +28,8 @@ const MAX_PARTS = 50;
 /** Who is asking, and whether a private post's access list counts (Relay only). */
 export function viewerOf(principal: Principal | null, surface: Surface): Viewer {
   const accessList = surface === "relay";
-  if (!principal) return { userId: null, teamId: null, accessList };
-  return principal.kind === "team"
-    ? { userId: null, teamId: principal.team.id, accessList }
-    : { userId: principal.user.id, teamId: null, accessList };
+  if (principal?.kind === "team") return { userId: null, teamId: principal.team.id, accessList };
+  return { userId: principal?.user.id ?? null, teamId: null, accessList };
 }
 
 function postTypeHeader(headers: Headers): PostType {
