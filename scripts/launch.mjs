@@ -1,26 +1,33 @@
 #!/usr/bin/env node
 /**
- * `npm start`: runs scripts/start.ts (build when needed, migrate, serve) as plain
- * JavaScript. The TypeScript of scripts/ and lib/ is bundled into one ES module by the
- * esbuild binary (under a second, in a child process) and imported; packages stay in
- * node_modules.
+ * `npm start` and `npm run admin`: runs scripts/start.ts (build when needed, migrate, serve)
+ * or scripts/admin.ts (the operator's CLI) as plain JavaScript. `node scripts/launch.mjs`
+ * runs start; `node scripts/launch.mjs admin ...` runs the CLI with the remaining arguments.
+ * The TypeScript of scripts/ and lib/ is bundled into one ES module by the esbuild binary
+ * (in a child process) and imported; packages stay in node_modules.
  *
  * Why not `node --import tsx scripts/start.ts`, as before: a server that compiles its own
  * sources at run time keeps the loader, every module's transformed text and source map
  * for good. Measured idle, the same server took ~335 MB under tsx and ~250 MB from the
- * bundle (docs/performance.md, "Read path"). Development (`npm run dev`), the admin CLI
- * and the tests' in-process code still run the sources through tsx.
+ * bundle (docs/performance.md, "Read path"). For the CLI the cost was time: tsx compiled
+ * every module on each call (1.0-1.3 s idle, docs/admin-cli.md).
+ *
+ * A bundle is reused while its inputs are unchanged: esbuild's metafile lists the files it
+ * read, and `<entry>.json` in the cache folder keeps that list with a hash of their
+ * contents. Checking it (reading ~200 small files) takes milliseconds; bundling takes about
+ * a second. Development (`npm run dev`) and the tests' in-process code run the sources
+ * through tsx.
  *
  * Stack traces point into the bundle, which is readable JavaScript with a `// lib/...`
  * line above each module; NODE_OPTIONS=--enable-source-maps maps them back to the
  * TypeScript (the source map is written beside the bundle, and costs memory when loaded).
  *
  * Each bundle lives in a folder named after its content hash (see writableCacheDir), so
- * servers started at the same moment (parallel tests) never read a half-written file.
+ * processes started at the same moment (parallel tests) never read a half-written file.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -47,49 +54,109 @@ function writableCacheDir() {
 const cacheDir = writableCacheDir();
 const esbuild = createRequire(import.meta.url).resolve("esbuild/bin/esbuild");
 
-const work = join(cacheDir, `build-${process.pid}-${Date.now()}`);
-mkdirSync(work, { recursive: true });
-const args = [
-  join(root, "scripts", "start.ts"),
-  "--bundle",
-  "--platform=node",
-  "--format=esm",
-  "--target=node20",
-  // Native addons, Next and Prisma's runtime load from node_modules as they are.
-  "--packages=external",
-  `--tsconfig=${join(root, "tsconfig.json")}`,
-  "--sourcemap=linked",
-  "--log-level=warning",
-  `--outfile=${join(work, "start.mjs")}`,
-];
-// esbuild/bin/esbuild is the native binary once esbuild's install script has run, and a
-// node script that finds the binary otherwise: run it as a program, else through node.
-const options = { cwd: root, stdio: ["ignore", "inherit", "inherit"] };
-let built = spawnSync(esbuild, args, options);
-if (built.error) built = spawnSync(process.execPath, [esbuild, ...args], options);
-if (built.status !== 0) {
-  rmSync(work, { recursive: true, force: true });
-  console.error(`[mediahost] could not bundle scripts/start.ts (esbuild exited ${built.status ?? built.signal})`);
-  process.exit(1);
+const ENTRIES = new Set(["start", "admin"]);
+// `launch.mjs admin user list`: the entry's own code sees `user list` as its arguments.
+const entry = ENTRIES.has(process.argv[2] ?? "") ? process.argv.splice(2, 1)[0] : "start";
+const pointerFile = join(cacheDir, `${entry}.json`);
+
+/** A hash of the files a bundle was made from (paths relative to the project root). */
+function inputsDigest(inputs) {
+  const hash = createHash("sha256");
+  for (const file of inputs) {
+    hash.update(file).update("\0");
+    try {
+      hash.update(readFileSync(join(root, file)));
+    } catch {
+      hash.update("\u0000missing");
+    }
+    hash.update("\0");
+  }
+  return hash.digest("hex");
 }
 
-const hash = createHash("sha256").update(readFileSync(join(work, "start.mjs"))).digest("hex").slice(0, 16);
-const target = join(cacheDir, hash);
-if (existsSync(target)) {
-  rmSync(work, { recursive: true, force: true });
-} else {
+/** The bundle recorded for this entry when none of its inputs changed since, else null. */
+function currentBundle() {
   try {
-    renameSync(work, target);
+    const pointer = JSON.parse(readFileSync(pointerFile, "utf8"));
+    const file = join(cacheDir, pointer.bundle, `${entry}.mjs`);
+    if (existsSync(file) && inputsDigest(pointer.inputs) === pointer.digest) return file;
   } catch {
-    // Another start won the race with the same bundle: use theirs.
+    // no pointer yet, or an unreadable one: bundle afresh
+  }
+  return null;
+}
+
+/** Bundles the entry, records its inputs, and returns the bundle's path. */
+function bundle() {
+  const work = join(cacheDir, `build-${process.pid}-${Date.now()}`);
+  mkdirSync(work, { recursive: true });
+  const metafile = join(work, "meta.json");
+  const args = [
+    join(root, "scripts", `${entry}.ts`),
+    "--bundle",
+    "--platform=node",
+    "--format=esm",
+    "--target=node20",
+    // Native addons, Next and Prisma's runtime load from node_modules as they are.
+    "--packages=external",
+    `--tsconfig=${join(root, "tsconfig.json")}`,
+    "--sourcemap=linked",
+    "--log-level=warning",
+    `--metafile=${metafile}`,
+    `--outfile=${join(work, `${entry}.mjs`)}`,
+  ];
+  // esbuild/bin/esbuild is the native binary once esbuild's install script has run, and a
+  // node script that finds the binary otherwise: run it as a program, else through node.
+  const options = { cwd: root, stdio: ["ignore", "inherit", "inherit"] };
+  let built = spawnSync(esbuild, args, options);
+  if (built.error) built = spawnSync(process.execPath, [esbuild, ...args], options);
+  if (built.status !== 0) {
     rmSync(work, { recursive: true, force: true });
+    console.error(`[mediahost] could not bundle scripts/${entry}.ts (esbuild exited ${built.status ?? built.signal})`);
+    process.exit(1);
+  }
+  // tsconfig.json shapes how paths resolve, so it counts as an input although esbuild does not list it.
+  const inputs = [...Object.keys(JSON.parse(readFileSync(metafile, "utf8")).inputs), "tsconfig.json"].sort();
+  rmSync(metafile);
+
+  const hash = createHash("sha256").update(readFileSync(join(work, `${entry}.mjs`))).digest("hex").slice(0, 16);
+  const target = join(cacheDir, hash);
+  if (existsSync(target)) {
+    rmSync(work, { recursive: true, force: true });
+  } else {
+    try {
+      renameSync(work, target);
+    } catch {
+      // Another process won the race with the same bundle: use theirs.
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+  const pointer = join(cacheDir, `${entry}.json.${process.pid}`);
+  writeFileSync(pointer, JSON.stringify({ bundle: hash, inputs, digest: inputsDigest(inputs) }));
+  renameSync(pointer, pointerFile);
+  removeOldBundles();
+  return join(target, `${entry}.mjs`);
+}
+
+/**
+ * Bundles no entry points to any more go once nothing can still be starting from them (an
+ * hour is ample); the ones the pointers name stay however old they are.
+ */
+function removeOldBundles() {
+  const kept = new Set();
+  for (const name of ENTRIES) {
+    try {
+      kept.add(JSON.parse(readFileSync(join(cacheDir, `${name}.json`), "utf8")).bundle);
+    } catch {
+      // no pointer for this entry
+    }
+  }
+  for (const name of readdirSync(cacheDir)) {
+    const path = join(cacheDir, name);
+    if (!kept.has(name) && /^(?:[0-9a-f]{16}|build-.*)$/.test(name) && Date.now() - statSync(path).mtimeMs > 3_600_000) {
+      rmSync(path, { recursive: true, force: true });
+    }
   }
 }
-// Older bundles go once nothing can still be starting from them (an hour is ample).
-for (const name of readdirSync(cacheDir)) {
-  const path = join(cacheDir, name);
-  if (path !== target && /^(?:[0-9a-f]{16}|build-.*)$/.test(name) && Date.now() - statSync(path).mtimeMs > 3_600_000) {
-    rmSync(path, { recursive: true, force: true });
-  }
-}
-await import(pathToFileURL(join(target, "start.mjs")).href);
+
+await import(pathToFileURL(currentBundle() ?? bundle()).href);

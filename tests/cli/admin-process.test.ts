@@ -1,10 +1,11 @@
 /**
- * The admin CLI as operators run it: `tsx scripts/admin.ts ...` in its own process, on a
+ * The admin CLI as operators run it: `npm run -s admin` (`node scripts/launch.mjs admin ...`,
+ * the bundled CLI) in its own process, on a
  * database it has never seen (it must migrate it), printing exactly one JSON object.
  * By default a representative part of operations.md's table runs here (creations, the
  * contract's refusals, regenerate, a config); CLI_E2E_FULL=1 adds the rest, so that every
  * command runs once as a process. Runs that do not depend on each other go in batches,
- * a few processes at a time, since each costs about two seconds of CPU.
+ * a few processes at a time.
  *
  * SQLite by default; with TEST_DATABASE_URL, a fresh schema of that PostgreSQL database.
  */
@@ -22,7 +23,6 @@ import { databaseConfig, type DatabaseConfig } from "@/lib/db/config";
 import { expectWellFormedKey, rowText } from "./helpers";
 
 const root = resolve(__dirname, "../..");
-const tsx = join(root, "node_modules/.bin/tsx");
 
 interface CliRun {
   code: number | null;
@@ -34,7 +34,7 @@ interface CliRun {
 /** Runs the CLI and checks the stdout contract: one JSON object on one line, nothing else. */
 function cli(args: string[], databaseUrl: string): Promise<CliRun> {
   return new Promise((done, fail) => {
-    const child = spawn(tsx, ["scripts/admin.ts", ...args], {
+    const child = spawn(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl },
       stdio: ["ignore", "pipe", "pipe"],
@@ -240,7 +240,7 @@ describe("admin CLI process", () => {
     created = { annId, boId, appId, appKey: newKey, teamId, revocable: seeded[0].app.id };
   });
 
-  // Each process costs about two seconds of CPU, so the rest of the table (every command
+  // Each process costs about a third of a second of CPU, so the rest of the table (every command
   // of which also runs in-process in commands.test.ts) runs as processes on request.
   it.runIf(process.env.CLI_E2E_FULL)("runs the rest of the table as processes (CLI_E2E_FULL=1)", { timeout: 120_000 }, async () => {
     if (!created) throw new Error("needs the previous test");
