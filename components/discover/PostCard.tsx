@@ -40,11 +40,15 @@ export function PostCard({ post, signedIn }: { post: PostJson; signedIn: boolean
             </Link>
           </h2>
           {post.author && (
-            <p className="flex items-center gap-2 truncate text-sm text-zinc-500 dark:text-zinc-400">
+            <Link
+              href={`/u/${encodeURIComponent(post.author.username)}`}
+              prefetch={false}
+              className="flex items-center gap-2 truncate text-sm text-zinc-500 hover:underline dark:text-zinc-400"
+            >
               {/* eslint-disable-next-line @next/next/no-img-element */}
               <img src={post.author.avatar} alt="" width={20} height={20} loading="lazy" className="h-5 w-5 rounded-full" />
               {post.author.nickname}
-            </p>
+            </Link>
           )}
         </div>
         <div className="mt-auto">

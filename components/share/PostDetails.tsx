@@ -31,7 +31,9 @@ export function PostDetails({ post, title, owner }: { post: PostJson; title: str
             <img src={post.author.avatar} alt="" width={40} height={40} className="h-10 w-10 rounded-full bg-zinc-200 object-cover dark:bg-zinc-800" />
             <div>
               <p className="font-medium">
-                {post.author.nickname}
+                <a href={`/u/${encodeURIComponent(post.author.username)}`} rel="author" className="hover:underline">
+                  {post.author.nickname}
+                </a>
                 {post.author.verified && (
                   <span className="ml-1 text-brand-600 dark:text-brand-400" title="Verified">
                     ✓<span className="sr-only"> verified</span>

@@ -7,6 +7,7 @@
  */
 import { env } from "../config/env";
 import { isShareCode } from "../posts/codes";
+import { profileUrl } from "./profile";
 import { loadSharePost, primaryKind, type PostJson } from "./share";
 
 export const OEMBED_PATH = "/oembed";
@@ -17,6 +18,7 @@ export interface OEmbed {
   type: "photo" | "video" | "link";
   title: string;
   author_name?: string;
+  author_url?: string;
   provider_name: string;
   provider_url: string;
   url?: string;
@@ -90,7 +92,7 @@ export function buildOEmbed(post: PostJson, options: { maxWidth?: number; maxHei
     provider_name: PROVIDER_NAME,
     provider_url: env().PUBLIC_URL,
     cache_age: 3600,
-    ...(post.author ? { author_name: post.author.username } : {}),
+    ...(post.author ? { author_name: post.author.username, author_url: profileUrl(post.author.username) } : {}),
   };
   const file = post.files[0];
   if (!file || !file.width || !file.height) return base;

@@ -33,6 +33,7 @@ describe("GET /oembed", () => {
       type: "photo",
       title: "<b>Cat</b>",
       author_name: owner.username,
+      author_url: `${env().PUBLIC_URL}/u/${owner.username}`,
       provider_name: "Mediahost",
       provider_url: env().PUBLIC_URL,
       width: 10,

@@ -1,0 +1,52 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { plural } from "@/components/share/format";
+import { buttonClass, primaryButtonClass } from "@/components/share/styles";
+
+type FollowResult = { ok: true; following: boolean; followerCount: number } | { ok: false; error: string };
+
+export interface FollowButtonProps {
+  username: string;
+  following: boolean;
+  followerCount: number;
+  /** The page's server action (app/u/[username]/actions.ts), passed in so components import nothing from app/. */
+  setFollow: (username: string, follow: boolean) => Promise<FollowResult>;
+}
+
+/** Follow / unfollow with the follower count beside it; the server's answer is the truth. */
+export function FollowButton({ username, following: initialFollowing, followerCount: initialCount, setFollow }: FollowButtonProps) {
+  const [following, setFollowing] = useState(initialFollowing);
+  const [count, setCount] = useState(initialCount);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+
+  function toggle() {
+    setError(null);
+    startTransition(async () => {
+      const result = await setFollow(username, !following);
+      if (result.ok) {
+        setFollowing(result.following);
+        setCount(result.followerCount);
+      } else {
+        setError(result.error);
+      }
+    });
+  }
+
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <button type="button" onClick={toggle} disabled={pending} aria-pressed={following} className={following ? buttonClass : primaryButtonClass}>
+        {following ? "Following" : "Follow"}
+      </button>
+      <span className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="follower-count">
+        {plural(count, "follower", "followers")}
+      </span>
+      {error && (
+        <p role="alert" className="w-full text-sm text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

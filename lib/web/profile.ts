@@ -1,0 +1,67 @@
+/**
+ * The data of a public profile page (/u/{username}): the same domain reads as Relay's
+ * GET /users/{id} and GET /users/{id}/posts, shaped with the same builders, so counts,
+ * URLs and visibility match the API exactly. See docs/profiles.md.
+ */
+import type { z } from "zod";
+import { env } from "../config/env";
+import { isDomainError } from "../errors";
+import { likedAmong } from "../gifs/search";
+import { decodeCursor, encodeCursor } from "../http/cursor";
+import { listUserPosts } from "../posts/list";
+import { postView } from "../routes/post-views";
+import type { Profile } from "../routes/schemas";
+import { profile } from "../routes/views";
+import { getProfile } from "../users/profile";
+import type { PostJson } from "./share";
+
+export type ProfileJson = z.infer<typeof Profile>;
+
+export const PROFILE_PAGE_SIZE = 24;
+/** The API's cursor name: a cursor from GET /users/{id}/posts works here and back. */
+const POSTS_ENDPOINT = "listUserPosts";
+
+export type ProfilePage =
+  | { kind: "profile"; user: ProfileJson; self: boolean; posts: PostJson[]; nextCursor: string | null }
+  | { kind: "suspended"; username: string }
+  | { kind: "not_found" };
+
+/** The absolute URL of a user's profile page. */
+export const profileUrl = (username: string): string => `${env().PUBLIC_URL}/u/${encodeURIComponent(username)}`;
+
+/**
+ * `ref` (a username, case-insensitive, or a user id) as `viewerId` sees it, with one page
+ * of public posts after `cursor`. A cursor that is not ours is ignored (first page).
+ */
+export async function loadProfilePage(viewerId: string | null, ref: string, cursor: string | undefined): Promise<ProfilePage> {
+  try {
+    const record = await getProfile(viewerId, ref);
+    const filters = { user: record.user.id };
+    let after;
+    if (cursor) {
+      try {
+        after = decodeCursor(POSTS_ENDPOINT, cursor, filters);
+      } catch (error) {
+        if (!isDomainError(error)) throw error;
+      }
+    }
+    const page = await listUserPosts(record.user.id, PROFILE_PAGE_SIZE, after);
+    const self = viewerId === record.user.id;
+    const liked = await likedAmong(viewerId, page.items.map((p) => p.id));
+    return {
+      kind: "profile",
+      user: profile(record),
+      self,
+      posts: page.items.map((p) => postView(p, { owner: self, liked: liked.has(p.id), surface: "relay", primaryOnly: true })),
+      nextCursor: page.next ? encodeCursor(POSTS_ENDPOINT, page.next, filters) : null,
+    };
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    if (error.type === "not_found") return { kind: "not_found" };
+    if (error.type === "suspended") {
+      const username = error.context?.username;
+      return { kind: "suspended", username: typeof username === "string" ? username : ref };
+    }
+    throw error;
+  }
+}
