@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState, useTransition, type FormEvent } from "react";
-import { addComment, loadComments, setLike, type CommentJson } from "@/app/discover/actions";
+import { addComment, loadComments, setLike, type CommentJson } from "@/lib/web/social-actions";
 import { formatCount } from "@/components/share/format";
 
 export interface EngageProps {

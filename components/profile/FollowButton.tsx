@@ -3,19 +3,16 @@
 import { useState, useTransition } from "react";
 import { plural } from "@/components/share/format";
 import { buttonClass, primaryButtonClass } from "@/components/share/styles";
-
-type FollowResult = { ok: true; following: boolean; followerCount: number } | { ok: false; error: string };
+import { setFollow } from "@/lib/web/social-actions";
 
 export interface FollowButtonProps {
   username: string;
   following: boolean;
   followerCount: number;
-  /** The page's server action (app/u/[username]/actions.ts), passed in so components import nothing from app/. */
-  setFollow: (username: string, follow: boolean) => Promise<FollowResult>;
 }
 
 /** Follow / unfollow with the follower count beside it; the server's answer is the truth. */
-export function FollowButton({ username, following: initialFollowing, followerCount: initialCount, setFollow }: FollowButtonProps) {
+export function FollowButton({ username, following: initialFollowing, followerCount: initialCount }: FollowButtonProps) {
   const [following, setFollowing] = useState(initialFollowing);
   const [count, setCount] = useState(initialCount);
   const [error, setError] = useState<string | null>(null);
@@ -26,8 +23,8 @@ export function FollowButton({ username, following: initialFollowing, followerCo
     startTransition(async () => {
       const result = await setFollow(username, !following);
       if (result.ok) {
-        setFollowing(result.following);
-        setCount(result.followerCount);
+        setFollowing(result.value.following);
+        setCount(result.value.followerCount);
       } else {
         setError(result.error);
       }

@@ -1,11 +1,17 @@
+import { Engage } from "@/components/discover/Engage";
 import type { PostJson } from "@/lib/web/share";
 import { CopyButton } from "./CopyButton";
+import { ReportButton } from "./ReportButton";
 import { formatDate, plural } from "./format";
 import { buttonClass, primaryButtonClass } from "./styles";
 
-/** Title, description, author, date, counts and the copy/download buttons of a share page. */
-export function PostDetails({ post, title, owner }: { post: PostJson; title: string; owner: boolean }) {
+/**
+ * Title, description, author, date, counts and the copy/download buttons of a share page;
+ * for a signed-in visitor also like, comments and report (Relay's rules, lib/web/social-actions.ts).
+ */
+export function PostDetails({ post, title, owner, signedIn }: { post: PostJson; title: string; owner: boolean; signedIn: boolean }) {
   const first = post.files[0];
+  const engaging = signedIn && post.like_count !== null;
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -52,10 +58,19 @@ export function PostDetails({ post, title, owner }: { post: PostJson; title: str
         )}
         <ul className="flex gap-4 text-zinc-600 dark:text-zinc-400" aria-label="Statistics">
           <li>{plural(post.view_count, "view", "views")}</li>
-          {post.like_count !== null && <li>{plural(post.like_count, "like", "likes")}</li>}
-          <li>{plural(post.comment_count, "comment", "comments")}</li>
+          {/* Signed in, the like and comment buttons below carry these counts (and keep them current). */}
+          {!engaging && post.like_count !== null && <li>{plural(post.like_count, "like", "likes")}</li>}
+          {!engaging && <li>{plural(post.comment_count, "comment", "comments")}</li>}
         </ul>
       </div>
+      {signedIn && (
+        <div className="space-y-3" data-testid="engage">
+          {engaging && post.like_count !== null && (
+            <Engage code={post.code} liked={!!post.liked} likeCount={post.like_count} commentCount={post.comment_count} />
+          )}
+          {!owner && <ReportButton code={post.code} />}
+        </div>
+      )}
       {owner && (
         <p className="text-sm text-zinc-500 dark:text-zinc-400">
           You own this post ({post.privacy}

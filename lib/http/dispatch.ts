@@ -14,9 +14,8 @@ import type { z } from "zod";
 import { authenticateKey, peekKey } from "../auth/authenticate";
 import { authenticateWebSession } from "../auth/web-session";
 import { accountOf, hasGalleryAccess, type Principal } from "../auth/principal";
-import { env } from "../config/env";
 import { DomainError, isDomainError, statusOf, type ErrorType } from "../errors";
-import { BUCKETS, type BucketName } from "../ratelimit/buckets";
+import { BUCKETS, bucketRule, type BucketName, type BucketRule } from "../ratelimit/buckets";
 import { clientIp } from "../ratelimit/client-ip";
 import { counterStore } from "../ratelimit";
 import type { WindowResult } from "../ratelimit/store";
@@ -230,15 +229,14 @@ async function rateLimit(bucket: BucketName, principal: Principal | null, ip: st
 }
 
 /** The counter a request counts against: per account (or team), or per IP for IP-scoped buckets and anonymous calls. */
-function rateRule(bucket: BucketName, principal: Principal | null, ip: string): { key: string; limit: number; windowSeconds: number } {
-  const rule = BUCKETS[bucket];
+function rateRule(bucket: BucketName, principal: Principal | null, ip: string): BucketRule {
   const subject =
-    rule.scope === "ip" || !principal
+    BUCKETS[bucket].scope === "ip" || !principal
       ? `ip:${ip}`
       : principal.kind === "team"
         ? `team:${principal.team.id}`
         : `user:${principal.user.id}`;
-  return { key: `${bucket}:${subject}`, limit: rule.limit * env().RATE_LIMIT_SCALE, windowSeconds: rule.windowSeconds };
+  return bucketRule(bucket, subject);
 }
 
 /** Rate-limit headers on every limited reply; a denied hit is 429 with Retry-After. */

@@ -7,6 +7,7 @@
  * for a team key (team keys are counted per team, not per member). Scope "ip": counted
  * per client address (only GET /gifs, which needs no key).
  */
+import { env } from "../config/env";
 import type { CounterStore, WindowResult } from "./store";
 
 export type BucketScope = "user" | "ip";
@@ -70,8 +71,25 @@ export function bucketKey(bucket: BucketName, subject: string): string {
   return `${bucket}:${subject}`;
 }
 
-/** Counts one hit on `bucket` for `subject` with the bucket's limit and window. */
-export function hitBucket(store: CounterStore, bucket: BucketName, subject: string): Promise<WindowResult> {
+export interface BucketRule {
+  key: string;
+  /** The table's limit times RATE_LIMIT_SCALE (a test or load-test setting; 1 by default). */
+  limit: number;
+  windowSeconds: number;
+}
+
+/**
+ * The counter `subject` counts against on `bucket`: one rule for the dispatcher (API and
+ * Relay) and the web pages' actions, so a like on discover and a like over Relay share
+ * one limit.
+ */
+export function bucketRule(bucket: BucketName, subject: string): BucketRule {
   const { limit, windowSeconds } = BUCKETS[bucket];
-  return store.hit(bucketKey(bucket, subject), limit, windowSeconds);
+  return { key: bucketKey(bucket, subject), limit: limit * env().RATE_LIMIT_SCALE, windowSeconds };
+}
+
+/** Counts one hit on `bucket` for `subject` with the bucket's (scaled) limit and window. */
+export function hitBucket(store: CounterStore, bucket: BucketName, subject: string): Promise<WindowResult> {
+  const { key, limit, windowSeconds } = bucketRule(bucket, subject);
+  return store.hit(key, limit, windowSeconds);
 }

@@ -72,3 +72,39 @@ test("a suspended user's profile says so and shows nothing else; an unknown name
   const missing = await fetch(`${baseUrl()}/u/no-such-user-here`);
   expect(missing.status).toBe(404);
 });
+
+test("a signed-in visitor likes, comments and reports on the share page; the report limit is Relay's", async ({ page }) => {
+  await signIn(page, visitor.username, visitor.password);
+  await page.goto(`/p/${post.code}`);
+  const engage = page.getByTestId("engage");
+  const like = engage.getByRole("button", { name: /likes/ });
+  await expect(like).toHaveAttribute("aria-pressed", "false");
+  await like.click();
+  await expect(like).toHaveAttribute("aria-pressed", "true");
+  await engage.getByRole("button", { name: /comments/ }).click();
+  await engage.getByLabel("Write a comment").fill("Nice green");
+  await engage.getByRole("button", { name: "Post" }).click();
+  await expect(engage.getByText("Nice green")).toBeVisible();
+  await engage.getByRole("button", { name: "Report" }).click();
+  await engage.getByLabel(/What is wrong/).fill("spam test");
+  await engage.getByRole("button", { name: "Send report" }).click();
+  await expect(engage.getByRole("status")).toContainText("Reported");
+  await screenshots(page, "share-signed-in");
+
+  const { reports } = (await admin("report", "list", "--open")) as { reports: { reason: string; reporter: { username: string }; target: { code?: string } }[] };
+  expect(reports.some((r) => r.reason === "spam test" && r.reporter.username === visitor.username && r.target.code === post.code)).toBe(true);
+
+  // The web report counted against the same per-account bucket as the API's (3 a minute).
+  const viaApi = () => fetch(`${baseUrl()}/api/posts/${post.code}/report`, { method: "POST", headers: { "api-key": visitor.apiKey, "content-type": "application/json" }, body: "{}" });
+  expect((await viaApi()).status).toBe(200);
+  expect((await viaApi()).status).toBe(200);
+  expect((await viaApi()).status).toBe(429);
+
+  // The owner sees no report button on their own post.
+  await page.context().clearCookies();
+  await signIn(page, owner.username, owner.password);
+  await page.goto(`/p/${post.code}`);
+  await expect(page.getByTestId("engage").getByRole("button", { name: /likes/ })).toContainText("1");
+  await expect(page.getByRole("button", { name: "Report" })).toHaveCount(0);
+  await page.context().clearCookies();
+});

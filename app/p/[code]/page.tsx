@@ -123,7 +123,7 @@ export default async function SharePage({ params }: Props) {
           read (notes/clients.md); React hoists this tag into <head> with the others. */}
       {video ? <meta property="og:video:url" content={video.url} /> : null}
       <PostMedia post={post} title={title} />
-      <PostDetails post={post} title={title} owner={owner} />
+      <PostDetails post={post} title={title} owner={owner} signedIn={!!(await getViewer())} />
     </article>
   );
 }

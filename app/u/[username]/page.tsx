@@ -13,7 +13,6 @@ import { plural } from "@/components/share/format";
 import { buttonClass } from "@/components/share/styles";
 import { loadProfilePage, profileUrl, type ProfilePage } from "@/lib/web/profile";
 import { getViewer } from "@/lib/web/viewer";
-import { setFollow } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -83,7 +82,7 @@ export default async function ProfilePageView(props: Props) {
                 Edit profile
               </Link>
             ) : viewer && !user.blocking ? (
-              <FollowButton username={user.username} following={user.following} followerCount={user.follower_count} setFollow={setFollow} />
+              <FollowButton username={user.username} following={user.following} followerCount={user.follower_count} />
             ) : null}
           </div>
           <div>

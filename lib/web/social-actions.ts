@@ -1,0 +1,103 @@
+"use server";
+/**
+ * Server actions of the public pages (discover, share pages, profiles): like, comments,
+ * report and follow as the signed-in user. Each checks the web session itself, counts
+ * against the same rate-limit bucket as the Relay endpoint (per account, so a like on the
+ * web and a like over Relay share one limit) and calls the same domain function, so the
+ * rules (blocks, restricted and moderated posts, suspended users, notifications) are
+ * Relay's. Next refuses actions posted from another origin.
+ */
+import { headers } from "next/headers";
+import { z } from "zod";
+import { DomainError } from "../errors";
+import { counterStore } from "../ratelimit";
+import { hitBucket, type BucketName } from "../ratelimit/buckets";
+import { normalizeIp } from "../ratelimit/client-ip";
+import { reportPost } from "../reports/submit";
+import { userRef } from "../routes/views";
+import { createComment, listComments } from "../social/comments";
+import { followUser, unfollowUser } from "../social/follows";
+import { likePost, unlikePost } from "../social/likes";
+import { attempt, type ActionResult } from "./dashboard/result";
+import { getViewer } from "./viewer";
+
+export type { ActionResult };
+
+export interface CommentJson {
+  id: string;
+  body: string;
+  createdAt: string;
+  author: { username: string; nickname: string; avatar: string };
+}
+
+/** interface.md: comments and report reasons are at most 200 characters. */
+const TEXT_MAX_LENGTH = 200;
+const code = z.string().min(1).max(64);
+
+/** The signed-in, unsuspended viewer's id, after one hit on `bucket` (null: no limit, reads). */
+async function actor(bucket: BucketName | null): Promise<string> {
+  const viewer = await getViewer();
+  if (!viewer) throw new DomainError("unauthorized", "Sign in to do that.");
+  if (viewer.suspended) throw new DomainError("suspended", "This account is suspended.");
+  if (bucket) {
+    const result = await hitBucket(counterStore(), bucket, `user:${viewer.id}`);
+    if (!result.allowed) throw new DomainError("rate_limited", `Too many requests; try again in ${result.retryAfter} s.`);
+  }
+  return viewer.id;
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, message: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new DomainError("invalid_request", message);
+  return result.data;
+}
+
+export async function setLike(postCode: string, liked: boolean): Promise<ActionResult<{ liked: boolean; likeCount: number }>> {
+  return attempt(async () => {
+    const target = parse(code, postCode, "No such post.");
+    const userId = await actor("likes");
+    return liked ? likePost(userId, target) : unlikePost(userId, target);
+  });
+}
+
+export async function loadComments(postCode: string): Promise<ActionResult<CommentJson[]>> {
+  return attempt(async () => (await listComments(await actor(null), parse(code, postCode, "No such post."))).map(commentJson));
+}
+
+export async function addComment(postCode: string, body: string): Promise<ActionResult<CommentJson>> {
+  return attempt(async () => {
+    const target = parse(code, postCode, "No such post.");
+    const text = parse(z.string().trim().min(1).max(TEXT_MAX_LENGTH), body, `A comment is 1 to ${TEXT_MAX_LENGTH} characters.`);
+    return commentJson(await createComment(await actor("comments_write"), target, text));
+  });
+}
+
+/** Reports a post (POST /posts/{code}/report's rules); the reason is optional. */
+export async function reportPostAction(postCode: string, reason: string): Promise<ActionResult<{ reported: true }>> {
+  return attempt(async () => {
+    const target = parse(code, postCode, "No such post.");
+    const text = parse(z.string().trim().max(TEXT_MAX_LENGTH), reason ?? "", `A reason is at most ${TEXT_MAX_LENGTH} characters.`);
+    const reporterId = await actor("reports");
+    const ip = normalizeIp((await headers()).get("x-client-ip") ?? "") || "unknown";
+    await reportPost(target, { reporterId, reason: text || null, ip });
+    return { reported: true as const };
+  });
+}
+
+export async function setFollow(username: string, follow: boolean): Promise<ActionResult<{ following: boolean; followerCount: number }>> {
+  return attempt(async () => {
+    const target = parse(z.string().min(1).max(64), username, "No such user.");
+    const userId = await actor(follow ? "follow" : "unfollow");
+    return follow ? followUser(userId, target) : unfollowUser(userId, target);
+  });
+}
+
+function commentJson(item: Awaited<ReturnType<typeof listComments>>[number]): CommentJson {
+  const ref = userRef(item.user);
+  return {
+    id: item.id,
+    body: item.body,
+    createdAt: item.createdAt.toISOString(),
+    author: { username: ref.username, nickname: ref.nickname, avatar: ref.avatar },
+  };
+}
