@@ -23,6 +23,7 @@ import {
 } from "../users/accounts";
 import type { FlagValue } from "./argv";
 import { backupCommands } from "./backup-commands";
+import { mediaCommands } from "./media-commands";
 
 /** What a command prints: one JSON object. */
 export type CommandOutput = Readonly<Record<string, unknown>>;
@@ -230,6 +231,7 @@ export const COMMANDS: readonly Command[] = [
     return { id: report.id, status: report.status };
   }),
   ...backupCommands(command),
+  ...mediaCommands(command),
 ];
 
 // ───────────── output shapes ─────────────
