@@ -72,6 +72,15 @@ async function backupSqlite(file: string, out: string): Promise<ManifestEntry> {
   } finally {
     source.close();
   }
+  // The copy inherits WAL mode and leaves -wal/-shm files beside it; a rollback journal
+  // folds them in, so the backup's database is one self-contained file. (The server turns
+  // WAL back on when it starts on a restored copy, scripts/start.ts.)
+  const copy = new Database(join(out, DATABASE_ENTRY));
+  try {
+    copy.pragma("journal_mode = DELETE");
+  } finally {
+    copy.close();
+  }
   return { path: DATABASE_ENTRY, ...(await hashFile(join(out, DATABASE_ENTRY))) };
 }
 
