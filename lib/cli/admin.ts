@@ -6,7 +6,6 @@
 import { DomainError, isDomainError } from "../errors";
 import { parseArgv } from "./argv";
 import { COMMANDS, findCommand, type Command, type CommandOutput } from "./commands";
-import { FailedCommand } from "./failed";
 
 export interface AdminResult {
   exitCode: 0 | 1;
@@ -40,8 +39,8 @@ function prepare(argv: readonly string[]): { command: Command; run: () => Promis
 }
 
 function errorOutput(error: unknown, log: (message: string) => void): CommandOutput {
-  if (error instanceof FailedCommand) return error.output;
-  if (isDomainError(error)) return { error: { type: error.type, message: error.message } };
+  // Context fields sit next to type and message, as in HTTP answers (lib/errors.ts).
+  if (isDomainError(error)) return { error: { type: error.type, message: error.message, ...error.context } };
   log(error instanceof Error ? (error.stack ?? error.message) : String(error));
   const message = error instanceof Error ? error.message.replace(/\s+/g, " ").trim() : String(error);
   return { error: { type: "internal", message: message || "Unexpected failure." } };

@@ -150,8 +150,8 @@ describe("backup create, verify, restore", () => {
 
     const verified = await admin(scratch, "backup", "verify", "--from", backupDir);
     expect(verified.code).toBe(1);
-    expect(verified.json).toMatchObject({ ok: false });
-    expect(verified.json.problems).toEqual([
+    expect(verified.json).toMatchObject({ error: { type: "invalid_request" } });
+    expect((verified.json.error as { problems: unknown }).problems).toEqual([
       { path: corrupted, problem: "sha256_mismatch" },
       { path: removed, problem: "missing" },
     ]);

@@ -155,7 +155,7 @@ describe("the CLI table", () => {
     expect(missing).toMatchObject({ exitCode: 1, output: { error: { type: "invalid_request", message: "backup create: --out is required." } } });
   });
 
-  it("never migrates first, and a failed verify exits 1 with its own answer", async () => {
+  it("never migrates first, and a failed verify is an invalid_request that lists the problems", async () => {
     await createBackup(out, { dataDir: data, database: sqlite(), storage: "disk" });
     rmSync(join(out, "signing-secret"));
     let migrated = false;
@@ -163,7 +163,15 @@ describe("the CLI table", () => {
     expect(migrated).toBe(false);
     expect(result).toEqual({
       exitCode: 1,
-      output: { from: out, ok: false, checked: 4, bytes: expect.any(Number), problems: [{ path: "signing-secret", problem: "missing" }] },
+      output: {
+        error: {
+          type: "invalid_request",
+          message: "The backup fails verification: signing-secret (missing).",
+          from: out,
+          checked: 4,
+          problems: [{ path: "signing-secret", problem: "missing" }],
+        },
+      },
     });
     const ok = await runAdmin(["user", "create", "--username", "x"], { beforeRun: async () => Promise.reject(new Error("migrations ran")), log: () => undefined });
     expect(ok.output).toMatchObject({ error: { message: "migrations ran" } });
