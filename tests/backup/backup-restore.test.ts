@@ -57,7 +57,11 @@ let key = "";
 const before: Uploaded[] = [];
 const during: Uploaded[] = [];
 
+const pause = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
 async function upload(server: TestServer, n: number): Promise<Uploaded> {
+  // More than 8 uploads in one second suspends the account (docs/uploads.md): a steady user, not a burst.
+  await pause(150);
   const body = new FormData();
   body.append("file", new Blob([new Uint8Array(await png(n))], { type: "image/png" }), `shot-${n}.png`);
   const res = await fetch(`${server.url}/api/upload`, { method: "POST", body, headers: { "api-key": key, "post-privacy": "unlisted" } });
@@ -84,6 +88,10 @@ beforeAll(async () => {
   for (let n = 0; n < 6; n++) before.push(await upload(original, n));
 }, 300_000);
 
+it("the server logs at start which ffmpeg and ffprobe it runs, with their versions (docs/media.md)", () => {
+  expect(original.output()).toMatch(/\[mediahost\] media tools \((env|system|npm)\): ffmpeg \S+ \(\/\S+\), ffprobe \S+ \(\/\S+\)/);
+});
+
 afterAll(async () => {
   await restored?.stop();
   await original?.stop();
@@ -97,7 +105,7 @@ describe("backup create, verify, restore", () => {
     const uploading = (async () => {
       for (let n = 100; !stop && n < 130; n++) during.push(await upload(original, n));
     })();
-    await new Promise((done) => setTimeout(done, 300));
+    await pause(300);
     const created = await admin(original.dataDir, "backup", "create", "--out", backupDir);
     stop = true;
     await uploading;
