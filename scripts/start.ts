@@ -13,6 +13,7 @@ import Database from "better-sqlite3";
 import { dataDir, databaseConfig } from "../lib/db/config";
 import { pendingMigrations } from "../lib/db/migrator";
 import { startJobWorkers, stopJobWorkers } from "../lib/jobs";
+import { describeMediaTools, formatMediaToolsReport } from "../lib/media/tools";
 import { ensureBuild } from "../lib/server/build";
 import { shutdownOnSignals, startServer } from "../lib/server/server";
 
@@ -88,6 +89,9 @@ async function main(): Promise<void> {
     `${config.provider === "sqlite" ? `database ${config.url}` : "PostgreSQL database"}: ` +
       (applied.length ? `applied ${applied.join(", ")}` : "up to date"),
   );
+  // Which ffmpeg reads the uploads, and its version: the operator checks it gets security
+  // updates (docs/media.md, "Binaries"). A bad FFMPEG_SOURCE/PATH setting stops the start here.
+  log(formatMediaToolsReport(await describeMediaTools()));
 
   const server = await startServer({
     port: Number(process.env.PORT || 3000),

@@ -22,6 +22,8 @@ import {
   unsuspendUser,
 } from "../users/accounts";
 import type { FlagValue } from "./argv";
+import { backupCommands } from "./backup-commands";
+import { mediaCommands } from "./media-commands";
 
 /** What a command prints: one JSON object. */
 export type CommandOutput = Readonly<Record<string, unknown>>;
@@ -33,6 +35,8 @@ export interface Command {
   usage: string;
   /** Validates the raw flags (no database access) and returns the work to do. */
   prepare(flags: Record<string, FlagValue>): () => Promise<CommandOutput>;
+  /** False for commands that must see the database as it is (backups): no migrations first. */
+  migrates?: boolean;
 }
 
 // ───────────── flag types ─────────────
@@ -98,6 +102,8 @@ function parseFlags<S extends z.ZodType>(name: string, schema: S, flags: Record<
   const problems = result.error.issues.map(describeIssue).join(" ");
   throw new DomainError("invalid_request", `${name}: ${problems}`);
 }
+
+export type DefineCommand = typeof command;
 
 function command<Shape extends z.ZodRawShape>(
   name: string,
@@ -224,6 +230,8 @@ export const COMMANDS: readonly Command[] = [
     const report = await resolveReport(flags.id, flags.dismiss ? "dismissed" : "resolved");
     return { id: report.id, status: report.status };
   }),
+  ...backupCommands(command),
+  ...mediaCommands(command),
 ];
 
 // ───────────── output shapes ─────────────

@@ -18,7 +18,16 @@ const schema = z.object({
   MEDIA_TIMEOUT_SECONDS: optionalInt(1),
   FFMPEG_PATH: optionalPath,
   FFPROBE_PATH: optionalPath,
+  FFMPEG_SOURCE: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? "").trim().toLowerCase() || "auto")
+    .pipe(z.enum(["auto", "system", "npm"], { error: "must be auto, system or npm" })),
+  PATH: z.string().optional(),
 });
+
+/** FFMPEG_SOURCE: `auto` prefers the system's ffmpeg/ffprobe, `npm` uses the shipped builds, `system` requires the system's (tools.ts). */
+export type MediaToolsSource = "auto" | "system" | "npm";
 
 export type MediaConfig = {
   /** Media jobs (an ffmpeg/ffprobe process, a sharp pipeline, or a whole upload job) running at once. */
@@ -27,9 +36,12 @@ export type MediaConfig = {
   queueMax: number;
   /** Time budget of one job unless the caller passes a shorter one. */
   timeoutMs: number;
-  /** Explicit binaries; unset means the ones shipped in @ffmpeg-installer / @ffprobe-installer. */
+  /** Explicit binaries; unset means the system's on PATH, else the npm builds (tools.ts). */
   ffmpegPath?: string;
   ffprobePath?: string;
+  toolsSource: MediaToolsSource;
+  /** PATH, searched for the system's ffmpeg and ffprobe. */
+  searchPath: string;
 };
 
 /**
@@ -57,6 +69,8 @@ export function parseMediaConfig(source: Record<string, string | undefined> = pr
     timeoutMs: (env.MEDIA_TIMEOUT_SECONDS ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
     ffmpegPath: env.FFMPEG_PATH,
     ffprobePath: env.FFPROBE_PATH,
+    toolsSource: env.FFMPEG_SOURCE,
+    searchPath: env.PATH ?? "",
   };
 }
 

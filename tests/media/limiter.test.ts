@@ -67,6 +67,8 @@ describe("settings", () => {
       timeoutMs: 20_000,
       ffmpegPath: undefined,
       ffprobePath: undefined,
+      toolsSource: "auto",
+      searchPath: "",
     });
     expect(() => parseMediaConfig({ MEDIA_CONCURRENCY: "0" })).toThrow(/MEDIA_CONCURRENCY/);
     expect(() => parseMediaConfig({ MEDIA_TIMEOUT_SECONDS: "soon" })).toThrow(/MEDIA_TIMEOUT_SECONDS/);
