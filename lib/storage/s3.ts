@@ -17,6 +17,7 @@ import {
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -182,6 +183,17 @@ export class S3Storage implements Storage {
   async delete(key: string): Promise<void> {
     // S3 answers 204 for missing keys too: idempotent by nature.
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.s3Key(key) }));
+  }
+
+  async deleteAbandoned(key: string): Promise<void> {
+    await this.delete(key);
+    const Key = this.s3Key(key);
+    // An upload cut off mid-multipart leaves parts that are stored (and billed) but invisible.
+    const page = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: Key }));
+    for (const upload of page.Uploads ?? []) {
+      if (upload.Key !== Key || !upload.UploadId) continue;
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId: upload.UploadId }));
+    }
   }
 
   async deletePrefix(prefix: string): Promise<void> {
