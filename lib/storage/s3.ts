@@ -189,7 +189,11 @@ export class S3Storage implements Storage {
     await this.delete(key);
     const Key = this.s3Key(key);
     // An upload cut off mid-multipart leaves parts that are stored (and billed) but invisible.
-    const page = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: Key }));
+    // Servers without ListMultipartUploads (s3rver, some S3-compatible stores) show none:
+    // the object, deleted above, is then all that can be cleaned up from here.
+    const page = await this.client
+      .send(new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: Key }))
+      .catch(() => ({ Uploads: [] }));
     for (const upload of page.Uploads ?? []) {
       if (upload.Key !== Key || !upload.UploadId) continue;
       await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId: upload.UploadId }));
