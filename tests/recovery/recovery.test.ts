@@ -13,7 +13,8 @@ import { dataDir } from "@/lib/db/config";
 import { enqueueJob } from "@/lib/jobs/queue";
 import { HLS_JOB, hlsJobKey } from "@/lib/jobs/hls-job";
 import { currentOwner, ownerState, ownerTag, reclaimable } from "@/lib/recovery/instance";
-import { recoverLeftovers } from "@/lib/recovery/recover";
+import { parseEnv } from "@/lib/config/env";
+import { recoverLeftovers, recoverySettings, startRecovery } from "@/lib/recovery/recover";
 import { sweepTempDirs } from "@/lib/recovery/temp-sweep";
 import { storage } from "@/lib/storage";
 import { withTempDir } from "@/lib/uploads/temp";
@@ -171,5 +172,39 @@ describe("jobs of dead workers", () => {
     // A live worker's job, and one whose worker cannot be checked, keep their lease.
     expect(await db().job.findUnique({ where: { id: live.id } })).toMatchObject({ state: "running" });
     expect(await db().job.findUnique({ where: { id: foreign.id } })).toMatchObject({ state: "running" });
+  });
+});
+
+describe("when sweeps run", () => {
+  it("settings: every 600 s, orphans of unknown owners after 24 h; RECOVERY_* override, bad values are refused", () => {
+    expect(recoverySettings()).toEqual({ orphanAgeMs: 24 * HOUR, intervalMs: 600_000 });
+    expect(parseEnv({ NODE_ENV: "test", RECOVERY_INTERVAL_SECONDS: "0", RECOVERY_ORPHAN_AGE_SECONDS: "7200" })).toMatchObject({
+      RECOVERY_INTERVAL_SECONDS: 0,
+      RECOVERY_ORPHAN_AGE_SECONDS: 7200,
+    });
+    expect(() => parseEnv({ NODE_ENV: "test", RECOVERY_ORPHAN_AGE_SECONDS: "5" })).toThrow();
+    expect(() => parseEnv({ NODE_ENV: "test", RECOVERY_INTERVAL_SECONDS: "soon" })).toThrow();
+  });
+
+  it("at start and then periodically: a dead process's directory made after the start is gone by the next sweep", async () => {
+    const root = join(dataDir(), "tmp");
+    const lines: string[] = [];
+    const first = join(root, `req-${await deadTag()}-first1`);
+    await mkdir(first, { recursive: true });
+    const stop = await startRecovery((line) => lines.push(line), { orphanAgeMs: 24 * HOUR, intervalMs: 50 });
+    try {
+      // The start-up sweep has run when startRecovery resolves.
+      expect((await readdir(root)).includes("req-" + first.split("req-")[1])).toBe(false);
+      const later = `req-${await deadTag()}-later1`;
+      await mkdir(join(root, later));
+      const end = Date.now() + 10_000;
+      while ((await readdir(root)).includes(later)) {
+        if (Date.now() > end) throw new Error("the periodic sweep did not run");
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(lines.some((l) => l.startsWith("recovered 1 temporary directories"))).toBe(true);
+    } finally {
+      stop();
+    }
   });
 });
