@@ -3,6 +3,8 @@
  * empty value means the default. README's Configuration table lists the same names.
  */
 import { z } from "zod";
+import { parseBytes } from "../plans";
+import { optionalInt } from "./env-fields";
 
 const flag = z
   .string()
@@ -13,6 +15,39 @@ const optional = z
   .optional()
   .transform((v) => (v && v.trim() ? v.trim() : undefined));
 const stripSlash = (v: string) => v.replace(/\/+$/, "");
+
+/** A byte count ("4GB", "512 MB", "1048576"), or undefined when unset. */
+const optionalBytes = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (!v || !v.trim()) return undefined;
+    const n = parseBytes(v);
+    if (n === null) {
+      ctx.addIssue({ code: "custom", message: "must be a byte count such as 4GB, 512MB or 1048576" });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+/**
+ * The media queue's bounds (docs/media.md, "Limits"). Exported so lib/media/config.ts, which
+ * parses the media layer's own settings, reads them with exactly these rules.
+ */
+export const mediaQueueFields = {
+  /** Input bytes of the jobs waiting for a media slot; past it 503 `unavailable`. */
+  MEDIA_QUEUE_BYTES: optionalBytes,
+  /** Seconds a job may wait for a media slot before 503 `unavailable`; 0 turns the bound off. */
+  MEDIA_QUEUE_WAIT_SECONDS: optionalInt(0),
+};
+
+/** Crash recovery (docs/crash-recovery.md). */
+export const recoveryFields = {
+  /** Seconds between sweeps of what dead processes left behind; 0: only at start-up. */
+  RECOVERY_INTERVAL_SECONDS: optionalInt(0),
+  /** Age past which leftovers whose owner cannot be checked (another machine) are removed. */
+  RECOVERY_ORPHAN_AGE_SECONDS: optionalInt(60),
+};
 
 const schema = z.object({
   NODE_ENV: optional,
@@ -38,6 +73,8 @@ const schema = z.object({
   STORAGE: optional.transform((v) => (v || "disk") as "disk" | "s3" | "blob"),
   SIGNING_SECRET: optional,
   REGISTRATION: optional.transform((v) => (v || "open") as "open" | "invite" | "closed"),
+  ...mediaQueueFields,
+  ...recoveryFields,
 });
 
 export type Env = z.infer<typeof schema> & {

@@ -18,6 +18,7 @@ import {
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -197,6 +198,21 @@ export class S3Storage implements Storage {
   async delete(key: string): Promise<void> {
     // S3 answers 204 for missing keys too: idempotent by nature.
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.s3Key(key) }));
+  }
+
+  async deleteAbandoned(key: string): Promise<void> {
+    await this.delete(key);
+    const Key = this.s3Key(key);
+    // An upload cut off mid-multipart leaves parts that are stored (and billed) but invisible.
+    // Servers without ListMultipartUploads (s3rver, some S3-compatible stores) show none:
+    // the object, deleted above, is then all that can be cleaned up from here.
+    const page = await this.client
+      .send(new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: Key }))
+      .catch(() => ({ Uploads: [] }));
+    for (const upload of page.Uploads ?? []) {
+      if (upload.Key !== Key || !upload.UploadId) continue;
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId: upload.UploadId }));
+    }
   }
 
   async deletePrefix(prefix: string): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import { createServer as createNetServer } from "node:net";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,16 +17,25 @@ export interface TestServer {
   dataDir: string;
   /** Everything the server printed so far, for failure messages. */
   output(): string;
-  /** SIGTERM, then waits for the exit; resolves with the exit code. */
+  /** SIGTERM, then waits for the exit; resolves with the exit code. Removes DATA_DIR. */
   stop(): Promise<number | null>;
+  /** SIGKILL (a crash: nothing runs on the way out), then waits for the exit. DATA_DIR stays. */
+  kill(): Promise<void>;
+  /** The server's process id (its media tools are its children). */
+  pid: number;
+}
+
+export interface TestServerOptions {
+  /** Start on this existing DATA_DIR (a restart after kill()) instead of a fresh one. */
+  dataDir?: string;
 }
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const READY_TIMEOUT_MS = 60_000;
 
-export async function startTestServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(extraEnv: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   await ensureBuild(root, { stdio: "pipe" });
-  const dataDir = mkdtempSync(join(tmpdir(), "mediahost-server-"));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "mediahost-server-"));
   // The child is a production server: none of vitest's variables, and NODE_ENV its own.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST")));
   const env: NodeJS.ProcessEnv = {
@@ -70,7 +79,20 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
   return {
     url,
     dataDir,
+    pid: child.pid!,
     output: () => output,
+    async kill() {
+      // The whole tree, as a container or systemd unit dies: ffmpeg children included.
+      const tree = [...descendants(child.pid!), child.pid!];
+      for (const pid of tree) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+      await exited;
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       const force = setTimeout(() => child.kill("SIGKILL"), 15_000);
@@ -92,4 +114,28 @@ export async function freePort(): Promise<number> {
     });
     s.on("error", reject);
   });
+}
+
+/** Every process below `pid` (from /proc: each process's parent is field 4 of its stat). */
+export function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const found: number[] = [];
+  const walk = (p: number): void => {
+    for (const c of children.get(p) ?? []) {
+      found.push(c);
+      walk(c);
+    }
+  };
+  walk(pid);
+  return found;
 }
