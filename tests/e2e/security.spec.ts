@@ -40,7 +40,8 @@ test("every page works under the policy, signed out", async ({ page }) => {
   await page.getByLabel("Username or email").fill(user.username);
   await page.getByLabel("Password").fill("not the password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.locator("#signin-error")).toHaveText("Wrong username, email or password.");
+  // A password check (scrypt, 128 MiB) takes seconds on a loaded machine: no 10 s default here.
+  await expect(page.locator("#signin-error")).toHaveText("Wrong username, email or password.", { timeout: 60_000 });
   // Client navigation (React Server Component requests) under the policy.
   await page.getByRole("link", { name: "Discover" }).click();
   await expect(page).toHaveURL(/\/discover$/);

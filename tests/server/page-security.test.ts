@@ -6,6 +6,7 @@
  * shows, and the upgrade of an old password hash on web sign-in.
  */
 import { execFile } from "node:child_process";
+import { get as httpGet, type IncomingMessage } from "node:http";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -141,6 +142,23 @@ describe("pages through the real server", () => {
     expect(directives(share.headers.get("content-security-policy")).get("frame-ancestors")).toEqual(["*"]);
     expect(share.headers.get("x-frame-options")).toBeNull();
     await share.arrayBuffer();
+  });
+
+  it("a share page on a custom link domain is a share page for framing too", async () => {
+    // proxy.ts rewrites /{code} on a possible link domain to the share page (docs/share-pages.md).
+    // fetch() sends its own Host; node:http sends the one given.
+    const linked = await new Promise<IncomingMessage>((done, fail) =>
+      httpGet(`${server.url}/${code}`, { headers: { host: "links.example", "user-agent": BROWSER_UA } }, done).on("error", fail),
+    );
+    linked.resume();
+    const linkedHeaders = new Headers(Object.entries(linked.headers).map(([k, v]) => [k, String(v)] as [string, string]));
+    expectPageHeaders(new Response(null, { headers: linkedHeaders }), "link domain");
+    expect(directives(linkedHeaders.get("content-security-policy")).get("frame-ancestors")).toEqual(["*"]);
+    // The same path on our own host is no share page.
+    const own = await get(`/${code}`);
+    expect(own.status).toBe(404);
+    expectUnframeable(own, "own host");
+    await own.arrayBuffer();
   });
 
   it("a share page replayed to robots from memory has the same headers", async () => {
