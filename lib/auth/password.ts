@@ -46,6 +46,11 @@ async function scrypt(password: string, salt: Buffer, keylen: number, params: Sc
   }
 }
 
+/** Hashes computing and waiting right now (tests check the bound). */
+export function scryptLoad(): { running: number; waiting: number } {
+  return { running, waiting: waiting.length };
+}
+
 export async function hashPassword(password: string, params: ScryptParams = CURRENT_PARAMS): Promise<string> {
   const salt = randomBytes(16);
   const hash = await scrypt(password.normalize("NFKC"), salt, KEYLEN, params);

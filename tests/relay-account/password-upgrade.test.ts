@@ -4,7 +4,7 @@
  * sign-in calls the same function and is covered over HTTP in tests/server/page-security.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { CURRENT_PARAMS, hashPassword, needsRehash, verifyPassword } from "@/lib/auth/password";
+import { CURRENT_PARAMS, hashPassword, needsRehash, scryptLoad, verifyPassword } from "@/lib/auth/password";
 import { db } from "@/lib/db/client";
 import { useTestDatabase } from "../support/db";
 import { useCounterStore } from "../support/counters";
@@ -43,6 +43,15 @@ describe("password hashes", () => {
     expect(paramsOf(old)).toBe("32768$8$1");
     expect(await verifyPassword("a long password", old)).toBe(true);
     expect(needsRehash(old)).toBe(true);
+  });
+
+  it("are computed at most two at a time (128 MiB each); the others wait their turn", async () => {
+    const small = { N: 1 << 10, r: 8, p: 1 };
+    const hashes = Array.from({ length: 5 }, (_, i) => hashPassword(`password ${i}`, small));
+    expect(scryptLoad()).toEqual({ running: 2, waiting: 3 });
+    const done = await Promise.all(hashes);
+    expect(new Set(done).size).toBe(5);
+    expect(scryptLoad()).toEqual({ running: 0, waiting: 0 });
   });
 
   it("with parameters out of bounds never verify (a corrupt row cannot exhaust memory)", async () => {
