@@ -44,7 +44,8 @@ test("dashboard: apps and keys, .sxcu upload, dashboard upload, privacy", async 
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/dashboard/);
+  // A password hash (scrypt, 128 MiB) takes seconds on a loaded machine: no 10 s default here.
+  await expect(page).toHaveURL(/\/dashboard/, { timeout: 60_000 });
   await expect(page.getByRole("heading", { name: "Gallery" })).toBeVisible();
 
   // Create an app with gallery access; its key is shown once and copies to the clipboard.

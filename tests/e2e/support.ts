@@ -88,3 +88,24 @@ export async function screenshots(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: `test-results/screenshots/${name}-${label}.png`, fullPage: true });
   }
 }
+
+/**
+ * Collects what shows that a page does not work under its Content-Security-Policy: every
+ * `securitypolicyviolation` event (reported through the console by an init script), the
+ * browser's own "Refused to …" console errors, and uncaught page errors. Call before the
+ * first navigation; read the array at the end.
+ */
+export async function watchPolicy(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    const text = message.text();
+    if (/CSP violation|Content Security Policy|Refused to/i.test(text)) problems.push(`${page.url()}: ${text}`);
+  });
+  page.on("pageerror", (error) => problems.push(`${page.url()}: ${error.message}`));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`);
+    });
+  });
+  return problems;
+}
