@@ -79,8 +79,10 @@ for (const [width, height] of [
 
       await signIn(page, boss, PASSWORD);
 
-      // Overview: the figures and the uploads chart (today has this test's uploads).
-      await page.goto("/admin");
+      // Overview, reached from the dashboard: the figures and the uploads chart (today has this test's uploads).
+      await page.goto("/dashboard");
+      await page.getByRole("link", { name: "Admin console" }).click();
+      await expect(page).toHaveURL(/\/admin$/);
       await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
       for (const label of ["Users", "Posts", "Files", "Bytes stored", "Media jobs waiting", "Media jobs running", "Open reports", "Posts awaiting moderation"]) {
         await expect(page.locator(`[data-stat="${label}"]`)).toBeVisible();
@@ -256,6 +258,9 @@ test("everyone but an active admin gets 404 for every /admin URL and every conso
   const member = await browser.newContext();
   const memberPage = await member.newPage();
   await signIn(memberPage, user.username, user.password);
+  await memberPage.goto("/dashboard");
+  await expect(memberPage.getByRole("heading", { name: "Gallery" })).toBeVisible();
+  await expect(memberPage.getByRole("link", { name: "Admin console" })).toHaveCount(0);
   // A demoted admin loses the console at once, session and all.
   const demoted = await browser.newContext();
   const demotedName = await makeAdmin();
