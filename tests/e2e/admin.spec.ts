@@ -8,7 +8,7 @@
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { admin, baseUrl, createUser, signIn, uniqueName, upload, type E2EUser, type UploadedPost } from "./support";
 
@@ -46,8 +46,8 @@ async function expectNoSidewaysScroll(page: Page): Promise<void> {
 }
 
 /** An <img> that the browser loaded and decoded. */
-async function expectImageLoaded(page: Page, selector: string): Promise<void> {
-  const image = page.locator(selector).first();
+async function expectImageLoaded(images: Locator): Promise<void> {
+  const image = images.first();
   await expect(image).toBeVisible();
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
 }
@@ -137,10 +137,12 @@ for (const [width, height] of [
 
       // Reports: previews served to the admin, moderate the post, resolve; suspend the user, dismiss.
       await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Reports" }).click();
-      const postReport = page.locator("[data-report]").filter({ hasText: "spam post" });
-      const userReport = page.locator("[data-report]").filter({ hasText: "spam account" });
+      // Other tests' reports may wait in the same queue: these are this reporter's.
+      const mine = page.locator("[data-report]").filter({ hasText: reporter.username });
+      const postReport = mine.filter({ hasText: "spam post" });
+      const userReport = mine.filter({ hasText: "spam account" });
       await expect(postReport).toContainText(reporter.username);
-      await expectImageLoaded(page, `[data-report]:has-text("spam post") img`);
+      await expectImageLoaded(postReport.locator("img"));
       await expectNoSidewaysScroll(page);
       await page.screenshot({ path: `test-results/screenshots/admin-reports-${width}.png`, fullPage: true });
       expect(await cdnStatus(reported)).toBe(200);
@@ -157,8 +159,8 @@ for (const [width, height] of [
       await expect(userReport).toHaveCount(0);
       // The CLI sees the web's decisions on the same rows.
       const listed = (await admin("report", "list", "--limit", "1000")) as { reports: { reason: string; status: string; reporter: { username: string } }[] };
-      const mine = listed.reports.filter((r) => r.reporter.username === reporter.username);
-      expect(mine.map((r) => [r.reason, r.status]).sort()).toEqual([
+      const decided = listed.reports.filter((r) => r.reporter.username === reporter.username);
+      expect(decided.map((r) => [r.reason, r.status]).sort()).toEqual([
         ["spam account", "dismissed"],
         ["spam post", "resolved"],
       ]);
@@ -167,7 +169,7 @@ for (const [width, height] of [
       // Moderation: previews for the admin only; release and delete.
       await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Moderation" }).click();
       await expect(page.locator(`[data-post="${held.code}"]`)).toBeVisible();
-      await expectImageLoaded(page, `[data-post="${held.code}"] img`);
+      await expectImageLoaded(page.locator(`[data-post="${held.code}"] img`));
       const previewUrl = await page.locator(`[data-post="${held.code}"] img`).first().getAttribute("src");
       expect((await fetch(`${baseUrl()}${previewUrl}`)).status).toBe(404);
       expect(await cdnStatus(held)).toBe(403);
