@@ -17,7 +17,7 @@ export function PostPreviews({ post }: { post: QueuedPost }) {
         return (
           <li key={file.index} className="overflow-hidden rounded-md border border-zinc-200 bg-zinc-100 dark:border-zinc-800 dark:bg-zinc-800">
             {still ? (
-              // eslint-disable-next-line @next/next/no-img-element -- admin-only, unoptimised on purpose: the optimiser would cache it publicly
+              // A plain <img>: next/image's optimiser would fetch and cache it outside the admin check.
               <img
                 src={src(post.code, file.index, !image)}
                 alt={`Preview of ${file.name}`}

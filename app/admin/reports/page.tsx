@@ -53,7 +53,7 @@ function Target({ report }: { report: QueuedReport }) {
   }
   return (
     <p>
-      Post <span className="font-medium">{t.title ?? t.code}</span> ({t.code}) by {t.author ? <UserLink user={t.author} /> : "a deleted user"}
+      Post <span className="font-medium">{t.title ? `${t.title} (${t.code})` : t.code}</span> by {t.author ? <UserLink user={t.author} /> : "a deleted user"}
       {t.moderated && " · under moderation"}
     </p>
   );

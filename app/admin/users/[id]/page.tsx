@@ -96,7 +96,7 @@ export default async function AdminUserPage({ params, searchParams }: { params: 
             <button className={secondaryButton}>Set quota</button>
           </div>
           <p className={muted}>
-            {user.quotaOverride === null ? "The plan's quota." : formatBytes(user.quotaOverride)} Bytes or 500MB, 10GB; empty for the plan's.
+            Now {user.quotaOverride === null ? "the plan's quota" : formatBytes(user.quotaOverride)}. Bytes, or 500MB, 10GB; empty for the plan&apos;s.
           </p>
         </form>
         <form action={setPriorityAction} className="space-y-1">
