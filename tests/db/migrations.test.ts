@@ -62,6 +62,10 @@ async function roundTripEveryModel(db: Db): Promise<void> {
   await db.pendingUpload.create({
     data: { id: "f1", owner: "0a1b2c3d.0a1b2c3d.4026531836.42", keys: JSON.stringify(["p/x/f1.png"]), subject: `u:${alice.id}`, windowStart: new Date("2026-01-01T00:00:00Z"), bytes: 50n * GB },
   });
+  await db.user.update({ where: { id: alice.id }, data: { role: "admin" } });
+  await db.auditEntry.create({
+    data: { source: "web", actorId: alice.id, actorName: "Alice", action: "user.suspend", targetType: "user", targetId: bob.id },
+  });
 
   const counts: Record<ModelName, () => Promise<number>> = {
     User: () => db.user.count(),
@@ -91,6 +95,7 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     UsageWindow: () => db.usageWindow.count(),
     Job: () => db.job.count(),
     PendingUpload: () => db.pendingUpload.count(),
+    AuditEntry: () => db.auditEntry.count(),
   };
   expect(Object.keys(counts).sort()).toEqual(Object.values(Prisma.ModelName).sort());
   for (const [model, count] of Object.entries(counts)) {
