@@ -36,9 +36,21 @@ const schema = z.object({
     return Number.isFinite(n) && n >= 1 ? n : 1;
   }),
   STORAGE: optional.transform((v) => (v || "disk") as "disk" | "s3" | "blob"),
+  /** STORAGE=s3 (lib/storage/config.ts checks the combinations: bucket required, both keys or neither). */
+  S3_BUCKET: optional,
+  S3_REGION: optional,
+  S3_ENDPOINT: optional,
+  S3_ACCESS_KEY_ID: optional,
+  S3_SECRET_ACCESS_KEY: optional,
+  /** Unset: on when S3_ENDPOINT is set (lib/storage/s3.ts). */
+  S3_FORCE_PATH_STYLE: optional.transform((v) => (v === undefined ? undefined : /^(1|true|yes|on)$/i.test(v))),
+  S3_PREFIX: optional,
   SIGNING_SECRET: optional,
   REGISTRATION: optional.transform((v) => (v || "open") as "open" | "invite" | "closed"),
 });
+
+/** The names of every variable above: the container recipe's test checks against them. */
+export const ENV_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 export type Env = z.infer<typeof schema> & {
   apiUrl: string;
