@@ -46,6 +46,9 @@ const schema = z.object({
   S3_FORCE_PATH_STYLE: optional.transform((v) => (v === undefined ? undefined : /^(1|true|yes|on)$/i.test(v))),
   S3_PREFIX: optional,
   SIGNING_SECRET: optional,
+  /** A system ffmpeg/ffprobe (the container image's); unset: the @ffmpeg-installer builds (lib/media/config.ts). */
+  FFMPEG_PATH: optional,
+  FFPROBE_PATH: optional,
   REGISTRATION: optional.transform((v) => (v || "open") as "open" | "invite" | "closed"),
 });
 
@@ -59,7 +62,7 @@ export type Env = z.infer<typeof schema> & {
   shareUrl: string;
 };
 
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function parseEnv(source: Readonly<Record<string, string | undefined>> = process.env): Env {
   const env = schema.parse(source);
   const base = env.PUBLIC_URL;
   return {

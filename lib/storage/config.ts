@@ -30,7 +30,7 @@ export interface S3StorageConfig {
 }
 
 /** The S3_* variables (parsed in lib/config/env.ts) and the combinations they must make. */
-export function s3ConfigFromEnv(source: NodeJS.ProcessEnv = process.env): S3StorageConfig {
+export function s3ConfigFromEnv(source: Readonly<Record<string, string | undefined>> = process.env): S3StorageConfig {
   const env = parseEnv(source);
   const bucket = env.S3_BUCKET;
   if (!bucket) throw new Error("STORAGE=s3 needs S3_BUCKET");
