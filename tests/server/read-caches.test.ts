@@ -21,7 +21,7 @@ describe("read caches on the production server", () => {
   let appId: string;
   const admin = async (...args: string[]): Promise<Record<string, unknown>> => {
     const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
-      env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "" },
+      env: { ...process.env, ...server.env },
     });
     return JSON.parse(stdout);
   };
@@ -41,7 +41,7 @@ describe("read caches on the production server", () => {
 
   beforeAll(async () => {
     const port = await freePort();
-    server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_URL: "" });
+    server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
     await admin("user", "create", "--username", "cache_user");
     const app = await admin("app", "create", "--user", "cache_user", "--name", "Cache", "--gallery-access");
     key = app.key as string;
