@@ -99,7 +99,8 @@ describe("read caches on the production server", () => {
     expect((await api(`/posts/${code}`)).status).toBe(401);
     key = (await admin("app", "regenerate", "--app", appId)).key as string;
     expect((await api(`/posts/${code}`)).status).toBe(200);
-  });
+    // Four admin CLI processes (tsx, a database connection each): seconds apiece on a busy machine.
+  }, 120_000);
 
   it("people always get a fresh render, which counts their view", async () => {
     const code = await uploadPost();
