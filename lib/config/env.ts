@@ -71,11 +71,26 @@ const schema = z.object({
     return Number.isFinite(n) && n >= 1 ? n : 1;
   }),
   STORAGE: optional.transform((v) => (v || "disk") as "disk" | "s3" | "blob"),
+  /** STORAGE=s3 (lib/storage/config.ts checks the combinations: bucket required, both keys or neither). */
+  S3_BUCKET: optional,
+  S3_REGION: optional,
+  S3_ENDPOINT: optional,
+  S3_ACCESS_KEY_ID: optional,
+  S3_SECRET_ACCESS_KEY: optional,
+  /** Unset: on when S3_ENDPOINT is set (lib/storage/s3.ts). */
+  S3_FORCE_PATH_STYLE: optional.transform((v) => (v === undefined ? undefined : /^(1|true|yes|on)$/i.test(v))),
+  S3_PREFIX: optional,
   SIGNING_SECRET: optional,
+  /** A system ffmpeg/ffprobe (the container image's); unset: the @ffmpeg-installer builds (lib/media/config.ts). */
+  FFMPEG_PATH: optional,
+  FFPROBE_PATH: optional,
   REGISTRATION: optional.transform((v) => (v || "open") as "open" | "invite" | "closed"),
   ...mediaQueueFields,
   ...recoveryFields,
 });
+
+/** The names of every variable above: the container recipe's test checks against them. */
+export const ENV_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 export type Env = z.infer<typeof schema> & {
   apiUrl: string;
@@ -84,7 +99,7 @@ export type Env = z.infer<typeof schema> & {
   shareUrl: string;
 };
 
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function parseEnv(source: Readonly<Record<string, string | undefined>> = process.env): Env {
   const env = schema.parse(source);
   const base = env.PUBLIC_URL;
   return {

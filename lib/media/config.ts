@@ -5,21 +5,14 @@
  */
 import { availableParallelism } from "node:os";
 import { z } from "zod";
+import { mediaQueueFields, parseEnv } from "../config/env";
 import { optionalInt } from "../config/env-fields";
-import { mediaQueueFields } from "../config/env";
-
-const optionalPath = z
-  .string()
-  .optional()
-  .transform((v) => (v && v.trim() ? v.trim() : undefined));
 
 const schema = z.object({
   MEDIA_CONCURRENCY: optionalInt(1),
   MEDIA_QUEUE_MAX: optionalInt(0),
   ...mediaQueueFields,
   MEDIA_TIMEOUT_SECONDS: optionalInt(1),
-  FFMPEG_PATH: optionalPath,
-  FFPROBE_PATH: optionalPath,
   FFMPEG_SOURCE: z
     .string()
     .optional()
@@ -77,14 +70,16 @@ export function parseMediaConfig(source: Record<string, string | undefined> = pr
     throw new Error(`Invalid media setting ${issue?.path.join(".")}: ${issue?.message}`);
   }
   const env = parsed.data;
+  // The binaries are service-wide settings, parsed with the others in lib/config/env.ts.
+  const { FFMPEG_PATH, FFPROBE_PATH } = parseEnv(source);
   return {
     concurrency: env.MEDIA_CONCURRENCY ?? defaultConcurrency(),
     queueMax: env.MEDIA_QUEUE_MAX ?? null,
     queueBytes: env.MEDIA_QUEUE_BYTES ?? DEFAULT_QUEUE_BYTES,
     queueWaitMs: (env.MEDIA_QUEUE_WAIT_SECONDS ?? DEFAULT_QUEUE_WAIT_SECONDS) * 1000,
     timeoutMs: (env.MEDIA_TIMEOUT_SECONDS ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
-    ffmpegPath: env.FFMPEG_PATH,
-    ffprobePath: env.FFPROBE_PATH,
+    ffmpegPath: FFMPEG_PATH,
+    ffprobePath: FFPROBE_PATH,
     toolsSource: env.FFMPEG_SOURCE,
     searchPath: env.PATH ?? "",
   };

@@ -15,7 +15,7 @@ export const baseUrl = (): string => `http://127.0.0.1:${process.env.E2E_PORT}`;
 export async function admin(...args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, NODE_ENV: "production" },
+    env: { ...process.env, ...(JSON.parse(process.env.E2E_SERVER_ENV ?? "{}") as Record<string, string>), NODE_ENV: "production" },
   });
   return JSON.parse(stdout) as Record<string, unknown>;
 }
