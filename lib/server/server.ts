@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
+import { answerClientError } from "./client-error";
 import { clientIp } from "./client-ip";
 import { createFastLane, type FastLane } from "./fast-lane";
 import { servePage } from "./page-cache";
@@ -147,6 +148,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         }
       });
   });
+
+  server.on("clientError", answerClientError);
 
   await new Promise<void>((done, fail) => {
     server.once("error", fail);

@@ -15,6 +15,8 @@ export interface TestServer {
   /** e.g. http://127.0.0.1:40123 */
   url: string;
   dataDir: string;
+  /** The server process (for its RSS in /proc). */
+  pid: number;
   /** Everything the server printed so far, for failure messages. */
   output(): string;
   /** SIGTERM, then waits for the exit; resolves with the exit code. */
@@ -70,6 +72,7 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
   return {
     url,
     dataDir,
+    pid: child.pid!,
     output: () => output,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
