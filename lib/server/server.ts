@@ -15,7 +15,7 @@ import { answerClientError } from "./client-error";
 import { clientIp } from "./client-ip";
 import { createFastLane, type FastLane } from "./fast-lane";
 import { isFormPost, screenFormPost } from "./form-posts";
-import { hasMalformedPath, refuseBeforeNext } from "./malformed-path";
+import { hasMalformedPath, isNextMethod, NEXT_METHODS, refuseBeforeNext } from "./next-gate";
 import { servePage } from "./page-cache";
 
 export interface StartServerOptions {
@@ -133,6 +133,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ready
       .then(async () => {
         if (fastLane && (await fastLane(req, res))) return;
+        if (!isNextMethod(req.method)) {
+          return refuseBeforeNext(res, 405, "method_not_allowed", `Method ${req.method} is not allowed here.`, { allow: NEXT_METHODS.join(", ") });
+        }
         if (hasMalformedPath(req.url ?? "/")) return refuseBeforeNext(res, 400, "invalid_request", "The request path is not valid percent-encoded UTF-8.");
         let forNext = req;
         if (isFormPost(req)) {

@@ -32,12 +32,16 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   const server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_URL: "", RATE_LIMIT_SCALE: "100000" });
   const admin = async (...args: string[]) =>
     JSON.parse((await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "" } })).stdout) as Record<string, string>;
-  const user = await admin("user", "create", "--username", "fuzz_owner", "--plan", "ultra");
-  await admin("user", "create", "--username", "fuzz_other");
-  const api = (await admin("app", "create", "--user", "fuzz_owner", "--name", "Fuzz", "--gallery-access")).key;
-  const apiUploadOnly = (await admin("app", "create", "--user", "fuzz_owner", "--name", "Uploader")).key;
-  const relay = (await admin("session", "create", "--user", "fuzz_owner")).key;
-  const team = (await admin("team", "create", "--owner", "fuzz_owner")).key;
+  // Each admin call is a process start: the independent ones run at once.
+  const [user] = await Promise.all([admin("user", "create", "--username", "fuzz_owner", "--plan", "ultra"), admin("user", "create", "--username", "fuzz_other")]);
+  const [api, apiUploadOnly, relay, team] = (
+    await Promise.all([
+      admin("app", "create", "--user", "fuzz_owner", "--name", "Fuzz", "--gallery-access"),
+      admin("app", "create", "--user", "fuzz_owner", "--name", "Uploader"),
+      admin("session", "create", "--user", "fuzz_owner"),
+      admin("team", "create", "--owner", "fuzz_owner"),
+    ])
+  ).map((r) => r.key);
   const known = [user.id, "fuzz_owner", "fuzz_other", "@me"];
   for (const privacy of ["public", "unlisted", "private"]) {
     const form = new FormData();
