@@ -68,7 +68,6 @@ const segment = (known: string[]): fc.Arbitrary<string> => fc.oneof(
   fc.string({ unit: "binary", maxLength: 20 }).map(encodeURIComponent),
   fc.uint8Array({ maxLength: 24 }).map((b) => hex(Buffer.from(b))),
   fc.integer({ min: 65, max: 9000 }).map((n) => "a".repeat(n)),
-  // (one arbitrary in ten: overlong segments)
   fc.stringMatching(/^[A-Za-z0-9._@-]{1,70}$/),
 );
 
