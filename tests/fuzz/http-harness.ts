@@ -42,13 +42,14 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       admin("team", "create", "--owner", "fuzz_owner"),
     ])
   ).map((r) => r.key);
-  const known = [user.id, "fuzz_owner", "fuzz_other", "@me"];
+  const known = { code: [] as string[], name: [] as string[], id: [user.id, "fuzz_owner", "fuzz_other", "@me"] };
   for (const privacy of ["public", "unlisted", "private"]) {
     const form = new FormData();
     form.append("file", new Blob([PNG_8X8]), "fuzz.png");
     const res = await fetch(`http://127.0.0.1:${port}/api/upload`, { method: "POST", headers: { "api-key": api, "post-privacy": privacy }, body: form });
     const reply = (await res.json()) as { post: { code: string; files: { name: string }[] } };
-    known.push(reply.post.code, ...reply.post.files.map((f) => f.name));
+    known.code.push(reply.post.code);
+    known.name.push(...reply.post.files.map((f) => f.name));
   }
   return { server, context: { api, apiUploadOnly, relay, team, known }, origin: new URL(server.url) };
 }
@@ -107,6 +108,8 @@ export interface FuzzRun {
   rssStart: number;
   rssPeak: number;
   ms: number;
+  /** 2xx replies per target (`surface routeId`): how far past the checks the cases got. */
+  succeeded: Record<string, number>;
   /** Only when exploring (`collect`): each kind of failure once, with a count. */
   failures: string[];
 }
@@ -117,6 +120,7 @@ export const RSS_GROWTH_LIMIT = 300 * 1024 * 1024;
 export async function runHttpFuzz(target: FuzzTarget, options: { numRuns: number; seed: number; collect?: boolean }): Promise<FuzzRun> {
   const started = Date.now();
   const statuses: Record<number, number> = {};
+  const succeeded: Record<string, number> = {};
   const rssStart = rssBytes(target.server.pid);
   let rssPeak = rssStart;
   let cases = 0;
@@ -126,6 +130,7 @@ export async function runHttpFuzz(target: FuzzTarget, options: { numRuns: number
     try {
       const res = await sendCase(target, c);
       statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      if (res.status < 300) succeeded[c.note] = (succeeded[c.note] ?? 0) + 1;
       checkReply(c, res);
     } catch (error) {
       if (!options.collect) throw error;
@@ -149,5 +154,5 @@ export async function runHttpFuzz(target: FuzzTarget, options: { numRuns: number
     throw new Error(`http fuzz failed at case ${outcome.numRuns} (seed ${outcome.seed}, path "${outcome.counterexamplePath}"): ${why.slice(0, 3000)}`);
   }
   rssPeak = Math.max(rssPeak, rssBytes(target.server.pid));
-  return { cases, seed: options.seed, statuses, rssStart, rssPeak, ms: Date.now() - started, failures: [...failures].map(([kind, f]) => `${f.count}× ${kind}\n${f.first}`) };
+  return { cases, seed: options.seed, statuses, succeeded, rssStart, rssPeak, ms: Date.now() - started, failures: [...failures].map(([kind, f]) => `${f.count}× ${kind}\n${f.first}`) };
 }

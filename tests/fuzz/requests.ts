@@ -16,8 +16,8 @@ export interface FuzzContext {
   apiUploadOnly: string;
   relay: string;
   team: string;
-  /** Share codes, file names, user ids and usernames that exist, so handlers find data. */
-  known: string[];
+  /** What exists, by path parameter (`code`, `name`, `id`), so handlers find data. */
+  known: { code: string[]; name: string[]; id: string[] };
 }
 
 type Bytes = string | Buffer;
@@ -61,7 +61,8 @@ const hex = (bytes: Buffer): string => [...bytes].map((b) => "%" + b.toString(16
 
 const shareCode = fc.stringMatching(/^[A-Za-z0-9]{10}$/);
 const segment = (known: string[]): fc.Arbitrary<string> => fc.oneof(
-  { weight: 3, arbitrary: known.length ? fc.constantFrom(...known) : shareCode },
+  // Real codes, names and ids most often, so that handlers find something to work on.
+  { weight: 10, arbitrary: known.length ? fc.constantFrom(...known) : shareCode },
   shareCode,
   fc.constantFrom("@me", "..", ".", "", "%2e%2e", "%2E%2E%2F%2E%2E%2Fetc%2Fpasswd", "..%2f..%2f", "%00", "a%00b", "%", "%zz", "%E0%A4%A", "%C0%AE%C0%AE", "%FF%FE", "%F0%9F%98", "con", "__proto__", "constructor", "thumbs", "hls", "u"),
   fc.string({ maxLength: 40 }).map(encodeURIComponent),
@@ -72,9 +73,10 @@ const segment = (known: string[]): fc.Arbitrary<string> => fc.oneof(
 );
 
 /** Fills a route's `{param}` segments; sometimes adds or drops segments. */
-function routeSegments(route: RouteDef, weirdSegment: fc.Arbitrary<string>): fc.Arbitrary<string[]> {
+function routeSegments(route: RouteDef, known: FuzzContext["known"], weirdSegment: fc.Arbitrary<string>): fc.Arbitrary<string[]> {
   const pattern = route.path.split("/").filter(Boolean);
-  const filled = fc.tuple(...pattern.map((s) => (s.startsWith("{") ? weirdSegment : fc.oneof({ weight: 9, arbitrary: fc.constant(s) }, { weight: 1, arbitrary: weirdSegment }))));
+  const param = (s: string) => segment(known[s.slice(1, -1) as keyof FuzzContext["known"]] ?? []);
+  const filled = fc.tuple(...pattern.map((s) => (s.startsWith("{") ? param(s) : fc.oneof({ weight: 9, arbitrary: fc.constant(s) }, { weight: 1, arbitrary: weirdSegment }))));
   return fc.oneof(
     { weight: 8, arbitrary: filled.map((parts) => parts as string[]) },
     { weight: 1, arbitrary: fc.tuple(filled, weirdSegment).map(([parts, extra]) => [...parts, extra]) },
@@ -82,13 +84,16 @@ function routeSegments(route: RouteDef, weirdSegment: fc.Arbitrary<string>): fc.
   );
 }
 
-const targets = (weirdSegment: fc.Arbitrary<string>): fc.Arbitrary<Target> => fc.oneof(
-  { weight: 12, arbitrary: fc.constantFrom(...ROUTE_TARGETS).chain(({ surface, route }) => routeSegments(route, weirdSegment).map((segments) => ({ surface, route, segments }))) },
+const targets = (known: FuzzContext["known"]): fc.Arbitrary<Target> => {
+  const weirdSegment = segment([...known.code, ...known.name, ...known.id]);
+  return fc.oneof(
+  { weight: 12, arbitrary: fc.constantFrom(...ROUTE_TARGETS).chain(({ surface, route }) => routeSegments(route, known, weirdSegment).map((segments) => ({ surface, route, segments }))) },
   { weight: 2, arbitrary: fc.array(weirdSegment, { minLength: 0, maxLength: 4 }).map((segments) => ({ surface: "cdn" as const, route: null, segments })) },
   { weight: 1, arbitrary: fc.array(weirdSegment, { minLength: 0, maxLength: 2 }).map((segments) => ({ surface: "p" as const, route: null, segments })) },
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom("api", "relay"), fc.array(weirdSegment, { maxLength: 4 })).map(([s, segments]) => ({ surface: s as Surface, route: null, segments })) },
   { weight: 1, arbitrary: fc.array(weirdSegment, { maxLength: 3 }).map((segments) => ({ surface: "other" as const, route: null, segments })) },
-);
+  );
+};
 
 // ───────────── query strings ─────────────
 
@@ -120,7 +125,7 @@ function keyHeaders(keys: FuzzContext, surface: Target["surface"], route: RouteD
   const valid = route && SELF_DESTRUCTIVE.has(route.id) ? [] : surface === "relay" ? [keys.relay, keys.team] : [keys.api, keys.apiUploadOnly, keys.team];
   const value: fc.Arbitrary<Bytes> = fc.oneof(
     { weight: valid.length ? 6 : 0, arbitrary: valid.length ? fc.constantFrom(...valid) : fc.constant("") },
-    { weight: 1, arbitrary: fc.constantFrom("", " ", "mh_app_", "null", keys.relay, keys.api + "x", keys.api.toUpperCase()) },
+    { weight: 1, arbitrary: fc.constantFrom("", " ", "mh_app_", "null", surface === "relay" ? keys.api : keys.relay, keys.api + "x", keys.api.toUpperCase()) },
     { weight: 1, arbitrary: fc.string({ maxLength: 80 }).filter((s) => !/[\r\n\0]/.test(s)) },
     { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 40 }).map((b) => Buffer.from(b.map((x) => (x < 32 || x === 127 ? 65 : x)))) },
   );
@@ -159,9 +164,31 @@ const { json } = fc.letrec<{ json: unknown; obj: Record<string, unknown>; arr: u
 const deepJson = fc.tuple(fc.integer({ min: 100, max: 100_000 }), fc.constantFrom("[", '{"a":')).map(([depth, open]) => open.repeat(depth) + "1" + (open === "[" ? "]" : "}").repeat(depth));
 const protoJson = fc.constantFrom('{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}', '{"__proto__":null,"title":"x"}', '{"privacy":{"__proto__":"public"}}', '{"title":"a","title":"b"}');
 
+/** Bodies the endpoints' schemas may accept: a few of their fields with plausible values. */
+const plausibleJson = fc.record(
+  {
+    title: fc.oneof(fc.string({ maxLength: 30 }), fc.constant(null)),
+    description: fc.string({ maxLength: 200 }),
+    privacy: fc.constantFrom("public", "unlisted", "private"),
+    access: fc.array(fc.constantFrom("fuzz_other", "fuzz_owner", "nobody"), { maxLength: 3 }),
+    reason: fc.string({ maxLength: 200 }),
+    body: fc.string({ minLength: 1, maxLength: 200 }),
+    nickname: fc.string({ maxLength: 20 }),
+    bio: fc.string({ maxLength: 100 }),
+    theme: json,
+    likes: fc.boolean(),
+    follows: fc.boolean(),
+    ids: fc.array(fc.string({ maxLength: 30 }), { maxLength: 3 }),
+    username: fc.constantFrom("fuzz_owner", "fuzz_other", "nobody"),
+    password: fc.string({ minLength: 1, maxLength: 40 }),
+  },
+  { requiredKeys: [] },
+);
+
 const jsonBody: fc.Arbitrary<{ body: Buffer; type: string }> = fc
   .oneof(
-    { weight: 6, arbitrary: json.map((v) => JSON.stringify(v) ?? "null") },
+    { weight: 4, arbitrary: json.map((v) => JSON.stringify(v) ?? "null") },
+    { weight: 4, arbitrary: plausibleJson.map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: deepJson },
     { weight: 1, arbitrary: protoJson },
     // Huge: near and past the 1 MB JSON limit.
@@ -255,7 +282,7 @@ const framing: fc.Arbitrary<Framing> = fc.oneof(
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "PROPFIND", "get"];
 
 export function fuzzCase(keys: FuzzContext): fc.Arbitrary<FuzzCase> {
-  return targets(segment(keys.known)).chain((t) =>
+  return targets(keys.known).chain((t) =>
     fc
       .record({
         method: fc.oneof({ weight: 6, arbitrary: fc.constant(t.route?.method ?? "GET") }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
