@@ -6,7 +6,7 @@
  *
  * - A path that is not valid percent-encoded UTF-8 (`/p/%E9`, `/p/%zz`) names no page;
  *   Next fails to decode it into route parameters. 400 `invalid_request`.
- * - A method outside HTTP's usual set (TRACE, CONNECT, WebDAV's, made-up ones): Next's
+ * - A method outside HTTP's usual set (TRACE, WebDAV's, made-up ones): Next's
  *   route handlers and proxy build a Fetch `Request`, which throws on TRACE. 405
  *   `method_not_allowed` with `Allow`, as the API answers a method it does not serve.
  * - Multipart form posts Next cannot parse: form-posts.ts.
