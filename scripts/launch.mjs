@@ -152,9 +152,12 @@ function removeOldBundles() {
     }
   }
   for (const name of readdirSync(cacheDir)) {
+    if (kept.has(name) || !/^(?:[0-9a-f]{16}|build-.*)$/.test(name)) continue;
     const path = join(cacheDir, name);
-    if (!kept.has(name) && /^(?:[0-9a-f]{16}|build-.*)$/.test(name) && Date.now() - statSync(path).mtimeMs > 3_600_000) {
-      rmSync(path, { recursive: true, force: true });
+    try {
+      if (Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Gone meanwhile: another process renamed or removed it (builds run in parallel in tests).
     }
   }
 }
