@@ -1,6 +1,7 @@
 import type { PostJson } from "@/lib/web/share";
 import { CopyButton } from "./CopyButton";
-import { formatDate, plural } from "./format";
+import { countOf } from "../plural";
+import { formatDate } from "./format";
 import { buttonClass, primaryButtonClass } from "./styles";
 
 /** Title, description, author, date, counts and the copy/download buttons of a share page. */
@@ -49,9 +50,9 @@ export function PostDetails({ post, title, owner }: { post: PostJson; title: str
           </p>
         )}
         <ul className="flex gap-4 text-zinc-600 dark:text-zinc-400" aria-label="Statistics">
-          <li>{plural(post.view_count, "view", "views")}</li>
-          {post.like_count !== null && <li>{plural(post.like_count, "like", "likes")}</li>}
-          <li>{plural(post.comment_count, "comment", "comments")}</li>
+          <li>{countOf(post.view_count, "view", { compact: true })}</li>
+          {post.like_count !== null && <li>{countOf(post.like_count, "like", { compact: true })}</li>}
+          <li>{countOf(post.comment_count, "comment", { compact: true })}</li>
         </ul>
       </div>
       {owner && (
