@@ -23,7 +23,8 @@ import { primaryAudio, primaryVideo } from "./probe";
 import { probeInput } from "./probe-input";
 import { imageError } from "./sharp";
 import type { ImageFormat, Sniffed, SniffedFormat } from "./sniff";
-import { CONVERT_COPY_VIDEO, planMp4, writeMp4 } from "./video";
+import { fastStart } from "./faststart";
+import { CONVERT_COPY_VIDEO, onlyCopies, planMp4, writeMp4 } from "./video";
 
 export const CONVERT_TARGETS = ["png", "jpeg", "webp", "avif", "gif", "mp4", "mp3"] as const;
 export type ConvertTarget = (typeof CONVERT_TARGETS)[number];
@@ -80,6 +81,11 @@ export type ConvertOptions = {
   timeoutMs?: number;
   /** Abort when the client goes away: the ffmpeg process is killed. */
   signal?: AbortSignal;
+  /**
+   * The input is a temporary file the caller gives up: an MP4 → MP4 that needs no remux is
+   * edited and moved to `output` instead of copied first (lib/media/faststart.ts).
+   */
+  consumeInput?: boolean;
 };
 
 export type ConvertResult = {
@@ -109,8 +115,13 @@ export async function convertFile(input: string, output: string, opts: ConvertOp
       if (isImageJob) return await convertImage(input, output, source.format as ImageFormat, target as ImageTarget, budgetMs);
       const demuxer = demuxerFor(source.format as "mp4" | "mov" | "mkv" | "gif");
       if (target === "mp4") {
-        const plan = planMp4(await probeInput(input, { ...clock.run(), demuxer }), CONVERT_COPY_VIDEO, demuxer);
-        await writeMp4(input, output, plan, { keepMetadata: false, clock });
+        const probe = await probeInput(input, { ...clock.run(), demuxer });
+        const plan = planMp4(probe, CONVERT_COPY_VIDEO, demuxer);
+        // An H.264 MP4 whose tracks are all copied needs no remux, as on upload: the moov is
+        // moved to the front and the metadata zeroed in place (docs/convert.md, "MP4 output").
+        const fast = source.format === "mp4" && onlyCopies(probe, plan) &&
+          (await fastStart(input, output, { keepMetadata: false, withAudio: plan.audio !== undefined, consumeInput: opts.consumeInput === true }));
+        if (!fast) await writeMp4(input, output, plan, { keepMetadata: false, clock });
         // Not probed again: the caller sends bytes, and a second ffprobe is ~14 ms of a remux's ~45.
         const { size } = await stat(output);
         return { ...convertOutputType("mp4"), size };

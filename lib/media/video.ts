@@ -115,7 +115,7 @@ export async function processVideo(
 }
 
 /** Every track of the file goes into the MP4 as it is: the case the in-place fast start handles. */
-function onlyCopies(probe: ProbeResult, plan: Mp4Plan): boolean {
+export function onlyCopies(probe: ProbeResult, plan: Mp4Plan): boolean {
   return plan.copyVideo && (plan.audio === undefined || plan.copyAudio) && probe.streams.length === (plan.audio ? 2 : 1);
 }
 
