@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import Database from "better-sqlite3";
+import { resetEnv } from "../lib/config/env";
 import { dataDir, databaseConfig } from "../lib/db/config";
 import { pendingMigrations } from "../lib/db/migrator";
 import { startJobWorkers, stopJobWorkers } from "../lib/jobs";
@@ -107,6 +108,12 @@ async function main(): Promise<void> {
     dev,
     dir: root,
   });
+  // PORT=0 lets the OS pick the port, so the default PUBLIC_URL (http://localhost:PORT,
+  // lib/config/env.ts) is only known now; set it before anything reads the configuration.
+  if (!process.env.PUBLIC_URL?.trim() && Number(process.env.PORT || 3000) === 0) {
+    process.env.PUBLIC_URL = `http://localhost:${new URL(server.url).port}`;
+    resetEnv();
+  }
   // Background jobs (HLS renditions) run next to the server; jobs left by a previous run
   // are picked up now. Stopping gives a running job back to the queue for the next start.
   startJobWorkers();

@@ -4,6 +4,7 @@
  * chart of a daily series. Every chart has a text alternative (title and a summary).
  */
 import { useEffect, useRef } from "react";
+import { countOf } from "../plural";
 import { formatBytes } from "./ui";
 
 const DAY_MS = 86_400_000;
@@ -52,7 +53,7 @@ export function UploadHeatmap({ history, today }: { history: HeatmapDay[]; today
   const level = (count: number) => (count === 0 ? 0 : Math.min(4, 1 + Math.floor(((count - 1) / max) * 4)));
   return (
     <div ref={scroller} className="overflow-x-auto">
-      <svg role="img" aria-label={`Uploads per day over the last 365 days: ${history.reduce((n, d) => n + d.upload_count, 0)} uploads on ${history.length} days`} width={width} height={height} className="text-zinc-500">
+      <svg role="img" aria-label={`Uploads per day over the last 365 days: ${countOf(history.reduce((n, d) => n + d.upload_count, 0), "upload")} on ${countOf(history.length, "day")}`} width={width} height={height} className="text-zinc-500">
         {months.map((m) => (
           <text key={`${m.x}-${m.label}`} x={m.x} y={10} className="fill-current text-[9px]">
             {m.label}
@@ -60,7 +61,7 @@ export function UploadHeatmap({ history, today }: { history: HeatmapDay[]; today
         ))}
         {cells.map((c) => (
           <rect key={c.day} x={c.x} y={c.y} width={CELL} height={CELL} rx={2} className={LEVELS[level(c.count)]} data-day={c.day} data-count={c.count}>
-            <title>{`${c.day}: ${c.count} upload${c.count === 1 ? "" : "s"}${c.bytes ? `, ${formatBytes(c.bytes)}` : ""}`}</title>
+            <title>{`${c.day}: ${countOf(c.count, "upload")}${c.bytes ? `, ${formatBytes(c.bytes)}` : ""}`}</title>
           </rect>
         ))}
       </svg>

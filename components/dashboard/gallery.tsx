@@ -9,6 +9,7 @@ import { api, type Post, type PostPage, type Privacy } from "./api";
 import { PostEditor } from "./post-editor";
 import { UploadPanel } from "./upload-panel";
 import { useUploads } from "./upload";
+import { countOf } from "../plural";
 import { dangerButton, input, muted, secondaryButton } from "./ui";
 
 const TABS = [
@@ -94,7 +95,7 @@ export function Gallery() {
 
   const deleteSelected = async () => {
     const codes = [...selected];
-    if (!window.confirm(`Delete ${codes.length} post${codes.length === 1 ? "" : "s"}? This cannot be undone.`)) return;
+    if (!window.confirm(`Delete ${countOf(codes.length, "post")}? This cannot be undone.`)) return;
     const results = await Promise.allSettled(codes.map((code) => api(`/api/posts/${encodeURIComponent(code)}`, { method: "DELETE" })));
     const failed = results.filter((r) => r.status === "rejected").length;
     setNotice(failed ? `${codes.length - failed} deleted, ${failed} could not be deleted.` : `${codes.length} deleted.`);
@@ -193,8 +194,8 @@ export function Gallery() {
                   <p className="truncate text-sm font-medium">{title}</p>
                   <p className="flex flex-wrap items-center gap-1.5 text-xs text-zinc-500 dark:text-zinc-400">
                     <span className={`rounded px-1.5 py-0.5 font-medium ${PRIVACY_BADGE[post.privacy]}`}>{post.privacy}</span>
-                    {post.file_count > 1 && <span>{post.file_count} files</span>}
-                    <span>{post.view_count} views</span>
+                    {post.file_count > 1 && <span>{countOf(post.file_count, "file")}</span>}
+                    <span>{countOf(post.view_count, "view")}</span>
                     {post.moderated && <span className="text-red-600">moderated</span>}
                   </p>
                 </div>

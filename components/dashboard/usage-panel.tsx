@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { api, type OwnAccount } from "./api";
 import { BarChart, UploadHeatmap, type HeatmapDay } from "./charts";
+import { countOf, nounFor } from "../plural";
 import { card, formatBytes, formatDate, input, muted } from "./ui";
 
 interface UsageHistory {
@@ -91,7 +92,7 @@ export function UsagePanel() {
         {me.data && (
           <p className={muted}>
             Plan <strong className="capitalize">{me.data.plan}</strong> · files up to {formatBytes(me.data.upload_limits.file_bytes)} · {me.data.limits.priority.minutes_left} priority
-            streaming minutes left
+            streaming {nounFor(me.data.limits.priority.minutes_left, "minute")} left
           </p>
         )}
       </section>
@@ -106,7 +107,7 @@ export function UsagePanel() {
               <Stat label="Uploads (365 days)" value={String(history.data.stats.upload_count)} />
               <Stat label="Uploaded" value={formatBytes(history.data.stats.total_bytes)} />
               <Stat label="Active days" value={String(history.data.stats.active_days)} />
-              <Stat label="Current streak" value={`${history.data.stats.current_streak} day${history.data.stats.current_streak === 1 ? "" : "s"}`} />
+              <Stat label="Current streak" value={countOf(history.data.stats.current_streak, "day")} />
             </div>
             <div className={card}>
               <UploadHeatmap history={history.data.history} today={today} />
@@ -154,7 +155,7 @@ export function UsagePanel() {
                       <a href={p.url} className="truncate underline">
                         {p.title || p.code}
                       </a>
-                      <span className="shrink-0 text-zinc-500">{p.range_view_count} views</span>
+                      <span className="shrink-0 text-zinc-500">{countOf(p.range_view_count, "view")}</span>
                     </li>
                   ))}
                 </ol>

@@ -2,6 +2,7 @@
 
 import { useId, useState, useTransition, type FormEvent } from "react";
 import { addComment, loadComments, setLike, type CommentJson } from "@/lib/web/social-actions";
+import { nounFor } from "@/components/plural";
 import { formatCount } from "@/components/share/format";
 
 export interface EngageProps {
@@ -80,14 +81,14 @@ export function Engage({ code, liked: initialLiked, likeCount: initialLikes, com
             <path d="M12 21s-7.5-4.6-9.5-9.2C1.2 8.6 3.3 5 6.8 5c2 0 3.4 1.1 4.2 2.4h2C13.8 6.1 15.2 5 17.2 5c3.5 0 5.6 3.6 4.3 6.8C19.5 16.4 12 21 12 21z" strokeLinejoin="round" />
           </svg>
           {formatCount(likes)}
-          <span className="sr-only">{liked ? "likes, liked by you: unlike" : "likes: like"}</span>
+          <span className="sr-only">{` ${nounFor(likes, "like")}${liked ? ", liked by you: unlike" : ": like"}`}</span>
         </button>
         <button type="button" onClick={toggleComments} aria-expanded={open} aria-controls={panelId} className={pill}>
           <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4 fill-none stroke-current" strokeWidth={2}>
             <path d="M4 5h16v11H9l-5 4V5z" strokeLinejoin="round" />
           </svg>
           {formatCount(commentCount)}
-          <span className="sr-only">comments</span>
+          <span className="sr-only">{` ${nounFor(commentCount, "comment")}`}</span>
         </button>
       </div>
       {error && (

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { displayTitle } from "@/lib/web/oembed";
 import type { PostJson } from "@/lib/web/share";
-import { formatCount } from "@/components/share/format";
+import { countOf } from "@/components/plural";
 import { Engage } from "./Engage";
 
 /** A post in the discover feed or the GIF results: its first file, title, author and counts. */
@@ -27,7 +27,7 @@ export function PostCard({ post, signedIn }: { post: PostJson; signedIn: boolean
         )}
         {post.file_count > 1 && (
           <span className="absolute right-2 top-2 rounded bg-black/70 px-2 py-0.5 text-xs font-medium text-white">
-            {post.file_count} files
+            {countOf(post.file_count, "file")}
           </span>
         )}
         <span className="sr-only">Open {title}</span>
@@ -56,7 +56,8 @@ export function PostCard({ post, signedIn }: { post: PostJson; signedIn: boolean
             <Engage code={post.code} liked={!!post.liked} likeCount={post.like_count} commentCount={post.comment_count} />
           ) : (
             <p className="text-sm text-zinc-500 dark:text-zinc-400">
-              {formatCount(post.view_count)} views · {formatCount(post.like_count)} likes · {formatCount(post.comment_count)} comments
+              {countOf(post.view_count, "view", { compact: true })} · {countOf(post.like_count, "like", { compact: true })} ·{" "}
+              {countOf(post.comment_count, "comment", { compact: true })}
             </p>
           )}
         </div>

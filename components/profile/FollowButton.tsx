@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, useTransition } from "react";
-import { plural } from "@/components/share/format";
+import { countOf } from "@/components/plural";
 import { buttonClass, primaryButtonClass } from "@/components/share/styles";
 import { setFollow } from "@/lib/web/social-actions";
 
@@ -37,7 +37,7 @@ export function FollowButton({ username, following: initialFollowing, followerCo
         {following ? "Following" : "Follow"}
       </button>
       <span className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="follower-count">
-        {plural(count, "follower", "followers")}
+        {countOf(count, "follower")}
       </span>
       {error && (
         <p role="alert" className="w-full text-sm text-red-600 dark:text-red-400">

@@ -1,8 +1,9 @@
 import { Engage } from "@/components/discover/Engage";
 import type { PostJson } from "@/lib/web/share";
 import { CopyButton } from "./CopyButton";
+import { countOf } from "../plural";
+import { formatDate } from "./format";
 import { ReportButton } from "./ReportButton";
-import { formatDate, plural } from "./format";
 import { buttonClass, primaryButtonClass } from "./styles";
 
 /**
@@ -57,10 +58,10 @@ export function PostDetails({ post, title, owner, signedIn }: { post: PostJson; 
           </p>
         )}
         <ul className="flex gap-4 text-zinc-600 dark:text-zinc-400" aria-label="Statistics">
-          <li>{plural(post.view_count, "view", "views")}</li>
+          <li>{countOf(post.view_count, "view", { compact: true })}</li>
           {/* Signed in, the like and comment buttons below carry these counts (and keep them current). */}
-          {!engaging && post.like_count !== null && <li>{plural(post.like_count, "like", "likes")}</li>}
-          {!engaging && <li>{plural(post.comment_count, "comment", "comments")}</li>}
+          {!engaging && post.like_count !== null && <li>{countOf(post.like_count, "like", { compact: true })}</li>}
+          {!engaging && <li>{countOf(post.comment_count, "comment", { compact: true })}</li>}
         </ul>
       </div>
       {signedIn && (

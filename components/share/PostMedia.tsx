@@ -1,5 +1,6 @@
 import type { PostJson } from "@/lib/web/share";
 import { AdaptiveVideo } from "@/components/video/AdaptiveVideo";
+import { countOf } from "../plural";
 import { formatBytes } from "./format";
 
 type FileJson = PostJson["files"][number];
@@ -63,7 +64,7 @@ export function PostMedia({ post, title }: { post: PostJson; title: string }) {
     );
   }
   return (
-    <ol className="space-y-6" aria-label={`${post.files.length} files`}>
+    <ol className="space-y-6" aria-label={countOf(post.files.length, "file")}>
       {post.files.map((file, index) => (
         <li key={file.name} id={`file-${index + 1}`} className="space-y-2">
           <div className="overflow-hidden rounded-xl bg-zinc-100 dark:bg-zinc-900">

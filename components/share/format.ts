@@ -22,4 +22,3 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
-export const plural = (count: number | null, one: string, many: string): string => `${formatCount(count)} ${count === 1 ? one : many}`;

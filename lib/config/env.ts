@@ -15,6 +15,16 @@ const optional = z
   .optional()
   .transform((v) => (v && v.trim() ? v.trim() : undefined));
 const stripSlash = (v: string) => v.replace(/\/+$/, "");
+const DEFAULT_PORT = 3000;
+
+/**
+ * Without PUBLIC_URL the links point at the port the server listens on: `PORT=3999 npm
+ * start` answers uploads with http://localhost:3999/... (issue 20). PORT=0 (any free port)
+ * is not known until the server listens; scripts/start.ts then sets PUBLIC_URL itself.
+ */
+export function publicUrlDefault(port: number): string {
+  return `http://localhost:${Number.isInteger(port) && port > 0 ? port : DEFAULT_PORT}`;
+}
 
 /** A byte count ("4GB", "512 MB", "1048576"), or undefined when unset. */
 const optionalBytes = z
@@ -51,9 +61,10 @@ export const recoveryFields = {
 
 const schema = z.object({
   NODE_ENV: optional,
-  PORT: optional.transform((v) => Number(v || 3000)),
+  PORT: optional.transform((v) => Number(v || DEFAULT_PORT)),
   HOST: optional,
-  PUBLIC_URL: optional.transform((v) => stripSlash(v || "http://localhost:3000")),
+  /** Unset: http://localhost:PORT (publicUrlDefault). */
+  PUBLIC_URL: optional.transform((v) => (v ? stripSlash(v) : undefined)),
   API_URL: optional,
   RELAY_URL: optional,
   CDN_URL: optional,
@@ -92,7 +103,8 @@ const schema = z.object({
 /** The names of every variable above: the container recipe's test checks against them. */
 export const ENV_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
-export type Env = z.infer<typeof schema> & {
+export type Env = Omit<z.infer<typeof schema>, "PUBLIC_URL"> & {
+  PUBLIC_URL: string;
   apiUrl: string;
   relayUrl: string;
   cdnUrl: string;
@@ -101,9 +113,10 @@ export type Env = z.infer<typeof schema> & {
 
 export function parseEnv(source: Readonly<Record<string, string | undefined>> = process.env): Env {
   const env = schema.parse(source);
-  const base = env.PUBLIC_URL;
+  const base = env.PUBLIC_URL ?? publicUrlDefault(env.PORT);
   return {
     ...env,
+    PUBLIC_URL: base,
     apiUrl: stripSlash(env.API_URL || `${base}/api`),
     relayUrl: stripSlash(env.RELAY_URL || `${base}/relay`),
     cdnUrl: stripSlash(env.CDN_URL || `${base}/cdn`),

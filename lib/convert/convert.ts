@@ -159,7 +159,8 @@ async function convertInput(
   const source = await sniffFile(input);
   if (!source) throw new DomainError("unsupported_type", "The file is not an image or video type that can be converted.");
   checkPair(source, target, allowance);
-  const result = await convertFile(input, output, { source, target, timeoutMs: convertTimeoutMs(), signal });
+  // The input is this request's temporary file (removed with its directory): it may be moved.
+  const result = await convertFile(input, output, { source, target, timeoutMs: convertTimeoutMs(), signal, consumeInput: true });
   return { path: output, mime: result.mime, ext: result.ext };
 }
 

@@ -17,6 +17,7 @@ import { db, type Tx } from "../db/client";
 import { chargePriorityMinutes } from "../usage/priority";
 import { isDomainError } from "../errors";
 import { HLS_CONTENT_TYPES, minutesOf, transcodeHls } from "../media/hls";
+import { ADAPTIVE_STREAM_STATES } from "../posts/adaptive";
 import { storage } from "../storage";
 import { withTempDir } from "../uploads/temp";
 import { PermanentJobError, type JobHandler } from "./worker";
@@ -91,8 +92,9 @@ export const hlsJobHandler: JobHandler = {
     if (!file || file.streamState === "ready") return;
     await db().$transaction(async (tx) => {
       await tx.file.update({ where: { id: file.id }, data: { streamState: "failed", streamKey: null } });
-      const ready = await tx.file.count({ where: { postId: file.postId, priority: true, streamState: "ready" } });
-      await tx.post.update({ where: { id: file.postId }, data: { priority: ready > 0 } });
+      // Back on standard delivery, unless another file of the album is still on adaptive.
+      const adaptive = await tx.file.count({ where: { postId: file.postId, priority: true, streamState: { in: [...ADAPTIVE_STREAM_STATES] } } });
+      await tx.post.update({ where: { id: file.postId }, data: { priority: adaptive > 0 } });
     });
     await storage().deletePrefix(hlsPrefix(file.postId, file.id));
   },

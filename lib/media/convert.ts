@@ -11,7 +11,7 @@ import { readFile, rm, stat } from "node:fs/promises";
 import type { Metadata } from "sharp";
 import { DomainError } from "../errors";
 import { mediaConfig } from "./config";
-import { demuxerFor, fileArg, inputArgs, runFfmpeg, runFfprobe, type Demuxer } from "./ffmpeg";
+import { demuxerFor, fileArg, inputArgs, runFfmpeg, type Demuxer } from "./ffmpeg";
 import {
   describeImage, describeOutput, keepsFrames, processImage, processImageBytes, readImageHeader, renderImage, renderImageBytes, targetType,
   type ImageResult, type ImageSource, type ImageTarget, type RenderOptions,
@@ -20,9 +20,11 @@ import { inspectImage } from "./image-container";
 import { JobClock, jobError } from "./job";
 import { withMediaSlot } from "./limiter";
 import { primaryAudio, primaryVideo } from "./probe";
+import { probeInput } from "./probe-input";
 import { imageError } from "./sharp";
 import type { ImageFormat, Sniffed, SniffedFormat } from "./sniff";
-import { CONVERT_COPY_VIDEO, planMp4, writeMp4 } from "./video";
+import { fastStart } from "./faststart";
+import { CONVERT_COPY_VIDEO, onlyCopies, planMp4, writeMp4 } from "./video";
 
 export const CONVERT_TARGETS = ["png", "jpeg", "webp", "avif", "gif", "mp4", "mp3"] as const;
 export type ConvertTarget = (typeof CONVERT_TARGETS)[number];
@@ -79,6 +81,11 @@ export type ConvertOptions = {
   timeoutMs?: number;
   /** Abort when the client goes away: the ffmpeg process is killed. */
   signal?: AbortSignal;
+  /**
+   * The input is a temporary file the caller gives up: an MP4 → MP4 that needs no remux is
+   * edited and moved to `output` instead of copied first (lib/media/faststart.ts).
+   */
+  consumeInput?: boolean;
 };
 
 export type ConvertResult = {
@@ -108,8 +115,13 @@ export async function convertFile(input: string, output: string, opts: ConvertOp
       if (isImageJob) return await convertImage(input, output, source.format as ImageFormat, target as ImageTarget, budgetMs);
       const demuxer = demuxerFor(source.format as "mp4" | "mov" | "mkv" | "gif");
       if (target === "mp4") {
-        const plan = planMp4(await runFfprobe(input, { ...clock.run(), demuxer }), CONVERT_COPY_VIDEO, demuxer);
-        await writeMp4(input, output, plan, { keepMetadata: false, clock });
+        const probe = await probeInput(input, { ...clock.run(), demuxer });
+        const plan = planMp4(probe, CONVERT_COPY_VIDEO, demuxer);
+        // An H.264 MP4 whose tracks are all copied needs no remux, as on upload: the moov is
+        // moved to the front and the metadata zeroed in place (docs/convert.md, "MP4 output").
+        const fast = source.format === "mp4" && onlyCopies(probe, plan) &&
+          (await fastStart(input, output, { keepMetadata: false, withAudio: plan.audio !== undefined, consumeInput: opts.consumeInput === true }));
+        if (!fast) await writeMp4(input, output, plan, { keepMetadata: false, clock });
         // Not probed again: the caller sends bytes, and a second ffprobe is ~14 ms of a remux's ~45.
         const { size } = await stat(output);
         return { ...convertOutputType("mp4"), size };
@@ -208,7 +220,7 @@ async function isLosslessSource(input: ImageSource, format: ImageFormat): Promis
 }
 
 async function videoToGif(input: string, output: string, demuxer: Demuxer, clock: JobClock): Promise<ConvertResult> {
-  const video = primaryVideo(await runFfprobe(input, { ...clock.run(), demuxer }));
+  const video = primaryVideo(await probeInput(input, { ...clock.run(), demuxer }));
   if (!video) throw new DomainError("invalid_request", "The file has no playable video track.");
   await runFfmpeg(videoToGifArgs(input, output, video.index, demuxer), clock.run());
   const { mime, ext, size, width: w, height } = await describeImage(output, "gif");
@@ -227,7 +239,7 @@ export function videoToGifArgs(input: string, output: string, videoIndex: number
 }
 
 async function videoToMp3(input: string, output: string, demuxer: Demuxer, clock: JobClock): Promise<ConvertResult> {
-  const audio = primaryAudio(await runFfprobe(input, { ...clock.run(), demuxer }));
+  const audio = primaryAudio(await probeInput(input, { ...clock.run(), demuxer }));
   if (!audio) throw new DomainError("unsupported_type", "The video has no audio track to convert to MP3.");
   await runFfmpeg(videoToMp3Args(input, output, audio.index, demuxer), clock.run());
   const { size } = await stat(output);

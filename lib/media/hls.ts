@@ -14,7 +14,8 @@ import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DomainError } from "../errors";
 import { mediaConfig } from "./config";
-import { fileArg, inputArgs, isMediaToolError, runFfmpeg, runFfprobe } from "./ffmpeg";
+import { fileArg, inputArgs, isMediaToolError, runFfmpeg } from "./ffmpeg";
+import { probeInput } from "./probe-input";
 import { jobError } from "./job";
 import { displaySize, durationOf, primaryAudio, primaryVideo } from "./probe";
 
@@ -92,7 +93,7 @@ export function planRenditions(width: number, height: number): Rendition[] {
 /** Transcodes `input` (an MP4 we wrote) into `outDir` (must exist and be empty). */
 export async function transcodeHls(input: string, outDir: string, opts: HlsOptions = {}): Promise<HlsResult> {
   const segmentSeconds = opts.segmentSeconds ?? HLS_SEGMENT_SECONDS;
-  const probe = await runFfprobe(input, { demuxer: "mov", signal: opts.signal });
+  const probe = await probeInput(input, { demuxer: "mov", signal: opts.signal });
   const video = primaryVideo(probe);
   if (!video) throw new DomainError("invalid_request", "The file has no playable video track.");
   const audio = primaryAudio(probe);

@@ -25,10 +25,11 @@
 import { rm, stat } from "node:fs/promises";
 import { DomainError } from "../errors";
 import { mediaConfig } from "./config";
-import { demuxerFor, fileArg, inputArgs, isMediaToolError, runFfmpeg, runFfprobe, type Demuxer, type RunOptions } from "./ffmpeg";
+import { demuxerFor, fileArg, inputArgs, isMediaToolError, runFfmpeg, type Demuxer, type RunOptions } from "./ffmpeg";
 import { fastStart } from "./faststart";
 import { JobClock, jobError } from "./job";
 import { withMediaSlot } from "./limiter";
+import { probeInput } from "./probe-input";
 import { displaySize, durationOf, primaryAudio, primaryVideo, type ProbeResult, type ProbeStream } from "./probe";
 import { settleBoth } from "./settle";
 import { openImage } from "./sharp";
@@ -95,7 +96,7 @@ export async function processVideo(
       const sniffed = await sniffFile(input);
       if (sniffed?.kind !== "video") throw new DomainError("invalid_request", "The file is not an MP4, MOV or MKV video.");
       const demuxer = demuxerFor(sniffed.format as VideoFormat);
-      const probe = await runFfprobe(input, { ...clock.run(), demuxer });
+      const probe = await probeInput(input, { ...clock.run(), demuxer });
       const plan = planMp4(probe, UPLOAD_COPY_VIDEO, demuxer);
       const fast = sniffed.format === "mp4" && onlyCopies(probe, plan) &&
         (await fastStart(input, output, { keepMetadata: opts.keepMetadata, withAudio: plan.audio !== undefined, consumeInput: opts.consumeInput === true }));
@@ -114,7 +115,7 @@ export async function processVideo(
 }
 
 /** Every track of the file goes into the MP4 as it is: the case the in-place fast start handles. */
-function onlyCopies(probe: ProbeResult, plan: Mp4Plan): boolean {
+export function onlyCopies(probe: ProbeResult, plan: Mp4Plan): boolean {
   return plan.copyVideo && (plan.audio === undefined || plan.copyAudio) && probe.streams.length === (plan.audio ? 2 : 1);
 }
 
@@ -187,7 +188,7 @@ function mp4Args(input: string, output: string, plan: Mp4Plan, mode: "copy" | "t
 
 /** Display size and duration of a written MP4 (verifies it has a video track). */
 export async function describeMp4(path: string, run: RunOptions): Promise<{ width: number; height: number; duration: number; size: number }> {
-  const probe = await runFfprobe(path, { ...run, demuxer: "mov" });
+  const probe = await probeInput(path, { ...run, demuxer: "mov" });
   const video = primaryVideo(probe);
   if (!video) throw new DomainError("invalid_request", "The file has no playable video track.");
   const { width, height } = displaySize(video);

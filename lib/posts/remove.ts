@@ -8,6 +8,7 @@ import { DomainError } from "../errors";
 import { syncGifWords } from "../gifs/listing";
 import { storage } from "../storage";
 import { findPostByCode, notFound, postForChange, type PostRecord, type Viewer } from "./read";
+import { postOnAdaptiveDelivery } from "./adaptive";
 import { forgetDeliverable } from "./delivery-cache";
 
 function storedKeys(files: PostRecord["files"]): string[] {
@@ -69,7 +70,7 @@ export async function deleteFile(code: string, name: string, viewer: Viewer): Pr
       data: {
         fileCount: rest.length,
         firstFileGif: rest[0].mimeType === "image/gif",
-        priority: rest.some((f) => f.priority && f.streamState === "ready"),
+        priority: postOnAdaptiveDelivery(rest),
       },
     });
     // The first file may have changed: the GIF search's copy of firstFileGif follows.

@@ -2,6 +2,7 @@
 import type { z } from "zod";
 import { env } from "../config/env";
 import { SIGNED_URL_TTL_SECONDS, signPath } from "../delivery/signing";
+import { postOnAdaptiveDelivery } from "../posts/adaptive";
 import { isHidden, type PostRecord } from "../posts/read";
 import type { Surface } from "../http/route";
 import type { FileObject, Post } from "./schemas";
@@ -70,7 +71,9 @@ export function postView(post: PostRecord, options: PostViewOptions): z.infer<ty
     like_count: team ? null : post.likeCount,
     comment_count: post.commentCount,
     liked: team ? null : options.liked,
-    priority: post.priority,
+    // From every file (an album counts even when only its primary file is shown), not the
+    // column: the files are what stream_state is read from, so the two always agree.
+    priority: postOnAdaptiveDelivery(post.files),
     file_count: post.fileCount,
     files: files.map((f) => fileView(post, f, now)),
     team_id: post.teamId,

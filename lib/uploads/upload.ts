@@ -10,6 +10,7 @@ import { DomainError } from "../errors";
 import { isUniqueViolation } from "../prisma-support";
 import { newShareCode } from "../posts/codes";
 import { uniqueName } from "../posts/names";
+import { postOnAdaptiveDelivery } from "../posts/adaptive";
 import type { Privacy } from "../http/parse";
 import { recordUpload } from "../usage/reserve";
 import { forgetDeliverable } from "../posts/delivery-cache";
@@ -119,6 +120,8 @@ async function writePost(
             moderated: stored.some((f) => f.flagged),
             firstFileGif: stored[0].mimeType === "image/gif",
             fileCount: files.length,
+            // On adaptive delivery from the upload on, while the stream is built (lib/posts/adaptive.ts).
+            priority: postOnAdaptiveDelivery(files),
           },
         });
         // One create per file rather than createManyAndReturn: Prisma caches the query plan
@@ -197,6 +200,7 @@ async function appendRows(tx: Tx, postId: string, stored: StoredFile[], priority
     data: {
       fileCount: { increment: stored.length },
       ...(stored.some((f) => f.flagged) ? { moderated: true } : {}),
+      ...(priority && stored.some((f) => f.isVideo) ? { priority: true } : {}),
     },
   });
   if (count !== 1) throw new DomainError("invalid_request", `An album holds at most ${ALBUM_MAX_FILES} files.`);

@@ -124,12 +124,14 @@ test("discover: a signed-in visitor likes and comments; GIF search page", async 
   await signIn(page, owner.username, owner.password);
   await page.goto("/discover");
   const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Sunset gradient" }) });
-  const like = card.getByRole("button", { name: /likes/ });
+  // The buttons' names count in words (components/plural.ts): "0 likes: like", "1 like, liked by you: unlike".
+  const like = card.getByRole("button", { name: /\blikes?\b/ });
   await expect(like).toHaveAttribute("aria-pressed", "false");
   await like.click();
   await expect(like).toHaveAttribute("aria-pressed", "true");
   await expect(like).toContainText("1");
-  await card.getByRole("button", { name: /comments/ }).click();
+  await expect(like).toHaveAccessibleName(/^1 like, liked by you: unlike$/);
+  await card.getByRole("button", { name: /\bcomments?\b/ }).click();
   await card.getByLabel("Write a comment").fill("Lovely colours");
   await card.getByRole("button", { name: "Post" }).click();
   await expect(card.getByText("Lovely colours")).toBeVisible();
@@ -137,8 +139,12 @@ test("discover: a signed-in visitor likes and comments; GIF search page", async 
 
   await page.reload();
   const again = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Sunset gradient" }) });
-  await expect(again.getByRole("button", { name: /likes/ })).toHaveAttribute("aria-pressed", "true");
-  await expect(again.getByRole("button", { name: /comments/ })).toContainText("1");
+  await expect(again.getByRole("button", { name: /\blikes?\b/ })).toHaveAttribute("aria-pressed", "true");
+  await expect(again.getByRole("button", { name: /\bcomments?\b/ })).toHaveAccessibleName(/^1 comment$/);
+  // The share page's counts say the same in the singular.
+  await page.goto(image.url);
+  await expect(page.getByRole("listitem").filter({ hasText: /^1 like$/ })).toBeVisible();
+  await expect(page.getByRole("listitem").filter({ hasText: /^1 comment$/ })).toBeVisible();
 
   await page.goto("/discover/gifs?q=nothing-matches-this");
   await expect(page.getByText("No GIFs match")).toBeVisible();

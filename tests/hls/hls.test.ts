@@ -21,7 +21,7 @@ import { useTestDatabase } from "../support/db";
 import { useCounterStore } from "../support/counters";
 import { createTestUser, type TestUser } from "../support/fixtures";
 import { api, relay } from "../support/http";
-import { ffmpeg, fixtureDir, probeJson, scratchDir } from "../support/media";
+import { ffmpeg, fixture, fixtureDir, probeJson, scratchDir } from "../support/media";
 import { form } from "../support/multipart";
 
 useTestDatabase();
@@ -101,13 +101,20 @@ describe("a public priority video", () => {
   let code: string;
   let user: TestUser;
 
-  it("answers at once with the MP4; the stream is queued, priority false, stream_url null", async () => {
+  it("answers at once with the MP4; on adaptive delivery from the reply on (priority true), the stream queued, stream_url null", async () => {
     const up = await upload({ "post-privacy": "public" });
     user = up.user;
     code = up.post.code;
-    expect(up.post.priority).toBe(false);
+    expect(up.post.priority).toBe(true);
     expect(up.post.files[0]).toMatchObject({ mime_type: "video/mp4", stream_url: null, stream_state: "queued" });
     expect(await db().job.count({ where: { key: hlsJobKey((await fileRow(code)).id) } })).toBe(1);
+    // Every later read says the same while the stream is built, on the API and on Relay.
+    const read = await getPost(code, user.apiKey);
+    expect(read).toMatchObject({ priority: true, files: [{ stream_state: "queued", stream_url: null }] });
+    const viaRelay = await relay(`/posts/${code}`, { key: user.relayKey });
+    expect(viaRelay.status, viaRelay.text).toBe(200);
+    expect(viaRelay.body.post).toMatchObject({ priority: true, files: [{ stream_state: "queued" }] });
+    expect((await db().post.findUniqueOrThrow({ where: { code } })).priority).toBe(true);
   });
 
   it("survives a worker restart mid-job, then becomes ready: priority true, minutes charged", async () => {
@@ -256,6 +263,7 @@ describe("standard delivery and fallbacks", () => {
     const user = await createTestUser({ plan: "free" });
     await db().user.update({ where: { id: user.id }, data: { priorityMinutes: 0 } });
     const { post } = await upload({}, user);
+    expect(post.priority).toBe(false);
     expect(post.files[0]).toMatchObject({ stream_url: null, stream_state: null });
     expect(await db().job.count({ where: { key: hlsJobKey((await fileRow(post.code)).id) } })).toBe(0);
 
@@ -264,6 +272,25 @@ describe("standard delivery and fallbacks", () => {
     const refused = await relay("/upload", { method: "POST", key: other.relayKey, rawBody: await form([{ path: clip, name: "clip.mp4", type: "video/mp4" }]) });
     expect(refused.status).toBe(403);
     expect(refused.body.error.type).toBe("quota_exceeded");
+  });
+
+  it("an album: an image alone is on standard delivery; an appended video puts it on adaptive delivery at once; removing the video takes it off", async () => {
+    await stopWorker(); // the appended video's stream stays queued
+    const user = await createTestUser({ plan: "free" });
+    const first = await api("/upload", { method: "POST", key: user.apiKey, rawBody: await form([{ path: await fixture("pngPlain"), name: "a.png", type: "image/png" }]), headers: { "post-privacy": "public" } });
+    expect(first.status, first.text).toBe(200);
+    const code: string = first.body.post.code;
+    expect(first.body.post).toMatchObject({ priority: false, files: [{ stream_state: null }] });
+
+    const appended = await api(`/posts/${code}/files`, { method: "POST", key: user.apiKey, rawBody: await form([{ path: clip, name: "clip.mp4", type: "video/mp4" }]) });
+    expect(appended.status, appended.text).toBe(200);
+    expect(appended.body.post.priority).toBe(true);
+    expect(appended.body.post.files.map((f: { stream_state: string | null }) => f.stream_state)).toEqual([null, "queued"]);
+    expect((await db().post.findUniqueOrThrow({ where: { code } })).priority).toBe(true);
+
+    expect((await api(`/posts/${code}/files/clip.mp4`, { method: "DELETE", key: user.apiKey })).status).toBe(200);
+    expect((await getPost(code, user.apiKey)).priority).toBe(false);
+    expect((await db().post.findUniqueOrThrow({ where: { code } })).priority).toBe(false);
   });
 
   it("a job that cannot finish leaves the post on standard delivery, nothing charged", async () => {
@@ -276,6 +303,7 @@ describe("standard delivery and fallbacks", () => {
     await until(() => fileRow(post.code), (f) => f.streamState === "failed");
     const after = await getPost(post.code, user.apiKey);
     expect(after.priority).toBe(false);
+    expect((await db().post.findUniqueOrThrow({ where: { code: post.code } })).priority).toBe(false);
     expect(after.files[0]).toMatchObject({ stream_url: null, stream_state: "failed" });
     expect(await minutesLeft(user.id)).toBeNull();
     expect(existsSync(join(dataDir(), "files", "p", file.postId, `${file.id}.hls`))).toBe(false);

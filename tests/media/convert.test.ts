@@ -1,13 +1,22 @@
-import { readFile, stat } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { copyFile, readFile, stat } from "node:fs/promises";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import sharp from "sharp";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { resetMediaConfig } from "@/lib/media/config";
 import { DomainError } from "@/lib/errors";
 import { canConvert, convertFile, convertImageBytes, convertNeedsPlus, IN_MEMORY_PIXELS, isConvertTarget, type ConvertTarget } from "@/lib/media/convert";
 import { sniffBuffer, sniffFile } from "@/lib/media/sniff";
-import { ffmpeg, fixture, type FixtureName, listDir, probeJson, removeDir, scratchDir, SECRET, topLevelBoxes, useScratchDir } from "../support/media";
+import { ffmpeg, fixture, FIXTURE_FFMPEG, type FixtureName, listDir, probeJson, removeDir, scratchDir, SECRET, topLevelBoxes, useScratchDir } from "../support/media";
 
 const out = useScratchDir();
+
+/** Per-packet hashes of every stream: equal means the same media, whatever the container layout. */
+async function packets(path: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(FIXTURE_FFMPEG, ["-v", "error", "-i", path, "-map", "0", "-c", "copy", "-f", "framemd5", "-"], { maxBuffer: 64 * 1024 * 1024 });
+  return stdout.split("\n").filter((l) => l && !l.startsWith("#")).join("\n");
+}
 
 async function convert(name: FixtureName, target: ConvertTarget, file = `${name}-to.${target}`) {
   const input = await fixture(name);
@@ -113,6 +122,35 @@ describe("to MP4", () => {
     expect(probe.streams.map((s) => s.codec_name)).toEqual(["h264", "aac"]);
     expect(probe.streams.map((s) => [s.width, s.height])[0]).toEqual([320, 240]);
     expect(JSON.stringify(probe.format.tags ?? {})).not.toContain(SECRET.title);
+  });
+
+  it("an H.264 + AAC MP4 is not remuxed: moov moved in place, metadata zeroed, the same packets, no ffmpeg at all", async () => {
+    const input = out("own-upload.mp4");
+    await copyFile(await fixture("mp4"), input);
+    const source = (await sniffFile(input))!;
+    vi.stubEnv("FFMPEG_PATH", "/nonexistent/ffmpeg"); // a remux would fail to start
+    resetMediaConfig();
+    try {
+      const result = await convertFile(input, out("own-upload.out.mp4"), { source, target: "mp4", consumeInput: true });
+      expect(result).toEqual({ mime: "video/mp4", ext: "mp4", size: (await stat(out("own-upload.out.mp4"))).size });
+    } finally {
+      vi.unstubAllEnvs();
+      resetMediaConfig();
+    }
+    const path = out("own-upload.out.mp4");
+    await expect(stat(input)).rejects.toThrow(); // consumed: moved, not copied
+    const boxes = await topLevelBoxes(path);
+    expect(boxes.indexOf("moov")).toBeLessThan(boxes.indexOf("mdat"));
+    expect(await packets(path)).toBe(await packets(await fixture("mp4")));
+    const bytes = await readFile(path);
+    expect(bytes.includes(Buffer.from(SECRET.title))).toBe(false);
+    expect(bytes.includes(Buffer.from(SECRET.location))).toBe(false);
+    // Not consumed (the caller keeps its file): the input is left as it was.
+    const kept = await fixture("mp4");
+    const before = await readFile(kept);
+    await convertFile(kept, out("kept.mp4"), { source, target: "mp4" });
+    expect((await readFile(kept)).equals(before)).toBe(true);
+    expect(await packets(out("kept.mp4"))).toBe(await packets(kept));
   });
 
   it("non-H.264 sources are transcoded, HEVC included (convert copies only H.264)", async () => {

@@ -122,7 +122,9 @@ describe("videos and albums", () => {
     const video = post.files[2];
     expect(video).toMatchObject({ mime_type: "video/mp4", width: 320, height: 240 });
     expect(video.thumbnail_url).toMatch(/\/thumbs\/c\.mp4\.jpg\?/);
-    expect(post.priority).toBe(false);
+    // The video is on adaptive delivery from the reply on, its stream queued (docs/priority-delivery.md).
+    expect(post.priority).toBe(true);
+    expect(post.files.map((f: { stream_state: string | null }) => f.stream_state)).toEqual([null, null, "queued"]);
     const dir = await scratchDir();
     const mp4 = join(dir, "out.mp4");
     await writeFile(mp4, (await download(video.url)).bytes);

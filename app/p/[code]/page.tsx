@@ -13,6 +13,7 @@ import { normalizeIp } from "@/lib/ratelimit/client-ip";
 import { displayTitle, oembedUrl } from "@/lib/web/oembed";
 import { countShareView, loadSharePost, primaryKind, type PostJson, type ShareResult } from "@/lib/web/share";
 import { getViewer } from "@/lib/web/viewer";
+import { countOf } from "@/components/plural";
 
 export const dynamic = "force-dynamic";
 
@@ -33,7 +34,7 @@ async function load(params: Props["params"]): Promise<ShareResult> {
 
 function describe(post: PostJson): string {
   if (post.description) return post.description;
-  const kind = post.file_count > 1 ? `An album of ${post.file_count} files` : primaryKind(post) === "video" ? "A video" : "An image";
+  const kind = post.file_count > 1 ? `An album of ${countOf(post.file_count, "file")}` : primaryKind(post) === "video" ? "A video" : "An image";
   return post.author ? `${kind} by ${post.author.username}` : kind;
 }
 

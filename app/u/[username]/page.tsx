@@ -9,7 +9,7 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { PostCard } from "@/components/discover/PostCard";
 import { FollowButton } from "@/components/profile/FollowButton";
-import { plural } from "@/components/share/format";
+import { countOf } from "@/components/plural";
 import { buttonClass } from "@/components/share/styles";
 import { loadProfilePage, profileUrl, type ProfilePage } from "@/lib/web/profile";
 import { getViewer } from "@/lib/web/viewer";
@@ -35,7 +35,7 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
   if (page.kind === "suspended") return { title: "Account suspended", robots: { index: false } };
   const { user } = page;
   const title = `${user.nickname} (@${user.username})`;
-  const description = user.bio || `${plural(user.upload_count, "upload", "uploads")} on Mediahost.`;
+  const description = user.bio || `${countOf(user.upload_count, "upload")} on Mediahost.`;
   const url = profileUrl(user.username);
   return {
     title,
@@ -98,9 +98,9 @@ export default async function ProfilePageView(props: Props) {
           </div>
           {user.bio && <p className="whitespace-pre-line break-words">{user.bio}</p>}
           <ul className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-zinc-600 dark:text-zinc-400" aria-label="Counts">
-            <li>{plural(user.upload_count, "upload", "uploads")}</li>
-            <li>{plural(user.follower_count, "follower", "followers")}</li>
-            <li>{plural(user.following_count, "following", "following")}</li>
+            <li>{countOf(user.upload_count, "upload")}</li>
+            <li>{countOf(user.follower_count, "follower")}</li>
+            <li>{countOf(user.following_count, "following")}</li>
           </ul>
           {user.blocking && <p className="text-sm text-zinc-600 dark:text-zinc-400">You have blocked this user.</p>}
           {!viewer && (

@@ -8,6 +8,7 @@ import { DomainError } from "@/lib/errors";
 import { confirmDeleteAction } from "@/lib/web/dashboard/actions";
 import { deleteTarget, type DeleteTarget } from "@/lib/web/dashboard/delete-post";
 import { requireDashboardUser } from "@/lib/web/dashboard/user";
+import { countOf } from "@/components/plural";
 
 export const metadata: Metadata = { title: "Delete post", robots: { index: false, follow: false } };
 export const dynamic = "force-dynamic";
@@ -44,7 +45,7 @@ export default async function DeletePostPage({
           <input type="hidden" name="code" value={target.code} />
           <p>
             Delete <strong>{target.title || "Untitled"}</strong> (<span className="font-mono">{target.code}</span>), uploaded{" "}
-            {new Date(target.createdAt).toUTCString()}, with its {target.fileCount} file{target.fileCount === 1 ? "" : "s"}?
+            {new Date(target.createdAt).toUTCString()}, with its {countOf(target.fileCount, "file")}?
           </p>
           <ul className="list-inside list-disc text-sm text-zinc-600 dark:text-zinc-400">
             {target.fileNames.map((name) => (

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { DomainError } from "@/lib/errors";
 import { dashboardTeamGallery, type TeamGalleryView } from "@/lib/web/dashboard/teams";
 import { requireDashboardUser } from "@/lib/web/dashboard/user";
+import { countOf } from "@/components/plural";
 
 export const metadata = { title: "Team gallery" };
 
@@ -45,7 +46,7 @@ export default async function TeamGalleryPage({ params }: { params: Promise<{ id
                 <div className="p-2 text-sm">
                   <p className="truncate font-medium">{post.title || "Untitled"}</p>
                   <p className="text-xs text-zinc-500">
-                    {post.author ?? "deleted user"} · {post.fileCount} file{post.fileCount === 1 ? "" : "s"}
+                    {post.author ?? "deleted user"} · {countOf(post.fileCount, "file")}
                   </p>
                 </div>
               </a>
@@ -53,7 +54,7 @@ export default async function TeamGalleryPage({ params }: { params: Promise<{ id
           ))}
         </ul>
       )}
-      {gallery.hasMore && <p className="text-sm text-zinc-500">Showing the newest {gallery.posts.length} posts.</p>}
+      {gallery.hasMore && <p className="text-sm text-zinc-500">Showing the newest {countOf(gallery.posts.length, "post")}.</p>}
     </div>
   );
 }
