@@ -1,5 +1,6 @@
 /** Uploads per UTC day as plain SVG bars: no chart library, and readable at phone width. */
 import { card, muted } from "@/components/dashboard/ui";
+import { countOf } from "@/components/plural";
 import type { Overview } from "@/lib/admin/overview";
 
 export function UploadsChart({ days }: { days: Overview["uploadsPerDay"] }) {
@@ -12,7 +13,7 @@ export function UploadsChart({ days }: { days: Overview["uploadsPerDay"] }) {
       <figcaption className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
         <span className="font-medium">Uploads per day</span>
         <span className={muted}>
-          {total.toLocaleString("en")} {total === 1 ? "upload" : "uploads"} in {days.length} days (UTC)
+          {countOf(total, "upload")} in {countOf(days.length, "day")} (UTC)
         </span>
       </figcaption>
       <svg viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" className="h-32 w-full" role="img" aria-label="Uploads per day">
