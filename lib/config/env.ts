@@ -38,6 +38,8 @@ const schema = z.object({
   STORAGE: optional.transform((v) => (v || "disk") as "disk" | "s3" | "blob"),
   SIGNING_SECRET: optional,
   REGISTRATION: optional.transform((v) => (v || "open") as "open" | "invite" | "closed"),
+  /** Bearer token of GET /metrics; unset, metrics are off (nothing recorded, /metrics is 404). */
+  METRICS_TOKEN: optional,
 });
 
 export type Env = z.infer<typeof schema> & {
