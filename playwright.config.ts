@@ -1,9 +1,14 @@
 /**
- * End-to-end tests in a real Chromium (Debian's /usr/bin/chromium; nothing is ever
- * downloaded) against one real production server started by tests/e2e/global-setup.ts
- * on embedded SQLite in a temporary DATA_DIR.
+ * End-to-end tests in a real Chromium (Debian's /usr/bin/chromium, or CHROMIUM_PATH; nothing
+ * is ever downloaded) against one real production server started by
+ * tests/e2e/global-setup.ts on embedded SQLite in a temporary DATA_DIR.
  */
 import { defineConfig, devices } from "@playwright/test";
+import { findChromium, missingChromiumMessage } from "./scripts/chromium.mjs";
+
+// A missing browser fails the run with a clear message (not Playwright's launch error per test).
+const chromium = findChromium();
+if (!chromium) throw new Error(missingChromiumMessage());
 
 // Chosen once in the main process; workers inherit it through the environment.
 process.env.E2E_PORT ||= String(20_000 + Math.floor(Math.random() * 20_000));
@@ -25,7 +30,7 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: "/usr/bin/chromium",
+      executablePath: chromium,
       args: [
         "--no-sandbox",
         "--disable-gpu",

@@ -13,6 +13,8 @@ import Database from "better-sqlite3";
 import { dataDir, databaseConfig } from "../lib/db/config";
 import { pendingMigrations } from "../lib/db/migrator";
 import { startJobWorkers, stopJobWorkers } from "../lib/jobs";
+import { describeMediaTools, formatMediaToolsReport } from "../lib/media/tools";
+import { startRecovery } from "../lib/recovery/recover";
 import { ensureBuild } from "../lib/server/build";
 import { shutdownOnSignals, startServer } from "../lib/server/server";
 
@@ -88,6 +90,14 @@ async function main(): Promise<void> {
     `${config.provider === "sqlite" ? `database ${config.url}` : "PostgreSQL database"}: ` +
       (applied.length ? `applied ${applied.join(", ")}` : "up to date"),
   );
+  // Which ffmpeg reads the uploads, and its version: the operator checks it gets security
+  // updates (docs/media.md, "Binaries"). A bad FFMPEG_SOURCE/PATH setting stops the start here.
+  log(formatMediaToolsReport(await describeMediaTools()));
+
+  // What a crashed predecessor left (temporary files, half-stored uploads and their quota,
+  // running jobs) is removed before anything is served, then swept again periodically
+  // (docs/crash-recovery.md).
+  const stopRecovery = await startRecovery(log);
 
   const server = await startServer({
     port: Number(process.env.PORT || 3000),
@@ -100,7 +110,16 @@ async function main(): Promise<void> {
   // Background jobs (HLS renditions) run next to the server; jobs left by a previous run
   // are picked up now. Stopping gives a running job back to the queue for the next start.
   startJobWorkers();
-  shutdownOnSignals({ ...server, close: () => stopJobWorkers().then(() => server.close()) }, log);
+  shutdownOnSignals(
+    {
+      ...server,
+      close: () => {
+        stopRecovery();
+        return stopJobWorkers().then(() => server.close());
+      },
+    },
+    log,
+  );
   // On stdout, alone on its line: tests and scripts wait for it.
   console.log(`listening on ${server.url}`);
 }

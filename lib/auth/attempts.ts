@@ -1,6 +1,6 @@
 /**
- * Limits on password guessing (POST /relay/auth/login) and on account creation
- * (POST /relay/auth/register). These endpoints have no key, so the table-driven per-user
+ * Limits on password guessing (POST /relay/auth/login and the web sign-in, which calls the
+ * same function) and on account creation (POST /relay/auth/register and the web sign-up). These endpoints have no key, so the table-driven per-user
  * buckets of the dispatcher cannot apply; the counters live here, in the same counter
  * store (memory, or Redis shared by every instance).
  *
@@ -31,6 +31,12 @@ export const LOGIN_WINDOW_SECONDS = 15 * 60;
 
 /** Registration attempts per client address per window (each costs a scrypt hash). */
 export const REGISTER_IP_LIMIT = 10;
+/**
+ * Registration attempts per requested username and per email address per window, from any
+ * address: the answer says whether a name or an address is taken, so a botnet must not be
+ * able to probe one name or one address endlessly.
+ */
+export const REGISTER_ACCOUNT_LIMIT = 5;
 export const REGISTER_WINDOW_SECONDS = 60 * 60;
 
 /**
@@ -85,8 +91,22 @@ export async function beginLoginAttempt(accountKey: string, ip: string): Promise
   return { succeeded: () => release(false) };
 }
 
-/** Counts one registration attempt from `ip`; rate_limited past REGISTER_IP_LIMIT. */
-export async function countRegistrationAttempt(ip: string): Promise<void> {
-  const result = await counterStore().hit(`register:ip:${addressSubject(ip)}`, REGISTER_IP_LIMIT, REGISTER_WINDOW_SECONDS);
-  if (!result.allowed) throw refused("Too many sign-up attempts from this address", result);
+/**
+ * Counts one registration attempt from `ip` for the requested username (and email address,
+ * when given); rate_limited past REGISTER_IP_LIMIT for the address or REGISTER_ACCOUNT_LIMIT
+ * for the name or email. A refused attempt gives back the places it took, as sign-in does.
+ */
+export async function countRegistrationAttempt(ip: string, username: string, email?: string): Promise<void> {
+  const store = counterStore();
+  const counted: [string, number][] = [
+    [`register:ip:${addressSubject(ip)}`, REGISTER_IP_LIMIT],
+    [`register:name:${username.trim().toLowerCase()}`, REGISTER_ACCOUNT_LIMIT],
+  ];
+  if (email?.trim()) counted.push([`register:email:${email.trim().toLowerCase()}`, REGISTER_ACCOUNT_LIMIT]);
+  const results = await Promise.all(counted.map(([key, limit]) => store.hit(key, limit, REGISTER_WINDOW_SECONDS)));
+  const denied = results.filter((r) => !r.allowed);
+  if (!denied.length) return;
+  await Promise.all(counted.map(([key], i) => (results[i].allowed ? store.release(key, REGISTER_WINDOW_SECONDS) : undefined)));
+  const longest = denied.reduce((a, b) => (b.retryAfter > a.retryAfter ? b : a));
+  throw refused(results[0].allowed ? "Too many sign-up attempts for this name or email address" : "Too many sign-up attempts from this address", longest);
 }

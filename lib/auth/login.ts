@@ -7,13 +7,16 @@
  * compare against. Failures are limited per account and per address (attempts.ts).
  * A suspended account is only told so after the right password, so suspension cannot be
  * probed either.
+ *
+ * A right password whose hash was made with older scrypt settings is hashed again with the
+ * current ones (lib/auth/password.ts): the only moment the password is at hand.
  */
 import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { deviceName } from "../sessions/device-name";
 import { openSession, type SessionRecord } from "../sessions/devices";
 import { beginLoginAttempt } from "./attempts";
-import { verifyPassword } from "./password";
+import { hashPassword, needsRehash, verifyPassword } from "./password";
 
 export interface SignInInput {
   /** Username (any case) or email address. */
@@ -47,6 +50,7 @@ export async function signIn(input: SignInInput): Promise<SignedIn> {
   const valid = await verifyPassword(input.password, user?.passwordHash);
   if (!user || !valid) throw new DomainError("unauthorized", WRONG_CREDENTIALS);
   await attempt.succeeded();
+  if (needsRehash(user.passwordHash)) await upgradeHash(user.id, user.passwordHash!, input.password);
   if (user.suspended) throw new DomainError("suspended", "This account is suspended.");
 
   return openSession({
@@ -55,4 +59,18 @@ export async function signIn(input: SignInInput): Promise<SignedIn> {
     userAgent: input.userAgent ?? undefined,
     ip: input.ip,
   });
+}
+
+/**
+ * Stores a hash of `password` under the current settings, unless the hash changed in the
+ * meantime (a password change racing this sign-in wins). A failure here must not fail a
+ * sign-in whose password was right: the old hash keeps working and the next sign-in retries.
+ */
+async function upgradeHash(userId: string, oldHash: string, password: string): Promise<void> {
+  try {
+    const passwordHash = await hashPassword(password);
+    await db().user.updateMany({ where: { id: userId, passwordHash: oldHash }, data: { passwordHash } });
+  } catch (error) {
+    console.error(`password rehash for user ${userId} failed`, error);
+  }
 }

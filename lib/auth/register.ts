@@ -9,7 +9,8 @@
  * - `closed`: 403 forbidden.
  *
  * Account rules (username, email, password) are createUser's (lib/users/accounts.ts).
- * Attempts are limited per client address (attempts.ts): each costs a scrypt hash.
+ * Attempts are limited per client address and per requested name and email (attempts.ts):
+ * each may cost a scrypt hash, and each answer tells whether a name is taken.
  */
 import { env } from "../config/env";
 import { db } from "../db/client";
@@ -37,7 +38,7 @@ export async function signUp(input: SignUpInput): Promise<SignedIn> {
   if (mode === "closed") throw new DomainError("forbidden", "Sign-up is closed on this server.");
   const invite = mode === "invite" ? input.invite?.trim() : undefined;
   if (mode === "invite" && !invite) throw new DomainError("forbidden", "Sign-up needs an invite code on this server.");
-  await countRegistrationAttempt(input.ip);
+  await countRegistrationAttempt(input.ip, input.username, input.email);
 
   const user = invite ? await createWithInvite(input, invite) : await create(input);
   return openSession({

@@ -13,6 +13,7 @@ import { createHmac } from "node:crypto";
 import { decode } from "next-auth/jwt";
 import { db } from "../db/client";
 import { signingSecret } from "../delivery/signing";
+import { isSameOrigin } from "../http/same-origin";
 import { accountSummary } from "./authenticate";
 import type { AccountSummary, Principal } from "./principal";
 
@@ -92,24 +93,6 @@ export function sessionCookieValue(cookieHeader: string | null): string | null {
     if (value) return decodeURIComponent(value);
   }
   return null;
-}
-
-/**
- * Whether the request comes from one of our own pages. Browsers send Sec-Fetch-Site on
- * every request (it cannot be set by scripts); older ones at least send Origin on
- * cross-origin fetches and on POSTs. A request with neither is not trusted with the cookie.
- */
-export function isSameOrigin(headers: Headers): boolean {
-  const site = headers.get("sec-fetch-site");
-  if (site) return site === "same-origin";
-  const origin = headers.get("origin");
-  const host = headers.get("host");
-  if (!origin || !host || origin === "null") return false;
-  try {
-    return new URL(origin).host.toLowerCase() === host.toLowerCase();
-  } catch {
-    return false;
-  }
 }
 
 /**

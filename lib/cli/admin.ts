@@ -5,7 +5,7 @@
  */
 import { DomainError, isDomainError } from "../errors";
 import { parseArgv } from "./argv";
-import { COMMANDS, findCommand, type CommandOutput } from "./commands";
+import { COMMANDS, findCommand, type Command, type CommandOutput } from "./commands";
 
 export interface AdminResult {
   exitCode: 0 | 1;
@@ -25,7 +25,7 @@ function help(): CommandOutput {
   return { commands: COMMANDS.map((c) => c.usage) };
 }
 
-function prepare(argv: readonly string[]): (() => Promise<CommandOutput>) | null {
+function prepare(argv: readonly string[]): { command: Command; run: () => Promise<CommandOutput> } | null {
   if (argv.length === 0) throw new DomainError("invalid_request", "No command given; run 'help' for the list.");
   if (HELP_WORDS.has(argv[0])) return null;
   const { words, flags } = parseArgv(argv);
@@ -35,11 +35,12 @@ function prepare(argv: readonly string[]): (() => Promise<CommandOutput>) | null
     const given = words.join(" ") || "(none)";
     throw new DomainError("invalid_request", `Unknown command '${given}'. Nouns: ${known}; run 'help' for the full list.`);
   }
-  return command.prepare(flags);
+  return { command, run: command.prepare(flags) };
 }
 
 function errorOutput(error: unknown, log: (message: string) => void): CommandOutput {
-  if (isDomainError(error)) return { error: { type: error.type, message: error.message } };
+  // Context fields sit next to type and message, as in HTTP answers (lib/errors.ts).
+  if (isDomainError(error)) return { error: { type: error.type, message: error.message, ...error.context } };
   log(error instanceof Error ? (error.stack ?? error.message) : String(error));
   const message = error instanceof Error ? error.message.replace(/\s+/g, " ").trim() : String(error);
   return { error: { type: "internal", message: message || "Unexpected failure." } };
@@ -48,11 +49,11 @@ function errorOutput(error: unknown, log: (message: string) => void): CommandOut
 export async function runAdmin(argv: readonly string[], options: AdminOptions = {}): Promise<AdminResult> {
   const log = options.log ?? ((message: string) => console.error(message));
   try {
-    const run = prepare(argv);
+    const prepared = prepare(argv);
     // `help` answers without touching the database.
-    if (!run) return { exitCode: 0, output: help() };
-    await options.beforeRun?.();
-    return { exitCode: 0, output: await run() };
+    if (!prepared) return { exitCode: 0, output: help() };
+    if (prepared.command.migrates !== false) await options.beforeRun?.();
+    return { exitCode: 0, output: await prepared.run() };
   } catch (error) {
     return { exitCode: 1, output: errorOutput(error, log) };
   }

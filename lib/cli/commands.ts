@@ -4,24 +4,24 @@
  * this table only validates flags, resolves `U` (username or id) and shapes the output.
  */
 import { z } from "zod";
+import { cliActor, listAudit, recordAudit, type AuditEntry, type AuditTarget } from "../admin/audit";
+import { createInvite, INVITE_MAX_DAYS, listInvites, revokeInvite, type InviteRecord } from "../admin/invites";
+import { quarantinePost, releasePost } from "../admin/posts";
+import { decideReport } from "../admin/reports";
+import { ROLES, setRole } from "../admin/roles";
+import { changePlan, changePriorityMinutes, changeQuota, suspendAccount, unsuspendAccount } from "../admin/users";
 import { createApp, regenerateApp, revokeApp, verifyAppKey } from "../apps/apps";
 import { chatterinoConfig, flameshotScript, sharexConfig } from "../apps/client-config";
 import { DomainError } from "../errors";
 import { PLANS, parseBytes } from "../plans";
-import { moderatePost, restrictPost, unmoderatePost } from "../posts/moderation";
-import { listReports, resolveReport, type ReportRecord, type ReportUser } from "../reports/review";
+import { restrictPost } from "../posts/moderation";
+import { listReports, type ReportRecord, type ReportUser } from "../reports/review";
 import { createSession } from "../sessions/sessions";
 import { addMember, createTeam, lapseTeam, renewTeam } from "../teams/teams";
-import {
-  createUser,
-  requireUser,
-  setPlan,
-  setPriorityMinutes,
-  setQuotaOverride,
-  suspendUser,
-  unsuspendUser,
-} from "../users/accounts";
+import { createUser, requireUser } from "../users/accounts";
 import type { FlagValue } from "./argv";
+import { backupCommands } from "./backup-commands";
+import { mediaCommands } from "./media-commands";
 
 /** What a command prints: one JSON object. */
 export type CommandOutput = Readonly<Record<string, unknown>>;
@@ -33,6 +33,8 @@ export interface Command {
   usage: string;
   /** Validates the raw flags (no database access) and returns the work to do. */
   prepare(flags: Record<string, FlagValue>): () => Promise<CommandOutput>;
+  /** False for commands that must see the database as it is (backups): no migrations first. */
+  migrates?: boolean;
 }
 
 // ───────────── flag types ─────────────
@@ -79,6 +81,18 @@ const bytes = z.string({ error: flagError("needs a number of bytes") }).transfor
 const REPORT_LIST_DEFAULT = 100;
 const reportLimit = wholeNumber.refine((n) => n >= 1 && n <= 1000, "must be from 1 to 1000").optional();
 
+/** `invite list` and `audit list --limit`: like `report list`. */
+const listLimit = reportLimit;
+const inviteDays = wholeNumber.refine((n) => n >= 1 && n <= INVITE_MAX_DAYS, `must be from 1 to ${INVITE_MAX_DAYS}`).optional();
+const role = z.enum(ROLES, { error: flagError(`must be one of ${ROLES.join(", ")}`) });
+
+/**
+ * Every command that changes something writes an audit entry (docs/admin.md). The levers
+ * the web console shares go through lib/admin, which records them itself; the others
+ * record here, after the change succeeded.
+ */
+const audit = (action: string, target: AuditTarget, detail?: Record<string, unknown>) => recordAudit(cliActor(), action, target, detail);
+
 const CLIENTS = ["sharex", "chatterino", "flameshot"] as const;
 const client = z.enum(CLIENTS, { error: flagError(`must be one of ${CLIENTS.join(", ")}`) });
 
@@ -98,6 +112,8 @@ function parseFlags<S extends z.ZodType>(name: string, schema: S, flags: Record<
   const problems = result.error.issues.map(describeIssue).join(" ");
   throw new DomainError("invalid_request", `${name}: ${problems}`);
 }
+
+export type DefineCommand = typeof command;
 
 function command<Shape extends z.ZodRawShape>(
   name: string,
@@ -126,28 +142,33 @@ export const COMMANDS: readonly Command[] = [
     { username: value("the username"), plan: plan.optional(), password: rawValue("the password").optional(), email: value("an email address").optional() },
     async (flags) => {
       const user = await createUser(flags);
+      await audit("user.create", { type: "user", id: user.id, label: user.displayUsername }, { plan: user.plan });
       return { id: user.id, username: user.displayUsername, plan: user.plan };
     },
   ),
   command("user plan", "--user U --plan free|plus|ultra", { user: userRef, plan }, async (flags) => {
-    const user = await setPlan((await requireUser(flags.user)).id, flags.plan);
+    const user = await changePlan(cliActor(), flags.user, flags.plan);
     return { id: user.id, plan: user.plan };
   }),
   command("user suspend", "--user U", { user: userRef }, async (flags) => {
-    const user = await suspendUser((await requireUser(flags.user)).id);
+    const user = await suspendAccount(cliActor(), flags.user);
     return { id: user.id, suspended: user.suspended };
   }),
   command("user unsuspend", "--user U", { user: userRef }, async (flags) => {
-    const user = await unsuspendUser((await requireUser(flags.user)).id);
+    const user = await unsuspendAccount(cliActor(), flags.user);
     return { id: user.id, suspended: user.suspended };
   }),
   command("user quota", "--user U --bytes N", { user: userRef, bytes }, async (flags) => {
-    const user = await setQuotaOverride((await requireUser(flags.user)).id, flags.bytes);
+    const user = await changeQuota(cliActor(), flags.user, flags.bytes);
     return { id: user.id, quota: Number(user.quotaOverride) };
   }),
   command("user priority", "--user U --minutes N", { user: userRef, minutes: wholeNumber }, async (flags) => {
-    const user = await setPriorityMinutes((await requireUser(flags.user)).id, flags.minutes);
+    const user = await changePriorityMinutes(cliActor(), flags.user, flags.minutes);
     return { id: user.id, priority_minutes: user.priorityMinutes };
+  }),
+  command("user role", "--user U --role user|admin", { user: userRef, role }, async (flags) => {
+    const user = await setRole(cliActor(), flags.user, flags.role);
+    return { id: user.id, role: user.role };
   }),
   command(
     "app create",
@@ -156,15 +177,18 @@ export const COMMANDS: readonly Command[] = [
     async (flags) => {
       const owner = await requireUser(flags.user);
       const { app, key } = await createApp({ userId: owner.id, name: flags.name, galleryAccess: flags["gallery-access"] });
+      await audit("app.create", { type: "app", id: app.id, label: app.name }, { user: owner.displayUsername, gallery_access: app.galleryAccess });
       return { id: app.id, name: app.name, key, gallery_access: app.galleryAccess };
     },
   ),
   command("app revoke", "--app ID", { app: id("an app") }, async (flags) => {
     const app = await revokeApp(flags.app);
+    await audit("app.revoke", { type: "app", id: app.id, label: app.name });
     return { id: app.id, key: null };
   }),
   command("app regenerate", "--app ID", { app: id("an app") }, async (flags) => {
     const { app, key } = await regenerateApp(flags.app);
+    await audit("app.regenerate", { type: "app", id: app.id, label: app.name });
     return { id: app.id, key };
   }),
   command(
@@ -184,36 +208,42 @@ export const COMMANDS: readonly Command[] = [
     const user = await requireUser(flags.user);
     // Named after its origin, so the owner recognises it in their session list.
     const session = await createSession({ userId: user.id, name: flags.name ?? "Admin CLI" });
+    await audit("session.create", { type: "session", id: session.id }, { user: user.displayUsername });
     return { id: session.id, key: session.key };
   }),
   command("team create", "--owner U [--name N]", { owner: userRef, name: value("the team name").optional() }, async (flags) => {
     const owner = await requireUser(flags.owner);
     const { team, key } = await createTeam({ ownerId: owner.id, name: flags.name });
+    await audit("team.create", { type: "team", id: team.id, label: team.name }, { owner: owner.displayUsername });
     return { id: team.id, name: team.name, key };
   }),
   command("team member add", "--team ID --user U", { team: id("a team"), user: userRef }, async (flags) => {
     const user = await requireUser(flags.user);
     const member = await addMember(flags.team, user.id);
+    await audit("team.member.add", { type: "team", id: member.teamId }, { user: user.displayUsername });
     return { team_id: member.teamId, user_id: member.userId };
   }),
   command("team lapse", "--team ID", { team: id("a team") }, async (flags) => {
     const team = await lapseTeam(flags.team);
+    await audit("team.lapse", { type: "team", id: team.id, label: team.name });
     return { id: team.id, status: team.status };
   }),
   command("team renew", "--team ID", { team: id("a team") }, async (flags) => {
     const team = await renewTeam(flags.team);
+    await audit("team.renew", { type: "team", id: team.id, label: team.name });
     return { id: team.id, status: team.status };
   }),
   command("post moderate", "--code C", { code: value("a post code") }, async (flags) => {
-    const post = await moderatePost(flags.code);
+    const post = await quarantinePost(cliActor(), flags.code);
     return { code: post.code, moderated: post.moderated };
   }),
   command("post unmoderate", "--code C", { code: value("a post code") }, async (flags) => {
-    const post = await unmoderatePost(flags.code);
+    const post = await releasePost(cliActor(), flags.code);
     return { code: post.code, moderated: post.moderated };
   }),
   command("post restrict", "--code C", { code: value("a post code") }, async (flags) => {
     const post = await restrictPost(flags.code);
+    await audit("post.restrict", { type: "post", id: post.code, label: post.code });
     return { code: post.code, restricted: post.restricted };
   }),
   command("report list", "[--open] [--limit N]", { open: toggle, limit: reportLimit }, async (flags) => {
@@ -221,8 +251,23 @@ export const COMMANDS: readonly Command[] = [
     return { reports: reports.map(reportJson), has_more: hasMore };
   }),
   command("report resolve", "--id ID [--dismiss]", { id: id("a report"), dismiss: toggle }, async (flags) => {
-    const report = await resolveReport(flags.id, flags.dismiss ? "dismissed" : "resolved");
+    const report = await decideReport(cliActor(), flags.id, flags.dismiss ? "dismissed" : "resolved");
     return { id: report.id, status: report.status };
+  }),
+  ...backupCommands(command),
+  ...mediaCommands(command),
+  command("invite create", `[--days 1-${INVITE_MAX_DAYS}]`, { days: inviteDays }, async (flags) => inviteJson(await createInvite(cliActor(), { days: flags.days }))),
+  command("invite list", "[--limit N]", { limit: listLimit }, async (flags) => {
+    const { invites, hasMore } = await listInvites({ limit: flags.limit ?? REPORT_LIST_DEFAULT });
+    return { invites: invites.map(inviteJson), has_more: hasMore };
+  }),
+  command("invite revoke", "--code C", { code: value("an invite code") }, async (flags) => {
+    const { code, revoked } = await revokeInvite(cliActor(), flags.code);
+    return { code, revoked };
+  }),
+  command("audit list", "[--limit N]", { limit: listLimit }, async (flags) => {
+    const page = await listAudit({ limit: flags.limit ?? REPORT_LIST_DEFAULT });
+    return { entries: page.items.map(auditJson), has_more: page.hasMore };
   }),
 ];
 
@@ -246,6 +291,31 @@ function reportJson(r: ReportRecord): CommandOutput {
     ip: r.ip,
     reporter: reportUserJson(r.reporter),
     target,
+  };
+}
+
+function inviteJson(i: InviteRecord): CommandOutput {
+  return {
+    code: i.code,
+    url: i.url,
+    status: i.status,
+    created_at: i.createdAt.toISOString(),
+    expires_at: i.expiresAt?.toISOString() ?? null,
+    used_at: i.usedAt?.toISOString() ?? null,
+    created_by: i.createdBy,
+    used_by: i.usedBy,
+  };
+}
+
+function auditJson(e: AuditEntry): CommandOutput {
+  return {
+    id: e.id,
+    at: e.createdAt.toISOString(),
+    source: e.source,
+    actor: { id: e.actorId, name: e.actorName },
+    action: e.action,
+    target: { type: e.targetType, id: e.targetId, label: e.targetLabel },
+    detail: e.detail,
   };
 }
 

@@ -3,6 +3,8 @@
  * empty value means the default. README's Configuration table lists the same names.
  */
 import { z } from "zod";
+import { parseBytes } from "../plans";
+import { optionalInt } from "./env-fields";
 
 const flag = z
   .string()
@@ -13,6 +15,39 @@ const optional = z
   .optional()
   .transform((v) => (v && v.trim() ? v.trim() : undefined));
 const stripSlash = (v: string) => v.replace(/\/+$/, "");
+
+/** A byte count ("4GB", "512 MB", "1048576"), or undefined when unset. */
+const optionalBytes = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (!v || !v.trim()) return undefined;
+    const n = parseBytes(v);
+    if (n === null) {
+      ctx.addIssue({ code: "custom", message: "must be a byte count such as 4GB, 512MB or 1048576" });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+/**
+ * The media queue's bounds (docs/media.md, "Limits"). Exported so lib/media/config.ts, which
+ * parses the media layer's own settings, reads them with exactly these rules.
+ */
+export const mediaQueueFields = {
+  /** Input bytes of the jobs waiting for a media slot; past it 503 `unavailable`. */
+  MEDIA_QUEUE_BYTES: optionalBytes,
+  /** Seconds a job may wait for a media slot before 503 `unavailable`; 0 turns the bound off. */
+  MEDIA_QUEUE_WAIT_SECONDS: optionalInt(0),
+};
+
+/** Crash recovery (docs/crash-recovery.md). */
+export const recoveryFields = {
+  /** Seconds between sweeps of what dead processes left behind; 0: only at start-up. */
+  RECOVERY_INTERVAL_SECONDS: optionalInt(0),
+  /** Age past which leftovers whose owner cannot be checked (another machine) are removed. */
+  RECOVERY_ORPHAN_AGE_SECONDS: optionalInt(60),
+};
 
 const schema = z.object({
   NODE_ENV: optional,
@@ -36,11 +71,28 @@ const schema = z.object({
     return Number.isFinite(n) && n >= 1 ? n : 1;
   }),
   STORAGE: optional.transform((v) => (v || "disk") as "disk" | "s3" | "blob"),
+  /** STORAGE=s3 (lib/storage/config.ts checks the combinations: bucket required, both keys or neither). */
+  S3_BUCKET: optional,
+  S3_REGION: optional,
+  S3_ENDPOINT: optional,
+  S3_ACCESS_KEY_ID: optional,
+  S3_SECRET_ACCESS_KEY: optional,
+  /** Unset: on when S3_ENDPOINT is set (lib/storage/s3.ts). */
+  S3_FORCE_PATH_STYLE: optional.transform((v) => (v === undefined ? undefined : /^(1|true|yes|on)$/i.test(v))),
+  S3_PREFIX: optional,
   SIGNING_SECRET: optional,
+  /** A system ffmpeg/ffprobe (the container image's); unset: the @ffmpeg-installer builds (lib/media/config.ts). */
+  FFMPEG_PATH: optional,
+  FFPROBE_PATH: optional,
   REGISTRATION: optional.transform((v) => (v || "open") as "open" | "invite" | "closed"),
   /** Bearer token of GET /metrics; unset, metrics are off (nothing recorded, /metrics is 404). */
   METRICS_TOKEN: optional,
+  ...mediaQueueFields,
+  ...recoveryFields,
 });
+
+/** The names of every variable above: the container recipe's test checks against them. */
+export const ENV_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 export type Env = z.infer<typeof schema> & {
   apiUrl: string;
@@ -49,7 +101,7 @@ export type Env = z.infer<typeof schema> & {
   shareUrl: string;
 };
 
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function parseEnv(source: Readonly<Record<string, string | undefined>> = process.env): Env {
   const env = schema.parse(source);
   const base = env.PUBLIC_URL;
   return {

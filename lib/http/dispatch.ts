@@ -19,6 +19,7 @@ import { BUCKETS, bucketRule, type BucketName, type BucketRule } from "../rateli
 import { clientIp } from "../ratelimit/client-ip";
 import { counterStore } from "../ratelimit";
 import type { WindowResult } from "../ratelimit/store";
+import { ALLOW_ORIGIN, EXPOSE_HEADERS, PREFLIGHT_HEADERS } from "./cors";
 import { attachResponseBody, carryNativeBody, readRequestBody } from "./node-bridge";
 import { CACHE_HEADER, CONTENT_LENGTH_CARRIER, errorBody, JSON_TYPE } from "./respond";
 import { describeZodError } from "./parse";
@@ -51,7 +52,14 @@ export function createDispatcher(routes: readonly RouteDef[], surface: Surface, 
   const router = new Router(routes, surface);
   const reply = async (request: Request): Promise<Reply> => {
     const requestId = request.headers.get("request-id") || randomUUID().replace(/-/g, "");
-    const headers: Headers_ = { "request-id": requestId, "x-content-type-options": "nosniff", "cache-control": "no-store" };
+    // CORS (docs/cors.md) on every reply, errors included: constants, nothing computed here.
+    const headers: Headers_ = {
+      "request-id": requestId,
+      "x-content-type-options": "nosniff",
+      "cache-control": "no-store",
+      "access-control-allow-origin": ALLOW_ORIGIN,
+      "access-control-expose-headers": EXPOSE_HEADERS,
+    };
     let outcome: Reply;
     try {
       outcome = answerFromCache(request, surface, basePath, router, headers) ?? (await handle(request, surface, basePath, router, requestId, headers));
@@ -141,10 +149,12 @@ async function handle(request: Request, surface: Surface, basePath: string, rout
   const url = new URL(request.url);
   const path = routePath(url, basePath);
 
+  // Also the CORS preflight: the path's methods, and the request headers browsers may send.
   if (request.method === "OPTIONS") {
     const allow = router.allowed(path);
     if (!allow.length) return errorReply("not_found", "No such endpoint.");
-    return { status: 204, headers: { allow: allow.join(", ") }, body: null };
+    const methods = allow.join(", ");
+    return { status: 204, headers: { allow: methods, "access-control-allow-methods": methods, ...PREFLIGHT_HEADERS }, body: null };
   }
 
   const match = router.match(request.method, path);

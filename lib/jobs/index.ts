@@ -11,6 +11,8 @@ import { setGaugeSource } from "../metrics/registry";
 import { countJobsByState } from "./queue";
 import { JobWorker, type JobHandler } from "./worker";
 
+import { recoverDeadJobs } from "./queue";
+
 export { enqueueJob } from "./queue";
 
 export interface StartOptions {
@@ -78,3 +80,24 @@ export async function notifyJobs(jobIds: readonly string[]): Promise<void> {
 
 /** The running worker, if any (tests, the benchmark). */
 export const jobWorker = (): JobWorker | undefined => jobs().worker;
+
+/**
+ * Jobs a dead worker left running (`isDead` of its worker id): requeued now, or failed for
+ * good (with the handler's clean-up) when that was their last attempt. Run at start-up and
+ * by the periodic recovery sweep (lib/recovery/recover.ts), before the lease would expire.
+ */
+export async function recoverJobs(isDead: (workerId: string) => boolean): Promise<{ requeued: number; failed: number }> {
+  const { requeued, failed } = await recoverDeadJobs(isDead);
+  for (const job of failed) {
+    const handler = JOB_HANDLERS[job.kind];
+    let payload: unknown;
+    try {
+      payload = JSON.parse(job.payload);
+    } catch {
+      continue;
+    }
+    await handler?.onFailed?.(payload, new Error("worker stopped")).catch((e: unknown) => console.error(`[jobs] onFailed of job ${job.id}: ${String(e)}`));
+  }
+  if (requeued.length) await notifyJobs(requeued.map((j) => j.id));
+  return { requeued: requeued.length, failed: failed.length };
+}

@@ -9,6 +9,7 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { db, type Tx } from "../db/client";
 import { isUniqueViolation } from "../prisma-support";
+import { ownerTag } from "../recovery/instance";
 
 export type JobState = "queued" | "running" | "done" | "failed";
 
@@ -36,8 +37,18 @@ export const DEFAULT_MAX_ATTEMPTS = 4;
 /** How long a claim holds before another worker may take the job over (renewed while running). */
 export const DEFAULT_LEASE_MS = 60_000;
 
-/** A name for this process's workers, visible in lockedBy (debugging several instances). */
-export const newWorkerId = (): string => `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+/**
+ * A name for this process's workers, visible in lockedBy (debugging several instances):
+ * `<host>:<owner tag>:<random>`. The owner tag (lib/recovery/instance.ts) lets a restart
+ * tell a dead worker's job from a live one's without waiting for its lease to run out.
+ */
+export const newWorkerId = (): string => `${hostname()}:${ownerTag()}:${randomBytes(3).toString("hex")}`;
+
+/** The owner tag inside a worker id (null for ids written before tags existed). */
+export function workerOwnerTag(workerId: string): string | null {
+  const parts = workerId.split(":");
+  return parts.length >= 3 ? parts[parts.length - 2] : null;
+}
 
 /** Delay before attempt n+1 after n failed attempts: base × 4^(n-1), at most an hour. */
 export function retryDelayMs(failedAttempts: number, baseMs: number = retryBaseMs()): number {
@@ -170,4 +181,28 @@ export async function nextDue(kinds: readonly string[]): Promise<Date | null> {
     select: { runAt: true },
   });
   return row?.runAt ?? null;
+}
+
+/**
+ * Jobs left running by workers that died (`isDead(lockedBy)`): queued again at once instead
+ * of after their lease, the dead attempt counted (it was counted when claimed); a job whose
+ * attempts are used up fails for good. Returns the ids of the jobs requeued and failed.
+ */
+export async function recoverDeadJobs(isDead: (workerId: string) => boolean): Promise<{ requeued: JobRow[]; failed: JobRow[] }> {
+  const running = await db().job.findMany({ where: { state: "running" } });
+  const requeued: JobRow[] = [];
+  const failed: JobRow[] = [];
+  for (const job of running) {
+    if (!job.lockedBy || !isDead(job.lockedBy)) continue;
+    const final = job.attempts >= job.maxAttempts;
+    const { count } = await db().job.updateMany({
+      // The same lockedBy: a worker that took the job over meanwhile keeps it.
+      where: { id: job.id, state: "running", lockedBy: job.lockedBy },
+      data: final
+        ? { state: "failed", lockedBy: null, lockedUntil: null, lastError: "The worker running the job stopped (crash) on its last attempt." }
+        : { state: "queued", lockedBy: null, lockedUntil: null, runAt: new Date(), lastError: "The worker running the job stopped (crash)." },
+    });
+    if (count === 1) (final ? failed : requeued).push(job);
+  }
+  return { requeued, failed };
 }

@@ -5,31 +5,42 @@
  */
 import { availableParallelism } from "node:os";
 import { z } from "zod";
+import { mediaQueueFields, parseEnv } from "../config/env";
 import { optionalInt } from "../config/env-fields";
-
-const optionalPath = z
-  .string()
-  .optional()
-  .transform((v) => (v && v.trim() ? v.trim() : undefined));
 
 const schema = z.object({
   MEDIA_CONCURRENCY: optionalInt(1),
   MEDIA_QUEUE_MAX: optionalInt(0),
+  ...mediaQueueFields,
   MEDIA_TIMEOUT_SECONDS: optionalInt(1),
-  FFMPEG_PATH: optionalPath,
-  FFPROBE_PATH: optionalPath,
+  FFMPEG_SOURCE: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? "").trim().toLowerCase() || "auto")
+    .pipe(z.enum(["auto", "system", "npm"], { error: "must be auto, system or npm" })),
+  PATH: z.string().optional(),
 });
+
+/** FFMPEG_SOURCE: `auto` prefers the system's ffmpeg/ffprobe, `npm` uses the shipped builds, `system` requires the system's (tools.ts). */
+export type MediaToolsSource = "auto" | "system" | "npm";
 
 export type MediaConfig = {
   /** Media jobs (an ffmpeg/ffprobe process, a sharp pipeline, or a whole upload job) running at once. */
   concurrency: number;
-  /** Jobs allowed to wait for a slot; one more is rejected at once with `unavailable`. */
-  queueMax: number;
+  /** Jobs allowed to wait for a slot (one more is refused with `unavailable`); null: no count bound. */
+  queueMax: number | null;
+  /** Input bytes of the waiting jobs at most (the first waiter always gets in). */
+  queueBytes: number;
+  /** How long a job may wait for a slot before `unavailable`; 0: no time bound. */
+  queueWaitMs: number;
   /** Time budget of one job unless the caller passes a shorter one. */
   timeoutMs: number;
-  /** Explicit binaries; unset means the ones shipped in @ffmpeg-installer / @ffprobe-installer. */
+  /** Explicit binaries; unset means the system's on PATH, else the npm builds (tools.ts). */
   ffmpegPath?: string;
   ffprobePath?: string;
+  toolsSource: MediaToolsSource;
+  /** PATH, searched for the system's ffmpeg and ffprobe. */
+  searchPath: string;
 };
 
 /**
@@ -41,7 +52,15 @@ export function defaultConcurrency(cpus: number = availableParallelism()): numbe
   return Math.max(2, cpus - 1);
 }
 
-export const DEFAULT_QUEUE_MAX = 8;
+/**
+ * A waiting job holds its received file on disk and a small record, not memory: the queue
+ * is bounded by bytes and time rather than a count (docs/media.md, "Limits"). 4 GiB of
+ * waiting input is a whole burst of screenshots, or a few large videos; two minutes is
+ * longer than a burst of 200 images takes to drain on two cores, and shorter than the
+ * time-outs of common uploader tools.
+ */
+export const DEFAULT_QUEUE_BYTES = 4 * 1024 ** 3;
+export const DEFAULT_QUEUE_WAIT_SECONDS = 120;
 export const DEFAULT_TIMEOUT_SECONDS = 300;
 
 export function parseMediaConfig(source: Record<string, string | undefined> = process.env): MediaConfig {
@@ -51,12 +70,18 @@ export function parseMediaConfig(source: Record<string, string | undefined> = pr
     throw new Error(`Invalid media setting ${issue?.path.join(".")}: ${issue?.message}`);
   }
   const env = parsed.data;
+  // The binaries are service-wide settings, parsed with the others in lib/config/env.ts.
+  const { FFMPEG_PATH, FFPROBE_PATH } = parseEnv(source);
   return {
     concurrency: env.MEDIA_CONCURRENCY ?? defaultConcurrency(),
-    queueMax: env.MEDIA_QUEUE_MAX ?? DEFAULT_QUEUE_MAX,
+    queueMax: env.MEDIA_QUEUE_MAX ?? null,
+    queueBytes: env.MEDIA_QUEUE_BYTES ?? DEFAULT_QUEUE_BYTES,
+    queueWaitMs: (env.MEDIA_QUEUE_WAIT_SECONDS ?? DEFAULT_QUEUE_WAIT_SECONDS) * 1000,
     timeoutMs: (env.MEDIA_TIMEOUT_SECONDS ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
-    ffmpegPath: env.FFMPEG_PATH,
-    ffprobePath: env.FFPROBE_PATH,
+    ffmpegPath: FFMPEG_PATH,
+    ffprobePath: FFPROBE_PATH,
+    toolsSource: env.FFMPEG_SOURCE,
+    searchPath: env.PATH ?? "",
   };
 }
 

@@ -120,7 +120,7 @@ export async function convertFile(input: string, output: string, opts: ConvertOp
       await rm(output, { force: true });
       throw isImageJob ? imageError(error) : jobError(error, budgetMs, source.kind === "image" ? "image" : "video");
     }
-  }, { signal: opts.signal });
+  }, { signal: opts.signal, input });
 }
 
 async function convertImage(
@@ -167,7 +167,7 @@ export async function convertImageBytes(input: Buffer, opts: ConvertOptions): Pr
     } catch (error) {
       throw imageError(error);
     }
-  }, { signal: opts.signal });
+  }, { signal: opts.signal, input });
 }
 
 /**

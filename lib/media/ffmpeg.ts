@@ -3,22 +3,20 @@
  * bounded by the media limiter, a time limit (SIGTERM, then SIGKILL after a grace period),
  * abort support, `-progress pipe:1` parsing and the tail of stderr kept for errors.
  *
- * Binaries: FFMPEG_PATH / FFPROBE_PATH, else the static builds shipped inside the
- * @ffmpeg-installer/ffmpeg (ffmpeg 4.1) and @ffprobe-installer/ffprobe packages, so a
- * self-hoster needs no system ffmpeg.
+ * Binaries: chosen by tools.ts (FFMPEG_PATH / FFPROBE_PATH, else the system's on PATH,
+ * else the static builds of @ffmpeg-installer and @ffprobe-installer).
  */
 import { spawn } from "node:child_process";
-import ffmpegInstaller from "@ffmpeg-installer/ffmpeg";
-import ffprobeInstaller from "@ffprobe-installer/ffprobe";
 import { setPriority } from "node:os";
 import { DomainError } from "../errors";
 import { mediaConfig } from "./config";
 import { withMediaSlot } from "./limiter";
 import { parseProbeJson, type ProbeResult } from "./probe";
+import { mediaTools, type MediaTool } from "./tools";
 
 export type { ProbeResult, ProbeStream } from "./probe";
 
-export type MediaTool = "ffmpeg" | "ffprobe";
+export type { MediaTool } from "./tools";
 /** Why a tool run failed: non-zero exit, over its time limit, aborted by the caller, could not start. */
 export type ToolFailure = "exit" | "timeout" | "aborted" | "spawn";
 
@@ -61,24 +59,9 @@ export class MediaToolError extends DomainError {
 
 export const isMediaToolError = (e: unknown): e is MediaToolError => e instanceof MediaToolError;
 
-// Static imports (not a require with a variable name): the bundler then sees both
-// packages, keeps them external (next.config.mjs) and they find their binaries at run time.
-const INSTALLERS: Record<MediaTool, { path: string }> = { ffmpeg: ffmpegInstaller, ffprobe: ffprobeInstaller };
-
-function installerPath(tool: MediaTool): string {
-  const mod: unknown = INSTALLERS[tool];
-  if (typeof mod === "object" && mod !== null && "path" in mod && typeof mod.path === "string") return mod.path;
-  throw new Error(`the ${tool} installer package did not provide a binary path`);
-}
-
-const shipped: Partial<Record<MediaTool, string>> = {};
-/** The binary used for `tool`: the env override, else the npm-shipped build. */
+/** The binary used for `tool` (tools.ts). */
 export function binaryPath(tool: MediaTool): string {
-  const cfg = mediaConfig();
-  const override = tool === "ffmpeg" ? cfg.ffmpegPath : cfg.ffprobePath;
-  if (override) return override;
-  shipped[tool] ??= installerPath(tool);
-  return shipped[tool]!;
+  return mediaTools()[tool];
 }
 
 /** Inputs and outputs are passed as `file:` URLs so a name can never be read as a protocol or option. */

@@ -100,7 +100,7 @@ export async function processImage(input: string, output: string, opts: ProcessI
       await rm(output, { force: true });
       throw imageError(error);
     }
-  }, { signal: opts.signal });
+  }, { signal: opts.signal, input });
 }
 
 /**
@@ -128,7 +128,7 @@ export async function processImageBytes(input: Buffer, opts: ProcessImageOptions
     } catch (error) {
       throw imageError(error);
     }
-  }, { signal: opts.signal });
+  }, { signal: opts.signal, input });
 }
 
 /** Either container surgery (`plan`) or, when pixels must be turned or the walk failed, sharp. */

@@ -1,8 +1,12 @@
 /**
  * Process-wide admission control for media work. A fixed number of slots (MEDIA_CONCURRENCY)
- * and a bounded wait queue (MEDIA_QUEUE_MAX): when the queue is full a new job is refused at
- * once with `unavailable` (503, clients retry with backoff) instead of piling up memory,
- * CPU and open request sockets behind a backlog that cannot drain in time.
+ * and a wait queue bounded by what waiting really costs: a waiting job holds its input on
+ * disk (or a small buffer) and a small record, not memory or CPU. So the queue is bounded by
+ * the bytes of the waiting inputs (MEDIA_QUEUE_BYTES) and by how long a job may wait
+ * (MEDIA_QUEUE_WAIT_SECONDS), and only past those is a job refused with `unavailable`
+ * (503 with Retry-After). A count bound (MEDIA_QUEUE_MAX) remains available but is off by
+ * default: a count of 8 turned a burst of 200 screenshots into 105-363 refusals, and
+ * uploader tools do not retry a 503 (docs/media.md, "Limits").
  *
  * A slot is held per *job*: `withMediaSlot` marks the async context (AsyncLocalStorage), and
  * nested calls inside it (processVideo's probe → ffmpeg → thumbnail steps, each of which
@@ -10,70 +14,144 @@
  * between steps and rules out self-deadlock when concurrency is 1.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { stat } from "node:fs/promises";
 import { DomainError } from "../errors";
 import { mediaConfig } from "./config";
 
 export type Release = () => void;
-export type LimiterStats = { active: number; waiting: number; concurrency: number; queueMax: number };
+export type LimiterStats = {
+  active: number;
+  waiting: number;
+  /** Bytes of the inputs of the waiting jobs. */
+  waitingBytes: number;
+  concurrency: number;
+  /** Count bound of the queue; null when only bytes and time bound it. */
+  queueMax: number | null;
+  queueBytes: number;
+  queueWaitMs: number;
+};
 
-type Waiter = { grant: (release: Release) => void };
+export interface LimiterOptions {
+  concurrency: number;
+  /** Waiting jobs at most; null (the default) for no count bound. */
+  queueMax?: number | null;
+  /** Total input bytes of the waiting jobs at most (a first waiter is always let in). */
+  queueBytes?: number;
+  /** A job that waited this long without a slot is refused with `unavailable`. */
+  queueWaitMs?: number;
+}
+
+/** What a job waits with: its input file (sized only if it has to wait), a buffer, or a byte count. */
+export type JobInput = string | Buffer | number;
+
+export interface AcquireOptions {
+  signal?: AbortSignal;
+  input?: JobInput;
+}
+
+type Waiter = { bytes: number; grant: (release: Release) => void };
 
 /** Seconds suggested in Retry-After when the queue is full. */
 export const BUSY_RETRY_AFTER_SECONDS = 5;
 
+const busy = (why: string): DomainError =>
+  new DomainError("unavailable", `Media processing is at capacity (${why}); retry later.`, undefined, undefined, BUSY_RETRY_AFTER_SECONDS);
+
 export class MediaLimiter {
   private active = 0;
+  private waitingBytes = 0;
   private readonly waiting: Waiter[] = [];
+  readonly concurrency: number;
+  readonly queueMax: number | null;
+  readonly queueBytes: number;
+  readonly queueWaitMs: number;
 
-  constructor(
-    readonly concurrency: number,
-    readonly queueMax: number,
-  ) {
+  constructor(options: LimiterOptions) {
+    const { concurrency, queueMax = null, queueBytes = Number.MAX_SAFE_INTEGER, queueWaitMs = 0 } = options;
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error("concurrency must be >= 1");
-    if (!Number.isInteger(queueMax) || queueMax < 0) throw new Error("queueMax must be >= 0");
+    if (queueMax !== null && (!Number.isInteger(queueMax) || queueMax < 0)) throw new Error("queueMax must be >= 0");
+    if (!Number.isInteger(queueBytes) || queueBytes < 0) throw new Error("queueBytes must be >= 0");
+    if (!Number.isInteger(queueWaitMs) || queueWaitMs < 0) throw new Error("queueWaitMs must be >= 0 (0: no time bound)");
+    this.concurrency = concurrency;
+    this.queueMax = queueMax;
+    this.queueBytes = queueBytes;
+    this.queueWaitMs = queueWaitMs;
   }
 
   stats(): LimiterStats {
-    return { active: this.active, waiting: this.waiting.length, concurrency: this.concurrency, queueMax: this.queueMax };
+    return {
+      active: this.active,
+      waiting: this.waiting.length,
+      waitingBytes: this.waitingBytes,
+      concurrency: this.concurrency,
+      queueMax: this.queueMax,
+      queueBytes: this.queueBytes,
+      queueWaitMs: this.queueWaitMs,
+    };
   }
 
-  /** Resolves with a release function once a slot is free; rejects at once when the queue is full. */
-  acquire(signal?: AbortSignal): Promise<Release> {
+  /**
+   * Resolves with a release function once a slot is free. Rejects with `unavailable` at once
+   * when the queue is full (count or bytes), or once the job has waited `queueWaitMs`.
+   */
+  acquire(options: AcquireOptions = {}): Promise<Release> {
+    const { signal, input } = options;
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     if (this.active < this.concurrency) {
       this.active++;
       return Promise.resolve(this.releaser());
     }
-    if (this.waiting.length >= this.queueMax) {
-      return Promise.reject(
-        new DomainError(
-          "unavailable",
-          "Media processing is at capacity; retry later.",
-          undefined,
-          undefined,
-          BUSY_RETRY_AFTER_SECONDS,
-        ),
-      );
+    // A file is sized only now: a job that gets a slot straight away costs no stat.
+    if (typeof input === "string") return fileSize(input).then((bytes) => this.wait(bytes, signal));
+    return this.wait(typeof input === "number" ? input : (input?.length ?? 0), signal);
+  }
+
+  private wait(bytes: number, signal: AbortSignal | undefined): Promise<Release> {
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    if (this.active < this.concurrency) {
+      this.active++;
+      return Promise.resolve(this.releaser());
     }
+    if (this.queueMax !== null && this.waiting.length >= this.queueMax) return Promise.reject(busy("queue full"));
+    // The first waiter always gets in, whatever its size: otherwise a file larger than the
+    // bound could never be processed while anything runs.
+    if (this.waiting.length > 0 && this.waitingBytes + bytes > this.queueBytes) return Promise.reject(busy("queued bytes"));
     return new Promise<Release>((resolve, reject) => {
-      const onAbort = () => {
+      let timer: NodeJS.Timeout | undefined;
+      const leave = (): void => {
         const i = this.waiting.indexOf(waiter);
-        if (i >= 0) this.waiting.splice(i, 1);
+        if (i >= 0) {
+          this.waiting.splice(i, 1);
+          this.waitingBytes -= waiter.bytes;
+        }
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const onAbort = (): void => {
+        leave();
         reject(abortReason(signal!));
       };
       const waiter: Waiter = {
+        bytes,
         grant: (release) => {
-          signal?.removeEventListener("abort", onAbort);
+          leave();
           resolve(release);
         },
       };
+      if (this.queueWaitMs > 0) {
+        timer = setTimeout(() => {
+          leave();
+          reject(busy("waited too long"));
+        }, this.queueWaitMs);
+      }
       signal?.addEventListener("abort", onAbort, { once: true });
       this.waiting.push(waiter);
+      this.waitingBytes += bytes;
     });
   }
 
-  async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const release = await this.acquire(signal);
+  async run<T>(fn: () => Promise<T>, options: AcquireOptions = {}): Promise<T> {
+    const release = await this.acquire(options);
     try {
       return await fn();
     } finally {
@@ -86,11 +164,20 @@ export class MediaLimiter {
     return () => {
       if (released) return;
       released = true;
-      const next = this.waiting.shift();
+      const next = this.waiting[0];
       // Hand the slot straight to the next waiter: `active` stays the same.
       if (next) next.grant(this.releaser());
       else this.active--;
     };
+  }
+}
+
+async function fileSize(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    // The job will report its own error about the file; it waits as a small one.
+    return 0;
   }
 }
 
@@ -102,8 +189,8 @@ let shared: MediaLimiter | undefined;
 /** The limiter shared by every media job in this process (sized from the environment). */
 export function mediaLimiter(): MediaLimiter {
   if (!shared) {
-    const { concurrency, queueMax } = mediaConfig();
-    shared = new MediaLimiter(concurrency, queueMax);
+    const { concurrency, queueMax, queueBytes, queueWaitMs } = mediaConfig();
+    shared = new MediaLimiter({ concurrency, queueMax, queueBytes, queueWaitMs });
   }
   return shared;
 }
@@ -121,9 +208,11 @@ export function holdsMediaSlot(): boolean {
 
 /**
  * Runs `fn` as one media job: waits for a slot (or fails with `unavailable` when the queue
- * is full, or with the signal's reason when aborted while waiting). Re-entrant.
+ * is full or the wait too long, or with the signal's reason when aborted while waiting).
+ * `input` is what the job waits with (its file, or its buffer), counted against
+ * MEDIA_QUEUE_BYTES while it waits. Re-entrant.
  */
-export async function withMediaSlot<T>(fn: () => Promise<T>, opts: { signal?: AbortSignal } = {}): Promise<T> {
+export async function withMediaSlot<T>(fn: () => Promise<T>, opts: AcquireOptions = {}): Promise<T> {
   if (holdsMediaSlot()) return fn();
-  return mediaLimiter().run(() => slotContext.run(true, fn), opts.signal);
+  return mediaLimiter().run(() => slotContext.run(true, fn), opts);
 }

@@ -110,7 +110,7 @@ export async function processVideo(
       await Promise.all([rm(output, { force: true }), rm(thumbnail, { force: true })]);
       throw jobError(error, budgetMs, "video");
     }
-  }, { signal: opts.signal });
+  }, { signal: opts.signal, input });
 }
 
 /** Every track of the file goes into the MP4 as it is: the case the in-place fast start handles. */

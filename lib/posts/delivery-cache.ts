@@ -8,6 +8,11 @@
  * restriction, deleting or adding files) forgets the post's entries at once
  * (forgetDeliverable). Changes made elsewhere — the admin CLI, another instance — are
  * seen within TTL_MS. Only found files are cached: a file that appears is served at once.
+ *
+ * The entries are one per process, on globalThis, like the change number (docs/caching.md):
+ * the production server holds two copies of this code (the custom server's bundle, which
+ * serves /cdn, and Next's, where the console's server actions moderate and delete posts),
+ * and a forget in either must reach the entries /cdn reads.
  */
 export interface CachedDeliverable<T> {
   postId: string;
@@ -24,18 +29,24 @@ interface Entry {
   files: Map<string, unknown>;
 }
 
-const byCode = new Map<string, Entry>();
-const codeOfPost = new Map<string, string>();
-/** Bumped by every forget: a load that overlapped a change must not store what it read. */
-let generation = 0;
+interface DeliveryCacheState {
+  byCode: Map<string, Entry>;
+  codeOfPost: Map<string, string>;
+  /** Bumped by every forget: a load that overlapped a change must not store what it read. */
+  generation: number;
+}
+
+const shared = globalThis as unknown as { __mediahostDeliverables?: DeliveryCacheState };
+const state = (shared.__mediahostDeliverables ??= { byCode: new Map(), codeOfPost: new Map(), generation: 0 });
+const { byCode, codeOfPost } = state;
 
 export async function cachedDeliverable<T>(code: string, name: string, load: () => Promise<CachedDeliverable<T> | null>): Promise<T | null> {
   const now = Date.now();
   const entry = byCode.get(code);
   if (entry && entry.expires > now && entry.files.has(name)) return entry.files.get(name) as T;
-  const started = generation;
+  const started = state.generation;
   const loaded = await load();
-  if (!loaded || started !== generation) return loaded ? loaded.value : null;
+  if (!loaded || started !== state.generation) return loaded ? loaded.value : null;
   let target = byCode.get(code);
   if (!target || target.expires <= now || target.postId !== loaded.postId) {
     forget(code);
@@ -50,7 +61,7 @@ export async function cachedDeliverable<T>(code: string, name: string, load: () 
 
 /** Call after any change to a post's privacy, moderation, restriction or files. */
 export function forgetDeliverable(post: { code?: string; postId?: string }): void {
-  generation++;
+  state.generation++;
   const code = post.code ?? (post.postId ? codeOfPost.get(post.postId) : undefined);
   if (code) forget(code);
 }

@@ -7,7 +7,7 @@ import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { syncGifWords } from "../gifs/listing";
 import { storage } from "../storage";
-import { postForChange, type PostRecord, type Viewer } from "./read";
+import { findPostByCode, notFound, postForChange, type PostRecord, type Viewer } from "./read";
 import { forgetDeliverable } from "./delivery-cache";
 
 function storedKeys(files: PostRecord["files"]): string[] {
@@ -23,7 +23,21 @@ async function removeObjects(keys: string[], prefixes: string[]): Promise<void> 
 }
 
 export async function deletePost(code: string, viewer: Viewer): Promise<void> {
-  const post = await postForChange(code, viewer);
+  await removePost(await postForChange(code, viewer));
+}
+
+/**
+ * The operator's delete (the console's moderation and report queues, docs/admin.md): any
+ * post, also a moderated one, which its owner can no longer change.
+ */
+export async function deletePostAsOperator(code: string): Promise<void> {
+  const post = await findPostByCode(code);
+  if (!post) throw notFound();
+  await removePost(post);
+}
+
+async function removePost(post: PostRecord): Promise<void> {
+  const { code } = post;
   await db().$transaction(async (tx) => {
     await tx.post.delete({ where: { id: post.id } });
     if (post.userId) {

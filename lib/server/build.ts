@@ -13,6 +13,8 @@ import { join, resolve } from "node:path";
 const INPUT_DIRS = ["app", "components", "lib", "public"];
 const INPUT_FILES = [
   "next.config.mjs",
+  // Next's middleware: the security headers and link domains (docs/security-headers.md).
+  "proxy.ts",
   "tailwind.config.ts",
   "postcss.config.mjs",
   "package-lock.json",

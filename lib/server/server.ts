@@ -11,8 +11,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
+import { answerClientError } from "./client-error";
 import { clientIp } from "./client-ip";
 import { createFastLane, type FastLane } from "./fast-lane";
+import { isFormPost, screenFormPost } from "./form-posts";
+import { hasMalformedPath, isNextMethod, NEXT_METHODS, refuseBeforeNext } from "./next-gate";
 import { servePage } from "./page-cache";
 
 export interface StartServerOptions {
@@ -125,16 +128,26 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let markReady!: () => void;
   const ready = new Promise<void>((done) => (markReady = done));
 
-  const server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const requestId = prepareRequest(req, res, trustProxy);
     ready
       .then(async () => {
         if (fastLane && (await fastLane(req, res))) return;
+        if (!isNextMethod(req.method)) {
+          return refuseBeforeNext(res, 405, "method_not_allowed", `Method ${req.method} is not allowed here.`, { allow: NEXT_METHODS.join(", ") });
+        }
+        if (hasMalformedPath(req.url ?? "/")) return refuseBeforeNext(res, 400, "invalid_request", "The request path is not valid percent-encoded UTF-8.");
+        let forNext = req;
+        if (isFormPost(req)) {
+          const verdict = await screenFormPost(req);
+          if (!verdict.ok) return refuseBeforeNext(res, verdict.status, verdict.type, verdict.message);
+          forNext = verdict.req;
+        }
         restoreContentLength(res);
         // Robots' share pages may come from memory (page-cache.ts); not in development,
         // where pages must reflect every edit.
-        if (options.dev) await handle!(req, res);
-        else await servePage(req, res, () => handle!(req, res));
+        if (options.dev) await handle!(forNext, res);
+        else await servePage(forNext, res, () => handle!(forNext, res));
       })
       .catch((error: unknown) => {
         console.error(`request ${requestId} failed`, error);
@@ -146,7 +159,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           res.destroy();
         }
       });
-  });
+  };
+  const server = createServer(onRequest);
+  // An `Expect` other than 100-continue: Node answers a bare 417 (no body, no request-id)
+  // unless someone listens. We serve the request as if the header were absent, which
+  // RFC 9110 (section 10.1.1) allows, so every reply stays ours (docs/fuzzing.md).
+  server.on("checkExpectation", onRequest);
+
+  server.on("clientError", answerClientError);
 
   await new Promise<void>((done, fail) => {
     server.once("error", fail);

@@ -116,6 +116,11 @@ export class BlobStorage implements Storage {
     await del(this.pathname(key), { token: this.token });
   }
 
+  /** Vercel Blob lists no unfinished uploads: the object is all there is to delete. */
+  async deleteAbandoned(key: string): Promise<void> {
+    await this.delete(key);
+  }
+
   async deletePrefix(prefix: string): Promise<void> {
     assertValidPrefix(prefix);
     let cursor: string | undefined;

@@ -4,6 +4,7 @@
  * SDKs (together about 0.4 s of import time) in processes that never touch them.
  */
 import type { S3Client } from "@aws-sdk/client-s3";
+import { parseEnv } from "../config/env";
 
 export interface S3StorageConfig {
   bucket: string;
@@ -28,25 +29,22 @@ export interface S3StorageConfig {
   client?: S3Client;
 }
 
-const flag = (v: string | undefined): boolean | undefined =>
-  v && v.trim() ? /^(1|true|yes|on)$/i.test(v.trim()) : undefined;
-const opt = (v: string | undefined): string | undefined => (v && v.trim() ? v.trim() : undefined);
-
-/** S3_* variables; `||` semantics like lib/config/env.ts (empty means unset). */
-export function s3ConfigFromEnv(source: NodeJS.ProcessEnv = process.env): S3StorageConfig {
-  const bucket = opt(source.S3_BUCKET);
+/** The S3_* variables (parsed in lib/config/env.ts) and the combinations they must make. */
+export function s3ConfigFromEnv(source: Readonly<Record<string, string | undefined>> = process.env): S3StorageConfig {
+  const env = parseEnv(source);
+  const bucket = env.S3_BUCKET;
   if (!bucket) throw new Error("STORAGE=s3 needs S3_BUCKET");
-  if (Boolean(opt(source.S3_ACCESS_KEY_ID)) !== Boolean(opt(source.S3_SECRET_ACCESS_KEY))) {
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
     throw new Error("Set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither");
   }
   return {
     bucket,
-    region: opt(source.S3_REGION),
-    endpoint: opt(source.S3_ENDPOINT),
-    accessKeyId: opt(source.S3_ACCESS_KEY_ID),
-    secretAccessKey: opt(source.S3_SECRET_ACCESS_KEY),
-    forcePathStyle: flag(source.S3_FORCE_PATH_STYLE),
-    prefix: opt(source.S3_PREFIX),
+    region: env.S3_REGION,
+    endpoint: env.S3_ENDPOINT,
+    accessKeyId: env.S3_ACCESS_KEY_ID,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    prefix: env.S3_PREFIX,
   };
 }
 

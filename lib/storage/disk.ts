@@ -14,7 +14,7 @@
  */
 import { closeSync, constants, createReadStream, fstat as fstatCallback, open as openCallback, type BigIntStats } from "node:fs";
 import { promisify } from "node:util";
-import { copyFile, link, lstat, mkdir, open, readFile, readdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { copyFile, link, lstat, mkdir, open, readFile, readdir, rename, rm, rmdir, stat, unlink, writeFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
 import { dataDir } from "../db/config";
@@ -125,6 +125,23 @@ export class DiskStorage implements Storage {
     const path = this.pathOf(key);
     await unlinkIfPresent(path);
     if (!typeForKey(key)) await unlinkIfPresent(sidecarOf(path));
+  }
+
+  async deleteAbandoned(key: string): Promise<void> {
+    await this.delete(key);
+    const target = this.pathOf(key);
+    const dir = dirname(target);
+    const partial = `.${basename(target)}.`;
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch (error) {
+      if (isMissing(error)) return;
+      throw error;
+    }
+    await Promise.all(names.filter((n) => n.startsWith(partial) && n.endsWith(".tmp")).map((n) => unlinkIfPresent(join(dir, n))));
+    // The post's folder, if nothing else is in it now (ENOTEMPTY: other files stay).
+    await rmdir(dir).catch(() => undefined);
   }
 
   async deletePrefix(prefix: string): Promise<void> {

@@ -46,6 +46,9 @@ class LazyStorage implements Storage {
   async deletePrefix(prefix: string): Promise<void> {
     return (await this.target()).deletePrefix(prefix);
   }
+  async deleteAbandoned(key: string): Promise<void> {
+    return (await this.target()).deleteAbandoned(key);
+  }
 }
 
 /**

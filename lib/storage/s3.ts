@@ -4,9 +4,10 @@
  * threshold, otherwise a multipart upload whose parts are each a ranged read of the file
  * (so memory stays at a few stream buffers whatever the size), aborted on failure so no
  * orphan parts are billed. S3 itself makes a put atomic: the key shows the old object or
- * the new one.
+ * the new one. A streamed request that fails is retried here with a fresh read of the same
+ * bytes (retry.ts): the SDK does not retry streaming bodies.
  */
-import { createReadStream } from "node:fs";
+import { createReadStream, type ReadStream } from "node:fs";
 import { stat as statFile } from "node:fs/promises";
 import { Readable } from "node:stream";
 import {
@@ -17,6 +18,7 @@ import {
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -26,6 +28,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { assertValidKey, assertValidPrefix, checkPut, assertValidRange } from "./keys";
 import type { S3StorageConfig } from "./config";
+import { httpStatusOf, withRetries } from "./retry";
 import { limitBytes, parseContentRange } from "./streams";
 import type { ByteRange, ObjectInfo, ObjectStream, Storage } from "./types";
 
@@ -50,10 +53,26 @@ export function createS3Client(config: S3StorageConfig): S3Client {
   });
 }
 
-/** Status code of an SDK error (`$metadata.httpStatusCode`), if it has one. */
-function httpStatus(error: unknown): number | undefined {
-  const meta = (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata;
-  return meta?.httpStatusCode;
+/**
+ * Sends a request whose body is `length` bytes of a local file from `start`, opening a new
+ * stream for every try so that a retry resends the same bytes.
+ */
+async function sendFileRange<T>(
+  localPath: string,
+  start: number,
+  length: number,
+  send: (body: ReadStream | Buffer, length: number) => Promise<T>,
+): Promise<T> {
+  // createReadStream has no empty range (`end` is inclusive); the SDK retries a buffer itself.
+  if (length === 0) return send(Buffer.alloc(0), 0);
+  return withRetries(async () => {
+    const body = createReadStream(localPath, { start, end: start + length - 1 });
+    try {
+      return await send(body, length);
+    } finally {
+      body.destroy(); // closes the file if the request failed before reading it all
+    }
+  });
 }
 
 function isNotFound(error: unknown): boolean {
@@ -61,7 +80,7 @@ function isNotFound(error: unknown): boolean {
   // A missing bucket is a configuration error, not a missing object. (HEAD responses have
   // no body, so HeadObject cannot tell the two apart; GetObject can.)
   if (name === "NoSuchBucket") return false;
-  return httpStatus(error) === 404 || name === "NotFound" || name === "NoSuchKey";
+  return httpStatusOf(error) === 404 || name === "NotFound" || name === "NoSuchKey";
 }
 
 function toReadable(body: unknown): Readable {
@@ -104,12 +123,9 @@ export class S3Storage implements Storage {
       await this.multipartUpload(key, localPath, size, type);
     } else {
       // ContentLength lets the SDK stream the file instead of buffering it to measure it.
-      const body = createReadStream(localPath);
-      try {
-        await this.put(key, { Body: body, ContentLength: size, ContentType: type });
-      } finally {
-        body.destroy(); // closes the file if the request failed before reading it all
-      }
+      await sendFileRange(localPath, 0, size, (Body, ContentLength) =>
+        this.put(key, { Body, ContentLength, ContentType: type }),
+      );
     }
     return this.statOrThrow(key);
   }
@@ -148,7 +164,7 @@ export class S3Storage implements Storage {
       );
     } catch (error) {
       if (isNotFound(error)) return null;
-      if (httpStatus(error) === 416) throw new RangeError(`Range ${range?.start}-${range?.end} not satisfiable for ${key}`);
+      if (httpStatusOf(error) === 416) throw new RangeError(`Range ${range?.start}-${range?.end} not satisfiable for ${key}`);
       throw error;
     }
     const body = toReadable(response.Body);
@@ -182,6 +198,21 @@ export class S3Storage implements Storage {
   async delete(key: string): Promise<void> {
     // S3 answers 204 for missing keys too: idempotent by nature.
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.s3Key(key) }));
+  }
+
+  async deleteAbandoned(key: string): Promise<void> {
+    await this.delete(key);
+    const Key = this.s3Key(key);
+    // An upload cut off mid-multipart leaves parts that are stored (and billed) but invisible.
+    // Servers without ListMultipartUploads (s3rver, some S3-compatible stores) show none:
+    // the object, deleted above, is then all that can be cleaned up from here.
+    const page = await this.client
+      .send(new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: Key }))
+      .catch(() => ({ Uploads: [] }));
+    for (const upload of page.Uploads ?? []) {
+      if (upload.Key !== Key || !upload.UploadId) continue;
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId: upload.UploadId }));
+    }
   }
 
   async deletePrefix(prefix: string): Promise<void> {
@@ -237,23 +268,13 @@ export class S3Storage implements Storage {
           const index = next++;
           const start = index * this.partSize;
           const end = Math.min(size, start + this.partSize) - 1;
-          const body = createReadStream(localPath, { start, end });
           try {
-            const result = await this.client.send(
-              new UploadPartCommand({
-                Bucket: this.bucket,
-                Key,
-                UploadId,
-                PartNumber: index + 1,
-                Body: body,
-                ContentLength: end - start + 1,
-              }),
+            const result = await sendFileRange(localPath, start, end - start + 1, (Body, ContentLength) =>
+              this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key, UploadId, PartNumber: index + 1, Body, ContentLength })),
             );
             parts[index] = { ETag: result.ETag, PartNumber: index + 1 };
           } catch (error) {
             failure ??= { error };
-          } finally {
-            body.destroy();
           }
         }
       };

@@ -49,4 +49,10 @@ export interface Storage {
   delete(key: string): Promise<void>;
   /** Deletes every key starting with prefix (HLS segment folders). Idempotent. */
   deletePrefix(prefix: string): Promise<void>;
+  /**
+   * Deletes `key` and whatever an interrupted put of it may have left (disk: its temp
+   * file; S3: unfinished multipart uploads). Only for keys nobody is writing any more: the
+   * crash-recovery sweep calls it for uploads of processes that died. Idempotent.
+   */
+  deleteAbandoned(key: string): Promise<void>;
 }

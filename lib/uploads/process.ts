@@ -11,7 +11,8 @@ import { processImage } from "../media/image";
 import { processVideo } from "../media/video";
 import { moderator, screensFiles, sha256File } from "../moderation/moderator";
 import { storage } from "../storage";
-import { releaseQuota, reserveQuota, type Reservation } from "../usage/reserve";
+import { reserveQuota, type Reservation } from "../usage/reserve";
+import { abandonPending, journalPending } from "./pending";
 import { newId } from "../db/ids";
 import { fileNameFor } from "../posts/names";
 import type { ReceivedFile } from "./multipart";
@@ -66,16 +67,19 @@ export async function processAndStore(file: ReceivedFile, options: ProcessOption
     ? await processVideo(file.path, output, thumbPath, { keepMetadata: options.keepMetadata, consumeInput: true })
     : await processImage(file.path, output, { keepMetadata: options.keepMetadata, format: sniffed.format });
 
-  const reservation = await reserveQuota(options.account.subject, result.size, options.account.quota);
-
   const storageKey = `p/${options.postId}/${id}.${result.ext}`;
   const thumbnailKey = isVideo ? `p/${options.postId}/${id}.thumb.jpg` : null;
+  // The journal row goes with the reservation, before any object is stored: a crash from
+  // here to the post's transaction leaves a row for the recovery sweep (lib/uploads/pending.ts).
+  const keys = thumbnailKey ? [storageKey, thumbnailKey] : [storageKey];
+  const reservation = await reserveQuota(options.account.subject, result.size, options.account.quota, new Date(), journalPending(id, keys));
+
   try {
     await storage().putFile(storageKey, output, result.mime);
     if (thumbnailKey) await storage().putFile(thumbnailKey, thumbPath, "image/jpeg");
   } catch (error) {
     await Promise.allSettled([storage().delete(storageKey), thumbnailKey ? storage().delete(thumbnailKey) : null]);
-    await releaseQuota(reservation);
+    await abandonPending(id, reservation);
     throw isDomainError(error) ? error : new DomainError("internal", "The file could not be stored.");
   }
 
@@ -102,9 +106,10 @@ export async function discardStored(files: readonly StoredFile[]): Promise<void>
     files.flatMap((f) => [
       storage().delete(f.storageKey),
       f.thumbnailKey ? storage().delete(f.thumbnailKey) : Promise.resolve(),
-      releaseQuota(f.reservation),
     ]),
   );
+  // After the objects are gone: if this fails, the row stays and the sweep finishes the job.
+  await Promise.allSettled(files.map((f) => abandonPending(f.id, f.reservation)));
 }
 
 /** A per-file error for `failed[]`: known domain errors as they are, anything else internal. */

@@ -2,6 +2,15 @@ import { mkdirSync } from "node:fs";
 import { mkdtemp, readdir, rm, rmdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { dataDir } from "../db/config";
+import { ownerTag } from "../recovery/instance";
+
+/**
+ * `req-<owner tag>-<random>`: the tag says which process made the directory, so what a
+ * crashed process leaves is found and removed without touching a live instance's
+ * directories (lib/recovery/temp-sweep.ts, docs/crash-recovery.md).
+ */
+export const TEMP_DIR_PREFIX = "req-";
+export const tempRoot = (): string => join(dataDir(), "tmp");
 
 /** Roots known to exist: made once per process, not on every request. */
 const madeRoots = new Set<string>();
@@ -9,21 +18,23 @@ const madeRoots = new Set<string>();
 /**
  * Runs `work` with a fresh temporary directory under DATA_DIR/tmp (same filesystem as
  * local storage) and removes it afterwards on every path: success, error, client abort.
+ * A crash is the one path that cannot clean up: the start-up sweep does it then.
  */
 export async function withTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
-  const root = join(dataDir(), "tmp");
+  const root = tempRoot();
+  const prefix = join(root, `${TEMP_DIR_PREFIX}${ownerTag()}-`);
   if (!madeRoots.has(root)) {
     mkdirSync(root, { recursive: true });
     madeRoots.add(root);
   }
   let dir: string;
   try {
-    dir = await mkdtemp(join(root, "req-"));
+    dir = await mkdtemp(prefix);
   } catch (error) {
     // Someone removed the root (a tidy-up of DATA_DIR/tmp): make it again, once.
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     mkdirSync(root, { recursive: true });
-    dir = await mkdtemp(join(root, "req-"));
+    dir = await mkdtemp(prefix);
   }
   try {
     return await work(dir);

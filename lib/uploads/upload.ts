@@ -17,6 +17,7 @@ import { enqueueJob, notifyJobs } from "../jobs";
 import { HLS_JOB, hlsJobKey } from "../jobs/hls-job";
 import type { ReceivedFile } from "./multipart";
 import { asFileError, discardStored, processAndStore, type StoredFile } from "./process";
+import { settlePending } from "./pending";
 import type { Uploader } from "./uploader";
 import type { PostRecord } from "../posts/read";
 
@@ -126,6 +127,7 @@ async function writePost(
         for (const data of files) fileRows.push(await tx.file.create({ data }));
         const user = await tx.user.update({ where: { id: uploader.userId }, data: { uploadCount: { increment: 1 } } });
         await recordUpload(tx, uploader.account.subject, sum(stored), stored.length);
+        await settlePending(tx, stored.map((f) => f.id));
         const jobIds = await streamJobs(tx, files);
         return { post: { ...post, files: fileRows.sort((a, b) => a.index - b.index), user, access: [] }, jobIds };
       });
@@ -171,6 +173,7 @@ export async function appendFiles(
       jobIds = await db().$transaction(async (tx) => {
         const ids = await appendRows(tx, target.postId, stored, priority);
         await recordUpload(tx, uploader.account.subject, sum(stored), stored.length);
+        await settlePending(tx, stored.map((f) => f.id));
         return ids;
       });
       forgetDeliverable({ postId: target.postId });

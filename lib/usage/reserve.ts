@@ -23,17 +23,42 @@ export function quotaError(quota: number, used: number, resetsAt: Date): DomainE
   });
 }
 
-/** Reserves `bytes` in the current window or throws quota_exceeded with quota, used and resets_at. */
-export async function reserveQuota(subject: string, bytes: number, quota: number, now = new Date()): Promise<Reservation> {
+/**
+ * Written in the same transaction as a reservation, only when it succeeds: the upload
+ * pipeline records what it is about to store (lib/uploads/pending.ts), so that a crash
+ * before the post is written leaves a record of the bytes to give back.
+ */
+export type AlongsideReservation = (tx: Tx, reservation: Reservation) => Promise<void>;
+
+/**
+ * Reserves `bytes` in the current window or throws quota_exceeded with quota, used and
+ * resets_at. With `alongside`, the charge and those writes are one transaction.
+ */
+export async function reserveQuota(
+  subject: string,
+  bytes: number,
+  quota: number,
+  now = new Date(),
+  alongside?: AlongsideReservation,
+): Promise<Reservation> {
   const window = weekWindow(now);
   const key = { subject_windowStart: { subject, windowStart: window.start } };
-  const charge = async () => {
-    const { count } = await db().usageWindow.updateMany({
+  const reservation: Reservation = { subject, windowStart: window.start, bytes };
+  const chargeWith = async (client: Tx) => {
+    const { count } = await client.usageWindow.updateMany({
       where: { subject, windowStart: window.start, bytes: { lte: BigInt(quota - bytes) } },
       data: { bytes: { increment: BigInt(bytes) } },
     });
     return count === 1;
   };
+  const charge = (): Promise<boolean> =>
+    alongside
+      ? db().$transaction(async (tx) => {
+          if (!(await chargeWith(tx))) return false;
+          await alongside(tx, reservation);
+          return true;
+        })
+      : chargeWith(db());
   // The window's row exists after the first upload of the week: one statement then.
   let charged = await charge();
   if (!charged) {
@@ -44,7 +69,7 @@ export async function reserveQuota(subject: string, bytes: number, quota: number
     const row = await db().usageWindow.findUnique({ where: key, select: { bytes: true } });
     throw quotaError(quota, Number(row?.bytes ?? 0n), window.end);
   }
-  return { subject, windowStart: window.start, bytes };
+  return reservation;
 }
 
 /**
@@ -59,10 +84,10 @@ async function ensureWindow(subject: string, windowStart: Date): Promise<void> {
   }
 }
 
-/** Gives reserved bytes back (the file was not stored after all). */
-export async function releaseQuota(reservation: Reservation): Promise<void> {
+/** Gives reserved bytes back (the file was not stored after all); `client` to do it inside a transaction. */
+export async function releaseQuota(reservation: Reservation, client: Tx = db()): Promise<void> {
   if (reservation.bytes <= 0) return;
-  await db().usageWindow.updateMany({
+  await client.usageWindow.updateMany({
     where: { subject: reservation.subject, windowStart: reservation.windowStart, bytes: { gte: BigInt(reservation.bytes) } },
     data: { bytes: { decrement: BigInt(reservation.bytes) } },
   });

@@ -108,7 +108,7 @@ async function renderProfileImage(path: string, format: ImageFormat, spec: Profi
         throw imageError(error);
       }
     },
-    { signal },
+    { signal, input: path },
   );
 }
 

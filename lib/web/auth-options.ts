@@ -144,7 +144,9 @@ export function authOptions(): NextAuthOptions {
   cached = {
     secret: webAuthSecret(),
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
-    pages: { signIn: "/signin", error: "/signin" },
+    // next-auth's own pages (/api/auth/signout, ...) would be HTML outside proxy.ts and its
+    // security headers: every one of them is ours.
+    pages: { signIn: "/signin", signOut: "/signout", error: "/signin" },
     providers: [credentialsSignIn, credentialsRegister, ...oauthProviders()],
     events: {
       // Signing out of the web ends its Relay session too, so it leaves the session list.

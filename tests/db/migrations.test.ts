@@ -59,6 +59,13 @@ async function roundTripEveryModel(db: Db): Promise<void> {
   await db.usageHour.create({ data: { subject: `u:${alice.id}`, hour: "2026-01-01T13", bytes: 50n * GB, uploadCount: 1 } });
   await db.usageWindow.create({ data: { subject: `u:${alice.id}`, windowStart: new Date("2026-01-01T00:00:00Z"), bytes: 50n * GB } });
   await db.job.create({ data: { kind: "hls", payload: JSON.stringify({ fileId: "x" }) } });
+  await db.pendingUpload.create({
+    data: { id: "f1", owner: "0a1b2c3d.0a1b2c3d.4026531836.42", keys: JSON.stringify(["p/x/f1.png"]), subject: `u:${alice.id}`, windowStart: new Date("2026-01-01T00:00:00Z"), bytes: 50n * GB },
+  });
+  await db.user.update({ where: { id: alice.id }, data: { role: "admin" } });
+  await db.auditEntry.create({
+    data: { source: "web", actorId: alice.id, actorName: "Alice", action: "user.suspend", targetType: "user", targetId: bob.id },
+  });
 
   const counts: Record<ModelName, () => Promise<number>> = {
     User: () => db.user.count(),
@@ -87,6 +94,8 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     UsageHour: () => db.usageHour.count(),
     UsageWindow: () => db.usageWindow.count(),
     Job: () => db.job.count(),
+    PendingUpload: () => db.pendingUpload.count(),
+    AuditEntry: () => db.auditEntry.count(),
   };
   expect(Object.keys(counts).sort()).toEqual(Object.values(Prisma.ModelName).sort());
   for (const [model, count] of Object.entries(counts)) {

@@ -230,6 +230,7 @@ describe("serveObject: an object replaced between stat and open", () => {
       stat: store.stat.bind(store),
       delete: store.delete.bind(store),
       deletePrefix: store.deletePrefix.bind(store),
+      deleteAbandoned: store.deleteAbandoned.bind(store),
       async open(key, range) {
         const object = await store.open(key, range);
         if (object && left-- > 0) return { ...object, etag: '"replaced"' };

@@ -5,7 +5,7 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { fixture } from "../support/media";
-import { admin, baseUrl, createUser, signIn, updatePost, upload, type E2EUser } from "./support";
+import { admin, baseUrl, createUser, signIn, updatePost, upload, watchPolicy, type E2EUser } from "./support";
 
 interface StreamFile {
   url: string;
@@ -54,6 +54,8 @@ test.beforeAll(async () => {
 });
 
 test("the share page plays the adaptive stream through hls.js", async ({ page }) => {
+  // hls.js (a worker from a blob: URL, MSE blob: media) under the page's policy.
+  const problems = await watchPolicy(page);
   const requests: string[] = [];
   page.on("request", (request) => requests.push(request.url()));
   await page.goto(`/p/${code}`);
@@ -83,6 +85,7 @@ test("the share page plays the adaptive stream through hls.js", async ({ page })
     await expect(video).toHaveAttribute("data-delivery", "standard", { timeout: 20_000 });
     await expect.poll(() => video.evaluate((el: HTMLVideoElement) => el.currentSrc)).toMatch(/\.mp4(\?|$)/);
   }
+  expect(problems).toEqual([]);
 });
 
 test("a private post's stream opens only with signed URLs", async () => {

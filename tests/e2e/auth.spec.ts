@@ -33,7 +33,8 @@ test("wrong password is refused in words; signing the session out ends the web s
   await page.getByLabel("Username or email").fill(user.username);
   await page.getByLabel("Password").fill("not the password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.locator("#signin-error")).toHaveText("Wrong username, email or password.");
+  // A password check (scrypt, 128 MiB) takes seconds on a loaded machine: no 10 s default here.
+  await expect(page.locator("#signin-error")).toHaveText("Wrong username, email or password.", { timeout: 60_000 });
 
   await signIn(page, user.username, user.password);
   const me = await page.evaluate(async () => (await fetch("/relay/users/@me")).json());

@@ -31,7 +31,7 @@ function sharexTemplate(template: string, body: unknown): string {
   });
 }
 
-test("dashboard: apps and keys, .sxcu upload, dashboard upload, privacy", async ({ page, context, baseURL }) => {
+test("dashboard: apps and keys, .sxcu upload, dashboard upload, privacy", async ({ page, context, baseURL, browser }) => {
   test.setTimeout(180_000);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const username = uniqueName("dash");
@@ -44,7 +44,8 @@ test("dashboard: apps and keys, .sxcu upload, dashboard upload, privacy", async 
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/dashboard/);
+  // A password hash (scrypt, 128 MiB) takes seconds on a loaded machine: no 10 s default here.
+  await expect(page).toHaveURL(/\/dashboard/, { timeout: 60_000 });
   await expect(page.getByRole("heading", { name: "Gallery" })).toBeVisible();
 
   // Create an app with gallery access; its key is shown once and copies to the clipboard.
@@ -113,6 +114,19 @@ test("dashboard: apps and keys, .sxcu upload, dashboard upload, privacy", async 
   await page.getByRole("button", { name: "Delete post" }).click();
   await expect(page).toHaveURL(/\/dashboard\?deleted=/);
   expect((await api.get(`/api/posts/${code}`)).status()).toBe(404);
+
+  // Without JavaScript the same form is a plain multipart POST, which the server reads and
+  // checks before Next (lib/server/form-posts.ts): the action still runs on the replayed body.
+  const second = await fetch(sxcu.RequestURL, { method: sxcu.RequestMethod, headers: sxcu.Headers, body: form });
+  const secondBody: unknown = await second.json();
+  const secondCode = (secondBody as { post: { code: string } }).post.code;
+  const noScript = await browser.newContext({ baseURL, javaScriptEnabled: false, storageState: await context.storageState() });
+  const plain = await noScript.newPage();
+  await plain.goto(new URL(sharexTemplate(sxcu.DeletionURL, secondBody)).pathname);
+  await plain.getByRole("button", { name: "Delete post" }).click();
+  await expect(plain).toHaveURL(/\/dashboard\?deleted=/);
+  expect((await api.get(`/api/posts/${secondCode}`)).status()).toBe(404);
+  await noScript.close();
 
   // Upload through the dashboard: one progress bar per file, errors per file in words.
   await page.goto("/dashboard");

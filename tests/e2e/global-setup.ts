@@ -17,6 +17,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.TEST_RUN_DIR = runDir;
   const server = await startTestServer({ PORT: port, PUBLIC_URL: url, REGISTRATION: "open" });
   process.env.E2E_DATA_DIR = server.dataDir;
+  // The database the admin CLI must use (PostgreSQL when TEST_DATABASE_URL is set).
+  process.env.E2E_SERVER_ENV = JSON.stringify(server.env);
   return async () => {
     const code = await server.stop();
     // Kept for failure analysis next to the other test output.

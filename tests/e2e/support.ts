@@ -15,7 +15,7 @@ export const baseUrl = (): string => `http://127.0.0.1:${process.env.E2E_PORT}`;
 export async function admin(...args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, NODE_ENV: "production" },
+    env: { ...process.env, ...(JSON.parse(process.env.E2E_SERVER_ENV ?? "{}") as Record<string, string>), NODE_ENV: "production" },
   });
   return JSON.parse(stdout) as Record<string, unknown>;
 }
@@ -87,4 +87,25 @@ export async function screenshots(page: Page, name: string): Promise<void> {
     await page.waitForLoadState("networkidle");
     await page.screenshot({ path: `test-results/screenshots/${name}-${label}.png`, fullPage: true });
   }
+}
+
+/**
+ * Collects what shows that a page does not work under its Content-Security-Policy: every
+ * `securitypolicyviolation` event (reported through the console by an init script), the
+ * browser's own "Refused to …" console errors, and uncaught page errors. Call before the
+ * first navigation; read the array at the end.
+ */
+export async function watchPolicy(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    const text = message.text();
+    if (/CSP violation|Content Security Policy|Refused to/i.test(text)) problems.push(`${page.url()}: ${text}`);
+  });
+  page.on("pageerror", (error) => problems.push(`${page.url()}: ${error.message}`));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`);
+    });
+  });
+  return problems;
 }

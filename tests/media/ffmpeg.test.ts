@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { resetMediaConfig } from "@/lib/media/config";
 import { binaryPath, isMediaToolError, MediaToolError, runFfmpeg, runFfprobe, type FfmpegProgress } from "@/lib/media/ffmpeg";
 import { parseProbeJson } from "@/lib/media/probe";
-import { FIXTURE_FFMPEG, fixture, removeDir, scratchDir } from "../support/media";
+import { fixture, removeDir, scratchDir } from "../support/media";
 
 let dir: string;
 beforeAll(async () => {
@@ -28,7 +28,10 @@ async function failure(promise: Promise<unknown>): Promise<MediaToolError> {
 }
 
 describe("binaries", () => {
-  it("default to the npm-shipped builds; FFMPEG_PATH overrides", () => {
+  // The whole order (system pair on PATH first) is tests/media/tools.test.ts's.
+  it("FFMPEG_SOURCE=npm gives the npm-shipped builds; FFMPEG_PATH overrides", () => {
+    vi.stubEnv("FFMPEG_SOURCE", "npm");
+    resetMediaConfig();
     expect(binaryPath("ffmpeg")).toMatch(/@ffmpeg-installer/);
     expect(binaryPath("ffprobe")).toMatch(/@ffprobe-installer/);
     vi.stubEnv("FFMPEG_PATH", "/opt/ffmpeg/bin/ffmpeg");
@@ -120,8 +123,4 @@ describe("runFfprobe", () => {
     expect(parseProbeJson(stream({ side_data_list: [{ rotation: 180 }] })).streams[0]!.rotation).toBe(180);
     expect(parseProbeJson(stream({})).streams[0]!.rotation).toBe(0);
   });
-});
-
-it("fixtures and the code under test use the same shipped ffmpeg by default", () => {
-  expect(binaryPath("ffmpeg")).toBe(FIXTURE_FFMPEG);
 });

@@ -15,6 +15,7 @@ import { freshName, PASSWORD, withPassword } from "./support";
 vi.mock("@/lib/auth/password", () => ({
   hashPassword: async (password: string) => `test$${password}`,
   verifyPassword: async (password: string, stored: string | null | undefined) => stored === `test$${password}`,
+  needsRehash: () => false,
 }));
 
 useTestDatabase();

@@ -4,7 +4,7 @@
  * One file rather than two: each test file pays a few seconds of start-up.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { REGISTER_IP_LIMIT } from "@/lib/auth/attempts";
+import { REGISTER_ACCOUNT_LIMIT, REGISTER_IP_LIMIT } from "@/lib/auth/attempts";
 import { issueKey } from "@/lib/auth/keys";
 import { verifyPassword } from "@/lib/auth/password";
 import { db } from "@/lib/db/client";
@@ -176,15 +176,47 @@ describe("POST /relay/auth/register", () => {
 
   it(`limits attempts to ${REGISTER_IP_LIMIT} per address per hour`, async () => {
     await withRegistration("open", async () => {
-      // Taken names fail before any hashing, which keeps this fast; they count all the same.
+      // Invalid names fail before any hashing, which keeps this fast; they count all the same.
+      // Each is another name, so only the address's count fills up.
       for (let i = 0; i < REGISTER_IP_LIMIT; i++) {
-        expect((await register({ username: alice.username, password: "a long password" }, {}, "192.0.2.77")).status).toBe(400);
+        expect((await register({ username: `bad name ${i}`, password: "a long password" }, {}, "192.0.2.77")).status).toBe(400);
       }
       const refused = await register({ username: freshName(), password: "a long password" }, {}, "192.0.2.77");
       expect(refused.status).toBe(429);
       expect(refused.body.error.type).toBe("rate_limited");
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
       expect((await register({ username: alice.username, password: "a long password" }, {}, "192.0.2.78")).status).toBe(400);
+    });
+  });
+});
+
+describe("sign-up attempts per name and email", () => {
+  it(`limits attempts for one username to ${REGISTER_ACCOUNT_LIMIT} per hour from any address`, async () => {
+    await withRegistration("open", async () => {
+      // A taken name answers 400 without hashing; probing it from many addresses is counted.
+      for (let i = 0; i < REGISTER_ACCOUNT_LIMIT; i++) {
+        expect((await register({ username: alice.username, password: "a long password" }, {}, `198.51.100.${i + 1}`)).status).toBe(400);
+      }
+      const refused = await register({ username: alice.username.toUpperCase(), password: "a long password" }, {}, "198.51.100.200");
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.type).toBe("rate_limited");
+      expect(refused.body.error.message).toMatch(/name or email/);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      // The refused attempt took no place from its address: another name still goes through.
+      expect((await register({ username: "bad name", password: "a long password" }, {}, "198.51.100.200")).status).toBe(400);
+    });
+  });
+
+  it(`limits attempts for one email address to ${REGISTER_ACCOUNT_LIMIT} per hour`, async () => {
+    await withRegistration("open", async () => {
+      const email = `${freshName()}@Example.com`;
+      for (let i = 0; i < REGISTER_ACCOUNT_LIMIT; i++) {
+        const reply = await register({ username: `bad name ${i}`, email, password: "a long password" }, {}, `198.51.100.${i + 50}`);
+        expect(reply.status).toBe(400);
+      }
+      const refused = await register({ username: freshName(), email: email.toLowerCase(), password: "a long password" }, {}, "198.51.100.99");
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.type).toBe("rate_limited");
     });
   });
 });

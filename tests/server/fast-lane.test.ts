@@ -17,9 +17,9 @@ describe("fast-lane replies on the production server", () => {
   let key: string;
   beforeAll(async () => {
     const port = await freePort();
-    server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_URL: "" });
+    server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
     const admin = async (...args: string[]) =>
-      JSON.parse((await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "" } })).stdout) as Record<string, unknown>;
+      JSON.parse((await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env: { ...process.env, ...server.env } })).stdout) as Record<string, unknown>;
     await admin("user", "create", "--username", "lane_user");
     key = (await admin("app", "create", "--user", "lane_user", "--name", "Lane", "--gallery-access")).key as string;
   }, 180_000);

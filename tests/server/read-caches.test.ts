@@ -21,7 +21,7 @@ describe("read caches on the production server", () => {
   let appId: string;
   const admin = async (...args: string[]): Promise<Record<string, unknown>> => {
     const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
-      env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "" },
+      env: { ...process.env, ...server.env },
     });
     return JSON.parse(stdout);
   };
@@ -41,7 +41,7 @@ describe("read caches on the production server", () => {
 
   beforeAll(async () => {
     const port = await freePort();
-    server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_URL: "" });
+    server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
     await admin("user", "create", "--username", "cache_user");
     const app = await admin("app", "create", "--user", "cache_user", "--name", "Cache", "--gallery-access");
     key = app.key as string;
@@ -99,7 +99,8 @@ describe("read caches on the production server", () => {
     expect((await api(`/posts/${code}`)).status).toBe(401);
     key = (await admin("app", "regenerate", "--app", appId)).key as string;
     expect((await api(`/posts/${code}`)).status).toBe(200);
-  });
+    // Four admin CLI processes (tsx, a database connection each): seconds apiece on a busy machine.
+  }, 120_000);
 
   it("people always get a fresh render, which counts their view", async () => {
     const code = await uploadPost();

@@ -15,9 +15,9 @@ import { freePort, startTestServer, type TestServer } from "../support/server";
 
 const run = promisify(execFile);
 
-async function admin(dataDir: string, ...args: string[]): Promise<Record<string, unknown>> {
+async function admin(server: TestServer, ...args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+    env: { ...process.env, ...server.env },
   });
   return JSON.parse(stdout);
 }
@@ -64,15 +64,14 @@ describe("uploads waiting for a place to be received", () => {
     server = await startTestServer({
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATABASE_URL: "",
       UPLOAD_RECEIVE_SLOTS: "1",
       UPLOAD_RECEIVE_STALL_MS: "600000",
       UPLOAD_RECEIVE_HOLD_MS: "600000",
     });
     keys = [];
     for (const name of ["gate_a", "gate_b", "gate_c"]) {
-      await admin(server.dataDir, "user", "create", "--username", name);
-      keys.push((await admin(server.dataDir, "app", "create", "--user", name, "--name", "test")).key as string);
+      await admin(server, "user", "create", "--username", name);
+      keys.push((await admin(server, "app", "create", "--user", name, "--name", "test")).key as string);
     }
     png = await readFile(await fixture("png"));
   }, 180_000);

@@ -13,9 +13,9 @@ import { fixture } from "../support/media";
 const run = promisify(execFile);
 
 
-async function admin(dataDir: string, ...args: string[]): Promise<Record<string, unknown>> {
+async function admin(server: TestServer, ...args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+    env: { ...process.env, ...server.env },
   });
   return JSON.parse(stdout);
 }
@@ -26,9 +26,9 @@ describe("a ShareX-style upload through the real server", () => {
   beforeAll(async () => {
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
-    server = await startTestServer({ PORT: String(port), PUBLIC_URL: origin, DATABASE_URL: "" });
-    await admin(server.dataDir, "user", "create", "--username", "sharex_user");
-    key = (await admin(server.dataDir, "app", "create", "--user", "sharex_user", "--name", "ShareX")).key as string;
+    server = await startTestServer({ PORT: String(port), PUBLIC_URL: origin });
+    await admin(server, "user", "create", "--username", "sharex_user");
+    key = (await admin(server, "app", "create", "--user", "sharex_user", "--name", "ShareX")).key as string;
   }, 180_000);
   afterAll(async () => {
     if (server) await server.stop();
@@ -146,7 +146,7 @@ describe("a ShareX-style upload through the real server", () => {
     const post = (await (await upload(await fixture("png"), "turn.png", { "post-privacy": "public" })).json()).post;
     const publicUrl = post.files[0].url as string;
     for (let i = 0; i < 3; i++) expect((await fetch(publicUrl)).status).toBe(200);
-    const galleryKey = (await admin(server.dataDir, "app", "create", "--user", "sharex_user", "--name", "Gallery", "--gallery-access")).key as string;
+    const galleryKey = (await admin(server, "app", "create", "--user", "sharex_user", "--name", "Gallery", "--gallery-access")).key as string;
     const patched = await fetch(`${server.url}/api/posts/${post.code}`, {
       method: "PATCH",
       headers: { "api-key": galleryKey, "content-type": "application/json" },

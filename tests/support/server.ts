@@ -2,31 +2,77 @@
  * The real server for black-box tests: a production build (reused while the sources are
  * unchanged, see lib/server/build.ts) served by `npm start` (scripts/launch.mjs) in a child process, on a
  * free port, with its own DATA_DIR. Parallel test files share one build.
+ *
+ * On embedded SQLite by default; with TEST_DATABASE_URL the server gets a new schema of that
+ * PostgreSQL database, and with TEST_REDIS_URL that Redis (and a job queue of its own), as
+ * `.ci/run`'s PostgreSQL + Redis pass sets them. `server.env` names the database for the
+ * admin CLI.
  */
 import { createServer as createNetServer } from "node:net";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
 import { ensureBuild } from "@/lib/server/build";
 
 export interface TestServer {
   /** e.g. http://127.0.0.1:40123 */
   url: string;
   dataDir: string;
+  /** DATA_DIR, DATABASE_URL and REDIS_URL of the server: run the admin CLI with these. */
+  env: Record<string, string>;
   /** Everything the server printed so far, for failure messages. */
   output(): string;
-  /** SIGTERM, then waits for the exit; resolves with the exit code. */
+  /** SIGTERM, then waits for the exit; resolves with the exit code. Removes DATA_DIR. */
   stop(): Promise<number | null>;
+  /** SIGKILL (a crash: nothing runs on the way out), then waits for the exit. DATA_DIR stays. */
+  kill(): Promise<void>;
+  /** The server's process id (its media tools are its children). */
+  pid: number;
+}
+
+export interface TestServerOptions {
+  /** Start on this existing DATA_DIR (a restart after kill()) instead of a fresh one. */
+  dataDir?: string;
 }
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const READY_TIMEOUT_MS = 60_000;
 
-export async function startTestServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
+/** The server's database and Redis: the test run's PostgreSQL and Redis when it has them, else embedded. */
+async function services(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  const redisUrl = process.env.TEST_REDIS_URL;
+  const suffix = randomBytes(6).toString("hex");
+  const env: Record<string, string> = { DATABASE_URL: "", REDIS_URL: redisUrl ?? "" };
+  // Servers share the Redis: each gets its own job queue (counter keys hold random ids).
+  if (redisUrl) env.JOB_QUEUE_NAME = `test-${suffix}`;
+  if (!pgUrl) return { env, drop: async () => {} };
+  const schema = `s_${suffix}`;
+  const query = async (sql: string): Promise<void> => {
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  // The server migrates the empty schema at start-up, as a fresh deployment does.
+  await query(`CREATE SCHEMA "${schema}"`);
+  const url = new URL(pgUrl);
+  url.searchParams.set("schema", schema);
+  env.DATABASE_URL = url.toString();
+  return { env, drop: () => query(`DROP SCHEMA "${schema}" CASCADE`) };
+}
+
+export async function startTestServer(extraEnv: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   await ensureBuild(root, { stdio: "pipe" });
-  const dataDir = mkdtempSync(join(tmpdir(), "mediahost-server-"));
+  const external = await services();
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "mediahost-server-"));
   // The child is a production server: none of vitest's variables, and NODE_ENV its own.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST")));
   const env: NodeJS.ProcessEnv = {
@@ -38,6 +84,7 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
     NEXT_TELEMETRY_DISABLED: "1",
     // As `npm start` sets it (package.json).
     MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
+    ...external.env,
     ...extraEnv,
   };
   // What `npm start` runs, without npm in between: one process, so signals reach the server.
@@ -70,13 +117,28 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
   return {
     url,
     dataDir,
+    pid: child.pid!,
+    env: { DATA_DIR: dataDir, DATABASE_URL: env.DATABASE_URL ?? "", REDIS_URL: env.REDIS_URL ?? "" },
     output: () => output,
+    async kill() {
+      // The whole tree, as a container or systemd unit dies: ffmpeg children included.
+      const tree = [...descendants(child.pid!), child.pid!];
+      for (const pid of tree) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+      await exited;
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       const force = setTimeout(() => child.kill("SIGKILL"), 15_000);
       const code = await exited;
       clearTimeout(force);
       rmSync(dataDir, { recursive: true, force: true });
+      await external.drop();
       return code;
     },
   };
@@ -92,4 +154,28 @@ export async function freePort(): Promise<number> {
     });
     s.on("error", reject);
   });
+}
+
+/** Every process below `pid` (from /proc: each process's parent is field 4 of its stat). */
+export function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const found: number[] = [];
+  const walk = (p: number): void => {
+    for (const c of children.get(p) ?? []) {
+      found.push(c);
+      walk(c);
+    }
+  };
+  walk(pid);
+  return found;
 }

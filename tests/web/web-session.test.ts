@@ -5,7 +5,8 @@
  */
 import { encode } from "next-auth/jwt";
 import { beforeAll, describe, expect, it } from "vitest";
-import { isSameOrigin, webAuthSecret } from "@/lib/auth/web-session";
+import { webAuthSecret } from "@/lib/auth/web-session";
+import { isSameOrigin } from "@/lib/http/same-origin";
 import { openSession, revokeSession } from "@/lib/sessions/devices";
 import { useTestDatabase } from "../support/db";
 import { createTestUser, type TestUser } from "../support/fixtures";

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { DashboardNav } from "@/components/dashboard/nav";
 import { DashboardProviders } from "@/components/dashboard/providers";
+import { isActiveAdmin } from "@/lib/admin/roles";
 import { requireDashboardUser } from "@/lib/web/dashboard/user";
 
 export const metadata: Metadata = { title: "Dashboard", robots: { index: false } };
@@ -18,6 +19,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             Signed in as <span className="font-medium text-zinc-900 dark:text-zinc-100">{viewer.username}</span>
           </p>
           <DashboardNav />
+          {(await isActiveAdmin(viewer.id)) && (
+            <a href="/admin" className="mt-2 block px-3 py-2 text-sm font-medium text-brand-700 underline-offset-2 hover:underline dark:text-brand-400">
+              Admin console
+            </a>
+          )}
         </aside>
         <div className="min-w-0 flex-1">{children}</div>
       </div>

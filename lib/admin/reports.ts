@@ -1,0 +1,43 @@
+/**
+ * The console's reports queue (docs/admin.md): the same rows as the CLI's `report list`
+ * and `report resolve` (lib/reports/review.ts), with previews of reported posts, and the
+ * decision recorded in the audit log.
+ */
+import { listReports, resolveReport, type ReportRecord, type ReportStatus } from "../reports/review";
+import { recordAudit, type Actor } from "./audit";
+import { postPreviews, type QueuedPost } from "./posts";
+
+export interface QueuedReport extends ReportRecord {
+  /** The reported post's (or the reported comment's post's) previews, when it still exists. */
+  post: QueuedPost | null;
+}
+
+export interface ReportQueue {
+  reports: QueuedReport[];
+  hasMore: boolean;
+}
+
+/** Open reports, newest first, as `report list --open` lists them. */
+export async function reportQueue(limit = 50): Promise<ReportQueue> {
+  const { reports, hasMore } = await listReports({ openOnly: true, limit });
+  const codes = reports.flatMap((r) => (r.target.type === "post" ? [r.target.code] : r.target.type === "comment" ? [r.target.postCode] : []));
+  const previews = await postPreviews(codes);
+  return {
+    hasMore,
+    reports: reports.map((r) => {
+      const code = r.target.type === "post" ? r.target.code : r.target.type === "comment" ? r.target.postCode : null;
+      return { ...r, post: (code && previews.get(code)) || null };
+    }),
+  };
+}
+
+/** Closes a report as resolved (acted on) or dismissed (nothing wrong); deciding again overwrites. */
+export async function decideReport(
+  actor: Actor,
+  id: string,
+  outcome: Exclude<ReportStatus, "open">,
+): Promise<{ id: string; status: ReportStatus }> {
+  const report = await resolveReport(id, outcome);
+  await recordAudit(actor, outcome === "dismissed" ? "report.dismiss" : "report.resolve", { type: "report", id: report.id });
+  return report;
+}

@@ -1,0 +1,43 @@
+/**
+ * User roles (docs/admin.md): `admin` opens the operator's console, `user` is everyone
+ * else. The role is read from the database on every admin request, so a demotion takes
+ * effect at once, also for a signed-in session.
+ */
+import { db } from "../db/client";
+import { DomainError } from "../errors";
+import { requireUser } from "../users/accounts";
+import { recordAudit, type Actor } from "./audit";
+
+export const ROLES = ["user", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
+
+/** The user's role; null for an unknown id. Anything but "admin" in the column is a user. */
+export async function roleOf(userId: string): Promise<Role | null> {
+  const row = await db().user.findUnique({ where: { id: userId }, select: { role: true } });
+  if (!row) return null;
+  return row.role === "admin" ? "admin" : "user";
+}
+
+/**
+ * Whether the account may use the console: an admin who is not suspended (a suspended
+ * admin's sessions still exist, and suspension must take every power away).
+ */
+export async function isActiveAdmin(userId: string): Promise<boolean> {
+  const row = await db().user.findUnique({ where: { id: userId }, select: { role: true, suspended: true } });
+  return row?.role === "admin" && !row.suspended;
+}
+
+/**
+ * Sets the role of the user `userRef` (username or id). On the web an admin cannot change
+ * their own role, so nobody demotes themselves by a slip; the CLI can always repair roles.
+ */
+export async function setRole(actor: Actor, userRef: string, role: Role): Promise<{ id: string; username: string; role: Role }> {
+  if (!isRole(role)) throw new DomainError("invalid_request", `Unknown role '${String(role)}'.`);
+  const user = await requireUser(userRef);
+  if (actor.userId === user.id) throw new DomainError("forbidden", "You cannot change your own role.");
+  await db().user.update({ where: { id: user.id }, data: { role } });
+  await recordAudit(actor, "user.role", { type: "user", id: user.id, label: user.displayUsername }, { role });
+  return { id: user.id, username: user.displayUsername, role };
+}

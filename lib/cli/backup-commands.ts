@@ -1,0 +1,48 @@
+/**
+ * The admin CLI's `backup` commands (docs/admin-cli.md, docs/operations.md). They read
+ * DATA_DIR and the database file directly and never migrate: a backup taken before an
+ * upgrade must hold the database as it was.
+ */
+import { z } from "zod";
+import { createBackup } from "../backup/create";
+import { restoreBackup } from "../backup/restore";
+import { verifyBackup } from "../backup/verify";
+import { env } from "../config/env";
+import { dataDir, databaseConfig } from "../db/config";
+import { DomainError } from "../errors";
+import type { Command, DefineCommand } from "./commands";
+
+/** A folder path; as the table's other value flags, "is required" when absent. */
+const folder = z
+  .string({ error: (issue) => (issue.input === undefined ? "is required" : "needs a value (a folder)") })
+  .trim()
+  .min(1, "needs a value (a folder)");
+
+/** Registered in commands.ts's table, which passes its `command` helper (no import cycle). */
+export function backupCommands(define: DefineCommand): Command[] {
+  const offline = (command: Command): Command => ({ ...command, migrates: false });
+  return [
+    offline(
+      define("backup create", "--out DIR", { out: folder }, async (flags) => ({
+        ...(await createBackup(flags.out, { dataDir: dataDir(), database: databaseConfig(), storage: env().STORAGE })),
+      })),
+    ),
+    offline(
+      define("backup verify", "--from DIR", { from: folder }, async (flags) => {
+        const { from, ok, checked, bytes, problems } = await verifyBackup(flags.from);
+        if (!ok) {
+          // An error like any other (exit 1), with every problem listed for scripts.
+          const named = problems.slice(0, 3).map((p) => `${p.path} (${p.problem})`).join(", ");
+          const more = problems.length > 3 ? ` and ${problems.length - 3} more` : "";
+          throw new DomainError("invalid_request", `The backup fails verification: ${named}${more}.`, undefined, { from, checked, problems });
+        }
+        return { from, ok, checked, bytes, problems };
+      }),
+    ),
+    offline(
+      define("backup restore", "--from DIR", { from: folder }, async (flags) => ({
+        ...(await restoreBackup(flags.from, { dataDir: dataDir(), database: databaseConfig() })),
+      })),
+    ),
+  ];
+}

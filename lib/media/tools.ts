@@ -1,0 +1,141 @@
+/**
+ * Which ffmpeg and ffprobe run on uploads (docs/media.md, "Binaries"). They parse
+ * untrusted files, so the maintained build of the system (a distribution package with
+ * security updates) is preferred over the static builds shipped in npm packages (ffmpeg
+ * from 2018): in order,
+ *
+ * 1. `FFMPEG_PATH` / `FFPROBE_PATH` (source `env`); one alone means the other is its
+ *    sibling in the same folder;
+ * 2. the first `PATH` folder holding both `ffmpeg` and `ffprobe` (source `system`);
+ * 3. @ffmpeg-installer / @ffprobe-installer (source `npm`), the fallback.
+ *
+ * Both always come from the same place: a system ffprobe never judges what an npm ffmpeg
+ * will then read. `FFMPEG_SOURCE=npm` skips step 2, `system` makes its absence an error.
+ */
+import { execFile } from "node:child_process";
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
+import ffmpegInstaller from "@ffmpeg-installer/ffmpeg";
+import ffprobeInstaller from "@ffprobe-installer/ffprobe";
+import { mediaConfig, type MediaConfig, type MediaToolsSource } from "./config";
+
+export type MediaTool = "ffmpeg" | "ffprobe";
+/** Where the selected pair comes from. */
+export type ToolOrigin = "env" | "system" | "npm";
+
+export interface MediaTools {
+  origin: ToolOrigin;
+  ffmpeg: string;
+  ffprobe: string;
+}
+
+export interface ToolSelectionInput {
+  ffmpegPath?: string;
+  ffprobePath?: string;
+  source: MediaToolsSource;
+  /** The PATH to search, `:`-separated. */
+  searchPath: string;
+  /** The npm builds' paths, asked only when they are the answer. */
+  npm: () => { ffmpeg: string; ffprobe: string };
+  /** Whether `path` is an executable file; injectable for tests of the order. */
+  isExecutable?: (path: string) => boolean;
+}
+
+function executableFile(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The first folder of `searchPath` holding both tools; relative entries are ignored (they depend on the working directory). */
+function findSystemPair(searchPath: string, isExecutable: (path: string) => boolean): MediaTools | null {
+  for (const folder of searchPath.split(delimiter)) {
+    if (!folder || !isAbsolute(folder)) continue;
+    const ffmpeg = join(folder, "ffmpeg");
+    const ffprobe = join(folder, "ffprobe");
+    if (isExecutable(ffmpeg) && isExecutable(ffprobe)) return { origin: "system", ffmpeg, ffprobe };
+  }
+  return null;
+}
+
+export function selectMediaTools(input: ToolSelectionInput): MediaTools {
+  const { ffmpegPath, ffprobePath } = input;
+  if (ffmpegPath || ffprobePath) {
+    return {
+      origin: "env",
+      ffmpeg: ffmpegPath ?? join(dirname(ffprobePath!), "ffmpeg"),
+      ffprobe: ffprobePath ?? join(dirname(ffmpegPath!), "ffprobe"),
+    };
+  }
+  if (input.source !== "npm") {
+    const found = findSystemPair(input.searchPath, input.isExecutable ?? executableFile);
+    if (found) return found;
+    if (input.source === "system") {
+      throw new Error(`FFMPEG_SOURCE=system, but no folder of PATH holds both ffmpeg and ffprobe (PATH=${input.searchPath})`);
+    }
+  }
+  return { origin: "npm", ...input.npm() };
+}
+
+function installerPath(tool: MediaTool, mod: unknown): string {
+  if (typeof mod === "object" && mod !== null && "path" in mod && typeof mod.path === "string") return mod.path;
+  throw new Error(`the ${tool} installer package did not provide a binary path`);
+}
+
+// Static imports (not a require with a variable name): the bundler then sees both
+// packages, keeps them external (next.config.mjs) and they find their binaries at run time.
+const npmBuilds = () => ({ ffmpeg: installerPath("ffmpeg", ffmpegInstaller), ffprobe: installerPath("ffprobe", ffprobeInstaller) });
+
+let selected: { config: MediaConfig; tools: MediaTools } | undefined;
+/** The pair this process uses; chosen again after resetMediaConfig (a new config object). */
+export function mediaTools(): MediaTools {
+  const config = mediaConfig();
+  if (selected?.config !== config) {
+    selected = {
+      config,
+      tools: selectMediaTools({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath, source: config.toolsSource, searchPath: config.searchPath, npm: npmBuilds }),
+    };
+  }
+  return selected.tools;
+}
+
+export interface ToolVersion {
+  path: string;
+  /** The version word of `-version`'s first line (`5.1.9-0+deb12u1`, `N-47683-g0e8eb07980-static`), or null when it did not run. */
+  version: string | null;
+  /** Why the version is null. */
+  error?: string;
+}
+
+/** Runs `<tool> -version` (outside the media limiter: it reads no upload and takes milliseconds). */
+export function toolVersion(path: string): Promise<ToolVersion> {
+  return new Promise((done) => {
+    execFile(path, ["-version"], { timeout: 10_000, maxBuffer: 1 << 20 }, (error, stdout) => {
+      const match = /^\S+ version (\S+)/.exec(String(stdout));
+      if (match) done({ path, version: match[1] });
+      else done({ path, version: null, error: error ? ((error as NodeJS.ErrnoException).code?.toString() ?? error.message) : "unexpected -version output" });
+    });
+  });
+}
+
+export interface MediaToolsReport {
+  origin: ToolOrigin;
+  ffmpeg: ToolVersion;
+  ffprobe: ToolVersion;
+}
+
+/** The selected pair with their versions: logged at start-up, shown by `admin media tools`. */
+export async function describeMediaTools(): Promise<MediaToolsReport> {
+  const tools = mediaTools();
+  const [ffmpeg, ffprobe] = await Promise.all([toolVersion(tools.ffmpeg), toolVersion(tools.ffprobe)]);
+  return { origin: tools.origin, ffmpeg, ffprobe };
+}
+
+/** One line for the start-up log. */
+export function formatMediaToolsReport(report: MediaToolsReport): string {
+  const one = (name: MediaTool, v: ToolVersion) => `${name} ${v.version ?? `unavailable (${v.error})`} (${v.path})`;
+  return `media tools (${report.origin}): ${one("ffmpeg", report.ffmpeg)}, ${one("ffprobe", report.ffprobe)}`;
+}

@@ -1,0 +1,48 @@
+/**
+ * Finishes the uploads that dead processes left half done: each pending-upload row whose
+ * owner is gone (lib/uploads/pending.ts) has its storage objects deleted (disk or S3:
+ * deleting a key that was never written is a no-op) and its reserved bytes given back, the
+ * row and the bytes in one transaction so that two instances sweeping at once release them
+ * once.
+ */
+import { db } from "../db/client";
+import { storage } from "../storage";
+import { releaseQuota } from "../usage/reserve";
+import { reclaimable } from "./instance";
+
+export interface PendingSweep {
+  uploads: number;
+  objects: number;
+  releasedBytes: number;
+}
+
+const keysOf = (json: string): string[] => {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed) ? parsed.filter((k): k is string => typeof k === "string") : [];
+  } catch {
+    return [];
+  }
+};
+
+export async function sweepPendingUploads(orphanAgeMs: number): Promise<PendingSweep> {
+  const result: PendingSweep = { uploads: 0, objects: 0, releasedBytes: 0 };
+  const rows = await db().pendingUpload.findMany({ orderBy: { createdAt: "asc" } });
+  for (const row of rows) {
+    if (!reclaimable(row.owner, row.createdAt.getTime(), orphanAgeMs)) continue;
+    const keys = keysOf(row.keys);
+    // Objects first: if this fails the row stays and the next sweep tries again.
+    await Promise.all(keys.map((key) => storage().deleteAbandoned(key)));
+    const released = await db().$transaction(async (tx) => {
+      const { count } = await tx.pendingUpload.deleteMany({ where: { id: row.id } });
+      if (count !== 1) return false;
+      await releaseQuota({ subject: row.subject, windowStart: row.windowStart, bytes: Number(row.bytes) }, tx);
+      return true;
+    });
+    if (!released) continue;
+    result.uploads++;
+    result.objects += keys.length;
+    result.releasedBytes += Number(row.bytes);
+  }
+  return result;
+}

@@ -1,0 +1,85 @@
+/**
+ * Crash recovery (docs/crash-recovery.md): what processes that died (SIGKILL, OOM, power
+ * loss) left behind is removed at start-up and then periodically: their temporary
+ * directories, the storage objects and quota reservations of uploads whose post was never
+ * written, and their running jobs (queued again at once). A live instance's leftovers are
+ * never touched (lib/recovery/instance.ts).
+ */
+import { env } from "../config/env";
+import { recoverJobs } from "../jobs";
+import { workerOwnerTag } from "../jobs/queue";
+import { ownerState } from "./instance";
+import { sweepPendingUploads, type PendingSweep } from "./pending-sweep";
+import { sweepTempDirs, type TempSweep } from "./temp-sweep";
+
+export interface RecoveryReport {
+  temp: TempSweep;
+  pending: PendingSweep;
+  jobs: { requeued: number; failed: number };
+}
+
+/** Leftovers whose owner cannot be checked go after a day: far above the longest request. */
+export const DEFAULT_ORPHAN_AGE_SECONDS = 24 * 3600;
+/** Periodic sweeps every 10 minutes catch what another instance on this machine left. */
+export const DEFAULT_INTERVAL_SECONDS = 600;
+
+export interface RecoverySettings {
+  orphanAgeMs: number;
+  intervalMs: number;
+}
+
+export function recoverySettings(): RecoverySettings {
+  const e = env();
+  return {
+    orphanAgeMs: (e.RECOVERY_ORPHAN_AGE_SECONDS ?? DEFAULT_ORPHAN_AGE_SECONDS) * 1000,
+    intervalMs: (e.RECOVERY_INTERVAL_SECONDS ?? DEFAULT_INTERVAL_SECONDS) * 1000,
+  };
+}
+
+/** A job's worker is dead when its owner tag says so; untagged or foreign workers wait for their lease. */
+const workerIsDead = (workerId: string): boolean => {
+  const tag = workerOwnerTag(workerId);
+  return tag !== null && ownerState(tag) === "dead";
+};
+
+export async function recoverLeftovers(settings: RecoverySettings = recoverySettings()): Promise<RecoveryReport> {
+  const temp = await sweepTempDirs(settings.orphanAgeMs);
+  const pending = await sweepPendingUploads(settings.orphanAgeMs);
+  const jobs = await recoverJobs(workerIsDead);
+  return { temp, pending, jobs };
+}
+
+export function describeRecovery(r: RecoveryReport): string | null {
+  const parts: string[] = [];
+  if (r.temp.removed.length) parts.push(`${r.temp.removed.length} temporary directories (${r.temp.bytes} bytes)`);
+  if (r.pending.uploads) parts.push(`${r.pending.uploads} unfinished uploads (${r.pending.objects} objects, ${r.pending.releasedBytes} bytes of quota given back)`);
+  if (r.jobs.requeued) parts.push(`${r.jobs.requeued} jobs of dead workers requeued`);
+  if (r.jobs.failed) parts.push(`${r.jobs.failed} jobs of dead workers failed (no attempts left)`);
+  return parts.length ? `recovered ${parts.join(", ")}` : null;
+}
+
+/**
+ * Sweeps now (awaited: nothing of a dead predecessor is left when the server starts
+ * serving), then every `intervalMs` (0: never again). Returns a stop function.
+ */
+export async function startRecovery(log: (message: string) => void, settings: RecoverySettings = recoverySettings()): Promise<() => void> {
+  const sweep = async (): Promise<void> => {
+    try {
+      const line = describeRecovery(await recoverLeftovers(settings));
+      if (line) log(line);
+    } catch (error) {
+      // A failed sweep is retried by the next one; it must not stop the server.
+      log(`recovery sweep failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  await sweep();
+  if (settings.intervalMs <= 0) return () => undefined;
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    void sweep().finally(() => (running = false));
+  }, settings.intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

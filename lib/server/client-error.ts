@@ -1,0 +1,48 @@
+/**
+ * Requests Node's HTTP parser refuses before any handler sees them: a head over the header
+ * size limit, Content-Length together with Transfer-Encoding, two different
+ * Content-Lengths, a bad chunk size, bytes a header may not hold, a malformed request line.
+ * Node's default answer is a bare `400 Bad Request` with no body and no `request-id`;
+ * uploader tools then show "invalid response". We answer the documented error object
+ * instead (interface.md, Errors: a request that cannot be parsed is `invalid_request` with
+ * the parser's status), then close the connection: after a framing error nothing more on
+ * it can be trusted (docs/http-core.md).
+ */
+import type { Socket } from "node:net";
+import { randomUUID } from "node:crypto";
+
+/** The parser's status for its error codes; anything else it refuses is a plain 400. */
+function statusFor(code: string | undefined): { status: number; reason: string; message: string } {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return { status: 431, reason: "Request Header Fields Too Large", message: "The request headers are too large." };
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return { status: 413, reason: "Payload Too Large", message: "The chunk extensions are too large." };
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return { status: 408, reason: "Request Timeout", message: "The request was not received in time." };
+    default:
+      return { status: 400, reason: "Bad Request", message: "The request could not be parsed as HTTP/1.1." };
+  }
+}
+
+/** The `clientError` listener of the HTTP server. */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  // A client that went away (or a socket already answered) gets nothing more.
+  if (error.code === "ECONNRESET" || !socket.writable || socket.destroyed) {
+    socket.destroy();
+    return;
+  }
+  const { status, reason, message } = statusFor(error.code);
+  const body = JSON.stringify({ error: { type: "invalid_request", message } });
+  const head = [
+    `HTTP/1.1 ${status} ${reason}`,
+    "content-type: application/json; charset=utf-8",
+    `content-length: ${Buffer.byteLength(body)}`,
+    // The same form as every other reply's id (lib/server/server.ts).
+    `request-id: ${randomUUID().replace(/-/g, "")}`,
+    "x-content-type-options: nosniff",
+    "cache-control: no-store",
+    "connection: close",
+  ].join("\r\n");
+  socket.end(`${head}\r\n\r\n${body}`);
+}
