@@ -32,7 +32,7 @@ export interface Metrics {
   registry: Registry;
   requests: Counter<"route" | "surface" | "status">;
   duration: Histogram<"route" | "surface">;
-  bytesUploaded: Counter<"surface">;
+  bytesUploaded: Counter<"kind">;
   bytesServed: Counter<"surface">;
   rateLimited: Counter<"bucket">;
   cache: Counter<"cache" | "result">;
@@ -87,7 +87,7 @@ function createMetrics(): Metrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     }),
-    bytesUploaded: new Counter({ name: `${PREFIX}uploaded_bytes_total`, help: "Bytes of files received by uploads", labelNames: ["surface"], registers }),
+    bytesUploaded: new Counter({ name: `${PREFIX}uploaded_bytes_total`, help: "Bytes of files stored by uploads (as charged to quota), by kind (upload, append)", labelNames: ["kind"], registers }),
     bytesServed: new Counter({ name: `${PREFIX}served_bytes_total`, help: "Bytes of files sent (bodies of /cdn replies)", labelNames: ["surface"], registers }),
     rateLimited: new Counter({ name: `${PREFIX}rate_limited_total`, help: "Requests refused with 429 by rate-limit bucket", labelNames: ["bucket"], registers }),
     cache: new Counter({ name: `${PREFIX}cache_lookups_total`, help: "Look-ups of the read caches by cache and result (hit, miss)", labelNames: ["cache", "result"], registers }),
@@ -121,9 +121,9 @@ export function recordRequest(route: string, surface: string, status: number, se
   child(m, `d\0${route}\0${surface}`, () => m.duration.labels(route, surface)).observe(seconds);
 }
 
-export function recordUploadedBytes(surface: string, bytes: number): void {
+export function recordUploadedBytes(kind: "upload" | "append", bytes: number): void {
   const m = metrics();
-  if (m && bytes > 0) child(m, `u\0${surface}`, () => m.bytesUploaded.labels(surface)).inc(bytes);
+  if (m && bytes > 0) child(m, `u\0${kind}`, () => m.bytesUploaded.labels(kind)).inc(bytes);
 }
 
 export function recordServedBytes(surface: string, bytes: number): void {

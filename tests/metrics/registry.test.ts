@@ -47,7 +47,7 @@ describe("metrics on", () => {
     recordRequest("getPost", "api", 200, 0.002);
     recordRequest("getPost", "api", 200, 0.004);
     recordRequest("getPost", "relay", 404, 0.001);
-    recordUploadedBytes("api", 1000);
+    recordUploadedBytes("upload", 1000);
     recordServedBytes("cdn", 63_000);
     recordRateLimited("upload");
     recordCacheLookup("posts", true);
@@ -61,7 +61,7 @@ describe("metrics on", () => {
     expect(text).toContain('mediahost_http_requests_total{route="getPost",surface="relay",status="404"} 1');
     expect(text).toContain('mediahost_http_request_duration_seconds_count{route="getPost",surface="api"} 2');
     expect(text).toContain('mediahost_http_request_duration_seconds_bucket{le="0.005",route="getPost",surface="api"} 2');
-    expect(text).toContain('mediahost_uploaded_bytes_total{surface="api"} 1000');
+    expect(text).toContain('mediahost_uploaded_bytes_total{kind="upload"} 1000');
     expect(text).toContain('mediahost_served_bytes_total{surface="cdn"} 63000');
     expect(text).toContain('mediahost_rate_limited_total{bucket="upload"} 1');
     expect(text).toContain('mediahost_cache_lookups_total{cache="posts",result="hit"} 1');
