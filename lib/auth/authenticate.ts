@@ -52,7 +52,7 @@ interface Resolved {
 }
 
 /** Unknown keys are cached too (as null): guessing keys must not turn into queries. */
-const resolved = new VersionedCache<string, Resolved | null>({ maxEntries: 25_000, ttlMs: 60_000 });
+const resolved = new VersionedCache<string, Resolved | null>({ name: "keys", maxEntries: 25_000, ttlMs: 60_000 });
 
 export async function authenticateKey(key: string, header: KeyHeader): Promise<Principal | null> {
   const kind = keyKind(key.trim());

@@ -12,8 +12,11 @@
  * least recently used entries go.
  */
 import { changeVersion } from "../db/client";
+import { recordCacheLookup } from "../metrics/registry";
 
 export interface VersionedCacheOptions<V> {
+  /** Names the cache in GET /metrics' `cache_lookups_total` (docs/metrics.md). */
+  name: string;
   maxEntries: number;
   ttlMs: number;
   /** With `weigh`: the most the entries may weigh together (bytes, say). */
@@ -55,15 +58,21 @@ export class VersionedCache<K, V> {
   /** The entry for `key` when it is still current, else undefined. */
   peek(key: K, stamp: number = this.version()): V | undefined {
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
+    if (!entry) return this.missed();
     if (entry.version !== stamp || entry.expires <= Date.now()) {
       this.remove(key);
-      return undefined;
+      return this.missed();
     }
     // Re-inserting keeps the Map in least-recently-used order.
     this.entries.delete(key);
     this.entries.set(key, entry);
+    recordCacheLookup(this.options.name, true);
     return entry.value;
+  }
+
+  private missed(): undefined {
+    recordCacheLookup(this.options.name, false);
+    return undefined;
   }
 
   /** Stores what was read after `stamp()` answered `stamp`. */

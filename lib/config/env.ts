@@ -96,6 +96,8 @@ const schema = z.object({
   FFMPEG_PATH: optional,
   FFPROBE_PATH: optional,
   REGISTRATION: optional.transform((v) => (v || "open") as "open" | "invite" | "closed"),
+  /** Bearer token of GET /metrics; unset, metrics are off (nothing recorded, /metrics is 404). */
+  METRICS_TOKEN: optional,
   ...mediaQueueFields,
   ...recoveryFields,
 });

@@ -1,6 +1,7 @@
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQuery, Transaction } from "@prisma/driver-adapter-utils";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { setGaugeSource } from "../metrics/registry";
 import { markChanged } from "./change-signal";
 import { postgresTarget, type DatabaseConfig } from "./config";
 import { cachePreparedStatements, sqliteClientOf } from "./sqlite-statements";
@@ -13,6 +14,7 @@ export function createAdapter(config: DatabaseConfig): SqlMigrationAwareDriverAd
     const adapter = await connect();
     const sqlite = config.provider === "sqlite" ? sqliteClientOf(adapter) : null;
     if (sqlite) cachePreparedStatements(sqlite);
+    if (config.provider === "postgres") watchPool(adapter);
     return announcingWrites(adapter);
   };
   return factory;
@@ -102,4 +104,18 @@ function committingAnnounces(tx: Transaction): Transaction {
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
+}
+
+interface PoolCounts {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
+/** The pg pool's connections for GET /metrics (`db_pool_connections`); SQLite has one connection and no pool. */
+function watchPool(adapter: SqlDriverAdapter): void {
+  const driver = (adapter as { underlyingDriver?: () => unknown }).underlyingDriver?.();
+  const isPool = (value: unknown): value is PoolCounts => typeof (value as PoolCounts | undefined)?.totalCount === "number";
+  if (!isPool(driver)) return;
+  setGaugeSource("db_pool_connections", () => ({ total: driver.totalCount, idle: driver.idleCount, waiting: driver.waitingCount }));
 }

@@ -17,6 +17,7 @@ import { accountOf, hasGalleryAccess, type Principal } from "../auth/principal";
 import { DomainError, isDomainError, statusOf, type ErrorType } from "../errors";
 import { BUCKETS, bucketRule, type BucketName, type BucketRule } from "../ratelimit/buckets";
 import { clientIp } from "../ratelimit/client-ip";
+import { metrics, recordRateLimited, recordRequest } from "../metrics/registry";
 import { counterStore } from "../ratelimit";
 import type { WindowResult } from "../ratelimit/store";
 import { ALLOW_ORIGIN, EXPOSE_HEADERS, PREFLIGHT_HEADERS } from "./cors";
@@ -47,6 +48,12 @@ export interface Dispatcher {
 
 type Headers_ = Record<string, string>;
 
+/** What the request matched, for metrics: a route id, or UNMATCHED (404, 405, preflight of an unknown path). */
+interface Seen {
+  route: string;
+}
+const UNMATCHED = "unmatched";
+
 /** A dispatcher for one surface, mounted at `basePath` (`/api`, `/relay`). */
 export function createDispatcher(routes: readonly RouteDef[], surface: Surface, basePath: string): Dispatcher {
   const router = new Router(routes, surface);
@@ -60,9 +67,13 @@ export function createDispatcher(routes: readonly RouteDef[], surface: Surface, 
       "access-control-allow-origin": ALLOW_ORIGIN,
       "access-control-expose-headers": EXPOSE_HEADERS,
     };
+    // Metrics (docs/metrics.md): off, this is one null check; on, the matched route's id
+    // is noted in `seen` by whichever path answers.
+    const started = metrics() ? performance.now() : -1;
+    const seen: Seen = { route: UNMATCHED };
     let outcome: Reply;
     try {
-      outcome = answerFromCache(request, surface, basePath, router, headers) ?? (await handle(request, surface, basePath, router, requestId, headers));
+      outcome = answerFromCache(request, surface, basePath, router, headers, seen) ?? (await handle(request, surface, basePath, router, requestId, headers, seen));
     } catch (error) {
       outcome = toErrorReply(error, requestId);
       if (isDomainError(error) && (error.type === "rate_limited" || error.type === "unavailable") && !headers["retry-after"]) {
@@ -71,6 +82,7 @@ export function createDispatcher(routes: readonly RouteDef[], surface: Surface, 
     }
     // The handler's own headers win over the common ones.
     outcome.headers = { ...headers, ...outcome.headers };
+    if (started >= 0) recordRequest(seen.route, surface, outcome.status, (performance.now() - started) / 1000);
     return outcome;
   };
   const web = async (request: Request): Promise<Response> => toResponse(await reply(request), request.method === "HEAD");
@@ -115,7 +127,7 @@ function routePath(url: URL, basePath: string): string {
  * counted exactly once either way; a 429 from it is the same 429 `handle` would give,
  * since every earlier step (match, key, account checks) has already passed.
  */
-function answerFromCache(request: Request, surface: Surface, basePath: string, router: Router, headers: Headers_): Reply | undefined {
+function answerFromCache(request: Request, surface: Surface, basePath: string, router: Router, headers: Headers_, seen: Seen): Reply | undefined {
   if (request.method !== "GET") return undefined;
   const header = KEY_HEADER[surface];
   const key = request.headers.get(header);
@@ -139,13 +151,14 @@ function answerFromCache(request: Request, surface: Surface, basePath: string, r
   const ip = clientIp(request.headers);
   const result = route.fromCache({ params: params.data, query: query.data, principal, surface, ip });
   if (result === undefined) return undefined;
+  seen.route = route.id;
   const { key: counter, limit, windowSeconds } = rateRule(route.rateLimit, principal, ip);
-  applyRateResult(store.hitNow(counter, limit, windowSeconds), headers);
+  applyRateResult(store.hitNow(counter, limit, windowSeconds), headers, route.rateLimit);
   checkResponse(route, result);
   return jsonReply(200, result, { [CACHE_HEADER]: "hit" });
 }
 
-async function handle(request: Request, surface: Surface, basePath: string, router: Router, requestId: string, headers: Headers_): Promise<Reply> {
+async function handle(request: Request, surface: Surface, basePath: string, router: Router, requestId: string, headers: Headers_, seen: Seen): Promise<Reply> {
   const url = new URL(request.url);
   const path = routePath(url, basePath);
 
@@ -163,6 +176,7 @@ async function handle(request: Request, surface: Surface, basePath: string, rout
     return errorReply("method_not_allowed", `Method ${request.method} is not allowed here.`, { headers: { allow: match.allow.join(", ") } });
   }
   const { route } = match;
+  seen.route = route.id;
   const ip = clientIp(request.headers);
 
   const principal = await authorize(route, request.headers.get(KEY_HEADER[surface]), surface, request.headers);
@@ -235,7 +249,7 @@ function checkPrincipal(route: RouteDef, principal: Principal, header: string): 
 
 async function rateLimit(bucket: BucketName, principal: Principal | null, ip: string, headers: Headers_): Promise<void> {
   const { key, limit, windowSeconds } = rateRule(bucket, principal, ip);
-  applyRateResult(await counterStore().hit(key, limit, windowSeconds), headers);
+  applyRateResult(await counterStore().hit(key, limit, windowSeconds), headers, bucket);
 }
 
 /** The counter a request counts against: per account (or team), or per IP for IP-scoped buckets and anonymous calls. */
@@ -250,12 +264,13 @@ function rateRule(bucket: BucketName, principal: Principal | null, ip: string): 
 }
 
 /** Rate-limit headers on every limited reply; a denied hit is 429 with Retry-After. */
-function applyRateResult(result: WindowResult, headers: Headers_): void {
+function applyRateResult(result: WindowResult, headers: Headers_, bucket: BucketName): void {
   headers["x-ratelimit-limit"] = String(result.limit);
   headers["x-ratelimit-remaining"] = String(result.remaining);
   headers["x-ratelimit-reset"] = String(result.resetAt);
   if (!result.allowed) {
     headers["retry-after"] = String(result.retryAfter);
+    recordRateLimited(bucket);
     throw new DomainError("rate_limited", `Too many requests; retry in ${result.retryAfter} s.`);
   }
 }

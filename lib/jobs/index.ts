@@ -7,6 +7,8 @@
 import { env } from "../config/env";
 import { openBullTransport, type BullTransport } from "./bull";
 import { hlsJobHandler, HLS_JOB } from "./hls-job";
+import { setGaugeSource } from "../metrics/registry";
+import { countJobsByState } from "./queue";
 import { JobWorker, type JobHandler } from "./worker";
 
 import { recoverDeadJobs } from "./queue";
@@ -45,6 +47,7 @@ export function startJobWorkers(opts: StartOptions = {}): JobWorker {
     leaseMs: opts.leaseMs,
   });
   state.worker = worker;
+  setGaugeSource("jobs", countJobsByState);
   if (redisUrl) state.transport = openBullTransport(redisUrl, (id) => worker.runById(id));
   worker.start();
   return worker;

@@ -160,6 +160,12 @@ export async function failJob(job: JobRow, workerId: string, message: string, pe
 }
 
 /** Gives a job back untouched (the worker is stopping): the attempt does not count. */
+/** How many jobs are in each state (the `jobs` gauge of GET /metrics). */
+export async function countJobsByState(): Promise<Record<string, number>> {
+  const groups = await db().job.groupBy({ by: ["state"], _count: { _all: true } });
+  return Object.fromEntries(groups.map((g) => [g.state, g._count._all]));
+}
+
 export async function releaseJob(jobId: string, workerId: string): Promise<void> {
   await db().job.updateMany({
     where: { id: jobId, lockedBy: workerId, state: "running" },

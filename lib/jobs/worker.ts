@@ -8,6 +8,7 @@
  * JOB_POLL_MS, default 2 s; it also finds jobs left by a previous run, retries that came
  * due and leases that expired), and on Redis a BullMQ message (bull.ts).
  */
+import { recordJob } from "../metrics/registry";
 import { claimJob, completeJob, DEFAULT_LEASE_MS, failJob, newWorkerId, releaseJob, renewLease, type JobRow, type JobState } from "./queue";
 
 export interface JobContext {
@@ -138,11 +139,13 @@ export class JobWorker {
         .catch(() => undefined);
     }, Math.max(50, Math.floor(this.leaseMs / 3)));
     let payload: unknown;
+    const started = performance.now();
     try {
       payload = JSON.parse(job.payload);
       await handler.run(payload, { job, signal: abort.signal });
       clearInterval(heartbeat);
       await completeJob(job.id, this.id);
+      recordJob(job.kind, "done", (performance.now() - started) / 1000);
     } catch (error) {
       clearInterval(heartbeat);
       if (this.stopped) {
@@ -157,6 +160,7 @@ export class JobWorker {
       } catch (dbError) {
         this.log(`could not record the failure of job ${job.id}: ${String(dbError)}`);
       }
+      recordJob(job.kind, state === "failed" ? "failed" : "retried", (performance.now() - started) / 1000);
       this.log(`job ${job.kind} ${job.id} attempt ${job.attempts}/${job.maxAttempts} failed: ${message}${state === "failed" ? " (giving up)" : ""}`);
       if (state === "failed" && handler.onFailed) {
         await handler.onFailed(payload, error).catch((e: unknown) => this.log(`onFailed of job ${job.id}: ${String(e)}`));

@@ -16,6 +16,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { stat } from "node:fs/promises";
 import { DomainError } from "../errors";
+import { setGaugeSource } from "../metrics/registry";
 import { mediaConfig } from "./config";
 
 export type Release = () => void;
@@ -194,6 +195,11 @@ export function mediaLimiter(): MediaLimiter {
   }
   return shared;
 }
+// GET /metrics reads the shared limiter's state at scrape time (docs/metrics.md).
+setGaugeSource("media_queue_waiting", () => mediaLimiter().stats().waiting);
+setGaugeSource("media_queue_running", () => mediaLimiter().stats().active);
+setGaugeSource("media_queue_waiting_bytes", () => mediaLimiter().stats().waitingBytes);
+
 /** Tests only: forget the shared limiter so the next job re-reads the settings. */
 export function resetMediaLimiter(): void {
   shared = undefined;

@@ -44,9 +44,9 @@ export async function findPostByCode(code: string): Promise<PostRecord | null> {
  * each open would otherwise be half a dozen queries. Records are frozen: they are shared.
  * Changes go through findPostByCode, which always reads the database.
  */
-const posts = new VersionedCache<string, PostRecord | null>({ maxEntries: 5_000, ttlMs: 60_000 });
-const memberships = new VersionedCache<string, boolean>({ maxEntries: 10_000, ttlMs: 60_000 });
-const likes = new VersionedCache<string, boolean>({ maxEntries: 20_000, ttlMs: 60_000 });
+const posts = new VersionedCache<string, PostRecord | null>({ name: "posts", maxEntries: 5_000, ttlMs: 60_000 });
+const memberships = new VersionedCache<string, boolean>({ name: "team_memberships", maxEntries: 10_000, ttlMs: 60_000 });
+const likes = new VersionedCache<string, boolean>({ name: "likes", maxEntries: 20_000, ttlMs: 60_000 });
 
 const cachedPostByCode = (code: string): Promise<PostRecord | null> =>
   posts.get(code, async () => deepFreeze(await findPostByCode(code)));

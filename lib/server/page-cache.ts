@@ -32,6 +32,7 @@ const SHARE_PATH = /^\/p\/[A-Za-z0-9]{4,64}(?:\?|$)/;
 
 /** A share page is ~20 KB: a thousand of them, and never more than 16 MB in all. */
 const pages = new VersionedCache<string, Page>({
+  name: "robot_pages",
   maxEntries: 1_000,
   ttlMs: 60_000,
   maxWeight: 16 * 1024 * 1024,

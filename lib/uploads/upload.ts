@@ -7,6 +7,7 @@
 import { db, type Tx } from "../db/client";
 import { newId } from "../db/ids";
 import { DomainError } from "../errors";
+import { recordUploadedBytes } from "../metrics/registry";
 import { isUniqueViolation } from "../prisma-support";
 import { newShareCode } from "../posts/codes";
 import { uniqueName } from "../posts/names";
@@ -82,6 +83,7 @@ export async function uploadPosts(uploader: Uploader, files: readonly ReceivedFi
       continue;
     }
     await notifyJobs(written.jobIds);
+    recordUploadedBytes("upload", sum(stored));
     posts.push(written.post);
   }
   failed.sort((a, b) => a.index - b.index);
@@ -180,6 +182,7 @@ export async function appendFiles(
         return ids;
       });
       forgetDeliverable({ postId: target.postId });
+      recordUploadedBytes("append", sum(stored));
     } catch (error) {
       await discardStored(stored);
       const reason =

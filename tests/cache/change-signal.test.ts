@@ -146,7 +146,7 @@ describe("VersionedCache", () => {
   it("loads once per version, again when the version moves or the entry expires, and stays bounded", async () => {
     let version = 1;
     let loads = 0;
-    const cache = new VersionedCache<string, number>({ maxEntries: 2, ttlMs: 50 }, () => version);
+    const cache = new VersionedCache<string, number>({ name: "test", maxEntries: 2, ttlMs: 50 }, () => version);
     const load = async () => ++loads;
     expect(await cache.get("a", load)).toBe(1);
     expect(await cache.get("a", load)).toBe(1);
@@ -162,7 +162,7 @@ describe("VersionedCache", () => {
   });
 
   it("stays under its weight bound, dropping the least recently used, and refuses what alone is too heavy", async () => {
-    const cache = new VersionedCache<string, string>({ maxEntries: 100, ttlMs: 60_000, maxWeight: 10, weigh: (v) => v.length }, () => 1);
+    const cache = new VersionedCache<string, string>({ name: "test", maxEntries: 100, ttlMs: 60_000, maxWeight: 10, weigh: (v) => v.length }, () => 1);
     await cache.get("a", async () => "aaaa");
     await cache.get("b", async () => "bbbb");
     await cache.get("a", async () => "reloaded");
@@ -175,7 +175,7 @@ describe("VersionedCache", () => {
 
   it("a load that overlaps a change is not served afterwards", async () => {
     let version = 1;
-    const cache = new VersionedCache<string, string>({ maxEntries: 10, ttlMs: 60_000 }, () => version);
+    const cache = new VersionedCache<string, string>({ name: "test", maxEntries: 10, ttlMs: 60_000 }, () => version);
     await cache.get("k", async () => {
       version = 2; // a write committed while the load ran
       return "old";
