@@ -87,34 +87,38 @@ export function serveCdnFile(req: IncomingMessage, res: ServerResponse, url: str
 
   const file = peekDeliverableFile(target.code, target.name);
   if (file === undefined) {
-    findDeliverableFile(target.code, target.name).then(
-      (found) => (found ? withFile(req, res, store, target, found, fallback) : fallback()),
-      (error: unknown) => failed(res, error),
-    );
+    findDeliverableFile(target.code, target.name)
+      .then((found) => (found ? withFile(req, res, store, target, found, fallback) : fallback()))
+      .catch((error: unknown) => failed(res, error));
     return true;
   }
   withFile(req, res, store, target, file, fallback);
   return true;
 }
 
+/** Hands the request to the general path, which gives the answer it always gave (404, 403...). */
+function general(res: ServerResponse, fallback: CdnFallback): void {
+  fallback().catch((error: unknown) => failed(res, error));
+}
+
 function withFile(req: IncomingMessage, res: ServerResponse, store: DiskStorage, target: Target, file: DeliverableFile, fallback: CdnFallback): void {
-  if (target.thumb && !file.thumbnailKey) return void fallback().catch((error: unknown) => failed(res, error));
-  if (file.moderated) return void fallback().catch((error: unknown) => failed(res, error));
+  if (target.thumb && !file.thumbnailKey) return general(res, fallback);
+  if (file.moderated) return general(res, fallback);
   let expiresAt: number | undefined;
   if (file.signed) {
     const params = new URLSearchParams(target.query);
     const exp = params.get("exp") ?? "";
-    if (!verifySignature(target.signedPath, exp, params.get("sig") ?? "")) return void fallback().catch((error: unknown) => failed(res, error));
+    if (!verifySignature(target.signedPath, exp, params.get("sig") ?? "")) return general(res, fallback);
     expiresAt = Number(exp);
   }
   const key = target.thumb ? file.thumbnailKey! : file.storageKey;
   const contentType = target.thumb ? "image/jpeg" : file.mimeType;
   const open = store.openFiles.take(key);
   if (open) return send(req, res, store, open, contentType, expiresAt);
-  store.openFiles.acquire(key, store.pathOf(key)).then(
-    (opened) => (opened ? send(req, res, store, opened, contentType, expiresAt) : void fallback().catch((error: unknown) => failed(res, error))),
-    (error: unknown) => failed(res, error),
-  );
+  store.openFiles
+    .acquire(key, store.pathOf(key))
+    .then((opened) => (opened ? send(req, res, store, opened, contentType, expiresAt) : fallback()))
+    .catch((error: unknown) => failed(res, error));
 }
 
 /** The 200 headers of a file for one content type: built once per open file. */

@@ -44,7 +44,15 @@ describe("/cdn hit path on the production server", () => {
     if (server) await server.stop();
   });
 
-  const get = (path: string, headers: Record<string, string> = {}, method = "GET") => fetch(`${server.url}${path}`, { method, headers });
+  async function get(path: string, headers: Record<string, string> = {}, method = "GET"): Promise<Response> {
+    try {
+      return await fetch(`${server.url}${path}`, { method, headers });
+    } catch {
+      // Once more: fetch may reuse a pooled connection the server has just closed as idle
+      // (its keep-alive timeout), which a slow, loaded machine makes likely.
+      return fetch(`${server.url}${path}`, { method, headers });
+    }
+  }
   const path = (url: string) => {
     const u = new URL(url);
     return u.pathname + u.search;
