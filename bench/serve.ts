@@ -488,6 +488,8 @@ interface Run {
   /** Share of one core used by the server's main thread, and by the whole process, over the run. */
   mainCpu: number;
   totalCpu: number;
+  /** Server CPU (whole process) per response, in microseconds: the cost, whatever else shares the core. */
+  cpuUsPerRequest: number;
   load: number;
 }
 
@@ -525,6 +527,7 @@ async function runWrk(target: Target, seconds: number, options: Options, work: s
     unexpected: w.status + w.connect + w.read + w.write + w.timeout,
     mainCpu,
     totalCpu,
+    cpuUsPerRequest: (totalCpu * wall * 1e6) / Math.max(1, w.requests),
     load: loadavg()[0],
   };
 }
@@ -699,7 +702,7 @@ async function main(options: Options): Promise<void> {
       runs.get(t.name)?.push(run);
       log(
         `round ${r}/${options.rounds} ${t.name.padEnd(12)} ${String(round(run.rps, 0)).padStart(6)} req/s, p50 ${round(run.p50)} ms, p99 ${round(run.p99)} ms,` +
-          ` server CPU main ${round(run.mainCpu * 100, 0)} % total ${round(run.totalCpu * 100, 0)} %${run.unexpected ? ` UNEXPECTED×${run.unexpected}` : ""} load ${round(run.load)}`,
+          ` server CPU main ${round(run.mainCpu * 100, 0)} % total ${round(run.totalCpu * 100, 0)} % (${round(run.cpuUsPerRequest, 0)} µs/request)${run.unexpected ? ` UNEXPECTED×${run.unexpected}` : ""} load ${round(run.load)}`,
       );
     }
   }
@@ -758,6 +761,7 @@ async function main(options: Options): Promise<void> {
       rounds_p99_ms: list.map((x) => round(x.p99)),
       main_cpu_pct: list.map((x) => round(x.mainCpu * 100, 0)),
       total_cpu_pct: list.map((x) => round(x.totalCpu * 100, 0)),
+      cpu_us_per_request: list.map((x) => round(x.cpuUsPerRequest, 0)),
       loadavg_1m: list.map((x) => round(x.load)),
       unexpected: list.reduce((n, x) => n + x.unexpected, 0),
       ...(t.side === "reference" ? { client_bound: list.map((x) => x.mainCpu < SATURATED_CPU) } : {}),
