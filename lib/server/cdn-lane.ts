@@ -12,9 +12,8 @@
  * (lib/delivery/headers.ts). Everything else (errors, other storage, user media, HLS,
  * unusual paths) goes to the general path, which decides as it always did.
  */
-import { createReadStream, read } from "node:fs";
+import { read } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { pipeline } from "node:stream";
 import { ifRangeAllows, noneMatchHits, notModifiedSince, parseRange } from "../delivery/conditional";
 import { FILE_SECURITY_HEADERS, PUBLIC_CACHE_CONTROL, cacheControl, contentDisposition, resolveType } from "../delivery/headers";
 import { nowSeconds, verifySignature } from "../delivery/signing";
@@ -213,8 +212,52 @@ function body(res: ServerResponse, store: DiskStorage, file: OpenFile, start: nu
     });
     return;
   }
-  const stream = createReadStream(file.path, { fd: file.fd, autoClose: false, start, end, highWaterMark: STREAM_CHUNK });
-  pipeline(stream, res, () => store.openFiles.release(file));
+  pump(res, store, file, start, end);
+}
+
+/**
+ * Streams a long body from the shared descriptor, one chunk at a time, waiting for
+ * 'drain' (backpressure). Not fs.createReadStream: destroying one (a client that leaves
+ * mid-body) closes its descriptor whatever `autoClose` says, and this descriptor belongs
+ * to the cache; a closed number reused by another file or socket would then be read or
+ * closed again. The file is released exactly once, never while a read is in flight.
+ */
+function pump(res: ServerResponse, store: DiskStorage, file: OpenFile, start: number, end: number): void {
+  let position = start;
+  let reading = false;
+  let released = false;
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    store.openFiles.release(file);
+  };
+  const next = (): void => {
+    const length = Math.min(STREAM_CHUNK, end - position + 1);
+    const buffer = Buffer.allocUnsafe(length);
+    reading = true;
+    read(file.fd, buffer, 0, length, position, (error, bytes) => {
+      reading = false;
+      if (res.destroyed) return release();
+      if (error || bytes !== length) {
+        release();
+        res.destroy();
+        return;
+      }
+      position += bytes;
+      if (position > end) {
+        release();
+        res.end(buffer);
+      } else if (res.write(buffer)) {
+        next();
+      } else {
+        res.once("drain", next);
+      }
+    });
+  };
+  res.once("close", () => {
+    if (!reading) release();
+  });
+  next();
 }
 
 function failed(res: ServerResponse, error: unknown): void {

@@ -44,13 +44,13 @@ describe("/cdn hit path on the production server", () => {
     if (server) await server.stop();
   });
 
-  async function get(path: string, headers: Record<string, string> = {}, method = "GET"): Promise<Response> {
+  async function get(path: string, headers: Record<string, string> = {}, method = "GET", signal?: AbortSignal): Promise<Response> {
     try {
-      return await fetch(`${server.url}${path}`, { method, headers });
+      return await fetch(`${server.url}${path}`, { method, headers, signal });
     } catch {
       // Once more: fetch may reuse a pooled connection the server has just closed as idle
       // (its keep-alive timeout), which a slow, loaded machine makes likely.
-      return fetch(`${server.url}${path}`, { method, headers });
+      return fetch(`${server.url}${path}`, { method, headers, signal });
     }
   }
   const path = (url: string) => {
@@ -172,6 +172,26 @@ describe("/cdn hit path on the production server", () => {
     expect(current.status).toBe(206);
     await current.arrayBuffer();
     // An upload of a noise image is slow on a loaded machine; nothing here is timed.
+  }, 120_000);
+
+  it("a client that leaves mid-body leaves the cached descriptor intact for everyone after it", async () => {
+    const post = await upload(await jpeg(true), "public");
+    const url = path(post.files[0].url);
+    const whole = Buffer.from(await (await get(url)).arrayBuffer());
+    for (let i = 0; i < 5; i++) {
+      // Read the first chunk of a streamed range, then hang up.
+      const controller = new AbortController();
+      const res = await get(url, { range: "bytes=0-" }, "GET", controller.signal);
+      const reader = res.body!.getReader();
+      await reader.read();
+      controller.abort();
+      await reader.cancel().catch(() => {});
+    }
+    for (let i = 0; i < 3; i++) {
+      const again = await get(url, { range: "bytes=0-" });
+      expect(again.status).toBe(206);
+      expect(Buffer.from(await again.arrayBuffer())).toEqual(whole);
+    }
   }, 120_000);
 
   it("signed URLs: served with private caching; a wrong, missing or expired signature is 403 forbidden", async () => {
