@@ -27,7 +27,13 @@ export async function spawnListening(name: string, args: string[], env: NodeJS.P
   if (child.pid === undefined) throw new Error(`${name} did not start`);
   const pid = child.pid;
   let output = "";
-  const exited = new Promise<void>((done) => child.on("exit", () => done()));
+  const exited = new Promise<void>((done) =>
+    child.on("exit", (code, signal) => {
+      // Shown with the output when a run fails: a server that died says how.
+      output += `\n[${name} exited: code ${code}, signal ${signal}]\n`;
+      done();
+    }),
+  );
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
     const force = setTimeout(() => child.kill("SIGKILL"), 15_000);

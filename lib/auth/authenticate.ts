@@ -11,6 +11,7 @@ import { deepFreeze } from "../cache/freeze";
 import { VersionedCache } from "../cache/versioned";
 import { db } from "../db/client";
 import { isPlan, type Plan } from "../plans";
+import { markUsed } from "./activity";
 import { hashKey, hashesEqual, keyKind } from "./keys";
 import type { AccountSummary, Principal } from "./principal";
 
@@ -76,18 +77,13 @@ export function peekKey(key: string, header: KeyHeader): Principal | null | unde
 
 function noteActivity(found: Resolved): Principal {
   if (found.lastActiveAt !== undefined && Date.now() - found.lastActiveAt > ACTIVITY_RESOLUTION_MS) {
-    // Not awaited: activity is bookkeeping and must not slow or fail the request. The
-    // write makes this entry stale, so the next request reads the new time.
+    // Not awaited: activity is bookkeeping and must not slow or fail the request. Written
+    // in batches (lib/auth/activity.ts), which make this entry stale, so a later request
+    // reads the new time.
     found.lastActiveAt = Date.now();
-    markUsed(found.principal, new Date()).catch(() => {});
+    markUsed(found.principal);
   }
   return found.principal;
-}
-
-function markUsed(principal: Principal, at: Date): Promise<unknown> {
-  if (principal.kind === "session") return db().relaySession.updateMany({ where: { id: principal.sessionId }, data: { lastActiveAt: at } });
-  if (principal.kind === "app") return db().app.updateMany({ where: { id: principal.appId }, data: { lastUsedAt: at } });
-  return Promise.resolve();
 }
 
 /** The principal is shared by every request with the key; `lastActiveAt` stays ours to move. */

@@ -59,6 +59,16 @@ export async function cachedDeliverable<T>(code: string, name: string, load: () 
   return loaded.value;
 }
 
+/**
+ * The cached value when there is a fresh one, without a promise: the read path's hit
+ * costs no await (lib/server/cdn-lane.ts). Undefined means "not cached; load it".
+ */
+export function peekDeliverable<T>(code: string, name: string): T | undefined {
+  const entry = byCode.get(code);
+  if (!entry || entry.expires <= Date.now()) return undefined;
+  return entry.files.get(name) as T | undefined;
+}
+
 /** Call after any change to a post's privacy, moderation, restriction or files. */
 export function forgetDeliverable(post: { code?: string; postId?: string }): void {
   state.generation++;

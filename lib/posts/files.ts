@@ -1,6 +1,6 @@
 /** Looking up a stored file for direct delivery (/cdn/<code>/<name>). */
 import { db } from "../db/client";
-import { cachedDeliverable, type CachedDeliverable } from "./delivery-cache";
+import { cachedDeliverable, peekDeliverable, type CachedDeliverable } from "./delivery-cache";
 import { isHidden } from "./read";
 
 export interface DeliverableFile {
@@ -15,6 +15,11 @@ export interface DeliverableFile {
 
 export function findDeliverableFile(code: string, name: string): Promise<DeliverableFile | null> {
   return cachedDeliverable(code, name, () => loadDeliverableFile(code, name));
+}
+
+/** The file when the delivery cache holds it (no await); undefined: use findDeliverableFile. */
+export function peekDeliverableFile(code: string, name: string): DeliverableFile | undefined {
+  return peekDeliverable<DeliverableFile>(code, name);
 }
 
 async function loadDeliverableFile(code: string, name: string): Promise<CachedDeliverable<DeliverableFile> | null> {

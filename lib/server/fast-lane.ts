@@ -16,6 +16,7 @@ import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import type { Reply } from "../http/dispatch";
 import { attachRequestBody, nativeResponseBody } from "../http/node-bridge";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
+import { serveCdnFile } from "./cdn-lane";
 import { nodeRequest } from "./node-request";
 
 type Handler = (request: Request) => Promise<Reply | Response>;
@@ -23,6 +24,11 @@ type Handler = (request: Request) => Promise<Reply | Response>;
 export interface FastLane {
   /** Serves the request when it belongs to a fast surface; false means "not mine". */
   (req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /**
+   * A /cdn file request taken without a promise (lib/server/cdn-lane.ts); false means
+   * "not a file request", and the request goes through the lane above as before.
+   */
+  serveFile(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
 /** Paths left to Next although they sit under a fast prefix. */
@@ -40,16 +46,26 @@ export async function createFastLane(): Promise<FastLane> {
     return null;
   };
 
-  return async (req, res) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse, url: string, handler: Handler): Promise<void> => {
+    const answer = await handler(toRequest(req, res, url));
+    if (answer instanceof Response) await send(req, res, answer);
+    else await sendReply(req, res, answer);
+  };
+
+  const lane = (async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const handler = pick(query === -1 ? url : url.slice(0, query));
     if (!handler) return false;
-    const answer = await handler(toRequest(req, res, url));
-    if (answer instanceof Response) await send(req, res, answer);
-    else await sendReply(req, res, answer);
+    await serve(req, res, url, handler);
     return true;
+  }) as FastLane;
+  lane.serveFile = (req, res) => {
+    const url = req.url ?? "/";
+    if (!url.startsWith("/cdn/")) return false;
+    return serveCdnFile(req, res, url, () => serve(req, res, url, serveCdn));
   };
+  return lane;
 }
 
 const isUnder = (path: string, prefix: string): boolean =>

@@ -19,6 +19,7 @@ import { randomBytes } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
 import { dataDir } from "../db/config";
 import { assertValidKey, assertValidPrefix, checkPut, clampRange, typeForKey } from "./keys";
+import { etagOfStats, OpenFileCache } from "./open-files";
 import type { ByteRange, ObjectInfo, ObjectStream, Storage } from "./types";
 
 const openFd = promisify(openCallback);
@@ -43,9 +44,15 @@ const isMissing = (error: unknown): boolean => {
  * renames a new inode into place, so a changed object always changes its tag; strong
  * (not `W/`) so that If-Range works for resumed downloads and media seeking.
  */
-function etagOf(stats: BigIntStats): string {
-  return `"${stats.ino.toString(36)}-${stats.size.toString(36)}-${stats.mtimeNs.toString(36)}"`;
-}
+const etagOf = etagOfStats;
+
+/**
+ * How long a cached descriptor is trusted before its path is checked again: a change made
+ * by another process shows within this, as it does in the delivery cache (docs/fast-lane.md).
+ */
+export const OPEN_FILE_VALID_MS = 1000;
+/** Open descriptors kept at most (the default soft limit of a process is 1024). */
+export const OPEN_FILE_MAX = 256;
 
 function infoOf(stats: BigIntStats, contentType: string): ObjectInfo {
   return { size: Number(stats.size), contentType, etag: etagOf(stats), lastModified: stats.mtime };
@@ -54,6 +61,8 @@ function infoOf(stats: BigIntStats, contentType: string): ObjectInfo {
 export class DiskStorage implements Storage {
   readonly kind = "disk" as const;
   readonly root: string;
+  /** Descriptors reused by the read path (lib/server/cdn-lane.ts); forgotten on every delete and overwrite. */
+  readonly openFiles = new OpenFileCache({ validMs: OPEN_FILE_VALID_MS, maxEntries: OPEN_FILE_MAX });
 
   constructor(root: string = defaultDiskRoot()) {
     this.root = resolve(root);
@@ -123,6 +132,7 @@ export class DiskStorage implements Storage {
 
   async delete(key: string): Promise<void> {
     const path = this.pathOf(key);
+    this.openFiles.forget(key);
     await unlinkIfPresent(path);
     if (!typeForKey(key)) await unlinkIfPresent(sidecarOf(path));
   }
@@ -146,6 +156,7 @@ export class DiskStorage implements Storage {
 
   async deletePrefix(prefix: string): Promise<void> {
     assertValidPrefix(prefix);
+    this.openFiles.forgetPrefix(prefix);
     if (prefix.endsWith("/")) {
       await rm(join(this.root, ...prefix.slice(0, -1).split("/")), { recursive: true, force: true });
       return;
@@ -187,7 +198,10 @@ export class DiskStorage implements Storage {
       // The sidecar goes first: a reader may briefly see the new type with the old bytes
       // of an overwritten key, never a new object without its type.
       if (!typeForKey(key)) await writeSmallFileAtomically(sidecarOf(target), type);
+      // Before and after the rename: a descriptor opened in between holds the old bytes.
+      this.openFiles.forget(key);
       await rename(tmp, target);
+      this.openFiles.forget(key);
     } catch (error) {
       await rm(tmp, { force: true });
       throw error;

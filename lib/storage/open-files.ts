@@ -1,0 +1,205 @@
+/**
+ * Open descriptors of stored files, kept for reuse: nginx's `open_file_cache` for the disk
+ * adapter. Serving a small file used to cost open + fstat + close around its read on every
+ * request; with the descriptor, size and ETag cached, a hit is one positioned read.
+ *
+ * Rules (docs/performance.md, "Open-file cache"):
+ * - Every delete or overwrite through this process's storage forgets the key at once
+ *   (`forget`), before the file is unlinked or replaced; a load that overlapped such a
+ *   change is used for its one request and not stored. So a deleted file is never served
+ *   from a cached descriptor afterwards.
+ * - Changes made by another process (the admin CLI, another instance on the same disk) are
+ *   seen within `validMs` (the delivery cache's window, docs/fast-lane.md): an entry older
+ *   than that is checked with stat(2) against the path, and replaced when the inode, size
+ *   or mtime differ or the file is gone.
+ * - A forgotten entry's descriptor is closed when the last read using it ends (`release`).
+ * - At most `maxEntries` descriptors stay open (the oldest go first), far below the
+ *   process's descriptor limit.
+ */
+import { close, closeSync, fstat, open, stat, type BigIntStats } from "node:fs";
+
+export interface OpenFile {
+  readonly key: string;
+  readonly path: string;
+  readonly fd: number;
+  readonly size: number;
+  /** The same strong ETag the disk adapter reports (inode, size, mtime). */
+  readonly etag: string;
+  readonly lastModified: Date;
+  /** Per-file values the caller derives once (header blocks); they live as long as the entry. */
+  readonly memo: Map<string, unknown>;
+}
+
+interface Entry extends OpenFile {
+  refs: number;
+  live: boolean;
+  checkedAt: number;
+  ino: bigint;
+  mtimeNs: bigint;
+}
+
+export interface OpenFileCacheOptions {
+  /** How long an entry is trusted without a stat(2) of its path. */
+  validMs: number;
+  maxEntries: number;
+  /** Current time in ms (tests). */
+  now?: () => number;
+}
+
+/** The ETag of a file, as lib/storage/disk.ts computes it. */
+export function etagOfStats(stats: BigIntStats): string {
+  return `"${stats.ino.toString(36)}-${stats.size.toString(36)}-${stats.mtimeNs.toString(36)}"`;
+}
+
+const statAsync = (path: string): Promise<BigIntStats | null> =>
+  new Promise((done, fail) =>
+    stat(path, { bigint: true }, (error, stats) => (error ? (isMissing(error) ? done(null) : fail(error)) : done(stats))),
+  );
+
+const isMissing = (error: NodeJS.ErrnoException): boolean => error.code === "ENOENT" || error.code === "ENOTDIR";
+
+/**
+ * Closed at once rather than through the thread pool: a forgotten descriptor must be gone
+ * when forget() returns with no read in flight (a close is a microsecond syscall).
+ */
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed: nothing holds it.
+  }
+}
+
+export class OpenFileCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly loading = new Map<string, Promise<Entry | null>>();
+  /** Bumped per key by forget: a load that overlapped it must not store what it opened. */
+  private readonly generations = new Map<string, number>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: OpenFileCacheOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * The cached file, retained for one read (call `release` when the read ends), when it is
+   * cached and was checked within `validMs`; otherwise undefined (use `acquire`).
+   */
+  take(key: string): OpenFile | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || this.now() - entry.checkedAt >= this.options.validMs) return undefined;
+    entry.refs++;
+    return entry;
+  }
+
+  /** Like `take`, opening (or re-checking) the file when needed; null when it does not exist. */
+  async acquire(key: string, path: string): Promise<OpenFile | null> {
+    const hit = this.take(key);
+    if (hit) return hit;
+    const generation = this.generations.get(key) ?? 0;
+    let pending = this.loading.get(key);
+    if (!pending) {
+      pending = this.load(key, path, generation).finally(() => {
+        this.loading.delete(key);
+        this.generations.delete(key);
+      });
+      this.loading.set(key, pending);
+    }
+    const entry = await pending;
+    if (!entry) return null;
+    entry.refs++;
+    return entry;
+  }
+
+  /** Ends a read started by `take` or `acquire`. */
+  release(file: OpenFile): void {
+    const entry = file as Entry;
+    entry.refs--;
+    if (!entry.live && entry.refs === 0) closeQuietly(entry.fd);
+  }
+
+  /** The key was deleted or replaced: never hand out its descriptor again. */
+  forget(key: string): void {
+    // Only a load in flight needs to see the change (its result is not stored); otherwise
+    // nothing is kept, so deleted keys do not pile up here.
+    if (this.loading.has(key)) this.generations.set(key, (this.generations.get(key) ?? 0) + 1);
+    else this.generations.delete(key);
+    const entry = this.entries.get(key);
+    if (entry) this.retire(entry);
+  }
+
+  /** Every key starting with `prefix` (folders deleted at once). */
+  forgetPrefix(prefix: string): void {
+    for (const key of [...this.entries.keys(), ...this.loading.keys()]) {
+      if (key.startsWith(prefix)) this.forget(key);
+    }
+  }
+
+  private retire(entry: Entry): void {
+    if (!entry.live) return;
+    entry.live = false;
+    if (this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
+    if (entry.refs === 0) closeQuietly(entry.fd);
+  }
+
+  private async load(key: string, path: string, generation: number): Promise<Entry | null> {
+    const previous = this.entries.get(key);
+    if (previous) {
+      // Trusted for validMs; after that, still the same file on disk?
+      const current = await statAsync(path);
+      if (current && current.isFile() && current.ino === previous.ino && current.size === BigInt(previous.size) && current.mtimeNs === previous.mtimeNs) {
+        if (previous.live && (this.generations.get(key) ?? 0) === generation) {
+          previous.checkedAt = this.now();
+          return previous;
+        }
+      }
+      this.retire(previous);
+    }
+    const fd = await new Promise<number | null>((done, fail) =>
+      open(path, "r", (error, opened) => (error ? (isMissing(error) ? done(null) : fail(error)) : done(opened))),
+    );
+    if (fd === null) return null;
+    let stats: BigIntStats;
+    try {
+      stats = await new Promise<BigIntStats>((done, fail) => fstat(fd, { bigint: true }, (error, s) => (error ? fail(error) : done(s))));
+    } catch (error) {
+      close(fd, () => {});
+      throw error;
+    }
+    if (!stats.isFile()) {
+      close(fd, () => {});
+      return null;
+    }
+    const entry: Entry = {
+      key,
+      path,
+      fd,
+      size: Number(stats.size),
+      etag: etagOfStats(stats),
+      lastModified: stats.mtime,
+      memo: new Map(),
+      refs: 0,
+      live: true,
+      checkedAt: this.now(),
+      ino: stats.ino,
+      mtimeNs: stats.mtimeNs,
+    };
+    if ((this.generations.get(key) ?? 0) !== generation) {
+      // Deleted or replaced while we opened it: good for this one read, never stored.
+      entry.live = false;
+      return entry;
+    }
+    const stale = this.entries.get(key);
+    if (stale) this.retire(stale);
+    if (this.entries.size >= this.options.maxEntries) {
+      const oldest = this.entries.values().next().value;
+      if (oldest) this.retire(oldest);
+    }
+    this.entries.set(key, entry);
+    return entry;
+  }
+}
