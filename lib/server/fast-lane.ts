@@ -16,6 +16,7 @@ import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import type { Reply } from "../http/dispatch";
 import { attachRequestBody, nativeResponseBody } from "../http/node-bridge";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
+import { metrics, recordRequest, recordServedBytes } from "../metrics/registry";
 import { serveCdnFile } from "./cdn-lane";
 import { nodeRequest } from "./node-request";
 
@@ -57,15 +58,33 @@ export async function createFastLane(): Promise<FastLane> {
     const query = url.indexOf("?");
     const handler = pick(query === -1 ? url : url.slice(0, query));
     if (!handler) return false;
+    if (handler === serveCdn) watchFileReply(res);
     await serve(req, res, url, handler);
     return true;
   }) as FastLane;
   lane.serveFile = (req, res) => {
     const url = req.url ?? "/";
     if (!url.startsWith("/cdn/")) return false;
-    return serveCdnFile(req, res, url, () => serve(req, res, url, serveCdn));
+    const mine = serveCdnFile(req, res, url, () => serve(req, res, url, serveCdn));
+    // 'finish' comes after this returns even when the reply was written synchronously.
+    if (mine) watchFileReply(res);
+    return mine;
   };
   return lane;
+}
+
+/**
+ * A /cdn reply for GET /metrics (docs/metrics.md): counted when its body has been sent,
+ * with the bytes of a 200/206 body. Off (no METRICS_TOKEN), nothing is attached.
+ */
+function watchFileReply(res: ServerResponse): void {
+  if (!metrics()) return;
+  const started = performance.now();
+  res.once("finish", () => {
+    recordRequest("cdnFile", "cdn", res.statusCode, (performance.now() - started) / 1000);
+    const length = Number(res.getHeader("content-length"));
+    if (res.req.method !== "HEAD" && (res.statusCode === 200 || res.statusCode === 206) && length > 0) recordServedBytes("cdn", length);
+  });
 }
 
 const isUnder = (path: string, prefix: string): boolean =>
