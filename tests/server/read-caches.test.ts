@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FLUSH_DELAY_MS } from "@/lib/auth/activity";
 import { fixture } from "../support/media";
 import { freePort, startTestServer, type TestServer } from "../support/server";
 
@@ -53,6 +54,9 @@ describe("read caches on the production server", () => {
 
   it("replays a robot's share page with a fresh request-id, and renders it anew after an edit", async () => {
     const code = await uploadPost();
+    // The upload marked the new key as used; that write lands within FLUSH_DELAY_MS and,
+    // like every commit, empties the read caches (lib/auth/activity.ts). Let it land first.
+    await new Promise((done) => setTimeout(done, FLUSH_DELAY_MS * 3));
     // Uncompressed, so the length on the wire is the length of the text.
     const first = await page(code, ROBOT, { "accept-encoding": "identity" });
     const second = await page(code, ROBOT, { "accept-encoding": "identity" });
