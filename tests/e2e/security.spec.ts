@@ -8,7 +8,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import { fixture } from "../support/media";
-import { baseUrl, createUser, signIn, upload, watchPolicy, type E2EUser } from "./support";
+import { admin, baseUrl, createUser, signIn, upload, watchPolicy, type E2EUser } from "./support";
 
 let user: E2EUser;
 let imageCode: string;
@@ -19,6 +19,8 @@ test.describe.configure({ mode: "serial" });
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   user = await createUser();
+  // An admin, so the console's pages are checked too.
+  await admin("user", "role", "--user", user.username, "--role", "admin");
   imageCode = (await upload(user, await fixture("png"), "image/png")).code;
   videoCode = (await upload(user, await fixture("mp4"), "video/mp4")).code;
 });
@@ -32,7 +34,7 @@ async function open(page: Page, path: string): Promise<void> {
 
 test("every page works under the policy, signed out", async ({ page }) => {
   const problems = await watchPolicy(page);
-  for (const path of ["/", "/discover", "/discover/gifs", "/register", `/p/${imageCode}`, `/p/${videoCode}`, "/no-such-page"]) {
+  for (const path of ["/", "/discover", "/discover/gifs", "/register", `/p/${imageCode}`, `/p/${videoCode}`, `/u/${user.username}`, "/no-such-page"]) {
     await open(page, path);
   }
   // A client-side form: the wrong password is answered on the page, by our script.
@@ -58,7 +60,8 @@ test("every page works under the policy, signed out", async ({ page }) => {
 test("every page works under the policy, signed in", async ({ page }) => {
   const problems = await watchPolicy(page);
   await signIn(page, user.username, user.password);
-  for (const path of ["/dashboard", "/dashboard/apps", "/dashboard/teams", "/dashboard/usage", "/dashboard/settings", "/discover", `/p/${videoCode}`, "/signout"]) {
+  const adminPages = ["/admin", "/admin/users", "/admin/reports", "/admin/moderation", "/admin/invites", "/admin/audit"];
+  for (const path of ["/dashboard", "/dashboard/apps", "/dashboard/teams", "/dashboard/usage", "/dashboard/settings", ...adminPages, "/discover", `/p/${videoCode}`, `/u/${user.username}`, "/signout"]) {
     await open(page, path);
   }
   await open(page, "/dashboard");
