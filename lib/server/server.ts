@@ -105,19 +105,24 @@ function restoreContentLength(res: ServerResponse): void {
   }) as ServerResponse["writeHead"];
 }
 
+/** A request that failed past every handler: logged, then 500, or the connection cut mid-reply. */
+function answerFailure(res: ServerResponse, requestId: string, error: unknown): void {
+  console.error(`request ${requestId} failed`, error);
+  if (!res.headersSent) {
+    res.statusCode = 500;
+    res.setHeader("content-type", "text/plain; charset=utf-8");
+    res.end("Internal Server Error");
+  } else {
+    res.destroy();
+  }
+}
+
 /** fastLane.serveFile, with a failure answered as every other request's is. */
 function serveFileNow(lane: FastLane, req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
   try {
     return lane.serveFile(req, res);
   } catch (error) {
-    console.error(`request ${requestId} failed`, error);
-    if (!res.headersSent) {
-      res.statusCode = 500;
-      res.setHeader("content-type", "text/plain; charset=utf-8");
-      res.end("Internal Server Error");
-    } else {
-      res.destroy();
-    }
+    answerFailure(res, requestId, error);
     return true;
   }
 }
@@ -168,16 +173,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         if (options.dev) await handle!(forNext, res);
         else await servePage(forNext, res, () => handle!(forNext, res));
       })
-      .catch((error: unknown) => {
-        console.error(`request ${requestId} failed`, error);
-        if (!res.headersSent) {
-          res.statusCode = 500;
-          res.setHeader("content-type", "text/plain; charset=utf-8");
-          res.end("Internal Server Error");
-        } else {
-          res.destroy();
-        }
-      });
+      .catch((error: unknown) => answerFailure(res, requestId, error));
   };
   const server = createServer(onRequest);
   // An `Expect` other than 100-continue: Node answers a bare 417 (no body, no request-id)

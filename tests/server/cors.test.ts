@@ -4,12 +4,9 @@
  * reach the socket as they are. Every route of the table is tried in-process in
  * tests/http/cors.test.ts; a real browser on a second origin in tests/e2e/cors.spec.ts.
  */
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startTestServer, type TestServer } from "../support/server";
+import { adminCli, freePort, startTestServer, type TestServer } from "../support/server";
 
-const run = promisify(execFile);
 const ORIGIN = "https://client.example";
 
 describe("CORS on the production server", () => {
@@ -18,8 +15,7 @@ describe("CORS on the production server", () => {
   beforeAll(async () => {
     const port = await freePort();
     server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
-    const admin = async (...args: string[]) =>
-      JSON.parse((await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env: { ...process.env, ...server.env } })).stdout) as Record<string, unknown>;
+    const admin = (...args: string[]) => adminCli(server, ...args);
     await admin("user", "create", "--username", "cors_user");
     key = (await admin("app", "create", "--user", "cors_user", "--name", "Cors", "--gallery-access")).key as string;
   }, 180_000);

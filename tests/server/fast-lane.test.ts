@@ -5,12 +5,9 @@
  * `Allow`, OPTIONS, HEAD without a body, Content-Length, rate-limit headers and 429 with
  * `Retry-After`.
  */
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startTestServer, type TestServer } from "../support/server";
+import { adminCli, freePort, startTestServer, type TestServer } from "../support/server";
 
-const run = promisify(execFile);
 
 describe("fast-lane replies on the production server", () => {
   let server: TestServer;
@@ -18,8 +15,7 @@ describe("fast-lane replies on the production server", () => {
   beforeAll(async () => {
     const port = await freePort();
     server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
-    const admin = async (...args: string[]) =>
-      JSON.parse((await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env: { ...process.env, ...server.env } })).stdout) as Record<string, unknown>;
+    const admin = (...args: string[]) => adminCli(server, ...args);
     await admin("user", "create", "--username", "lane_user");
     key = (await admin("app", "create", "--user", "lane_user", "--name", "Lane", "--gallery-access")).key as string;
   }, 180_000);

@@ -3,20 +3,13 @@
  * the API, Relay and /cdn answered, by route id, shows up in the scrape; uploads, cache
  * look-ups, rate-limit refusals and the media queue too. Off without METRICS_TOKEN.
  */
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture } from "../support/media";
-import { startTestServer, type TestServer } from "../support/server";
+import { adminCli, startTestServer, type TestServer } from "../support/server";
 
-const run = promisify(execFile);
 const TOKEN = "metrics-test-token";
 
-async function admin(server: TestServer, ...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ["scripts/launch.mjs", "admin", ...args], { env: { ...process.env, ...server.env } });
-  return JSON.parse(stdout) as Record<string, unknown>;
-}
 
 /** The value of one series in the exposition text (0 when absent). */
 function sample(text: string, series: string): number {
@@ -29,8 +22,8 @@ describe("GET /metrics on a real server", () => {
   let key: string;
   beforeAll(async () => {
     server = await startTestServer({ METRICS_TOKEN: TOKEN });
-    await admin(server, "user", "create", "--username", "metrics_user");
-    key = String((await admin(server, "app", "create", "--user", "metrics_user", "--name", "M", "--gallery-access")).key);
+    await adminCli(server, "user", "create", "--username", "metrics_user");
+    key = String((await adminCli(server, "app", "create", "--user", "metrics_user", "--name", "M", "--gallery-access")).key);
   }, 180_000);
   afterAll(async () => {
     if (server) await server.stop();

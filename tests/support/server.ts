@@ -9,11 +9,12 @@
  * admin CLI.
  */
 import { createServer as createNetServer } from "node:net";
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { ensureBuild } from "@/lib/server/build";
@@ -178,4 +179,13 @@ export function descendants(pid: number): number[] {
   };
   walk(pid);
   return found;
+}
+
+/**
+ * The admin CLI as operators run it (`npm run -s admin`, the bundled CLI), against a test
+ * server's database: its one JSON object.
+ */
+export async function adminCli(server: Pick<TestServer, "env">, ...args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await promisify(execFile)(process.execPath, ["scripts/launch.mjs", "admin", ...args], { cwd: root, env: { ...process.env, ...server.env } });
+  return JSON.parse(stdout) as Record<string, unknown>;
 }
