@@ -27,9 +27,22 @@ export interface WebhookEvent {
 
 export const newEventId = (): string => `evt_${randomBytes(12).toString("hex")}`;
 
+const pending = new Set<Promise<unknown>>();
+
 /** Queues the deliveries of an event; fire and forget. */
 export function emitWebhookEvent(event: WebhookEvent): void {
-  void queueDeliveries(event).catch((error: unknown) => console.error(`[webhooks] could not queue ${event.type}: ${String(error)}`));
+  trackWebhookWork(queueDeliveries(event).catch((error: unknown) => console.error(`[webhooks] could not queue ${event.type}: ${String(error)}`)));
+}
+
+/** Remembers detached webhook work so a short-lived process can wait for it (settleWebhookEvents). */
+export function trackWebhookWork(work: Promise<unknown>): void {
+  pending.add(work);
+  void work.finally(() => pending.delete(work));
+}
+
+/** Waits for the events emitted so far to be queued: the admin CLI calls it before it exits. */
+export async function settleWebhookEvents(): Promise<void> {
+  while (pending.size) await Promise.allSettled([...pending]);
 }
 
 /** The same, awaited (tests, and callers that are background work already). Returns the job ids. */

@@ -5,7 +5,7 @@
  */
 import { postView } from "../routes/post-views";
 import { findPostByCode, type PostRecord } from "../posts/read";
-import { emitWebhookEvent } from "./events";
+import { emitWebhookEvent, trackWebhookWork } from "./events";
 
 const ownerView = (post: PostRecord) => postView(post, { owner: true, liked: false, surface: "api" });
 
@@ -62,7 +62,9 @@ export function emitCommentReceived(post: PostRecord, comment: CommentFacts): vo
 
 /** emitModerated for callers that hold only the code (the operator's moderation verbs): read, then emit, detached. */
 export function emitModeratedByCode(code: string, action: ModerationAction): void {
-  void findPostByCode(code)
-    .then((post) => post && emitModerated(post, action))
-    .catch((error: unknown) => console.error(`[webhooks] could not read post ${code} for post.moderated: ${String(error)}`));
+  trackWebhookWork(
+    findPostByCode(code)
+      .then((post) => post && emitModerated(post, action))
+      .catch((error: unknown) => console.error(`[webhooks] could not read post ${code} for post.moderated: ${String(error)}`)),
+  );
 }
