@@ -5,6 +5,7 @@ const ITEMS: readonly SectionLink[] = [
   { href: "/dashboard/apps", label: "Apps & keys" },
   { href: "/dashboard/teams", label: "Teams" },
   { href: "/dashboard/usage", label: "Usage" },
+  { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/settings", label: "Settings" },
 ];
 

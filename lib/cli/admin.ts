@@ -3,6 +3,7 @@
  * code out. scripts/admin.ts wires it to argv, stdout and the configured database; tests
  * call it directly against their own database.
  */
+import { settleWebhookEvents } from "../webhooks/events";
 import { DomainError, isDomainError } from "../errors";
 import { parseArgv } from "./argv";
 import { COMMANDS, findCommand, type Command, type CommandOutput } from "./commands";
@@ -53,7 +54,10 @@ export async function runAdmin(argv: readonly string[], options: AdminOptions = 
     // `help` answers without touching the database.
     if (!prepared) return { exitCode: 0, output: help() };
     if (prepared.command.migrates !== false) await options.beforeRun?.();
-    return { exitCode: 0, output: await prepared.run() };
+    const output = await prepared.run();
+    // Events a command emitted (post moderate, post delete) reach the queue before the process exits.
+    await settleWebhookEvents();
+    return { exitCode: 0, output };
   } catch (error) {
     return { exitCode: 1, output: errorOutput(error, log) };
   }

@@ -59,6 +59,26 @@ export const recoveryFields = {
   RECOVERY_ORPHAN_AGE_SECONDS: optionalInt(60),
 };
 
+/** Webhooks (docs/webhooks.md). */
+export const webhookFields = {
+  /**
+   * `1`: deliveries may go to private, loopback and link-local addresses; or a
+   * comma-separated allow-list of addresses and CIDR ranges (`10.0.0.0/8,fd00::/8`).
+   * Unset: only public addresses.
+   */
+  WEBHOOK_ALLOW_PRIVATE: optional,
+  /** Attempts per event (first try included). */
+  WEBHOOK_ATTEMPTS: optionalInt(1),
+  /** Delay before the first retry; each next one is 4 times longer (at most an hour). */
+  WEBHOOK_RETRY_BASE_MS: optionalInt(0),
+  /** Events in a row that failed every attempt before the webhook is disabled. */
+  WEBHOOK_DISABLE_AFTER: optionalInt(1),
+  /** Time limit of one attempt (connect to end of response). */
+  WEBHOOK_TIMEOUT_MS: optionalInt(100),
+  /** Attempts kept in each webhook's delivery log. */
+  WEBHOOK_LOG_KEEP: optionalInt(1),
+};
+
 const schema = z.object({
   NODE_ENV: optional,
   PORT: optional.transform((v) => Number(v || DEFAULT_PORT)),
@@ -100,6 +120,7 @@ const schema = z.object({
   METRICS_TOKEN: optional,
   ...mediaQueueFields,
   ...recoveryFields,
+  ...webhookFields,
 });
 
 /** The names of every variable above: the container recipe's test checks against them. */

@@ -10,6 +10,7 @@ import { hlsJobHandler, HLS_JOB } from "./hls-job";
 import { setGaugeSource } from "../metrics/registry";
 import { countJobsByState } from "./queue";
 import { JobWorker, type JobHandler } from "./worker";
+import { webhookJobHandler, WEBHOOK_JOB } from "../webhooks/delivery-job";
 
 import { recoverDeadJobs } from "./queue";
 
@@ -25,6 +26,8 @@ export interface StartOptions {
 
 interface Jobs {
   worker?: JobWorker;
+  /** Webhook deliveries run beside media jobs, so a long transcode never holds them up. */
+  webhookWorker?: JobWorker;
   transport?: BullTransport;
   publisher?: BullTransport;
 }
@@ -32,7 +35,9 @@ interface Jobs {
 const holder = globalThis as unknown as { __mediahostJobs?: Jobs };
 const jobs = (): Jobs => (holder.__mediahostJobs ??= {});
 
-export const JOB_HANDLERS: Readonly<Record<string, JobHandler>> = { [HLS_JOB]: hlsJobHandler };
+export const JOB_HANDLERS: Readonly<Record<string, JobHandler>> = { [HLS_JOB]: hlsJobHandler, [WEBHOOK_JOB]: webhookJobHandler };
+/** Webhook deliveries at once (each mostly waits on a remote server). */
+const WEBHOOK_CONCURRENCY = 4;
 
 /** Starts this process's worker (idempotent). Jobs left by an earlier run are picked up at once. */
 export function startJobWorkers(opts: StartOptions = {}): JobWorker {
@@ -40,27 +45,28 @@ export function startJobWorkers(opts: StartOptions = {}): JobWorker {
   if (state.worker) return state.worker;
   const redisUrl = opts.redisUrl ?? env().REDIS_URL ?? "";
   const polled = Number(process.env.JOB_POLL_MS);
-  const worker = new JobWorker({
-    handlers: JOB_HANDLERS,
-    concurrency: 1,
-    pollMs: opts.pollMs ?? (polled > 0 ? polled : redisUrl ? 15_000 : 2000),
-    leaseMs: opts.leaseMs,
-  });
+  const pollMs = opts.pollMs ?? (polled > 0 ? polled : redisUrl ? 15_000 : 2000);
+  const worker = new JobWorker({ handlers: { [HLS_JOB]: hlsJobHandler }, concurrency: 1, pollMs, leaseMs: opts.leaseMs });
+  const webhookWorker = new JobWorker({ handlers: { [WEBHOOK_JOB]: webhookJobHandler }, concurrency: WEBHOOK_CONCURRENCY, pollMs, leaseMs: opts.leaseMs });
   state.worker = worker;
+  state.webhookWorker = webhookWorker;
   setGaugeSource("jobs", countJobsByState);
-  if (redisUrl) state.transport = openBullTransport(redisUrl, (id) => worker.runById(id));
+  // A message names a row of either kind; each worker claims only its own kinds.
+  if (redisUrl) state.transport = openBullTransport(redisUrl, async (id) => void (await Promise.all([worker.runById(id), webhookWorker.runById(id)])));
   worker.start();
+  webhookWorker.start();
   return worker;
 }
 
 /** Stops the worker: the running job is aborted and queued again for the next start. */
 export async function stopJobWorkers(): Promise<void> {
   const state = jobs();
-  const { worker, transport, publisher } = state;
+  const { worker, webhookWorker, transport, publisher } = state;
   state.worker = undefined;
+  state.webhookWorker = undefined;
   state.transport = undefined;
   state.publisher = undefined;
-  await Promise.allSettled([worker?.stop(), transport?.close(), publisher?.close()]);
+  await Promise.allSettled([worker?.stop(), webhookWorker?.stop(), transport?.close(), publisher?.close()]);
 }
 
 /** After jobs were enqueued (and committed): wakes the local worker, or every instance through Redis. */
@@ -69,6 +75,7 @@ export async function notifyJobs(jobIds: readonly string[]): Promise<void> {
   if (!jobIds.length) return;
   const state = jobs();
   state.worker?.wake();
+  state.webhookWorker?.wake();
   const redisUrl = env().REDIS_URL;
   if (!redisUrl) return;
   state.publisher ??= state.transport ?? openBullTransport(redisUrl);

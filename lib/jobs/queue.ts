@@ -147,13 +147,13 @@ export async function completeJob(jobId: string, workerId: string): Promise<bool
  * attempts reach maxAttempts (`permanent` skips the remaining attempts). Returns the
  * resulting state, or null when this worker no longer held the job.
  */
-export async function failJob(job: JobRow, workerId: string, message: string, permanent = false): Promise<JobState | null> {
+export async function failJob(job: JobRow, workerId: string, message: string, permanent = false, delayMs: number = retryDelayMs(job.attempts)): Promise<JobState | null> {
   const final = permanent || job.attempts >= job.maxAttempts;
   const { count } = await db().job.updateMany({
     where: { id: job.id, lockedBy: workerId, state: "running" },
     data: final
       ? { state: "failed", lockedBy: null, lockedUntil: null, lastError: message.slice(0, 2000) }
-      : { state: "queued", lockedBy: null, lockedUntil: null, lastError: message.slice(0, 2000), runAt: new Date(Date.now() + retryDelayMs(job.attempts)) },
+      : { state: "queued", lockedBy: null, lockedUntil: null, lastError: message.slice(0, 2000), runAt: new Date(Date.now() + delayMs) },
   });
   if (count !== 1) return null;
   return final ? "failed" : "queued";

@@ -21,6 +21,8 @@ export interface JobHandler {
   run(payload: unknown, ctx: JobContext): Promise<void>;
   /** Called once when the job fails for good (attempts used up or a permanent error). */
   onFailed?(payload: unknown, error: unknown): Promise<void>;
+  /** Delay before the next attempt after `failedAttempts` failures; default queue.ts's retryDelayMs. */
+  retryDelayMs?(failedAttempts: number): number;
 }
 
 /** Thrown by a handler when another attempt cannot help. */
@@ -156,7 +158,7 @@ export class JobWorker {
       const message = error instanceof Error ? error.message : String(error);
       let state: JobState | null = null;
       try {
-        state = await failJob(job, this.id, message, error instanceof PermanentJobError);
+        state = await failJob(job, this.id, message, error instanceof PermanentJobError, handler.retryDelayMs?.(job.attempts));
       } catch (dbError) {
         this.log(`could not record the failure of job ${job.id}: ${String(dbError)}`);
       }

@@ -7,6 +7,7 @@ import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { isRecordNotFound, WRITE_TRANSACTION } from "../prisma-support";
 import { forgetDeliverable } from "./delivery-cache";
+import { emitModeratedByCode, type ModerationAction } from "../webhooks/post-events";
 
 export type Privacy = "public" | "unlisted" | "private";
 
@@ -29,10 +30,12 @@ const toState = (row: StateRow): PostModerationState => ({
 async function updatePost(
   code: string,
   data: { moderated?: boolean; restricted?: boolean; privacy?: Privacy },
+  action: ModerationAction,
 ): Promise<PostModerationState> {
   try {
     const state = toState(await db().post.update({ where: { code }, data, select: stateSelect }));
     forgetDeliverable({ code });
+    emitModeratedByCode(code, action);
     return state;
   } catch (error) {
     if (isRecordNotFound(error)) throw new DomainError("not_found", `No post '${code}'.`);
@@ -40,9 +43,9 @@ async function updatePost(
   }
 }
 
-export const moderatePost = (code: string): Promise<PostModerationState> => updatePost(code, { moderated: true });
+export const moderatePost = (code: string): Promise<PostModerationState> => updatePost(code, { moderated: true }, "moderated");
 
-export const unmoderatePost = (code: string): Promise<PostModerationState> => updatePost(code, { moderated: false });
+export const unmoderatePost = (code: string): Promise<PostModerationState> => updatePost(code, { moderated: false }, "released");
 
 /**
  * Restricts the post. A public post becomes unlisted at once ("a restricted post is
@@ -57,6 +60,7 @@ export async function restrictPost(code: string): Promise<PostModerationState> {
       return tx.post.update({ where: { code }, data: { restricted: true }, select: stateSelect });
     }, WRITE_TRANSACTION);
     forgetDeliverable({ code });
+    emitModeratedByCode(code, "restricted");
     return toState(post);
   } catch (error) {
     if (isRecordNotFound(error)) throw new DomainError("not_found", `No post '${code}'.`);

@@ -10,6 +10,7 @@ import { storage } from "../storage";
 import { findPostByCode, notFound, postForChange, type PostRecord, type Viewer } from "./read";
 import { postOnAdaptiveDelivery } from "./adaptive";
 import { forgetDeliverable } from "./delivery-cache";
+import { emitDeleted } from "../webhooks/post-events";
 
 function storedKeys(files: PostRecord["files"]): string[] {
   return files.flatMap((f) => [f.storageKey, ...(f.thumbnailKey ? [f.thumbnailKey] : [])]);
@@ -46,6 +47,7 @@ async function removePost(post: PostRecord): Promise<void> {
     }
   });
   forgetDeliverable({ code });
+  emitDeleted(post);
   await removeObjects(storedKeys(post.files), post.files.flatMap((f) => (f.streamKey ? [f.streamKey] : [])));
 }
 

@@ -34,6 +34,10 @@ export const BUCKETS = {
   analytics: perUser(30, 60), // GET /analytics
   gifs: { limit: 60, windowSeconds: 60, scope: "ip" }, // GET /gifs, per IP
   convert: perUser(10, 60), // POST /convert
+  // Webhooks (issue #19; not in interface.md: docs/webhooks.md)
+  webhooks_read: perUser(60, 60), // GET /webhooks, /webhooks/{id}, /webhooks/{id}/deliveries
+  webhooks_write: perUser(20, 60), // create, update, delete
+  webhooks_test: perUser(5, 60), // POST /webhooks/{id}/test
   // Relay only
   block: perUser(10, 60),
   unblock: perUser(10, 60),

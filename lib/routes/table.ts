@@ -36,6 +36,7 @@ import * as account from "./relay-account";
 import * as social from "./relay-social";
 import * as reports from "./reports";
 import { handleGifs } from "./gifs";
+import { webhookRoutes } from "./webhooks";
 import {
   handleAddFiles,
   handleDeleteFile,
@@ -417,5 +418,6 @@ export const ROUTES: readonly RouteDef[] = [
   reportPost,
   reportUser,
   analytics,
+  ...webhookRoutes,
   ...relayRoutes,
 ] as readonly RouteDef[];

@@ -15,6 +15,7 @@ import type { UserRecord } from "../users/profile";
 import { notify } from "./notifications";
 import { assertNoBlock, blockBetween, postToDisengage, postToEngage, visibleUserWhere } from "./relations";
 import { refreshDiscoverScore, scoreSelect } from "./score";
+import { emitCommentReceived } from "../webhooks/post-events";
 
 /** Comments returned by GET /posts/{code}/comments (interface.md, Limits). */
 export const MAX_COMMENTS = 500;
@@ -129,7 +130,7 @@ export async function createComment(userId: string, code: string, body: string):
   const text = body.trim();
   const mentioned = await mentionRecipients(text, post, userId);
   try {
-    return await db().$transaction(async (tx) => {
+    const { item, commentCount } = await db().$transaction(async (tx) => {
       const comment = await tx.comment.create({ data: { postId: post.id, userId, body: text }, include: { user: true } });
       const counts = await tx.post.update({ where: { id: post.id }, data: { commentCount: { increment: 1 } }, select: scoreSelect });
       await refreshDiscoverScore(tx, counts);
@@ -137,8 +138,11 @@ export async function createComment(userId: string, code: string, body: string):
       for (const recipientId of mentioned) {
         await notify(tx, { kind: "mention", recipientId, actorId: userId, postId: post.id, commentId: comment.id });
       }
-      return { id: comment.id, body: comment.body, likeCount: 0, createdAt: comment.createdAt, user: comment.user, liked: false };
+      const item: CommentItem = { id: comment.id, body: comment.body, likeCount: 0, createdAt: comment.createdAt, user: comment.user, liked: false };
+      return { item, commentCount: counts.commentCount };
     });
+    emitCommentReceived({ ...post, commentCount }, { id: item.id, body: item.body, createdAt: item.createdAt, author: item.user });
+    return item;
   } catch (error) {
     // The post was deleted between the checks and the insert.
     if (isForeignKeyViolation(error)) throw new DomainError("not_found", "No such post.");

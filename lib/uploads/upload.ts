@@ -22,6 +22,7 @@ import { asFileError, discardStored, processAndStore, type StoredFile } from "./
 import { settlePending } from "./pending";
 import type { Uploader } from "./uploader";
 import type { PostRecord } from "../posts/read";
+import { emitModerated, emitUploaded } from "../webhooks/post-events";
 
 export const ALBUM_MAX_FILES = 9;
 export const POST_TYPES = ["album", "single"] as const;
@@ -85,6 +86,9 @@ export async function uploadPosts(uploader: Uploader, files: readonly ReceivedFi
     await notifyJobs(written.jobIds);
     recordUploadedBytes("upload", sum(stored));
     posts.push(written.post);
+    emitUploaded(written.post);
+    // Auto-moderation flagged a file (lib/moderation): the owner hears of the quarantine too.
+    if (written.post.moderated) emitModerated(written.post, "moderated");
   }
   failed.sort((a, b) => a.index - b.index);
   return { posts, failed };
@@ -117,6 +121,7 @@ async function writePost(
             code: newShareCode(),
             userId: uploader.userId,
             teamId: uploader.teamId,
+            appId: uploader.appId,
             // Team posts are always private (the post-privacy header is ignored for them).
             privacy: uploader.teamId ? "private" : privacy,
             moderated: stored.some((f) => f.flagged),

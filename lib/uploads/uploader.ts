@@ -15,6 +15,8 @@ export interface Uploader {
   /** The author: the key's user, or the team owner for team keys. */
   userId: string;
   teamId: string | null;
+  /** The app whose key uploads (app-scoped webhooks, docs/webhooks.md); null for other keys. */
+  appId: string | null;
   limits: PlanLimits;
   account: QuotaAccount;
   /** Priority minutes left this month (read once, on first use). */
@@ -29,6 +31,7 @@ export function uploaderFor(principal: Principal): Uploader {
   return {
     userId: user.id,
     teamId: team?.id ?? null,
+    appId: principal.kind === "app" ? principal.appId : null,
     limits: planLimits(plan),
     account: team
       ? { subject: teamSubject(team.id), quota: quotaFor("team", team.quotaOverride) }

@@ -67,6 +67,9 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     data: { source: "web", actorId: alice.id, actorName: "Alice", action: "user.suspend", targetType: "user", targetId: bob.id },
   });
 
+  const hook = await db.webhook.create({ data: { userId: alice.id, url: "https://example.com/hook", secret: "whsec_x", events: "upload" } });
+  await db.webhookDelivery.create({ data: { webhookId: hook.id, eventId: "evt_1", event: "upload", attempt: 1, status: 200, ok: true } });
+
   const counts: Record<ModelName, () => Promise<number>> = {
     User: () => db.user.count(),
     OAuthAccount: () => db.oAuthAccount.count(),
@@ -96,6 +99,8 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     Job: () => db.job.count(),
     PendingUpload: () => db.pendingUpload.count(),
     AuditEntry: () => db.auditEntry.count(),
+    Webhook: () => db.webhook.count(),
+    WebhookDelivery: () => db.webhookDelivery.count(),
   };
   expect(Object.keys(counts).sort()).toEqual(Object.values(Prisma.ModelName).sort());
   for (const [model, count] of Object.entries(counts)) {

@@ -15,7 +15,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // Media fixtures (tests/support/media.ts) are generated here, once per run.
   const runDir = mkdtempSync(join(tmpdir(), "mediahost-e2e-"));
   process.env.TEST_RUN_DIR = runDir;
-  const server = await startTestServer({ PORT: port, PUBLIC_URL: url, REGISTRATION: "open" });
+  // WEBHOOK_ALLOW_PRIVATE: webhooks.spec.ts's receiver listens on 127.0.0.1 (docs/webhooks.md).
+  const server = await startTestServer({ PORT: port, PUBLIC_URL: url, REGISTRATION: "open", WEBHOOK_ALLOW_PRIVATE: "127.0.0.1" });
   process.env.E2E_DATA_DIR = server.dataDir;
   // The database the admin CLI must use (PostgreSQL when TEST_DATABASE_URL is set).
   process.env.E2E_SERVER_ENV = JSON.stringify(server.env);

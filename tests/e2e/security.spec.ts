@@ -61,7 +61,7 @@ test("every page works under the policy, signed in", async ({ page }) => {
   const problems = await watchPolicy(page);
   await signIn(page, user.username, user.password);
   const adminPages = ["/admin", "/admin/users", "/admin/reports", "/admin/moderation", "/admin/invites", "/admin/audit"];
-  for (const path of ["/dashboard", "/dashboard/apps", "/dashboard/teams", "/dashboard/usage", "/dashboard/settings", ...adminPages, "/discover", `/p/${videoCode}`, `/u/${user.username}`, "/signout"]) {
+  for (const path of ["/dashboard", "/dashboard/apps", "/dashboard/teams", "/dashboard/usage", "/dashboard/webhooks", "/dashboard/settings", ...adminPages, "/discover", `/p/${videoCode}`, `/u/${user.username}`, "/signout"]) {
     await open(page, path);
   }
   await open(page, "/dashboard");

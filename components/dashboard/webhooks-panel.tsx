@@ -1,0 +1,320 @@
+"use client";
+/**
+ * Webhooks (docs/webhooks.md): list, create (URL, events, format, app; the secret shown
+ * once), send a test, the delivery log with the last responses, pause, re-enable after a
+ * disable, delete. Everything goes through `/api/webhooks` with the session cookie.
+ */
+import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
+import { api, ApiError } from "./api";
+import { CopyButton } from "./copy-button";
+import { card, dangerButton, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
+
+const EVENTS = [
+  { type: "upload", label: "Upload" },
+  { type: "post.deleted", label: "Post deleted" },
+  { type: "post.moderated", label: "Post moderated" },
+  { type: "comment.received", label: "Comment received" },
+] as const;
+
+interface Webhook {
+  id: string;
+  url: string;
+  app_id: string | null;
+  app_name: string | null;
+  events: string[];
+  format: "generic" | "discord";
+  enabled: boolean;
+  failure_count: number;
+  disabled_reason: string | null;
+  last_delivery_at: string | null;
+  created_at: string;
+  secret?: string;
+}
+
+interface Delivery {
+  id: string;
+  event_id: string;
+  event: string;
+  attempt: number;
+  status: number | null;
+  ok: boolean;
+  response: string | null;
+  error: string | null;
+  duration_ms: number;
+  created_at: string;
+}
+
+const message = (e: unknown) => (e instanceof ApiError || e instanceof Error ? e.message : String(e));
+
+export function WebhooksPanel({ apps }: { apps: { id: string; name: string }[] }) {
+  const [hooks, setHooks] = useState<Webhook[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<Webhook | null>(null);
+  const [url, setUrl] = useState("");
+  const [events, setEvents] = useState<string[]>(["upload"]);
+  const [format, setFormat] = useState<"generic" | "discord">("generic");
+  const [appId, setAppId] = useState("");
+  const [busy, setBusy] = useState(false);
+  const ids = { url: useId(), format: useId(), app: useId() };
+
+  const load = useCallback(async () => {
+    try {
+      setHooks((await api<{ webhooks: Webhook[] }>("/api/webhooks")).webhooks);
+    } catch (e) {
+      setError(message(e));
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (e) {
+      setError(message(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const create = (event: FormEvent) => {
+    event.preventDefault();
+    void run(async () => {
+      const { webhook } = await api<{ webhook: Webhook }>("/api/webhooks", {
+        method: "POST",
+        body: JSON.stringify({ url, events, format, app_id: appId || null }),
+      });
+      setCreated(webhook);
+      setUrl("");
+      await load();
+    });
+  };
+
+  const toggle = (type: string) => setEvents((list) => (list.includes(type) ? list.filter((t) => t !== type) : [...list, type]));
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Webhooks</h1>
+        <p className={`${muted} mt-1`}>
+          Get a signed POST on your server (or a Discord channel) when you upload, a post is deleted or moderated, or someone comments. Failed
+          deliveries are retried with backoff; a webhook that keeps failing is disabled.
+        </p>
+      </div>
+
+      {error && (
+        <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-700 dark:border-red-800 dark:bg-red-950/40 dark:text-red-300">
+          {error}
+        </p>
+      )}
+
+      {created?.secret && (
+        <section className={card} aria-label="New webhook secret">
+          <p className="text-sm font-medium">Signing secret of {created.url}</p>
+          <p className={muted}>Shown only now. Verify the webhook-signature header with it (see the docs).</p>
+          <div className="mt-2 flex items-center gap-2">
+            <code data-testid="webhook-secret" className="break-all rounded bg-zinc-100 px-2 py-1 text-sm dark:bg-zinc-800">
+              {created.secret}
+            </code>
+            <CopyButton value={created.secret} />
+          </div>
+          <button type="button" className={`${secondaryButton} mt-3`} onClick={() => setCreated(null)}>
+            Done
+          </button>
+        </section>
+      )}
+
+      <form onSubmit={create} className={`${card} space-y-3`} aria-label="Add a webhook">
+        <h2 className="font-semibold">Add a webhook</h2>
+        <div>
+          <label htmlFor={ids.url} className={label}>
+            Payload URL
+          </label>
+          <input id={ids.url} className={input} type="url" required placeholder="https://example.com/hooks/mediahost" value={url} onChange={(e) => setUrl(e.target.value)} />
+        </div>
+        <fieldset>
+          <legend className={label}>Events</legend>
+          <div className="mt-1 flex flex-wrap gap-4">
+            {EVENTS.map((e) => (
+              <label key={e.type} className="flex items-center gap-2 text-sm">
+                <input type="checkbox" checked={events.includes(e.type)} onChange={() => toggle(e.type)} />
+                {e.label}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <div className="flex flex-wrap gap-4">
+          <div>
+            <label htmlFor={ids.format} className={label}>
+              Format
+            </label>
+            <select id={ids.format} className={input} value={format} onChange={(e) => setFormat(e.target.value === "discord" ? "discord" : "generic")}>
+              <option value="generic">JSON (signed)</option>
+              <option value="discord">Discord</option>
+            </select>
+          </div>
+          <div>
+            <label htmlFor={ids.app} className={label}>
+              Posts of
+            </label>
+            <select id={ids.app} className={input} value={appId} onChange={(e) => setAppId(e.target.value)}>
+              <option value="">Every app (the whole account)</option>
+              {apps.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <button type="submit" className={primaryButton} disabled={busy || !url || events.length === 0}>
+          Add webhook
+        </button>
+      </form>
+
+      {hooks === null ? (
+        <p className={muted}>Loading…</p>
+      ) : hooks.length === 0 ? (
+        <p className={muted}>No webhooks yet.</p>
+      ) : (
+        <ul className="space-y-4">
+          {hooks.map((hook) => (
+            <WebhookCard key={hook.id} hook={hook} busy={busy} run={run} reload={load} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function WebhookCard({ hook, busy, run, reload }: { hook: Webhook; busy: boolean; run: (work: () => Promise<void>) => Promise<void>; reload: () => Promise<void> }) {
+  const [log, setLog] = useState<Delivery[] | null>(null);
+  const [open, setOpen] = useState(false);
+
+  const loadLog = useCallback(async () => {
+    setLog((await api<{ deliveries: Delivery[] }>(`/api/webhooks/${hook.id}/deliveries?limit=20`)).deliveries);
+  }, [hook.id]);
+
+  const patch = (body: object) =>
+    run(async () => {
+      await api(`/api/webhooks/${hook.id}`, { method: "PATCH", body: JSON.stringify(body) });
+      await reload();
+    });
+
+  return (
+    <li className={card} aria-label={`Webhook ${hook.url}`}>
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0">
+          <p className="break-all font-medium">{hook.url}</p>
+          <p className={muted}>
+            {hook.events.join(", ")} · {hook.format === "discord" ? "Discord" : "JSON"} · {hook.app_name ? `posts of ${hook.app_name}` : "every app"}
+            {hook.last_delivery_at ? ` · last delivered ${formatDate(hook.last_delivery_at)}` : ""}
+          </p>
+        </div>
+        <span className={`rounded px-2 py-0.5 text-xs font-medium ${hook.enabled ? "bg-green-100 text-green-800 dark:bg-green-900/40 dark:text-green-300" : "bg-red-100 text-red-800 dark:bg-red-900/40 dark:text-red-300"}`}>
+          {hook.enabled ? "Active" : "Disabled"}
+        </span>
+      </div>
+      {!hook.enabled && hook.disabled_reason && (
+        <p role="status" className="mt-2 rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-700 dark:border-red-800 dark:bg-red-950/40 dark:text-red-300">
+          {hook.disabled_reason}
+        </p>
+      )}
+      <div className="mt-3 flex flex-wrap gap-2">
+        <button
+          type="button"
+          className={secondaryButton}
+          disabled={busy}
+          onClick={() =>
+            void run(async () => {
+              await api(`/api/webhooks/${hook.id}/test`, { method: "POST" });
+              setOpen(true);
+              await loadLog();
+            })
+          }
+        >
+          Send test
+        </button>
+        <button
+          type="button"
+          className={secondaryButton}
+          disabled={busy}
+          onClick={() =>
+            void run(async () => {
+              setOpen(!open);
+              if (!open) await loadLog();
+            })
+          }
+        >
+          {open ? "Hide deliveries" : "Recent deliveries"}
+        </button>
+        {hook.enabled ? (
+          <button type="button" className={secondaryButton} disabled={busy} onClick={() => void patch({ enabled: false })}>
+            Pause
+          </button>
+        ) : (
+          <button type="button" className={primaryButton} disabled={busy} onClick={() => void patch({ enabled: true })}>
+            Re-enable
+          </button>
+        )}
+        <button
+          type="button"
+          className={dangerButton}
+          disabled={busy}
+          onClick={() =>
+            void run(async () => {
+              if (!window.confirm(`Delete the webhook to ${hook.url}?`)) return;
+              await api(`/api/webhooks/${hook.id}`, { method: "DELETE" });
+              await reload();
+            })
+          }
+        >
+          Delete
+        </button>
+      </div>
+      {open && (
+        <div className="mt-3">
+          <div className="flex items-center justify-between">
+            <h3 className="text-sm font-semibold">Recent deliveries</h3>
+            <button type="button" className="text-sm underline" onClick={() => void run(loadLog)}>
+              Refresh
+            </button>
+          </div>
+          {log === null ? (
+            <p className={muted}>Loading…</p>
+          ) : log.length === 0 ? (
+            <p className={muted}>No deliveries yet.</p>
+          ) : (
+            <table className="mt-2 w-full text-left text-sm">
+              <thead>
+                <tr className="text-zinc-500">
+                  <th className="py-1 pr-2 font-medium">Time</th>
+                  <th className="py-1 pr-2 font-medium">Event</th>
+                  <th className="py-1 pr-2 font-medium">Attempt</th>
+                  <th className="py-1 pr-2 font-medium">Result</th>
+                  <th className="py-1 font-medium">Response</th>
+                </tr>
+              </thead>
+              <tbody>
+                {log.map((d) => (
+                  <tr key={d.id} className="border-t border-zinc-200 align-top dark:border-zinc-800">
+                    <td className="py-1 pr-2 whitespace-nowrap">{formatDate(d.created_at)}</td>
+                    <td className="py-1 pr-2">{d.event}</td>
+                    <td className="py-1 pr-2">{d.attempt}</td>
+                    <td className={`py-1 pr-2 whitespace-nowrap ${d.ok ? "text-green-700 dark:text-green-400" : "text-red-700 dark:text-red-400"}`}>
+                      {d.status ?? "no response"} · {d.duration_ms} ms
+                    </td>
+                    <td className="py-1 break-all">
+                      <code className="text-xs">{d.error ?? d.response ?? ""}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}

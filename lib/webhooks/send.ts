@@ -1,0 +1,74 @@
+/**
+ * One delivery attempt over HTTP(S) to an address the guard already checked: the socket
+ * connects to that address (the `lookup` answers with it, so no second DNS query can
+ * rebind the host), TLS still verifies the certificate for the URL's host name, redirects
+ * are not followed (a 3xx is a failed attempt), and the whole attempt has one time limit.
+ */
+import http from "node:http";
+import https from "node:https";
+import type { LookupFunction } from "node:net";
+import type { ResolvedTarget } from "./address-guard";
+
+/** How much of a response body the delivery log keeps. */
+export const RESPONSE_SNIPPET_BYTES = 1024;
+
+export interface AttemptResult {
+  status: number;
+  /** The start of the response body, as text. */
+  snippet: string;
+}
+
+export function sendWebhook(
+  target: ResolvedTarget,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<AttemptResult> {
+  const pinned: LookupFunction = (_host, options, callback) => {
+    // net asks for every address when it races IPv4 and IPv6 (autoSelectFamily).
+    if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+  const client = target.url.protocol === "https:" ? https : http;
+  return new Promise<AttemptResult>((resolve, reject) => {
+    const request = client.request(
+      target.url,
+      {
+        method: "POST",
+        lookup: pinned,
+        agent: false,
+        headers: { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "user-agent": "Mediahost-Webhooks/1" },
+        signal,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const finish = () => {
+          clearTimeout(timer);
+          resolve({ status: response.statusCode ?? 0, snippet: Buffer.concat(chunks).subarray(0, RESPONSE_SNIPPET_BYTES).toString("utf8") });
+        };
+        response.on("data", (chunk: Buffer) => {
+          if (size < RESPONSE_SNIPPET_BYTES) chunks.push(chunk);
+          size += chunk.length;
+          // Enough for the log: stop reading a large (or endless) body.
+          if (size >= RESPONSE_SNIPPET_BYTES) {
+            response.destroy();
+            finish();
+          }
+        });
+        response.on("end", finish);
+        response.on("error", (error) => {
+          clearTimeout(timer);
+          reject(error);
+        });
+      },
+    );
+    const timer = setTimeout(() => request.destroy(new Error(`No response within ${timeoutMs} ms.`)), timeoutMs);
+    request.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    request.end(body);
+  });
+}
