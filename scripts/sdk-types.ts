@@ -32,7 +32,11 @@ const HEADER = (surface: Surface) =>
   ].join("\n");
 
 export async function generateSdkTypes(surface: Surface): Promise<string> {
-  const document = surfaceDocument(surface, SERVER_PATH[surface]);
+  return typesFromDocument(surfaceDocument(surface, SERVER_PATH[surface]), surface);
+}
+
+/** The generated file for one OpenAPI document (also used on the served documents in tests). */
+export async function typesFromDocument(document: Record<string, unknown>, surface: Surface): Promise<string> {
   // openapi-typescript's own types for the document are stricter than our JSON; it validates
   // the document itself (redocly) and throws on an invalid one.
   const ast = await openapiTS(document as unknown as Parameters<typeof openapiTS>[0], {
