@@ -43,6 +43,11 @@ export function uploadCalls(client: { raw: { request: unknown } }): Pick<ApiClie
       headers: uploadHeaders(options),
       ...(code !== undefined ? { params: { path: { code } } } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      // Node's fetch (undici) clones a request that may follow a redirect, teeing the body:
+      // the unread branch then holds the whole file in memory. With no redirects and no
+      // window it sends the one body as it reads it (docs/sdk.md, "Uploads stream").
+      redirect: "error",
+      window: null,
     });
     if (!response.ok) throw MediaHostError.fromResponse(response, error);
     return data;
