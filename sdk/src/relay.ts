@@ -3,11 +3,10 @@
  * `register` trade a username and password for a relay-key (a session, listed by
  * `GET /sessions`) and return a client that uses it (docs/sdk.md).
  */
-import { uploadCalls, type AddFilesReply, type UploadReply } from "./api";
+import { uploadCalls, type ApiClient } from "./api";
 import { createTypedClient, trimBase, type Reply, type TypedClient } from "./client";
 import type { paths as RelayPaths } from "./generated/relay";
 import { MediaHostError } from "./errors";
-import type { AddFilesOptions, UploadOptions, UploadSource } from "./upload";
 
 export type { RelayPaths };
 type LoginBody = NonNullable<RelayPaths["/auth/login"]["post"]["requestBody"]>["content"]["application/json"];
@@ -22,10 +21,8 @@ export interface RelayClientOptions {
   fetch?: typeof globalThis.fetch;
 }
 
-export interface RelayClient extends TypedClient<RelayPaths> {
-  upload(files: UploadSource | readonly UploadSource[], options?: UploadOptions): Promise<UploadReply>;
-  addFiles(code: string, files: UploadSource | readonly UploadSource[], options?: AddFilesOptions): Promise<AddFilesReply>;
-}
+/** Relay's typed calls, plus upload, add-files and convert, which Relay serves too. */
+export interface RelayClient extends TypedClient<RelayPaths>, Pick<ApiClient, "upload" | "addFiles" | "convert"> {}
 
 export function createRelayClient(options: RelayClientOptions): RelayClient {
   const client = createTypedClient<RelayPaths>({ baseUrl: trimBase(options.baseUrl), headers: { "relay-key": options.relayKey }, fetch: options.fetch });

@@ -101,6 +101,18 @@ describe("the SDK against the server", () => {
     expect(gone).toEqual({ code, deleted: true });
   });
 
+  it("converts a file from disk and hands back the result unread, with its name and type", async () => {
+    const converted = await api.convert(await fromPath(await fixture("pngPlain"), "picture.png"), "webp");
+    expect(converted.type).toBe("image/webp");
+    expect(converted.filename).toBe("picture.webp");
+    const bytes = Buffer.from(await new Response(converted.body).arrayBuffer());
+    expect(bytes.subarray(0, 4).toString("latin1")).toBe("RIFF");
+    expect(bytes.subarray(8, 12).toString("latin1")).toBe("WEBP");
+    expect(converted.size).toBe(bytes.length);
+    const refused = await failure(api.convert(await fromPath(await fixture("pngPlain")), "mp3"));
+    expect([refused.type, refused.status]).toEqual(["unsupported_type", 400]);
+  });
+
   it("pages through GET /posts: every post once, newest first, over more than one page", async () => {
     // Four posts from one request (post-type single: one post per file).
     const image = await fromPath(await fixture("pngPlain"));
