@@ -6,7 +6,9 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { rm, truncate, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiClient, createRelayClient, fromPath, isMediaHostError, MediaHostError, register, signIn, type ApiClient } from "@/sdk/src/node";
@@ -29,6 +31,7 @@ async function failure(promise: Promise<unknown>): Promise<MediaHostError> {
 describe("the SDK against the server", () => {
   let server: TestServer;
   let api: ApiClient;
+  let apiKey: string;
   let apiUrl: string;
   let relayUrl: string;
   beforeAll(async () => {
@@ -37,6 +40,7 @@ describe("the SDK against the server", () => {
     relayUrl = `${server.url}/relay`;
     await adminCli(server, "user", "create", "--username", "sdk_owner", "--plan", "plus");
     const { key } = (await adminCli(server, "app", "create", "--user", "sdk_owner", "--name", "SDK", "--gallery-access")) as { key: string };
+    apiKey = key;
     api = createApiClient({ baseUrl: apiUrl, apiKey: key });
   }, 300_000);
   afterAll(async () => {
@@ -139,6 +143,26 @@ describe("the SDK against the server", () => {
     const publicCodes: string[] = [];
     for await (const post of api.paginate("/posts", { params: { query: { limit: 1, privacy: "public" } } })) publicCodes.push(post.code);
     expect(publicCodes.sort()).toEqual(reply.posts.map((p) => p.code).sort());
+  });
+
+  it("the README's Node example runs as written: uploads, lists, and prints a typed error", async () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## TypeScript client"));
+    const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(code).toContain('from "./sdk/src/node.ts"');
+    // The README imports from the repository root; the copy runs from a scratch folder.
+    const script = join(await scratchDir(), "readme-example.mts");
+    await writeFile(script, code!.replace('"./sdk/src/node.ts"', JSON.stringify(join(root, "sdk/src/node.ts"))));
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", script, await fixture("pngPlain")], {
+      cwd: root,
+      env: { ...process.env, MEDIAHOST_API_URL: apiUrl, MEDIAHOST_API_KEY: apiKey },
+    });
+    const lines = stdout.trim().split("\n");
+    const shared = /^share page (\S+), direct link (\S+)$/.exec(lines[0]);
+    expect(shared, stdout).not.toBeNull();
+    const code_ = shared![1].split("/").at(-1)!;
+    expect(lines[1]).toBe(`${code_} unlisted 1`);
+    expect(lines.at(-1)).toMatch(/^not_found \(404\), request [0-9a-f]{32}, retry after - s$/);
   });
 
   it("a 404 is a MediaHostError not_found with the request-id of the reply", async () => {
