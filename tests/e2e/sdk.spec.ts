@@ -4,6 +4,7 @@
  * the API, turns errors into MediaHostError with the request-id and retry-after headers
  * CORS exposes, and signs in to Relay.
  */
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
@@ -15,12 +16,22 @@ type Sdk = typeof import("../../sdk/src/index");
 let other: Server;
 let otherOrigin: string;
 let user: E2EUser;
+/** The README's browser example, pointed at the test server with the user's key. */
+let readmePage: string;
 
 test.beforeAll(async () => {
   user = await createUser();
   const bundle = await bundleSdk();
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const example = /```html\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf("## TypeScript client")))?.[1] ?? "";
+  readmePage = example.replace("https://media.example.com/api", `${baseUrl()}/api`).replace("YOUR_APP_KEY", user.apiKey);
   // The second origin serves the bundle and a page that imports it, as the README shows.
   other = createServer((req, res) => {
+    if (req.url === "/readme.html") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><title>README example</title>${readmePage}`);
+      return;
+    }
     if (req.url === "/mediahost-sdk.js") {
       res.writeHead(200, { "content-type": "text/javascript; charset=utf-8" });
       res.end(bundle);
@@ -92,4 +103,13 @@ test("a page on another origin uses the SDK bundle: upload a File, read, page, t
   expect(result.me).toBe(user.username);
   expect(result.limited).toMatchObject({ type: "rate_limited", status: 429 });
   expect(result.limited?.retryAfter).toBeGreaterThan(0);
+});
+
+test("the README's browser example works as written: pick files, get their share pages", async ({ page }) => {
+  expect(readmePage).toContain(user.apiKey);
+  await page.goto(`${otherOrigin}/readme.html`);
+  // A real PNG (1x1) from the test process: what a person picks in the file dialog.
+  const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+  await page.locator("#files").setInputFiles([{ name: "dot.png", mimeType: "image/png", buffer: png }]);
+  await expect(page.locator("#out")).toHaveText(new RegExp(`^${baseUrl().replace(/[.:/]/g, "\\$&")}/p/\\w+$`));
 });
