@@ -44,11 +44,11 @@ export interface ApiClient extends TypedClient<ApiPaths> {
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const client = createTypedClient<ApiPaths>({ baseUrl: trimBase(options.baseUrl), headers: { "api-key": options.apiKey }, fetch: options.fetch });
-  return { ...client, ...uploadCalls(client) };
+  return { ...client, ...fileCalls(client) };
 }
 
-/** The same two calls on both surfaces (Relay has them too, with its own key). */
-export function uploadCalls(client: { raw: { request: unknown } }): Pick<ApiClient, "upload" | "addFiles" | "convert"> {
+/** Upload, add-files and convert: multipart calls both surfaces serve (each with its own key). */
+export function fileCalls(client: { raw: { request: unknown } }): Pick<ApiClient, "upload" | "addFiles" | "convert"> {
   // Multipart bodies are FormData, which the generated body type (an object of strings)
   // cannot describe; the reply is still the generated one.
   const request = client.raw.request as (method: string, path: string, init: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;

@@ -9,10 +9,11 @@ import type { UploadSource } from "./upload";
 export * from "./index";
 
 /**
- * A file on disk as an upload source, streamed while the request is sent: `openAsBlob`
- * gives a Blob backed by the file, read in chunks by fetch, never whole into memory (a
- * 1 GB video costs no more than a small one). The file must not change until the upload
- * is done (Node then fails the read rather than send a mix).
+ * A file on disk as an upload source, read in chunks while the request is sent, never
+ * whole into memory: `openAsBlob` gives a Blob backed by the file, and the SDK's upload
+ * requests are sent so that Node's fetch does not tee the body (docs/sdk.md, "Uploads
+ * stream"). The file must not change until the upload is done (Node then fails the read
+ * rather than send a mix).
  */
 export async function fromPath(path: string, name: string = basename(path)): Promise<UploadSource> {
   // openAsBlob does not check the path; a missing file would surface as a failed upload.

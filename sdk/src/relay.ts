@@ -3,7 +3,7 @@
  * `register` trade a username and password for a relay-key (a session, listed by
  * `GET /sessions`) and return a client that uses it (docs/sdk.md).
  */
-import { uploadCalls, type ApiClient } from "./api";
+import { fileCalls, type ApiClient } from "./api";
 import { createTypedClient, trimBase, type Reply, type TypedClient } from "./client";
 import type { paths as RelayPaths } from "./generated/relay";
 import { MediaHostError } from "./errors";
@@ -26,7 +26,7 @@ export interface RelayClient extends TypedClient<RelayPaths>, Pick<ApiClient, "u
 
 export function createRelayClient(options: RelayClientOptions): RelayClient {
   const client = createTypedClient<RelayPaths>({ baseUrl: trimBase(options.baseUrl), headers: { "relay-key": options.relayKey }, fetch: options.fetch });
-  return { ...client, ...uploadCalls(client) };
+  return { ...client, ...fileCalls(client) };
 }
 
 export interface SignInOptions {
