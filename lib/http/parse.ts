@@ -48,11 +48,14 @@ export const pagingQuery = z.object({
         return z.NEVER;
       }
       return n;
-    }),
+    })
+    // On the wire a query value is text; the documents (and the SDK's types) say what it means.
+    .meta({ type: "integer", minimum: 1, maximum: LIMITS.pageMax, description: `Page size (default ${LIMITS.pageDefault})` }),
   cursor: z
     .string()
     .optional()
-    .transform((v) => (v === "" ? undefined : v)),
+    .transform((v) => (v === "" ? undefined : v))
+    .meta({ description: "The previous page's next_cursor; omit it for the first page" }),
 });
 export type PagingQuery = z.output<typeof pagingQuery>;
 

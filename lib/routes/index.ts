@@ -1,9 +1,8 @@
 /** The two surfaces: their dispatchers and OpenAPI documents, all from one table. */
 import { env } from "../config/env";
 import { createDispatcher, type Dispatcher } from "../http/dispatch";
-import { openApiDocument } from "../http/openapi";
 import { defineRoute, type RouteDef, type Surface } from "../http/route";
-import { ErrorBody } from "./schemas";
+import { surfaceDocument } from "./openapi-documents";
 import { ROUTES } from "./table";
 
 const serverUrl = (surface: Surface) => (surface === "api" ? env().apiUrl : env().relayUrl);
@@ -22,7 +21,7 @@ const openapiRoute = defineRoute({
   async handler({ surface }) {
     let doc = documents.get(surface);
     if (!doc) {
-      doc = openApiDocument(ROUTES, surface, serverUrl(surface), [ErrorBody]);
+      doc = surfaceDocument(surface, serverUrl(surface));
       documents.set(surface, doc);
     }
     return doc;

@@ -25,7 +25,7 @@ const UNNAMED: Record<string, string> = {
   "@types/react-dom": "types of react-dom, used through Next",
 };
 
-const SOURCE_DIRS = ["app", "bench", "components", "lib", "scripts", "tests", ".ci"];
+const SOURCE_DIRS = ["app", "bench", "components", "lib", "scripts", "sdk", "tests", ".ci"];
 const SOURCE = /\.(ts|tsx|mts|mjs|cjs|js)$/;
 
 function sources(dir: string): string[] {
