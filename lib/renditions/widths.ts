@@ -40,7 +40,8 @@ export function offeredRenditions(sourceWidth: number | null): { width: Renditio
   for (const width of RENDITION_WIDTHS) {
     const pixels = sourceWidth && sourceWidth > 0 ? Math.min(width, sourceWidth) : width;
     offered.push({ width, pixels });
-    if (pixels < width) break;
+    // This one already holds every source pixel: a wider one would be the same image.
+    if (pixels === sourceWidth) break;
   }
   return offered;
 }
