@@ -43,8 +43,10 @@ function watchFiles(page: Page): string[] {
 async function expectRenditionTile(img: Locator, code: string, name: string): Promise<void> {
   await img.scrollIntoViewIfNeeded();
   const srcset = await img.getAttribute("srcset");
-  expect(srcset).toContain(`/cdn/${code}/r/320/${name}.webp 320w`);
-  expect(srcset).toContain(`/cdn/${code}/r/640/${name}.webp 640w`);
+  // Signed for private posts: `...webp?exp=...&sig=... 320w`.
+  const entry = (width: number) => new RegExp(`/cdn/${code}/r/${width}/${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.webp(\\?\\S*)? ${width}w`);
+  expect(srcset).toMatch(entry(320));
+  expect(srcset).toMatch(entry(640));
   expect(await img.getAttribute("sizes")).toBeTruthy();
   await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBeGreaterThan(0);
   const current = await img.evaluate((el: HTMLImageElement) => el.currentSrc);
