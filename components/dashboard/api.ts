@@ -45,6 +45,8 @@ export interface FileObject {
   height: number | null;
   duration?: number | null;
   thumbnail_url: string | null;
+  /** Sized WebP renditions, smallest first (docs/renditions.md). */
+  renditions?: { width: number; url: string }[];
   /** Priority delivery: the HLS master playlist once ready (docs/priority-delivery.md). */
   stream_url?: string | null;
   stream_state?: "queued" | "processing" | "ready" | "failed" | null;

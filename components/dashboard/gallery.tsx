@@ -10,6 +10,7 @@ import { PostEditor } from "./post-editor";
 import { UploadPanel } from "./upload-panel";
 import { useUploads } from "./upload";
 import { countOf } from "../plural";
+import { FOUR_COLUMN_SIZES, previewSources } from "../preview-image";
 import { dangerButton, input, muted, secondaryButton } from "./ui";
 
 const TABS = [
@@ -20,13 +21,6 @@ const TABS = [
   { value: "albums", label: "Albums" },
 ] as const;
 const PAGE_SIZE = 30;
-
-export function previewUrl(post: Post): string | null {
-  const file = post.files[0];
-  if (!file) return null;
-  if (file.thumbnail_url) return file.thumbnail_url;
-  return file.mime_type.startsWith("image/") ? file.url : null;
-}
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -176,7 +170,7 @@ export function Gallery() {
 
       <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" aria-label="Posts">
         {posts.map((post) => {
-          const preview = previewUrl(post);
+          const preview = previewSources(post.files[0]);
           const checked = selected.has(post.code);
           const title = post.title || "Untitled";
           return (
@@ -185,7 +179,7 @@ export function Gallery() {
                 <div className="aspect-square w-full bg-zinc-100 dark:bg-zinc-800">
                   {preview ? (
                     // eslint-disable-next-line @next/next/no-img-element -- signed, per-user URLs: no optimiser in between.
-                    <img src={preview} alt="" loading="lazy" className="h-full w-full object-cover" />
+                    <img src={preview.src} srcSet={preview.srcSet} sizes={preview.srcSet ? FOUR_COLUMN_SIZES : undefined} alt="" loading="lazy" className="h-full w-full object-cover" />
                   ) : (
                     <div className="flex h-full items-center justify-center text-sm text-zinc-500">{post.files[0]?.mime_type ?? "No file"}</div>
                   )}

@@ -2,21 +2,25 @@ import Link from "next/link";
 import { displayTitle } from "@/lib/web/oembed";
 import type { PostJson } from "@/lib/web/share";
 import { countOf } from "@/components/plural";
+import { THREE_COLUMN_SIZES, previewSources } from "@/components/preview-image";
 import { Engage } from "./Engage";
 
-/** A post in the discover feed or the GIF results: its first file, title, author and counts. */
-export function PostCard({ post, signedIn }: { post: PostJson; signedIn: boolean }) {
+/**
+ * A post in the discover feed, the GIF results or a profile: its first file (as sized
+ * renditions, docs/renditions.md), title, author and counts. `sizes` follows the grid.
+ */
+export function PostCard({ post, signedIn, sizes = THREE_COLUMN_SIZES }: { post: PostJson; signedIn: boolean; sizes?: string }) {
   const file = post.files[0];
   const title = displayTitle(post);
   const isVideo = file?.mime_type.startsWith("video/");
-  const preview = isVideo ? file?.thumbnail_url : file?.url;
+  const preview = previewSources(file);
   const shareHref = `/p/${post.code}`;
   return (
     <li className="flex flex-col overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
       <Link href={shareHref} prefetch={false} className="group relative block aspect-[4/3] bg-zinc-100 dark:bg-zinc-800">
         {preview ? (
           // eslint-disable-next-line @next/next/no-img-element
-          <img src={preview} alt="" loading="lazy" decoding="async" className="h-full w-full object-cover transition group-hover:opacity-90" />
+          <img src={preview.src} srcSet={preview.srcSet} sizes={preview.srcSet ? sizes : undefined} alt="" loading="lazy" decoding="async" className="h-full w-full object-cover transition group-hover:opacity-90" />
         ) : (
           <span className="flex h-full items-center justify-center text-sm text-zinc-500">{file?.mime_type ?? "No preview"}</span>
         )}

@@ -61,3 +61,8 @@ export async function findDeliverableStream(code: string, name: string): Promise
   if (!file?.streamKey) return null;
   return { prefix: file.streamKey, signed: isHidden(file.post), moderated: file.post.moderated };
 }
+
+/** Whether a stored file still has its row (a rendition made while it was deleted is dropped). */
+export async function fileStillStored(storageKey: string): Promise<boolean> {
+  return (await db().file.count({ where: { storageKey } })) > 0;
+}

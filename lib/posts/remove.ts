@@ -6,14 +6,16 @@
 import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { syncGifWords } from "../gifs/listing";
+import { renditionKeys } from "../renditions";
 import { storage } from "../storage";
 import { findPostByCode, notFound, postForChange, type PostRecord, type Viewer } from "./read";
 import { postOnAdaptiveDelivery } from "./adaptive";
 import { forgetDeliverable } from "./delivery-cache";
 import { emitDeleted } from "../webhooks/post-events";
 
+/** The file, its still frame and its renditions (made or not: deleting a missing key is a no-op). */
 function storedKeys(files: PostRecord["files"]): string[] {
-  return files.flatMap((f) => [f.storageKey, ...(f.thumbnailKey ? [f.thumbnailKey] : [])]);
+  return files.flatMap((f) => [f.storageKey, ...(f.thumbnailKey ? [f.thumbnailKey] : []), ...renditionKeys(f.storageKey)]);
 }
 
 async function removeObjects(keys: string[], prefixes: string[]): Promise<void> {

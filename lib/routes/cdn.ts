@@ -1,12 +1,15 @@
 /**
- * Direct files: /cdn/<code>/<name>, thumbnails /cdn/<code>/thumbs/<name>.jpg, and user
- * media (avatars, banners) /cdn/u/<...>. Files of private posts need the URL's signature.
+ * Direct files: /cdn/<code>/<name>, thumbnails /cdn/<code>/thumbs/<name>.jpg, sized
+ * renditions /cdn/<code>/r/<width>/<name>.webp (docs/renditions.md), and user media
+ * (avatars, banners) /cdn/u/<...>. Files of private posts need the URL's signature.
  * Every reply carries request-id from the custom server; errors are our JSON.
  */
 import { verifySignature } from "../delivery/signing";
 import { serveObject } from "../delivery/serve";
 import { serveHls } from "../delivery/hls";
-import { findDeliverableFile } from "../posts/files";
+import { isDomainError } from "../errors";
+import { fileStillStored, findDeliverableFile, type DeliverableFile } from "../posts/files";
+import { RENDITION_WIDTHS, ensureRendition, parseRenditionSegments, renditionKey, renditionSourceKey, type RenditionWidth } from "../renditions";
 import { carryContentLength, errorResponse } from "../http/respond";
 
 const USER_MEDIA_TYPES: Record<string, string> = { webp: "image/webp", png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif" };
@@ -42,6 +45,12 @@ async function resolveCdn(request: Request, basePath: string): Promise<Response>
   const hls = await serveHls(request, path, decoded);
   if (hls) return hls;
 
+  const rendition = parseRenditionSegments(decoded.slice(1));
+  if (rendition?.kind === "bad") {
+    return errorResponse("not_found", `No such rendition: the widths are ${RENDITION_WIDTHS.join(" and ")}, as WebP.`);
+  }
+  if (rendition) return serveRendition(request, url, path, decoded[0], rendition.name, rendition.width);
+
   const thumb = decoded.length === 3 && decoded[1] === "thumbs" && decoded[2].endsWith(".jpg");
   if (decoded.length !== 2 && !thumb) return notFound();
   const code = decoded[0];
@@ -63,6 +72,38 @@ async function resolveCdn(request: Request, basePath: string): Promise<Response>
     // A signed URL may be cached only until it expires.
     ...(file.signed ? { expiresAt: Number(exp) } : {}),
   });
+}
+
+async function serveRendition(request: Request, url: URL, path: string, code: string, name: string, width: RenditionWidth): Promise<Response> {
+  const file = await findDeliverableFile(code, name);
+  const sourceKey = file ? renditionSourceKey(file) : null;
+  if (!file || !sourceKey) return notFound();
+  const refused = refusal(file, path, url);
+  if (refused) return refused;
+  const key = renditionKey(file.storageKey, width);
+  try {
+    await ensureRendition({ sourceKey, key, width, stillWanted: () => fileStillStored(file.storageKey) });
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    const headers: Record<string, string> = error.retryAfter ? { "retry-after": String(error.retryAfter) } : {};
+    return errorResponse(error.type, error.message, { status: error.httpStatus, headers });
+  }
+  const exp = url.searchParams.get("exp") ?? "";
+  return serveObject(request, {
+    key,
+    contentType: "image/webp",
+    immutable: !file.signed,
+    ...(file.signed ? { expiresAt: Number(exp) } : {}),
+  });
+}
+
+/** The original's rules for a derived object: a signature for hidden posts, nothing under moderation. */
+function refusal(file: DeliverableFile, path: string, url: URL): Response | null {
+  if (file.signed && !verifySignature(path, url.searchParams.get("exp") ?? "", url.searchParams.get("sig") ?? "")) {
+    return errorResponse("forbidden", "This link is not valid or has expired; request the post again for a fresh one.");
+  }
+  if (file.moderated) return errorResponse("moderated", "This file is under moderation.");
+  return null;
 }
 
 const notFound = () => errorResponse("not_found", "No such file.");

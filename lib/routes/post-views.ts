@@ -7,10 +7,14 @@ import { isHidden, type PostRecord } from "../posts/read";
 import type { Surface } from "../http/route";
 import type { FileObject, Post } from "./schemas";
 import { userRef } from "./views";
+import { RENDITION_EXTENSION, RENDITION_SEGMENT, offeredRenditions, renditionSourceKey, type RenditionWidth } from "../renditions";
 
 /** Path of a file below the CDN base: `<code>/<name>`; thumbnails `<code>/thumbs/<name>.jpg`. */
 export const filePath = (code: string, name: string) => `${code}/${encodeURIComponent(name)}`;
 export const thumbnailPath = (code: string, name: string) => `${code}/thumbs/${encodeURIComponent(name)}.jpg`;
+/** A sized WebP rendition of an image or a video's still (docs/renditions.md). */
+export const renditionPath = (code: string, name: string, width: RenditionWidth) =>
+  `${code}/${RENDITION_SEGMENT}/${width}/${encodeURIComponent(name)}${RENDITION_EXTENSION}`;
 /** The HLS master playlist of a video on priority delivery (lib/delivery/hls.ts). */
 export const streamPath = (code: string, name: string) => `${code}/hls/${encodeURIComponent(name)}/master.m3u8`;
 const STREAM_STATES = ["queued", "processing", "ready", "failed"] as const;
@@ -40,8 +44,19 @@ export interface PostViewOptions {
   now?: number;
 }
 
+/**
+ * The renditions a file offers, smallest first: widths past the source's collapse into one
+ * (never upscaled), so every entry has distinct pixels. Videos: of the still frame.
+ */
+function renditionsOf(post: PostRecord, file: PostRecord["files"][number], signed: boolean, now: number): { width: number; url: string }[] {
+  if (!renditionSourceKey(file)) return [];
+  return offeredRenditions(file.width).map(({ width, pixels }) => ({ width: pixels, url: cdnUrl(renditionPath(post.code, file.name, width), signed, now) }));
+}
+
 export function fileView(post: PostRecord, file: PostRecord["files"][number], now: number): z.infer<typeof FileObject> {
   const signed = isHidden(post);
+  const renditions = renditionsOf(post, file, signed, now);
+  const isImage = file.mimeType.startsWith("image/");
   return {
     name: file.name,
     url: cdnUrl(filePath(post.code, file.name), signed, now),
@@ -50,7 +65,9 @@ export function fileView(post: PostRecord, file: PostRecord["files"][number], no
     width: file.width,
     height: file.height,
     duration: file.duration,
-    thumbnail_url: file.thumbnailKey ? cdnUrl(thumbnailPath(post.code, file.name), signed, now) : null,
+    // Videos: the still frame as it was made at upload; images: their largest rendition.
+    thumbnail_url: isImage ? (renditions.at(-1)?.url ?? null) : file.thumbnailKey ? cdnUrl(thumbnailPath(post.code, file.name), signed, now) : null,
+    renditions,
     stream_url: file.priority && file.streamState === "ready" ? cdnUrl(streamPath(post.code, file.name), signed, now) : null,
     stream_state: file.priority ? streamState(file.streamState) : null,
   };

@@ -70,7 +70,20 @@ export const FileObject = z
     width: z.number().int().nullable(),
     height: z.number().int().nullable(),
     duration: z.number().nullable().optional(),
-    thumbnail_url: z.url().nullable(),
+    thumbnail_url: z
+      .url()
+      .nullable()
+      .describe(
+        "Videos: the generated still frame (JPEG). Images: the largest sized WebP rendition (640 px wide, or the image's own width when narrower; docs/renditions.md). For private posts it is signed with the same 24-hour expiry.",
+      ),
+    renditions: z
+      .array(
+        z.object({
+          width: z.number().int().describe("Pixel width of this rendition (never more than the source's)"),
+          url: z.url().describe("WebP rendition; signed like the file's url for private posts"),
+        }),
+      )
+      .describe("Sized WebP renditions of an image or of a video's still frame, smallest first, for srcset (320 and 640 px; one when the source is narrower). Empty for files without pixels to show."),
     stream_url: z.url().nullable().describe("HLS master playlist (adaptive delivery); null until ready or on standard delivery"),
     stream_state: z
       .enum(["queued", "processing", "ready", "failed"])

@@ -1,5 +1,5 @@
 /**
- * The hit path of /cdn/<code>/<name> (and its thumbnail) written straight on Node's
+ * The hit path of /cdn/<code>/<name> (and its thumbnail and stored renditions) written straight on Node's
  * request and response: no Web Request, Response, Headers or AbortSignal, no promise when
  * the delivery cache and the open-file cache both hold the file, header blocks built once
  * per file. Profiled before this (docs/performance.md, "Read path under wrk"), those
@@ -18,6 +18,7 @@ import { ifRangeAllows, noneMatchHits, notModifiedSince, parseRange } from "../d
 import { FILE_SECURITY_HEADERS, PUBLIC_CACHE_CONTROL, cacheControl, contentDisposition, resolveType } from "../delivery/headers";
 import { nowSeconds, verifySignature } from "../delivery/signing";
 import { findDeliverableFile, peekDeliverableFile, type DeliverableFile } from "../posts/files";
+import { parseRenditionSegments, renditionKey, renditionSourceKey, type RenditionWidth } from "../renditions";
 import { storage } from "../storage";
 import { DiskStorage } from "../storage/disk";
 import type { OpenFile } from "../storage/open-files";
@@ -40,18 +41,24 @@ interface Target {
   code: string;
   name: string;
   thumb: boolean;
+  /** A rendition's width (docs/renditions.md); null for the file or its thumbnail. */
+  width: RenditionWidth | null;
   /** The path after `/cdn/`, as the signature covers it. */
   signedPath: string;
   query: string;
 }
 
-/** `/cdn/<code>/<name>` or `/cdn/<code>/thumbs/<name>.jpg`; null for anything else. */
+/**
+ * `/cdn/<code>/<name>`, `/cdn/<code>/thumbs/<name>.jpg` or `/cdn/<code>/r/<width>/<name>.webp`;
+ * null for anything else (bad rendition widths too: the general path answers those).
+ */
 function parseTarget(url: string): Target | null {
   const q = url.indexOf("?");
   const path = q === -1 ? url.slice(5) : url.slice(5, q);
   const segments = path.split("/");
   const thumb = segments.length === 3 && segments[1] === "thumbs" && segments[2].endsWith(".jpg");
-  if (segments.length !== 2 && !thumb) return null;
+  const rendition = segments.length === 4 && segments[1] === "r";
+  if (segments.length !== 2 && !thumb && !rendition) return null;
   if (segments[0] === "u") return null; // user media: the general path
   const decoded: string[] = [];
   for (const segment of segments) {
@@ -62,10 +69,16 @@ function parseTarget(url: string): Target | null {
       return null;
     }
   }
+  if (rendition) {
+    const parsed = parseRenditionSegments(decoded.slice(1));
+    if (parsed?.kind !== "rendition") return null;
+    return { code: decoded[0], name: parsed.name, thumb: false, width: parsed.width, signedPath: path, query: q === -1 ? "" : url.slice(q + 1) };
+  }
   return {
     code: decoded[0],
     name: thumb ? decoded[2].slice(0, -".jpg".length) : decoded[1],
     thumb,
+    width: null,
     signedPath: path,
     query: q === -1 ? "" : url.slice(q + 1),
   };
@@ -102,6 +115,7 @@ function general(res: ServerResponse, fallback: CdnFallback): void {
 
 function withFile(req: IncomingMessage, res: ServerResponse, store: DiskStorage, target: Target, file: DeliverableFile, fallback: CdnFallback): void {
   if (target.thumb && !file.thumbnailKey) return general(res, fallback);
+  if (target.width && !renditionSourceKey(file)) return general(res, fallback);
   if (file.moderated) return general(res, fallback);
   let expiresAt: number | undefined;
   if (file.signed) {
@@ -110,8 +124,9 @@ function withFile(req: IncomingMessage, res: ServerResponse, store: DiskStorage,
     if (!verifySignature(target.signedPath, exp, params.get("sig") ?? "")) return general(res, fallback);
     expiresAt = Number(exp);
   }
-  const key = target.thumb ? file.thumbnailKey! : file.storageKey;
-  const contentType = target.thumb ? "image/jpeg" : file.mimeType;
+  // A rendition not made yet is not on disk: acquire finds nothing and the general path makes it.
+  const key = target.width ? renditionKey(file.storageKey, target.width) : target.thumb ? file.thumbnailKey! : file.storageKey;
+  const contentType = target.width ? "image/webp" : target.thumb ? "image/jpeg" : file.mimeType;
   const open = store.openFiles.take(key);
   if (open) return send(req, res, store, open, contentType, expiresAt);
   store.openFiles

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PostCard } from "@/components/discover/PostCard";
+import { FOUR_COLUMN_SIZES } from "@/components/preview-image";
 import { DiscoverTabs } from "@/components/discover/Tabs";
 import { gifPage } from "@/lib/web/feeds";
 import { getViewer } from "@/lib/web/viewer";
@@ -48,7 +49,7 @@ export default async function GifsPage({ searchParams }: { searchParams: SearchP
       ) : (
         <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
           {page.posts.map((post) => (
-            <PostCard key={post.code} post={post} signedIn={!!viewer} />
+            <PostCard key={post.code} post={post} signedIn={!!viewer} sizes={FOUR_COLUMN_SIZES} />
           ))}
         </ul>
       )}

@@ -1,0 +1,79 @@
+/**
+ * Making a rendition once: on its first request, under the media limiter, stored through
+ * the storage adapter beside the original (so it works the same on disk, S3 and Blob), and
+ * single-flight within a process (concurrent first requests wait for one encode). Later
+ * requests find it in storage. docs/renditions.md.
+ */
+import { createWriteStream } from "node:fs";
+import { join } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { DomainError } from "../errors";
+import { mediaConfig } from "../media/config";
+import { withMediaSlot } from "../media/limiter";
+import { imageError, openImage, sharpSeconds } from "../media/sharp";
+import { storage } from "../storage";
+import { withTempDir } from "../uploads/temp";
+import type { RenditionWidth } from "./widths";
+
+export interface RenditionJob {
+  /** Storage key of the pixels: the image itself, or a video's still frame. */
+  sourceKey: string;
+  /** Storage key the rendition goes to (renditionKey). */
+  key: string;
+  width: RenditionWidth;
+  /**
+   * Asked after the rendition is stored: false when the file was deleted meanwhile, and the
+   * rendition is removed again (a delete racing a first request leaves no orphan).
+   */
+  stillWanted: () => Promise<boolean>;
+}
+
+/** WebP quality of renditions: previews, not archival copies. */
+const WEBP_QUALITY = 80;
+
+const inFlight = new Map<string, Promise<void>>();
+
+/** Resolves once `job.key` exists in storage; throws not_found when the source is gone. */
+export function ensureRendition(job: RenditionJob): Promise<void> {
+  const running = inFlight.get(job.key);
+  if (running) return running;
+  const made = makeIfMissing(job).finally(() => inFlight.delete(job.key));
+  inFlight.set(job.key, made);
+  return made;
+}
+
+async function makeIfMissing(job: RenditionJob): Promise<void> {
+  const store = storage();
+  if (await store.stat(job.key)) return;
+  await withTempDir(async (dir) => {
+    const source = await store.open(job.sourceKey);
+    if (!source) throw new DomainError("not_found", "No such file.");
+    const input = join(dir, "source");
+    // To a temp file, not into memory: originals may be large (docs/renditions.md).
+    await pipeline(source.body, createWriteStream(input));
+    const output = join(dir, "rendition.webp");
+    await withMediaSlot(() => render(input, output, job.width), { input });
+    await store.putFile(job.key, output, "image/webp");
+  });
+  if (!(await job.stillWanted())) {
+    await store.delete(job.key);
+    throw new DomainError("not_found", "No such file.");
+  }
+}
+
+/**
+ * The source scaled down to `width` (never up) as WebP. Animated GIF and WebP sources stay
+ * animated (`animated` is safe here: the output is WebP, see docs/renditions.md); stills
+ * are turned upright first in case the original kept its EXIF orientation.
+ */
+async function render(input: string, output: string, width: RenditionWidth): Promise<void> {
+  const seconds = sharpSeconds(mediaConfig().timeoutMs);
+  try {
+    const meta = await openImage(input).metadata();
+    const animated = (meta.pages ?? 1) > 1 && (meta.format === "gif" || meta.format === "webp");
+    const image = animated ? openImage(input, { animated: true }) : openImage(input).rotate();
+    await image.resize({ width, withoutEnlargement: true }).webp({ quality: WEBP_QUALITY }).timeout({ seconds }).toFile(output);
+  } catch (error) {
+    throw imageError(error);
+  }
+}
