@@ -316,11 +316,22 @@ export interface components {
             height: number | null;
             mime_type: string;
             name: string;
+            /** @description Sized WebP renditions of an image or of a video's still frame, smallest first, for srcset (320 and 640 px; one when the source is narrower). Empty for files without pixels to show. */
+            renditions: {
+                /**
+                 * Format: uri
+                 * @description WebP rendition; signed like the file's url for private posts
+                 */
+                url: string;
+                /** @description Pixel width of this rendition (never more than the source's) */
+                width: number;
+            }[];
             size: number;
             /** @description Adaptive stream progress; null for images and standard delivery (docs/priority-delivery.md) */
             stream_state: ("queued" | "processing" | "ready" | "failed") | null;
             /** @description HLS master playlist (adaptive delivery); null until ready or on standard delivery */
             stream_url: string | null;
+            /** @description Videos: the generated still frame (JPEG). Images: the largest sized WebP rendition (640 px wide, or the image's own width when narrower; docs/renditions.md). For private posts it is signed with the same 24-hour expiry. */
             thumbnail_url: string | null;
             /** Format: uri */
             url: string;
