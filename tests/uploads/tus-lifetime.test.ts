@@ -24,7 +24,7 @@ describe("a restart", () => {
     const who = await tusAccount(first, "tus_restart");
     const video = await readFile(await fixture("mp4"));
     const chunkSize = Math.ceil(video.length / 2);
-    const run = startTus(video, { endpoint: `${first.url}/api/tus`, key: who.key, chunkSize, onChunk: (_a, upload) => void upload.abort() });
+    const run = startTus(video, { endpoint: `${first.url}/api/tus`, key: who.key, chunkSize, metadata: { filename: "restarted.mp4" }, onChunk: (_a, upload) => void upload.abort() });
     await until(async () => run.upload.url, (u) => u !== null);
     const url = run.upload.url!;
     await until(() => tusRequest(url, who.key, "HEAD"), (r) => r.headers.get("upload-offset") === String(chunkSize));
@@ -36,10 +36,12 @@ describe("a restart", () => {
     const head = await tusRequest(url, who.key, "HEAD");
     expect(head.status).toBe(200);
     expect(head.headers.get("upload-offset")).toBe(String(chunkSize));
-    const resumed = startTus(video, { endpoint: `${second.url}/api/tus`, key: who.key, uploadUrl: url, metadata: { filename: "restarted.mp4" } });
+    const resumed = startTus(video, { endpoint: `${second.url}/api/tus`, key: who.key, uploadUrl: url });
     const { post } = await resumed.done;
     expect(resumed.patchOffsets[0]).toBe(chunkSize);
-    expect(post).toMatch(/^[A-Za-z0-9]{10}$/);
+    const read = (await (await fetch(`${second.url}/api/posts/${post}`, { headers: { "api-key": who.key } })).json()) as { post: { files: { name: string }[] } };
+    // The metadata given at creation, before the crash, names the file.
+    expect(read.post.files.map((f) => f.name)).toEqual(["restarted.mp4"]);
     expect(diskChunks(second.dataDir)).toEqual([]);
     await second.kill();
   });

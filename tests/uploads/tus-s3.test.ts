@@ -56,7 +56,7 @@ it("an upload started on one instance is finished on another", async () => {
   const who = await tusAccount(a, "tus_s3");
   const video = await readFile(await fixture("mp4"));
   const chunkSize = Math.ceil(video.length / 2);
-  const run = startTus(video, { endpoint: `${a.url}/api/tus`, key: who.key, chunkSize, onChunk: (_x, upload) => void upload.abort() });
+  const run = startTus(video, { endpoint: `${a.url}/api/tus`, key: who.key, chunkSize, metadata: { filename: "moved.mp4" }, onChunk: (_x, upload) => void upload.abort() });
   await until(async () => run.upload.url, (u) => u !== null);
   const onA = run.upload.url!;
   await until(() => tusRequest(onA, who.key, "HEAD"), (r) => r.headers.get("upload-offset") === String(chunkSize));
@@ -66,7 +66,7 @@ it("an upload started on one instance is finished on another", async () => {
   // The same upload, through the other instance.
   const onB = `${b.url}/api/tus/${id}`;
   expect((await tusRequest(onB, who.key, "HEAD")).headers.get("upload-offset")).toBe(String(chunkSize));
-  const resumed = startTus(video, { endpoint: `${b.url}/api/tus`, key: who.key, uploadUrl: onB, metadata: { filename: "moved.mp4" } });
+  const resumed = startTus(video, { endpoint: `${b.url}/api/tus`, key: who.key, uploadUrl: onB });
   const { post } = await resumed.done;
   expect(resumed.patchOffsets).toEqual([chunkSize]);
   const read = (await (await fetch(`${a.url}/api/posts/${post}`, { headers: { "api-key": who.key } })).json()) as { post: { files: { name: string }[] } };
