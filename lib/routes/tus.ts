@@ -4,6 +4,7 @@
  * POST /upload pipeline (publishUpload / publishAppend) out. docs/resumable-uploads.md says
  * why these are our own routes rather than @tus/server, and how a finished upload is found.
  */
+import { join } from "node:path";
 import { hasGalleryAccess, type Principal } from "../auth/principal";
 import { env } from "../config/env";
 import { DomainError } from "../errors";
@@ -175,7 +176,7 @@ async function receivePatch(principal: Principal, request: Request, surface: Sur
   const source = requestBody(request);
   if (!source) return upload;
   const after = await withTempDir(async (tmpDir) => {
-    const path = `${tmpDir}/chunk`;
+    const path = join(tmpDir, "chunk");
     const { bytes, outcome } = await receiveBody(source, path, remaining, () => abandonRequestBody(request, source));
     if (outcome === "too_large") throw tooLarge();
     // Interrupted or not, what arrived is kept (docs/resumable-uploads.md).

@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture } from "../support/media";
-import { startTestServer, type TestServer } from "../support/server";
+import { adminCli, startTestServer, type TestServer } from "../support/server";
 import { diskChunks, failureBody, failureStatus, quotaUsed, startTus, tusAccount, tusRequest, until } from "../support/tus";
 
 const FILE_CAP = 2_000_000;
@@ -227,6 +227,23 @@ describe("the protocol", () => {
     const rest = await tusRequest(created.headers.get("location")!, who.key, "PATCH", { "content-type": "application/offset+octet-stream", "upload-offset": String(half) }, video.subarray(half));
     expect(rest.status).toBe(204);
     expect(rest.headers.get("upload-post")).toMatch(/^[A-Za-z0-9]{10}$/);
+  });
+
+  it("Relay serves the same protocol at /relay/tus with a relay-key", async () => {
+    await tusAccount(server, "tus_relay");
+    const session = await adminCli(server, "session", "create", "--user", "tus_relay");
+    const relayKey = session.key as string;
+    const created = await fetch(`${server.url}/relay/tus`, { method: "POST", headers: { "relay-key": relayKey, "tus-resumable": "1.0.0", "upload-length": String(video.length) } });
+    expect(created.status).toBe(201);
+    const url = created.headers.get("location")!;
+    expect(url).toMatch(/\/relay\/tus\/[0-9a-f]{24}$/);
+    const done = await fetch(url, {
+      method: "PATCH",
+      headers: { "relay-key": relayKey, "tus-resumable": "1.0.0", "upload-offset": "0", "content-type": "application/offset+octet-stream" },
+      body: new Uint8Array(video),
+    });
+    expect(done.status).toBe(204);
+    expect(done.headers.get("upload-post")).toMatch(/^[A-Za-z0-9]{10}$/);
   });
 
   it("the OpenAPI documents describe the tus endpoints", async () => {
