@@ -5,10 +5,13 @@
  * their chunks and reserved quota with them.
  */
 import { readFile } from "node:fs/promises";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { fixture } from "../support/media";
 import { freePort, startTestServer, type TestServer } from "../support/server";
 import { diskChunks, quotaUsed, startTus, tusAccount, tusRequest, until } from "../support/tus";
+
+// Servers and real media on a shared machine: well above the 30 s default.
+vi.setConfig({ testTimeout: 180_000 });
 
 const servers: TestServer[] = [];
 afterAll(async () => {

@@ -11,11 +11,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createS3Client } from "@/lib/storage/s3";
 import { fixture } from "../support/media";
 import { startTestServer, type TestServer } from "../support/server";
 import { startTus, tusAccount, tusRequest, until } from "../support/tus";
+
+// Servers and real media on a shared machine: well above the 30 s default.
+vi.setConfig({ testTimeout: 180_000 });
 
 const BUCKET = "mediahost-tus";
 let s3rver: ChildProcess | undefined;

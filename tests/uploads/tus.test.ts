@@ -6,10 +6,13 @@
  */
 import { readFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fixture } from "../support/media";
 import { adminCli, startTestServer, type TestServer } from "../support/server";
 import { diskChunks, failureBody, failureStatus, quotaUsed, startTus, tusAccount, tusRequest, until } from "../support/tus";
+
+// Servers and real media on a shared machine: well above the 30 s default.
+vi.setConfig({ testTimeout: 180_000 });
 
 const FILE_CAP = 2_000_000;
 const QUOTA = 3_000_000;
