@@ -219,6 +219,11 @@ describe("the protocol", () => {
     expect((await fetch(url, { method: "HEAD", headers: { "tus-resumable": "1.0.0" } })).status).toBe(401);
     const badMeta = await tusRequest(endpoint, who.key, "POST", { "upload-length": "10", "upload-metadata": "post-privacy " + Buffer.from("secret").toString("base64") });
     expect(badMeta.status).toBe(400);
+    // Metadata that is not `key base64` pairs, a deferred length, a post that is not the caller's.
+    expect((await tusRequest(endpoint, who.key, "POST", { "upload-length": "10", "upload-metadata": "filename a b" })).status).toBe(400);
+    expect((await tusRequest(endpoint, who.key, "POST", { "upload-defer-length": "1" })).status).toBe(400);
+    const strangers = await tusRequest(endpoint, other.key, "POST", { "upload-length": "10", "upload-metadata": `post ${Buffer.from("AAAAAAAAAA").toString("base64")}` });
+    expect(strangers.status).toBe(404);
   });
 
   it("creation-with-upload: the creating POST carries the first bytes", async () => {
@@ -230,6 +235,9 @@ describe("the protocol", () => {
     const rest = await tusRequest(created.headers.get("location")!, who.key, "PATCH", { "content-type": "application/offset+octet-stream", "upload-offset": String(half) }, video.subarray(half));
     expect(rest.status).toBe(204);
     expect(rest.headers.get("upload-post")).toMatch(/^[A-Za-z0-9]{10}$/);
+    // Finished: more bytes are a conflict, and termination no longer applies to the post.
+    const more = await tusRequest(created.headers.get("location")!, who.key, "PATCH", { "content-type": "application/offset+octet-stream", "upload-offset": String(video.length) }, Buffer.alloc(1));
+    expect(more.status).toBe(409);
   });
 
   it("Relay serves the same protocol at /relay/tus with a relay-key", async () => {
