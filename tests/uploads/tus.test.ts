@@ -154,6 +154,10 @@ describe("termination, caps and quota", () => {
     const reply = await tusRequest(endpoint, who.key, "POST", { "upload-length": String(FILE_CAP + 1) });
     expect(reply.status).toBe(413);
     expect(((await reply.json()) as { error: { type: string } }).error.type).toBe("file_too_large");
+    // tus-js-client reports the same refusal before sending a byte.
+    const refused = await startTus(Buffer.alloc(FILE_CAP + 1), { endpoint, key: who.key }).done.catch((e: unknown) => e);
+    expect(failureStatus(refused)).toBe(413);
+    expect(failureBody(refused)?.error.type).toBe("file_too_large");
     expect(await quotaUsed(server.url, who.key)).toBe(0);
   });
 
@@ -188,6 +192,9 @@ describe("termination, caps and quota", () => {
     expect(second.status).toBe(400);
     const body = (await second.json()) as { error: { type: string; used: number; quota: number } };
     expect(body.error).toMatchObject({ type: "quota_exceeded", used: FILE_CAP, quota: QUOTA });
+    const refused = await startTus(Buffer.alloc(QUOTA - FILE_CAP + 1), { endpoint, key: who.key }).done.catch((e: unknown) => e);
+    expect(failureStatus(refused)).toBe(400);
+    expect(failureBody(refused)?.error.type).toBe("quota_exceeded");
     expect((await tusRequest(first.headers.get("location")!, who.key, "DELETE")).status).toBe(204);
     expect((await tusRequest(endpoint, who.key, "POST", { "upload-length": String(QUOTA - FILE_CAP + 1) })).status).toBe(201);
   });
@@ -235,7 +242,7 @@ describe("the protocol", () => {
     const rest = await tusRequest(created.headers.get("location")!, who.key, "PATCH", { "content-type": "application/offset+octet-stream", "upload-offset": String(half) }, video.subarray(half));
     expect(rest.status).toBe(204);
     expect(rest.headers.get("upload-post")).toMatch(/^[A-Za-z0-9]{10}$/);
-    // Finished: more bytes are a conflict, and termination no longer applies to the post.
+    // Finished: more bytes are a conflict.
     const more = await tusRequest(created.headers.get("location")!, who.key, "PATCH", { "content-type": "application/offset+octet-stream", "upload-offset": String(video.length) }, Buffer.alloc(1));
     expect(more.status).toBe(409);
   });
