@@ -250,7 +250,7 @@ export async function finishResumable(id: string, postCode: string): Promise<voi
  */
 export async function removeResumable(id: string): Promise<boolean> {
   await storage().deletePrefix(folderOf(id));
-  return db().$transaction(async (tx) => {
+  const removed = await db().$transaction(async (tx) => {
     const row = await tx.tusUpload.findUnique({ where: { id }, select: { subject: true, windowStart: true, reservedBytes: true } });
     if (!row) return false;
     const { count } = await tx.tusUpload.deleteMany({ where: { id } });
@@ -258,6 +258,10 @@ export async function removeResumable(id: string): Promise<boolean> {
     await releaseQuota({ subject: row.subject, windowStart: row.windowStart, bytes: Number(row.reservedBytes) }, tx);
     return true;
   });
+  // Again once the row is gone: a PATCH in flight may have stored and recorded a chunk
+  // between the first pass and the delete, and no later PATCH can (its UPDATE finds no row).
+  await storage().deletePrefix(folderOf(id));
+  return removed;
 }
 
 /** tus termination: 409 while the finished file is being processed into a post. */
