@@ -108,7 +108,7 @@ export function Gallery() {
         )}
       </div>
 
-      <UploadPanel items={uploads.items} onFiles={(files, p) => void uploads.upload(files, p)} onClear={uploads.clearFinished} />
+      <UploadPanel items={uploads.items} onFiles={(files, p) => void uploads.upload(files, p)} onClear={uploads.clearFinished} onPause={uploads.pause} onResume={uploads.resume} />
 
       <div className="grid gap-3 sm:grid-cols-[1fr_auto_auto]">
         <div>

@@ -8,6 +8,7 @@ import type { UploadItem } from "./upload";
 const STATE_TEXT: Record<UploadItem["state"], string> = {
   queued: "Waiting",
   uploading: "Uploading",
+  paused: "Paused",
   processing: "Processing",
   done: "Uploaded",
   failed: "Failed",
@@ -17,10 +18,15 @@ export function UploadPanel({
   items,
   onFiles,
   onClear,
+  onPause,
+  onResume,
 }: {
   items: UploadItem[];
   onFiles: (files: File[], privacy: Privacy) => void;
   onClear: () => void;
+  /** Large files go over tus and can be paused and resumed (docs/resumable-uploads.md). */
+  onPause?: (id: number) => void;
+  onResume?: (id: number) => void;
 }) {
   const [dragging, setDragging] = useState(false);
   const [privacy, setPrivacy] = useState<Privacy>("unlisted");
@@ -115,8 +121,18 @@ export function UploadPanel({
                 <li key={item.id} className="rounded-md border border-zinc-200 p-3 text-sm dark:border-zinc-800" data-upload-state={item.state}>
                   <div className="flex items-center justify-between gap-3">
                     <span className="truncate font-medium">{item.name}</span>
-                    <span className="shrink-0 text-zinc-500 dark:text-zinc-400">
+                    <span className="flex shrink-0 items-center gap-2 text-zinc-500 dark:text-zinc-400">
                       {STATE_TEXT[item.state]} · {formatBytes(item.size)}
+                      {item.resumable && item.state === "uploading" && onPause && (
+                        <button type="button" className="underline" onClick={() => onPause(item.id)} aria-label={`Pause upload of ${item.name}`}>
+                          Pause
+                        </button>
+                      )}
+                      {item.resumable && item.state === "paused" && onResume && (
+                        <button type="button" className="underline" onClick={() => onResume(item.id)} aria-label={`Resume upload of ${item.name}`}>
+                          Resume
+                        </button>
+                      )}
                     </span>
                   </div>
                   <progress

@@ -6,8 +6,9 @@
  */
 import { useCallback, useRef, useState } from "react";
 import { errorText, type Privacy } from "./api";
+import { sendResumable, TUS_THRESHOLD_BYTES, type ResumableControl } from "./resumable-upload";
 
-export type UploadState = "queued" | "uploading" | "processing" | "done" | "failed";
+export type UploadState = "queued" | "uploading" | "paused" | "processing" | "done" | "failed";
 
 export interface UploadItem {
   id: number;
@@ -18,6 +19,8 @@ export interface UploadItem {
   error?: string;
   /** Share page of the new post. */
   url?: string;
+  /** Sent over tus (docs/resumable-uploads.md): can be paused and resumed. */
+  resumable?: boolean;
 }
 
 const PARALLEL = 3;
@@ -74,6 +77,7 @@ export function sendFiles(
 export function useUploads(onUploaded: () => void) {
   const [items, setItems] = useState<UploadItem[]>([]);
   const nextId = useRef(1);
+  const controls = useRef(new Map<number, ResumableControl>());
 
   const patch = useCallback((id: number, change: Partial<UploadItem>) => {
     setItems((list) => list.map((item) => (item.id === id ? { ...item, ...change } : item)));
@@ -88,9 +92,21 @@ export function useUploads(onUploaded: () => void) {
         while (cursor < queued.length) {
           const { file, item } = queued[cursor++];
           patch(item.id, { state: "uploading" });
-          const result = await sendFiles("/api/upload", [file], { "post-privacy": privacy }, (loaded, total) =>
-            patch(item.id, { loaded, state: total > 0 && loaded >= total ? "processing" : "uploading" }),
-          );
+          const progress = (loaded: number, total: number) =>
+            setItems((list) =>
+              list.map((i) =>
+                i.id !== item.id || i.state === "paused" ? i : { ...i, loaded, state: total > 0 && loaded >= total ? "processing" : "uploading" },
+              ),
+            );
+          if (file.size > TUS_THRESHOLD_BYTES) {
+            patch(item.id, { resumable: true });
+            const result = await sendResumable(file, privacy, progress, (control) => controls.current.set(item.id, control));
+            controls.current.delete(item.id);
+            if (result.ok) patch(item.id, { state: "done", loaded: item.size, url: result.url });
+            else patch(item.id, { state: "failed", error: result.message });
+            continue;
+          }
+          const result = await sendFiles("/api/upload", [file], { "post-privacy": privacy }, progress);
           if (result.ok) {
             const url = (result.body as { post?: { url?: string } } | null)?.post?.url;
             patch(item.id, { state: "done", loaded: item.size, url });
@@ -107,5 +123,21 @@ export function useUploads(onUploaded: () => void) {
 
   const clearFinished = useCallback(() => setItems((list) => list.filter((i) => i.state !== "done" && i.state !== "failed")), []);
 
-  return { items, upload, clearFinished };
+  /** Pause and resume of an upload sent over tus. */
+  const pause = useCallback(
+    (id: number) => {
+      controls.current.get(id)?.pause();
+      patch(id, { state: "paused" });
+    },
+    [patch],
+  );
+  const resume = useCallback(
+    (id: number) => {
+      patch(id, { state: "uploading" });
+      controls.current.get(id)?.resume();
+    },
+    [patch],
+  );
+
+  return { items, upload, clearFinished, pause, resume };
 }

@@ -118,6 +118,8 @@ const schema = z.object({
   REGISTRATION: optional.transform((v) => (v || "open") as "open" | "invite" | "closed"),
   /** Bearer token of GET /metrics; unset, metrics are off (nothing recorded, /metrics is 404). */
   METRICS_TOKEN: optional,
+  /** Seconds an unfinished resumable (tus) upload is kept; default 86400 (docs/resumable-uploads.md). */
+  TUS_EXPIRY_SECONDS: optionalInt(1),
   ...mediaQueueFields,
   ...recoveryFields,
   ...webhookFields,

@@ -18,7 +18,10 @@ export const ALLOW_ORIGIN = "*";
  * CORS-safelisted headers: the id to quote in a report, the rate-limit state and when to
  * retry, an attachment's file name (POST /convert), the methods of a 405.
  */
-export const EXPOSE_HEADERS = "request-id, retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, content-disposition, allow";
+export const EXPOSE_HEADERS =
+  "request-id, retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, content-disposition, allow, " +
+  // Resumable uploads (docs/resumable-uploads.md): what a browser tus client reads.
+  "location, tus-resumable, tus-version, tus-extension, tus-max-size, upload-offset, upload-length, upload-metadata, upload-expires, upload-post";
 
 /**
  * The request headers a browser may send cross-origin: the two key headers, JSON and
@@ -34,6 +37,12 @@ export const ALLOWED_REQUEST_HEADERS = [
   "post-type",
   "priority",
   "convert-target",
+  // tus (docs/resumable-uploads.md)
+  "tus-resumable",
+  "upload-length",
+  "upload-metadata",
+  "upload-offset",
+  "upload-defer-length",
 ] as const;
 
 /**

@@ -167,7 +167,9 @@ async function handle(request: Request, surface: Surface, basePath: string, rout
     const allow = router.allowed(path);
     if (!allow.length) return errorReply("not_found", "No such endpoint.");
     const methods = allow.join(", ");
-    return { status: 204, headers: { allow: methods, "access-control-allow-methods": methods, ...PREFLIGHT_HEADERS }, body: null };
+    const own: Headers_ = {};
+    for (const route of router.routesAt(path)) Object.assign(own, route.replyHeaders, route.optionsHeaders?.());
+    return { status: 204, headers: { allow: methods, "access-control-allow-methods": methods, ...PREFLIGHT_HEADERS, ...own }, body: null };
   }
 
   const match = router.match(request.method, path);
@@ -177,6 +179,8 @@ async function handle(request: Request, surface: Surface, basePath: string, rout
   }
   const { route } = match;
   seen.route = route.id;
+  // On every reply of the route, errors included (`headers` is merged into whatever is answered).
+  if (route.replyHeaders) Object.assign(headers, route.replyHeaders);
   const ip = clientIp(request.headers);
 
   const principal = await authorize(route, request.headers.get(KEY_HEADER[surface]), surface, request.headers);

@@ -47,6 +47,9 @@ export function openApiDocument(
         parameters.push({ name, in: where, required: where === "path" || !!json.required?.includes(name), schema: prop });
       }
     }
+    for (const [name, description] of Object.entries(route.requestHeaders ?? {})) {
+      parameters.push({ name, in: "header", required: name === "tus-resumable" || name === "upload-length" || name === "upload-offset", description, schema: { type: "string" } });
+    }
     const op: JsonSchema = {
       operationId: route.id,
       summary: route.summary,
@@ -56,6 +59,8 @@ export function openApiDocument(
     };
     if (route.body) {
       op.requestBody = { required: false, content: { "application/json": { schema: toSchema(route.body, "input") } } };
+    } else if (route.rawBody) {
+      op.requestBody = { required: false, content: { [route.rawBody]: { schema: { type: "string", contentMediaType: route.rawBody } } } };
     } else if (route.multipart) {
       const properties = Object.fromEntries(
         Object.entries(route.multipart.fields).map(([name, description]) => [
@@ -95,14 +100,23 @@ function responses(route: RouteDef, toSchema: (s: z.ZodType, io: "input" | "outp
     route.response && "binary" in route.response
       ? { description: route.response.binary, content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } } }
       : { description: "Success", content: { "application/json": { schema: route.response ? toSchema(route.response, "output") : {} } } };
-  const codes: Record<string, unknown> = { "200": ok };
+  const codes: Record<string, unknown> = route.reply
+    ? {
+        [String(route.reply.status)]: {
+          description: route.reply.description,
+          headers: Object.fromEntries(Object.entries(route.reply.headers).map(([name, description]) => [name, { description, schema: { type: "string" } }])),
+        },
+      }
+    : { "200": ok };
   const add = (status: number) => (codes[String(status)] = error);
   add(ERROR_STATUS.invalid_request);
   if (route.auth !== "none") add(ERROR_STATUS.unauthorized);
   add(ERROR_STATUS.forbidden);
   add(ERROR_STATUS.not_found);
   if (route.rateLimit) add(ERROR_STATUS.rate_limited);
-  if (route.multipart) add(ERROR_STATUS.file_too_large);
+  if (route.multipart || route.rawBody || route.reply) add(ERROR_STATUS.file_too_large);
+  // tus's own statuses (docs/resumable-uploads.md): offset conflict, gone, version, media type.
+  if (route.replyHeaders?.["tus-resumable"]) for (const status of [409, 410, 412, 415]) add(status);
   codes.default = error;
   return codes;
 }

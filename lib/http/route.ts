@@ -7,7 +7,8 @@ import type { Principal } from "../auth/principal";
 import type { BucketName } from "../ratelimit/buckets";
 
 export type Surface = "api" | "relay";
-export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+/** HEAD is served by every GET route; a route declares HEAD itself only when it has no GET (tus). */
+export type Method = "GET" | "HEAD" | "POST" | "PATCH" | "PUT" | "DELETE";
 /** Key kinds an endpoint accepts: personal (app key on the API, session key on Relay) or team. */
 export type KeyKind = "personal" | "team";
 
@@ -67,6 +68,22 @@ export interface RouteDef<
    * with a fixed rate-limit bucket; see lib/http/dispatch.ts (`answerFromCache`).
    */
   fromCache?: (ctx: Omit<HandlerContext<z.output<P>, z.output<Q>, undefined>, "body" | "request" | "requestId">) => object | undefined;
+  /**
+   * Headers on every reply of this route, errors included, and on the OPTIONS reply of its
+   * path (tus's `Tus-Resumable`, `Tus-Version`, ...: docs/resumable-uploads.md).
+   */
+  replyHeaders?: Readonly<Record<string, string>>;
+  /** Extra headers of the OPTIONS reply of this route's path. */
+  optionsHeaders?: () => Readonly<Record<string, string>>;
+  /**
+   * The request body is not JSON or multipart but raw bytes of this media type (tus PATCH);
+   * the handler streams it. For the OpenAPI document.
+   */
+  rawBody?: string;
+  /** A success that is not a 200 JSON body (tus: 201/204 with headers), for the OpenAPI document. */
+  reply?: { status: number; description: string; headers: Readonly<Record<string, string>> };
+  /** Request headers the route reads, for the OpenAPI document: name → description. */
+  requestHeaders?: Readonly<Record<string, string>>;
   /** Left out of the OpenAPI document. */
   hidden?: boolean;
 }

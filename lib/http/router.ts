@@ -60,6 +60,19 @@ export class Router {
     return { kind: "method_not_allowed", allow: [...allow].sort(methodOrder) };
   }
 
+  /** The routes declared at a path, any method (for OPTIONS's route headers). */
+  routesAt(path: string): RouteDef[] {
+    const parts = path.replace(/^\/+/, "").split("/");
+    if (parts.length === 1 && parts[0] === "") parts.pop();
+    let decoded: string[];
+    try {
+      decoded = parts.map((p) => decodeURIComponent(p));
+    } catch {
+      return [];
+    }
+    return this.compiled.filter((c) => matchSegments(c.segments, decoded)).map((c) => c.route);
+  }
+
   /** Methods served at a path (for OPTIONS). */
   allowed(path: string): string[] {
     const r = this.match("\u0000", path);

@@ -11,10 +11,13 @@ import { workerOwnerTag } from "../jobs/queue";
 import { ownerState } from "./instance";
 import { sweepPendingUploads, type PendingSweep } from "./pending-sweep";
 import { sweepTempDirs, type TempSweep } from "./temp-sweep";
+import { sweepExpiredResumables, type TusSweep } from "../uploads/resumable";
 
 export interface RecoveryReport {
   temp: TempSweep;
   pending: PendingSweep;
+  /** Resumable uploads past their expiry (docs/resumable-uploads.md). */
+  tus: TusSweep;
   jobs: { requeued: number; failed: number };
 }
 
@@ -45,14 +48,16 @@ const workerIsDead = (workerId: string): boolean => {
 export async function recoverLeftovers(settings: RecoverySettings = recoverySettings()): Promise<RecoveryReport> {
   const temp = await sweepTempDirs(settings.orphanAgeMs);
   const pending = await sweepPendingUploads(settings.orphanAgeMs);
+  const tus = await sweepExpiredResumables();
   const jobs = await recoverJobs(workerIsDead);
-  return { temp, pending, jobs };
+  return { temp, pending, tus, jobs };
 }
 
 export function describeRecovery(r: RecoveryReport): string | null {
   const parts: string[] = [];
   if (r.temp.removed.length) parts.push(`${r.temp.removed.length} temporary directories (${r.temp.bytes} bytes)`);
   if (r.pending.uploads) parts.push(`${r.pending.uploads} unfinished uploads (${r.pending.objects} objects, ${r.pending.releasedBytes} bytes of quota given back)`);
+  if (r.tus.expired) parts.push(`${r.tus.expired} expired resumable uploads`);
   if (r.jobs.requeued) parts.push(`${r.jobs.requeued} jobs of dead workers requeued`);
   if (r.jobs.failed) parts.push(`${r.jobs.failed} jobs of dead workers failed (no attempts left)`);
   return parts.length ? `recovered ${parts.join(", ")}` : null;

@@ -22,6 +22,8 @@ import { weeklyUsage } from "../usage/quota";
 import { moderator, screensFiles } from "../moderation/moderator";
 import { postView } from "./post-views";
 
+type PostView = ReturnType<typeof postView>;
+
 /** Parts past this many in one request are refused without being written. */
 const MAX_PARTS = 50;
 
@@ -74,9 +76,9 @@ const onPriority = (asked: boolean, uploader: Uploader) => async (): Promise<boo
   asked && (await uploader.priorityMinutesLeft()) > 0;
 const nextMonth = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 
-/** The request's `file` parts, within the uploader's limits, with the priority-minutes check. */
-async function receiveUpload(request: Request, uploader: Uploader, tmpDir: string, priority: boolean, surface: Surface) {
-  const files = await receiveFiles(request, {
+/** The request's `file` parts, within the uploader's limits. */
+async function receiveUpload(request: Request, uploader: Uploader, tmpDir: string) {
+  return receiveFiles(request, {
     field: "file",
     maxFileBytes: uploader.limits.uploadFileBytes,
     maxRequestBytes: uploader.limits.uploadRequestBytes,
@@ -84,8 +86,6 @@ async function receiveUpload(request: Request, uploader: Uploader, tmpDir: strin
     tmpDir,
     hash: screensFiles(moderator()),
   });
-  await checkPriorityMinutes(files, priority, uploader, surface);
-  return files;
 }
 
 /** Every file failed: one file → its own error; several → upload_failed with the list. */
@@ -94,40 +94,92 @@ function allFailed(failed: FailedFile[], fileCount: number): never {
   throw new DomainError("upload_failed", "Every file of the upload failed.", undefined, { failed: failedJson(failed) });
 }
 
+/** The options of POST /upload, from its headers (or a tus upload's metadata, read as headers). */
+export interface UploadRequestOptions {
+  privacy: Privacy;
+  keepMetadata: boolean;
+  priority: boolean;
+  postType: PostType;
+}
+
+/** Parses the upload headers; each bad value is 400 invalid_request naming the header. */
+export function uploadRequestOptions(principal: Principal, headers: Headers): UploadRequestOptions {
+  return {
+    // A team key's posts are always private: its post-privacy header is ignored, even when invalid.
+    privacy: principal.kind === "team" ? "private" : privacyHeader(headers),
+    keepMetadata: booleanHeader(headers, "include-metadata", false),
+    priority: booleanHeader(headers, "priority", true),
+    postType: postTypeHeader(headers),
+  };
+}
+
+/**
+ * Received files → posts and the reply of POST /upload. Shared by POST /upload and the
+ * last PATCH of a resumable upload (docs/resumable-uploads.md): one pipeline, one set of
+ * rules and errors.
+ */
+export async function publishUpload(
+  principal: Principal,
+  surface: Surface,
+  files: ReceivedFile[],
+  options: UploadRequestOptions,
+  tmpDir: string,
+): Promise<{ url: string; post: PostView; failed?: unknown[] } | { posts: PostView[]; failed?: unknown[] }> {
+  const uploader = uploaderFor(principal);
+  await checkPriorityMinutes(files, options.priority, uploader, surface);
+  const outcome = await uploadPosts(uploader, files, {
+    privacy: options.privacy,
+    keepMetadata: options.keepMetadata,
+    postType: options.postType,
+    tmpDir,
+    priority: onPriority(options.priority, uploader),
+  });
+  if (!outcome.posts.length) allFailed(outcome.failed, files.length);
+  const posts = outcome.posts.map((post) => postView(post, { owner: true, liked: false, surface }));
+  const failed = outcome.failed.length ? { failed: failedJson(outcome.failed) } : {};
+  if (posts.length === 1) return { url: posts[0].files[0].url, post: posts[0], ...failed };
+  return { posts, ...failed };
+}
+
+/** Received files → more files of the post `code` and the reply of POST /posts/{code}/files (shared like publishUpload). */
+export async function publishAppend(
+  principal: Principal,
+  surface: Surface,
+  code: string,
+  files: ReceivedFile[],
+  options: Pick<UploadRequestOptions, "keepMetadata" | "priority">,
+  tmpDir: string,
+): Promise<{ post: PostView; failed?: unknown[] }> {
+  const post = await postForChange(code, viewerOf(principal, surface));
+  const uploader = uploaderFor(principal);
+  await checkPriorityMinutes(files, options.priority, uploader, surface);
+  const { failed } = await appendFiles({ postId: post.id }, uploader, files, {
+    keepMetadata: options.keepMetadata,
+    tmpDir,
+    priority: onPriority(options.priority, uploader),
+  });
+  if (failed.length === files.length) allFailed(failed, files.length);
+  const fresh = await findPostByCode(code);
+  if (!fresh) throw new DomainError("not_found", "No such post.");
+  return { post: postView(fresh, { owner: true, liked: false, surface }), ...(failed.length ? { failed: failedJson(failed) } : {}) };
+}
+
 export async function handleUpload(principal: Principal, request: Request, surface: Surface): Promise<object> {
   await checkUploadBurst(principal);
-  const headers = request.headers;
-  // A team key's posts are always private: its post-privacy header is ignored, even when invalid.
-  const privacy: Privacy = principal.kind === "team" ? "private" : privacyHeader(headers);
-  const keepMetadata = booleanHeader(headers, "include-metadata", false);
-  const priority = booleanHeader(headers, "priority", true);
-  const postType = postTypeHeader(headers);
+  const options = uploadRequestOptions(principal, request.headers);
   const uploader = uploaderFor(principal);
-  return withTempDir(async (tmpDir) => {
-    const files = await receiveUpload(request, uploader, tmpDir, priority, surface);
-    const outcome = await uploadPosts(uploader, files, { privacy, keepMetadata, postType, tmpDir, priority: onPriority(priority, uploader) });
-    if (!outcome.posts.length) allFailed(outcome.failed, files.length);
-    const posts = outcome.posts.map((post) => postView(post, { owner: true, liked: false, surface }));
-    const failed = outcome.failed.length ? { failed: failedJson(outcome.failed) } : {};
-    if (posts.length === 1) return { url: posts[0].files[0].url, post: posts[0], ...failed };
-    return { posts, ...failed };
-  });
+  return withTempDir(async (tmpDir) => publishUpload(principal, surface, await receiveUpload(request, uploader, tmpDir), options, tmpDir));
 }
 
 export async function handleAddFiles(principal: Principal, request: Request, surface: Surface, code: string): Promise<object> {
-  const viewer = viewerOf(principal, surface);
-  const post = await postForChange(code, viewer);
+  // Ownership first: a stranger's request is refused before its body is read.
+  await postForChange(code, viewerOf(principal, surface));
   const keepMetadata = booleanHeader(request.headers, "include-metadata", false);
   const priority = booleanHeader(request.headers, "priority", true);
   const uploader = uploaderFor(principal);
-  return withTempDir(async (tmpDir) => {
-    const files = await receiveUpload(request, uploader, tmpDir, priority, surface);
-    const { failed } = await appendFiles({ postId: post.id }, uploader, files, { keepMetadata, tmpDir, priority: onPriority(priority, uploader) });
-    if (failed.length === files.length) allFailed(failed, files.length);
-    const fresh = await findPostByCode(code);
-    if (!fresh) throw new DomainError("not_found", "No such post.");
-    return { post: postView(fresh, { owner: true, liked: false, surface }), ...(failed.length ? { failed: failedJson(failed) } : {}) };
-  });
+  return withTempDir(async (tmpDir) =>
+    publishAppend(principal, surface, code, await receiveUpload(request, uploader, tmpDir), { keepMetadata, priority }, tmpDir),
+  );
 }
 
 /**

@@ -62,6 +62,9 @@ async function roundTripEveryModel(db: Db): Promise<void> {
   await db.pendingUpload.create({
     data: { id: "f1", owner: "0a1b2c3d.0a1b2c3d.4026531836.42", keys: JSON.stringify(["p/x/f1.png"]), subject: `u:${alice.id}`, windowStart: new Date("2026-01-01T00:00:00Z"), bytes: 50n * GB },
   });
+  await db.tusUpload.create({
+    data: { id: "0123456789abcdef01234567", surface: "api", subject: `u:${alice.id}`, userId: alice.id, length: 50n * GB, metadata: "filename Y2F0Lm1wNA==", windowStart: new Date("2026-01-01T00:00:00Z"), reservedBytes: 50n * GB, expiresAt: new Date("2026-01-02T00:00:00Z") },
+  });
   await db.user.update({ where: { id: alice.id }, data: { role: "admin" } });
   await db.auditEntry.create({
     data: { source: "web", actorId: alice.id, actorName: "Alice", action: "user.suspend", targetType: "user", targetId: bob.id },
@@ -72,6 +75,7 @@ async function roundTripEveryModel(db: Db): Promise<void> {
 
   const counts: Record<ModelName, () => Promise<number>> = {
     User: () => db.user.count(),
+    TusUpload: () => db.tusUpload.count(),
     OAuthAccount: () => db.oAuthAccount.count(),
     Invite: () => db.invite.count(),
     App: () => db.app.count(),

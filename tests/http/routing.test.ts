@@ -60,6 +60,11 @@ describe("every registered endpoint", () => {
     const reply = await call(surface, concrete(route), { method: route.method });
     if (route.auth === "none" || route.auth === "optional") {
       expect(reply.status).not.toBe(401);
+    } else if (route.method === "HEAD") {
+      // A HEAD reply has no body (tus's HEAD /tus/{id}): the status and headers say it.
+      expect(reply.status).toBe(401);
+      expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(reply.headers.get("request-id")).toBeTruthy();
     } else {
       expectError(reply, 401, "unauthorized");
     }

@@ -1,0 +1,225 @@
+/**
+ * Resumable uploads over tus 1.0 (core, creation, creation-with-upload, termination,
+ * expiration), the HTTP half: tus headers and statuses in, lib/uploads/resumable.ts and the
+ * POST /upload pipeline (publishUpload / publishAppend) out. docs/resumable-uploads.md says
+ * why these are our own routes rather than @tus/server, and how a finished upload is found.
+ */
+import { join } from "node:path";
+import { hasGalleryAccess, type Principal } from "../auth/principal";
+import { env } from "../config/env";
+import { DomainError } from "../errors";
+import { abandonRequestBody, requestBody } from "../http/node-bridge";
+import type { Surface } from "../http/route";
+import { PLANS, planLimits } from "../plans";
+import { postForChange } from "../posts/read";
+import { checkUploadBurst } from "../uploads/abuse";
+import type { ReceivedFile } from "../uploads/multipart";
+import {
+  appendChunk,
+  assembleResumable,
+  createResumable,
+  findResumable,
+  finishResumable,
+  receiveBody,
+  removeResumable,
+  terminateResumable,
+  type ResumableUpload,
+} from "../uploads/resumable";
+import { withTempDir } from "../uploads/temp";
+import { uploaderFor } from "../uploads/uploader";
+import { publishAppend, publishUpload, uploadRequestOptions, viewerOf } from "./posts";
+
+export const TUS_VERSION = "1.0.0";
+export const TUS_EXTENSIONS = "creation,creation-with-upload,termination,expiration";
+const OFFSET_TYPE = "application/offset+octet-stream";
+/** Upload-Metadata is a handful of short values; a bigger header is refused. */
+const METADATA_MAX_BYTES = 4096;
+/** Metadata keys read as the POST /upload headers of the same names. */
+const OPTION_KEYS = ["post-privacy", "include-metadata", "priority", "post-type"] as const;
+
+/** On every reply of the tus routes, errors included (tus 1.0: Tus-Resumable on every response but OPTIONS's, where it is harmless). */
+export const TUS_REPLY_HEADERS: Readonly<Record<string, string>> = { "tus-resumable": TUS_VERSION, "tus-version": TUS_VERSION };
+
+/** OPTIONS: the largest file any plan accepts (the caller's own cap is checked at creation). */
+export function tusOptionsHeaders(): Record<string, string> {
+  const max = Math.max(...[...PLANS, "team" as const].map((plan) => planLimits(plan).uploadFileBytes));
+  return { "tus-extension": TUS_EXTENSIONS, "tus-max-size": String(max) };
+}
+
+function checkTusResumable(headers: Headers): void {
+  const version = headers.get("tus-resumable");
+  if (version?.trim() !== TUS_VERSION) {
+    throw new DomainError("invalid_request", `Send Tus-Resumable: ${TUS_VERSION} (the only tus version served).`, 412);
+  }
+}
+
+/** A non-negative integer header; absent → undefined; anything else 400. */
+function integerHeader(headers: Headers, name: string): number | undefined {
+  const raw = headers.get(name);
+  if (raw === null) return undefined;
+  const v = raw.trim();
+  if (!/^\d{1,16}$/.test(v) || !Number.isSafeInteger(Number(v))) {
+    throw new DomainError("invalid_request", `Header ${name} must be a non-negative integer.`);
+  }
+  return Number(v);
+}
+
+/** `key base64,key2 base64,...` (tus creation); values decoded as UTF-8. Malformed → 400. */
+export function parseMetadata(header: string | null): Map<string, string> {
+  const pairs = new Map<string, string>();
+  if (header === null || header.trim() === "") return pairs;
+  if (Buffer.byteLength(header) > METADATA_MAX_BYTES) {
+    throw new DomainError("invalid_request", `Header Upload-Metadata is over ${METADATA_MAX_BYTES} bytes.`);
+  }
+  for (const item of header.split(",")) {
+    const [key, value, extra] = item.trim().split(" ");
+    if (!key || extra !== undefined || !/^[\x21-\x7e]+$/.test(key) || pairs.has(key)) {
+      throw new DomainError("invalid_request", "Header Upload-Metadata must be comma-separated `key base64value` pairs with unique keys.");
+    }
+    if (value !== undefined && !/^[A-Za-z0-9+/]*={0,2}$/.test(value)) {
+      throw new DomainError("invalid_request", `Upload-Metadata value of ${key} is not base64.`);
+    }
+    pairs.set(key, value === undefined ? "" : Buffer.from(value, "base64").toString("utf8"));
+  }
+  return pairs;
+}
+
+/** What the metadata asks of the finished upload: POST /upload's options, the file name, and a post to append to. */
+interface Destination {
+  filename: string;
+  target: string | null;
+  options: ReturnType<typeof uploadRequestOptions>;
+}
+
+function destinationOf(principal: Principal, metadata: Map<string, string>): Destination {
+  // The same parsers (and errors) as POST /upload's headers.
+  const headers = new Headers();
+  for (const key of OPTION_KEYS) {
+    const value = metadata.get(key);
+    if (value !== undefined) headers.set(key, value);
+  }
+  const target = metadata.get("post")?.trim() || null;
+  return { filename: metadata.get("filename") ?? metadata.get("name") ?? "", target, options: uploadRequestOptions(principal, headers) };
+}
+
+const subjectOf = (principal: Principal): string => uploaderFor(principal).account.subject;
+const locationOf = (surface: Surface, id: string) => `${surface === "api" ? env().apiUrl : env().relayUrl}/tus/${id}`;
+
+function uploadHeaders(upload: ResumableUpload): Record<string, string> {
+  return {
+    "upload-offset": String(upload.offset),
+    "upload-expires": upload.expiresAt.toUTCString(),
+    ...(upload.postCode ? { "upload-post": upload.postCode } : {}),
+  };
+}
+
+/** POST /tus: creation (and creation-with-upload when the request carries bytes). */
+export async function handleTusCreate(principal: Principal, request: Request, surface: Surface): Promise<Response> {
+  const headers = request.headers;
+  checkTusResumable(headers);
+  await checkUploadBurst(principal);
+  if (headers.has("upload-defer-length")) {
+    throw new DomainError("invalid_request", "Upload-Defer-Length is not supported: send Upload-Length.");
+  }
+  const length = integerHeader(headers, "upload-length");
+  if (length === undefined) throw new DomainError("invalid_request", "Header Upload-Length is required.");
+  if (length === 0) throw new DomainError("invalid_request", "The file is empty.");
+  const uploader = uploaderFor(principal);
+  const cap = uploader.limits.uploadFileBytes;
+  if (length > cap) throw new DomainError("file_too_large", `The file is over the limit of ${cap} bytes for this plan.`);
+  const bodyLength = integerHeader(headers, "content-length");
+  const carriesBody = (bodyLength ?? 0) > 0 || headers.has("transfer-encoding");
+  if (carriesBody) checkOffsetType(headers);
+  const raw = headers.get("upload-metadata") ?? "";
+  const destination = destinationOf(principal, parseMetadata(raw));
+  // A post to append to must be the caller's and have room: refused now, not after the bytes.
+  if (destination.target) {
+    if (!hasGalleryAccess(principal)) throw new DomainError("forbidden", "This key has no gallery access.");
+    await postForChange(destination.target, viewerOf(principal, surface));
+  }
+  const upload = await createResumable({ uploader, surface, length, metadata: raw });
+  const reply: Record<string, string> = { location: locationOf(surface, upload.id), ...uploadHeaders(upload) };
+  if (carriesBody) Object.assign(reply, uploadHeaders(await receivePatch(principal, request, surface, upload, 0)));
+  return new Response(null, { status: 201, headers: reply });
+}
+
+function checkOffsetType(headers: Headers): void {
+  const type = headers.get("content-type")?.split(";")[0].trim().toLowerCase();
+  if (type !== OFFSET_TYPE) throw new DomainError("invalid_request", `Send the bytes as Content-Type: ${OFFSET_TYPE}.`, 415);
+}
+
+/** PATCH /tus/{id}: the next bytes, at Upload-Offset. */
+export async function handleTusPatch(principal: Principal, request: Request, surface: Surface, id: string): Promise<Response> {
+  const headers = request.headers;
+  checkTusResumable(headers);
+  checkOffsetType(headers);
+  const offset = integerHeader(headers, "upload-offset");
+  if (offset === undefined) throw new DomainError("invalid_request", "Header Upload-Offset is required.");
+  const upload = await findResumable(id, subjectOf(principal));
+  if (offset !== upload.offset || upload.state !== "receiving") {
+    throw new DomainError("invalid_request", `Upload-Offset ${offset} does not match the upload's offset ${upload.offset}.`, 409, { offset: upload.offset });
+  }
+  const after = await receivePatch(principal, request, surface, upload, offset);
+  return new Response(null, { status: 204, headers: uploadHeaders(after) });
+}
+
+/**
+ * Receives one body at `start`, stores what arrived, and when that completes the file,
+ * publishes it through POST /upload's pipeline. A body over the remaining length is 413
+ * and stores nothing.
+ */
+async function receivePatch(principal: Principal, request: Request, surface: Surface, upload: ResumableUpload, start: number): Promise<ResumableUpload> {
+  const remaining = upload.length - start;
+  const declared = integerHeader(request.headers, "content-length");
+  const tooLarge = () => new DomainError("file_too_large", `The body is over the ${remaining} bytes left of Upload-Length.`);
+  if (declared !== undefined && declared > remaining) throw tooLarge();
+  const source = requestBody(request);
+  if (!source) return upload;
+  const after = await withTempDir(async (tmpDir) => {
+    const path = join(tmpDir, "chunk");
+    const { bytes, outcome } = await receiveBody(source, path, remaining, () => abandonRequestBody(request, source));
+    if (outcome === "too_large") throw tooLarge();
+    // Interrupted or not, what arrived is kept (docs/resumable-uploads.md).
+    return appendChunk(upload, start, path, bytes);
+  });
+  return after.state === "processing" ? publishResumable(principal, surface, after) : after;
+}
+
+/** The complete file → a post (or more files of one), with POST /upload's rules and errors. */
+async function publishResumable(principal: Principal, surface: Surface, upload: ResumableUpload): Promise<ResumableUpload> {
+  try {
+    const destination = destinationOf(principal, parseMetadata(upload.metadata));
+    const code = await withTempDir(async (tmpDir) => {
+      const path = await assembleResumable(upload, tmpDir);
+      const file: ReceivedFile = { index: 0, filename: destination.filename, path, size: upload.length };
+      if (destination.target) {
+        const reply = await publishAppend(principal, surface, destination.target, [file], destination.options, tmpDir);
+        return reply.post.code;
+      }
+      const reply = await publishUpload(principal, surface, [file], destination.options, tmpDir);
+      return "post" in reply ? reply.post.code : reply.posts[0].code;
+    });
+    await finishResumable(upload.id, code);
+    return { ...upload, state: "done", postCode: code, chunks: [] };
+  } catch (error) {
+    // The upload is over either way: nothing of it stays (the pipeline cleaned up its own part).
+    await removeResumable(upload.id);
+    throw error;
+  }
+}
+
+/** HEAD /tus/{id}: where to resume; after completion also the post (`Upload-Post`). */
+export async function handleTusHead(principal: Principal, request: Request, id: string): Promise<Response> {
+  checkTusResumable(request.headers);
+  const upload = await findResumable(id, subjectOf(principal));
+  const headers: Record<string, string> = { ...uploadHeaders(upload), "upload-length": String(upload.length) };
+  if (upload.metadata) headers["upload-metadata"] = upload.metadata;
+  return new Response(null, { status: 200, headers });
+}
+
+/** DELETE /tus/{id}: termination; the bytes and the reserved quota go at once. */
+export async function handleTusDelete(principal: Principal, request: Request, id: string): Promise<Response> {
+  checkTusResumable(request.headers);
+  await terminateResumable(await findResumable(id, subjectOf(principal)));
+  return new Response(null, { status: 204 });
+}

@@ -1,0 +1,285 @@
+/**
+ * Resumable uploads (tus 1.0, docs/resumable-uploads.md), the domain half: the upload's row,
+ * its bytes, its quota reservation and its end. Nothing here knows HTTP; lib/routes/tus.ts
+ * maps tus headers and statuses onto these functions.
+ *
+ * - Bytes: each PATCH's body is stored as one object `tus/<id>/<offset>-<random>` through
+ *   the storage adapter, and its key appended to the row's `chunks` with the new offset in
+ *   one conditional UPDATE (`offset` still what the PATCH started from). So every instance
+ *   sharing the database and the storage (S3) can resume any upload, a restart loses
+ *   nothing, and two PATCHes racing for one offset can never both count.
+ * - A PATCH cut mid-way keeps what arrived: the partial body becomes a chunk and the offset
+ *   moves by its length; the client's HEAD tells it where to go on.
+ * - Quota: `Upload-Length` is reserved at creation (with the row, one transaction) and
+ *   given back when the upload completes (the media pipeline then charges the stored
+ *   size, as for POST /upload), is terminated, or expires.
+ */
+import { createWriteStream } from "node:fs";
+import { once } from "node:events";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { finished } from "node:stream/promises";
+import { randomBytes } from "node:crypto";
+import { env } from "../config/env";
+import { db } from "../db/client";
+import { newId } from "../db/ids";
+import { DomainError } from "../errors";
+import { storage } from "../storage";
+import { releaseQuota, reserveQuota } from "../usage/reserve";
+import type { Uploader } from "./uploader";
+
+export const DEFAULT_TUS_EXPIRY_SECONDS = 86_400;
+export const TUS_CHUNK_PREFIX = "tus/";
+
+export type ResumableState = "receiving" | "processing" | "done";
+
+export interface ResumableUpload {
+  id: string;
+  subject: string;
+  length: number;
+  offset: number;
+  /** The Upload-Metadata header as sent. */
+  metadata: string;
+  chunks: string[];
+  state: ResumableState;
+  postCode: string | null;
+  expiresAt: Date;
+}
+
+type Row = {
+  id: string;
+  subject: string;
+  length: bigint;
+  offset: bigint;
+  metadata: string;
+  chunks: string;
+  state: string;
+  postCode: string | null;
+  expiresAt: Date;
+};
+
+const toUpload = (row: Row): ResumableUpload => ({
+  id: row.id,
+  subject: row.subject,
+  length: Number(row.length),
+  offset: Number(row.offset),
+  metadata: row.metadata,
+  chunks: parseChunks(row.chunks),
+  state: row.state as ResumableState,
+  postCode: row.postCode,
+  expiresAt: row.expiresAt,
+});
+
+function parseChunks(json: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed) ? parsed.filter((k): k is string => typeof k === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+const folderOf = (id: string) => `${TUS_CHUNK_PREFIX}${id}/`;
+const gone = () => new DomainError("not_found", "This upload has expired.", 410);
+const noSuchUpload = () => new DomainError("not_found", "No such upload.");
+
+export function tusExpirySeconds(): number {
+  return env().TUS_EXPIRY_SECONDS ?? DEFAULT_TUS_EXPIRY_SECONDS;
+}
+
+/** A new upload of `length` bytes: the row and the reservation of `length` in one transaction (quota_exceeded otherwise). */
+export async function createResumable(input: { uploader: Uploader; surface: string; length: number; metadata: string; now?: Date }): Promise<ResumableUpload> {
+  const now = input.now ?? new Date();
+  const { uploader } = input;
+  const id = newId();
+  const expiresAt = new Date(now.getTime() + tusExpirySeconds() * 1000);
+  let row: Row | undefined;
+  await reserveQuota(uploader.account.subject, input.length, uploader.account.quota, now, async (tx, reservation) => {
+    row = await tx.tusUpload.create({
+      data: {
+        id,
+        surface: input.surface,
+        subject: uploader.account.subject,
+        userId: uploader.userId,
+        teamId: uploader.teamId,
+        length: BigInt(input.length),
+        metadata: input.metadata,
+        windowStart: reservation.windowStart,
+        reservedBytes: BigInt(reservation.bytes),
+        expiresAt,
+      },
+    });
+  });
+  return toUpload(row!);
+}
+
+/**
+ * The caller's upload: 404 when unknown or someone else's (the same answer, so ids cannot be
+ * probed), 410 once expired (and it is removed on the spot, as the sweep would).
+ */
+export async function findResumable(id: string, subject: string, now = new Date()): Promise<ResumableUpload> {
+  const row = await db().tusUpload.findUnique({ where: { id } });
+  if (!row || row.subject !== subject) throw noSuchUpload();
+  if (row.expiresAt.getTime() <= now.getTime()) {
+    await removeResumable(row.id);
+    throw gone();
+  }
+  return toUpload(row);
+}
+
+export type ChunkOutcome = "complete" | "interrupted" | "too_large";
+
+/**
+ * Streams a PATCH body to a file in `tmpDir`, at most `max` bytes. Resolves with what was
+ * written and how the body ended: `interrupted` (the client went away: what arrived is kept),
+ * or `too_large` (more than `max`: `onTooLarge` stops reading without killing the
+ * connection, so the 413 can be sent).
+ */
+export async function receiveBody(
+  source: Readable,
+  path: string,
+  max: number,
+  onTooLarge: () => void,
+): Promise<{ bytes: number; outcome: ChunkOutcome }> {
+  const out = createWriteStream(path, { highWaterMark: 1024 * 1024 });
+  let bytes = 0;
+  const outcome = await new Promise<ChunkOutcome>((resolve) => {
+    let settled = false;
+    const settle = (value: ChunkOutcome) => {
+      if (settled) return;
+      settled = true;
+      source.off("data", onData);
+      source.off("end", onEnd);
+      source.off("error", onBroken);
+      source.off("close", onClose);
+      source.off("aborted", onBroken);
+      resolve(value);
+    };
+    const onData = (chunk: Buffer) => {
+      if (bytes + chunk.length > max) {
+        settle("too_large");
+        onTooLarge();
+        return;
+      }
+      bytes += chunk.length;
+      if (!out.write(chunk)) {
+        source.pause();
+        out.once("drain", () => {
+          if (!settled) source.resume();
+        });
+      }
+    };
+    const onEnd = () => settle("complete");
+    const onBroken = () => settle("interrupted");
+    // 'close' without 'end' first: the connection broke.
+    const onClose = () => settle(source.readableEnded ? "complete" : "interrupted");
+    source.on("data", onData);
+    source.on("end", onEnd);
+    source.on("error", onBroken);
+    source.on("close", onClose);
+    source.on("aborted", onBroken);
+    if (source.readableEnded) settle("complete");
+    else if (source.destroyed) settle("interrupted");
+  });
+  out.end();
+  await finished(out);
+  return { bytes, outcome };
+}
+
+/**
+ * Adds the file at `path` (`bytes` long, received at `start`) to the upload. The offset moves
+ * only if it is still `start` (else 409: another PATCH got there first, and this chunk is
+ * deleted). Reaching `length`, the upload turns `processing` and its reservation is given
+ * back in the same transaction: the media pipeline charges the stored size instead.
+ */
+export async function appendChunk(upload: ResumableUpload, start: number, path: string, bytes: number): Promise<ResumableUpload> {
+  if (bytes === 0) return upload;
+  const key = `${folderOf(upload.id)}${String(start).padStart(15, "0")}-${randomBytes(4).toString("hex")}`;
+  await storage().putFile(key, path, "application/octet-stream");
+  const offset = start + bytes;
+  const complete = offset === upload.length;
+  const chunks = [...upload.chunks, key];
+  const moved = await db().$transaction(async (tx) => {
+    const { count } = await tx.tusUpload.updateMany({
+      where: { id: upload.id, offset: BigInt(start), state: "receiving" },
+      data: { offset: BigInt(offset), chunks: JSON.stringify(chunks), ...(complete ? { state: "processing", reservedBytes: 0n } : {}) },
+    });
+    if (count !== 1) return false;
+    if (complete) {
+      const row = await tx.tusUpload.findUniqueOrThrow({ where: { id: upload.id }, select: { subject: true, windowStart: true } });
+      await releaseQuota({ subject: row.subject, windowStart: row.windowStart, bytes: upload.length }, tx);
+    }
+    return true;
+  });
+  if (!moved) {
+    await storage().delete(key);
+    throw new DomainError("invalid_request", "Upload-Offset no longer matches the upload's offset; HEAD it and resume from there.", 409);
+  }
+  return { ...upload, offset, chunks, state: complete ? "processing" : "receiving" };
+}
+
+/** The whole file of a complete upload, from its chunks in order, at `tmpDir/name`. */
+export async function assembleResumable(upload: ResumableUpload, tmpDir: string, name = "part-0"): Promise<string> {
+  const path = join(tmpDir, name);
+  const out = createWriteStream(path, { highWaterMark: 1024 * 1024 });
+  try {
+    for (const key of upload.chunks) {
+      const object = await storage().open(key);
+      if (!object) throw new Error(`tus chunk ${key} is missing`);
+      for await (const chunk of object.body as AsyncIterable<Buffer>) {
+        if (!out.write(chunk)) await once(out, "drain");
+      }
+    }
+  } finally {
+    out.end();
+    await once(out, "close").catch(() => undefined);
+  }
+  return path;
+}
+
+/** The upload became a post: its chunks go, its row stays (HEAD names the post) until it expires. */
+export async function finishResumable(id: string, postCode: string): Promise<void> {
+  await db().tusUpload.updateMany({ where: { id }, data: { state: "done", postCode, chunks: "[]" } });
+  await storage().deletePrefix(folderOf(id));
+}
+
+/**
+ * Removes an upload: its chunks, then its row and what it still holds of the quota in one
+ * transaction that only the first caller wins (termination, the expiry sweep, a failed
+ * completion, possibly at once). Returns whether this call removed it.
+ */
+export async function removeResumable(id: string): Promise<boolean> {
+  await storage().deletePrefix(folderOf(id));
+  const removed = await db().$transaction(async (tx) => {
+    const row = await tx.tusUpload.findUnique({ where: { id }, select: { subject: true, windowStart: true, reservedBytes: true } });
+    if (!row) return false;
+    const { count } = await tx.tusUpload.deleteMany({ where: { id } });
+    if (count !== 1) return false;
+    await releaseQuota({ subject: row.subject, windowStart: row.windowStart, bytes: Number(row.reservedBytes) }, tx);
+    return true;
+  });
+  // Again once the row is gone: a PATCH in flight may have stored and recorded a chunk
+  // between the first pass and the delete, and no later PATCH can (its UPDATE finds no row).
+  await storage().deletePrefix(folderOf(id));
+  return removed;
+}
+
+/** tus termination: 409 while the finished file is being processed into a post. */
+export async function terminateResumable(upload: ResumableUpload): Promise<void> {
+  if (upload.state === "processing") {
+    throw new DomainError("invalid_request", "The upload is complete and being processed; it can no longer be terminated.", 409);
+  }
+  await removeResumable(upload.id);
+}
+
+export interface TusSweep {
+  expired: number;
+}
+
+/** The recovery sweep's part (docs/crash-recovery.md): every upload past its expiry goes, with its bytes and reservation. */
+export async function sweepExpiredResumables(now = new Date()): Promise<TusSweep> {
+  const rows = await db().tusUpload.findMany({ where: { expiresAt: { lte: now } }, select: { id: true }, take: 1000 });
+  let expired = 0;
+  for (const row of rows) if (await removeResumable(row.id)) expired++;
+  return { expired };
+}
