@@ -278,7 +278,7 @@ function applyRateResult(result: WindowResult, headers: Headers_, bucket: Bucket
 function parseWith(schema: z.ZodType | undefined, input: unknown, where: string): unknown {
   if (!schema) return input;
   const result = schema.safeParse(input);
-  if (!result.success) throw new DomainError("invalid_request", describeZodError(where, result.error));
+  if (!result.success) throw new DomainError("invalid_request", describeZodError(where, result.error, input));
   return result.data;
 }
 

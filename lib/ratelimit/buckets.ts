@@ -29,6 +29,8 @@ export const BUCKETS = {
   posts_update: perUser(20, 30), // PATCH /posts/{code} (formerly PATCH /editUpload)
   posts_files_add: perUser(10, 60), // POST /posts/{code}/files (formerly POST /appendUpload)
   posts_delete: perUser(20, 30), // DELETE /posts/{code} and DELETE /posts/{code}/files/{name}
+  // Not in interface.md: POST /posts/batch, up to 100 posts per request (docs/bulk-actions.md).
+  posts_batch: perUser(10, 60),
   reports: perUser(3, 60), // post, user and (Relay) comment reports, combined
   usage_history: perUser(30, 60), // GET /usage-history
   analytics: perUser(30, 60), // GET /analytics

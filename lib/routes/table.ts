@@ -36,6 +36,7 @@ import * as account from "./relay-account";
 import * as social from "./relay-social";
 import * as reports from "./reports";
 import { handleGifs } from "./gifs";
+import { batchBody, batchReply, handleBatch } from "./batch";
 import {
   handleAddFiles,
   handleDeleteFile,
@@ -138,6 +139,21 @@ const deletePost = defineRoute({
   params: codeParam,
   response: deleted("code"),
   handler: ({ principal, surface, params }) => handleDeletePost(principal!, surface, params.code),
+});
+
+// One request for many posts (docs/bulk-actions.md): its own bucket, one hit per request.
+const batchPosts = defineRoute({
+  id: "batchPosts",
+  method: "POST",
+  path: "/posts/batch",
+  surfaces: BOTH,
+  summary: "Delete many posts, or set their privacy, in one request; each post succeeds or fails alone",
+  keys: PERSONAL_AND_TEAM,
+  galleryAccess: true,
+  rateLimit: "posts_batch",
+  body: batchBody,
+  response: batchReply,
+  handler: ({ principal, surface, body }) => handleBatch(principal!, surface, body),
 });
 
 const addFiles = defineRoute({
@@ -407,6 +423,7 @@ export const ROUTES: readonly RouteDef[] = [
   updatePostApi,
   updatePostRelay,
   deletePost,
+  batchPosts,
   addFiles,
   deleteFile,
   convert,
