@@ -92,3 +92,10 @@ export interface OwnAccount {
   };
   upload_limits: { file_bytes: number; request_bytes: number };
 }
+
+/** POST /api/posts/batch (docs/bulk-actions.md). */
+export interface BatchReply {
+  action: "delete" | "privacy";
+  succeeded: { index: number; code: string; privacy?: Privacy }[];
+  failed: { index: number; code: string; error: { type: string; message: string } }[];
+}

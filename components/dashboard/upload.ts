@@ -2,10 +2,12 @@
 /**
  * Uploads from the browser with XMLHttpRequest: fetch has no upload progress events, and
  * a progress bar per file is the point. One request per file, so every file gets its own
- * post, its own bar and its own error in words; a few run at once.
+ * post, its own bar and its own error in words; the queue (upload-queue.ts) runs a few at
+ * once, paced, and waits out 429s (docs/bulk-actions.md).
  */
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { errorText, type Privacy } from "./api";
+import { UploadQueue, type SendResult, type TaskChange } from "./upload-queue";
 
 export type UploadState = "queued" | "uploading" | "processing" | "done" | "failed";
 
@@ -21,6 +23,9 @@ export interface UploadItem {
 }
 
 const PARALLEL = 3;
+/** Below the abuse safeguard's 8 uploads in one second (interface.md), with room for jitter. */
+const STARTS_PER_SECOND = 5;
+const MAX_ATTEMPTS = 20;
 
 interface FailedEntry {
   index?: number;
@@ -42,7 +47,7 @@ export function sendFiles(
   files: File[],
   headers: Record<string, string>,
   onProgress: (loaded: number, total: number) => void,
-): Promise<{ ok: true; body: unknown } | { ok: false; message: string }> {
+): Promise<SendResult> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", endpoint);
@@ -60,52 +65,71 @@ export function sendFiles(
       if (xhr.status >= 200 && xhr.status < 300 && !(partial && partial.length > 0 && files.length === 1)) {
         resolve({ ok: true, body });
       } else {
-        resolve({ ok: false, message: failureText(body, xhr.status) });
+        const retryAfter = Number(xhr.getResponseHeader("retry-after"));
+        resolve({ ok: false, message: failureText(body, xhr.status), status: xhr.status, retryAfterSeconds: retryAfter > 0 ? retryAfter : null });
       }
     };
-    xhr.onerror = () => resolve({ ok: false, message: "The connection failed before the upload finished." });
-    xhr.onabort = () => resolve({ ok: false, message: "The upload was cancelled." });
+    xhr.onerror = () => resolve({ ok: false, message: "The connection failed before the upload finished.", status: 0, retryAfterSeconds: null });
+    xhr.onabort = () => resolve({ ok: false, message: "The upload was cancelled.", status: 0, retryAfterSeconds: null });
     const form = new FormData();
     for (const file of files) form.append("file", file, file.name);
     xhr.send(form);
   });
 }
 
+/** The item's fields after a change the queue reports. */
+function applied(item: UploadItem, change: TaskChange): Partial<UploadItem> {
+  switch (change.state) {
+    case "uploading":
+      return { state: "uploading", loaded: 0, error: undefined };
+    case "progress":
+      return { loaded: change.loaded, state: change.total > 0 && change.loaded >= change.total ? "processing" : "uploading" };
+    case "retrying":
+      // Waiting again; the summary says why and for how long.
+      return { state: "queued", loaded: 0 };
+    case "done":
+      return { state: "done", loaded: item.size, url: (change.body as { post?: { url?: string } } | null)?.post?.url };
+    case "failed":
+      return { state: "failed", error: change.message };
+  }
+}
+
 export function useUploads(onUploaded: () => void) {
   const [items, setItems] = useState<UploadItem[]>([]);
+  /** While the queue waits out a 429: until when (ms since the epoch). */
+  const [pausedUntil, setPausedUntil] = useState<number | null>(null);
   const nextId = useRef(1);
+  const privacyOf = useRef(new Map<number, Privacy>());
+  const uploaded = useRef(onUploaded);
+  useEffect(() => {
+    uploaded.current = onUploaded;
+  }, [onUploaded]);
 
-  const patch = useCallback((id: number, change: Partial<UploadItem>) => {
-    setItems((list) => list.map((item) => (item.id === id ? { ...item, ...change } : item)));
-  }, []);
+  const queue = useMemo(
+    () =>
+      new UploadQueue({
+        parallel: PARALLEL,
+        startsPerSecond: STARTS_PER_SECOND,
+        maxAttempts: MAX_ATTEMPTS,
+        send: (task, onProgress) => sendFiles("/api/upload", [task.file], { "post-privacy": privacyOf.current.get(task.id) ?? "private" }, onProgress),
+        onChange: (id, change) => setItems((list) => list.map((item) => (item.id === id ? { ...item, ...applied(item, change) } : item))),
+        onPause: setPausedUntil,
+        onIdle: () => uploaded.current(),
+      }),
+    [],
+  );
 
   const upload = useCallback(
-    async (files: File[], privacy: Privacy) => {
-      const queued = files.map((file) => ({ file, item: { id: nextId.current++, name: file.name || "pasted image", size: file.size, loaded: 0, state: "queued" as UploadState } }));
-      setItems((list) => [...queued.map((q) => q.item), ...list]);
-      let cursor = 0;
-      const worker = async (): Promise<void> => {
-        while (cursor < queued.length) {
-          const { file, item } = queued[cursor++];
-          patch(item.id, { state: "uploading" });
-          const result = await sendFiles("/api/upload", [file], { "post-privacy": privacy }, (loaded, total) =>
-            patch(item.id, { loaded, state: total > 0 && loaded >= total ? "processing" : "uploading" }),
-          );
-          if (result.ok) {
-            const url = (result.body as { post?: { url?: string } } | null)?.post?.url;
-            patch(item.id, { state: "done", loaded: item.size, url });
-          } else {
-            patch(item.id, { state: "failed", error: result.message });
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(PARALLEL, queued.length) }, worker));
-      onUploaded();
+    (files: File[], privacy: Privacy) => {
+      const tasks = files.map((file) => ({ id: nextId.current++, file }));
+      for (const t of tasks) privacyOf.current.set(t.id, privacy);
+      setItems((list) => [...tasks.map((t) => ({ id: t.id, name: t.file.name || "pasted image", size: t.file.size, loaded: 0, state: "queued" as UploadState })), ...list]);
+      queue.add(tasks);
     },
-    [onUploaded, patch],
+    [queue],
   );
 
   const clearFinished = useCallback(() => setItems((list) => list.filter((i) => i.state !== "done" && i.state !== "failed")), []);
 
-  return { items, upload, clearFinished };
+  return { items, pausedUntil, upload, clearFinished };
 }
