@@ -33,7 +33,7 @@ export class DomainError extends Error {
   constructor(
     public readonly type: ErrorType,
     message: string,
-    /** Overrides the table's status (Relay's 403 quota_exceeded, 501 for unbuilt endpoints). */
+    /** Overrides the table's status (Relay's 403 quota_exceeded). */
     public readonly status?: number,
     /** Extra fields placed inside `error` next to type and message. */
     public readonly context?: Record<string, unknown>,

@@ -193,9 +193,6 @@ async function handle(request: Request, surface: Surface, basePath: string, rout
   const query = parseWith(route.query, url.search ? Object.fromEntries(url.searchParams) : {}, "query");
   const parsedBody = body !== undefined || !route.body ? body : await parseBody(route, request);
 
-  if (!route.handler) {
-    throw new DomainError("internal", `${route.method} ${route.path} is not available yet.`, 501);
-  }
   const result = await route.handler({ params, query, body: parsedBody, principal, surface, request, requestId, ip });
   if (result instanceof Response) return responseReply(result);
   checkResponse(route, result);

@@ -65,7 +65,6 @@ export function openApiDocument(
       );
       op.requestBody = { required: true, content: { "multipart/form-data": { schema: { type: "object", properties } } } };
     }
-    if (!route.handler) op["x-status"] = "not implemented yet (501)";
     const rule = typeof route.rateLimit === "string" ? BUCKETS[route.rateLimit] : undefined;
     if (rule) op["x-rate-limit"] = { limit: rule.limit, window_seconds: rule.windowSeconds, scope: rule.scope };
     const path = route.path;

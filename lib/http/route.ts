@@ -59,8 +59,7 @@ export interface RouteDef<
   multipart?: { fields: Record<string, string> };
   /** Schema of the 200 JSON body (or a description of a binary reply). */
   response?: z.ZodType | { binary: string };
-  /** Not built yet: answers 501 with the standard error body. */
-  handler?: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<HandlerResult>;
+  handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<HandlerResult>;
   /**
    * The same answer as `handler`, from in-process caches alone and without an await, or
    * undefined when that is not possible (the handler then runs). Only for bodiless reads

@@ -1,7 +1,7 @@
 /**
  * Every endpoint of interface.md, declared once. The catch-all route handlers under
  * app/api and app/relay dispatch into this table, and the OpenAPI documents are generated
- * from it. An entry without a handler is registered but answers 501 (type `internal`).
+ * from it.
  */
 import { z } from "zod";
 import { accountOf, hasGalleryAccess } from "../auth/principal";
