@@ -19,6 +19,7 @@ import { appendFiles, POST_TYPES, uploadPosts, type FailedFile, type PostType } 
 import { uploaderFor, type Uploader } from "../uploads/uploader";
 import { countView } from "../social/views";
 import { weeklyUsage } from "../usage/quota";
+import { nextPriorityReset } from "../usage/priority";
 import { moderator, screensFiles } from "../moderation/moderator";
 import { postView } from "./post-views";
 
@@ -56,7 +57,7 @@ async function checkPriorityMinutes(files: ReceivedFile[], priority: boolean, up
     if (f.path && (await sniffFile(f.path))?.kind === "video") {
       if ((await uploader.priorityMinutesLeft()) > 0) return;
       const week = await weeklyUsage(uploader.account.subject, uploader.account.quota);
-      const refill = nextMonth().toISOString();
+      const refill = nextPriorityReset().toISOString();
       throw new DomainError(
         "quota_exceeded",
         `No priority minutes left until ${refill}; upload with \`priority: false\` for standard delivery.`,
@@ -72,7 +73,6 @@ async function checkPriorityMinutes(files: ReceivedFile[], priority: boolean, up
  */
 const onPriority = (asked: boolean, uploader: Uploader) => async (): Promise<boolean> =>
   asked && (await uploader.priorityMinutesLeft()) > 0;
-const nextMonth = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 
 /** The request's `file` parts, within the uploader's limits, with the priority-minutes check. */
 async function receiveUpload(request: Request, uploader: Uploader, tmpDir: string, priority: boolean, surface: Surface) {
