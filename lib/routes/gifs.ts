@@ -2,7 +2,8 @@
 import type { Principal } from "../auth/principal";
 import { decodeCursor, encodeCursor } from "../http/cursor";
 import type { Surface } from "../http/route";
-import { likedAmong, listGifs } from "../gifs/search";
+import { listGifs } from "../gifs/search";
+import { likedAmong } from "../posts/read";
 import { searchKey, searchTerms } from "../gifs/terms";
 import { postView } from "./post-views";
 import { viewerOf } from "./posts";

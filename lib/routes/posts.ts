@@ -9,8 +9,7 @@ import { sniffFile } from "../media/sniff";
 import { listOwnPosts, listUserPosts, type GalleryFilters } from "../posts/list";
 import { updatePost, type PostChanges } from "../posts/edit";
 import { deleteFile, deletePost } from "../posts/remove";
-import { findPostByCode, likedBy, peekLikedBy, peekReadablePost, postForChange, readPost, type PostRecord, type Viewer } from "../posts/read";
-import { db } from "../db/client";
+import { findPostByCode, likedAmong, likedBy, peekLikedBy, peekReadablePost, postForChange, readPost, type PostRecord, type Viewer } from "../posts/read";
 import type { Page } from "../db/paging";
 import { checkUploadBurst } from "../uploads/abuse";
 import { receiveFiles, type ReceivedFile } from "../uploads/multipart";
@@ -172,16 +171,7 @@ export async function handleDeleteFile(principal: Principal, surface: Surface, c
 }
 
 async function pageReply(endpoint: string, page: Page<PostRecord>, filters: Record<string, unknown>, viewer: Viewer, surface: Surface, owner: boolean) {
-  const liked = viewer.userId
-    ? new Set(
-        (
-          await db().like.findMany({
-            where: { userId: viewer.userId, postId: { in: page.items.map((p) => p.id) } },
-            select: { postId: true },
-          })
-        ).map((l) => l.postId),
-      )
-    : new Set<string>();
+  const liked = await likedAmong(viewer.userId, page.items.map((p) => p.id));
   return {
     posts: page.items.map((p) => postView(p, { owner, liked: liked.has(p.id), surface })),
     has_more: page.hasMore,
