@@ -16,7 +16,7 @@ import { authenticateWebSession } from "../auth/web-session";
 import { accountOf, hasGalleryAccess, type Principal } from "../auth/principal";
 import { DomainError, isDomainError, statusOf, type ErrorType } from "../errors";
 import { BUCKETS, bucketRule, type BucketName, type BucketRule } from "../ratelimit/buckets";
-import { clientIp } from "../ratelimit/client-ip";
+import { requestClientIp } from "../server/client-ip";
 import { metrics, recordRateLimited, recordRequest } from "../metrics/registry";
 import { counterStore } from "../ratelimit";
 import type { WindowResult } from "../ratelimit/store";
@@ -148,7 +148,7 @@ function answerFromCache(request: Request, surface: Surface, basePath: string, r
   const params = route.params ? route.params.safeParse(match.params) : { success: true as const, data: match.params };
   const query = route.query ? route.query.safeParse(url.search ? Object.fromEntries(url.searchParams) : {}) : { success: true as const, data: {} };
   if (!params.success || !query.success) return undefined;
-  const ip = clientIp(request.headers);
+  const ip = requestClientIp(request.headers);
   const result = route.fromCache({ params: params.data, query: query.data, principal, surface, ip });
   if (result === undefined) return undefined;
   seen.route = route.id;
@@ -177,7 +177,7 @@ async function handle(request: Request, surface: Surface, basePath: string, rout
   }
   const { route } = match;
   seen.route = route.id;
-  const ip = clientIp(request.headers);
+  const ip = requestClientIp(request.headers);
 
   const principal = await authorize(route, request.headers.get(KEY_HEADER[surface]), surface, request.headers);
 

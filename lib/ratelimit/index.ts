@@ -10,7 +10,6 @@ export type { CounterStore, WindowResult } from "./store";
 export { MemoryStore, type MemoryStoreOptions } from "./memory";
 export { RedisStore, type RedisStoreOptions } from "./redis";
 export * from "./buckets";
-export { clientIp, resolveClientIp } from "./client-ip";
 export { rateLimitHeaders } from "./headers";
 
 // Kept on globalThis, not in a module variable: Next builds several bundles (and dev

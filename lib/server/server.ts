@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
 import { answerClientError } from "./client-error";
-import { clientIp } from "./client-ip";
+import { normalizeIp, resolveClientIp } from "./client-ip";
 import { createFastLane, type FastLane } from "./fast-lane";
 import { isFormPost, screenFormPost } from "./form-posts";
 import { hasMalformedPath, isNextMethod, NEXT_METHODS, refuseBeforeNext } from "./next-gate";
@@ -76,11 +76,11 @@ export function prepareRequest(req: IncomingMessage, res: ServerResponse, trustP
   res.setHeader("request-id", requestId);
   const values: Record<string, string | undefined> = {
     "request-id": requestId,
-    "x-client-ip": clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy),
+    "x-client-ip": resolveClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy),
   };
   // Without a trusted proxy, any X-Forwarded-For is the client's own claim; replace it so
   // nothing downstream (Next included) can be fooled by it.
-  if (!trustProxy) values["x-forwarded-for"] = clientIp(req.socket.remoteAddress, undefined, false) || undefined;
+  if (!trustProxy) values["x-forwarded-for"] = normalizeIp(req.socket.remoteAddress ?? "") || undefined;
   overwriteRequestHeaders(req, values);
   return requestId;
 }
