@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
+import { parseEnv } from "../config/env";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
 import { answerClientError } from "./client-error";
 import { normalizeIp, resolveClientIp } from "./client-ip";
@@ -42,8 +43,6 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 /** A unique, opaque id per request: 32 hex characters. */
 export const newRequestId = (): string => randomUUID().replace(/-/g, "");
-
-const envFlag = (value: string | undefined): boolean => /^(1|true|yes|on)$/i.test((value ?? "").trim());
 
 /**
  * Sets request headers in both views Node keeps of them (`undefined` removes one), so no
@@ -136,7 +135,7 @@ function reachableUrl(address: AddressInfo): string {
 
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const dir = resolve(options.dir ?? process.cwd());
-  const trustProxy = options.trustProxy ?? envFlag(process.env.TRUST_PROXY);
+  const trustProxy = options.trustProxy ?? parseEnv().TRUST_PROXY;
   // Next picks its React build and caching behaviour from NODE_ENV, as `next start` and
   // `next dev` set it; it must be right before Next is loaded.
   Object.assign(process.env, { NODE_ENV: options.dev ? "development" : "production" });
