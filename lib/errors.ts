@@ -50,3 +50,12 @@ export class DomainError extends Error {
 }
 
 export const isDomainError = (e: unknown): e is DomainError => e instanceof DomainError;
+
+/**
+ * The error object of interface.md, the one place it is shaped: `{error: {type, message,
+ * ...context}}`. HTTP replies, per-item `failed[]` entries (their `error`) and the admin
+ * CLI's output all use it; context never overrides type or message.
+ */
+export const errorBody = (type: ErrorType, message: string, context?: Record<string, unknown>) => ({ error: { ...context, type, message } });
+
+export const errorBodyOf = (error: DomainError) => errorBody(error.type, error.message, error.context);

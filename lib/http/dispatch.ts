@@ -9,7 +9,6 @@
  * Next's route handlers get it as a Web Response. Building Web Headers and Responses for
  * every JSON answer, and copying them to add headers, was a fifth of a small read's time.
  */
-import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { authenticateKey, peekKey } from "../auth/authenticate";
 import { authenticateWebSession } from "../auth/web-session";
@@ -24,6 +23,7 @@ import { ALLOW_ORIGIN, EXPOSE_HEADERS, PREFLIGHT_HEADERS } from "./cors";
 import { attachResponseBody, carryNativeBody, readRequestBody } from "./node-bridge";
 import { CACHE_HEADER, CONTENT_LENGTH_CARRIER, errorBody, JSON_TYPE } from "./respond";
 import { describeZodError } from "./parse";
+import { newRequestId } from "./request-id";
 import type { RouteDef, Surface } from "./route";
 import { Router } from "./router";
 
@@ -58,7 +58,7 @@ const UNMATCHED = "unmatched";
 export function createDispatcher(routes: readonly RouteDef[], surface: Surface, basePath: string): Dispatcher {
   const router = new Router(routes, surface);
   const reply = async (request: Request): Promise<Reply> => {
-    const requestId = request.headers.get("request-id") || randomUUID().replace(/-/g, "");
+    const requestId = request.headers.get("request-id") || newRequestId();
     // CORS (docs/cors.md) on every reply, errors included: constants, nothing computed here.
     const headers: Headers_ = {
       "request-id": requestId,

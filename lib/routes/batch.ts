@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { PRIVACIES } from "../http/parse";
-import { errorBody } from "../http/respond";
+import { errorBodyOf } from "../errors";
 import type { Surface } from "../http/route";
 import { BATCH_ACTIONS, BATCH_MAX_ITEMS, runBatch, type BatchAction } from "../posts/batch";
 import { viewerOf } from "./posts";
@@ -54,6 +54,6 @@ export async function handleBatch(principal: Principal, surface: Surface, body: 
   return {
     action: body.action,
     succeeded: outcome.succeeded,
-    failed: outcome.failed.map((f) => ({ index: f.index, code: f.code, error: errorBody(f.error.type, f.error.message, f.error.context).error })),
+    failed: outcome.failed.map((f) => ({ index: f.index, code: f.code, error: errorBodyOf(f.error).error })),
   };
 }

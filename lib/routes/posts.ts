@@ -1,7 +1,7 @@
 /** Handlers of the upload and post endpoints: parse, call lib/uploads and lib/posts, shape. */
 import type { Principal } from "../auth/principal";
 import { accountOf } from "../auth/principal";
-import { DomainError } from "../errors";
+import { DomainError, errorBodyOf } from "../errors";
 import { decodeCursor, encodeCursor } from "../http/cursor";
 import { booleanHeader, privacyHeader, type Privacy } from "../http/parse";
 import type { Surface } from "../http/route";
@@ -40,8 +40,7 @@ function postTypeHeader(headers: Headers): PostType {
   throw new DomainError("invalid_request", `Header post-type must be ${POST_TYPES.join(" or ")}.`);
 }
 
-const errorBody = (e: DomainError) => ({ ...e.context, type: e.type, message: e.message });
-const failedJson = (failed: FailedFile[]) => failed.map((f) => ({ index: f.index, error: errorBody(f.error) }));
+const failedJson = (failed: FailedFile[]) => failed.map((f) => ({ index: f.index, error: errorBodyOf(f.error).error }));
 
 /**
  * Priority streaming spends priority minutes. With none left, a video upload that asks

@@ -6,11 +6,11 @@
  * the fast lane (no Next in the way of bodies and files), robots' share pages to the page
  * cache, and the rest to Next.
  */
-import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { parseEnv } from "../config/env";
+import { newRequestId } from "../http/request-id";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
 import { answerClientError } from "./client-error";
 import { normalizeIp, resolveClientIp } from "./client-ip";
@@ -40,9 +40,6 @@ export interface RunningServer {
 
 /** Requests still running after this long on shutdown are cut off. */
 const SHUTDOWN_GRACE_MS = 10_000;
-
-/** A unique, opaque id per request: 32 hex characters. */
-export const newRequestId = (): string => randomUUID().replace(/-/g, "");
 
 /**
  * Sets request headers in both views Node keeps of them (`undefined` removes one), so no
