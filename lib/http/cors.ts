@@ -9,6 +9,7 @@
  * Every value is a constant, built once: the dispatcher adds these to each reply without
  * computing anything per request.
  */
+import { RATE_LIMIT_HEADER } from "../ratelimit/headers";
 
 /** `Access-Control-Allow-Origin` of every API and Relay reply, errors included. */
 export const ALLOW_ORIGIN = "*";
@@ -18,7 +19,15 @@ export const ALLOW_ORIGIN = "*";
  * CORS-safelisted headers: the id to quote in a report, the rate-limit state and when to
  * retry, an attachment's file name (POST /convert), the methods of a 405.
  */
-export const EXPOSE_HEADERS = "request-id, retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, content-disposition, allow";
+export const EXPOSE_HEADERS = [
+  "request-id",
+  RATE_LIMIT_HEADER.retryAfter,
+  RATE_LIMIT_HEADER.limit,
+  RATE_LIMIT_HEADER.remaining,
+  RATE_LIMIT_HEADER.reset,
+  "content-disposition",
+  "allow",
+].join(", ");
 
 /**
  * The request headers a browser may send cross-origin: the two key headers, JSON and

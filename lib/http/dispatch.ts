@@ -19,6 +19,7 @@ import { requestClientIp } from "../server/client-ip";
 import { metrics, recordRateLimited, recordRequest } from "../metrics/registry";
 import { counterStore } from "../ratelimit";
 import type { WindowResult } from "../ratelimit/store";
+import { RATE_LIMIT_HEADER, rateLimitHeaders } from "../ratelimit/headers";
 import { ALLOW_ORIGIN, EXPOSE_HEADERS, PREFLIGHT_HEADERS } from "./cors";
 import { attachResponseBody, carryNativeBody, readRequestBody } from "./node-bridge";
 import { CACHE_HEADER, CONTENT_LENGTH_CARRIER, errorBody, JSON_TYPE } from "./respond";
@@ -76,8 +77,8 @@ export function createDispatcher(routes: readonly RouteDef[], surface: Surface, 
       outcome = answerFromCache(request, surface, basePath, router, headers, seen) ?? (await handle(request, surface, basePath, router, requestId, headers, seen));
     } catch (error) {
       outcome = toErrorReply(error, requestId);
-      if (isDomainError(error) && (error.type === "rate_limited" || error.type === "unavailable") && !headers["retry-after"]) {
-        headers["retry-after"] = String(error.retryAfter ?? 1);
+      if (isDomainError(error) && (error.type === "rate_limited" || error.type === "unavailable") && !headers[RATE_LIMIT_HEADER.retryAfter]) {
+        headers[RATE_LIMIT_HEADER.retryAfter] = String(error.retryAfter ?? 1);
       }
     }
     // The handler's own headers win over the common ones.
@@ -262,11 +263,8 @@ function rateRule(bucket: BucketName, principal: Principal | null, ip: string): 
 
 /** Rate-limit headers on every limited reply; a denied hit is 429 with Retry-After. */
 function applyRateResult(result: WindowResult, headers: Headers_, bucket: BucketName): void {
-  headers["x-ratelimit-limit"] = String(result.limit);
-  headers["x-ratelimit-remaining"] = String(result.remaining);
-  headers["x-ratelimit-reset"] = String(result.resetAt);
+  Object.assign(headers, rateLimitHeaders(result));
   if (!result.allowed) {
-    headers["retry-after"] = String(result.retryAfter);
     recordRateLimited(bucket);
     throw new DomainError("rate_limited", `Too many requests; retry in ${result.retryAfter} s.`);
   }
