@@ -15,8 +15,9 @@ export function booleanHeader(headers: Headers, name: string, fallback: boolean)
   throw new DomainError("invalid_request", `Header ${name} must be true or false.`);
 }
 
-export const PRIVACIES = ["public", "unlisted", "private"] as const;
-export type Privacy = (typeof PRIVACIES)[number];
+import { PRIVACIES, type Privacy } from "../posts/privacy";
+
+export { PRIVACIES, type Privacy };
 
 /** `post-privacy`: public, unlisted or private (trimmed, case-insensitive); default private. */
 export function privacyHeader(headers: Headers, name = "post-privacy"): Privacy {

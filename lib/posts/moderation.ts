@@ -7,8 +7,9 @@ import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { isRecordNotFound, WRITE_TRANSACTION } from "../prisma-support";
 import { forgetDeliverable } from "./delivery-cache";
+import type { Privacy } from "./privacy";
 
-export type Privacy = "public" | "unlisted" | "private";
+export type { Privacy };
 
 export interface PostModerationState {
   code: string;
