@@ -10,6 +10,7 @@
  * computing anything per request.
  */
 import { RATE_LIMIT_HEADER } from "../ratelimit/headers";
+import { KEY_HEADER } from "./route";
 
 /** `Access-Control-Allow-Origin` of every API and Relay reply, errors included. */
 export const ALLOW_ORIGIN = "*";
@@ -35,8 +36,8 @@ export const EXPOSE_HEADERS = [
  * headers). A route that starts reading another header adds it here.
  */
 export const ALLOWED_REQUEST_HEADERS = [
-  "api-key",
-  "relay-key",
+  KEY_HEADER.api,
+  KEY_HEADER.relay,
   "content-type",
   "post-privacy",
   "include-metadata",

@@ -25,10 +25,9 @@ import { attachResponseBody, carryNativeBody, readRequestBody } from "./node-bri
 import { CACHE_HEADER, CONTENT_LENGTH_CARRIER, errorBody, JSON_TYPE } from "./respond";
 import { describeZodError } from "./parse";
 import { newRequestId } from "./request-id";
-import type { RouteDef, Surface } from "./route";
+import { KEY_HEADER, type RouteDef, type Surface } from "./route";
 import { Router } from "./router";
 
-const KEY_HEADER = { api: "api-key", relay: "relay-key" } as const;
 const validateResponses = process.env.NODE_ENV !== "production";
 
 /** What the dispatcher answers: JSON text, or a Response a handler built (files, attachments). */

@@ -7,6 +7,10 @@ import type { Principal } from "../auth/principal";
 import type { BucketName } from "../ratelimit/buckets";
 
 export type Surface = "api" | "relay";
+
+/** The header that carries the key on each surface (interface.md, Authentication rule 1). */
+export const KEY_HEADER = { api: "api-key", relay: "relay-key" } as const satisfies Record<Surface, string>;
+export type KeyHeader = (typeof KEY_HEADER)[Surface];
 export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 /** Key kinds an endpoint accepts: personal (app key on the API, session key on Relay) or team. */
 export type KeyKind = "personal" | "team";
