@@ -2,7 +2,7 @@
 import type { Principal } from "../auth/principal";
 import { accountOf } from "../auth/principal";
 import { DomainError, errorBodyOf } from "../errors";
-import { decodeCursor, encodeCursor } from "../http/cursor";
+import { decodeCursor, pageReply } from "../http/cursor";
 import { booleanHeader, privacyHeader, type Privacy } from "../http/parse";
 import type { Surface } from "../http/route";
 import { sniffFile } from "../media/sniff";
@@ -169,13 +169,9 @@ export async function handleDeleteFile(principal: Principal, surface: Surface, c
   return { name, deleted: true };
 }
 
-async function pageReply(endpoint: string, page: Page<PostRecord>, filters: Record<string, unknown>, viewer: Viewer, surface: Surface, owner: boolean) {
+async function postsPage(endpoint: string, page: Page<PostRecord>, filters: Record<string, unknown>, viewer: Viewer, surface: Surface, owner: boolean) {
   const liked = await likedAmong(viewer.userId, page.items.map((p) => p.id));
-  return {
-    posts: page.items.map((p) => postView(p, { owner, liked: liked.has(p.id), surface })),
-    has_more: page.hasMore,
-    next_cursor: page.next ? encodeCursor(endpoint, page.next, filters) : null,
-  };
+  return pageReply("posts", endpoint, filters, page, (p) => postView(p, { owner, liked: liked.has(p.id), surface }));
 }
 
 export async function handleListPosts(
@@ -187,7 +183,7 @@ export async function handleListPosts(
   const filters = { search: query.search ?? null, privacy: query.privacy ?? null, tab: query.tab ?? null };
   const after = query.cursor ? decodeCursor("listPosts", query.cursor, filters) : undefined;
   const page = await listOwnPosts(user.id, query, query.limit, after);
-  return pageReply("listPosts", page, filters, viewerOf(principal, surface), surface, true);
+  return postsPage("listPosts", page, filters, viewerOf(principal, surface), surface, true);
 }
 
 export async function handleUserPosts(principal: Principal, surface: Surface, id: string, query: { limit: number; cursor?: string }) {
@@ -196,6 +192,6 @@ export async function handleUserPosts(principal: Principal, surface: Surface, id
   const after = query.cursor ? decodeCursor("listUserPosts", query.cursor, filters) : undefined;
   const page = await listUserPosts(ref, query.limit, after);
   const viewer = viewerOf(principal, surface);
-  return pageReply("listUserPosts", page, filters, viewer, surface, page.items[0]?.userId === viewer.userId);
+  return postsPage("listUserPosts", page, filters, viewer, surface, page.items[0]?.userId === viewer.userId);
 }
 
