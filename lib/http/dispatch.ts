@@ -14,7 +14,7 @@ import { authenticateKey, peekKey } from "../auth/authenticate";
 import { authenticateWebSession } from "../auth/web-session";
 import { accountOf, hasGalleryAccess, type Principal } from "../auth/principal";
 import { DomainError, isDomainError, statusOf, type ErrorType } from "../errors";
-import { BUCKETS, bucketRule, type BucketName, type BucketRule } from "../ratelimit/buckets";
+import { BUCKETS, bucketRule, ipSubject, principalSubject, type BucketName, type BucketRule } from "../ratelimit/buckets";
 import { requestClientIp } from "../server/client-ip";
 import { metrics, recordRateLimited, recordRequest } from "../metrics/registry";
 import { counterStore } from "../ratelimit";
@@ -251,12 +251,7 @@ async function rateLimit(bucket: BucketName, principal: Principal | null, ip: st
 
 /** The counter a request counts against: per account (or team), or per IP for IP-scoped buckets and anonymous calls. */
 function rateRule(bucket: BucketName, principal: Principal | null, ip: string): BucketRule {
-  const subject =
-    BUCKETS[bucket].scope === "ip" || !principal
-      ? `ip:${ip}`
-      : principal.kind === "team"
-        ? `team:${principal.team.id}`
-        : `user:${principal.user.id}`;
+  const subject = BUCKETS[bucket].scope === "ip" || !principal ? ipSubject(ip) : principalSubject(principal);
   return bucketRule(bucket, subject);
 }
 

@@ -11,7 +11,7 @@ import { headers } from "next/headers";
 import { z } from "zod";
 import { DomainError } from "../errors";
 import { counterStore } from "../ratelimit";
-import { hitBucket, type BucketName } from "../ratelimit/buckets";
+import { hitBucket, userSubject, type BucketName } from "../ratelimit/buckets";
 import { requestClientIp } from "../server/client-ip";
 import { reportPost } from "../reports/submit";
 import { userRef } from "../routes/views";
@@ -40,7 +40,7 @@ async function actor(bucket: BucketName | null): Promise<string> {
   if (!viewer) throw new DomainError("unauthorized", "Sign in to do that.");
   if (viewer.suspended) throw new DomainError("suspended", "This account is suspended.");
   if (bucket) {
-    const result = await hitBucket(counterStore(), bucket, `user:${viewer.id}`);
+    const result = await hitBucket(counterStore(), bucket, userSubject(viewer.id));
     if (!result.allowed) throw new DomainError("rate_limited", `Too many requests; try again in ${result.retryAfter} s.`);
   }
   return viewer.id;
