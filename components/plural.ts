@@ -16,6 +16,7 @@ const PLURALS = {
   upload: "uploads",
   post: "posts",
   minute: "minutes",
+  second: "seconds",
   follower: "followers",
   // "1 following", "2 following": counted as on profiles, the word does not change.
   following: "following",

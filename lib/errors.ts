@@ -33,7 +33,7 @@ export class DomainError extends Error {
   constructor(
     public readonly type: ErrorType,
     message: string,
-    /** Overrides the table's status (Relay's 403 quota_exceeded, 501 for unbuilt endpoints). */
+    /** Overrides the table's status (Relay's 403 quota_exceeded). */
     public readonly status?: number,
     /** Extra fields placed inside `error` next to type and message. */
     public readonly context?: Record<string, unknown>,
@@ -50,3 +50,12 @@ export class DomainError extends Error {
 }
 
 export const isDomainError = (e: unknown): e is DomainError => e instanceof DomainError;
+
+/**
+ * The error object of interface.md, the one place it is shaped: `{error: {type, message,
+ * ...context}}`. HTTP replies, per-item `failed[]` entries (their `error`) and the admin
+ * CLI's output all use it; context never overrides type or message.
+ */
+export const errorBody = (type: ErrorType, message: string, context?: Record<string, unknown>) => ({ error: { ...context, type, message } });
+
+export const errorBodyOf = (error: DomainError) => errorBody(error.type, error.message, error.context);

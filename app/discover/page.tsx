@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import Link from "next/link";
 import { PostCard } from "@/components/discover/PostCard";
 import { DiscoverTabs } from "@/components/discover/Tabs";
-import { normalizeIp } from "@/lib/ratelimit/client-ip";
+import { requestClientIp } from "@/lib/server/client-ip";
 import { discoverFeed } from "@/lib/web/feeds";
 import { getViewer } from "@/lib/web/viewer";
 
@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 
 export default async function DiscoverPage() {
   const [viewer, requestHeaders] = await Promise.all([getViewer(), headers()]);
-  const posts = await discoverFeed(viewer?.id ?? null, normalizeIp(requestHeaders.get("x-client-ip") ?? "") || "unknown");
+  const posts = await discoverFeed(viewer?.id ?? null, requestClientIp(requestHeaders));
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">

@@ -3,6 +3,11 @@
  * next-auth session cookie, which the dispatcher accepts as a full-access session
  * (lib/auth/web-session.ts), so the dashboard uses exactly the interface clients use.
  */
+import type { z } from "zod";
+import type { Privacy } from "@/lib/posts/privacy";
+import type { batchReply as BatchReplySchema } from "@/lib/routes/batch";
+import type { FileObject as FileSchema, OwnAccount as OwnAccountSchema, Post as PostSchema } from "@/lib/routes/schemas";
+
 export class ApiError extends Error {
   constructor(
     readonly type: string,
@@ -36,39 +41,14 @@ export async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
   return body as T;
 }
 
-export interface FileObject {
-  name: string;
-  url: string;
-  size: number;
-  mime_type: string;
-  width: number | null;
-  height: number | null;
-  duration?: number | null;
-  thumbnail_url: string | null;
-  /** Sized WebP renditions, smallest first (docs/renditions.md). */
-  renditions?: { width: number; url: string }[];
-  /** Priority delivery: the HLS master playlist once ready (docs/priority-delivery.md). */
-  stream_url?: string | null;
-  stream_state?: "queued" | "processing" | "ready" | "failed" | null;
-}
-
-export type Privacy = "public" | "unlisted" | "private";
-
-export interface Post {
-  code: string;
-  url: string;
-  title: string | null;
-  description: string | null;
-  privacy: Privacy;
-  created_at: string;
-  view_count: number;
-  like_count: number | null;
-  comment_count: number;
-  file_count: number;
-  files: FileObject[];
-  team_id: string | null;
-  moderated?: boolean;
-}
+/**
+ * The wire types are the route table's zod schemas (lib/routes/schemas.ts), not a copy:
+ * type-only imports, so no server code reaches the browser bundle.
+ */
+export type FileObject = z.output<typeof FileSchema>;
+export type Post = z.output<typeof PostSchema>;
+export type OwnAccount = z.output<typeof OwnAccountSchema>;
+export type { Privacy };
 
 export interface PostPage {
   posts: Post[];
@@ -76,21 +56,5 @@ export interface PostPage {
   next_cursor: string | null;
 }
 
-export interface OwnAccount {
-  id: string;
-  username: string;
-  nickname: string;
-  avatar: string;
-  banner: string | null;
-  bio: string | null;
-  email: string | null;
-  plan: "free" | "plus" | "ultra";
-  theme: unknown;
-  link_domain: string | null;
-  upload_count: number;
-  limits: {
-    usage: { quota: number; used: number; remaining: number; resets_at: string };
-    priority: { minutes_left: number; minutes: number; resets_at: string };
-  };
-  upload_limits: { file_bytes: number; request_bytes: number };
-}
+/** POST /api/posts/batch (docs/bulk-actions.md). */
+export type BatchReply = z.output<typeof BatchReplySchema>;

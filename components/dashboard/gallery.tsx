@@ -1,11 +1,12 @@
 "use client";
 /**
  * The caller's posts: GET /api/posts with infinite scroll, filters (privacy, kind, title
- * search), multi-select delete, uploads, and the editor dialog.
+ * search), multi-select delete and privacy change (one POST /api/posts/batch), uploads,
+ * and the editor dialog.
  */
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import { api, type Post, type PostPage, type Privacy } from "./api";
+import { api, type BatchReply, type Post, type PostPage, type Privacy } from "./api";
 import { PostEditor } from "./post-editor";
 import { UploadPanel } from "./upload-panel";
 import { useUploads } from "./upload";
@@ -21,6 +22,30 @@ const TABS = [
   { value: "albums", label: "Albums" },
 ] as const;
 const PAGE_SIZE = 30;
+/** Posts per POST /api/posts/batch (the server's BATCH_MAX_ITEMS). */
+const BATCH_SIZE = 100;
+
+type BatchAction = { action: "delete" } | { action: "privacy"; privacy: Privacy };
+
+/** One batch request per 100 codes; the replies' results together. */
+async function runBatch(codes: string[], action: BatchAction): Promise<{ done: number; failed: BatchReply["failed"] }> {
+  let done = 0;
+  const failed: BatchReply["failed"] = [];
+  for (let start = 0; start < codes.length; start += BATCH_SIZE) {
+    const chunk = codes.slice(start, start + BATCH_SIZE);
+    const reply = await api<BatchReply>("/api/posts/batch", { method: "POST", body: JSON.stringify({ ...action, codes: chunk }) });
+    done += reply.succeeded.length;
+    failed.push(...reply.failed);
+  }
+  return { done, failed };
+}
+
+/** "28 deleted; 2 could not be: No such post." */
+function batchNotice(verb: string, done: number, failed: BatchReply["failed"]): string {
+  if (!failed.length) return `${countOf(done, "post")} ${verb}.`;
+  const reasons = [...new Set(failed.map((f) => f.error.message))].join(" ");
+  return `${countOf(done, "post")} ${verb}; ${failed.length} could not be: ${reasons}`;
+}
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -46,7 +71,7 @@ export function Gallery() {
   const [editing, setEditing] = useState<Post | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const debouncedSearch = useDebounced(search.trim(), 300);
-  const ids = { search: useId(), privacy: useId(), tab: useId() };
+  const ids = { search: useId(), privacy: useId(), tab: useId(), bulkPrivacy: useId() };
 
   const query = useInfiniteQuery({
     queryKey: ["posts", { search: debouncedSearch, privacy, tab }],
@@ -87,14 +112,28 @@ export function Gallery() {
       return next;
     });
 
-  const deleteSelected = async () => {
+  const [bulkPrivacy, setBulkPrivacy] = useState<Privacy>("private");
+  const [busy, setBusy] = useState(false);
+
+  /** The whole selection in one request (docs/bulk-actions.md): no 429s past 20 posts. */
+  const applyToSelected = async (action: BatchAction) => {
     const codes = [...selected];
-    if (!window.confirm(`Delete ${countOf(codes.length, "post")}? This cannot be undone.`)) return;
-    const results = await Promise.allSettled(codes.map((code) => api(`/api/posts/${encodeURIComponent(code)}`, { method: "DELETE" })));
-    const failed = results.filter((r) => r.status === "rejected").length;
-    setNotice(failed ? `${codes.length - failed} deleted, ${failed} could not be deleted.` : `${codes.length} deleted.`);
-    setSelected(new Set());
-    refresh();
+    setBusy(true);
+    try {
+      const { done, failed } = await runBatch(codes, action);
+      setNotice(batchNotice(action.action === "delete" ? "deleted" : `set to ${action.privacy}`, done, failed));
+      setSelected(new Set(failed.map((f) => f.code)));
+    } catch (error) {
+      setNotice(error instanceof Error ? error.message : "The change failed.");
+    } finally {
+      setBusy(false);
+      refresh();
+    }
+  };
+
+  const deleteSelected = async () => {
+    if (!window.confirm(`Delete ${countOf(selected.size, "post")}? This cannot be undone.`)) return;
+    await applyToSelected({ action: "delete" });
   };
 
   return (
@@ -108,7 +147,7 @@ export function Gallery() {
         )}
       </div>
 
-      <UploadPanel items={uploads.items} onFiles={(files, p) => void uploads.upload(files, p)} onClear={uploads.clearFinished} onPause={uploads.pause} onResume={uploads.resume} />
+      <UploadPanel items={uploads.items} pausedUntil={uploads.pausedUntil} onFiles={(files, p) => void uploads.upload(files, p)} onClear={uploads.clearFinished} onPause={uploads.pause} onResume={uploads.resume} />
 
       <div className="grid gap-3 sm:grid-cols-[1fr_auto_auto]">
         <div>
@@ -145,11 +184,25 @@ export function Gallery() {
       {selected.size > 0 && (
         <div className="sticky top-2 z-10 flex items-center justify-between gap-3 rounded-lg border border-zinc-200 bg-white/95 p-3 shadow-sm dark:border-zinc-800 dark:bg-zinc-900/95">
           <span className="text-sm">{selected.size} selected</span>
-          <div className="flex gap-2">
+          <div className="flex flex-wrap items-center gap-2">
+            <button type="button" className={secondaryButton} onClick={() => setSelected(new Set(posts.map((p) => p.code)))}>
+              Select all
+            </button>
             <button type="button" className={secondaryButton} onClick={() => setSelected(new Set())}>
               Clear
             </button>
-            <button type="button" className={dangerButton} onClick={() => void deleteSelected()}>
+            <label htmlFor={ids.bulkPrivacy} className="sr-only">
+              New privacy of the selected posts
+            </label>
+            <select id={ids.bulkPrivacy} value={bulkPrivacy} onChange={(e) => setBulkPrivacy(e.target.value as Privacy)} className="rounded-md border border-zinc-300 bg-white px-2 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900">
+              <option value="private">Private</option>
+              <option value="unlisted">Unlisted</option>
+              <option value="public">Public</option>
+            </select>
+            <button type="button" className={secondaryButton} disabled={busy} onClick={() => void applyToSelected({ action: "privacy", privacy: bulkPrivacy })}>
+              Set privacy
+            </button>
+            <button type="button" className={dangerButton} disabled={busy} onClick={() => void deleteSelected()}>
               Delete selected
             </button>
           </div>

@@ -10,17 +10,8 @@ export const card = "rounded-lg border border-zinc-200 bg-white p-4 dark:border-
 export const label = "block text-sm font-medium text-zinc-700 dark:text-zinc-300";
 export const muted = "text-sm text-zinc-600 dark:text-zinc-400";
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ["KB", "MB", "GB", "TB"];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
-}
+/** One byte formatter for every page (components/share/format.ts). */
+export { formatBytes } from "../share/format";
 
 export function formatDate(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });

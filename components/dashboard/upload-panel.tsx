@@ -1,9 +1,10 @@
 "use client";
-/** Drop zone, paste target and file picker, with one progress bar per file. */
+/** Drop zone, paste target and file picker, with one progress display over the batch and a bar per file. */
 import { useEffect, useId, useRef, useState, type DragEvent } from "react";
 import type { Privacy } from "./api";
 import { formatBytes, muted, secondaryButton } from "./ui";
 import type { UploadItem } from "./upload";
+import { UploadSummary } from "./upload-summary";
 
 const STATE_TEXT: Record<UploadItem["state"], string> = {
   queued: "Waiting",
@@ -16,12 +17,15 @@ const STATE_TEXT: Record<UploadItem["state"], string> = {
 
 export function UploadPanel({
   items,
+  pausedUntil,
   onFiles,
   onClear,
   onPause,
   onResume,
 }: {
   items: UploadItem[];
+  /** The upload queue waits out a 429 until then (docs/bulk-actions.md). */
+  pausedUntil: number | null;
   onFiles: (files: File[], privacy: Privacy) => void;
   onClear: () => void;
   /** Large files go over tus and can be paused and resumed (docs/resumable-uploads.md). */
@@ -114,6 +118,7 @@ export function UploadPanel({
 
       {items.length > 0 && (
         <div className="space-y-2">
+          <UploadSummary items={items} pausedUntil={pausedUntil} />
           <ul className="space-y-2" aria-label="Uploads">
             {items.map((item) => {
               const percent = item.size > 0 ? Math.min(100, Math.round((item.loaded / item.size) * 100)) : item.state === "done" ? 100 : 0;

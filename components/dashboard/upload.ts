@@ -2,11 +2,14 @@
 /**
  * Uploads from the browser with XMLHttpRequest: fetch has no upload progress events, and
  * a progress bar per file is the point. One request per file, so every file gets its own
- * post, its own bar and its own error in words; a few run at once.
+ * post, its own bar and its own error in words; the queue (upload-queue.ts) runs a few at
+ * once, paced, and waits out 429s (docs/bulk-actions.md). Files over TUS_THRESHOLD_BYTES go
+ * over tus instead and can be paused and resumed (docs/resumable-uploads.md).
  */
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { errorText, type Privacy } from "./api";
 import { sendResumable, TUS_THRESHOLD_BYTES, type ResumableControl } from "./resumable-upload";
+import { UploadQueue, type QueueTask, type SendResult, type TaskChange } from "./upload-queue";
 
 export type UploadState = "queued" | "uploading" | "paused" | "processing" | "done" | "failed";
 
@@ -24,6 +27,9 @@ export interface UploadItem {
 }
 
 const PARALLEL = 3;
+/** Below the abuse safeguard's 8 uploads in one second (interface.md), with room for jitter. */
+const STARTS_PER_SECOND = 5;
+const MAX_ATTEMPTS = 20;
 
 interface FailedEntry {
   index?: number;
@@ -45,7 +51,7 @@ export function sendFiles(
   files: File[],
   headers: Record<string, string>,
   onProgress: (loaded: number, total: number) => void,
-): Promise<{ ok: true; body: unknown } | { ok: false; message: string }> {
+): Promise<SendResult> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", endpoint);
@@ -63,81 +69,101 @@ export function sendFiles(
       if (xhr.status >= 200 && xhr.status < 300 && !(partial && partial.length > 0 && files.length === 1)) {
         resolve({ ok: true, body });
       } else {
-        resolve({ ok: false, message: failureText(body, xhr.status) });
+        const retryAfter = Number(xhr.getResponseHeader("retry-after"));
+        resolve({ ok: false, message: failureText(body, xhr.status), status: xhr.status, retryAfterSeconds: retryAfter > 0 ? retryAfter : null });
       }
     };
-    xhr.onerror = () => resolve({ ok: false, message: "The connection failed before the upload finished." });
-    xhr.onabort = () => resolve({ ok: false, message: "The upload was cancelled." });
+    xhr.onerror = () => resolve({ ok: false, message: "The connection failed before the upload finished.", status: 0, retryAfterSeconds: null });
+    xhr.onabort = () => resolve({ ok: false, message: "The upload was cancelled.", status: 0, retryAfterSeconds: null });
     const form = new FormData();
     for (const file of files) form.append("file", file, file.name);
     xhr.send(form);
   });
 }
 
+/** A large file over tus, as one queue task: tus-js-client retries on its own, so a failure is final. */
+async function sendOverTus(
+  task: QueueTask,
+  privacy: Privacy,
+  onProgress: (loaded: number, total: number) => void,
+  controls: Map<number, ResumableControl>,
+): Promise<SendResult> {
+  const result = await sendResumable(task.file, privacy, onProgress, (control) => controls.set(task.id, control));
+  controls.delete(task.id);
+  return result.ok ? { ok: true, body: { post: { url: result.url } } } : { ok: false, message: result.message, status: 0, retryAfterSeconds: null };
+}
+
+/** The item's fields after a change the queue reports. */
+function applied(item: UploadItem, change: TaskChange): Partial<UploadItem> {
+  switch (change.state) {
+    case "uploading":
+      return { state: "uploading", loaded: 0, error: undefined };
+    case "progress":
+      // A paused tus upload may still report the chunk in flight: it stays paused.
+      if (item.state === "paused") return { loaded: change.loaded };
+      return { loaded: change.loaded, state: change.total > 0 && change.loaded >= change.total ? "processing" : "uploading" };
+    case "retrying":
+      // Waiting again; the summary says why and for how long.
+      return { state: "queued", loaded: 0 };
+    case "done":
+      return { state: "done", loaded: item.size, url: (change.body as { post?: { url?: string } } | null)?.post?.url };
+    case "failed":
+      return { state: "failed", error: change.message };
+  }
+}
+
 export function useUploads(onUploaded: () => void) {
   const [items, setItems] = useState<UploadItem[]>([]);
+  /** While the queue waits out a 429: until when (ms since the epoch). */
+  const [pausedUntil, setPausedUntil] = useState<number | null>(null);
   const nextId = useRef(1);
+  const privacyOf = useRef(new Map<number, Privacy>());
   const controls = useRef(new Map<number, ResumableControl>());
+  const uploaded = useRef(onUploaded);
+  useEffect(() => {
+    uploaded.current = onUploaded;
+  }, [onUploaded]);
 
-  const patch = useCallback((id: number, change: Partial<UploadItem>) => {
-    setItems((list) => list.map((item) => (item.id === id ? { ...item, ...change } : item)));
-  }, []);
+  const queue = useMemo(
+    () =>
+      new UploadQueue({
+        parallel: PARALLEL,
+        startsPerSecond: STARTS_PER_SECOND,
+        maxAttempts: MAX_ATTEMPTS,
+        send: (task, onProgress) => {
+          const privacy = privacyOf.current.get(task.id) ?? "private";
+          if (task.file.size <= TUS_THRESHOLD_BYTES) return sendFiles("/api/upload", [task.file], { "post-privacy": privacy }, onProgress);
+          setItems((list) => list.map((item) => (item.id === task.id ? { ...item, resumable: true } : item)));
+          return sendOverTus(task, privacy, onProgress, controls.current);
+        },
+        onChange: (id, change) => setItems((list) => list.map((item) => (item.id === id ? { ...item, ...applied(item, change) } : item))),
+        onPause: setPausedUntil,
+        onIdle: () => uploaded.current(),
+      }),
+    [],
+  );
 
   const upload = useCallback(
-    async (files: File[], privacy: Privacy) => {
-      const queued = files.map((file) => ({ file, item: { id: nextId.current++, name: file.name || "pasted image", size: file.size, loaded: 0, state: "queued" as UploadState } }));
-      setItems((list) => [...queued.map((q) => q.item), ...list]);
-      let cursor = 0;
-      const worker = async (): Promise<void> => {
-        while (cursor < queued.length) {
-          const { file, item } = queued[cursor++];
-          patch(item.id, { state: "uploading" });
-          const progress = (loaded: number, total: number) =>
-            setItems((list) =>
-              list.map((i) =>
-                i.id !== item.id || i.state === "paused" ? i : { ...i, loaded, state: total > 0 && loaded >= total ? "processing" : "uploading" },
-              ),
-            );
-          if (file.size > TUS_THRESHOLD_BYTES) {
-            patch(item.id, { resumable: true });
-            const result = await sendResumable(file, privacy, progress, (control) => controls.current.set(item.id, control));
-            controls.current.delete(item.id);
-            if (result.ok) patch(item.id, { state: "done", loaded: item.size, url: result.url });
-            else patch(item.id, { state: "failed", error: result.message });
-            continue;
-          }
-          const result = await sendFiles("/api/upload", [file], { "post-privacy": privacy }, progress);
-          if (result.ok) {
-            const url = (result.body as { post?: { url?: string } } | null)?.post?.url;
-            patch(item.id, { state: "done", loaded: item.size, url });
-          } else {
-            patch(item.id, { state: "failed", error: result.message });
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(PARALLEL, queued.length) }, worker));
-      onUploaded();
+    (files: File[], privacy: Privacy) => {
+      const tasks = files.map((file) => ({ id: nextId.current++, file }));
+      for (const t of tasks) privacyOf.current.set(t.id, privacy);
+      setItems((list) => [...tasks.map((t) => ({ id: t.id, name: t.file.name || "pasted image", size: t.file.size, loaded: 0, state: "queued" as UploadState })), ...list]);
+      queue.add(tasks);
     },
-    [onUploaded, patch],
+    [queue],
   );
 
   const clearFinished = useCallback(() => setItems((list) => list.filter((i) => i.state !== "done" && i.state !== "failed")), []);
 
   /** Pause and resume of an upload sent over tus. */
-  const pause = useCallback(
-    (id: number) => {
-      controls.current.get(id)?.pause();
-      patch(id, { state: "paused" });
-    },
-    [patch],
-  );
-  const resume = useCallback(
-    (id: number) => {
-      patch(id, { state: "uploading" });
-      controls.current.get(id)?.resume();
-    },
-    [patch],
-  );
+  const pause = useCallback((id: number) => {
+    controls.current.get(id)?.pause();
+    setItems((list) => list.map((item) => (item.id === id ? { ...item, state: "paused" } : item)));
+  }, []);
+  const resume = useCallback((id: number) => {
+    setItems((list) => list.map((item) => (item.id === id ? { ...item, state: "uploading" } : item)));
+    controls.current.get(id)?.resume();
+  }, []);
 
-  return { items, upload, clearFinished, pause, resume };
+  return { items, pausedUntil, upload, clearFinished, pause, resume };
 }

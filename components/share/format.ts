@@ -10,6 +10,7 @@ export function formatDate(iso: string): string {
   return new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(new Date(iso));
 }
 
+/** 1536 → "1.5 KB": one decimal below 10, whole numbers above (the dashboard uses this too). */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   const units = ["KB", "MB", "GB", "TB"];

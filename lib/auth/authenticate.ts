@@ -14,8 +14,9 @@ import { isPlan, type Plan } from "../plans";
 import { markUsed } from "./activity";
 import { hashKey, hashesEqual, keyKind } from "./keys";
 import type { AccountSummary, Principal } from "./principal";
+import type { KeyHeader } from "../http/route";
 
-export type KeyHeader = "api-key" | "relay-key";
+export type { KeyHeader };
 
 /**
  * A Relay session's last_active_at and an app's last-used time (the dashboard's "last used")

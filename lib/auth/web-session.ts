@@ -11,6 +11,7 @@
  */
 import { createHmac } from "node:crypto";
 import { decode } from "next-auth/jwt";
+import { env } from "../config/env";
 import { db } from "../db/client";
 import { signingSecret } from "../delivery/signing";
 import { isSameOrigin } from "../http/same-origin";
@@ -28,7 +29,7 @@ const ACTIVITY_RESOLUTION_MS = 60_000;
  * DATA_DIR), so `npm start` works with no configuration and restarts keep people signed in.
  */
 export function webAuthSecret(): string {
-  const configured = process.env.NEXTAUTH_SECRET?.trim();
+  const configured = env().NEXTAUTH_SECRET;
   if (configured) return configured;
   return createHmac("sha256", signingSecret()).update("mediahost-nextauth-v1").digest("base64url");
 }

@@ -4,7 +4,7 @@
  * call it directly against their own database.
  */
 import { settleWebhookEvents } from "../webhooks/events";
-import { DomainError, isDomainError } from "../errors";
+import { DomainError, errorBody, errorBodyOf, isDomainError } from "../errors";
 import { parseArgv } from "./argv";
 import { COMMANDS, findCommand, type Command, type CommandOutput } from "./commands";
 
@@ -41,10 +41,10 @@ function prepare(argv: readonly string[]): { command: Command; run: () => Promis
 
 function errorOutput(error: unknown, log: (message: string) => void): CommandOutput {
   // Context fields sit next to type and message, as in HTTP answers (lib/errors.ts).
-  if (isDomainError(error)) return { error: { type: error.type, message: error.message, ...error.context } };
+  if (isDomainError(error)) return errorBodyOf(error);
   log(error instanceof Error ? (error.stack ?? error.message) : String(error));
   const message = error instanceof Error ? error.message.replace(/\s+/g, " ").trim() : String(error);
-  return { error: { type: "internal", message: message || "Unexpected failure." } };
+  return errorBody("internal", message || "Unexpected failure.");
 }
 
 export async function runAdmin(argv: readonly string[], options: AdminOptions = {}): Promise<AdminResult> {

@@ -91,6 +91,8 @@ const schema = z.object({
   SHARE_URL: optional,
   DATA_DIR: optional,
   DATABASE_URL: optional,
+  /** PostgreSQL connections per process (lib/db/adapter.ts); unset: 10. */
+  DATABASE_POOL_SIZE: optionalInt(1),
   REDIS_URL: optional,
   TRUST_PROXY: flag,
   /**
@@ -115,6 +117,8 @@ const schema = z.object({
   /** A system ffmpeg/ffprobe (the container image's); unset: the @ffmpeg-installer builds (lib/media/config.ts). */
   FFMPEG_PATH: optional,
   FFPROBE_PATH: optional,
+  /** Signs the web sign-in cookie; unset: derived from the signing secret (lib/auth/web-session.ts). */
+  NEXTAUTH_SECRET: optional,
   REGISTRATION: optional.transform((v) => (v || "open") as "open" | "invite" | "closed"),
   /** Bearer token of GET /metrics; unset, metrics are off (nothing recorded, /metrics is 404). */
   METRICS_TOKEN: optional,

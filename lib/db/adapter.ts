@@ -1,6 +1,7 @@
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQuery, Transaction } from "@prisma/driver-adapter-utils";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { env } from "../config/env";
 import { setGaugeSource } from "../metrics/registry";
 import { markChanged } from "./change-signal";
 import { postgresTarget, type DatabaseConfig } from "./config";
@@ -28,7 +29,7 @@ function createBaseAdapter(config: DatabaseConfig): SqlMigrationAwareDriverAdapt
     return new PrismaPg(
       {
         connectionString,
-        max: Number(process.env.DATABASE_POOL_SIZE || 10),
+        max: env().DATABASE_POOL_SIZE ?? 10,
         ...(schema ? { options: `-c search_path="${schema.replace(/"/g, "")}"` } : {}),
       },
       schema ? { schema } : undefined,

@@ -59,10 +59,3 @@ export async function listGifs(query: GifQuery): Promise<Page<PostRecord>> {
   // A post deleted between the two reads is simply left out.
   return { ...page, items: page.items.flatMap((id) => byId.get(id) ?? []) };
 }
-
-/** Which of `postIds` the user liked (`liked` in the post objects). */
-export async function likedAmong(userId: string | null, postIds: readonly string[]): Promise<Set<string>> {
-  if (!userId || !postIds.length) return new Set();
-  const likes = await db().like.findMany({ where: { userId, postId: { in: [...postIds] } }, select: { postId: true } });
-  return new Set(likes.map((l) => l.postId));
-}

@@ -9,6 +9,8 @@
  * Every value is a constant, built once: the dispatcher adds these to each reply without
  * computing anything per request.
  */
+import { RATE_LIMIT_HEADER } from "../ratelimit/headers";
+import { KEY_HEADER } from "./route";
 
 /** `Access-Control-Allow-Origin` of every API and Relay reply, errors included. */
 export const ALLOW_ORIGIN = "*";
@@ -18,10 +20,17 @@ export const ALLOW_ORIGIN = "*";
  * CORS-safelisted headers: the id to quote in a report, the rate-limit state and when to
  * retry, an attachment's file name (POST /convert), the methods of a 405.
  */
-export const EXPOSE_HEADERS =
-  "request-id, retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, content-disposition, allow, " +
+export const EXPOSE_HEADERS = [
+  "request-id",
+  RATE_LIMIT_HEADER.retryAfter,
+  RATE_LIMIT_HEADER.limit,
+  RATE_LIMIT_HEADER.remaining,
+  RATE_LIMIT_HEADER.reset,
+  "content-disposition",
+  "allow",
   // Resumable uploads (docs/resumable-uploads.md): what a browser tus client reads.
-  "location, tus-resumable, tus-version, tus-extension, tus-max-size, upload-offset, upload-length, upload-metadata, upload-expires, upload-post";
+  ...["location", "tus-resumable", "tus-version", "tus-extension", "tus-max-size", "upload-offset", "upload-length", "upload-metadata", "upload-expires", "upload-post"],
+].join(", ");
 
 /**
  * The request headers a browser may send cross-origin: the two key headers, JSON and
@@ -29,8 +38,8 @@ export const EXPOSE_HEADERS =
  * headers). A route that starts reading another header adds it here.
  */
 export const ALLOWED_REQUEST_HEADERS = [
-  "api-key",
-  "relay-key",
+  KEY_HEADER.api,
+  KEY_HEADER.relay,
   "content-type",
   "post-privacy",
   "include-metadata",

@@ -7,8 +7,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { DomainError } from "../errors";
-
-import type { Position } from "../db/paging";
+import type { Page, Position } from "../db/paging";
 
 export type { Position };
 
@@ -40,4 +39,16 @@ export function decodeCursor(endpoint: string, cursor: string, filters: Record<s
   if (parsed.e !== endpoint) throw bad("it belongs to another endpoint");
   if (parsed.f !== filterHash(filters)) throw bad("the filters changed since the first page");
   return { t: parsed.t, id: parsed.id };
+}
+
+/**
+ * The one shape of a page (interface.md, Pagination): `{<key>: [...], has_more,
+ * next_cursor}`, the cursor bound to the endpoint and its filters.
+ */
+export function pageReply<T>(key: string, endpoint: string, filters: Record<string, unknown>, page: Page<T>, view: (item: T) => object): object {
+  return {
+    [key]: page.items.map(view),
+    has_more: page.hasMore,
+    next_cursor: page.next ? encodeCursor(endpoint, page.next, filters) : null,
+  };
 }

@@ -9,25 +9,25 @@
  * Next's route handlers get it as a Web Response. Building Web Headers and Responses for
  * every JSON answer, and copying them to add headers, was a fifth of a small read's time.
  */
-import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { authenticateKey, peekKey } from "../auth/authenticate";
 import { authenticateWebSession } from "../auth/web-session";
 import { accountOf, hasGalleryAccess, type Principal } from "../auth/principal";
 import { DomainError, isDomainError, statusOf, type ErrorType } from "../errors";
-import { BUCKETS, bucketRule, type BucketName, type BucketRule } from "../ratelimit/buckets";
-import { clientIp } from "../ratelimit/client-ip";
+import { BUCKETS, bucketRule, ipSubject, principalSubject, type BucketName, type BucketRule } from "../ratelimit/buckets";
+import { requestClientIp } from "../server/client-ip";
 import { metrics, recordRateLimited, recordRequest } from "../metrics/registry";
 import { counterStore } from "../ratelimit";
 import type { WindowResult } from "../ratelimit/store";
+import { RATE_LIMIT_HEADER, rateLimitHeaders } from "../ratelimit/headers";
 import { ALLOW_ORIGIN, EXPOSE_HEADERS, PREFLIGHT_HEADERS } from "./cors";
 import { attachResponseBody, carryNativeBody, readRequestBody } from "./node-bridge";
 import { CACHE_HEADER, CONTENT_LENGTH_CARRIER, errorBody, JSON_TYPE } from "./respond";
 import { describeZodError } from "./parse";
-import type { RouteDef, Surface } from "./route";
+import { newRequestId } from "./request-id";
+import { KEY_HEADER, type RouteDef, type Surface } from "./route";
 import { Router } from "./router";
 
-const KEY_HEADER = { api: "api-key", relay: "relay-key" } as const;
 const validateResponses = process.env.NODE_ENV !== "production";
 
 /** What the dispatcher answers: JSON text, or a Response a handler built (files, attachments). */
@@ -58,7 +58,7 @@ const UNMATCHED = "unmatched";
 export function createDispatcher(routes: readonly RouteDef[], surface: Surface, basePath: string): Dispatcher {
   const router = new Router(routes, surface);
   const reply = async (request: Request): Promise<Reply> => {
-    const requestId = request.headers.get("request-id") || randomUUID().replace(/-/g, "");
+    const requestId = request.headers.get("request-id") || newRequestId();
     // CORS (docs/cors.md) on every reply, errors included: constants, nothing computed here.
     const headers: Headers_ = {
       "request-id": requestId,
@@ -76,8 +76,8 @@ export function createDispatcher(routes: readonly RouteDef[], surface: Surface, 
       outcome = answerFromCache(request, surface, basePath, router, headers, seen) ?? (await handle(request, surface, basePath, router, requestId, headers, seen));
     } catch (error) {
       outcome = toErrorReply(error, requestId);
-      if (isDomainError(error) && (error.type === "rate_limited" || error.type === "unavailable") && !headers["retry-after"]) {
-        headers["retry-after"] = String(error.retryAfter ?? 1);
+      if (isDomainError(error) && (error.type === "rate_limited" || error.type === "unavailable") && !headers[RATE_LIMIT_HEADER.retryAfter]) {
+        headers[RATE_LIMIT_HEADER.retryAfter] = String(error.retryAfter ?? 1);
       }
     }
     // The handler's own headers win over the common ones.
@@ -148,7 +148,7 @@ function answerFromCache(request: Request, surface: Surface, basePath: string, r
   const params = route.params ? route.params.safeParse(match.params) : { success: true as const, data: match.params };
   const query = route.query ? route.query.safeParse(url.search ? Object.fromEntries(url.searchParams) : {}) : { success: true as const, data: {} };
   if (!params.success || !query.success) return undefined;
-  const ip = clientIp(request.headers);
+  const ip = requestClientIp(request.headers);
   const result = route.fromCache({ params: params.data, query: query.data, principal, surface, ip });
   if (result === undefined) return undefined;
   seen.route = route.id;
@@ -181,7 +181,7 @@ async function handle(request: Request, surface: Surface, basePath: string, rout
   seen.route = route.id;
   // On every reply of the route, errors included (`headers` is merged into whatever is answered).
   if (route.replyHeaders) Object.assign(headers, route.replyHeaders);
-  const ip = clientIp(request.headers);
+  const ip = requestClientIp(request.headers);
 
   const principal = await authorize(route, request.headers.get(KEY_HEADER[surface]), surface, request.headers);
 
@@ -197,9 +197,6 @@ async function handle(request: Request, surface: Surface, basePath: string, rout
   const query = parseWith(route.query, url.search ? Object.fromEntries(url.searchParams) : {}, "query");
   const parsedBody = body !== undefined || !route.body ? body : await parseBody(route, request);
 
-  if (!route.handler) {
-    throw new DomainError("internal", `${route.method} ${route.path} is not available yet.`, 501);
-  }
   const result = await route.handler({ params, query, body: parsedBody, principal, surface, request, requestId, ip });
   if (result instanceof Response) return responseReply(result);
   checkResponse(route, result);
@@ -258,22 +255,14 @@ async function rateLimit(bucket: BucketName, principal: Principal | null, ip: st
 
 /** The counter a request counts against: per account (or team), or per IP for IP-scoped buckets and anonymous calls. */
 function rateRule(bucket: BucketName, principal: Principal | null, ip: string): BucketRule {
-  const subject =
-    BUCKETS[bucket].scope === "ip" || !principal
-      ? `ip:${ip}`
-      : principal.kind === "team"
-        ? `team:${principal.team.id}`
-        : `user:${principal.user.id}`;
+  const subject = BUCKETS[bucket].scope === "ip" || !principal ? ipSubject(ip) : principalSubject(principal);
   return bucketRule(bucket, subject);
 }
 
 /** Rate-limit headers on every limited reply; a denied hit is 429 with Retry-After. */
 function applyRateResult(result: WindowResult, headers: Headers_, bucket: BucketName): void {
-  headers["x-ratelimit-limit"] = String(result.limit);
-  headers["x-ratelimit-remaining"] = String(result.remaining);
-  headers["x-ratelimit-reset"] = String(result.resetAt);
+  Object.assign(headers, rateLimitHeaders(result));
   if (!result.allowed) {
-    headers["retry-after"] = String(result.retryAfter);
     recordRateLimited(bucket);
     throw new DomainError("rate_limited", `Too many requests; retry in ${result.retryAfter} s.`);
   }
@@ -282,7 +271,7 @@ function applyRateResult(result: WindowResult, headers: Headers_, bucket: Bucket
 function parseWith(schema: z.ZodType | undefined, input: unknown, where: string): unknown {
   if (!schema) return input;
   const result = schema.safeParse(input);
-  if (!result.success) throw new DomainError("invalid_request", describeZodError(where, result.error));
+  if (!result.success) throw new DomainError("invalid_request", describeZodError(where, result.error, input));
   return result.data;
 }
 

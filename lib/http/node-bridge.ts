@@ -33,11 +33,6 @@ export function requestBody(request: Request): Readable | null {
   return Readable.fromWeb(request.body as unknown as NodeWebReadableStream<Uint8Array>);
 }
 
-/** Whether the request brought (or may bring) a body to read. */
-export function hasRequestBody(request: Request): boolean {
-  return requestBodies.has(request) || request.body !== null;
-}
-
 export function attachResponseBody<R extends Response>(response: R, body: NativeBody): R {
   responseBodies.set(response, body);
   return response;

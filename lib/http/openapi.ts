@@ -6,11 +6,10 @@
 import { z } from "zod";
 import { ERROR_STATUS } from "../errors";
 import { BUCKETS } from "../ratelimit/buckets";
-import type { RouteDef, Surface } from "./route";
+import { KEY_HEADER, type RouteDef, type Surface } from "./route";
 
 type JsonSchema = Record<string, unknown>;
 
-const KEY_HEADER = { api: "api-key", relay: "relay-key" } as const;
 
 /** `components` are schemas to include even if no route names them (the Error body). */
 export function openApiDocument(
@@ -70,7 +69,6 @@ export function openApiDocument(
       );
       op.requestBody = { required: true, content: { "multipart/form-data": { schema: { type: "object", properties } } } };
     }
-    if (!route.handler) op["x-status"] = "not implemented yet (501)";
     const rule = typeof route.rateLimit === "string" ? BUCKETS[route.rateLimit] : undefined;
     if (rule) op["x-rate-limit"] = { limit: rule.limit, window_seconds: rule.windowSeconds, scope: rule.scope };
     const path = route.path;

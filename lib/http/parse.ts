@@ -15,8 +15,9 @@ export function booleanHeader(headers: Headers, name: string, fallback: boolean)
   throw new DomainError("invalid_request", `Header ${name} must be true or false.`);
 }
 
-export const PRIVACIES = ["public", "unlisted", "private"] as const;
-export type Privacy = (typeof PRIVACIES)[number];
+import { PRIVACIES, type Privacy } from "../posts/privacy";
+
+export { PRIVACIES, type Privacy };
 
 /** `post-privacy`: public, unlisted or private (trimmed, case-insensitive); default private. */
 export function privacyHeader(headers: Headers, name = "post-privacy"): Privacy {
@@ -59,13 +60,30 @@ export const pagingQuery = z.object({
 });
 export type PagingQuery = z.output<typeof pagingQuery>;
 
-/** A readable message for a zod failure: the first issue, prefixed with where it was. */
-export function describeZodError(where: string, error: z.ZodError): string {
+/** The value at a zod issue's path, or undefined when any step of it is missing. */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let node: unknown = input;
+  for (const step of path) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<PropertyKey, unknown>)[step];
+  }
+  return node;
+}
+
+const NO_INPUT = Symbol("no input");
+
+/**
+ * A readable message for a zod failure: the first issue, prefixed with where it was.
+ * Zod 4 leaves the offending value out of its issues, so "is required" is decided from
+ * `input` (the parsed value) when the caller passes it: a wrong type is not a missing field.
+ */
+export function describeZodError(where: string, error: z.ZodError, input: unknown = NO_INPUT): string {
   const issue = error.issues[0];
   if (!issue) return `Invalid ${where}.`;
   const path = issue.path.length ? issue.path.join(".") : "";
   const message = issue.message;
-  if (issue.code === "invalid_type" && issue.input === undefined && path) return `${where} field ${path} is required.`;
+  const missing = input !== NO_INPUT ? valueAt(input, issue.path) === undefined : issue.input === undefined;
+  if (issue.code === "invalid_type" && missing && path) return `${where} field ${path} is required.`;
   if (issue.code === "unrecognized_keys") return `Unknown ${where} field: ${issue.keys.join(", ")}.`;
   return path && !message.includes(path) ? `${where} field ${path}: ${message}` : message;
 }

@@ -1,6 +1,6 @@
 /** Building the service's responses: JSON bodies, the error shape, common headers. */
 import { attachResponseBody } from "./node-bridge";
-import { statusOf, type ErrorType } from "../errors";
+import { errorBody, statusOf, type ErrorType } from "../errors";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
@@ -11,8 +11,7 @@ export function json(body: unknown, status = 200, headers?: HeadersInit): Respon
   return attachResponseBody(new Response(text, { status, headers: h }), { kind: "text", text });
 }
 
-/** The error object of interface.md: `{error: {type, message, ...context}}`. */
-export const errorBody = (type: ErrorType, message: string, context?: Record<string, unknown>) => ({ error: { ...context, type, message } });
+export { errorBody } from "../errors";
 
 /** The error object with the status of the type (or an override). */
 export function errorResponse(type: ErrorType, message: string, options: { status?: number; context?: Record<string, unknown>; headers?: HeadersInit } = {}): Response {

@@ -7,6 +7,10 @@ import type { Principal } from "../auth/principal";
 import type { BucketName } from "../ratelimit/buckets";
 
 export type Surface = "api" | "relay";
+
+/** The header that carries the key on each surface (interface.md, Authentication rule 1). */
+export const KEY_HEADER = { api: "api-key", relay: "relay-key" } as const satisfies Record<Surface, string>;
+export type KeyHeader = (typeof KEY_HEADER)[Surface];
 /** HEAD is served by every GET route; a route declares HEAD itself only when it has no GET (tus). */
 export type Method = "GET" | "HEAD" | "POST" | "PATCH" | "PUT" | "DELETE";
 /** Key kinds an endpoint accepts: personal (app key on the API, session key on Relay) or team. */
@@ -60,8 +64,7 @@ export interface RouteDef<
   multipart?: { fields: Record<string, string> };
   /** Schema of the 200 JSON body (or a description of a binary reply). */
   response?: z.ZodType | { binary: string };
-  /** Not built yet: answers 501 with the standard error body. */
-  handler?: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<HandlerResult>;
+  handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<HandlerResult>;
   /**
    * The same answer as `handler`, from in-process caches alone and without an await, or
    * undefined when that is not possible (the handler then runs). Only for bodiless reads

@@ -85,9 +85,6 @@ export async function notifyJobs(jobIds: readonly string[]): Promise<void> {
   });
 }
 
-/** The running worker, if any (tests, the benchmark). */
-export const jobWorker = (): JobWorker | undefined => jobs().worker;
-
 /**
  * Jobs a dead worker left running (`isDead` of its worker id): requeued now, or failed for
  * good (with the handler's clean-up) when that was their last attempt. Run at start-up and

@@ -173,16 +173,6 @@ export async function releaseJob(jobId: string, workerId: string): Promise<void>
   });
 }
 
-/** The soonest time a queued job of `kinds` becomes due (null: none waiting). */
-export async function nextDue(kinds: readonly string[]): Promise<Date | null> {
-  const row = await db().job.findFirst({
-    where: { kind: { in: [...kinds] }, state: "queued" },
-    orderBy: { runAt: "asc" },
-    select: { runAt: true },
-  });
-  return row?.runAt ?? null;
-}
-
 /**
  * Jobs left running by workers that died (`isDead(lockedBy)`): queued again at once instead
  * of after their lease, the dead attempt counted (it was counted when claimed); a job whose

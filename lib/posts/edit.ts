@@ -21,7 +21,8 @@ export interface PostChanges {
  * post asked to become public becomes unlisted; a flagged title or description
  * quarantines the post.
  */
-export async function updatePost(code: string, viewer: Viewer, changes: PostChanges): Promise<void> {
+/** Returns the privacy the post has afterwards (which the rules above may keep from changing). */
+export async function updatePost(code: string, viewer: Viewer, changes: PostChanges): Promise<{ privacy: Privacy }> {
   const post = await postForChange(code, viewer);
   const title = changes.title === undefined ? undefined : changes.title?.trim() || null;
   const description = changes.description === undefined ? undefined : changes.description?.trim() || null;
@@ -41,8 +42,8 @@ export async function updatePost(code: string, viewer: Viewer, changes: PostChan
     accessIds = users.map((u) => u.id).filter((id) => id !== post.userId);
   }
 
-  await db().$transaction(async (tx) => {
-    const updated = await tx.post.update({
+  const updated = await db().$transaction(async (tx) => {
+    const row = await tx.post.update({
       where: { id: post.id },
       data: {
         ...(title !== undefined ? { title } : {}),
@@ -51,13 +52,15 @@ export async function updatePost(code: string, viewer: Viewer, changes: PostChan
         ...(flagged ? { moderated: true } : {}),
       },
     });
-    if (title !== undefined || description !== undefined) await indexPostWords(tx, updated);
+    if (title !== undefined || description !== undefined) await indexPostWords(tx, row);
     // New word rows, or a privacy change: the GIF search's copy of "public GIF" follows.
     if (title !== undefined || description !== undefined || privacy) await syncGifWords(tx, post.id);
     if (accessIds) {
       await tx.postAccess.deleteMany({ where: { postId: post.id } });
       if (accessIds.length) await tx.postAccess.createMany({ data: accessIds.map((userId) => ({ postId: post.id, userId })) });
     }
+    return row;
   });
   forgetDeliverable({ code });
+  return { privacy: updated.privacy as Privacy };
 }

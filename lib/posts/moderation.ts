@@ -8,8 +8,9 @@ import { DomainError } from "../errors";
 import { isRecordNotFound, WRITE_TRANSACTION } from "../prisma-support";
 import { forgetDeliverable } from "./delivery-cache";
 import { emitModeratedByCode, type ModerationAction } from "../webhooks/post-events";
+import type { Privacy } from "./privacy";
 
-export type Privacy = "public" | "unlisted" | "private";
+export type { Privacy };
 
 export interface PostModerationState {
   code: string;

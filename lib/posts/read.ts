@@ -145,6 +145,13 @@ export async function likedBy(postId: string, userId: string | null): Promise<bo
   });
 }
 
+/** Which of `postIds` the user liked (`liked` in the post objects of a list): one query. */
+export async function likedAmong(userId: string | null, postIds: readonly string[]): Promise<Set<string>> {
+  if (!userId || !postIds.length) return new Set();
+  const likes = await db().like.findMany({ where: { userId, postId: { in: [...postIds] } }, select: { postId: true } });
+  return new Set(likes.map((l) => l.postId));
+}
+
 /** likedBy without I/O; undefined when not cached. */
 export function peekLikedBy(postId: string, userId: string | null): boolean | undefined {
   return userId ? likes.peek(`${postId}:${userId}`) : false;

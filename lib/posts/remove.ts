@@ -43,7 +43,10 @@ export async function deletePostAsOperator(code: string): Promise<void> {
 async function removePost(post: PostRecord): Promise<void> {
   const { code } = post;
   await db().$transaction(async (tx) => {
-    await tx.post.delete({ where: { id: post.id } });
+    // deleteMany, not delete: when two requests delete the same post at once, the second
+    // finds nothing and answers 404 (not a 500), and the owner's count drops only once.
+    const { count } = await tx.post.deleteMany({ where: { id: post.id } });
+    if (count === 0) throw notFound();
     if (post.userId) {
       await tx.user.updateMany({ where: { id: post.userId, uploadCount: { gt: 0 } }, data: { uploadCount: { decrement: 1 } } });
     }

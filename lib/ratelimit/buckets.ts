@@ -7,6 +7,7 @@
  * for a team key (team keys are counted per team, not per member). Scope "ip": counted
  * per client address (only GET /gifs, which needs no key).
  */
+import type { Principal } from "../auth/principal";
 import { env } from "../config/env";
 import type { CounterStore, WindowResult } from "./store";
 
@@ -29,6 +30,8 @@ export const BUCKETS = {
   posts_update: perUser(20, 30), // PATCH /posts/{code} (formerly PATCH /editUpload)
   posts_files_add: perUser(10, 60), // POST /posts/{code}/files (formerly POST /appendUpload)
   posts_delete: perUser(20, 30), // DELETE /posts/{code} and DELETE /posts/{code}/files/{name}
+  // Not in interface.md: POST /posts/batch, up to 100 posts per request (docs/bulk-actions.md).
+  posts_batch: perUser(10, 60),
   reports: perUser(3, 60), // post, user and (Relay) comment reports, combined
   usage_history: perUser(30, 60), // GET /usage-history
   analytics: perUser(30, 60), // GET /analytics
@@ -74,6 +77,14 @@ export const VIEW_DEDUP = { max: 3, windowSeconds: 3600 } as const;
 export function bucketKey(bucket: BucketName, subject: string): string {
   return `${bucket}:${subject}`;
 }
+
+/** Subjects of the counters, prefixed with their kind (see bucketKey). */
+export const userSubject = (userId: string): string => `user:${userId}`;
+export const ipSubject = (ip: string): string => `ip:${ip}`;
+
+/** What a key counts as: a team key per team (not per member or owner), any other key per account. */
+export const principalSubject = (principal: Principal): string =>
+  principal.kind === "team" ? `team:${principal.team.id}` : userSubject(principal.user.id);
 
 export interface BucketRule {
   key: string;

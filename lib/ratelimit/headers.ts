@@ -1,16 +1,25 @@
 /** The response headers interface.md ("Limits") prescribes for a rate-limited endpoint. */
 import type { WindowResult } from "./store";
 
+/** Their names, lower-case (the dispatcher's replies keep header names lower-case). */
+export const RATE_LIMIT_HEADER = {
+  limit: "x-ratelimit-limit",
+  remaining: "x-ratelimit-remaining",
+  reset: "x-ratelimit-reset",
+  retryAfter: "retry-after",
+} as const;
+
 /**
  * `X-RateLimit-*` on every response of a limited endpoint; `Retry-After` only on the 429
- * (when `!result.allowed`). Endpoints without a limit send none of these.
+ * (when `!result.allowed`). Endpoints without a limit send none of these. The dispatcher
+ * sends exactly these (lib/http/dispatch.ts).
  */
 export function rateLimitHeaders(result: WindowResult): Record<string, string> {
   const headers: Record<string, string> = {
-    "X-RateLimit-Limit": String(result.limit),
-    "X-RateLimit-Remaining": String(result.remaining),
-    "X-RateLimit-Reset": String(result.resetAt),
+    [RATE_LIMIT_HEADER.limit]: String(result.limit),
+    [RATE_LIMIT_HEADER.remaining]: String(result.remaining),
+    [RATE_LIMIT_HEADER.reset]: String(result.resetAt),
   };
-  if (!result.allowed) headers["Retry-After"] = String(result.retryAfter);
+  if (!result.allowed) headers[RATE_LIMIT_HEADER.retryAfter] = String(result.retryAfter);
   return headers;
 }

@@ -2,6 +2,7 @@
  * The process-wide counter store: Redis when REDIS_URL is set (shared by every
  * instance), otherwise in memory (one instance only).
  */
+import { parseEnv } from "../config/env";
 import { MemoryStore } from "./memory";
 import { RedisStore } from "./redis";
 import type { CounterStore } from "./store";
@@ -10,7 +11,6 @@ export type { CounterStore, WindowResult } from "./store";
 export { MemoryStore, type MemoryStoreOptions } from "./memory";
 export { RedisStore, type RedisStoreOptions } from "./redis";
 export * from "./buckets";
-export { clientIp, resolveClientIp } from "./client-ip";
 export { rateLimitHeaders } from "./headers";
 
 // Kept on globalThis, not in a module variable: Next builds several bundles (and dev
@@ -18,8 +18,8 @@ export { rateLimitHeaders } from "./headers";
 const holder = globalThis as unknown as { __mediahostCounterStore?: CounterStore };
 
 export function createCounterStore(): CounterStore {
-  // `||`: an empty REDIS_URL means unset, like every other variable.
-  const url = process.env.REDIS_URL || "";
+  // Parsed afresh (not env()'s cached copy): setCounterStore(undefined) means "read REDIS_URL again".
+  const url = parseEnv().REDIS_URL ?? "";
   return url ? new RedisStore({ url }) : new MemoryStore();
 }
 

@@ -1,8 +1,9 @@
 /** GET /gifs: parse the cursor, call lib/gifs, shape the page. No key needed (auth "optional"). */
 import type { Principal } from "../auth/principal";
-import { decodeCursor, encodeCursor } from "../http/cursor";
+import { decodeCursor, pageReply } from "../http/cursor";
 import type { Surface } from "../http/route";
-import { likedAmong, listGifs } from "../gifs/search";
+import { listGifs } from "../gifs/search";
+import { likedAmong } from "../posts/read";
 import { searchKey, searchTerms } from "../gifs/terms";
 import { postView } from "./post-views";
 import { viewerOf } from "./posts";
@@ -17,9 +18,5 @@ export async function handleGifs(principal: Principal | null, surface: Surface, 
   const page = await listGifs({ terms, limit: query.limit, after });
   const { userId } = viewerOf(principal, surface);
   const liked = await likedAmong(userId, page.items.map((p) => p.id));
-  return {
-    posts: page.items.map((p) => postView(p, { owner: !!userId && p.userId === userId, liked: liked.has(p.id), surface })),
-    has_more: page.hasMore,
-    next_cursor: page.next ? encodeCursor(ENDPOINT, page.next, filters) : null,
-  };
+  return pageReply("posts", ENDPOINT, filters, page, (p) => postView(p, { owner: !!userId && p.userId === userId, liked: liked.has(p.id), surface }));
 }

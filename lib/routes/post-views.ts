@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { env } from "../config/env";
 import { SIGNED_URL_TTL_SECONDS, signPath } from "../delivery/signing";
 import { postOnAdaptiveDelivery } from "../posts/adaptive";
+import type { Privacy } from "../posts/privacy";
 import { isHidden, type PostRecord } from "../posts/read";
 import type { Surface } from "../http/route";
 import type { FileObject, Post } from "./schemas";
@@ -82,7 +83,7 @@ export function postView(post: PostRecord, options: PostViewOptions): z.infer<ty
     url: shareUrl(post),
     title: post.title,
     description: post.description,
-    privacy: post.privacy as "public" | "unlisted" | "private",
+    privacy: post.privacy as Privacy,
     created_at: post.createdAt.toISOString(),
     view_count: post.viewCount,
     like_count: team ? null : post.likeCount,

@@ -1,16 +1,15 @@
 /** Handlers of the upload and post endpoints: parse, call lib/uploads and lib/posts, shape. */
 import type { Principal } from "../auth/principal";
 import { accountOf } from "../auth/principal";
-import { DomainError } from "../errors";
-import { decodeCursor, encodeCursor } from "../http/cursor";
+import { DomainError, errorBodyOf } from "../errors";
+import { decodeCursor, pageReply } from "../http/cursor";
 import { booleanHeader, privacyHeader, type Privacy } from "../http/parse";
 import type { Surface } from "../http/route";
 import { sniffFile } from "../media/sniff";
 import { listOwnPosts, listUserPosts, type GalleryFilters } from "../posts/list";
 import { updatePost, type PostChanges } from "../posts/edit";
 import { deleteFile, deletePost } from "../posts/remove";
-import { findPostByCode, likedBy, peekLikedBy, peekReadablePost, postForChange, readPost, type PostRecord, type Viewer } from "../posts/read";
-import { db } from "../db/client";
+import { findPostByCode, likedAmong, likedBy, peekLikedBy, peekReadablePost, postForChange, readPost, type PostRecord, type Viewer } from "../posts/read";
 import type { Page } from "../db/paging";
 import { checkUploadBurst } from "../uploads/abuse";
 import { receiveFiles, type ReceivedFile } from "../uploads/multipart";
@@ -19,6 +18,7 @@ import { appendFiles, POST_TYPES, uploadPosts, type FailedFile, type PostType } 
 import { uploaderFor, type Uploader } from "../uploads/uploader";
 import { countView } from "../social/views";
 import { weeklyUsage } from "../usage/quota";
+import { nextPriorityReset } from "../usage/priority";
 import { moderator, screensFiles } from "../moderation/moderator";
 import { postView } from "./post-views";
 
@@ -42,8 +42,7 @@ function postTypeHeader(headers: Headers): PostType {
   throw new DomainError("invalid_request", `Header post-type must be ${POST_TYPES.join(" or ")}.`);
 }
 
-const errorBody = (e: DomainError) => ({ ...e.context, type: e.type, message: e.message });
-const failedJson = (failed: FailedFile[]) => failed.map((f) => ({ index: f.index, error: errorBody(f.error) }));
+const failedJson = (failed: FailedFile[]) => failed.map((f) => ({ index: f.index, error: errorBodyOf(f.error).error }));
 
 /**
  * Priority streaming spends priority minutes. With none left, a video upload that asks
@@ -58,7 +57,7 @@ async function checkPriorityMinutes(files: ReceivedFile[], priority: boolean, up
     if (f.path && (await sniffFile(f.path))?.kind === "video") {
       if ((await uploader.priorityMinutesLeft()) > 0) return;
       const week = await weeklyUsage(uploader.account.subject, uploader.account.quota);
-      const refill = nextMonth().toISOString();
+      const refill = nextPriorityReset().toISOString();
       throw new DomainError(
         "quota_exceeded",
         `No priority minutes left until ${refill}; upload with \`priority: false\` for standard delivery.`,
@@ -74,7 +73,6 @@ async function checkPriorityMinutes(files: ReceivedFile[], priority: boolean, up
  */
 const onPriority = (asked: boolean, uploader: Uploader) => async (): Promise<boolean> =>
   asked && (await uploader.priorityMinutesLeft()) > 0;
-const nextMonth = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 
 /** The request's `file` parts, within the uploader's limits. */
 async function receiveUpload(request: Request, uploader: Uploader, tmpDir: string) {
@@ -223,22 +221,9 @@ export async function handleDeleteFile(principal: Principal, surface: Surface, c
   return { name, deleted: true };
 }
 
-async function pageReply(endpoint: string, page: Page<PostRecord>, filters: Record<string, unknown>, viewer: Viewer, surface: Surface, owner: boolean) {
-  const liked = viewer.userId
-    ? new Set(
-        (
-          await db().like.findMany({
-            where: { userId: viewer.userId, postId: { in: page.items.map((p) => p.id) } },
-            select: { postId: true },
-          })
-        ).map((l) => l.postId),
-      )
-    : new Set<string>();
-  return {
-    posts: page.items.map((p) => postView(p, { owner, liked: liked.has(p.id), surface })),
-    has_more: page.hasMore,
-    next_cursor: page.next ? encodeCursor(endpoint, page.next, filters) : null,
-  };
+async function postsPage(endpoint: string, page: Page<PostRecord>, filters: Record<string, unknown>, viewer: Viewer, surface: Surface, owner: boolean) {
+  const liked = await likedAmong(viewer.userId, page.items.map((p) => p.id));
+  return pageReply("posts", endpoint, filters, page, (p) => postView(p, { owner, liked: liked.has(p.id), surface }));
 }
 
 export async function handleListPosts(
@@ -250,7 +235,7 @@ export async function handleListPosts(
   const filters = { search: query.search ?? null, privacy: query.privacy ?? null, tab: query.tab ?? null };
   const after = query.cursor ? decodeCursor("listPosts", query.cursor, filters) : undefined;
   const page = await listOwnPosts(user.id, query, query.limit, after);
-  return pageReply("listPosts", page, filters, viewerOf(principal, surface), surface, true);
+  return postsPage("listPosts", page, filters, viewerOf(principal, surface), surface, true);
 }
 
 export async function handleUserPosts(principal: Principal, surface: Surface, id: string, query: { limit: number; cursor?: string }) {
@@ -259,6 +244,6 @@ export async function handleUserPosts(principal: Principal, surface: Surface, id
   const after = query.cursor ? decodeCursor("listUserPosts", query.cursor, filters) : undefined;
   const page = await listUserPosts(ref, query.limit, after);
   const viewer = viewerOf(principal, surface);
-  return pageReply("listUserPosts", page, filters, viewer, surface, page.items[0]?.userId === viewer.userId);
+  return postsPage("listUserPosts", page, filters, viewer, surface, page.items[0]?.userId === viewer.userId);
 }
 

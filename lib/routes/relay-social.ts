@@ -5,8 +5,7 @@
  */
 import type { z } from "zod";
 import { accountOf, type Principal } from "../auth/principal";
-import type { Page } from "../db/paging";
-import { decodeCursor, encodeCursor } from "../http/cursor";
+import { decodeCursor, pageReply } from "../http/cursor";
 import type { PagingQuery } from "../http/parse";
 import type { PostRecord } from "../posts/read";
 import { blockUser, listBlocks as readBlocks, unblockUser, type BlockItem } from "../social/blocks";
@@ -29,15 +28,6 @@ import { userRef } from "./views";
 
 /** Relay keys are personal (team keys get 401 before a handler runs): the signed-in user. */
 const me = (principal: Principal): string => accountOf(principal).id;
-
-/** `{<key>: [...], has_more, next_cursor}`, the cursor bound to the endpoint and its filters. */
-function paged<T>(key: string, endpoint: string, filters: Record<string, unknown>, page: Page<T>, view: (item: T) => object): object {
-  return {
-    [key]: page.items.map(view),
-    has_more: page.hasMore,
-    next_cursor: page.next ? encodeCursor(endpoint, page.next, filters) : null,
-  };
-}
 
 /** The list's owner as the cursor's filter: `@me` is the caller, so both spellings page alike. */
 const listFilters = (principal: Principal, id: string) => ({ user: id === ME ? me(principal) : id });
@@ -105,12 +95,12 @@ export async function removeFollower(principal: Principal, id: string): Promise<
 export async function listFollowers(principal: Principal, id: string, query: PagingQuery): Promise<object> {
   const filters = listFilters(principal, id);
   const page = await readFollowers(me(principal), id, query.limit, after("listFollowers", query, filters));
-  return paged("users", "listFollowers", filters, page, userRef);
+  return pageReply("users", "listFollowers", filters, page, userRef);
 }
 export async function listFollowing(principal: Principal, id: string, query: PagingQuery): Promise<object> {
   const filters = listFilters(principal, id);
   const page = await readFollowing(me(principal), id, query.limit, after("listFollowing", query, filters));
-  return paged("users", "listFollowing", filters, page, userRef);
+  return pageReply("users", "listFollowing", filters, page, userRef);
 }
 
 // ───────────────────────────── blocks ─────────────────────────────
@@ -126,7 +116,7 @@ export async function unblock(principal: Principal, id: string): Promise<object>
 export async function listBlocks(principal: Principal, id: string, query: PagingQuery): Promise<object> {
   const filters = listFilters(principal, id);
   const page = await readBlocks(me(principal), id, query.limit, after("listBlocks", query, filters));
-  return paged("blocks", "listBlocks", filters, page, (b: BlockItem) => ({ user: userRef(b.user), created_at: b.createdAt.toISOString() }));
+  return pageReply("blocks", "listBlocks", filters, page, (b: BlockItem) => ({ user: userRef(b.user), created_at: b.createdAt.toISOString() }));
 }
 
 // ───────────────────────────── likes and comments ─────────────────────────────
@@ -153,7 +143,7 @@ export async function likeComment(principal: Principal, id: string, on: boolean)
 export async function listNotifications(principal: Principal, query: PagingQuery): Promise<object> {
   const filters = { user: me(principal) };
   const page = await readNotifications(me(principal), query.limit, after("listNotifications", query, filters));
-  return paged("notifications", "listNotifications", filters, page, notificationJson);
+  return pageReply("notifications", "listNotifications", filters, page, notificationJson);
 }
 export async function unreadCount(principal: Principal): Promise<object> {
   return { unread_count: await countUnread(me(principal)) };

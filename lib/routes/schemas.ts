@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { ERROR_TYPES } from "../errors";
+import { PRIVACIES } from "../posts/privacy";
 
 const iso = z.string().describe("ISO 8601 UTC timestamp");
 const plan = z.enum(["free", "plus", "ultra"]);
@@ -98,7 +99,7 @@ export const Post = z
     url: z.url(),
     title: z.string().nullable(),
     description: z.string().nullable(),
-    privacy: z.enum(["public", "unlisted", "private"]),
+    privacy: z.enum(PRIVACIES),
     created_at: iso,
     view_count: z.number().int(),
     like_count: z.number().int().nullable(),

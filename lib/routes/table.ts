@@ -1,7 +1,7 @@
 /**
  * Every endpoint of interface.md, declared once. The catch-all route handlers under
  * app/api and app/relay dispatch into this table, and the OpenAPI documents are generated
- * from it. An entry without a handler is registered but answers 501 (type `internal`).
+ * from it.
  */
 import { z } from "zod";
 import { accountOf, hasGalleryAccess } from "../auth/principal";
@@ -38,6 +38,7 @@ import * as reports from "./reports";
 import { handleGifs } from "./gifs";
 import { webhookRoutes } from "./webhooks";
 import { handleTusCreate, handleTusDelete, handleTusHead, handleTusPatch, TUS_REPLY_HEADERS, tusOptionsHeaders } from "./tus";
+import { batchBody, batchReply, handleBatch } from "./batch";
 import {
   handleAddFiles,
   handleDeleteFile,
@@ -140,6 +141,21 @@ const deletePost = defineRoute({
   params: codeParam,
   response: deleted("code"),
   handler: ({ principal, surface, params }) => handleDeletePost(principal!, surface, params.code),
+});
+
+// One request for many posts (docs/bulk-actions.md): its own bucket, one hit per request.
+const batchPosts = defineRoute({
+  id: "batchPosts",
+  method: "POST",
+  path: "/posts/batch",
+  surfaces: BOTH,
+  summary: "Delete many posts, or set their privacy, in one request; each post succeeds or fails alone",
+  keys: PERSONAL_AND_TEAM,
+  galleryAccess: true,
+  rateLimit: "posts_batch",
+  body: batchBody,
+  response: batchReply,
+  handler: ({ principal, surface, body }) => handleBatch(principal!, surface, body),
 });
 
 const addFiles = defineRoute({
@@ -485,6 +501,7 @@ export const ROUTES: readonly RouteDef[] = [
   updatePostApi,
   updatePostRelay,
   deletePost,
+  batchPosts,
   addFiles,
   tusCreate,
   tusHead,

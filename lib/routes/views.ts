@@ -2,6 +2,7 @@
 import type { z } from "zod";
 import { env } from "../config/env";
 import { planLimits } from "../plans";
+import { nextPriorityReset } from "../usage/priority";
 import { planOf, type OwnAccountRecord, type ProfileRecord, type UserRecord } from "../users/profile";
 import type { OwnAccount, Profile, UserRef } from "./schemas";
 
@@ -37,11 +38,6 @@ export function profile({ user, following, blocking }: ProfileRecord): z.infer<t
   };
 }
 
-/** First instant of next month (UTC): when priority minutes are granted again. */
-function nextMonth(now = new Date()): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-}
-
 function parseTheme(theme: string | null): unknown {
   if (theme === null) return null;
   try {
@@ -71,7 +67,7 @@ export function ownAccount(record: OwnAccountRecord, keyHasGalleryAccess: boolea
       priority: {
         minutes_left: record.priorityMinutesLeft,
         minutes: limits.priorityMinutes,
-        resets_at: nextMonth().toISOString(),
+        resets_at: nextPriorityReset().toISOString(),
       },
     },
     upload_limits: { file_bytes: limits.uploadFileBytes, request_bytes: limits.uploadRequestBytes },

@@ -9,7 +9,8 @@
  * it can be trusted (docs/http-core.md).
  */
 import type { Socket } from "node:net";
-import { randomUUID } from "node:crypto";
+import { errorBody } from "../errors";
+import { newRequestId } from "../http/request-id";
 
 /** The parser's status for its error codes; anything else it refuses is a plain 400. */
 function statusFor(code: string | undefined): { status: number; reason: string; message: string } {
@@ -33,13 +34,12 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
     return;
   }
   const { status, reason, message } = statusFor(error.code);
-  const body = JSON.stringify({ error: { type: "invalid_request", message } });
+  const body = JSON.stringify(errorBody("invalid_request", message));
   const head = [
     `HTTP/1.1 ${status} ${reason}`,
     "content-type: application/json; charset=utf-8",
     `content-length: ${Buffer.byteLength(body)}`,
-    // The same form as every other reply's id (lib/server/server.ts).
-    `request-id: ${randomUUID().replace(/-/g, "")}`,
+    `request-id: ${newRequestId()}`,
     "x-content-type-options: nosniff",
     "cache-control: no-store",
     "connection: close",

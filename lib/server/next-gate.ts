@@ -12,6 +12,7 @@
  * - Multipart form posts Next cannot parse: form-posts.ts.
  */
 import type { ServerResponse } from "node:http";
+import { errorBody } from "../errors";
 
 /** Methods pages and Next's route handlers may be asked with. */
 export const NEXT_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -41,7 +42,7 @@ export function refuseBeforeNext(
   message: string,
   headers: Record<string, string> = {},
 ): void {
-  const body = JSON.stringify({ error: { type, message } });
+  const body = JSON.stringify(errorBody(type, message));
   res.writeHead(status, {
     ...headers,
     "content-type": "application/json; charset=utf-8",

@@ -6,13 +6,14 @@
  * the fast lane (no Next in the way of bodies and files), robots' share pages to the page
  * cache, and the rest to Next.
  */
-import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
+import { parseEnv } from "../config/env";
+import { newRequestId } from "../http/request-id";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
 import { answerClientError } from "./client-error";
-import { clientIp } from "./client-ip";
+import { normalizeIp, resolveClientIp } from "./client-ip";
 import { createFastLane, type FastLane } from "./fast-lane";
 import { isFormPost, screenFormPost } from "./form-posts";
 import { hasMalformedPath, isNextMethod, NEXT_METHODS, refuseBeforeNext } from "./next-gate";
@@ -39,11 +40,6 @@ export interface RunningServer {
 
 /** Requests still running after this long on shutdown are cut off. */
 const SHUTDOWN_GRACE_MS = 10_000;
-
-/** A unique, opaque id per request: 32 hex characters. */
-export const newRequestId = (): string => randomUUID().replace(/-/g, "");
-
-const envFlag = (value: string | undefined): boolean => /^(1|true|yes|on)$/i.test((value ?? "").trim());
 
 /**
  * Sets request headers in both views Node keeps of them (`undefined` removes one), so no
@@ -76,11 +72,11 @@ export function prepareRequest(req: IncomingMessage, res: ServerResponse, trustP
   res.setHeader("request-id", requestId);
   const values: Record<string, string | undefined> = {
     "request-id": requestId,
-    "x-client-ip": clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy),
+    "x-client-ip": resolveClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy),
   };
   // Without a trusted proxy, any X-Forwarded-For is the client's own claim; replace it so
   // nothing downstream (Next included) can be fooled by it.
-  if (!trustProxy) values["x-forwarded-for"] = clientIp(req.socket.remoteAddress, undefined, false) || undefined;
+  if (!trustProxy) values["x-forwarded-for"] = normalizeIp(req.socket.remoteAddress ?? "") || undefined;
   overwriteRequestHeaders(req, values);
   return requestId;
 }
@@ -136,7 +132,7 @@ function reachableUrl(address: AddressInfo): string {
 
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const dir = resolve(options.dir ?? process.cwd());
-  const trustProxy = options.trustProxy ?? envFlag(process.env.TRUST_PROXY);
+  const trustProxy = options.trustProxy ?? parseEnv().TRUST_PROXY;
   // Next picks its React build and caching behaviour from NODE_ENV, as `next start` and
   // `next dev` set it; it must be right before Next is loaded.
   Object.assign(process.env, { NODE_ENV: options.dev ? "development" : "production" });

@@ -19,7 +19,7 @@
 import type { Prisma } from "../db/client";
 import { db } from "../db/client";
 import { publicPostWhere } from "../posts/list";
-import { postInclude, type PostRecord } from "../posts/read";
+import { likedAmong, postInclude, type PostRecord } from "../posts/read";
 import { storage } from "../storage";
 import { visibleUserWhere } from "./relations";
 import { discoverScore } from "./score";
@@ -75,11 +75,7 @@ export async function discoverPosts(viewerId: string, ip: string): Promise<Disco
       if (stored[j] && chosen.length < DISCOVER_LIMIT) chosen.push(post);
     }
   }
-  const [counted, likes] = await Promise.all([
-    countViews(chosen, ip),
-    db().like.findMany({ where: { userId: viewerId, postId: { in: chosen.map((p) => p.id) } }, select: { postId: true } }),
-  ]);
-  const liked = new Set(likes.map((l) => l.postId));
+  const [counted, liked] = await Promise.all([countViews(chosen, ip), likedAmong(viewerId, chosen.map((p) => p.id))]);
   return chosen.map((post) => ({
     post: counted.has(post.id) ? { ...post, viewCount: post.viewCount + 1 } : post,
     liked: liked.has(post.id),

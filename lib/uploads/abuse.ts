@@ -6,10 +6,10 @@
 import type { Principal } from "../auth/principal";
 import { db } from "../db/client";
 import { DomainError } from "../errors";
-import { counterStore, UPLOAD_BURST } from "../ratelimit";
+import { counterStore, principalSubject, UPLOAD_BURST } from "../ratelimit";
 
 export async function checkUploadBurst(principal: Principal): Promise<void> {
-  const subject = principal.kind === "team" ? `team:${principal.team.id}` : `user:${principal.user.id}`;
+  const subject = principalSubject(principal);
   // Sliding: any second counts, not only the one that began with the first upload.
   const count = await counterStore().countRecent(`upload_burst:${subject}`, UPLOAD_BURST.windowSeconds);
   if (count <= UPLOAD_BURST.max) return;

@@ -65,10 +65,3 @@ export async function chargePriorityMinutes(client: Client, userId: string, minu
   if (count === 0) await client.user.updateMany({ where: { id: userId, priorityMinutes: { lt: minutes } }, data: { priorityMinutes: 0 } });
 }
 
-/** Sets this month's balance (admin override); the next month refills to the plan allowance. */
-export async function overridePriorityMinutes(client: Client, userId: string, minutes: number, now: Date = new Date()): Promise<void> {
-  await client.user.updateMany({
-    where: { id: userId },
-    data: { priorityMinutes: minutes, priorityResetAt: nextPriorityReset(now) },
-  });
-}

@@ -17,7 +17,7 @@ import { userForOAuthIdentity } from "../auth/oauth";
 import { signUp } from "../auth/register";
 import { webAuthSecret, type WebSessionClaims } from "../auth/web-session";
 import { isDomainError } from "../errors";
-import { normalizeIp } from "../ratelimit/client-ip";
+import { requestClientIp } from "../server/client-ip";
 import { deviceName } from "../sessions/device-name";
 import { openSession, revokeSession } from "../sessions/devices";
 
@@ -40,7 +40,7 @@ function header(req: RequestLike, name: string): string | null {
 
 /** What the custom server put in x-client-ip (lib/server/server.ts). */
 function requestIp(req: RequestLike): string {
-  return normalizeIp(header(req, "x-client-ip") ?? "") || "unknown";
+  return requestClientIp({ get: (name) => header(req, name) });
 }
 
 /** Sessions opened from the web are named so the owner can tell them from the apps'. */

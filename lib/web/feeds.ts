@@ -4,7 +4,8 @@
  */
 import { isDomainError } from "../errors";
 import { decodeCursor, encodeCursor } from "../http/cursor";
-import { likedAmong, listGifs } from "../gifs/search";
+import { listGifs } from "../gifs/search";
+import { likedAmong } from "../posts/read";
 import { searchKey, searchTerms } from "../gifs/terms";
 import { postView } from "../routes/post-views";
 import { discoverPosts } from "../social/discover";

@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import { env } from "../config/env";
 import { isDomainError } from "../errors";
-import { likedAmong } from "../gifs/search";
+import { likedAmong } from "../posts/read";
 import { decodeCursor, encodeCursor } from "../http/cursor";
 import { listUserPosts } from "../posts/list";
 import { postView } from "../routes/post-views";

@@ -11,8 +11,8 @@ import { headers } from "next/headers";
 import { z } from "zod";
 import { DomainError } from "../errors";
 import { counterStore } from "../ratelimit";
-import { hitBucket, type BucketName } from "../ratelimit/buckets";
-import { normalizeIp } from "../ratelimit/client-ip";
+import { hitBucket, userSubject, type BucketName } from "../ratelimit/buckets";
+import { requestClientIp } from "../server/client-ip";
 import { reportPost } from "../reports/submit";
 import { userRef } from "../routes/views";
 import { createComment, listComments } from "../social/comments";
@@ -40,7 +40,7 @@ async function actor(bucket: BucketName | null): Promise<string> {
   if (!viewer) throw new DomainError("unauthorized", "Sign in to do that.");
   if (viewer.suspended) throw new DomainError("suspended", "This account is suspended.");
   if (bucket) {
-    const result = await hitBucket(counterStore(), bucket, `user:${viewer.id}`);
+    const result = await hitBucket(counterStore(), bucket, userSubject(viewer.id));
     if (!result.allowed) throw new DomainError("rate_limited", `Too many requests; try again in ${result.retryAfter} s.`);
   }
   return viewer.id;
@@ -78,7 +78,7 @@ export async function reportPostAction(postCode: string, reason: string): Promis
     const target = parse(code, postCode, "No such post.");
     const text = parse(z.string().trim().max(TEXT_MAX_LENGTH), reason ?? "", `A reason is at most ${TEXT_MAX_LENGTH} characters.`);
     const reporterId = await actor("reports");
-    const ip = normalizeIp((await headers()).get("x-client-ip") ?? "") || "unknown";
+    const ip = requestClientIp(await headers());
     await reportPost(target, { reporterId, reason: text || null, ip });
     return { reported: true as const };
   });

@@ -94,17 +94,6 @@ describe("every registered endpoint", () => {
     }
   });
 
-  it.each(cases.filter(([, r]) => !r.handler).map((c) => [label(c), ...c] as const))(
-    "%s: not built yet answers 501 with the standard error body",
-    async (_l, surface, route) => {
-      // A fresh account per case: shared buckets (reports: 3 a minute) must not interfere.
-      const fresh = await createTestUser();
-      const key = surface === "api" ? fresh.apiKey : fresh.relayKey;
-      const reply = await call(surface, concrete(route), { method: route.method, key, body: route.body ? {} : undefined });
-      if (reply.status === 400) return; // a required body field is missing: validation runs first
-      expectError(reply, 501, "internal");
-    },
-  );
 });
 
 describe("dispatcher", () => {

@@ -20,6 +20,7 @@ describe("BUCKETS", () => {
       posts_update: [20, 30],
       posts_files_add: [10, 60],
       posts_delete: [20, 30],
+      posts_batch: [10, 60],
       reports: [3, 60],
       usage_history: [30, 60],
       analytics: [30, 60],
@@ -77,15 +78,15 @@ describe("rateLimitHeaders", () => {
   it("sends X-RateLimit-* always and Retry-After only when denied", () => {
     const base = { limit: 20, remaining: 5, resetAt: 1_700_000_030, retryAfter: 12 };
     expect(rateLimitHeaders({ ...base, allowed: true })).toEqual({
-      "X-RateLimit-Limit": "20",
-      "X-RateLimit-Remaining": "5",
-      "X-RateLimit-Reset": "1700000030",
+      "x-ratelimit-limit": "20",
+      "x-ratelimit-remaining": "5",
+      "x-ratelimit-reset": "1700000030",
     });
     expect(rateLimitHeaders({ ...base, allowed: false, remaining: 0 })).toEqual({
-      "X-RateLimit-Limit": "20",
-      "X-RateLimit-Remaining": "0",
-      "X-RateLimit-Reset": "1700000030",
-      "Retry-After": "12",
+      "x-ratelimit-limit": "20",
+      "x-ratelimit-remaining": "0",
+      "x-ratelimit-reset": "1700000030",
+      "retry-after": "12",
     });
   });
 });

@@ -5,34 +5,60 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientIp, normalizeIp } from "@/lib/server/client-ip";
+import { normalizeIp, requestClientIp, resolveClientIp } from "@/lib/server/client-ip";
 import { prepareRequest } from "@/lib/server/server";
 
-describe("clientIp", () => {
+describe("resolveClientIp (the custom server's rule)", () => {
   it("uses the socket address without TRUST_PROXY, whatever the headers say", () => {
-    expect(clientIp("203.0.113.7", "198.51.100.1", false)).toBe("203.0.113.7");
-    expect(clientIp("::ffff:203.0.113.7", undefined, false)).toBe("203.0.113.7");
-    expect(clientIp("2001:DB8::1", "198.51.100.1", false)).toBe("2001:db8::1");
+    expect(resolveClientIp("203.0.113.7", "198.51.100.1", false)).toBe("203.0.113.7");
+    expect(resolveClientIp("::ffff:203.0.113.7", undefined, false)).toBe("203.0.113.7");
+    expect(resolveClientIp("2001:DB8::1", "198.51.100.1", false)).toBe("2001:db8::1");
   });
 
   it("uses the left-most X-Forwarded-For entry with TRUST_PROXY", () => {
-    expect(clientIp("10.0.0.2", "198.51.100.1, 10.0.0.1", true)).toBe("198.51.100.1");
-    expect(clientIp("10.0.0.2", ["198.51.100.1", "10.0.0.1"], true)).toBe("198.51.100.1");
-    expect(clientIp("10.0.0.2", " ::ffff:198.51.100.1 ", true)).toBe("198.51.100.1");
-    expect(clientIp("10.0.0.2", "[2001:db8::5]:443", true)).toBe("2001:db8::5");
-    expect(clientIp("10.0.0.2", "198.51.100.1:5678", true)).toBe("198.51.100.1");
+    expect(resolveClientIp("10.0.0.2", "198.51.100.1, 10.0.0.1", true)).toBe("198.51.100.1");
+    expect(resolveClientIp("10.0.0.2", ["198.51.100.1", "10.0.0.1"], true)).toBe("198.51.100.1");
+    expect(resolveClientIp("10.0.0.2", " ::ffff:198.51.100.1 ", true)).toBe("198.51.100.1");
+    expect(resolveClientIp("10.0.0.2", "[2001:db8::5]:443", true)).toBe("2001:db8::5");
+    expect(resolveClientIp("10.0.0.2", "198.51.100.1:5678", true)).toBe("198.51.100.1");
   });
 
   it("falls back to the socket when the trusted header is missing or not an address", () => {
-    expect(clientIp("10.0.0.2", undefined, true)).toBe("10.0.0.2");
-    expect(clientIp("10.0.0.2", "", true)).toBe("10.0.0.2");
-    expect(clientIp("10.0.0.2", "unknown, 198.51.100.1", true)).toBe("10.0.0.2");
-    expect(clientIp(undefined, undefined, false)).toBe("");
+    expect(resolveClientIp("10.0.0.2", undefined, true)).toBe("10.0.0.2");
+    expect(resolveClientIp("10.0.0.2", "", true)).toBe("10.0.0.2");
+    expect(resolveClientIp("10.0.0.2", "unknown, 198.51.100.1", true)).toBe("10.0.0.2");
+    expect(resolveClientIp(undefined, undefined, false)).toBe("");
   });
 
-  it("normalizes addresses", () => {
-    expect(normalizeIp("::FFFF:127.0.0.1")).toBe("127.0.0.1");
-    expect(normalizeIp("[::1]")).toBe("::1");
+  it("falls back to the socket when a trusted proxy sent an empty list", () => {
+    expect(resolveClientIp("10.0.0.2", " , ", true)).toBe("10.0.0.2");
+    expect(resolveClientIp("10.0.0.2", [], true)).toBe("10.0.0.2");
+  });
+
+  it.each([
+    [" 203.0.113.7 ", "203.0.113.7"],
+    ["::ffff:127.0.0.1", "127.0.0.1"],
+    ["::FFFF:10.0.0.1", "10.0.0.1"],
+    ["203.0.113.7:5678", "203.0.113.7"],
+    ["[2001:DB8::1]:443", "2001:db8::1"],
+    ["[::1]", "::1"],
+    ["2001:db8::1", "2001:db8::1"],
+    ["", ""],
+  ])("normalizes %j to %j", (input, expected) => {
+    expect(normalizeIp(input)).toBe(expected);
+  });
+});
+
+describe("requestClientIp (route handlers, pages, server actions)", () => {
+  it("reads x-client-ip set by the custom server, normalised", () => {
+    expect(requestClientIp(new Headers({ "x-client-ip": "::ffff:192.0.2.10", "x-forwarded-for": "198.51.100.1" }))).toBe("192.0.2.10");
+  });
+
+  it("without it (a Next server without ours): the left-most X-Forwarded-For address, then 'unknown'", () => {
+    expect(requestClientIp(new Headers({ "x-forwarded-for": "198.51.100.1, 10.0.0.1" }))).toBe("198.51.100.1");
+    expect(requestClientIp(new Headers({ "x-client-ip": " ", "x-forwarded-for": "::ffff:10.1.1.1" }))).toBe("10.1.1.1");
+    expect(requestClientIp(new Headers({ "x-forwarded-for": "garbage, 10.0.0.1" }))).toBe("unknown");
+    expect(requestClientIp(new Headers())).toBe("unknown");
   });
 });
 

@@ -9,7 +9,7 @@ import { notFound } from "next/navigation";
 import { PostDetails } from "@/components/share/PostDetails";
 import { PostMedia } from "@/components/share/PostMedia";
 import { isShareCode } from "@/lib/posts/codes";
-import { normalizeIp } from "@/lib/ratelimit/client-ip";
+import { requestClientIp } from "@/lib/server/client-ip";
 import { displayTitle, oembedUrl } from "@/lib/web/oembed";
 import { countShareView, loadSharePost, primaryKind, type PostJson, type ShareResult } from "@/lib/web/share";
 import { getViewer } from "@/lib/web/viewer";
@@ -112,7 +112,7 @@ export default async function SharePage({ params }: Props) {
   const requestHeaders = await headers();
   countShareView(
     record,
-    normalizeIp(requestHeaders.get("x-client-ip") ?? "") || "unknown",
+    requestClientIp(requestHeaders),
     requestHeaders.get("user-agent"),
     requestHeaders.has("next-router-prefetch") || requestHeaders.get("purpose") === "prefetch",
   );

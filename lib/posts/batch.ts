@@ -1,0 +1,65 @@
+/**
+ * One action on many posts (docs/bulk-actions.md): delete them, or set their privacy.
+ * Each post is its own unit: it goes through exactly the rules of the one-post change
+ * (deletePost, updatePost: ownership, moderation, team posts stay private, restricted
+ * posts stay unlisted) in its own transaction, and fails alone. Posts are handled one
+ * after another, in the request's order, so a batch costs the database what the same
+ * requests one by one would, never more at once.
+ */
+import { DomainError, isDomainError } from "../errors";
+import type { Privacy } from "../http/parse";
+import { isShareCode } from "./codes";
+import { updatePost } from "./edit";
+import type { Viewer } from "./read";
+import { deletePost } from "./remove";
+
+/** Posts one batch may name; more is a 400 for the whole request. */
+export const BATCH_MAX_ITEMS = 100;
+
+export const BATCH_ACTIONS = ["delete", "privacy"] as const;
+
+export type BatchAction = { action: "delete" } | { action: "privacy"; privacy: Privacy };
+
+export interface BatchDone {
+  /** Position of the code in the request. */
+  index: number;
+  code: string;
+  /** `privacy` action: the post's privacy afterwards (team posts stay private, restricted ones unlisted). */
+  privacy?: Privacy;
+}
+
+export interface BatchFailed {
+  index: number;
+  code: string;
+  error: DomainError;
+}
+
+export interface BatchOutcome {
+  succeeded: BatchDone[];
+  failed: BatchFailed[];
+}
+
+async function applyTo(code: string, viewer: Viewer, action: BatchAction): Promise<Omit<BatchDone, "index">> {
+  // A malformed code cannot name a post; the one-post endpoints answer 400 for it too.
+  if (!isShareCode(code)) throw new DomainError("invalid_request", "code is not a valid share code.");
+  if (action.action === "delete") {
+    await deletePost(code, viewer);
+    return { code };
+  }
+  const { privacy } = await updatePost(code, viewer, { privacy: action.privacy });
+  return { code, privacy };
+}
+
+export async function runBatch(codes: readonly string[], viewer: Viewer, action: BatchAction): Promise<BatchOutcome> {
+  const outcome: BatchOutcome = { succeeded: [], failed: [] };
+  for (const [index, code] of codes.entries()) {
+    try {
+      outcome.succeeded.push({ index, ...(await applyTo(code, viewer, action)) });
+    } catch (error) {
+      if (!isDomainError(error)) console.error(`batch ${action.action}: post ${code} failed`, error);
+      const reported = isDomainError(error) ? error : new DomainError("internal", "This post could not be changed; try again.");
+      outcome.failed.push({ index, code, error: reported });
+    }
+  }
+  return outcome;
+}
