@@ -332,6 +332,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/posts/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete many posts, or set their privacy, in one request; each post succeeds or fails alone */
+        post: operations["batchPosts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/preferences": {
         parameters: {
             query?: never;
@@ -2877,6 +2894,122 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         reported: true;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    batchPosts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    action: "delete";
+                    /** @description Share codes, 1 to 100, distinct */
+                    codes: string[];
+                } | {
+                    /** @constant */
+                    action: "privacy";
+                    /** @description Share codes, 1 to 100, distinct */
+                    codes: string[];
+                    /**
+                     * @description The new privacy of every post
+                     * @enum {string}
+                     */
+                    privacy: "public" | "unlisted" | "private";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        action: "delete" | "privacy";
+                        failed: {
+                            code: string;
+                            error: {
+                                message: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description Zero-based position of the code in `codes` */
+                            index: number;
+                        }[];
+                        succeeded: {
+                            code: string;
+                            index: number;
+                            /**
+                             * @description privacy action: the post's privacy afterwards (team posts stay private, restricted posts unlisted)
+                             * @enum {string}
+                             */
+                            privacy?: "public" | "unlisted" | "private";
+                        }[];
                     };
                 };
             };
