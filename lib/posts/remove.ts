@@ -38,15 +38,27 @@ export async function deletePostAsOperator(code: string): Promise<void> {
 }
 
 async function removePost(post: PostRecord): Promise<void> {
+  await removePostRecord(post);
+}
+
+/**
+ * Deletes the post's rows, then its stored files. Safe to call twice at once (an expiry
+ * noticed by two reads, or by a read and the sweep): only the call that deleted the row
+ * touches the counters and storage. False when the post was already gone.
+ */
+export async function removePostRecord(post: PostRecord): Promise<boolean> {
   const { code } = post;
-  await db().$transaction(async (tx) => {
-    await tx.post.delete({ where: { id: post.id } });
-    if (post.userId) {
+  const deleted = await db().$transaction(async (tx) => {
+    const { count } = await tx.post.deleteMany({ where: { id: post.id } });
+    if (count && post.userId) {
       await tx.user.updateMany({ where: { id: post.userId, uploadCount: { gt: 0 } }, data: { uploadCount: { decrement: 1 } } });
     }
+    return count > 0;
   });
   forgetDeliverable({ code });
+  if (!deleted) return false;
   await removeObjects(storedKeys(post.files), post.files.flatMap((f) => (f.streamKey ? [f.streamKey] : [])));
+  return true;
 }
 
 /** Removes one file; removing the last file of a post deletes the post. */

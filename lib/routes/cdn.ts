@@ -6,7 +6,8 @@
 import { verifySignature } from "../delivery/signing";
 import { serveObject } from "../delivery/serve";
 import { serveHls } from "../delivery/hls";
-import { findDeliverableFile } from "../posts/files";
+import { cacheableUntil, deliverableExpired, findDeliverableFile } from "../posts/files";
+import { expireSoon } from "../posts/expiry";
 import { carryContentLength, errorResponse } from "../http/respond";
 
 const USER_MEDIA_TYPES: Record<string, string> = { webp: "image/webp", png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif" };
@@ -48,6 +49,11 @@ async function resolveCdn(request: Request, basePath: string): Promise<Response>
   const name = thumb ? decoded[2].slice(0, -".jpg".length) : decoded[1];
   const file = await findDeliverableFile(code, name);
   if (!file || (thumb && !file.thumbnailKey)) return notFound();
+  if (deliverableExpired(file)) {
+    // Expired: 404 at once, whatever a cache or a signature says, and deleted now (docs/expiry.md).
+    expireSoon(code);
+    return notFound();
+  }
   const exp = url.searchParams.get("exp") ?? "";
   if (file.signed) {
     const sig = url.searchParams.get("sig") ?? "";
@@ -56,12 +62,13 @@ async function resolveCdn(request: Request, basePath: string): Promise<Response>
     }
   }
   if (file.moderated) return errorResponse("moderated", "This file is under moderation.");
+  // A signed URL may be cached only until it expires; an expiring post's files only until the post does.
+  const until = cacheableUntil(file, file.signed ? Number(exp) : undefined);
   return serveObject(request, {
     key: thumb ? file.thumbnailKey! : file.storageKey,
     contentType: thumb ? "image/jpeg" : file.mimeType,
-    immutable: !file.signed,
-    // A signed URL may be cached only until it expires.
-    ...(file.signed ? { expiresAt: Number(exp) } : {}),
+    immutable: until === undefined,
+    ...(until !== undefined ? { expiresAt: until } : {}),
   });
 }
 
