@@ -66,6 +66,9 @@ export interface Post {
   files: FileObject[];
   team_id: string | null;
   moderated?: boolean;
+  expires_at: string | null;
+  max_views: number | null;
+  password_protected?: boolean;
 }
 
 export interface PostPage {

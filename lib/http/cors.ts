@@ -33,6 +33,8 @@ export const ALLOWED_REQUEST_HEADERS = [
   "include-metadata",
   "post-type",
   "priority",
+  "expires-at",
+  "max-views",
   "convert-target",
 ] as const;
 

@@ -8,6 +8,7 @@
 import { env } from "../config/env";
 import { recoverJobs } from "../jobs";
 import { workerOwnerTag } from "../jobs/queue";
+import { sweepExpiredPosts, type ExpirySweep } from "../posts/expiry";
 import { ownerState } from "./instance";
 import { sweepPendingUploads, type PendingSweep } from "./pending-sweep";
 import { sweepTempDirs, type TempSweep } from "./temp-sweep";
@@ -16,6 +17,8 @@ export interface RecoveryReport {
   temp: TempSweep;
   pending: PendingSweep;
   jobs: { requeued: number; failed: number };
+  /** Posts past their expiry deleted by this sweep (docs/expiry.md). */
+  expired: ExpirySweep;
 }
 
 /** Leftovers whose owner cannot be checked go after a day: far above the longest request. */
@@ -46,7 +49,10 @@ export async function recoverLeftovers(settings: RecoverySettings = recoverySett
   const temp = await sweepTempDirs(settings.orphanAgeMs);
   const pending = await sweepPendingUploads(settings.orphanAgeMs);
   const jobs = await recoverJobs(workerIsDead);
-  return { temp, pending, jobs };
+  // Not a crash leftover, but periodic cleanup on the same timer: reads delete an expired
+  // post they come across at once; this catches the ones nobody opens.
+  const expired = await sweepExpiredPosts();
+  return { temp, pending, jobs, expired };
 }
 
 export function describeRecovery(r: RecoveryReport): string | null {
@@ -54,6 +60,7 @@ export function describeRecovery(r: RecoveryReport): string | null {
   if (r.temp.removed.length) parts.push(`${r.temp.removed.length} temporary directories (${r.temp.bytes} bytes)`);
   if (r.pending.uploads) parts.push(`${r.pending.uploads} unfinished uploads (${r.pending.objects} objects, ${r.pending.releasedBytes} bytes of quota given back)`);
   if (r.jobs.requeued) parts.push(`${r.jobs.requeued} jobs of dead workers requeued`);
+  if (r.expired.removed) parts.push(`${r.expired.removed} expired posts deleted`);
   if (r.jobs.failed) parts.push(`${r.jobs.failed} jobs of dead workers failed (no attempts left)`);
   return parts.length ? `recovered ${parts.join(", ")}` : null;
 }
