@@ -187,7 +187,7 @@ export function PostEditor({
         </form>
 
         {!post.team_id && (
-          <section className="space-y-2" aria-label="Share-page password">
+          <section className="space-y-2" aria-label="Share-page protection">
             <label htmlFor={ids.password} className={label}>
               Share-page password {post.password_protected ? "(set)" : "(none)"}
             </label>

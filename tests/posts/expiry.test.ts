@@ -123,7 +123,9 @@ describe("expired by time", () => {
     const warm = await api(`/posts/${post.code}`, { key: owner.apiKey });
     expect(warm.status).toBe(200);
     const fileUrl: string = warm.body.post.files[0].url;
-    expect((await api(`/posts/${post.code}`, { key: owner.apiKey })).headers.get("x-mediahost-cache")).toBe("hit");
+    const second = await api(`/posts/${post.code}`, { key: owner.apiKey });
+    // The synchronous cache path exists only with in-process counters (docs/caching.md).
+    if (!process.env.TEST_REDIS_URL) expect(second.headers.get("x-mediahost-cache")).toBe("hit");
     const before = await cdn(fileUrl);
     expect(before.status).toBe(200);
     // An expiring file is never cached past its expiry.
