@@ -16,13 +16,11 @@ import { readPost } from "../posts/read";
 import { checkSharePassword, SHARE_PASSWORD_MAX } from "../posts/share-password";
 import { counterStore } from "../ratelimit";
 import { normalizeIp } from "../ratelimit/client-ip";
-import { unlockCookieName, unlockToken, UNLOCK_TTL_SECONDS } from "./share-unlock";
+import { SHARE_PASSWORD_ATTEMPTS, unlockCookieName, unlockToken, UNLOCK_TTL_SECONDS } from "./share-unlock";
 import { getViewer } from "./viewer";
 
 const publicOrigin = (): string => env().PUBLIC_URL ?? "";
 
-/** Password attempts per client address and post per window. */
-export const SHARE_PASSWORD_ATTEMPTS = { max: 10, windowSeconds: 600 } as const;
 
 export async function unlockShareAction(formData: FormData): Promise<void> {
   const code = String(formData.get("code") ?? "");

@@ -13,6 +13,7 @@ import { postView } from "../routes/post-views";
 import type { Post } from "../routes/schemas";
 import { isGated } from "../posts/expiry-rules";
 import { countLimitedView, countViews } from "../social/views";
+import { notePageExpiry } from "./page-expiry";
 import { verifyUnlockToken } from "./share-unlock";
 import { isRobot } from "./robots";
 import type { Viewer as WebViewer } from "./viewer";
@@ -43,6 +44,7 @@ export const loadSharePost = cache(
   try {
     const { post, owner } = await readPost(code, { userId: viewerId, teamId: null });
     if (linkDomain && post.user?.linkDomain !== linkDomain) return { kind: "not_found" };
+    if (post.expiresAt) notePageExpiry(post.code, post.expiresAt.getTime());
     let shown: PostRecord = post;
     if (!owner && isGated(post)) {
       if (!person) return { kind: "held" };
