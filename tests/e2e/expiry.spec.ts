@@ -73,7 +73,7 @@ test("share page: the password form, a wrong password, then the media through si
 
   await page.getByLabel("Password").fill("not it");
   await page.getByRole("button", { name: "Open" }).click();
-  await expect(page.getByRole("alert")).toHaveText("That password is not right.");
+  await expect(page.locator("form").getByRole("alert")).toHaveText("That password is not right.");
   await screenshots(page, "share-password-form");
 
   await page.getByLabel("Password").fill("open sesame");
