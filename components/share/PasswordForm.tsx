@@ -34,7 +34,7 @@ export function PasswordForm({ code, problem }: { code: string; problem: string 
             {message}
           </p>
         ) : null}
-        <button type="submit" className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700">
+        <button type="submit" className="rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700">
           Open
         </button>
       </form>

@@ -87,6 +87,22 @@ test("share page: the password form, a wrong password, then the media through si
   await context.close();
 });
 
+test("share page: password attempts are limited per address and post; past the limit even the right one is refused", async ({ browser }) => {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(post.url);
+  // Two attempts were spent above from this address; twelve more pass the limit of ten.
+  for (let i = 0; i < 12; i++) {
+    await page.getByLabel("Password").fill(`guess ${i}`);
+    await page.getByRole("button", { name: "Open" }).click();
+    await expect(page.locator("form").getByRole("alert")).toBeVisible();
+  }
+  await expect(page.locator("form").getByRole("alert")).toHaveText("Too many attempts; try again in a few minutes.");
+  await page.getByLabel("Password").fill("open sesame");
+  await page.getByRole("button", { name: "Open" }).click();
+  await expect(page.locator("form").getByRole("alert")).toHaveText("Too many attempts; try again in a few minutes.");
+  await expect(page.locator("article img")).toHaveCount(0);
+});
+
 test("share page of a view-limited post: the last view shows the media, the next is 404", async ({ browser }) => {
   const limited = await upload(owner, await fixture("pngPlain"), "image/png", { "post-privacy": "unlisted", "max-views": "1" });
   const first = await (await browser.newContext()).newPage();
