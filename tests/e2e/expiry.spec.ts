@@ -94,6 +94,8 @@ test("share page: password attempts are limited per address and post; past the l
   for (let i = 0; i < 12; i++) {
     await page.getByLabel("Password").fill(`guess ${i}`);
     await page.getByRole("button", { name: "Open" }).click();
+    // React resets the form once the action (and its redirect) completed.
+    await expect(page.getByLabel("Password")).toHaveValue("");
     await expect(page.locator("form").getByRole("alert")).toBeVisible();
   }
   await expect(page.locator("form").getByRole("alert")).toHaveText("Too many attempts; try again in a few minutes.");
