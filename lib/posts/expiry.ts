@@ -5,7 +5,7 @@
  * same function as a delete, at once when a read notices it and otherwise by the sweep.
  *
  * A view limit is spent by people's views (lib/social/views.ts, countLimitedView): the
- * Nth view is served and moves `expiresAt` to at most LAST_VIEW_GRACE from then, so the
+ * Nth view is served and moves `expiresAt` to at most VIEW_LIMIT_GRACE_SECONDS from then, so the
  * Nth viewer's page can still load its media; every later view is refused with 404.
  */
 import { db } from "../db/client";
@@ -23,9 +23,16 @@ export async function expireIfDue(code: string, now: number = Date.now()): Promi
   return removePostRecord(post);
 }
 
+/** Codes being deleted by expireSoon in this process: a burst of hits on one expired link deletes once. */
+const deleting = new Set<string>();
+
 /** expireIfDue without waiting: a read that noticed an expired post must not wait on the delete. */
 export function expireSoon(code: string): void {
-  expireIfDue(code).catch((error: unknown) => console.error("expiry: delete failed", error));
+  if (deleting.has(code)) return;
+  deleting.add(code);
+  expireIfDue(code)
+    .catch((error: unknown) => console.error("expiry: delete failed", error))
+    .finally(() => deleting.delete(code));
 }
 
 export interface ExpirySweep {
