@@ -7,7 +7,7 @@ import { hashPassword, verifyPassword } from "../auth/password";
 import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { forgetDeliverable } from "./delivery-cache";
-import { postForChange } from "./read";
+import { notFound, postForChange, readPost, type Viewer } from "./read";
 
 /** Long enough to resist guessing behind the attempt limit, short enough to type. */
 export const SHARE_PASSWORD_MIN = 4;
@@ -34,4 +34,14 @@ export async function setSharePassword(code: string, userId: string, password: s
 export function checkSharePassword(post: { passwordHash: string | null }, password: string): Promise<boolean> {
   if (post.passwordHash === null) return Promise.resolve(true);
   return verifyPassword(password, post.passwordHash);
+}
+
+/**
+ * For the API and Relay, which know no share-page password: a password-protected post is
+ * 404 to anyone but its owner, as if private (docs/share-passwords.md). Run before a post
+ * endpoint that would otherwise show or touch it (likes, comments, reports).
+ */
+export async function refuseIfPasswordLocked(code: string, viewer: Viewer): Promise<void> {
+  const { post, owner } = await readPost(code, viewer);
+  if (!owner && post.passwordHash !== null) throw notFound();
 }

@@ -272,6 +272,26 @@ describe("share-page passwords", () => {
     expect((await cdn(bare)).status).toBe(200);
   });
 
+  it("likes, comments and reports of the post are 404 to others on Relay and the API", async () => {
+    const owner = await createTestUser();
+    const other = await createTestUser();
+    const post = await createTestPost(owner.id, { privacy: "public" });
+    await setSharePassword(post.code, owner.id, "open sesame");
+    for (const reply of [
+      await relay(`/posts/${post.code}/like`, { method: "POST", key: other.relayKey }),
+      await relay(`/posts/${post.code}/comments`, { key: other.relayKey }),
+      await relay(`/posts/${post.code}/comments`, { method: "POST", key: other.relayKey, body: { body: "hi" } }),
+      await api(`/posts/${post.code}/report`, { method: "POST", key: other.apiKey, body: { reason: "spam" } }),
+    ]) {
+      expect(reply.status).toBe(404);
+      expect(reply.body.error.type).toBe("not_found");
+    }
+    expect(await db().like.count({ where: { postId: post.id } })).toBe(0);
+    expect(await db().comment.count({ where: { postId: post.id } })).toBe(0);
+    // The owner's own like still works.
+    expect((await relay(`/posts/${post.code}/like`, { method: "POST", key: owner.relayKey })).status).toBe(200);
+  });
+
   it("only the owner sets one, within the length limits", async () => {
     const owner = await createTestUser();
     const other = await createTestUser();
