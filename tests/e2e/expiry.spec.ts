@@ -87,10 +87,33 @@ test("share page: the password form, a wrong password, then the media through si
   await context.close();
 });
 
+test("share page: a signed-in visitor likes a password-protected post only while it is unlocked", async ({ browser }) => {
+  const visitor = await createUser();
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, visitor.username, visitor.password);
+  await page.goto(post.url);
+  await page.getByLabel("Password").fill("open sesame");
+  await page.getByRole("button", { name: "Open" }).click();
+  await imageLoaded(page);
+  const like = page.getByTestId("engage").getByRole("button", { name: /\blikes?\b/ });
+  await like.click();
+  await expect(like).toHaveAttribute("aria-pressed", "true");
+  await expect.poll(async () => (await ownPost(post.code)).like_count).toBe(1);
+
+  // Without the unlock cookie the page's own action refuses, as the API and Relay do.
+  await context.clearCookies({ name: `mh_unlock_${post.code}` });
+  await like.click();
+  await expect(page.getByTestId("engage").getByText("No such post.")).toBeVisible();
+  await expect(like).toHaveAttribute("aria-pressed", "true");
+  expect((await ownPost(post.code)).like_count).toBe(1);
+  await context.close();
+});
+
 test("share page: password attempts are limited per address and post; past the limit even the right one is refused", async ({ browser }) => {
   const page = await (await browser.newContext()).newPage();
   await page.goto(post.url);
-  // Two attempts were spent above from this address; twelve more pass the limit of ten.
+  // Attempts above were spent from this address too; twelve more pass the limit of ten either way.
   for (let i = 0; i < 12; i++) {
     await page.getByLabel("Password").fill(`guess ${i}`);
     await page.getByRole("button", { name: "Open" }).click();
