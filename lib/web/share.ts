@@ -39,8 +39,9 @@ export type ShareResult =
  * (docs/share-passwords.md); a view-limited one spends a view here, once per request
  * (React's cache), and is 404 once none is left (docs/expiry.md). Robots get neither.
  */
-export const loadSharePost = cache(
-  async (code: string, viewerId: string | null, linkDomain: string | null, person = true, unlock: string | null = null): Promise<ShareResult> => {
+export const loadSharePost = cache(loadShare);
+
+async function loadShare(code: string, viewerId: string | null, linkDomain: string | null, person = true, unlock: string | null = null): Promise<ShareResult> {
   try {
     const { post, owner } = await readPost(code, { userId: viewerId, teamId: null });
     if (linkDomain && post.user?.linkDomain !== linkDomain) return { kind: "not_found" };
@@ -62,8 +63,7 @@ export const loadSharePost = cache(
     if (isDomainError(error) && error.type === "moderated") return { kind: "moderated" };
     throw error;
   }
-  },
-);
+}
 
 /**
  * A person opening a share page counts a view, by the same rule and counter as a Relay
