@@ -1,11 +1,23 @@
 "use client";
-/** Edit one post: title, description, privacy; the files of an album (add, remove); delete. */
+/**
+ * Edit one post: title, description, privacy, expiry and view limit (docs/expiry.md), the
+ * share-page password (docs/share-passwords.md); the files of an album (add, remove); delete.
+ */
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { AdaptiveVideo } from "@/components/video/AdaptiveVideo";
 import { api, type Post, type Privacy } from "./api";
 import { sendFiles } from "./upload";
 import { dangerButton, formatBytes, input, label, muted, primaryButton, secondaryButton } from "./ui";
 import { CopyButton } from "./copy-button";
+import { setSharePasswordAction } from "@/lib/web/dashboard/actions";
+
+/** An ISO time as the value of a `datetime-local` input, in the browser's zone. */
+function toLocalInput(iso: string | null): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
 
 const ALBUM_MAX_FILES = 9;
 
@@ -25,10 +37,13 @@ export function PostEditor({
   const [title, setTitle] = useState(post.title ?? "");
   const [description, setDescription] = useState(post.description ?? "");
   const [privacy, setPrivacy] = useState<Privacy>(post.privacy);
+  const [expiresAt, setExpiresAt] = useState(toLocalInput(post.expires_at));
+  const [maxViews, setMaxViews] = useState(post.max_views === null ? "" : String(post.max_views));
+  const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const ids = { title: useId(), description: useId(), privacy: useId(), heading: useId() };
+  const ids = { title: useId(), description: useId(), privacy: useId(), heading: useId(), expires: useId(), views: useId(), password: useId() };
   const path = `/api/posts/${encodeURIComponent(post.code)}`;
 
   useEffect(() => {
@@ -53,11 +68,24 @@ export function PostEditor({
     void run(async () => {
       const body: Record<string, unknown> = { title: title.trim() || null, description: description.trim() || null };
       if (!post.team_id) body.privacy = privacy;
+      // Sent only when changed: re-sending an unchanged past-the-minute time would be refused.
+      if (expiresAt !== toLocalInput(post.expires_at)) body.expires_at = expiresAt ? new Date(expiresAt).toISOString() : null;
+      const views = maxViews.trim() === "" ? null : Number(maxViews);
+      if (views !== post.max_views) body.max_views = views;
       const { post: updated } = await api<{ post: Post }>(path, { method: "PATCH", body: JSON.stringify(body) });
       onChanged(updated);
       setMessage({ text: "Saved.", error: false });
     });
   };
+
+  const changePassword = (next: string | null) =>
+    void run(async () => {
+      const result = await setSharePasswordAction(post.code, next);
+      if (!result.ok) throw new Error(result.error);
+      setPassword("");
+      onChanged({ ...post, password_protected: next !== null });
+      setMessage({ text: next === null ? "Password removed." : "Password set.", error: false });
+    });
 
   const removeFile = (name: string) =>
     void run(async () => {
@@ -137,10 +165,46 @@ export function PostEditor({
             </select>
             {post.team_id && <p className={muted}>Team posts are always private.</p>}
           </div>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <div className="space-y-1">
+              <label htmlFor={ids.expires} className={label}>
+                Expires
+              </label>
+              <input id={ids.expires} type="datetime-local" value={expiresAt} onChange={(e) => setExpiresAt(e.target.value)} className={input} />
+              <p className={muted}>Empty: never. Then the post and its files are deleted.</p>
+            </div>
+            <div className="space-y-1">
+              <label htmlFor={ids.views} className={label}>
+                View limit
+              </label>
+              <input id={ids.views} type="number" min={1} step={1} value={maxViews} onChange={(e) => setMaxViews(e.target.value)} className={input} />
+              <p className={muted}>Empty: no limit. Counts every view but yours ({post.view_count} so far).</p>
+            </div>
+          </div>
           <button type="submit" className={primaryButton} disabled={busy}>
             Save changes
           </button>
         </form>
+
+        {!post.team_id && (
+          <section className="space-y-2" aria-label="Share-page protection">
+            <label htmlFor={ids.password} className={label}>
+              Share-page password {post.password_protected ? "(set)" : "(none)"}
+            </label>
+            <div className="flex flex-wrap gap-2">
+              <input id={ids.password} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} className={input} />
+              <button type="button" className={secondaryButton} disabled={busy || !password} onClick={() => changePassword(password)}>
+                Set password
+              </button>
+              {post.password_protected && (
+                <button type="button" className={secondaryButton} disabled={busy} onClick={() => changePassword(null)}>
+                  Remove password
+                </button>
+              )}
+            </div>
+            <p className={muted}>Visitors must enter it on the share page; apps see the post as private.</p>
+          </section>
+        )}
 
         <section className="space-y-2" aria-label="Files">
           <div className="flex items-center justify-between gap-2">

@@ -57,6 +57,8 @@ export const recoveryFields = {
   RECOVERY_INTERVAL_SECONDS: optionalInt(0),
   /** Age past which leftovers whose owner cannot be checked (another machine) are removed. */
   RECOVERY_ORPHAN_AGE_SECONDS: optionalInt(60),
+  /** Seconds the files of a view-limited post stay reachable after its last view (docs/expiry.md). */
+  VIEW_LIMIT_GRACE_SECONDS: optionalInt(0),
 };
 
 /** Webhooks (docs/webhooks.md). */

@@ -80,7 +80,8 @@ export function wordStreamSql(words: readonly string[], after: Position | undefi
 /**
  * Whether GET /gifs lists post `p`, with a word starting with each of `terms`. The listing
  * rule in one place: the conditions of `publicPostWhere` (lib/posts/list.ts: public, not
- * moderated, not a draft, not a team post) plus a GIF first file, not restricted, and an
+ * moderated, not a draft, not a team post; `listedPostWhere`'s no view limit, no password,
+ * not expired) plus a GIF first file, not restricted, and an
  * author who is not suspended. The author is a scalar subquery, so it is one primary-key
  * seek per post on both databases (PostgreSQL could turn NOT EXISTS into a hash anti-join
  * over the whole User table); each search word is one seek in PostWord(postId, word).
@@ -95,6 +96,8 @@ function listedSql(terms: readonly SearchTerm[]): Sql {
        p."firstFileGif" = ${true} AND p."privacy" = 'public'
        AND p."moderated" = ${false} AND p."restricted" = ${false} AND p."draft" = ${false}
        AND p."teamId" IS NULL
+       AND p."maxViews" IS NULL AND p."passwordHash" IS NULL
+       AND (p."expiresAt" IS NULL OR p."expiresAt" > ${new Date()})
        AND COALESCE((SELECT u."suspended" FROM "User" u WHERE u."id" = p."userId"), ${false}) = ${false}
        ${words.length ? join(words, " ") : empty}`;
 }

@@ -45,6 +45,8 @@ export const ALLOWED_REQUEST_HEADERS = [
   "include-metadata",
   "post-type",
   "priority",
+  "expires-at",
+  "max-views",
   "convert-target",
   // tus (docs/resumable-uploads.md)
   "tus-resumable",

@@ -1,4 +1,4 @@
-/** PATCH /posts/{code}: title, description, privacy and (Relay) the access list. */
+/** PATCH /posts/{code}: title, description, privacy, expiry, view limit and (Relay) the access list. */
 import { forgetDeliverable } from "./delivery-cache";
 import { db } from "../db/client";
 import { DomainError } from "../errors";
@@ -14,6 +14,9 @@ export interface PostChanges {
   privacy?: Privacy;
   /** Usernames; replaces the list. */
   access?: string[];
+  /** docs/expiry.md: null removes the expiry / the view limit; undefined leaves it. */
+  expiresAt?: Date | null;
+  maxViews?: number | null;
 }
 
 /**
@@ -50,6 +53,8 @@ export async function updatePost(code: string, viewer: Viewer, changes: PostChan
         ...(description !== undefined ? { description } : {}),
         ...(privacy ? { privacy } : {}),
         ...(flagged ? { moderated: true } : {}),
+        ...(changes.expiresAt !== undefined ? { expiresAt: changes.expiresAt } : {}),
+        ...(changes.maxViews !== undefined ? { maxViews: changes.maxViews } : {}),
       },
     });
     if (title !== undefined || description !== undefined) await indexPostWords(tx, row);

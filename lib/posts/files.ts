@@ -1,6 +1,7 @@
 /** Looking up a stored file for direct delivery (/cdn/<code>/<name>). */
 import { db } from "../db/client";
 import { cachedDeliverable, peekDeliverable, type CachedDeliverable } from "./delivery-cache";
+import { isExpired, isGated } from "./expiry-rules";
 import { isHidden } from "./read";
 
 export interface DeliverableFile {
@@ -8,10 +9,19 @@ export interface DeliverableFile {
   thumbnailKey: string | null;
   mimeType: string;
   name: string;
-  /** Private, draft or team post: the URL must carry a valid signature. */
+  /**
+   * Private, draft or team post, or one whose files are handed out one viewer at a time
+   * (a view limit or a share-page password, isGated): the URL must carry a valid signature.
+   */
   signed: boolean;
   moderated: boolean;
+  /** Epoch ms past which the post has expired (docs/expiry.md); checked on every hit, cached or not. */
+  expiresAt: number | null;
 }
+
+/** True when the file's post has expired: /cdn answers 404, however the file was found. */
+export const deliverableExpired = (file: { expiresAt: number | null }, now: number = Date.now()): boolean =>
+  file.expiresAt !== null && file.expiresAt <= now;
 
 export function findDeliverableFile(code: string, name: string): Promise<DeliverableFile | null> {
   return cachedDeliverable(code, name, () => loadDeliverableFile(code, name));
@@ -22,6 +32,30 @@ export function peekDeliverableFile(code: string, name: string): DeliverableFile
   return peekDeliverable<DeliverableFile>(code, name);
 }
 
+/**
+ * Until when (epoch seconds) a reply may be cached: the signature's expiry, capped by the
+ * post's own; undefined for a public file that never expires (cached for a year).
+ */
+export function cacheableUntil(file: { expiresAt: number | null }, signatureExpiry: number | undefined): number | undefined {
+  const postExpiry = file.expiresAt === null ? undefined : Math.floor(file.expiresAt / 1000);
+  if (signatureExpiry === undefined) return postExpiry;
+  return postExpiry === undefined ? signatureExpiry : Math.min(signatureExpiry, postExpiry);
+}
+
+const deliverySelect = {
+  id: true,
+  privacy: true,
+  draft: true,
+  teamId: true,
+  moderated: true,
+  expiresAt: true,
+  maxViews: true,
+  passwordHash: true,
+} as const;
+
+type DeliveryPost = { privacy: string; draft: boolean; teamId: string | null; maxViews: number | null; passwordHash: string | null };
+const needsSignature = (post: DeliveryPost): boolean => isHidden(post) || isGated(post);
+
 async function loadDeliverableFile(code: string, name: string): Promise<CachedDeliverable<DeliverableFile> | null> {
   const file = await db().file.findFirst({
     where: { name, post: { code } },
@@ -30,7 +64,7 @@ async function loadDeliverableFile(code: string, name: string): Promise<CachedDe
       thumbnailKey: true,
       mimeType: true,
       name: true,
-      post: { select: { id: true, privacy: true, draft: true, teamId: true, moderated: true } },
+      post: { select: deliverySelect },
     },
   });
   if (!file) return null;
@@ -39,8 +73,9 @@ async function loadDeliverableFile(code: string, name: string): Promise<CachedDe
     thumbnailKey: file.thumbnailKey,
     mimeType: file.mimeType,
     name: file.name,
-    signed: isHidden(file.post),
+    signed: needsSignature(file.post),
     moderated: file.post.moderated,
+    expiresAt: file.post.expiresAt?.getTime() ?? null,
   };
   return { postId: file.post.id, value };
 }
@@ -50,16 +85,17 @@ export interface DeliverableStream {
   prefix: string;
   signed: boolean;
   moderated: boolean;
+  expiresAt: number | null;
 }
 
 /** The HLS renditions of a file for /cdn/<code>/hls/<name>/...: only once they are ready. */
 export async function findDeliverableStream(code: string, name: string): Promise<DeliverableStream | null> {
   const file = await db().file.findFirst({
     where: { name, post: { code }, priority: true, streamState: "ready" },
-    select: { streamKey: true, post: { select: { privacy: true, draft: true, teamId: true, moderated: true } } },
+    select: { streamKey: true, post: { select: deliverySelect } },
   });
-  if (!file?.streamKey) return null;
-  return { prefix: file.streamKey, signed: isHidden(file.post), moderated: file.post.moderated };
+  if (!file?.streamKey || isExpired(file.post)) return null;
+  return { prefix: file.streamKey, signed: needsSignature(file.post), moderated: file.post.moderated, expiresAt: file.post.expiresAt?.getTime() ?? null };
 }
 
 /** Whether a stored file still has its row (a rendition made while it was deleted is dropped). */

@@ -5,6 +5,7 @@ import { afterPosition, keysetPage, newestFirst, type Page, type Position } from
 import { DomainError } from "../errors";
 import type { Privacy } from "../http/parse";
 import { findUser } from "../users/profile";
+import { notExpiredWhere } from "./expiry-rules";
 import { postInclude, type PostRecord } from "./read";
 import { normaliseWords, prefixUpperBound } from "./words";
 
@@ -48,7 +49,8 @@ export async function listOwnPosts(userId: string, filters: GalleryFilters, limi
     teamId: null,
     ...(filters.privacy ? { privacy: filters.privacy } : {}),
     ...tabFilter(filters.tab),
-    AND: [...wordFilters(filters.search), afterPosition("createdAt", after)],
+    // An expired post is gone for its owner too (docs/expiry.md), even before the sweep.
+    AND: [...wordFilters(filters.search), afterPosition("createdAt", after), notExpiredWhere()],
   };
   return keysetPage(limit, (take) => db().post.findMany({ where, include: postInclude, orderBy: newestFirst("createdAt"), take }), positionOf);
 }
@@ -61,11 +63,20 @@ export const publicPostWhere: Prisma.PostWhereInput = {
   teamId: null,
 };
 
+/**
+ * What public lists (a user's posts, discover, GIFs) show to anyone: public posts that
+ * have not expired, with no view limit (a listing would spend or reveal the views) and no
+ * share-page password (docs/expiry.md, docs/share-passwords.md). Goes in an `AND` list.
+ */
+export function listedPostWhere(now: Date = new Date()): Prisma.PostWhereInput {
+  return { ...publicPostWhere, maxViews: null, passwordHash: null, AND: [notExpiredWhere(now)] };
+}
+
 /** GET /users/{id}/posts: public posts of a user; 404 unknown, 403 suspended (no `username`: interface.md gives it on GET /users/{id} only). */
 export async function listUserPosts(ref: string, limit: number, after?: Position): Promise<Page<PostRecord>> {
   const user = await findUser(ref);
   if (!user) throw new DomainError("not_found", "No such user.");
   if (user.suspended) throw new DomainError("suspended", "This user is suspended.");
-  const where: Prisma.PostWhereInput = { ...publicPostWhere, userId: user.id, ...afterPosition("createdAt", after) };
+  const where: Prisma.PostWhereInput = { ...listedPostWhere(), userId: user.id, ...afterPosition("createdAt", after) };
   return keysetPage(limit, (take) => db().post.findMany({ where, include: postInclude, orderBy: newestFirst("createdAt"), take }), positionOf);
 }

@@ -10,6 +10,8 @@ import { VersionedCache } from "../cache/versioned";
 import type { Prisma } from "../db/client";
 import { db } from "../db/client";
 import { DomainError } from "../errors";
+import { expireSoon } from "./expiry";
+import { isExpired } from "./expiry-rules";
 
 export const postInclude = {
   files: { orderBy: { index: "asc" } },
@@ -88,6 +90,11 @@ export interface VisiblePost {
 export async function readPost(code: string, viewer: Viewer): Promise<VisiblePost> {
   const post = await cachedPostByCode(code);
   if (!post) throw notFound();
+  if (isExpired(post)) {
+    // Deleted at once rather than at the next sweep (docs/expiry.md); the reader never waits.
+    expireSoon(code);
+    throw notFound();
+  }
   return visibleTo(post, viewer, await isOwner(post, viewer));
 }
 
@@ -98,7 +105,7 @@ export async function readPost(code: string, viewer: Viewer): Promise<VisiblePos
  */
 export function peekReadablePost(code: string, viewer: Viewer): VisiblePost | undefined {
   const post = posts.peek(code);
-  if (!post) return undefined;
+  if (!post || isExpired(post)) return undefined;
   const owner = peekOwner(post, viewer);
   if (owner === undefined) return undefined;
   try {
@@ -124,7 +131,8 @@ function visibleTo(post: PostRecord, viewer: Viewer, owner: boolean): VisiblePos
 /** The post for a change by its owner: 404 when hidden, 403 forbidden when not theirs, 403 moderated. */
 export async function postForChange(code: string, viewer: Viewer): Promise<PostRecord> {
   const post = await findPostByCode(code);
-  if (!post) throw notFound();
+  // An expired post cannot be brought back by an edit (docs/expiry.md): gone is gone.
+  if (!post || isExpired(post)) throw notFound();
   const owner = await isOwner(post, viewer);
   if (!owner) {
     const visible = !isHidden(post) || isOnAccessList(post, viewer);

@@ -40,20 +40,32 @@ export async function deletePostAsOperator(code: string): Promise<void> {
   await removePost(post);
 }
 
+/** A delete asked for by someone: a post another request deleted meanwhile is a 404 (not a 500). */
 async function removePost(post: PostRecord): Promise<void> {
+  if (!(await removePostRecord(post))) throw notFound();
+}
+
+/**
+ * Deletes the post's rows, then its stored files. Safe to call twice at once (an expiry
+ * noticed by two reads, or by a read and the sweep): only the call that deleted the row
+ * touches the counters and storage. False when the post was already gone.
+ */
+export async function removePostRecord(post: PostRecord): Promise<boolean> {
   const { code } = post;
-  await db().$transaction(async (tx) => {
-    // deleteMany, not delete: when two requests delete the same post at once, the second
-    // finds nothing and answers 404 (not a 500), and the owner's count drops only once.
+  const deleted = await db().$transaction(async (tx) => {
+    // deleteMany, not delete: when two calls delete the same post at once, the second
+    // finds nothing, and the owner's count drops only once.
     const { count } = await tx.post.deleteMany({ where: { id: post.id } });
-    if (count === 0) throw notFound();
-    if (post.userId) {
+    if (count && post.userId) {
       await tx.user.updateMany({ where: { id: post.userId, uploadCount: { gt: 0 } }, data: { uploadCount: { decrement: 1 } } });
     }
+    return count > 0;
   });
   forgetDeliverable({ code });
+  if (!deleted) return false;
   emitDeleted(post);
   await removeObjects(storedKeys(post.files), post.files.flatMap((f) => (f.streamKey ? [f.streamKey] : [])));
+  return true;
 }
 
 /** Removes one file; removing the last file of a post deletes the post. */

@@ -8,6 +8,7 @@
 import { env } from "../config/env";
 import { recoverJobs } from "../jobs";
 import { workerOwnerTag } from "../jobs/queue";
+import { sweepExpiredPosts, type ExpirySweep } from "../posts/expiry";
 import { ownerState } from "./instance";
 import { sweepPendingUploads, type PendingSweep } from "./pending-sweep";
 import { sweepTempDirs, type TempSweep } from "./temp-sweep";
@@ -19,6 +20,8 @@ export interface RecoveryReport {
   /** Resumable uploads past their expiry (docs/resumable-uploads.md). */
   tus: TusSweep;
   jobs: { requeued: number; failed: number };
+  /** Posts past their expiry deleted by this sweep (docs/expiry.md). */
+  expired: ExpirySweep;
 }
 
 /** Leftovers whose owner cannot be checked go after a day: far above the longest request. */
@@ -50,7 +53,10 @@ export async function recoverLeftovers(settings: RecoverySettings = recoverySett
   const pending = await sweepPendingUploads(settings.orphanAgeMs);
   const tus = await sweepExpiredResumables();
   const jobs = await recoverJobs(workerIsDead);
-  return { temp, pending, tus, jobs };
+  // Not a crash leftover, but periodic cleanup on the same timer: reads delete an expired
+  // post they come across at once; this catches the ones nobody opens.
+  const expired = await sweepExpiredPosts();
+  return { temp, pending, tus, jobs, expired };
 }
 
 export function describeRecovery(r: RecoveryReport): string | null {
@@ -59,6 +65,7 @@ export function describeRecovery(r: RecoveryReport): string | null {
   if (r.pending.uploads) parts.push(`${r.pending.uploads} unfinished uploads (${r.pending.objects} objects, ${r.pending.releasedBytes} bytes of quota given back)`);
   if (r.tus.expired) parts.push(`${r.tus.expired} expired resumable uploads`);
   if (r.jobs.requeued) parts.push(`${r.jobs.requeued} jobs of dead workers requeued`);
+  if (r.expired.removed) parts.push(`${r.expired.removed} expired posts deleted`);
   if (r.jobs.failed) parts.push(`${r.jobs.failed} jobs of dead workers failed (no attempts left)`);
   return parts.length ? `recovered ${parts.join(", ")}` : null;
 }

@@ -8,7 +8,8 @@ import { verifySignature } from "../delivery/signing";
 import { serveObject } from "../delivery/serve";
 import { serveHls } from "../delivery/hls";
 import { isDomainError } from "../errors";
-import { fileStillStored, findDeliverableFile, type DeliverableFile } from "../posts/files";
+import { cacheableUntil, deliverableExpired, fileStillStored, findDeliverableFile, type DeliverableFile } from "../posts/files";
+import { expireSoon } from "../posts/expiry";
 import { RENDITION_WIDTHS, ensureRendition, parseRenditionSegments, renditionKey, renditionSourceKey, type RenditionWidth } from "../renditions";
 import { carryContentLength, errorResponse } from "../http/respond";
 
@@ -57,6 +58,11 @@ async function resolveCdn(request: Request, basePath: string): Promise<Response>
   const name = thumb ? decoded[2].slice(0, -".jpg".length) : decoded[1];
   const file = await findDeliverableFile(code, name);
   if (!file || (thumb && !file.thumbnailKey)) return notFound();
+  if (deliverableExpired(file)) {
+    // Expired: 404 at once, whatever a cache or a signature says, and deleted now (docs/expiry.md).
+    expireSoon(code);
+    return notFound();
+  }
   const exp = url.searchParams.get("exp") ?? "";
   if (file.signed) {
     const sig = url.searchParams.get("sig") ?? "";
@@ -65,12 +71,13 @@ async function resolveCdn(request: Request, basePath: string): Promise<Response>
     }
   }
   if (file.moderated) return errorResponse("moderated", "This file is under moderation.");
+  // A signed URL may be cached only until it expires; an expiring post's files only until the post does.
+  const until = cacheableUntil(file, file.signed ? Number(exp) : undefined);
   return serveObject(request, {
     key: thumb ? file.thumbnailKey! : file.storageKey,
     contentType: thumb ? "image/jpeg" : file.mimeType,
-    immutable: !file.signed,
-    // A signed URL may be cached only until it expires.
-    ...(file.signed ? { expiresAt: Number(exp) } : {}),
+    immutable: until === undefined,
+    ...(until !== undefined ? { expiresAt: until } : {}),
   });
 }
 
@@ -78,6 +85,10 @@ async function serveRendition(request: Request, url: URL, path: string, code: st
   const file = await findDeliverableFile(code, name);
   const sourceKey = file ? renditionSourceKey(file) : null;
   if (!file || !sourceKey) return notFound();
+  if (deliverableExpired(file)) {
+    expireSoon(code);
+    return notFound();
+  }
   const refused = refusal(file, path, url);
   if (refused) return refused;
   const key = renditionKey(file.storageKey, width);
@@ -89,11 +100,12 @@ async function serveRendition(request: Request, url: URL, path: string, code: st
     return errorResponse(error.type, error.message, { status: error.httpStatus, headers });
   }
   const exp = url.searchParams.get("exp") ?? "";
+  const until = cacheableUntil(file, file.signed ? Number(exp) : undefined);
   return serveObject(request, {
     key,
     contentType: "image/webp",
-    immutable: !file.signed,
-    ...(file.signed ? { expiresAt: Number(exp) } : {}),
+    immutable: until === undefined,
+    ...(until !== undefined ? { expiresAt: until } : {}),
   });
 }
 

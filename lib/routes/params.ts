@@ -1,4 +1,5 @@
 /** Path, query and body pieces shared by several routes. */
+import { MAX_VIEWS_LIMIT, parseExpiry } from "../posts/expiry-rules";
 import { z } from "zod";
 import { LIMITS, limitedText, pagingQuery, PRIVACIES } from "../http/parse";
 import { ANALYTICS_RANGES, DEFAULT_ANALYTICS_RANGE } from "../analytics/analytics";
@@ -39,10 +40,35 @@ export const analyticsQuery = z.object({
 
 const nullableText = (field: string, max: number) => limitedText(field, max).nullable().optional();
 
+/** `expires_at`: an ISO 8601 time with a zone or a duration from now (`1h`, `7d`); null clears it. */
+const expiresAtField = z
+  .string({ error: "expires_at must be a string or null." })
+  .nullable()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === null || v === undefined) return v;
+    try {
+      return parseExpiry(v, "expires_at");
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: error instanceof Error ? error.message : "expires_at is not valid." });
+      return z.NEVER;
+    }
+  })
+  .meta({ description: "ISO 8601 time with a zone, or a duration from now (30m, 1h, 7d, 2w); null removes the expiry." });
+
 export const updatePostBody = z.object({
   title: nullableText("title", LIMITS.title),
   description: nullableText("description", LIMITS.description),
   privacy: z.enum(PRIVACIES, { error: "privacy must be public, unlisted or private." }).optional(),
+  expires_at: expiresAtField,
+  max_views: z
+    .number({ error: `max_views must be an integer from 1 to ${MAX_VIEWS_LIMIT} or null.` })
+    .int({ error: `max_views must be an integer from 1 to ${MAX_VIEWS_LIMIT} or null.` })
+    .min(1, { error: `max_views must be an integer from 1 to ${MAX_VIEWS_LIMIT} or null.` })
+    .max(MAX_VIEWS_LIMIT, { error: `max_views must be an integer from 1 to ${MAX_VIEWS_LIMIT} or null.` })
+    .nullable()
+    .optional()
+    .meta({ description: "Views after which the post expires (counted from now on the post's total); null removes the limit." }),
 });
 export const updatePostBodyRelay = updatePostBody.extend({
   access: z.array(z.string().min(1).max(64), { error: "access must be a JSON array of usernames." }).max(100).optional(),

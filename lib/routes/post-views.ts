@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { env } from "../config/env";
 import { SIGNED_URL_TTL_SECONDS, signPath } from "../delivery/signing";
 import { postOnAdaptiveDelivery } from "../posts/adaptive";
+import { isGated } from "../posts/expiry-rules";
 import type { Privacy } from "../posts/privacy";
 import { isHidden, type PostRecord } from "../posts/read";
 import type { Surface } from "../http/route";
@@ -23,10 +24,13 @@ type StreamState = (typeof STREAM_STATES)[number];
 const streamState = (v: string | null): StreamState | null =>
   (STREAM_STATES as readonly string[]).includes(v ?? "") ? (v as StreamState) : null;
 
-function cdnUrl(path: string, signed: boolean, now: number): string {
+function cdnUrl(path: string, signed: boolean, now: number, postExpiresAt: Date | null): string {
   const base = `${env().cdnUrl}/${path}`;
   if (!signed) return base;
-  const query = signPath(path, Math.floor(now / 1000) + SIGNED_URL_TTL_SECONDS).replace(/^\?/, "");
+  // Never valid past the post's own expiry (docs/expiry.md).
+  const ttlEnd = Math.floor(now / 1000) + SIGNED_URL_TTL_SECONDS;
+  const end = postExpiresAt ? Math.min(ttlEnd, Math.ceil(postExpiresAt.getTime() / 1000)) : ttlEnd;
+  const query = signPath(path, end).replace(/^\?/, "");
   return `${base}?${query}`;
 }
 
@@ -49,27 +53,29 @@ export interface PostViewOptions {
  * The renditions a file offers, smallest first: widths past the source's collapse into one
  * (never upscaled), so every entry has distinct pixels. Videos: of the still frame.
  */
-function renditionsOf(post: PostRecord, file: PostRecord["files"][number], signed: boolean, now: number): { width: number; url: string }[] {
+function renditionsOf(post: PostRecord, file: PostRecord["files"][number], url: (path: string) => string): { width: number; url: string }[] {
   if (!renditionSourceKey(file)) return [];
-  return offeredRenditions(file.width).map(({ width, pixels }) => ({ width: pixels, url: cdnUrl(renditionPath(post.code, file.name, width), signed, now) }));
+  return offeredRenditions(file.width).map(({ width, pixels }) => ({ width: pixels, url: url(renditionPath(post.code, file.name, width)) }));
 }
 
 export function fileView(post: PostRecord, file: PostRecord["files"][number], now: number): z.infer<typeof FileObject> {
-  const signed = isHidden(post);
-  const renditions = renditionsOf(post, file, signed, now);
+  // View-limited and password-protected posts hand out signed links only (docs/expiry.md).
+  const signed = isHidden(post) || isGated(post);
+  const url = (path: string) => cdnUrl(path, signed, now, post.expiresAt);
+  const renditions = renditionsOf(post, file, url);
   const isImage = file.mimeType.startsWith("image/");
   return {
     name: file.name,
-    url: cdnUrl(filePath(post.code, file.name), signed, now),
+    url: url(filePath(post.code, file.name)),
     size: Number(file.size),
     mime_type: file.mimeType,
     width: file.width,
     height: file.height,
     duration: file.duration,
     // Videos: the still frame as it was made at upload; images: their largest rendition.
-    thumbnail_url: isImage ? (renditions.at(-1)?.url ?? null) : file.thumbnailKey ? cdnUrl(thumbnailPath(post.code, file.name), signed, now) : null,
+    thumbnail_url: isImage ? (renditions.at(-1)?.url ?? null) : file.thumbnailKey ? url(thumbnailPath(post.code, file.name)) : null,
     renditions,
-    stream_url: file.priority && file.streamState === "ready" ? cdnUrl(streamPath(post.code, file.name), signed, now) : null,
+    stream_url: file.priority && file.streamState === "ready" ? url(streamPath(post.code, file.name)) : null,
     stream_state: file.priority ? streamState(file.streamState) : null,
   };
 }
@@ -97,6 +103,9 @@ export function postView(post: PostRecord, options: PostViewOptions): z.infer<ty
     team_id: post.teamId,
     author: post.user ? userRef(post.user) : null,
     ...(options.owner ? { moderated: post.moderated, restricted: post.restricted } : {}),
+    expires_at: post.expiresAt ? post.expiresAt.toISOString() : null,
+    max_views: post.maxViews,
+    ...(options.owner ? { password_protected: post.passwordHash !== null } : {}),
     ...(options.owner && options.surface === "relay" ? { access: post.access.map((a) => userRef(a.user)) } : {}),
   };
 }

@@ -6,17 +6,18 @@ import { decodeCursor, pageReply } from "../http/cursor";
 import { booleanHeader, privacyHeader, type Privacy } from "../http/parse";
 import type { Surface } from "../http/route";
 import { sniffFile } from "../media/sniff";
+import { expiryHeaders, isGated, type ExpirySettings } from "../posts/expiry-rules";
 import { listOwnPosts, listUserPosts, type GalleryFilters } from "../posts/list";
 import { updatePost, type PostChanges } from "../posts/edit";
 import { deleteFile, deletePost } from "../posts/remove";
-import { findPostByCode, likedAmong, likedBy, peekLikedBy, peekReadablePost, postForChange, readPost, type PostRecord, type Viewer } from "../posts/read";
+import { findPostByCode, likedAmong, likedBy, notFound, peekLikedBy, peekReadablePost, postForChange, readPost, type PostRecord, type Viewer } from "../posts/read";
 import type { Page } from "../db/paging";
 import { checkUploadBurst } from "../uploads/abuse";
 import { receiveFiles, type ReceivedFile } from "../uploads/multipart";
 import { withTempDir } from "../uploads/temp";
 import { appendFiles, POST_TYPES, uploadPosts, type FailedFile, type PostType } from "../uploads/upload";
 import { uploaderFor, type Uploader } from "../uploads/uploader";
-import { countView } from "../social/views";
+import { countLimitedView, countView } from "../social/views";
 import { weeklyUsage } from "../usage/quota";
 import { nextPriorityReset } from "../usage/priority";
 import { moderator, screensFiles } from "../moderation/moderator";
@@ -98,6 +99,8 @@ export interface UploadRequestOptions {
   keepMetadata: boolean;
   priority: boolean;
   postType: PostType;
+  /** `expires-at` and `max-views` (docs/expiry.md). */
+  expiry: ExpirySettings;
 }
 
 /** Parses the upload headers; each bad value is 400 invalid_request naming the header. */
@@ -108,6 +111,7 @@ export function uploadRequestOptions(principal: Principal, headers: Headers): Up
     keepMetadata: booleanHeader(headers, "include-metadata", false),
     priority: booleanHeader(headers, "priority", true),
     postType: postTypeHeader(headers),
+    expiry: expiryHeaders(headers),
   };
 }
 
@@ -129,6 +133,7 @@ export async function publishUpload(
     privacy: options.privacy,
     keepMetadata: options.keepMetadata,
     postType: options.postType,
+    expiry: options.expiry,
     tmpDir,
     priority: onPriority(options.priority, uploader),
   });
@@ -188,7 +193,8 @@ export function getPostFromCache(principal: Principal, surface: Surface, code: s
   if (surface !== "api") return undefined;
   const viewer = viewerOf(principal, surface);
   const visible = peekReadablePost(code, viewer);
-  if (!visible) return undefined;
+  // A view-limited or password-protected post someone else reads is never a plain cache hit.
+  if (!visible || (!visible.owner && isGated(visible.post))) return undefined;
   const liked = peekLikedBy(visible.post.id, viewer.userId);
   if (liked === undefined) return undefined;
   return { post: postView(visible.post, { owner: visible.owner, liked, surface }) };
@@ -198,14 +204,31 @@ export function getPostFromCache(principal: Principal, surface: Surface, code: s
 export async function handleGetPost(principal: Principal, surface: Surface, code: string, ip: string): Promise<object> {
   const viewer = viewerOf(principal, surface);
   const { post, owner } = await readPost(code, viewer);
-  const counted = surface === "relay" && (await countView(post, ip));
-  const shown = counted ? { ...post, viewCount: post.viewCount + 1 } : post;
+  // A share-page password is a web feature: the API and Relay do not know it, so to others
+  // the post is as if private (docs/share-passwords.md).
+  if (!owner && post.passwordHash !== null) throw notFound();
+  let shown: PostRecord = post;
+  if (!owner && post.maxViews !== null) {
+    // Every read by someone else spends one view, on both surfaces; none left: 404 (docs/expiry.md).
+    const state = await countLimitedView(post.id);
+    if (!state) throw notFound();
+    shown = { ...post, ...state };
+  } else if (surface === "relay" && (await countView(post, ip))) {
+    shown = { ...post, viewCount: post.viewCount + 1 };
+  }
   return { post: postView(shown, { owner, liked: await likedBy(post.id, viewer.userId), surface }) };
 }
 
-export async function handleUpdatePost(principal: Principal, surface: Surface, code: string, changes: PostChanges): Promise<object> {
+/** The PATCH body as parsed by lib/routes/params.ts (updatePostBody, updatePostBodyRelay). */
+export interface UpdatePostBody extends Omit<PostChanges, "expiresAt" | "maxViews"> {
+  expires_at?: Date | null;
+  max_views?: number | null;
+}
+
+export async function handleUpdatePost(principal: Principal, surface: Surface, code: string, body: UpdatePostBody): Promise<object> {
   const viewer = viewerOf(principal, surface);
-  await updatePost(code, viewer, changes);
+  const { expires_at, max_views, ...rest } = body;
+  await updatePost(code, viewer, { ...rest, expiresAt: expires_at, maxViews: max_views });
   const post = await findPostByCode(code);
   if (!post) throw new DomainError("not_found", "No such post.");
   return { post: postView(post, { owner: true, liked: await likedBy(post.id, viewer.userId), surface }) };

@@ -3,6 +3,7 @@
  * Thin: the caller's account, the domain verb in lib/social, the JSON of interface.md.
  * Rules and choices: docs/relay-social.md.
  */
+import { refuseIfPasswordLocked } from "../posts/share-password";
 import type { z } from "zod";
 import { accountOf, type Principal } from "../auth/principal";
 import { decodeCursor, pageReply } from "../http/cursor";
@@ -121,13 +122,19 @@ export async function listBlocks(principal: Principal, id: string, query: Paging
 
 // ───────────────────────────── likes and comments ─────────────────────────────
 
+/** Likes and comments of a password-protected post are the owner's only here (docs/share-passwords.md). */
+const refuseLocked = (principal: Principal, code: string) => refuseIfPasswordLocked(code, { userId: me(principal), teamId: null });
+
 export async function likePost(principal: Principal, code: string, on: boolean): Promise<object> {
+  await refuseLocked(principal, code);
   return likeJson(on ? await addPostLike(me(principal), code) : await unlikePost(me(principal), code));
 }
 export async function listComments(principal: Principal, code: string): Promise<object> {
+  await refuseLocked(principal, code);
   return { comments: (await readComments(me(principal), code)).map(commentJson) };
 }
 export async function createComment(principal: Principal, code: string, body: z.output<typeof commentBody>): Promise<object> {
+  await refuseLocked(principal, code);
   return { comment: commentJson(await addComment(me(principal), code, body.body)) };
 }
 export async function deleteComment(principal: Principal, id: string): Promise<object> {

@@ -3,6 +3,7 @@
  * the domain verb (lib/reports, lib/analytics) and shape its answer. The dispatcher has
  * already checked the key (personal only), suspension, the rate limit and the zod inputs.
  */
+import { refuseIfPasswordLocked } from "../posts/share-password";
 import { z } from "zod";
 import { ANALYTICS_RANGES, accountAnalytics, type Analytics, type AnalyticsFigures } from "../analytics/analytics";
 import { hourStart } from "../analytics/hours";
@@ -17,7 +18,12 @@ export type ReportTarget = { kind: "post"; code: string } | { kind: "user"; id: 
 /** `{reported: true}`, also when the same reporter had already reported the target (docs/reports.md). */
 export async function report(principal: Principal, target: ReportTarget, body: z.output<typeof reportBody>, ip: string): Promise<{ reported: true }> {
   const input: ReportInput = { reporterId: personalUserId(principal), reason: body.reason, ip };
-  if (target.kind === "post") await reportPost(target.code, input);
+  if (target.kind === "post") {
+    // Not through the API or Relay for a password-protected post (docs/share-passwords.md);
+    // a visitor who opened it on the web reports it there.
+    await refuseIfPasswordLocked(target.code, { userId: input.reporterId, teamId: null });
+    await reportPost(target.code, input);
+  }
   else if (target.kind === "user") await reportUser(target.id, input);
   else await reportComment(target.id, input);
   return { reported: true };

@@ -113,6 +113,11 @@ export const Post = z
     moderated: z.boolean().optional(),
     restricted: z.boolean().optional(),
     access: z.array(UserRef).optional(),
+    /** docs/expiry.md: when the post expires, and after how many counted views. */
+    expires_at: iso.nullable(),
+    max_views: z.number().int().nullable(),
+    /** Present only for the owner: whether the share page asks for a password (docs/share-passwords.md). */
+    password_protected: z.boolean().optional(),
   })
   .meta({ id: "Post" });
 

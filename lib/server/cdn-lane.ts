@@ -17,7 +17,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ifRangeAllows, noneMatchHits, notModifiedSince, parseRange } from "../delivery/conditional";
 import { FILE_SECURITY_HEADERS, PUBLIC_CACHE_CONTROL, cacheControl, contentDisposition, resolveType } from "../delivery/headers";
 import { nowSeconds, verifySignature } from "../delivery/signing";
-import { findDeliverableFile, peekDeliverableFile, type DeliverableFile } from "../posts/files";
+import { cacheableUntil, deliverableExpired, findDeliverableFile, peekDeliverableFile, type DeliverableFile } from "../posts/files";
 import { parseRenditionSegments, renditionKey, renditionSourceKey, type RenditionWidth } from "../renditions";
 import { storage } from "../storage";
 import { DiskStorage } from "../storage/disk";
@@ -116,7 +116,7 @@ function general(res: ServerResponse, fallback: CdnFallback): void {
 function withFile(req: IncomingMessage, res: ServerResponse, store: DiskStorage, target: Target, file: DeliverableFile, fallback: CdnFallback): void {
   if (target.thumb && !file.thumbnailKey) return general(res, fallback);
   if (target.width && !renditionSourceKey(file)) return general(res, fallback);
-  if (file.moderated) return general(res, fallback);
+  if (file.moderated || deliverableExpired(file)) return general(res, fallback);
   let expiresAt: number | undefined;
   if (file.signed) {
     const params = new URLSearchParams(target.query);
@@ -124,6 +124,7 @@ function withFile(req: IncomingMessage, res: ServerResponse, store: DiskStorage,
     if (!verifySignature(target.signedPath, exp, params.get("sig") ?? "")) return general(res, fallback);
     expiresAt = Number(exp);
   }
+  expiresAt = cacheableUntil(file, expiresAt);
   // A rendition not made yet is not on disk: acquire finds nothing and the general path makes it.
   const key = target.width ? renditionKey(file.storageKey, target.width) : target.thumb ? file.thumbnailKey! : file.storageKey;
   const contentType = target.width ? "image/webp" : target.thumb ? "image/jpeg" : file.mimeType;

@@ -17,6 +17,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { VersionedCache } from "../cache/versioned";
 import { CACHE_HEADER } from "../http/respond";
 import { isRobot } from "../web/robots";
+import { pageExpired } from "../web/page-expiry";
 
 interface Page {
   status: number;
@@ -29,6 +30,8 @@ const MAX_PAGE_BYTES = 512 * 1024;
 const PER_RESPONSE = new Set(["request-id", "date", "connection", "keep-alive", "transfer-encoding", "content-length", "set-cookie"]);
 /** A share code is one segment of share-code characters (lib/posts/codes.ts). */
 const SHARE_PATH = /^\/p\/[A-Za-z0-9]{4,64}(?:\?|$)/;
+
+const shareCodeOf = (url: string): string => url.slice("/p/".length).split("?")[0];
 
 /** A share page is ~20 KB: a thousand of them, and never more than 16 MB in all. */
 const pages = new VersionedCache<string, Page>({
@@ -57,7 +60,8 @@ export async function servePage(req: IncomingMessage, res: ServerResponse, rende
   if (!key) return render();
   const stamp = pages.stamp();
   const hit = pages.peek(key, stamp);
-  if (hit) {
+  // An expiring post's page is replayed only until the post expires (docs/expiry.md).
+  if (hit && !pageExpired(shareCodeOf(req.url ?? ""))) {
     res.writeHead(hit.status, { ...hit.headers, "content-length": String(hit.body.length), [CACHE_HEADER]: "hit" });
     res.end(hit.body);
     return;

@@ -11,14 +11,15 @@
  * union therefore holds the true top 200 by score, and the top 50 of it (after the
  * storage check below) is the answer, not an approximation.
  *
- * Listable: public, not moderated, restricted, a draft or a team post; an author who is
+ * Listable: public, not moderated, restricted, a draft or a team post, not expired, with
+ * no view limit and no password (listedPostWhere); an author who is
  * not suspended and has no block with the caller either way (checked in the same query,
  * so hidden posts never take a candidate's place). Posts whose author was deleted are
  * left out. A post whose primary file is missing from storage is skipped silently.
  */
 import type { Prisma } from "../db/client";
 import { db } from "../db/client";
-import { publicPostWhere } from "../posts/list";
+import { listedPostWhere } from "../posts/list";
 import { likedAmong, postInclude, type PostRecord } from "../posts/read";
 import { storage } from "../storage";
 import { visibleUserWhere } from "./relations";
@@ -39,7 +40,7 @@ export interface DiscoverItem {
 }
 
 function listableWhere(viewerId: string): Prisma.PostWhereInput {
-  return { ...publicPostWhere, restricted: false, user: { is: visibleUserWhere(viewerId) } };
+  return { ...listedPostWhere(), restricted: false, user: { is: visibleUserWhere(viewerId) } };
 }
 
 async function primaryFileStored(post: PostRecord): Promise<boolean> {

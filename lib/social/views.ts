@@ -12,6 +12,7 @@
 import { join, sqltag as sql } from "@prisma/client/runtime/client";
 import { pruneHourly } from "../analytics/hours";
 import { db } from "../db/client";
+import { lastViewGraceMs } from "../posts/expiry-rules";
 import { isForeignKeyViolation } from "../prisma-support";
 import { counterStore, VIEW_DEDUP } from "../ratelimit";
 import { utcDay, utcHour } from "../usage/window";
@@ -22,11 +23,13 @@ export interface ViewablePost {
   moderated: boolean;
   draft: boolean;
   teamId: string | null;
+  /** A view-limited post counts its views through countLimitedView instead (docs/expiry.md). */
+  maxViews?: number | null;
 }
 
 /** Only public, non-moderated posts count views (unlisted and private ones do not). */
 export const countsViews = (post: ViewablePost): boolean =>
-  post.privacy === "public" && !post.moderated && !post.draft && !post.teamId;
+  post.privacy === "public" && !post.moderated && !post.draft && !post.teamId && (post.maxViews ?? null) === null;
 
 const dedupKey = (postId: string, ip: string) => `views:${postId}:${ip}`;
 
@@ -41,22 +44,13 @@ export async function countViews(posts: readonly ViewablePost[], ip: string, now
   const counted = eligible.filter((_, i) => hits[i] <= VIEW_DEDUP.max).map((p) => p.id);
   if (!counted.length) return new Set();
 
-  const day = utcDay(now);
-  const hour = utcHour(now);
   // One statement per table whatever the number of posts. The upserts are raw because
   // Prisma has no multi-row upsert; INSERT ... ON CONFLICT reads the same on SQLite and
   // PostgreSQL and cannot lose an increment to a concurrent first view of the day.
-  const dayRows = join(counted.map((id) => sql`(${id}, ${day}, 1)`));
-  const hourRows = join(counted.map((id) => sql`(${id}, ${hour}, 1)`));
   try {
     await db().$transaction([
       db().post.updateMany({ where: { id: { in: counted } }, data: { viewCount: { increment: 1 } } }),
-      db().$executeRaw(sql`
-        INSERT INTO "PostViewDay" ("postId", "day", "views") VALUES ${dayRows}
-        ON CONFLICT ("postId", "day") DO UPDATE SET "views" = "PostViewDay"."views" + 1`),
-      db().$executeRaw(sql`
-        INSERT INTO "PostViewHour" ("postId", "hour", "views") VALUES ${hourRows}
-        ON CONFLICT ("postId", "hour") DO UPDATE SET "views" = "PostViewHour"."views" + 1`),
+      ...viewRowStatements(db(), counted, now),
     ]);
   } catch (error) {
     // A post deleted between reading it and counting its view: nothing left to count.
@@ -65,6 +59,63 @@ export async function countViews(posts: readonly ViewablePost[], ip: string, now
   }
   void pruneHourly(now);
   return new Set(counted);
+}
+
+type ViewRowClient = Pick<ReturnType<typeof db>, "$executeRaw">;
+
+/** The analytics rows of counted views: one statement per table whatever the number of posts. */
+function viewRowStatements(client: ViewRowClient, ids: readonly string[], now: Date) {
+  const day = utcDay(now);
+  const hour = utcHour(now);
+  const dayRows = join(ids.map((id) => sql`(${id}, ${day}, 1)`));
+  const hourRows = join(ids.map((id) => sql`(${id}, ${hour}, 1)`));
+  return [
+    client.$executeRaw(sql`
+        INSERT INTO "PostViewDay" ("postId", "day", "views") VALUES ${dayRows}
+        ON CONFLICT ("postId", "day") DO UPDATE SET "views" = "PostViewDay"."views" + 1`),
+    client.$executeRaw(sql`
+        INSERT INTO "PostViewHour" ("postId", "hour", "views") VALUES ${hourRows}
+        ON CONFLICT ("postId", "hour") DO UPDATE SET "views" = "PostViewHour"."views" + 1`),
+  ];
+}
+
+export interface LimitedViewState {
+  viewCount: number;
+  maxViews: number | null;
+  expiresAt: Date | null;
+}
+
+/**
+ * One view of a view-limited post (docs/expiry.md), by anyone but its owner: every view
+ * counts (no per-address allowance: the limit is the point), whatever the privacy. The
+ * increment is conditional (`viewCount < maxViews`, one UPDATE), so of any number of
+ * concurrent last views exactly one is served. The view that reaches the limit moves the
+ * post's expiry to at most the grace period from now: its viewer's media stays reachable
+ * that long, then the post is deleted. Null: no view left (the caller answers 404).
+ */
+export async function countLimitedView(postId: string, now: Date = new Date()): Promise<LimitedViewState | null> {
+  try {
+    return await db().$transaction(async (tx) => {
+      const { count } = await tx.post.updateMany({
+        where: { id: postId, maxViews: { not: null }, viewCount: { lt: db().post.fields.maxViews } },
+        data: { viewCount: { increment: 1 } },
+      });
+      if (!count) return null;
+      const row = await tx.post.findUniqueOrThrow({ where: { id: postId }, select: { viewCount: true, maxViews: true, expiresAt: true } });
+      if (row.maxViews !== null && row.viewCount >= row.maxViews) {
+        const end = new Date(now.getTime() + lastViewGraceMs());
+        if (!row.expiresAt || row.expiresAt > end) {
+          await tx.post.update({ where: { id: postId }, data: { expiresAt: end } });
+          row.expiresAt = end;
+        }
+      }
+      for (const statement of viewRowStatements(tx, [postId], now)) await statement;
+      return row;
+    });
+  } catch (error) {
+    if (!isForeignKeyViolation(error)) throw error;
+    return null;
+  }
 }
 
 /** `countViews` for one post: true when this view was counted. */

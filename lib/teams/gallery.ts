@@ -2,6 +2,7 @@
 import { db } from "../db/client";
 import { keysetPage, newestFirst, type Page } from "../db/paging";
 import { DomainError } from "../errors";
+import { notExpiredWhere } from "../posts/expiry-rules";
 import { postInclude, type PostRecord } from "../posts/read";
 import { findTeam, type TeamRecord } from "./teams";
 
@@ -14,7 +15,7 @@ export async function teamGallery(userId: string, teamId: string, limit: number)
   if (!team || !member) throw new DomainError("not_found", "No such team of yours.");
   const page = await keysetPage(
     limit,
-    (take) => db().post.findMany({ where: { teamId }, include: postInclude, orderBy: newestFirst("createdAt"), take }),
+    (take) => db().post.findMany({ where: { teamId, AND: [notExpiredWhere()] }, include: postInclude, orderBy: newestFirst("createdAt"), take }),
     (p) => ({ t: p.createdAt.getTime(), id: p.id }),
   );
   return { team, page };

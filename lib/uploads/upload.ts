@@ -4,6 +4,7 @@
  * anyway), each succeeding or failing alone; posts are written in one transaction after
  * their files are stored, and if that fails the stored files and quota are given back.
  */
+import type { ExpirySettings } from "../posts/expiry-rules";
 import { db, type Tx } from "../db/client";
 import { newId } from "../db/ids";
 import { DomainError } from "../errors";
@@ -41,6 +42,8 @@ export interface UploadOutcome {
 
 export interface UploadOptions {
   privacy: Privacy;
+  /** The `expires-at` and `max-views` headers (docs/expiry.md). */
+  expiry?: ExpirySettings;
   keepMetadata: boolean;
   postType: PostType;
   tmpDir: string;
@@ -77,7 +80,7 @@ export async function uploadPosts(uploader: Uploader, files: readonly ReceivedFi
     if (!stored.length) continue;
     let written: { post: PostRecord; jobIds: string[] };
     try {
-      written = await writePost(postId, uploader, options.privacy, stored, await streamsVideos(stored, options));
+      written = await writePost(postId, uploader, options.privacy, stored, await streamsVideos(stored, options), options.expiry ?? {});
     } catch (error) {
       await discardStored(stored);
       for (const f of stored) failed.push({ index: f.index, error: asFileError(error) });
@@ -105,6 +108,7 @@ async function writePost(
   privacy: Privacy,
   stored: StoredFile[],
   priority: boolean,
+  expiry: ExpirySettings,
 ): Promise<{ post: PostRecord; jobIds: string[] }> {
   const names = new Set<string>();
   const files = stored.map((f, i) => {
@@ -127,6 +131,8 @@ async function writePost(
             moderated: stored.some((f) => f.flagged),
             firstFileGif: stored[0].mimeType === "image/gif",
             fileCount: files.length,
+            expiresAt: expiry.expiresAt ?? null,
+            maxViews: expiry.maxViews ?? null,
             // On adaptive delivery from the upload on, while the stream is built (lib/posts/adaptive.ts).
             priority: postOnAdaptiveDelivery(files),
           },

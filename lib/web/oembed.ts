@@ -125,7 +125,8 @@ export async function oembedFor(params: URLSearchParams): Promise<OEmbedResult> 
   if (!raw) return { status: 400, message: "The url parameter is required." };
   const target = codeFromShareUrl(raw);
   if (!target) return { status: 404, message: "Not a share page of this service." };
-  const result = await loadSharePost(target.code, null, target.linkDomain);
+  // An oEmbed consumer is a server: a view-limited or password-protected post is held from it (404 below).
+  const result = await loadSharePost(target.code, null, target.linkDomain, false);
   // Unlisted posts are shareable by link; private ones never embed (no viewer here).
   if (result.kind !== "post" || result.post.privacy === "private") return { status: 404, message: "No such post." };
   const number = (name: string): number | undefined => {

@@ -11,7 +11,10 @@ import { isDomainError } from "../errors";
 import { likedBy, readPost, type PostRecord } from "../posts/read";
 import { postView } from "../routes/post-views";
 import type { Post } from "../routes/schemas";
-import { countViews } from "../social/views";
+import { isGated } from "../posts/expiry-rules";
+import { countLimitedView, countViews } from "../social/views";
+import { notePageExpiry } from "./page-expiry";
+import { verifyUnlockToken } from "./share-unlock";
 import { isRobot } from "./robots";
 import type { Viewer as WebViewer } from "./viewer";
 
@@ -20,25 +23,47 @@ export type PostJson = z.infer<typeof Post>;
 export type ShareResult =
   | { kind: "post"; post: PostJson; owner: boolean; record: PostRecord }
   | { kind: "moderated" }
-  | { kind: "not_found" };
+  | { kind: "not_found" }
+  /** Password-protected and not unlocked by this visitor: the page shows the form, no media. */
+  | { kind: "password"; code: string }
+  /** A view-limited or password-protected post asked for by a robot or a prefetch: no media, no view spent. */
+  | { kind: "held" };
 
 /**
  * The post behind `code` as `viewer` may see it. `linkDomain` is set when the request
  * came in on a custom link domain (proxy.ts): then the post must belong to that domain's
- * owner, so one user's domain cannot show another user's posts.
+ * owner, so one user's domain cannot show another user's posts. `person` is false for
+ * robots and prefetches; `unlock` is the post's unlock cookie (lib/web/share-unlock.ts).
+ *
+ * For someone other than the owner: a password-protected post needs a valid unlock
+ * (docs/share-passwords.md); a view-limited one spends a view here, once per request
+ * (React's cache), and is 404 once none is left (docs/expiry.md). Robots get neither.
  */
-export const loadSharePost = cache(async (code: string, viewerId: string | null, linkDomain: string | null): Promise<ShareResult> => {
+export const loadSharePost = cache(loadShare);
+
+async function loadShare(code: string, viewerId: string | null, linkDomain: string | null, person = true, unlock: string | null = null): Promise<ShareResult> {
   try {
     const { post, owner } = await readPost(code, { userId: viewerId, teamId: null });
     if (linkDomain && post.user?.linkDomain !== linkDomain) return { kind: "not_found" };
+    if (post.expiresAt) notePageExpiry(post.code, post.expiresAt.getTime());
+    let shown: PostRecord = post;
+    if (!owner && isGated(post)) {
+      if (!person) return { kind: "held" };
+      if (post.passwordHash !== null && !verifyUnlockToken(post.code, post.passwordHash, unlock)) return { kind: "password", code: post.code };
+      if (post.maxViews !== null) {
+        const state = await countLimitedView(post.id);
+        if (!state) return { kind: "not_found" };
+        shown = { ...post, ...state };
+      }
+    }
     const liked = viewerId ? await likedBy(post.id, viewerId) : false;
-    return { kind: "post", post: postView(post, { owner, liked, surface: "relay" }), owner, record: post };
+    return { kind: "post", post: postView(shown, { owner, liked, surface: "relay" }), owner, record: shown };
   } catch (error) {
     if (isDomainError(error) && error.type === "not_found") return { kind: "not_found" };
     if (isDomainError(error) && error.type === "moderated") return { kind: "moderated" };
     throw error;
   }
-});
+}
 
 /**
  * A person opening a share page counts a view, by the same rule and counter as a Relay

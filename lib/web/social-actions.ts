@@ -19,6 +19,7 @@ import { createComment, listComments } from "../social/comments";
 import { followUser, unfollowUser } from "../social/follows";
 import { likePost, unlikePost } from "../social/likes";
 import { attempt, type ActionResult } from "./dashboard/result";
+import { requireShareUnlocked } from "./share-access";
 import { getViewer } from "./viewer";
 
 export type { ActionResult };
@@ -56,19 +57,27 @@ export async function setLike(postCode: string, liked: boolean): Promise<ActionR
   return attempt(async () => {
     const target = parse(code, postCode, "No such post.");
     const userId = await actor("likes");
+    await requireShareUnlocked(target, userId);
     return liked ? likePost(userId, target) : unlikePost(userId, target);
   });
 }
 
 export async function loadComments(postCode: string): Promise<ActionResult<CommentJson[]>> {
-  return attempt(async () => (await listComments(await actor(null), parse(code, postCode, "No such post."))).map(commentJson));
+  return attempt(async () => {
+    const target = parse(code, postCode, "No such post.");
+    const userId = await actor(null);
+    await requireShareUnlocked(target, userId);
+    return (await listComments(userId, target)).map(commentJson);
+  });
 }
 
 export async function addComment(postCode: string, body: string): Promise<ActionResult<CommentJson>> {
   return attempt(async () => {
     const target = parse(code, postCode, "No such post.");
     const text = parse(z.string().trim().min(1).max(TEXT_MAX_LENGTH), body, `A comment is 1 to ${TEXT_MAX_LENGTH} characters.`);
-    return commentJson(await createComment(await actor("comments_write"), target, text));
+    const userId = await actor("comments_write");
+    await requireShareUnlocked(target, userId);
+    return commentJson(await createComment(userId, target, text));
   });
 }
 
@@ -78,6 +87,7 @@ export async function reportPostAction(postCode: string, reason: string): Promis
     const target = parse(code, postCode, "No such post.");
     const text = parse(z.string().trim().max(TEXT_MAX_LENGTH), reason ?? "", `A reason is at most ${TEXT_MAX_LENGTH} characters.`);
     const reporterId = await actor("reports");
+    await requireShareUnlocked(target, reporterId);
     const ip = requestClientIp(await headers());
     await reportPost(target, { reporterId, reason: text || null, ip });
     return { reported: true as const };

@@ -4,7 +4,7 @@
  * fetching, so crawlers get the whole page at once. See docs/share-pages.md.
  */
 import type { Metadata, Viewport } from "next";
-import { headers } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { PostDetails } from "@/components/share/PostDetails";
 import { PostMedia } from "@/components/share/PostMedia";
@@ -13,11 +13,15 @@ import { requestClientIp } from "@/lib/server/client-ip";
 import { displayTitle, oembedUrl } from "@/lib/web/oembed";
 import { countShareView, loadSharePost, primaryKind, type PostJson, type ShareResult } from "@/lib/web/share";
 import { getViewer } from "@/lib/web/viewer";
+import { isRobot } from "@/lib/web/robots";
+import { isGated } from "@/lib/posts/expiry-rules";
+import { unlockCookieName } from "@/lib/web/share-unlock";
+import { PasswordForm } from "@/components/share/PasswordForm";
 import { countOf } from "@/components/plural";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ code: string }> };
+type Props = { params: Promise<{ code: string }>; searchParams: Promise<{ password?: string | string[] }> };
 
 /** Discord colours its embed with theme-color: the brand colour, in both themes. */
 const EMBED_COLOR = "#3552e3";
@@ -26,10 +30,17 @@ const SITE_NAME = "Mediahost";
 async function load(params: Props["params"]): Promise<ShareResult> {
   const { code } = await params;
   if (!isShareCode(code)) return { kind: "not_found" };
-  const [viewer, requestHeaders] = await Promise.all([getViewer(), headers()]);
+  const [viewer, requestHeaders, cookieStore] = await Promise.all([getViewer(), headers(), cookies()]);
   // Set by proxy.ts when the request came in on a custom link domain.
   const linkDomain = requestHeaders.get("x-link-domain");
-  return loadSharePost(code, viewer?.id ?? null, linkDomain ? linkDomain.toLowerCase() : null);
+  // Robots and prefetches spend no view and get no media of a gated post (docs/expiry.md).
+  const person = !isPrefetch(requestHeaders) && !isRobot(requestHeaders.get("user-agent"));
+  const unlock = cookieStore.get(unlockCookieName(code))?.value ?? null;
+  return loadSharePost(code, viewer?.id ?? null, linkDomain ? linkDomain.toLowerCase() : null, person, unlock);
+}
+
+function isPrefetch(requestHeaders: Headers): boolean {
+  return requestHeaders.has("next-router-prefetch") || requestHeaders.get("purpose") === "prefetch";
 }
 
 function describe(post: PostJson): string {
@@ -39,10 +50,11 @@ function describe(post: PostJson): string {
 }
 
 /** The media tags of a post anyone with the link may see; none for private posts. */
-function mediaMetadata(post: PostJson, title: string, description: string): Pick<Metadata, "openGraph" | "twitter"> {
+function mediaMetadata(post: PostJson, title: string, description: string, gated: boolean): Pick<Metadata, "openGraph" | "twitter"> {
   const file = post.files[0];
   const base = { title, description, siteName: SITE_NAME, url: post.url };
-  if (!file || post.privacy === "private") {
+  // Gated posts (view limit, password) too: their signed, counted links must not sit in chat caches.
+  if (!file || post.privacy === "private" || gated) {
     return { openGraph: { ...base, type: "website" }, twitter: { card: "summary", title, description } };
   }
   const size = file.width && file.height ? { width: file.width, height: file.height } : {};
@@ -77,16 +89,20 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const result = await load(params);
   if (result.kind === "not_found") return { title: "Post not found", robots: { index: false } };
   if (result.kind === "moderated") return { title: "Post under moderation", robots: { index: false } };
+  // No title, description or media of a locked post reaches an unfurler.
+  if (result.kind === "password") return { title: "Password required", robots: { index: false, follow: false } };
+  if (result.kind === "held") return { title: SITE_NAME, robots: { index: false, follow: false } };
   const { post } = result;
+  const gated = isGated(result.record);
   const title = displayTitle(post);
   const description = describe(post);
   return {
     title: { absolute: `${title} · ${SITE_NAME}` },
     description,
-    ...mediaMetadata(post, title, description),
+    ...mediaMetadata(post, title, description, gated),
     alternates: {
       canonical: post.url,
-      ...(post.privacy === "private" ? {} : { types: { "application/json+oembed": [{ url: oembedUrl(post.url), title }] } }),
+      ...(post.privacy === "private" || gated ? {} : { types: { "application/json+oembed": [{ url: oembedUrl(post.url), title }] } }),
     },
     // Only public posts belong in search engines; unlisted ones are for people with the link.
     robots: post.privacy === "public" ? undefined : { index: false, follow: false },
@@ -95,9 +111,18 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export const generateViewport = (): Viewport => ({ themeColor: EMBED_COLOR });
 
-export default async function SharePage({ params }: Props) {
+export default async function SharePage({ params, searchParams }: Props) {
   const result = await load(params);
   if (result.kind === "not_found") notFound();
+  if (result.kind === "password") return <PasswordForm code={result.code} problem={(await searchParams).password} />;
+  if (result.kind === "held") {
+    return (
+      <section className="mx-auto max-w-md space-y-3 py-16 text-center">
+        <h1 className="text-2xl font-bold tracking-tight">Open this link in a browser</h1>
+        <p className="text-zinc-600 dark:text-zinc-300">This post is shown to people only.</p>
+      </section>
+    );
+  }
   if (result.kind === "moderated") {
     return (
       <section className="mx-auto max-w-md space-y-3 py-16 text-center">
@@ -110,6 +135,7 @@ export default async function SharePage({ params }: Props) {
   }
   const { post, owner, record } = result;
   const requestHeaders = await headers();
+  // A view-limited post counted its view in loadSharePost; countShareView leaves it out.
   countShareView(
     record,
     requestClientIp(requestHeaders),
@@ -117,7 +143,7 @@ export default async function SharePage({ params }: Props) {
     requestHeaders.has("next-router-prefetch") || requestHeaders.get("purpose") === "prefetch",
   );
   const title = displayTitle(post);
-  const video = primaryKind(post) === "video" && post.privacy !== "private" ? post.files[0] : undefined;
+  const video = primaryKind(post) === "video" && post.privacy !== "private" && !isGated(record) ? post.files[0] : undefined;
   return (
     <article className="mx-auto max-w-5xl space-y-6">
       {/* Next's openGraph.videos writes og:video but not og:video:url, which some unfurlers
