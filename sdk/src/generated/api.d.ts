@@ -451,11 +451,14 @@ export interface components {
             /** @description ISO 8601 UTC timestamp */
             created_at: string;
             description: string | null;
+            expires_at: string | null;
             file_count: number;
             files: components["schemas"]["File"][];
             like_count: number | null;
             liked: boolean | null;
+            max_views: number | null;
             moderated?: boolean;
+            password_protected?: boolean;
             priority: boolean;
             /** @enum {string} */
             privacy: "public" | "unlisted" | "private";
@@ -1097,6 +1100,10 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string | null;
+                    /** @description ISO 8601 time with a zone, or a duration from now (30m, 1h, 7d, 2w); null removes the expiry. */
+                    expires_at?: string | null;
+                    /** @description Views after which the post expires (counted from now on the post's total); null removes the limit. */
+                    max_views?: number | null;
                     /** @enum {string} */
                     privacy?: "public" | "unlisted" | "private";
                     title?: string | null;
