@@ -85,6 +85,7 @@ const deviceField = z
 export const loginBody = z.object({
   username: z.string().min(1).max(254).describe("Username or email"),
   password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  code: z.string().min(1).max(64).optional().describe("TOTP or recovery code, for accounts with two-factor sign-in (docs/two-factor.md)"),
   device: deviceField,
 });
 export const registerBody = z.object({

@@ -62,6 +62,9 @@ async function roundTripEveryModel(db: Db): Promise<void> {
   await db.pendingUpload.create({
     data: { id: "f1", owner: "0a1b2c3d.0a1b2c3d.4026531836.42", keys: JSON.stringify(["p/x/f1.png"]), subject: `u:${alice.id}`, windowStart: new Date("2026-01-01T00:00:00Z"), bytes: 50n * GB },
   });
+  await db.totpFactor.create({ data: { userId: alice.id, secretEncrypted: "v1.a.b.c", lastStep: 59_000_000_000n } });
+  await db.recoveryCode.create({ data: { userId: alice.id, codeHash: "ab".repeat(32) } });
+  await db.passkey.create({ data: { id: "cred-1", userId: alice.id, name: "Phone", publicKey: "pk", counter: 7n, deviceType: "multiDevice" } });
   await db.user.update({ where: { id: alice.id }, data: { role: "admin" } });
   await db.auditEntry.create({
     data: { source: "web", actorId: alice.id, actorName: "Alice", action: "user.suspend", targetType: "user", targetId: bob.id },
@@ -96,6 +99,9 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     Job: () => db.job.count(),
     PendingUpload: () => db.pendingUpload.count(),
     AuditEntry: () => db.auditEntry.count(),
+    TotpFactor: () => db.totpFactor.count(),
+    RecoveryCode: () => db.recoveryCode.count(),
+    Passkey: () => db.passkey.count(),
   };
   expect(Object.keys(counts).sort()).toEqual(Object.values(Prisma.ModelName).sort());
   for (const [model, count] of Object.entries(counts)) {
