@@ -96,6 +96,15 @@ const schema = z.object({
   FFMPEG_PATH: optional,
   FFPROBE_PATH: optional,
   REGISTRATION: optional.transform((v) => (v || "open") as "open" | "invite" | "closed"),
+  /**
+   * A generic OpenID Connect sign-in beside GitHub and Discord (docs/web-auth.md): the issuer
+   * URL (its /.well-known/openid-configuration is read), client id and secret; shown only
+   * when all three are set. OIDC_NAME labels the button ("Continue with ...").
+   */
+  OIDC_ISSUER: optional.transform((v) => (v ? stripSlash(v) : undefined)),
+  OIDC_CLIENT_ID: optional,
+  OIDC_CLIENT_SECRET: optional,
+  OIDC_NAME: optional,
   /** Bearer token of GET /metrics; unset, metrics are off (nothing recorded, /metrics is 404). */
   METRICS_TOKEN: optional,
   ...mediaQueueFields,
