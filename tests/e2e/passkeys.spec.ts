@@ -1,0 +1,72 @@
+/**
+ * Passkeys in the browser (docs/passkeys.md) with Chromium's virtual authenticator (CDP
+ * WebAuthn domain: CTAP2, resident keys, user verification): register one in the settings,
+ * rename it, sign out, sign in with it alone (no username, no password), delete it, and a
+ * deleted passkey no longer signs in. On a server of its own at http://localhost (own-server.ts).
+ */
+import { expect, test } from "@playwright/test";
+import { registerThroughPage, signOutThroughPage, startLocalhostServer, type LocalhostServer } from "./own-server";
+import { uniqueName } from "./support";
+
+let own: LocalhostServer;
+
+test.beforeAll(async () => {
+  test.setTimeout(600_000);
+  own = await startLocalhostServer();
+});
+
+test.afterAll(async () => {
+  await own?.server.stop();
+});
+
+test("register a passkey in the settings, sign in with it, delete it", async ({ page }) => {
+  test.setTimeout(180_000);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+
+  const username = uniqueName("pk");
+  await registerThroughPage(page, own.url, username);
+  await page.goto(`${own.url}/dashboard/settings`);
+  const section = page.getByRole("region", { name: "Passkeys" });
+  await section.getByLabel("Passkey name").fill("Test key");
+  await section.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(section.getByRole("status")).toHaveText("Passkey added.");
+  const list = section.getByRole("list", { name: "Passkeys" });
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+  await expect(list.getByText("Test key")).toBeVisible();
+  await expect(list.getByText("never used")).toBeVisible();
+
+  page.once("dialog", (dialog) => void dialog.accept("Laptop"));
+  await list.getByRole("button", { name: "Rename Test key" }).click();
+  await expect(list.getByText("Laptop", { exact: true })).toBeVisible();
+
+  // The authenticator now holds one discoverable credential for this site.
+  const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+  expect(credentials).toHaveLength(1);
+  expect(credentials[0].isResidentCredential).toBe(true);
+
+  await signOutThroughPage(page, own.url);
+  await page.goto(`${own.url}/signin`);
+  await page.getByRole("button", { name: "Use a passkey" }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/signin"), { timeout: 30_000 });
+  await expect(page.getByRole("link", { name: `Signed in as ${username}` })).toBeVisible();
+  // A web session like any other sign-in.
+  const sessions = await page.evaluate(async () => (await fetch("/relay/sessions")).json());
+  expect(JSON.stringify(sessions)).toContain("Web: ");
+
+  await page.goto(`${own.url}/dashboard/settings`);
+  const after = page.getByRole("region", { name: "Passkeys" }).getByRole("list", { name: "Passkeys" });
+  await expect(after.getByText(/used /)).toBeVisible();
+  await after.getByRole("button", { name: "Delete Laptop" }).click();
+  await expect(after.getByRole("listitem")).toHaveCount(0);
+
+  // The authenticator still has the credential, but the server no longer knows it.
+  await signOutThroughPage(page, own.url);
+  await page.goto(`${own.url}/signin`);
+  await page.getByRole("button", { name: "Use a passkey" }).click();
+  await expect(page.locator("#signin-error")).toHaveText("That passkey was not recognised.");
+  await expect(page).toHaveURL(/\/signin/);
+});
