@@ -211,11 +211,32 @@ export function oidcProvider(source: NodeJS.ProcessEnv = process.env): Provider 
     idToken: true,
     checks: ["pkce", "state"],
     authorization: { params: { scope: "openid profile" } },
-    profile(profile: Record<string, unknown>) {
-      const name = [profile.preferred_username, profile.nickname, profile.name].find((v): v is string => typeof v === "string" && v.length > 0);
-      return { id: String(profile.sub), name: name ?? null, email: null };
+    async profile(claims: Record<string, unknown>, tokens: { access_token?: string }) {
+      let name = nameClaim(claims);
+      // Conforming issuers keep profile claims out of the ID token when an access token is
+      // issued (OpenID Connect Core 5.4): they are at the userinfo endpoint then.
+      if (!name && tokens.access_token) {
+        const info = await userinfo(issuer, tokens.access_token);
+        if (info && info.sub === claims.sub) name = nameClaim(info);
+      }
+      return { id: String(claims.sub), name: name ?? null, email: null };
     },
   } as Provider;
+}
+
+const nameClaim = (claims: Record<string, unknown>): string | undefined =>
+  [claims.preferred_username, claims.nickname, claims.name].find((v): v is string => typeof v === "string" && v.length > 0);
+
+/** The issuer's userinfo answer for an access token, or null (the name is then a default one). */
+async function userinfo(issuer: string, accessToken: string): Promise<Record<string, unknown> | null> {
+  try {
+    const discovery = (await (await fetch(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(5000) })).json()) as { userinfo_endpoint?: unknown };
+    if (typeof discovery.userinfo_endpoint !== "string") return null;
+    const reply = await fetch(discovery.userinfo_endpoint, { headers: { authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(5000) });
+    return reply.ok ? ((await reply.json()) as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Names and ids of the configured OAuth providers, for the sign-in page's buttons. */
