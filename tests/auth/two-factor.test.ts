@@ -11,6 +11,7 @@ import { issuePendingTicket, PENDING_TTL_SECONDS, redeemPendingTicket } from "@/
 import { openSecret } from "@/lib/auth/factors/secret-box";
 import { base32Decode, totpAt } from "@/lib/auth/factors/totp";
 import { issueChallenge, redeemChallenge } from "@/lib/auth/factors/webauthn-challenge";
+import { runAdmin } from "@/lib/cli/admin";
 import { db } from "@/lib/db/client";
 import { useTestDatabase } from "../support/db";
 import { useCounterStore } from "../support/counters";
@@ -152,6 +153,19 @@ describe("turning it off and new recovery codes", () => {
     expect(await db().recoveryCode.count({ where: { userId: user.id } })).toBe(0);
     expect(await db().totpFactor.count({ where: { userId: user.id } })).toBe(0);
     expect((await login(user)).status).toBe(200);
+  });
+});
+
+describe("the operator's reset", () => {
+  it("admin user two-factor-reset turns it off so the password alone signs in again", async () => {
+    const { user } = await enrolled();
+    expectError(await login(user), 401, "unauthorized");
+    const result = await runAdmin(["user", "two-factor-reset", "--user", user.username]);
+    expect(result).toEqual({ exitCode: 0, output: { id: user.id, two_factor: false } });
+    expect(await db().recoveryCode.count({ where: { userId: user.id } })).toBe(0);
+    expect((await login(user)).status).toBe(200);
+    const entry = await db().auditEntry.findFirstOrThrow({ where: { action: "user.two_factor_reset", targetId: user.id } });
+    expect(JSON.parse(entry.detail ?? "{}")).toEqual({ removed: true });
   });
 });
 

@@ -152,3 +152,13 @@ export async function renewRecoveryCodes(userId: string, proof: Confirmation, ip
   await confirmOwner(userId, proof, ip);
   return db().$transaction((tx) => replaceRecoveryCodes(tx, userId));
 }
+
+/**
+ * The operator's way back in for someone who lost both the app and the recovery codes
+ * (`admin user two-factor-reset`): two-factor sign-in off, recovery codes gone. Passkeys
+ * stay; the owner manages them after signing in. Answers whether anything was removed.
+ */
+export async function resetTwoFactor(userId: string): Promise<boolean> {
+  const [totp] = await db().$transaction([db().totpFactor.deleteMany({ where: { userId } }), db().recoveryCode.deleteMany({ where: { userId } })]);
+  return totp.count > 0;
+}
