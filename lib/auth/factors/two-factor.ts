@@ -13,6 +13,7 @@
 import { env } from "../../config/env";
 import { db } from "../../db/client";
 import { DomainError } from "../../errors";
+import { isUniqueViolation } from "../../prisma-support";
 import { beginSecondFactorAttempt } from "../attempts";
 import { verifyPassword } from "../password";
 import { consumeRecoveryCode, recoveryCodesLeft, replaceRecoveryCodes } from "./recovery-codes";
@@ -66,9 +67,13 @@ export async function beginTotpSetup(userId: string): Promise<TotpSetup> {
   // Only a not-yet-enabled row may be replaced: an enrolment confirmed meanwhile stays.
   const replaced = await db().totpFactor.updateMany({ where: { userId, enabledAt: null }, data: { secretEncrypted, lastStep: null } });
   if (replaced.count === 0) {
-    await db().totpFactor.create({ data: { userId, secretEncrypted } }).catch(() => {
-      throw new DomainError("invalid_request", "Two-factor sign-in is already on; turn it off first to set up another app.");
-    });
+    await db()
+      .totpFactor.create({ data: { userId, secretEncrypted } })
+      .catch((error: unknown) => {
+        // Another request enabled or started enrolment in between: it wins.
+        if (!isUniqueViolation(error)) throw error;
+        throw new DomainError("invalid_request", "Two-factor set-up changed in another window; reload and try again.");
+      });
   }
   const { issuer, account } = await accountLabel(userId);
   return { secret: base32Encode(secret), uri: otpauthUri(secret, issuer, account) };
