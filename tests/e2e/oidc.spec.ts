@@ -8,6 +8,7 @@
 import { createServer, type Server } from "node:http";
 import { expect, test } from "@playwright/test";
 import Provider from "oidc-provider";
+import { base32Decode, totpAt } from "../../lib/auth/factors/totp";
 import { freePort, signOutThroughPage, startLocalhostServer, type LocalhostServer } from "./own-server";
 import { uniqueName } from "./support";
 
@@ -58,7 +59,7 @@ async function throughIssuer(page: import("@playwright/test").Page, login: strin
   await page.waitForURL((url) => url.origin === own.url && !url.pathname.startsWith("/signin"), { timeout: 30_000 });
 }
 
-test("sign in through an OpenID provider; the second sign-in is the same account", async ({ page }) => {
+test("sign in through an OpenID provider; the second sign-in is the same account; two-factor still asks for the code", async ({ page }) => {
   test.setTimeout(120_000);
   const login = uniqueName("oidc");
   const requests: string[] = [];
@@ -79,5 +80,26 @@ test("sign in through an OpenID provider; the second sign-in is the same account
   await page.waitForURL((url) => url.origin === own.url && !url.pathname.startsWith("/signin"), { timeout: 30_000 });
   const again = await page.evaluate(async () => (await fetch("/relay/users/@me")).json());
   expect(again.id).toBe(me.id);
+  await expect(page.getByRole("link", { name: `Signed in as ${login}` })).toBeVisible();
+
+  // With two-factor sign-in on, the provider's sign-in stands for the password only: the
+  // code is still asked for (docs/two-factor.md).
+  const setup = await page.evaluate(async () => (await fetch("/relay/auth/two-factor/totp", { method: "POST" })).json());
+  const secret = base32Decode(setup.secret)!;
+  const confirmed = await page.evaluate(
+    async (code) => (await fetch("/relay/auth/two-factor/totp/confirm", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code }) })).status,
+    totpAt(secret, Date.now()),
+  );
+  expect(confirmed).toBe(200);
+  await signOutThroughPage(page, own.url);
+  await page.goto(`${own.url}/signin`);
+  await page.getByRole("button", { name: "Continue with Test IdP" }).click();
+  await expect(page.getByLabel("Authentication code")).toBeVisible({ timeout: 30_000 });
+  expect(new URL(page.url()).searchParams.get("ticket")).toBeTruthy();
+  // No session yet: the cookie does not sign the API in.
+  expect(await page.evaluate(async () => (await fetch("/relay/users/@me")).status)).toBe(401);
+  await page.getByLabel("Authentication code").fill(totpAt(secret, Date.now() + 30_000));
+  await page.getByRole("button", { name: "Verify" }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/signin"), { timeout: 30_000 });
   await expect(page.getByRole("link", { name: `Signed in as ${login}` })).toBeVisible();
 });

@@ -57,6 +57,38 @@ test("register a passkey in the settings, sign in with it, delete it", async ({ 
   const sessions = await page.evaluate(async () => (await fetch("/relay/sessions")).json());
   expect(JSON.stringify(sessions)).toContain("Web: ");
 
+  // The same passkey gives a Relay client a relay-key (POST /relay/auth/passkey-login).
+  const relayLogin = await page.evaluate(async () => {
+    const fromB64 = (s: string) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(s.length / 4) * 4, "=")), (c) => c.charCodeAt(0));
+    const toB64 = (b: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(b))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    const { options } = await (await fetch("/relay/auth/passkey-login/options", { method: "POST" })).json();
+    const credential = (await navigator.credentials.get({
+      publicKey: { challenge: fromB64(options.challenge), rpId: options.rpId, userVerification: "required", timeout: options.timeout },
+    })) as PublicKeyCredential;
+    const response = credential.response as AuthenticatorAssertionResponse;
+    const body = {
+      device: "Passkey test",
+      response: {
+        id: credential.id,
+        rawId: toB64(credential.rawId),
+        type: "public-key",
+        clientExtensionResults: {},
+        response: {
+          clientDataJSON: toB64(response.clientDataJSON),
+          authenticatorData: toB64(response.authenticatorData),
+          signature: toB64(response.signature),
+          userHandle: response.userHandle ? toB64(response.userHandle) : undefined,
+        },
+      },
+    };
+    const reply = await fetch("/relay/auth/passkey-login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const json = await reply.json();
+    // The key works on its own, without the cookie.
+    const me = await fetch("/relay/users/@me", { headers: { "relay-key": json.key }, credentials: "omit" });
+    return { status: reply.status, session: json.session, me: me.status, username: (await me.json()).username };
+  });
+  expect(relayLogin).toMatchObject({ status: 200, me: 200, username, session: { name: "Passkey test", current: true } });
+
   await page.goto(`${own.url}/dashboard/settings`);
   const after = page.getByRole("region", { name: "Passkeys" }).getByRole("list", { name: "Passkeys" });
   await expect(after.getByRole("listitem")).toContainText(/ · used /);
