@@ -38,7 +38,8 @@ export async function registerThroughPage(page: Page, base: string, username: st
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password").fill("a good long password");
   await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith("/register"), { timeout: 60_000 });
+  // Sign-up hashes the password (scrypt, 128 MiB): slow on a loaded machine.
+  await page.waitForURL((url) => !url.pathname.startsWith("/register"), { timeout: 120_000 });
   await expect(page.getByRole("link", { name: `Signed in as ${username}` })).toBeVisible();
 }
 
