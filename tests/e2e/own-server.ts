@@ -4,9 +4,16 @@
  * the passkey and OIDC specs run theirs at http://localhost:PORT, a secure context for
  * Chromium. Same build, same database settings as every test server (tests/support/server.ts).
  */
+import { execFile } from "node:child_process";
 import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { expect, type Page } from "@playwright/test";
 import { startTestServer, type TestServer } from "../support/server";
+import { uniqueName } from "./support";
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /** A port that was free a moment ago (the server must know its URL before it listens). */
 export function freePort(): Promise<number> {
@@ -32,15 +39,26 @@ export async function startLocalhostServer(env: Record<string, string> = {}, por
   return { url, server };
 }
 
-/** Creates an account through /register on `base`; leaves the page signed in. */
-export async function registerThroughPage(page: Page, base: string, username: string): Promise<void> {
-  await page.goto(`${base}/register`);
-  await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password").fill("a good long password");
-  await page.getByRole("button", { name: "Create account" }).click();
-  // Sign-up hashes the password (scrypt, 128 MiB): slow on a loaded machine.
-  await page.waitForURL((url) => !url.pathname.startsWith("/register"), { timeout: 120_000 });
+/**
+ * Creates an account with the admin CLI against this server's database and signs the page
+ * in with its password. Not through /register: sign-ups are limited per address (10 an
+ * hour), and with Redis that count is shared by every test server of the run.
+ */
+export async function createAndSignIn(page: Page, own: LocalhostServer): Promise<string> {
+  const username = uniqueName("pk");
+  const password = "correct horse battery";
+  await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", "user", "create", "--username", username, "--password", password], {
+    cwd: root,
+    env: { ...process.env, ...own.server.env, NODE_ENV: "production" },
+  });
+  await page.goto(`${own.url}/signin`);
+  await page.getByLabel("Username or email").fill(username);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  // The password check is scrypt (128 MiB): slow on a loaded machine.
+  await page.waitForURL((url) => !url.pathname.startsWith("/signin"), { timeout: 120_000 });
   await expect(page.getByRole("link", { name: `Signed in as ${username}` })).toBeVisible();
+  return username;
 }
 
 export async function signOutThroughPage(page: Page, base: string): Promise<void> {

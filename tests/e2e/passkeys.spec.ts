@@ -5,8 +5,7 @@
  * deleted passkey no longer signs in. On a server of its own at http://localhost (own-server.ts).
  */
 import { expect, test } from "@playwright/test";
-import { registerThroughPage, signOutThroughPage, startLocalhostServer, type LocalhostServer } from "./own-server";
-import { uniqueName } from "./support";
+import { createAndSignIn, signOutThroughPage, startLocalhostServer, type LocalhostServer } from "./own-server";
 
 let own: LocalhostServer;
 
@@ -27,8 +26,7 @@ test("register a passkey in the settings, sign in with it, delete it", async ({ 
     options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
   });
 
-  const username = uniqueName("pk");
-  await registerThroughPage(page, own.url, username);
+  const username = await createAndSignIn(page, own);
   await page.goto(`${own.url}/dashboard/settings`);
   const section = page.getByRole("region", { name: "Passkeys" });
   await section.getByLabel("Passkey name").fill("Test key");
