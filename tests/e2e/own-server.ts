@@ -44,13 +44,19 @@ export async function startLocalhostServer(env: Record<string, string> = {}, por
  * in with its password. Not through /register: sign-ups are limited per address (10 an
  * hour), and with Redis that count is shared by every test server of the run.
  */
-export async function createAndSignIn(page: Page, own: LocalhostServer): Promise<string> {
-  const username = uniqueName("pk");
-  const password = "correct horse battery";
-  await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", "user", "create", "--username", username, "--password", password], {
+/** Runs the admin CLI against this server's database; returns its JSON answer. */
+export async function adminOn(own: LocalhostServer, ...args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
     cwd: root,
     env: { ...process.env, ...own.server.env, NODE_ENV: "production" },
   });
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+export async function createAndSignIn(page: Page, own: LocalhostServer): Promise<string> {
+  const username = uniqueName("pk");
+  const password = "correct horse battery";
+  await adminOn(own, "user", "create", "--username", username, "--password", password);
   await page.goto(`${own.url}/signin`);
   await page.getByLabel("Username or email").fill(username);
   await page.getByLabel("Password").fill(password);

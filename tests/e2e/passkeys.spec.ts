@@ -5,7 +5,7 @@
  * deleted passkey no longer signs in. On a server of its own at http://localhost (own-server.ts).
  */
 import { expect, test } from "@playwright/test";
-import { createAndSignIn, signOutThroughPage, startLocalhostServer, type LocalhostServer } from "./own-server";
+import { adminOn, createAndSignIn, signOutThroughPage, startLocalhostServer, type LocalhostServer } from "./own-server";
 
 let own: LocalhostServer;
 
@@ -56,7 +56,7 @@ test("register a passkey in the settings, sign in with it, delete it", async ({ 
   expect(JSON.stringify(sessions)).toContain("Web: ");
 
   // The same passkey gives a Relay client a relay-key (POST /relay/auth/passkey-login).
-  const relayLogin = await page.evaluate(async () => {
+  const relayLogin = () => page.evaluate(async () => {
     const fromB64 = (s: string) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(s.length / 4) * 4, "=")), (c) => c.charCodeAt(0));
     const toB64 = (b: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(b))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
     const { options } = await (await fetch("/relay/auth/passkey-login/options", { method: "POST" })).json();
@@ -81,11 +81,16 @@ test("register a passkey in the settings, sign in with it, delete it", async ({ 
     };
     const reply = await fetch("/relay/auth/passkey-login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const json = await reply.json();
+    if (reply.status !== 200) return { status: reply.status, error: json.error?.type };
     // The key works on its own, without the cookie.
     const me = await fetch("/relay/users/@me", { headers: { "relay-key": json.key }, credentials: "omit" });
     return { status: reply.status, session: json.session, me: me.status, username: (await me.json()).username };
   });
-  expect(relayLogin).toMatchObject({ status: 200, me: 200, username, session: { name: "Passkey test", current: true } });
+  expect(await relayLogin()).toMatchObject({ status: 200, me: 200, username, session: { name: "Passkey test", current: true } });
+  // A suspended account is refused after the passkey checks out.
+  await adminOn(own, "user", "suspend", "--user", username);
+  expect(await relayLogin()).toEqual({ status: 403, error: "suspended" });
+  await adminOn(own, "user", "unsuspend", "--user", username);
 
   await page.goto(`${own.url}/dashboard/settings`);
   const after = page.getByRole("region", { name: "Passkeys" }).getByRole("list", { name: "Passkeys" });
