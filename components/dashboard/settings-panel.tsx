@@ -1,11 +1,13 @@
 "use client";
 /**
  * Account settings over Relay's own endpoints: profile (PATCH /users/@me), avatar and
- * banner, theme, custom link domain, notification preferences, sessions, and the plan.
+ * banner, theme, custom link domain, notification preferences, two-factor sign-in and
+ * passkeys (sign-in-factors.tsx), sessions, and the plan.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { api, type OwnAccount } from "./api";
+import { PasskeySettings, TwoFactorSettings } from "./sign-in-factors";
 import { sendFiles } from "./upload";
 import { card, dangerButton, formatBytes, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
 
@@ -295,6 +297,12 @@ export function SettingsPanel() {
       </Section>
       <Section title="Notifications">
         <PreferencesForm />
+      </Section>
+      <Section title="Two-factor sign-in">
+        <TwoFactorSettings />
+      </Section>
+      <Section title="Passkeys">
+        <PasskeySettings />
       </Section>
       <Section title="Sessions">
         <SessionsList />

@@ -70,12 +70,26 @@ const refused = (what: string, result: WindowResult) =>
  * account exists or not.
  */
 export async function beginLoginAttempt(accountKey: string, ip: string): Promise<LoginAttempt> {
+  return beginAttempt([`login_fail:account:${accountKey}`, LOGIN_ACCOUNT_LIMIT], [`login_fail:ip:${addressSubject(ip)}`, LOGIN_IP_LIMIT], "Too many failed sign-in attempts");
+}
+
+/**
+ * Second-factor codes (TOTP or recovery code) tried for one account after its password was
+ * right, or to confirm a 2FA change. Lower than the password limit: a 6-digit code with the
+ * ±1 step window is guessed with probability 3·10⁻⁶ per try, so 5 tries per 15 minutes keep
+ * a year of guessing under 1 % (docs/two-factor.md). The address counts against the same
+ * per-address budget as passwords.
+ */
+export const SECOND_FACTOR_ACCOUNT_LIMIT = 5;
+
+export async function beginSecondFactorAttempt(userId: string, ip: string): Promise<LoginAttempt> {
+  return beginAttempt([`second_factor_fail:account:${userId}`, SECOND_FACTOR_ACCOUNT_LIMIT], [`login_fail:ip:${addressSubject(ip)}`, LOGIN_IP_LIMIT], "Too many wrong codes");
+}
+
+async function beginAttempt(account: [string, number], address: [string, number], what: string): Promise<LoginAttempt> {
   const store = counterStore();
-  const keys = [`login_fail:account:${accountKey}`, `login_fail:ip:${addressSubject(ip)}`] as const;
-  const results = await Promise.all([
-    store.hit(keys[0], LOGIN_ACCOUNT_LIMIT, LOGIN_WINDOW_SECONDS),
-    store.hit(keys[1], LOGIN_IP_LIMIT, LOGIN_WINDOW_SECONDS),
-  ]);
+  const keys = [account[0], address[0]] as const;
+  const results = await Promise.all([store.hit(account[0], account[1], LOGIN_WINDOW_SECONDS), store.hit(address[0], address[1], LOGIN_WINDOW_SECONDS)]);
   const release = (onlyAdmitted: boolean) =>
     Promise.all(
       keys.map((key, i) => (!onlyAdmitted || results[i].allowed ? store.release(key, LOGIN_WINDOW_SECONDS) : undefined)),
@@ -86,7 +100,7 @@ export async function beginLoginAttempt(accountKey: string, ip: string): Promise
     // The attempt is refused, so it must not use up the window it was admitted to.
     await release(true);
     const longest = denied.reduce((a, b) => (b.retryAfter > a.retryAfter ? b : a));
-    throw refused("Too many failed sign-in attempts", longest);
+    throw refused(what, longest);
   }
   return { succeeded: () => release(false) };
 }

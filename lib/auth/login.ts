@@ -8,6 +8,11 @@
  * A suspended account is only told so after the right password, so suspension cannot be
  * probed either.
  *
+ * Accounts with two-factor sign-in (docs/two-factor.md) also need `code`, a TOTP or
+ * recovery code, checked only after the right password; without it the answer is 401 with
+ * `two_factor_required: true`, which tells a client to ask for the code. The web sign-in
+ * does the two steps apart (checkPassword, then lib/web/auth-options.ts).
+ *
  * A right password whose hash was made with older scrypt settings is hashed again with the
  * current ones (lib/auth/password.ts): the only moment the password is at hand.
  */
@@ -16,12 +21,15 @@ import { DomainError } from "../errors";
 import { deviceName } from "../sessions/device-name";
 import { openSession, type SessionRecord } from "../sessions/devices";
 import { beginLoginAttempt } from "./attempts";
+import { requiresSecondFactor, verifySecondFactor } from "./factors/two-factor";
 import { hashPassword, needsRehash, verifyPassword } from "./password";
 
 export interface SignInInput {
   /** Username (any case) or email address. */
   login: string;
   password: string;
+  /** TOTP or recovery code, for accounts with two-factor sign-in. */
+  code?: string;
   /** The client's own name for the device; otherwise derived from the User-Agent. */
   device?: string;
   userAgent: string | null;
@@ -36,7 +44,13 @@ export interface SignedIn {
 
 const WRONG_CREDENTIALS = "Wrong username, email or password.";
 
-export async function signIn(input: SignInInput): Promise<SignedIn> {
+export const TWO_FACTOR_REQUIRED = "This account uses two-factor sign-in: a code from the authenticator app or a recovery code is needed.";
+
+/**
+ * The first factor: the user id when login and password are right and the account is not
+ * suspended; otherwise the errors described above.
+ */
+export async function checkPassword(input: Pick<SignInInput, "login" | "password" | "ip">): Promise<string> {
   // Both are stored lower-case. Usernames cannot contain "@" (lib/users/accounts.ts), so
   // an "@" means an email address.
   const login = input.login.trim().toLowerCase();
@@ -52,9 +66,17 @@ export async function signIn(input: SignInInput): Promise<SignedIn> {
   await attempt.succeeded();
   if (needsRehash(user.passwordHash)) await upgradeHash(user.id, user.passwordHash!, input.password);
   if (user.suspended) throw new DomainError("suspended", "This account is suspended.");
+  return user.id;
+}
 
+export async function signIn(input: SignInInput): Promise<SignedIn> {
+  const userId = await checkPassword(input);
+  if (await requiresSecondFactor(userId)) {
+    if (!input.code) throw new DomainError("unauthorized", TWO_FACTOR_REQUIRED, undefined, { two_factor_required: true });
+    await verifySecondFactor(userId, input.code, input.ip);
+  }
   return openSession({
-    userId: user.id,
+    userId,
     name: deviceName(input.userAgent, input.device),
     userAgent: input.userAgent ?? undefined,
     ip: input.ip,

@@ -11,6 +11,7 @@ import { decideReport } from "../admin/reports";
 import { ROLES, setRole } from "../admin/roles";
 import { changePlan, changePriorityMinutes, changeQuota, suspendAccount, unsuspendAccount } from "../admin/users";
 import { createApp, regenerateApp, revokeApp, verifyAppKey } from "../apps/apps";
+import { resetTwoFactor } from "../auth/factors/two-factor";
 import { chatterinoConfig, flameshotScript, sharexConfig } from "../apps/client-config";
 import { DomainError } from "../errors";
 import { PLANS, parseBytes } from "../plans";
@@ -165,6 +166,13 @@ export const COMMANDS: readonly Command[] = [
   command("user priority", "--user U --minutes N", { user: userRef, minutes: wholeNumber }, async (flags) => {
     const user = await changePriorityMinutes(cliActor(), flags.user, flags.minutes);
     return { id: user.id, priority_minutes: user.priorityMinutes };
+  }),
+  command("user two-factor-reset", "--user U", { user: userRef }, async (flags) => {
+    // Lost phone and lost recovery codes (docs/two-factor.md): the password alone signs in again.
+    const user = await requireUser(flags.user);
+    const removed = await resetTwoFactor(user.id);
+    await audit("user.two_factor_reset", { type: "user", id: user.id, label: user.displayUsername }, { removed });
+    return { id: user.id, two_factor: false };
   }),
   command("user role", "--user U --role user|admin", { user: userRef, role }, async (flags) => {
     const user = await setRole(cliActor(), flags.user, flags.role);

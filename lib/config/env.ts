@@ -122,6 +122,15 @@ const schema = z.object({
   /** Signs the web sign-in cookie; unset: derived from the signing secret (lib/auth/web-session.ts). */
   NEXTAUTH_SECRET: optional,
   REGISTRATION: optional.transform((v) => (v || "open") as "open" | "invite" | "closed"),
+  /**
+   * A generic OpenID Connect sign-in beside GitHub and Discord (docs/web-auth.md): the issuer
+   * URL (its /.well-known/openid-configuration is read), client id and secret; shown only
+   * when all three are set. OIDC_NAME labels the button ("Continue with ...").
+   */
+  OIDC_ISSUER: optional.transform((v) => (v ? stripSlash(v) : undefined)),
+  OIDC_CLIENT_ID: optional,
+  OIDC_CLIENT_SECRET: optional,
+  OIDC_NAME: optional,
   /** Bearer token of GET /metrics; unset, metrics are off (nothing recorded, /metrics is 404). */
   METRICS_TOKEN: optional,
   /** Seconds an unfinished resumable (tus) upload is kept; default 86400 (docs/resumable-uploads.md). */

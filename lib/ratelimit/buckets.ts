@@ -59,6 +59,9 @@ export const BUCKETS = {
   notifications_read: perUser(60, 60),
   preferences_get: perUser(20, 60),
   preferences_update: perUser(20, 60),
+  // Own additions (docs/two-factor.md, docs/passkeys.md): settings of the sign-in factors.
+  two_factor: perUser(20, 60),
+  passkeys: perUser(20, 60),
 } as const satisfies Record<string, Bucket>;
 
 export type BucketName = keyof typeof BUCKETS;

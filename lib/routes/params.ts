@@ -111,6 +111,7 @@ const deviceField = z
 export const loginBody = z.object({
   username: z.string().min(1).max(254).describe("Username or email"),
   password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  code: z.string().min(1).max(64).optional().describe("TOTP or recovery code, for accounts with two-factor sign-in (docs/two-factor.md)"),
   device: deviceField,
 });
 export const registerBody = z.object({
@@ -123,3 +124,23 @@ export const registerBody = z.object({
   invite: z.string().max(64).optional().describe("Invite code; needed when REGISTRATION=invite"),
   device: deviceField,
 });
+
+// ── two-factor sign-in and passkeys (docs/two-factor.md, docs/passkeys.md) ──
+/** A WebAuthn credential id: base64url, at most 1023 bytes by the specification. */
+export const passkeyParam = z.object({ id: z.string().min(1).max(1400).regex(/^[A-Za-z0-9_-]+$/, "id is not a passkey id.") });
+export const totpConfirmBody = z.object({ code: z.string().min(1).max(64) });
+/** Who confirms a change of the second factor: the password, or a current code. */
+export const factorProofBody = z
+  .object({ password: z.string().min(1).max(PASSWORD_MAX_LENGTH).optional(), code: z.string().min(1).max(64).optional() })
+  .refine((b) => Boolean(b.password || b.code), { message: "Send `password` or `code`." });
+/** The browser's PublicKeyCredential as JSON (@simplewebauthn/browser); checked in depth by the verifier. */
+const webauthnResponse = z.looseObject({
+  id: z.string().min(1).max(1400),
+  rawId: z.string().min(1).max(1400),
+  type: z.literal("public-key"),
+  response: z.looseObject({ clientDataJSON: z.string().max(8192) }),
+  clientExtensionResults: z.looseObject({}).default({}),
+});
+export const passkeyCreateBody = z.object({ name: z.string().max(64).default("Passkey"), response: webauthnResponse });
+export const passkeyRenameBody = z.object({ name: z.string().min(1).max(64) });
+export const passkeyLoginBody = z.object({ response: webauthnResponse, device: deviceField });

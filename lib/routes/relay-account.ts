@@ -67,6 +67,7 @@ export async function login(body: z.output<typeof loginBody>, request: Request, 
   const signedIn = await signIn({
     login: body.username,
     password: body.password,
+    code: body.code,
     device: body.device,
     userAgent: request.headers.get("user-agent"),
     ip,

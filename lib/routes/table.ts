@@ -18,7 +18,13 @@ import {
   followerParam,
   gifsQuery,
   idParam,
+  factorProofBody,
   loginBody,
+  passkeyCreateBody,
+  passkeyLoginBody,
+  passkeyParam,
+  passkeyRenameBody,
+  totpConfirmBody,
   markReadBody,
   pageQuery,
   postsQuery,
@@ -33,6 +39,7 @@ import { OwnAccount, paged, Post, Profile, UserRef } from "./schemas";
 import { ownAccount, profile } from "./views";
 import { handleConvert } from "./convert";
 import * as account from "./relay-account";
+import * as factors from "./relay-factors";
 import * as social from "./relay-social";
 import * as reports from "./reports";
 import { handleGifs } from "./gifs";
@@ -458,6 +465,7 @@ const Notification = z
   .meta({ id: "Notification" });
 const Preferences = z.object({ likes: z.boolean(), comments: z.boolean(), comment_likes: z.boolean(), follows: z.boolean() });
 const Session = z.object({ id: z.string(), name: z.string().nullable(), current: z.boolean(), created_at: z.string(), last_active_at: z.string() });
+const PasskeyView = z.object({ id: z.string(), name: z.string(), backed_up: z.boolean(), created_at: z.string(), last_used_at: z.string().nullable() });
 
 const relayRoutes = [
   discover,
@@ -492,6 +500,19 @@ const relayRoutes = [
   defineRoute({ id: "deleteSessions", method: "DELETE", path: "/sessions", surfaces: RELAY, summary: "Sign every device out", response: z.object({ deleted_count: z.number().int() }) , handler: ({ principal }) => account.deleteSessions(principal!) }),
   defineRoute({ id: "login", method: "POST", path: "/auth/login", surfaces: RELAY, summary: "Sign in; returns a relay-key", auth: "none", body: loginBody, response: z.object({ key: z.string(), session: Session }) , handler: ({ body, request, ip }) => account.login(body, request, ip) }),
   defineRoute({ id: "register", method: "POST", path: "/auth/register", surfaces: RELAY, summary: "Create an account (when sign-up is open); returns a relay-key", auth: "none", body: registerBody, response: z.object({ key: z.string(), session: Session }) , handler: ({ body, request, ip }) => account.register(body, request, ip) }),
+  // Sign-in factors (own additions; docs/two-factor.md, docs/passkeys.md).
+  defineRoute({ id: "getTwoFactor", method: "GET", path: "/auth/two-factor", surfaces: RELAY, summary: "Two-factor sign-in status", rateLimit: "two_factor", response: z.object({ totp_enabled: z.boolean(), recovery_codes_left: z.number().int(), passkey_count: z.number().int() }), handler: ({ principal }) => factors.getTwoFactor(principal!) }),
+  defineRoute({ id: "startTotp", method: "POST", path: "/auth/two-factor/totp", surfaces: RELAY, summary: "Start setting up an authenticator app (not in force until confirmed)", rateLimit: "two_factor", response: z.object({ secret: z.string(), otpauth_uri: z.string() }), handler: ({ principal }) => factors.startTotp(principal!) }),
+  defineRoute({ id: "confirmTotp", method: "POST", path: "/auth/two-factor/totp/confirm", surfaces: RELAY, summary: "Confirm the authenticator app with a code; returns the recovery codes, once", rateLimit: "two_factor", body: totpConfirmBody, response: z.object({ totp_enabled: z.literal(true), recovery_codes: z.array(z.string()) }), handler: ({ principal, body, ip }) => factors.confirmTotp(principal!, body, ip) }),
+  defineRoute({ id: "disableTotp", method: "POST", path: "/auth/two-factor/disable", surfaces: RELAY, summary: "Turn two-factor sign-in off (password or code)", rateLimit: "two_factor", body: factorProofBody, response: z.object({ totp_enabled: z.literal(false) }), handler: ({ principal, body, ip }) => factors.disableTotp(principal!, body, ip) }),
+  defineRoute({ id: "renewRecoveryCodes", method: "POST", path: "/auth/two-factor/recovery-codes", surfaces: RELAY, summary: "New recovery codes (password or code); the old ones stop working", rateLimit: "two_factor", body: factorProofBody, response: z.object({ recovery_codes: z.array(z.string()) }), handler: ({ principal, body, ip }) => factors.newRecoveryCodes(principal!, body, ip) }),
+  defineRoute({ id: "listPasskeys", method: "GET", path: "/auth/passkeys", surfaces: RELAY, summary: "The caller's passkeys", rateLimit: "passkeys", response: z.object({ passkeys: z.array(PasskeyView) }), handler: ({ principal }) => factors.listPasskeys(principal!) }),
+  defineRoute({ id: "passkeyOptions", method: "POST", path: "/auth/passkeys/options", surfaces: RELAY, summary: "WebAuthn creation options for a new passkey", rateLimit: "passkeys", response: z.object({ options: z.looseObject({ challenge: z.string() }) }), handler: ({ principal }) => factors.passkeyOptions(principal!) }),
+  defineRoute({ id: "createPasskey", method: "POST", path: "/auth/passkeys", surfaces: RELAY, summary: "Register a passkey (the browser's answer to the options)", rateLimit: "passkeys", body: passkeyCreateBody, response: z.object({ passkey: PasskeyView }), handler: ({ principal, body }) => factors.createPasskey(principal!, body) }),
+  defineRoute({ id: "renamePasskey", method: "PATCH", path: "/auth/passkeys/{id}", surfaces: RELAY, summary: "Rename a passkey", rateLimit: "passkeys", params: passkeyParam, body: passkeyRenameBody, response: z.object({ passkey: PasskeyView }), handler: ({ principal, params, body }) => factors.renamePasskey(principal!, params.id, body) }),
+  defineRoute({ id: "deletePasskey", method: "DELETE", path: "/auth/passkeys/{id}", surfaces: RELAY, summary: "Delete a passkey", rateLimit: "passkeys", params: passkeyParam, response: deleted("id"), handler: ({ principal, params }) => factors.deletePasskey(principal!, params.id) }),
+  defineRoute({ id: "passkeyLoginOptions", method: "POST", path: "/auth/passkey-login/options", surfaces: RELAY, summary: "WebAuthn request options for signing in with a passkey", auth: "none", response: z.object({ options: z.looseObject({ challenge: z.string() }) }), handler: ({ ip }) => factors.passkeyLoginOptions(ip) }),
+  defineRoute({ id: "passkeyLogin", method: "POST", path: "/auth/passkey-login", surfaces: RELAY, summary: "Sign in with a passkey; returns a relay-key", auth: "none", body: passkeyLoginBody, response: z.object({ key: z.string(), session: Session }), handler: ({ body, request, ip }) => factors.passkeyLogin(body, request, ip) }),
 ];
 
 export const ROUTES: readonly RouteDef[] = [

@@ -1,7 +1,8 @@
 /**
- * next-auth configuration for the web pages: sign-in with username-or-email and password,
- * sign-up (as far as REGISTRATION allows), and GitHub / Discord when their variables are
- * set. Sessions are JWTs whose `sid` names a Relay session row opened at sign-in (see
+ * next-auth configuration for the web pages: sign-in with username-or-email and password
+ * (then a second step for accounts with two-factor sign-in), with a passkey, sign-up (as far
+ * as REGISTRATION allows), and GitHub / Discord / a generic OpenID Connect issuer when their
+ * variables are set (docs/web-auth.md, docs/two-factor.md, docs/passkeys.md). Sessions are JWTs whose `sid` names a Relay session row opened at sign-in (see
  * lib/auth/web-session.ts): the row is the source of truth, the JWT only points at it.
  * See docs/web-auth.md.
  */
@@ -12,11 +13,15 @@ import GitHubProvider from "next-auth/providers/github";
 import type { Provider } from "next-auth/providers/index";
 import { env } from "../config/env";
 import { db } from "../db/client";
-import { signIn } from "../auth/login";
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
+import { checkPassword } from "../auth/login";
+import { verifyPasskeySignIn } from "../auth/factors/passkeys";
+import { issuePendingTicket, redeemPendingTicket } from "../auth/factors/pending";
+import { requiresSecondFactor, verifySecondFactor } from "../auth/factors/two-factor";
 import { userForOAuthIdentity } from "../auth/oauth";
 import { signUp } from "../auth/register";
 import { webAuthSecret, type WebSessionClaims } from "../auth/web-session";
-import { isDomainError } from "../errors";
+import { DomainError, isDomainError } from "../errors";
 import { requestClientIp } from "../server/client-ip";
 import { deviceName } from "../sessions/device-name";
 import { openSession, revokeSession } from "../sessions/devices";
@@ -66,6 +71,21 @@ async function userOfSession(sessionId: string): Promise<User> {
   return toUser(row.userId, sessionId);
 }
 
+/**
+ * The error message that tells the sign-in form to ask for a code: this prefix, then the
+ * pending ticket (lib/auth/factors/pending.ts). next-auth hands a thrown message to the
+ * browser as `error`, the only channel a credentials provider has.
+ */
+export const TWO_FACTOR_PREFIX = "two-factor:";
+
+/** Opens the web session (a Relay session row) of a user who proved who they are. */
+async function webSession(userId: string, req: RequestLike): Promise<User> {
+  const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { suspended: true } });
+  if (user.suspended) throw new DomainError("suspended", "This account is suspended.");
+  const opened = await openSession({ userId, name: webDeviceName(req), userAgent: header(req, "user-agent") ?? undefined, ip: requestIp(req) });
+  return userOfSession(opened.session.id);
+}
+
 const credentialsSignIn = CredentialsProvider({
   id: "credentials",
   name: "Username or email",
@@ -74,15 +94,52 @@ const credentialsSignIn = CredentialsProvider({
     password: { label: "Password", type: "password" },
   },
   async authorize(credentials, req) {
+    let userId: string;
     try {
-      const signed = await signIn({
-        login: field(credentials, "login"),
-        password: field(credentials, "password"),
-        device: webDeviceName(req),
-        userAgent: header(req, "user-agent"),
-        ip: requestIp(req),
-      });
-      return await userOfSession(signed.session.id);
+      userId = await checkPassword({ login: field(credentials, "login"), password: field(credentials, "password"), ip: requestIp(req) });
+      if (!(await requiresSecondFactor(userId))) return await webSession(userId, req);
+    } catch (error) {
+      throw userFacing(error);
+    }
+    // Right password, second step to go: no session yet, only the ticket for it.
+    throw new Error(TWO_FACTOR_PREFIX + issuePendingTicket(userId));
+  },
+});
+
+/** The second step: the ticket from the password step and a TOTP or recovery code. */
+const twoFactorSignIn = CredentialsProvider({
+  id: "two-factor",
+  name: "Two-factor code",
+  credentials: {
+    ticket: { label: "Ticket", type: "text" },
+    code: { label: "Code", type: "text" },
+  },
+  async authorize(credentials, req) {
+    try {
+      const userId = redeemPendingTicket(field(credentials, "ticket"));
+      if (!userId) throw new DomainError("unauthorized", "This sign-in took too long; please enter your password again.");
+      await verifySecondFactor(userId, field(credentials, "code"), requestIp(req));
+      return await webSession(userId, req);
+    } catch (error) {
+      throw userFacing(error);
+    }
+  },
+});
+
+/** A passkey (discoverable credential): one step, two factors (docs/passkeys.md). */
+const passkeySignIn = CredentialsProvider({
+  id: "passkey",
+  name: "Passkey",
+  credentials: { response: { label: "Passkey response", type: "text" } },
+  async authorize(credentials, req) {
+    try {
+      let response: AuthenticationResponseJSON;
+      try {
+        response = JSON.parse(field(credentials, "response")) as AuthenticationResponseJSON;
+      } catch {
+        throw new DomainError("unauthorized", "That passkey was not recognised.");
+      }
+      return await webSession(await verifyPasskeySignIn(response), req);
     } catch (error) {
       throw userFacing(error);
     }
@@ -127,7 +184,59 @@ export function oauthProviders(source: NodeJS.ProcessEnv = process.env): Provide
   if (source.DISCORD_CLIENT_ID && source.DISCORD_CLIENT_SECRET) {
     providers.push(DiscordProvider({ clientId: source.DISCORD_CLIENT_ID, clientSecret: source.DISCORD_CLIENT_SECRET }));
   }
+  const oidc = oidcProvider(source);
+  if (oidc) providers.push(oidc);
   return providers;
+}
+
+/**
+ * A generic OpenID Connect issuer (Keycloak, Authentik, Authelia, Google, ...): discovery
+ * through its .well-known document, authorization code flow with PKCE and state, the ID
+ * token checked by next-auth. The account is linked by the issuer's `sub` (provider id
+ * "oidc"), never by email, like the others.
+ */
+export function oidcProvider(source: NodeJS.ProcessEnv = process.env): Provider | null {
+  const issuer = source.OIDC_ISSUER?.trim().replace(/\/+$/, "");
+  const clientId = source.OIDC_CLIENT_ID?.trim();
+  const clientSecret = source.OIDC_CLIENT_SECRET?.trim();
+  if (!issuer || !clientId || !clientSecret) return null;
+  return {
+    id: "oidc",
+    name: source.OIDC_NAME?.trim() || "OpenID Connect",
+    type: "oauth",
+    wellKnown: `${issuer}/.well-known/openid-configuration`,
+    issuer,
+    clientId,
+    clientSecret,
+    idToken: true,
+    checks: ["pkce", "state"],
+    authorization: { params: { scope: "openid profile" } },
+    async profile(claims: Record<string, unknown>, tokens: { access_token?: string }) {
+      let name = nameClaim(claims);
+      // Conforming issuers keep profile claims out of the ID token when an access token is
+      // issued (OpenID Connect Core 5.4): they are at the userinfo endpoint then.
+      if (!name && tokens.access_token) {
+        const info = await userinfo(issuer, tokens.access_token);
+        if (info && info.sub === claims.sub) name = nameClaim(info);
+      }
+      return { id: String(claims.sub), name: name ?? null, email: null };
+    },
+  } as Provider;
+}
+
+const nameClaim = (claims: Record<string, unknown>): string | undefined =>
+  [claims.preferred_username, claims.nickname, claims.name].find((v): v is string => typeof v === "string" && v.length > 0);
+
+/** The issuer's userinfo answer for an access token, or null (the name is then a default one). */
+async function userinfo(issuer: string, accessToken: string): Promise<Record<string, unknown> | null> {
+  try {
+    const discovery = (await (await fetch(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(5000) })).json()) as { userinfo_endpoint?: unknown };
+    if (typeof discovery.userinfo_endpoint !== "string") return null;
+    const reply = await fetch(discovery.userinfo_endpoint, { headers: { authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(5000) });
+    return reply.ok ? ((await reply.json()) as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Names and ids of the configured OAuth providers, for the sign-in page's buttons. */
@@ -147,7 +256,7 @@ export function authOptions(): NextAuthOptions {
     // next-auth's own pages (/api/auth/signout, ...) would be HTML outside proxy.ts and its
     // security headers: every one of them is ours.
     pages: { signIn: "/signin", signOut: "/signout", error: "/signin" },
-    providers: [credentialsSignIn, credentialsRegister, ...oauthProviders()],
+    providers: [credentialsSignIn, twoFactorSignIn, passkeySignIn, credentialsRegister, ...oauthProviders()],
     events: {
       // Signing out of the web ends its Relay session too, so it leaves the session list.
       async signOut({ token }) {
@@ -160,8 +269,11 @@ export function authOptions(): NextAuthOptions {
         if (!account || account.type !== "oauth") return true;
         try {
           const p = (profile ?? {}) as Record<string, unknown>;
-          const name = typeof p.login === "string" ? p.login : typeof p.username === "string" ? p.username : (user.name ?? null);
+          const name = typeof p.login === "string" ? p.login : typeof p.username === "string" ? p.username : typeof p.preferred_username === "string" ? p.preferred_username : (user.name ?? null);
           const userId = await userForOAuthIdentity({ provider: account.provider, providerAccountId: account.providerAccountId, name });
+          // Two-factor sign-in covers every way in that is not a passkey: the provider's
+          // sign-in counts as the password step, the code is still asked for.
+          if (await requiresSecondFactor(userId)) return `/signin?ticket=${encodeURIComponent(issuePendingTicket(userId))}`;
           const opened = await openSession({ userId, name: `Web: ${account.provider}` });
           // Carried to the jwt callback on this same request.
           user.sid = opened.session.id;

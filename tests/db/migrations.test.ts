@@ -65,6 +65,9 @@ async function roundTripEveryModel(db: Db): Promise<void> {
   await db.tusUpload.create({
     data: { id: "0123456789abcdef01234567", surface: "api", subject: `u:${alice.id}`, userId: alice.id, length: 50n * GB, metadata: "filename Y2F0Lm1wNA==", windowStart: new Date("2026-01-01T00:00:00Z"), reservedBytes: 50n * GB, expiresAt: new Date("2026-01-02T00:00:00Z") },
   });
+  await db.totpFactor.create({ data: { userId: alice.id, secretEncrypted: "v1.a.b.c", lastStep: 59_000_000_000n } });
+  await db.recoveryCode.create({ data: { userId: alice.id, codeHash: "ab".repeat(32) } });
+  await db.passkey.create({ data: { id: "cred-1", userId: alice.id, name: "Phone", publicKey: "pk", counter: 7n, deviceType: "multiDevice" } });
   await db.user.update({ where: { id: alice.id }, data: { role: "admin" } });
   await db.auditEntry.create({
     data: { source: "web", actorId: alice.id, actorName: "Alice", action: "user.suspend", targetType: "user", targetId: bob.id },
@@ -105,6 +108,9 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     AuditEntry: () => db.auditEntry.count(),
     Webhook: () => db.webhook.count(),
     WebhookDelivery: () => db.webhookDelivery.count(),
+    TotpFactor: () => db.totpFactor.count(),
+    RecoveryCode: () => db.recoveryCode.count(),
+    Passkey: () => db.passkey.count(),
   };
   expect(Object.keys(counts).sort()).toEqual(Object.values(Prisma.ModelName).sort());
   for (const [model, count] of Object.entries(counts)) {

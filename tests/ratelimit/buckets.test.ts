@@ -46,6 +46,9 @@ describe("BUCKETS", () => {
       notifications_read: [60, 60],
       preferences_get: [20, 60],
       preferences_update: [20, 60],
+      // Own additions (docs/two-factor.md, docs/passkeys.md).
+      two_factor: [20, 60],
+      passkeys: [20, 60],
     };
     expect(Object.keys(BUCKETS).sort()).toEqual(Object.keys(table).sort());
     for (const [name, [limit, windowSeconds]] of Object.entries(table)) {

@@ -1,0 +1,267 @@
+"use client";
+/**
+ * Settings of the sign-in factors: two-factor sign-in with an authenticator app (set-up
+ * with a confirming code, recovery codes shown once, turning off with password or code)
+ * and passkeys (add, rename, delete). Over the Relay endpoints of lib/routes/relay-factors.ts;
+ * docs/two-factor.md and docs/passkeys.md.
+ */
+import { startRegistration } from "@simplewebauthn/browser";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useId, useState, type FormEvent } from "react";
+import { api } from "./api";
+import { CopyButton } from "./copy-button";
+import { dangerButton, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
+
+interface TwoFactorStatus {
+  totp_enabled: boolean;
+  recovery_codes_left: number;
+  passkey_count: number;
+}
+
+interface Passkey {
+  id: string;
+  name: string;
+  backed_up: boolean;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+type Result = { text: string; error: boolean } | null;
+
+function Message({ result }: { result: Result }) {
+  if (!result) return null;
+  return (
+    <p role={result.error ? "alert" : "status"} className={result.error ? "text-sm text-red-600 dark:text-red-400" : muted}>
+      {result.text}
+    </p>
+  );
+}
+
+function RecoveryCodes({ codes }: { codes: string[] }) {
+  return (
+    <div className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 dark:border-amber-700 dark:bg-amber-950/40">
+      <p className="text-sm font-medium">Recovery codes: each works once, in place of a code from the app. Keep them somewhere safe; they are not shown again.</p>
+      <ul aria-label="Recovery codes" className="grid grid-cols-2 gap-1 font-mono text-sm">
+        {codes.map((code) => (
+          <li key={code}>{code}</li>
+        ))}
+      </ul>
+      <CopyButton value={codes.join("\n")} label="Copy recovery codes" />
+    </div>
+  );
+}
+
+/** Password or code, for turning off and for new recovery codes. */
+function ProofForm({ action, onDone, danger }: { action: "disable" | "recovery-codes"; onDone: (codes?: string[]) => void; danger?: boolean }) {
+  const id = useId();
+  const [result, setResult] = useState<Result>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const proof = String(new FormData(event.currentTarget).get("proof") ?? "").trim();
+    // Six digits or a recovery code (with dashes) are codes; anything else is the password.
+    const body = /^\d{6}$/.test(proof) || /^[a-z0-9]{4}(-[a-z0-9]{4}){3}$/i.test(proof) ? { code: proof } : { password: proof };
+    setBusy(true);
+    setResult(null);
+    try {
+      const path = action === "disable" ? "/relay/auth/two-factor/disable" : "/relay/auth/two-factor/recovery-codes";
+      const reply = await api<{ recovery_codes?: string[] }>(path, { method: "POST", body: JSON.stringify(body) });
+      onDone(reply.recovery_codes);
+    } catch (error) {
+      setResult({ text: (error as Error).message, error: true });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const title = action === "disable" ? "Turn off two-factor sign-in" : "New recovery codes";
+  return (
+    <form onSubmit={submit} className="flex flex-wrap items-end gap-2">
+      <div className="space-y-1">
+        <label htmlFor={id} className={label}>
+          Password or code ({title.toLowerCase()})
+        </label>
+        <input id={id} name="proof" type="password" autoComplete="current-password" required className={input} />
+      </div>
+      <button type="submit" disabled={busy} className={danger ? dangerButton : secondaryButton}>
+        {title}
+      </button>
+      <Message result={result} />
+    </form>
+  );
+}
+
+export function TwoFactorSettings() {
+  const queryClient = useQueryClient();
+  const status = useQuery({ queryKey: ["two-factor"], queryFn: () => api<TwoFactorStatus>("/relay/auth/two-factor") });
+  const [setup, setSetup] = useState<{ secret: string; otpauth_uri: string } | null>(null);
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [result, setResult] = useState<Result>(null);
+  const codeId = useId();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ["two-factor"] });
+
+  const start = async () => {
+    setResult(null);
+    setCodes(null);
+    try {
+      setSetup(await api<{ secret: string; otpauth_uri: string }>("/relay/auth/two-factor/totp", { method: "POST" }));
+    } catch (error) {
+      setResult({ text: (error as Error).message, error: true });
+    }
+  };
+  const confirm = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const code = String(new FormData(event.currentTarget).get("code") ?? "");
+    setResult(null);
+    try {
+      const reply = await api<{ recovery_codes: string[] }>("/relay/auth/two-factor/totp/confirm", { method: "POST", body: JSON.stringify({ code }) });
+      setSetup(null);
+      setCodes(reply.recovery_codes);
+      setResult({ text: "Two-factor sign-in is on.", error: false });
+      await refresh();
+    } catch (error) {
+      setResult({ text: (error as Error).message, error: true });
+    }
+  };
+
+  if (!status.data) return <p className={muted}>{status.error?.message ?? "Loading…"}</p>;
+  const { totp_enabled: enabled, recovery_codes_left: left } = status.data;
+  return (
+    <div className="space-y-4">
+      <p>
+        Status: <strong>{enabled ? "on" : "off"}</strong>
+        {enabled && <span className={muted}> · {left} recovery codes left</span>}
+      </p>
+      {codes && <RecoveryCodes codes={codes} />}
+      {!enabled && !setup && (
+        <button type="button" className={primaryButton} onClick={() => void start()}>
+          Set up an authenticator app
+        </button>
+      )}
+      {!enabled && setup && (
+        <form onSubmit={confirm} className="space-y-3">
+          <p className={muted}>
+            Add this key to your authenticator app (Aegis, 2FAS, Google Authenticator, 1Password, …), or open the link on the phone that has the app. Then enter the
+            6-digit code it shows.
+          </p>
+          <p className="flex flex-wrap items-center gap-2">
+            <span className={label}>Key</span>
+            <code data-testid="totp-secret" className="break-all rounded bg-zinc-100 px-2 py-1 font-mono text-sm dark:bg-zinc-800">
+              {setup.secret}
+            </code>
+            <CopyButton value={setup.secret} label="Copy key" />
+          </p>
+          <p className="text-sm">
+            <a href={setup.otpauth_uri} className="text-brand-600 underline dark:text-brand-400">
+              Open in authenticator app
+            </a>
+          </p>
+          <div className="flex flex-wrap items-end gap-2">
+            <div className="space-y-1">
+              <label htmlFor={codeId} className={label}>
+                Code from the app
+              </label>
+              <input id={codeId} name="code" inputMode="numeric" autoComplete="one-time-code" required maxLength={6} className={input} />
+            </div>
+            <button type="submit" className={primaryButton}>
+              Turn on
+            </button>
+          </div>
+        </form>
+      )}
+      {enabled && (
+        <div className="space-y-3">
+          <ProofForm action="recovery-codes" onDone={(fresh) => { setCodes(fresh ?? null); void refresh(); }} />
+          <ProofForm action="disable" danger onDone={() => { setCodes(null); setResult({ text: "Two-factor sign-in is off.", error: false }); void refresh(); }} />
+        </div>
+      )}
+      <Message result={result} />
+    </div>
+  );
+}
+
+export function PasskeySettings() {
+  const queryClient = useQueryClient();
+  const list = useQuery({ queryKey: ["passkeys"], queryFn: () => api<{ passkeys: Passkey[] }>("/relay/auth/passkeys") });
+  const [result, setResult] = useState<Result>(null);
+  const [name, setName] = useState("");
+  const nameId = useId();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ["passkeys"] });
+
+  const add = async (event: FormEvent) => {
+    event.preventDefault();
+    setResult(null);
+    try {
+      const { options } = await api<{ options: Parameters<typeof startRegistration>[0]["optionsJSON"] }>("/relay/auth/passkeys/options", { method: "POST" });
+      const response = await startRegistration({ optionsJSON: options });
+      await api("/relay/auth/passkeys", { method: "POST", body: JSON.stringify({ name: name.trim() || "Passkey", response }) });
+      setName("");
+      setResult({ text: "Passkey added.", error: false });
+      await refresh();
+    } catch (error) {
+      const e = error as Error;
+      setResult({ text: e.name === "NotAllowedError" ? "Cancelled." : e.message, error: true });
+    }
+  };
+  const rename = async (passkey: Passkey) => {
+    const next = window.prompt("New name", passkey.name)?.trim();
+    if (!next) return;
+    try {
+      await api(`/relay/auth/passkeys/${encodeURIComponent(passkey.id)}`, { method: "PATCH", body: JSON.stringify({ name: next }) });
+      await refresh();
+    } catch (error) {
+      setResult({ text: (error as Error).message, error: true });
+    }
+  };
+  const remove = async (passkey: Passkey) => {
+    try {
+      await api(`/relay/auth/passkeys/${encodeURIComponent(passkey.id)}`, { method: "DELETE" });
+      setResult({ text: `${passkey.name} deleted.`, error: false });
+      await refresh();
+    } catch (error) {
+      setResult({ text: (error as Error).message, error: true });
+    }
+  };
+
+  return (
+    <div className="space-y-4">
+      <p className={muted}>A passkey signs you in with your device&apos;s screen lock or a security key, with no password and no code.</p>
+      {list.data ? (
+        <ul aria-label="Passkeys" className="divide-y divide-zinc-200 dark:divide-zinc-800">
+          {list.data.passkeys.map((p) => (
+            <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+              <div>
+                <p className="font-medium">{p.name}</p>
+                <p className="text-xs text-zinc-500">
+                  added {formatDate(p.created_at)}
+                  {p.last_used_at ? ` · used ${formatDate(p.last_used_at)}` : " · never used"}
+                </p>
+              </div>
+              <span className="flex gap-2">
+                <button type="button" className={secondaryButton} onClick={() => void rename(p)}>
+                  Rename<span className="sr-only"> {p.name}</span>
+                </button>
+                <button type="button" className={secondaryButton} onClick={() => void remove(p)}>
+                  Delete<span className="sr-only"> {p.name}</span>
+                </button>
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className={muted}>{list.error?.message ?? "Loading…"}</p>
+      )}
+      <form onSubmit={add} className="flex flex-wrap items-end gap-2">
+        <div className="space-y-1">
+          <label htmlFor={nameId} className={label}>
+            Passkey name
+          </label>
+          <input id={nameId} value={name} maxLength={64} placeholder="My laptop" onChange={(e) => setName(e.target.value)} className={input} />
+        </div>
+        <button type="submit" className={primaryButton}>
+          Add a passkey
+        </button>
+      </form>
+      <Message result={result} />
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+/**
+ * The ticket between the two steps of a web sign-in (docs/two-factor.md): after a right
+ * password for an account with two-factor sign-in, the browser gets this instead of a
+ * session, and trades it with a code for the session. It says "this account's password was
+ * right less than 5 minutes ago" and nothing else: an HMAC over the user id and expiry, with
+ * a key derived from the signing secret. Stateless on purpose (no row per half sign-in);
+ * what stops guessing is the per-account limit on codes, which the ticket cannot reset.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { signingSecret } from "../../delivery/signing";
+
+export const PENDING_TTL_SECONDS = 5 * 60;
+
+const mac = (payload: string): Buffer =>
+  createHmac("sha256", createHmac("sha256", signingSecret()).update("mediahost-2fa-pending-v1").digest()).update(payload).digest();
+
+export function issuePendingTicket(userId: string, nowMs: number = Date.now()): string {
+  const payload = `${userId}.${Math.floor(nowMs / 1000) + PENDING_TTL_SECONDS}`;
+  return `${payload}.${mac(payload).toString("base64url")}`;
+}
+
+/** The user id of a valid, unexpired ticket, else null. */
+export function redeemPendingTicket(ticket: string, nowMs: number = Date.now()): string | null {
+  const parts = ticket.split(".");
+  if (parts.length !== 3) return null;
+  const [userId, expiry, signature] = parts;
+  const expected = mac(`${userId}.${expiry}`);
+  const given = Buffer.from(signature, "base64url");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  if (!/^\d+$/.test(expiry) || Number(expiry) * 1000 < nowMs) return null;
+  return userId;
+}

@@ -1,0 +1,111 @@
+/**
+ * Relay endpoints of the sign-in factors: two-factor sign-in (TOTP + recovery codes) and
+ * passkeys, used by the dashboard's settings through the web session, and by any Relay
+ * client. HTTP side only; the rules are in lib/auth/factors (docs/two-factor.md,
+ * docs/passkeys.md).
+ */
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+import type { z } from "zod";
+import type { Principal } from "../auth/principal";
+import { verifyPasskeySignIn, deletePasskey as removePasskey, listPasskeys as readPasskeys, passkeyRegistrationOptions, passkeySignInOptions, registerPasskey, renamePasskey as rename, type PasskeyRecord } from "../auth/factors/passkeys";
+import { beginTotpSetup, confirmTotpSetup, disableTwoFactor, renewRecoveryCodes, twoFactorStatus } from "../auth/factors/two-factor";
+import { db } from "../db/client";
+import { DomainError } from "../errors";
+import { deviceName } from "../sessions/device-name";
+import { openSession } from "../sessions/devices";
+import type { factorProofBody, passkeyCreateBody, passkeyLoginBody, passkeyRenameBody, totpConfirmBody } from "./params";
+
+function userIdOf(principal: Principal): string {
+  if (principal.kind === "team") throw new DomainError("unauthorized", "Team keys cannot be used on this endpoint.");
+  return principal.user.id;
+}
+
+interface PasskeyView {
+  id: string;
+  name: string;
+  backed_up: boolean;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+const passkeyView = (p: PasskeyRecord): PasskeyView => ({
+  id: p.id,
+  name: p.name,
+  backed_up: p.backedUp,
+  created_at: p.createdAt.toISOString(),
+  last_used_at: p.lastUsedAt?.toISOString() ?? null,
+});
+
+/** GET /auth/two-factor */
+export async function getTwoFactor(principal: Principal): Promise<object> {
+  const status = await twoFactorStatus(userIdOf(principal));
+  return { totp_enabled: status.totpEnabled, recovery_codes_left: status.recoveryCodesLeft, passkey_count: status.passkeyCount };
+}
+
+/** POST /auth/two-factor/totp */
+export async function startTotp(principal: Principal): Promise<object> {
+  const setup = await beginTotpSetup(userIdOf(principal));
+  return { secret: setup.secret, otpauth_uri: setup.uri };
+}
+
+/** POST /auth/two-factor/totp/confirm */
+export async function confirmTotp(principal: Principal, body: z.output<typeof totpConfirmBody>, ip: string): Promise<object> {
+  const codes = await confirmTotpSetup(userIdOf(principal), body.code, ip);
+  return { totp_enabled: true, recovery_codes: codes };
+}
+
+/** POST /auth/two-factor/disable */
+export async function disableTotp(principal: Principal, body: z.output<typeof factorProofBody>, ip: string): Promise<object> {
+  await disableTwoFactor(userIdOf(principal), body, ip);
+  return { totp_enabled: false };
+}
+
+/** POST /auth/two-factor/recovery-codes */
+export async function newRecoveryCodes(principal: Principal, body: z.output<typeof factorProofBody>, ip: string): Promise<object> {
+  return { recovery_codes: await renewRecoveryCodes(userIdOf(principal), body, ip) };
+}
+
+/** GET /auth/passkeys */
+export async function listPasskeys(principal: Principal): Promise<object> {
+  return { passkeys: (await readPasskeys(userIdOf(principal))).map(passkeyView) };
+}
+
+/** POST /auth/passkeys/options */
+export async function passkeyOptions(principal: Principal): Promise<object> {
+  return { options: await passkeyRegistrationOptions(userIdOf(principal)) };
+}
+
+/** POST /auth/passkeys */
+export async function createPasskey(principal: Principal, body: z.output<typeof passkeyCreateBody>): Promise<object> {
+  const record = await registerPasskey(userIdOf(principal), body.response as unknown as RegistrationResponseJSON, body.name);
+  return { passkey: passkeyView(record) };
+}
+
+/** PATCH /auth/passkeys/{id} */
+export async function renamePasskey(principal: Principal, id: string, body: z.output<typeof passkeyRenameBody>): Promise<object> {
+  return { passkey: passkeyView(await rename(userIdOf(principal), id, body.name)) };
+}
+
+/** DELETE /auth/passkeys/{id} */
+export async function deletePasskey(principal: Principal, id: string): Promise<object> {
+  await removePasskey(userIdOf(principal), id);
+  return { id, deleted: true };
+}
+
+/** POST /auth/passkey-login/options */
+export async function passkeyLoginOptions(ip: string): Promise<object> {
+  return { options: await passkeySignInOptions(ip) };
+}
+
+/** POST /auth/passkey-login: a Relay session from a passkey, as POST /auth/login gives one from a password. */
+export async function passkeyLogin(body: z.output<typeof passkeyLoginBody>, request: Request, ip: string): Promise<object> {
+  const userId = await verifyPasskeySignIn(body.response as unknown as AuthenticationResponseJSON);
+  const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { suspended: true } });
+  if (user.suspended) throw new DomainError("suspended", "This account is suspended.");
+  const userAgent = request.headers.get("user-agent");
+  const { key, session } = await openSession({ userId, name: deviceName(userAgent, body.device), userAgent: userAgent ?? undefined, ip });
+  return {
+    key,
+    session: { id: session.id, name: session.name, current: true, created_at: session.createdAt.toISOString(), last_active_at: session.lastActiveAt.toISOString() },
+  };
+}
