@@ -18,7 +18,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/config/env";
 import { errorBody } from "@/lib/http/respond";
-import { isSameOrigin } from "@/lib/http/same-origin";
+import { isSameOrigin } from "@/lib/auth/same-origin";
 import { isPossibleLinkDomain } from "@/lib/web/link-host";
 import { newNonce, originOf, pageSecurityHeaders } from "@/lib/web/security-headers";
 

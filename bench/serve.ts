@@ -371,7 +371,7 @@ class ReaderPool {
   async grow(count: number): Promise<void> {
     if (count <= this.keys.length) return;
     const { createDb } = await import("../lib/db/client");
-    const { issueKey } = await import("../lib/auth/keys");
+    const { issueKey } = await import("../lib/crypto/keys");
     const { newId } = await import("../lib/db/ids");
     const db = createDb(this.config);
     try {

@@ -48,7 +48,7 @@ async function openDb(dataDir: string) {
 
 /** `count` ultra accounts with one gallery key each, written straight to the server's SQLite file (WAL). */
 async function createAccounts(db: BenchDb, count: number): Promise<string[]> {
-  const { issueKey } = await import("../lib/auth/keys");
+  const { issueKey } = await import("../lib/crypto/keys");
   const keys: string[] = [];
   await db.$transaction(async (tx) => {
     for (let i = 0; i < count; i++) {

@@ -402,7 +402,7 @@ async function ensureJpeg(): Promise<string> {
  */
 async function createUploaders(dataDir: string, count: number): Promise<string[]> {
   const { createDb } = await import("../lib/db/client");
-  const { issueKey } = await import("../lib/auth/keys");
+  const { issueKey } = await import("../lib/crypto/keys");
   const db = createDb({ provider: "sqlite", url: join(dataDir, "mediahost.db") });
   const keys: string[] = [];
   try {

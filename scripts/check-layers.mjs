@@ -17,19 +17,20 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const LAYERS = [
   ["entry", ["app/", "components/", "proxy.ts", "lib/server/"]],
   ["surfaces", ["lib/web/", "lib/routes/", "lib/cli/"]],
-  ["http", ["lib/http/"]],
+  ["http", ["lib/http/", "lib/delivery/"]],
   [
     "features",
     [
       "lib/admin/", "lib/analytics/", "lib/apps/", "lib/auth/", "lib/backup/", "lib/convert/",
-      "lib/delivery/", "lib/gifs/", "lib/jobs/", "lib/recovery/", "lib/reports/", "lib/social/",
+      "lib/gifs/", "lib/jobs/", "lib/recovery/", "lib/reports/", "lib/social/",
       "lib/teams/", "lib/uploads/", "lib/webhooks/", "lib/tus/",
     ],
   ],
+  ["presenters", ["lib/presenters/"]],
   ["domain", ["lib/posts/", "lib/users/", "lib/sessions/", "lib/usage/"]],
   [
     "services",
-    ["lib/cache/", "lib/db/", "lib/storage/", "lib/media/", "lib/ratelimit/", "lib/metrics/", "lib/crypto/", "lib/files/"],
+    ["lib/cache/", "lib/db/", "lib/storage/", "lib/media/", "lib/ratelimit/", "lib/metrics/", "lib/crypto/", "lib/files/", "lib/renditions/"],
   ],
   ["config", ["lib/config/"]],
   ["base", ["lib/errors.ts", "lib/plans.ts", "lib/prisma-support.ts", "lib/moderation/", "lib/types/"]],

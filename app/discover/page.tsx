@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import Link from "next/link";
 import { PostCard } from "@/components/discover/PostCard";
 import { DiscoverTabs } from "@/components/discover/Tabs";
-import { requestClientIp } from "@/lib/server/client-ip";
+import { requestClientIp } from "@/lib/http/client-ip";
 import { discoverFeed } from "@/lib/web/feeds";
 import { getViewer } from "@/lib/web/viewer";
 

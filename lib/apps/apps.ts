@@ -4,7 +4,7 @@
  * regeneration, and only its SHA-256 is stored.
  */
 import { db, type Tx } from "../db/client";
-import { hashKey, hashesEqual, issueKey } from "../auth/keys";
+import { hashKey, hashesEqual, issueKey } from "../crypto/keys";
 import { DomainError } from "../errors";
 import { isRecordNotFound, WRITE_TRANSACTION } from "../prisma-support";
 

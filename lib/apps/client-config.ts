@@ -64,7 +64,7 @@ function defaultUrls(): UploaderUrls {
 
 /**
  * Keys are embedded in JSON, a header list and a shell script. Ours are always
- * [A-Za-z0-9_-] (lib/auth/keys.ts); anything else would be template syntax to ShareX, a
+ * [A-Za-z0-9_-] (lib/crypto/keys.ts); anything else would be template syntax to ShareX, a
  * separator to Chatterino, or shell code, so it is refused rather than escaped.
  */
 function checkKey(key: string): string {

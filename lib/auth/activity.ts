@@ -11,7 +11,7 @@
  * table: a few cache invalidations per second at most, whatever the number of keys.
  */
 import { db } from "../db/client";
-import type { Principal } from "./principal";
+import type { Principal } from "../types/principal";
 
 /** How long marks are collected before they are written. */
 export const FLUSH_DELAY_MS = 500;

@@ -41,7 +41,7 @@ export const REGISTER_WINDOW_SECONDS = 60 * 60;
 
 /**
  * The counting unit for an address: IPv4 as is, IPv6 reduced to its /64 prefix.
- * Addresses arrive normalised (lib/server/client-ip.ts).
+ * Addresses arrive normalised (lib/http/client-ip.ts).
  */
 export function addressSubject(ip: string): string {
   if (!ip.includes(":")) return ip;

@@ -12,9 +12,9 @@ import { VersionedCache } from "../cache/versioned";
 import { db } from "../db/client";
 import { isPlan, type Plan } from "../plans";
 import { markUsed } from "./activity";
-import { hashKey, hashesEqual, keyKind } from "./keys";
-import type { AccountSummary, Principal } from "./principal";
-import type { KeyHeader } from "../http/route";
+import { hashKey, hashesEqual, keyKind } from "../crypto/keys";
+import type { AccountSummary, Principal } from "../types/principal";
+import type { KeyHeader } from "../types/surface";
 
 export type { KeyHeader };
 

@@ -14,7 +14,7 @@
  * does the two steps apart (checkPassword, then lib/web/auth-options.ts).
  *
  * A right password whose hash was made with older scrypt settings is hashed again with the
- * current ones (lib/auth/password.ts): the only moment the password is at hand.
+ * current ones (lib/crypto/password.ts): the only moment the password is at hand.
  */
 import { db } from "../db/client";
 import { DomainError } from "../errors";
@@ -22,7 +22,7 @@ import { deviceName } from "../sessions/device-name";
 import { openSession, type SessionRecord } from "../sessions/devices";
 import { beginLoginAttempt } from "./attempts";
 import { requiresSecondFactor, verifySecondFactor } from "./factors/two-factor";
-import { hashPassword, needsRehash, verifyPassword } from "./password";
+import { hashPassword, needsRehash, verifyPassword } from "../crypto/password";
 
 export interface SignInInput {
   /** Username (any case) or email address. */

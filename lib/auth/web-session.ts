@@ -13,10 +13,10 @@ import { createHmac } from "node:crypto";
 import { decode } from "next-auth/jwt";
 import { env } from "../config/env";
 import { db } from "../db/client";
-import { signingSecret } from "../delivery/signing";
-import { isSameOrigin } from "../http/same-origin";
+import { signingSecret } from "../crypto/signing";
+import { isSameOrigin } from "./same-origin";
 import { accountSummary } from "./authenticate";
-import type { AccountSummary, Principal } from "./principal";
+import type { AccountSummary, Principal } from "../types/principal";
 
 /** next-auth's session cookie: `__Secure-` prefixed when the site runs on https. */
 export const SESSION_COOKIE_NAMES = ["__Secure-next-auth.session-token", "next-auth.session-token"] as const;

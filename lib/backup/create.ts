@@ -10,7 +10,7 @@ import { copyFile, mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import type { DatabaseConfig } from "../db/config";
-import { SECRET_FILE_NAME } from "../delivery/signing";
+import { SECRET_FILE_NAME } from "../crypto/signing";
 import { DomainError } from "../errors";
 import type { StorageKind } from "../storage/types";
 import { listFiles, requireEmpty } from "./folders";

@@ -4,6 +4,7 @@
  * call it directly against their own database.
  */
 import { settleWebhookEvents } from "../webhooks/events";
+import { listenForPostEvents } from "../webhooks/post-events";
 import { DomainError, errorBody, errorBodyOf, isDomainError } from "../errors";
 import { parseArgv } from "./argv";
 import { COMMANDS, findCommand, type Command, type CommandOutput } from "./commands";
@@ -54,6 +55,8 @@ export async function runAdmin(argv: readonly string[], options: AdminOptions = 
     // `help` answers without touching the database.
     if (!prepared) return { exitCode: 0, output: help() };
     if (prepared.command.migrates !== false) await options.beforeRun?.();
+    // Posts a command changes (post moderate, post delete) tell the webhooks, as in the server.
+    listenForPostEvents();
     const output = await prepared.run();
     // Events a command emitted (post moderate, post delete) reach the queue before the process exits.
     await settleWebhookEvents();

@@ -21,13 +21,13 @@
  */
 import { open, writeFile, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
-import { accountOf, type Principal } from "../auth/principal";
+import { accountOf, type Principal } from "../types/principal";
 import { DomainError, isDomainError } from "../errors";
 import { canConvert, convertFile, convertImageBytes, convertNeedsPlus, isImageTarget, sniffBuffer, sniffFile, type ConvertTarget, type Sniffed } from "../media";
 import { SNIFF_MAX_BYTES } from "../media/sniff";
 import { planLimits } from "../plans";
 import { receiveSingleFile, receiveSingleFileInMemory } from "../uploads/multipart";
-import { withTempDir } from "../uploads/temp";
+import { withTempDir } from "../files/temp";
 import { convertInMemoryMaxBytes, convertTimeoutMs } from "./config";
 import { streamFileHandle } from "./file-stream";
 import { attachmentFilename } from "./filename";

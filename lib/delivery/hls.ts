@@ -12,7 +12,7 @@ import { errorResponse } from "../http/respond";
 import { storage } from "../storage";
 import { cacheControl, FILE_SECURITY_HEADERS } from "./headers";
 import { serveObject } from "./serve";
-import { nowSeconds, signPath, verifySignature } from "./signing";
+import { nowSeconds, signPath, verifySignature } from "../crypto/signing";
 
 const ASSET = /^[A-Za-z0-9_]{1,64}\.(m3u8|ts)$/;
 export const PLAYLIST_TYPE = "application/vnd.apple.mpegurl";

@@ -10,5 +10,5 @@ export {
   signingSecret,
   verifySignature,
   type SignedUrlCheck,
-} from "./signing";
+} from "../crypto/signing";
 export { INLINE_TYPES, contentDisposition, resolveType } from "./headers";

@@ -11,7 +11,7 @@ import { storage as defaultStorage } from "../storage";
 import type { ObjectInfo, ObjectStream, Storage } from "../storage/types";
 import { ifRangeAllows, noneMatchHits, notModifiedSince, parseRange, type RangeDecision } from "./conditional";
 import { FILE_SECURITY_HEADERS, cacheControl, contentDisposition, resolveType } from "./headers";
-import { nowSeconds } from "./signing";
+import { nowSeconds } from "../crypto/signing";
 
 export interface ServeOptions {
   key: string;

@@ -12,10 +12,10 @@
 import type { z } from "zod";
 import { authenticateKey, peekKey } from "../auth/authenticate";
 import { authenticateWebSession } from "../auth/web-session";
-import { accountOf, hasGalleryAccess, type Principal } from "../auth/principal";
+import { accountOf, hasGalleryAccess, type Principal } from "../types/principal";
 import { DomainError, isDomainError, statusOf, type ErrorType } from "../errors";
 import { BUCKETS, bucketRule, ipSubject, principalSubject, type BucketName, type BucketRule } from "../ratelimit/buckets";
-import { requestClientIp } from "../server/client-ip";
+import { requestClientIp } from "./client-ip";
 import { metrics, recordRateLimited, recordRequest } from "../metrics/registry";
 import { counterStore } from "../ratelimit";
 import type { WindowResult } from "../ratelimit/store";

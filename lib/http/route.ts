@@ -3,14 +3,12 @@
  * dispatcher, the 404/405 logic and the OpenAPI documents are all derived from it.
  */
 import type { z } from "zod";
-import type { Principal } from "../auth/principal";
+import type { Principal } from "../types/principal";
 import type { BucketName } from "../ratelimit/buckets";
 
-export type Surface = "api" | "relay";
+import type { Surface } from "../types/surface";
 
-/** The header that carries the key on each surface (interface.md, Authentication rule 1). */
-export const KEY_HEADER = { api: "api-key", relay: "relay-key" } as const satisfies Record<Surface, string>;
-export type KeyHeader = (typeof KEY_HEADER)[Surface];
+export { KEY_HEADER, type KeyHeader, type Surface } from "../types/surface";
 /** HEAD is served by every GET route; a route declares HEAD itself only when it has no GET (tus). */
 export type Method = "GET" | "HEAD" | "POST" | "PATCH" | "PUT" | "DELETE";
 /** Key kinds an endpoint accepts: personal (app key on the API, session key on Relay) or team. */

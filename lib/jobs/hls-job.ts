@@ -19,7 +19,7 @@ import { isDomainError } from "../errors";
 import { HLS_CONTENT_TYPES, minutesOf, transcodeHls } from "../media/hls";
 import { ADAPTIVE_STREAM_STATES } from "../posts/adaptive";
 import { storage } from "../storage";
-import { withTempDir } from "../uploads/temp";
+import { withTempDir } from "../files/temp";
 import { PermanentJobError, type JobHandler } from "./worker";
 
 export const HLS_JOB = "hls";

@@ -9,7 +9,7 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { db, type Tx } from "../db/client";
 import { isUniqueViolation } from "../prisma-support";
-import { ownerTag } from "../recovery/instance";
+import { ownerTag } from "../files/owner-tag";
 
 export type JobState = "queued" | "running" | "done" | "failed";
 
@@ -39,7 +39,7 @@ export const DEFAULT_LEASE_MS = 60_000;
 
 /**
  * A name for this process's workers, visible in lockedBy (debugging several instances):
- * `<host>:<owner tag>:<random>`. The owner tag (lib/recovery/instance.ts) lets a restart
+ * `<host>:<owner tag>:<random>`. The owner tag (lib/files/owner-tag.ts) lets a restart
  * tell a dead worker's job from a live one's without waiting for its lease to run out.
  */
 export const newWorkerId = (): string => `${hostname()}:${ownerTag()}:${randomBytes(3).toString("hex")}`;

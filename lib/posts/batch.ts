@@ -7,7 +7,7 @@
  * requests one by one would, never more at once.
  */
 import { DomainError, isDomainError } from "../errors";
-import type { Privacy } from "../http/parse";
+import type { Privacy } from "./privacy";
 import { isShareCode } from "./codes";
 import { updatePost } from "./edit";
 import type { Viewer } from "./read";

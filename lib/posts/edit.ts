@@ -2,8 +2,8 @@
 import { forgetDeliverable } from "./delivery-cache";
 import { db } from "../db/client";
 import { DomainError } from "../errors";
-import type { Privacy } from "../http/parse";
-import { syncGifWords } from "../gifs/listing";
+import type { Privacy } from "./privacy";
+import { syncGifWords } from "./gif-words";
 import { moderator } from "../moderation/moderator";
 import { postForChange, type Viewer } from "./read";
 import { indexPostWords } from "./words";

@@ -3,7 +3,7 @@ import type { Prisma } from "../db/client";
 import { db } from "../db/client";
 import { afterPosition, keysetPage, newestFirst, type Page, type Position } from "../db/paging";
 import { DomainError } from "../errors";
-import type { Privacy } from "../http/parse";
+import type { Privacy } from "./privacy";
 import { findUser } from "../users/profile";
 import { notExpiredWhere } from "./expiry-rules";
 import { postInclude, type PostRecord } from "./read";

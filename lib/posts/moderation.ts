@@ -7,7 +7,7 @@ import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { isRecordNotFound, WRITE_TRANSACTION } from "../prisma-support";
 import { forgetDeliverable } from "./delivery-cache";
-import { emitModeratedByCode, type ModerationAction } from "../webhooks/post-events";
+import { emitPostEvent, type ModerationAction } from "./events";
 import type { Privacy } from "./privacy";
 
 export type { Privacy };
@@ -36,7 +36,7 @@ async function updatePost(
   try {
     const state = toState(await db().post.update({ where: { code }, data, select: stateSelect }));
     forgetDeliverable({ code });
-    emitModeratedByCode(code, action);
+    emitPostEvent({ type: "moderated", code, action });
     return state;
   } catch (error) {
     if (isRecordNotFound(error)) throw new DomainError("not_found", `No post '${code}'.`);
@@ -61,7 +61,7 @@ export async function restrictPost(code: string): Promise<PostModerationState> {
       return tx.post.update({ where: { code }, data: { restricted: true }, select: stateSelect });
     }, WRITE_TRANSACTION);
     forgetDeliverable({ code });
-    emitModeratedByCode(code, "restricted");
+    emitPostEvent({ type: "moderated", code, action: "restricted" });
     return toState(post);
   } catch (error) {
     if (isRecordNotFound(error)) throw new DomainError("not_found", `No post '${code}'.`);

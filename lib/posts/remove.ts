@@ -5,13 +5,13 @@
  */
 import { db } from "../db/client";
 import { DomainError } from "../errors";
-import { syncGifWords } from "../gifs/listing";
+import { syncGifWords } from "./gif-words";
 import { renditionKeys } from "../renditions";
 import { storage } from "../storage";
 import { findPostByCode, notFound, postForChange, type PostRecord, type Viewer } from "./read";
 import { postOnAdaptiveDelivery } from "./adaptive";
 import { forgetDeliverable } from "./delivery-cache";
-import { emitDeleted } from "../webhooks/post-events";
+import { emitPostEvent } from "./events";
 
 /** The file, its still frame and its renditions (made or not: deleting a missing key is a no-op). */
 function storedKeys(files: PostRecord["files"]): string[] {
@@ -63,7 +63,7 @@ export async function removePostRecord(post: PostRecord): Promise<boolean> {
   });
   forgetDeliverable({ code });
   if (!deleted) return false;
-  emitDeleted(post);
+  emitPostEvent({ type: "deleted", post });
   await removeObjects(storedKeys(post.files), post.files.flatMap((f) => (f.streamKey ? [f.streamKey] : [])));
   return true;
 }

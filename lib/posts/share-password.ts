@@ -1,9 +1,9 @@
 /**
  * Share-page passwords (docs/share-passwords.md): set and cleared by the post's owner on
- * the web, checked on the share page. Stored as an scrypt hash (lib/auth/password.ts),
+ * the web, checked on the share page. Stored as an scrypt hash (lib/crypto/password.ts),
  * never the password itself.
  */
-import { hashPassword, verifyPassword } from "../auth/password";
+import { hashPassword, verifyPassword } from "../crypto/password";
 import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { forgetDeliverable } from "./delivery-cache";

@@ -8,7 +8,7 @@
 import { db } from "../db/client";
 import { storage } from "../storage";
 import { releaseQuota } from "../usage/reserve";
-import { reclaimable } from "./instance";
+import { reclaimable } from "../files/owner-tag";
 
 export interface PendingSweep {
   uploads: number;

@@ -3,13 +3,13 @@
  * loss) left behind is removed at start-up and then periodically: their temporary
  * directories, the storage objects and quota reservations of uploads whose post was never
  * written, and their running jobs (queued again at once). A live instance's leftovers are
- * never touched (lib/recovery/instance.ts).
+ * never touched (lib/files/owner-tag.ts).
  */
 import { env } from "../config/env";
 import { recoverJobs } from "../jobs";
 import { workerOwnerTag } from "../jobs/queue";
 import { sweepExpiredPosts, type ExpirySweep } from "../posts/expiry";
-import { ownerState } from "./instance";
+import { ownerState } from "../files/owner-tag";
 import { sweepPendingUploads, type PendingSweep } from "./pending-sweep";
 import { sweepTempDirs, type TempSweep } from "./temp-sweep";
 import { sweepExpiredResumables, type TusSweep } from "../uploads/resumable";

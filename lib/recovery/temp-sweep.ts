@@ -1,14 +1,14 @@
 /**
  * Removes the temporary directories (DATA_DIR/tmp/req-*: upload parts, conversion and HLS
  * work) of processes that no longer run. A directory's name carries its owner's tag
- * (lib/uploads/temp.ts); one whose owner cannot be checked from here (another machine or
+ * (lib/files/temp.ts); one whose owner cannot be checked from here (another machine or
  * container sharing DATA_DIR), or which has no tag (made before tags existed), goes only
  * once it is older than the orphan age. Anything else in DATA_DIR/tmp is not ours and stays.
  */
 import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { TEMP_DIR_PREFIX, tempRoot } from "../uploads/temp";
-import { reclaimable } from "./instance";
+import { TEMP_DIR_PREFIX, tempRoot } from "../files/temp";
+import { reclaimable } from "../files/owner-tag";
 
 export interface TempSweep {
   removed: string[];

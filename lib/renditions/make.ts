@@ -12,7 +12,7 @@ import { mediaConfig } from "../media/config";
 import { withMediaSlot } from "../media/limiter";
 import { imageError, openImage, sharpSeconds } from "../media/sharp";
 import { storage } from "../storage";
-import { withTempDir } from "../uploads/temp";
+import { withTempDir } from "../files/temp";
 import type { RenditionWidth } from "./widths";
 
 export interface RenditionJob {

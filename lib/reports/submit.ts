@@ -24,7 +24,7 @@ export interface ReportInput {
   reporterId: string;
   /** As sent (at most 200 characters, checked by the route); blank is stored as null. */
   reason: string | null | undefined;
-  /** The client address (lib/server/client-ip), kept for abuse investigations. */
+  /** The client address (lib/http/client-ip), kept for abuse investigations. */
   ip: string;
 }
 

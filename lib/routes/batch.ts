@@ -1,6 +1,6 @@
 /** POST /posts/batch: one action on up to BATCH_MAX_ITEMS posts (docs/bulk-actions.md). */
 import { z } from "zod";
-import type { Principal } from "../auth/principal";
+import type { Principal } from "../types/principal";
 import { PRIVACIES } from "../http/parse";
 import { errorBodyOf } from "../errors";
 import type { Surface } from "../http/route";

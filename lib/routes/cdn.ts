@@ -4,7 +4,7 @@
  * (avatars, banners) /cdn/u/<...>. Files of private posts need the URL's signature.
  * Every reply carries request-id from the custom server; errors are our JSON.
  */
-import { verifySignature } from "../delivery/signing";
+import { verifySignature } from "../crypto/signing";
 import { serveObject } from "../delivery/serve";
 import { serveHls } from "../delivery/hls";
 import { isDomainError } from "../errors";

@@ -5,7 +5,7 @@
  * disk (or, for a small image converted in memory, sent from memory); errors are thrown as
  * DomainError and rendered as JSON by the dispatcher.
  */
-import type { Principal } from "../auth/principal";
+import type { Principal } from "../types/principal";
 import { convertUpload } from "../convert/convert";
 import { contentDisposition } from "../convert/filename";
 import { CONVERT_TARGET_HEADER, parseConvertTarget } from "../convert/target";

@@ -1,11 +1,11 @@
 /** GET /gifs: parse the cursor, call lib/gifs, shape the page. No key needed (auth "optional"). */
-import type { Principal } from "../auth/principal";
+import type { Principal } from "../types/principal";
 import { decodeCursor, pageReply } from "../http/cursor";
 import type { Surface } from "../http/route";
 import { listGifs } from "../gifs/search";
 import { likedAmong } from "../posts/read";
 import { searchKey, searchTerms } from "../gifs/terms";
-import { postView } from "./post-views";
+import { postView } from "../presenters/post-views";
 import { viewerOf } from "./posts";
 
 const ENDPOINT = "listGifs";

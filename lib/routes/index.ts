@@ -4,6 +4,7 @@ import { createDispatcher, type Dispatcher } from "../http/dispatch";
 import { defineRoute, type RouteDef, type Surface } from "../http/route";
 import { surfaceDocument } from "./openapi-documents";
 import { ROUTES } from "./table";
+import { listenForPostEvents } from "../webhooks/post-events";
 
 const serverUrl = (surface: Surface) => (surface === "api" ? env().apiUrl : env().relayUrl);
 
@@ -33,6 +34,8 @@ export const ALL_ROUTES: readonly RouteDef[] = [...ROUTES, openapiRoute];
 const holder = globalThis as unknown as { __mediahostDispatchers?: Record<Surface, Dispatcher> };
 
 export function dispatcher(surface: Surface): Dispatcher {
+  // Wherever requests are served, post events reach the webhooks (lib/posts/events.ts).
+  listenForPostEvents();
   holder.__mediahostDispatchers ??= {
     api: createDispatcher(ALL_ROUTES, "api", "/api"),
     relay: createDispatcher(ALL_ROUTES, "relay", "/relay"),

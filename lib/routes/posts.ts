@@ -1,6 +1,6 @@
 /** Handlers of the upload and post endpoints: parse, call lib/uploads and lib/posts, shape. */
-import type { Principal } from "../auth/principal";
-import { accountOf } from "../auth/principal";
+import type { Principal } from "../types/principal";
+import { accountOf } from "../types/principal";
 import { DomainError, errorBodyOf } from "../errors";
 import { decodeCursor, pageReply } from "../http/cursor";
 import { booleanHeader, privacyHeader, type Privacy } from "../http/parse";
@@ -14,14 +14,14 @@ import { findPostByCode, likedAmong, likedBy, notFound, peekLikedBy, peekReadabl
 import type { Page } from "../db/paging";
 import { checkUploadBurst } from "../uploads/abuse";
 import { receiveFiles, type ReceivedFile } from "../uploads/multipart";
-import { withTempDir } from "../uploads/temp";
+import { withTempDir } from "../files/temp";
 import { appendFiles, POST_TYPES, uploadPosts, type FailedFile, type PostType } from "../uploads/upload";
 import { uploaderFor, type Uploader } from "../uploads/uploader";
 import { countLimitedView, countView } from "../social/views";
 import { weeklyUsage } from "../usage/quota";
 import { nextPriorityReset } from "../usage/priority";
 import { moderator, screensFiles } from "../moderation/moderator";
-import { postView } from "./post-views";
+import { postView } from "../presenters/post-views";
 
 type PostView = ReturnType<typeof postView>;
 

@@ -5,18 +5,19 @@
  * live in lib/auth, lib/sessions and lib/users. docs/relay-account.md describes the choices.
  */
 import type { z } from "zod";
-import { hasGalleryAccess, type Principal } from "../auth/principal";
+import { hasGalleryAccess, type Principal } from "../types/principal";
 import { signIn, type SignedIn } from "../auth/login";
 import { signUp } from "../auth/register";
 import { DomainError } from "../errors";
 import { listSessions as readSessions, revokeAllSessions, revokeSession, type SessionRecord } from "../sessions/devices";
-import { removeProfileImage, setProfileImage, type ProfileImageKind } from "../users/images";
+import { PROFILE_IMAGE_FIELD, removeProfileImage, setProfileImage, type ProfileImageKind } from "../users/images";
+import { receiveSingleFile } from "../uploads/multipart";
 import { readPreferences, updatePreferences as writePreferences, type NotificationPreferences } from "../users/preferences";
 import { getOwnAccount } from "../users/profile";
 import { updateProfile as writeProfile } from "../users/profile-edit";
 import type { loginBody, preferencesBody, profileBody, registerBody } from "./params";
-import type { OwnAccount } from "./schemas";
-import { ownAccount } from "./views";
+import type { OwnAccount } from "../presenters/schemas";
+import { ownAccount } from "../presenters/views";
 
 interface SessionView {
   id: string;
@@ -120,7 +121,9 @@ export async function updateProfile(principal: Principal, body: z.output<typeof 
 
 /** POST /users/@me/avatar, POST /users/@me/banner */
 export async function setImage(principal: Principal, kind: ProfileImageKind, request: Request): Promise<object> {
-  await setProfileImage(userIdOf(principal), kind, request);
+  const receive = async (tmpDir: string, maxBytes: number) =>
+    (await receiveSingleFile(request, { field: PROFILE_IMAGE_FIELD, maxFileBytes: maxBytes, tmpDir })).path;
+  await setProfileImage(userIdOf(principal), kind, receive, request.signal);
   return userReply(principal);
 }
 

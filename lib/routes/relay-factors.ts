@@ -6,7 +6,7 @@
  */
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { z } from "zod";
-import type { Principal } from "../auth/principal";
+import type { Principal } from "../types/principal";
 import { verifyPasskeySignIn, deletePasskey as removePasskey, listPasskeys as readPasskeys, passkeyRegistrationOptions, passkeySignInOptions, registerPasskey, renamePasskey as rename, type PasskeyRecord } from "../auth/factors/passkeys";
 import { beginTotpSetup, confirmTotpSetup, disableTwoFactor, renewRecoveryCodes, twoFactorStatus } from "../auth/factors/two-factor";
 import { db } from "../db/client";

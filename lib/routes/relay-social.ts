@@ -5,7 +5,7 @@
  */
 import { refuseIfPasswordLocked } from "../posts/share-password";
 import type { z } from "zod";
-import { accountOf, type Principal } from "../auth/principal";
+import { accountOf, type Principal } from "../types/principal";
 import { decodeCursor, pageReply } from "../http/cursor";
 import type { PagingQuery } from "../http/parse";
 import type { PostRecord } from "../posts/read";
@@ -24,8 +24,8 @@ import { likeComment as addCommentLike, likePost as addPostLike, unlikeComment, 
 import { countUnread, listNotifications as readNotifications, markRead, type NotificationItem } from "../social/notifications";
 import { ME } from "../social/relations";
 import type { commentBody, markReadBody } from "./params";
-import { fileView, postView } from "./post-views";
-import { userRef } from "./views";
+import { fileView, postView } from "../presenters/post-views";
+import { userRef } from "../presenters/views";
 
 /** Relay keys are personal (team keys get 401 before a handler runs): the signed-in user. */
 const me = (principal: Principal): string => accountOf(principal).id;

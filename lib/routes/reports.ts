@@ -7,11 +7,11 @@ import { refuseIfPasswordLocked } from "../posts/share-password";
 import { z } from "zod";
 import { ANALYTICS_RANGES, accountAnalytics, type Analytics, type AnalyticsFigures } from "../analytics/analytics";
 import { hourStart } from "../analytics/hours";
-import type { Principal } from "../auth/principal";
+import type { Principal } from "../types/principal";
 import { DomainError } from "../errors";
 import { reportComment, reportPost, reportUser, type ReportInput } from "../reports/submit";
 import type { analyticsQuery, reportBody } from "./params";
-import { shareUrl } from "./post-views";
+import { shareUrl } from "../presenters/post-views";
 
 export type ReportTarget = { kind: "post"; code: string } | { kind: "user"; id: string } | { kind: "comment"; id: string };
 

@@ -4,7 +4,7 @@
  * from it.
  */
 import { z } from "zod";
-import { accountOf, hasGalleryAccess } from "../auth/principal";
+import { accountOf, hasGalleryAccess } from "../types/principal";
 import { HISTORY_WINDOW_DAYS, usageHistory as readUsageHistory } from "../usage/history";
 import { DomainError } from "../errors";
 import type { RouteDef } from "../http/route";
@@ -35,8 +35,8 @@ import {
   updatePostBody,
   updatePostBodyRelay,
 } from "./params";
-import { OwnAccount, paged, Post, Profile, UserRef } from "./schemas";
-import { ownAccount, profile } from "./views";
+import { OwnAccount, paged, Post, Profile, UserRef } from "../presenters/schemas";
+import { ownAccount, profile } from "../presenters/views";
 import { handleConvert } from "./convert";
 import * as account from "./relay-account";
 import * as factors from "./relay-factors";

@@ -5,10 +5,10 @@
  * why these are our own routes rather than @tus/server, and how a finished upload is found.
  */
 import { join } from "node:path";
-import { hasGalleryAccess, type Principal } from "../auth/principal";
+import { hasGalleryAccess, type Principal } from "../types/principal";
 import { env } from "../config/env";
 import { DomainError } from "../errors";
-import { abandonRequestBody, requestBody } from "../http/node-bridge";
+import { abandonRequestBody, requestBody } from "../files/request-body";
 import type { Surface } from "../http/route";
 import { PLANS, planLimits } from "../plans";
 import { postForChange } from "../posts/read";
@@ -25,7 +25,7 @@ import {
   terminateResumable,
   type ResumableUpload,
 } from "../uploads/resumable";
-import { withTempDir } from "../uploads/temp";
+import { withTempDir } from "../files/temp";
 import { uploaderFor } from "../uploads/uploader";
 import { publishAppend, publishUpload, uploadRequestOptions, viewerOf } from "./posts";
 

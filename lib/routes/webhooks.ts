@@ -4,7 +4,7 @@
  * sessions, the dashboard's session); team keys get 401 like elsewhere.
  */
 import { z } from "zod";
-import { accountOf, type Principal } from "../auth/principal";
+import { accountOf, type Principal } from "../types/principal";
 import { defineRoute } from "../http/route";
 import { WEBHOOK_EVENTS } from "../webhooks/events";
 import { WEBHOOK_FORMATS } from "../webhooks/payloads";

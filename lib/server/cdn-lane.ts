@@ -16,7 +16,7 @@ import { read } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ifRangeAllows, noneMatchHits, notModifiedSince, parseRange } from "../delivery/conditional";
 import { FILE_SECURITY_HEADERS, PUBLIC_CACHE_CONTROL, cacheControl, contentDisposition, resolveType } from "../delivery/headers";
-import { nowSeconds, verifySignature } from "../delivery/signing";
+import { nowSeconds, verifySignature } from "../crypto/signing";
 import { cacheableUntil, deliverableExpired, findDeliverableFile, peekDeliverableFile, type DeliverableFile } from "../posts/files";
 import { parseRenditionSegments, renditionKey, renditionSourceKey, type RenditionWidth } from "../renditions";
 import { storage } from "../storage";

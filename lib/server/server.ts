@@ -13,8 +13,9 @@ import { parseEnv } from "../config/env";
 import { newRequestId } from "../http/request-id";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
 import { answerClientError } from "./client-error";
-import { normalizeIp, resolveClientIp } from "./client-ip";
+import { normalizeIp, resolveClientIp } from "../http/client-ip";
 import { createFastLane, type FastLane } from "./fast-lane";
+import { listenForPostEvents } from "../webhooks/post-events";
 import { isFormPost, screenFormPost } from "./form-posts";
 import { hasMalformedPath, isNextMethod, NEXT_METHODS, refuseBeforeNext } from "./next-gate";
 import { servePage } from "./page-cache";
@@ -197,6 +198,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   }
   handle = app.getRequestHandler();
   // In development Next serves everything, so edits to lib/ hot-reload.
+  // Post events reach the webhooks from the start, pages and server actions included (lib/posts/events.ts).
+  listenForPostEvents();
   fastLane = options.dev || options.fastLane === false ? undefined : await createFastLane();
   // `next dev` needs websocket upgrades for hot reloading.
   if (options.dev) {

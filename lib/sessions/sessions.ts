@@ -1,9 +1,9 @@
 /**
  * Relay sessions: one relay-key per signed-in device. The key is returned once; only its
- * SHA-256 is stored (see lib/auth/keys.ts).
+ * SHA-256 is stored (see lib/crypto/keys.ts).
  */
 import { db } from "../db/client";
-import { issueKey } from "../auth/keys";
+import { issueKey } from "../crypto/keys";
 import { DomainError } from "../errors";
 import { isForeignKeyViolation } from "../prisma-support";
 

@@ -15,7 +15,7 @@ import type { UserRecord } from "../users/profile";
 import { notify } from "./notifications";
 import { assertNoBlock, blockBetween, postToDisengage, postToEngage, visibleUserWhere } from "./relations";
 import { refreshDiscoverScore, scoreSelect } from "./score";
-import { emitCommentReceived } from "../webhooks/post-events";
+import { emitPostEvent } from "../posts/events";
 
 /** Comments returned by GET /posts/{code}/comments (interface.md, Limits). */
 export const MAX_COMMENTS = 500;
@@ -141,7 +141,7 @@ export async function createComment(userId: string, code: string, body: string):
       const item: CommentItem = { id: comment.id, body: comment.body, likeCount: 0, createdAt: comment.createdAt, user: comment.user, liked: false };
       return { item, commentCount: counts.commentCount };
     });
-    emitCommentReceived({ ...post, commentCount }, { id: item.id, body: item.body, createdAt: item.createdAt, author: item.user });
+    emitPostEvent({ type: "commented", post: { ...post, commentCount }, comment: { id: item.id, body: item.body, createdAt: item.createdAt, author: item.user } });
     return item;
   } catch (error) {
     // The post was deleted between the checks and the insert.

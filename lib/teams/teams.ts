@@ -3,7 +3,7 @@
  * state is `active` or `lapsed`; a lapsed team's key is restricted (interface.md, States).
  */
 import { db } from "../db/client";
-import { issueKey } from "../auth/keys";
+import { issueKey } from "../crypto/keys";
 import { DomainError } from "../errors";
 import { isRecordNotFound, isUniqueViolation, WRITE_TRANSACTION } from "../prisma-support";
 

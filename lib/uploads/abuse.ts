@@ -3,7 +3,7 @@
  * personal account; a team key gets 429 instead (a shared key must not take the owner's
  * account down). Counted in the shared counter store, so it holds across instances.
  */
-import type { Principal } from "../auth/principal";
+import type { Principal } from "../types/principal";
 import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { counterStore, principalSubject, UPLOAD_BURST } from "../ratelimit";

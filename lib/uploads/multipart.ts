@@ -12,7 +12,7 @@ import type { Readable } from "node:stream";
 import { finished, pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { DomainError } from "../errors";
-import { abandonRequestBody, requestBody } from "../http/node-bridge";
+import { abandonRequestBody, requestBody } from "../files/request-body";
 import { receiveGate, type Ticket } from "./receive-gate";
 import { writeBehind } from "./write-behind";
 

@@ -7,7 +7,7 @@
  * and gives its bytes back (lib/recovery/pending-sweep.ts).
  */
 import { db, type Tx } from "../db/client";
-import { ownerTag } from "../recovery/instance";
+import { ownerTag } from "../files/owner-tag";
 import { releaseQuota, type AlongsideReservation, type Reservation } from "../usage/reserve";
 
 /** The row of one file about to be stored under `keys`, written alongside its reservation. */

@@ -13,7 +13,7 @@ import { isUniqueViolation } from "../prisma-support";
 import { newShareCode } from "../posts/codes";
 import { uniqueName } from "../posts/names";
 import { postOnAdaptiveDelivery } from "../posts/adaptive";
-import type { Privacy } from "../http/parse";
+import type { Privacy } from "../posts/privacy";
 import { recordUpload } from "../usage/reserve";
 import { forgetDeliverable } from "../posts/delivery-cache";
 import { enqueueJob, notifyJobs } from "../jobs";
@@ -23,7 +23,7 @@ import { asFileError, discardStored, processAndStore, type StoredFile } from "./
 import { settlePending } from "./pending";
 import type { Uploader } from "./uploader";
 import type { PostRecord } from "../posts/read";
-import { emitModerated, emitUploaded } from "../webhooks/post-events";
+import { emitPostEvent } from "../posts/events";
 
 export const ALBUM_MAX_FILES = 9;
 export const POST_TYPES = ["album", "single"] as const;
@@ -89,9 +89,7 @@ export async function uploadPosts(uploader: Uploader, files: readonly ReceivedFi
     await notifyJobs(written.jobIds);
     recordUploadedBytes("upload", sum(stored));
     posts.push(written.post);
-    emitUploaded(written.post);
-    // Auto-moderation flagged a file (lib/moderation): the owner hears of the quarantine too.
-    if (written.post.moderated) emitModerated(written.post, "moderated");
+    emitPostEvent({ type: "uploaded", post: written.post });
   }
   failed.sort((a, b) => a.index - b.index);
   return { posts, failed };

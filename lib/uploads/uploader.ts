@@ -3,7 +3,7 @@
  * the principal alone (its quota override comes with the key look-up, which is cached until
  * the next commit); the priority-minutes balance is read only when a video needs it.
  */
-import type { Principal } from "../auth/principal";
+import type { Principal } from "../types/principal";
 import { db } from "../db/client";
 import { planLimits, type PlanLimits } from "../plans";
 import { priorityMinutesLeft } from "../usage/priority";

@@ -4,7 +4,7 @@
  * no HTTP knowledge here, failures are DomainErrors.
  */
 import { db } from "../db/client";
-import { hashPassword } from "../auth/password";
+import { hashPassword } from "../crypto/password";
 import { DomainError } from "../errors";
 import { isRecordNotFound, isUniqueViolation } from "../prisma-support";
 import { isPlan, type Plan } from "../plans";

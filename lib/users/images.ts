@@ -24,8 +24,7 @@ import { isImageFormat, sniffFile, mediaConfig, withMediaSlot, type ImageFormat 
 import { readImageHeader } from "../media/image";
 import { imageError, openImage, sharpSeconds } from "../media/sharp";
 import { storage } from "../storage";
-import { receiveSingleFile } from "../uploads/multipart";
-import { withTempDir } from "../uploads/temp";
+import { withTempDir } from "../files/temp";
 
 export type ProfileImageKind = "avatar" | "banner";
 
@@ -50,16 +49,22 @@ export const MAX_OUTPUT_PIXELS = 100_000_000;
 const MAX_PROCESSING_MS = 60_000;
 const WEBP_QUALITY = 85;
 
+/**
+ * Receives the upload into a temporary folder and answers the file's path. The HTTP side
+ * passes it (lib/routes/relay-account.ts): this module knows images, not request bodies.
+ */
+export type ImageReceiver = (tmpDir: string, maxBytes: number) => Promise<string>;
+
 /** Stores a new avatar or banner for the user and removes the previous file. */
-export async function setProfileImage(userId: string, kind: ProfileImageKind, request: Request): Promise<void> {
+export async function setProfileImage(userId: string, kind: ProfileImageKind, receive: ImageReceiver, signal: AbortSignal): Promise<void> {
   const spec = PROFILE_IMAGES[kind];
   const webp = await withTempDir(async (dir) => {
-    const path = await receiveImage(request, spec, dir);
+    const path = await receive(dir, spec.maxBytes);
     const sniffed = await sniffFile(path);
     if (!sniffed || !isImageFormat(sniffed.format)) {
       throw new DomainError("unsupported_type", `The ${kind} must be a PNG, JPEG, WebP or GIF image.`);
     }
-    return renderProfileImage(path, sniffed.format, spec, request.signal);
+    return renderProfileImage(path, sniffed.format, spec, signal);
   });
 
   const key = `u/${userId}/${kind}-${newId()}.webp`;
@@ -75,10 +80,6 @@ export async function setProfileImage(userId: string, kind: ProfileImageKind, re
 /** Clears the avatar (back to the default) or banner (none) and removes its file. Idempotent. */
 export async function removeProfileImage(userId: string, kind: ProfileImageKind): Promise<void> {
   await replaceImageKey(userId, kind, null);
-}
-
-async function receiveImage(request: Request, spec: ProfileImageSpec, tmpDir: string): Promise<string> {
-  return (await receiveSingleFile(request, { field: PROFILE_IMAGE_FIELD, maxFileBytes: spec.maxBytes, tmpDir })).path;
 }
 
 /** Crop to the spec, strip metadata, encode as (possibly animated) WebP. */

@@ -22,7 +22,7 @@ import { userForOAuthIdentity } from "../auth/oauth";
 import { signUp } from "../auth/register";
 import { webAuthSecret, type WebSessionClaims } from "../auth/web-session";
 import { DomainError, isDomainError } from "../errors";
-import { requestClientIp } from "../server/client-ip";
+import { requestClientIp } from "../http/client-ip";
 import { deviceName } from "../sessions/device-name";
 import { openSession, revokeSession } from "../sessions/devices";
 

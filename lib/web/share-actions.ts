@@ -15,7 +15,7 @@ import { isShareCode } from "../posts/codes";
 import { readPost } from "../posts/read";
 import { checkSharePassword, SHARE_PASSWORD_MAX } from "../posts/share-password";
 import { counterStore } from "../ratelimit";
-import { requestClientIp } from "../server/client-ip";
+import { requestClientIp } from "../http/client-ip";
 import { SHARE_PASSWORD_ATTEMPTS, unlockCookieName, unlockToken, UNLOCK_TTL_SECONDS } from "./share-unlock";
 import { getViewer } from "./viewer";
 

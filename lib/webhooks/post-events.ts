@@ -1,9 +1,12 @@
 /**
- * The events domain code emits about posts, built from the records it already holds (no
- * extra reads). A post appears as the API's Post object in the owner's view, so a
- * receiver parses it like a GET /posts/{code} reply (docs/webhooks.md, "Payloads").
+ * Webhook events from the domain's post events (lib/posts/events.ts), built from the
+ * records the domain already holds (no extra reads). A post appears as the API's Post
+ * object in the owner's view, so a receiver parses it like a GET /posts/{code} reply
+ * (docs/webhooks.md, "Payloads"). `listenForPostEvents()` runs wherever posts change: the
+ * server (lib/routes, lib/server) and the admin CLI.
  */
-import { postView } from "../routes/post-views";
+import { postView } from "../presenters/post-views";
+import { onPostEvent, type CommentFacts, type ModerationAction, type PostEvent } from "../posts/events";
 import { findPostByCode, type PostRecord } from "../posts/read";
 import { emitWebhookEvent, trackWebhookWork } from "./events";
 
@@ -26,8 +29,6 @@ export function emitDeleted(post: PostRecord): void {
   });
 }
 
-export type ModerationAction = "moderated" | "released" | "restricted";
-
 /** After an operator (or auto-moderation at upload) changed a post's moderation state. */
 export function emitModerated(post: PostRecord, action: ModerationAction): void {
   if (!post.userId) return;
@@ -37,13 +38,6 @@ export function emitModerated(post: PostRecord, action: ModerationAction): void 
     appId: post.appId,
     data: { post: ownerView(post), moderation: { action, moderated: post.moderated, restricted: post.restricted } },
   });
-}
-
-export interface CommentFacts {
-  id: string;
-  body: string;
-  createdAt: Date;
-  author: { id: string; displayUsername: string };
 }
 
 /** After someone else commented on the post (one's own comments are not "received"). */
@@ -67,4 +61,25 @@ export function emitModeratedByCode(code: string, action: ModerationAction): voi
       .then((post) => post && emitModerated(post, action))
       .catch((error: unknown) => console.error(`[webhooks] could not read post ${code} for post.moderated: ${String(error)}`)),
   );
+}
+
+function onEvent(event: PostEvent): void {
+  switch (event.type) {
+    case "uploaded":
+      emitUploaded(event.post);
+      // Auto-moderation flagged a file (lib/moderation): the owner hears of the quarantine too.
+      if (event.post.moderated) emitModerated(event.post, "moderated");
+      return;
+    case "deleted":
+      return emitDeleted(event.post);
+    case "moderated":
+      return emitModeratedByCode(event.code, event.action);
+    case "commented":
+      return emitCommentReceived(event.post, event.comment);
+  }
+}
+
+/** Subscribes webhooks to the domain's post events (idempotent: one listener by name). */
+export function listenForPostEvents(): void {
+  onPostEvent("webhooks", onEvent);
 }

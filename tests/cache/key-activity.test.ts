@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { FLUSH_DELAY_MS, flushActivity } from "@/lib/auth/activity";
 import { authenticateKey } from "@/lib/auth/authenticate";
-import { issueKey } from "@/lib/auth/keys";
+import { issueKey } from "@/lib/crypto/keys";
 import { db } from "@/lib/db/client";
 import { createTestUser } from "../support/fixtures";
 import { useTestDatabase } from "../support/db";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../support/db";
-import { verifyPassword } from "@/lib/auth/password";
+import { verifyPassword } from "@/lib/crypto/password";
 import {
   createUser,
   findUserByRef,

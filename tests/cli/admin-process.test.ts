@@ -17,7 +17,7 @@ import { join, resolve } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "@/lib/apps/apps";
-import { hashKey } from "@/lib/auth/keys";
+import { hashKey } from "@/lib/crypto/keys";
 import { createDb, setDb, type Db } from "@/lib/db/client";
 import { databaseConfig, type DatabaseConfig } from "@/lib/db/config";
 import { expectWellFormedKey, rowText } from "./helpers";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../support/db";
-import { hashKey } from "@/lib/auth/keys";
+import { hashKey } from "@/lib/crypto/keys";
 import { createApp, listApps, MAX_APPS_PER_USER, regenerateApp, revokeApp, verifyAppKey } from "@/lib/apps/apps";
 import { createUser } from "@/lib/users/accounts";
 import { expectDomainError, expectWellFormedKey, rowText } from "./helpers";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../support/db";
-import { hashKey } from "@/lib/auth/keys";
+import { hashKey } from "@/lib/crypto/keys";
 import { runAdmin, type AdminResult } from "@/lib/cli/admin";
 import { COMMANDS } from "@/lib/cli/commands";
 import { expectWellFormedKey } from "./helpers";

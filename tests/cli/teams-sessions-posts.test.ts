@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../support/db";
-import { hashKey } from "@/lib/auth/keys";
+import { hashKey } from "@/lib/crypto/keys";
 import { moderatePost, restrictPost, unmoderatePost } from "@/lib/posts/moderation";
 import { createSession } from "@/lib/sessions/sessions";
 import { addMember, createTeam, lapseTeam, regenerateTeamKey, renewTeam } from "@/lib/teams/teams";

@@ -13,7 +13,7 @@ import {
   signUrl,
   signingSecret,
   verifySignature,
-} from "@/lib/delivery/signing";
+} from "@/lib/crypto/signing";
 
 const SECRET = "test-secret-0123456789";
 const PATH = "/cdn/f/abc123/def456.png";

@@ -1,7 +1,7 @@
 /** GIF posts for the GET /gifs tests. */
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
-import { syncGifWords } from "@/lib/gifs/listing";
+import { syncGifWords } from "@/lib/posts/gif-words";
 import { newShareCode } from "@/lib/posts/codes";
 import { normaliseWords } from "@/lib/posts/words";
 import { createTestPost, type TestPostOptions } from "../support/fixtures";

@@ -12,7 +12,7 @@ import { createTestUser } from "../support/fixtures";
 import { relay, type Reply } from "../support/http";
 import { freshName, PASSWORD, withPassword } from "./support";
 
-vi.mock("@/lib/auth/password", () => ({
+vi.mock("@/lib/crypto/password", () => ({
   hashPassword: async (password: string) => `test$${password}`,
   verifyPassword: async (password: string, stored: string | null | undefined) => stored === `test$${password}`,
   needsRehash: () => false,

@@ -4,7 +4,7 @@
  * sign-in calls the same function and is covered over HTTP in tests/server/page-security.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { CURRENT_PARAMS, hashPassword, needsRehash, scryptLoad, verifyPassword } from "@/lib/auth/password";
+import { CURRENT_PARAMS, hashPassword, needsRehash, scryptLoad, verifyPassword } from "@/lib/crypto/password";
 import { db } from "@/lib/db/client";
 import { useTestDatabase } from "../support/db";
 import { useCounterStore } from "../support/counters";

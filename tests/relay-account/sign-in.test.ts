@@ -5,8 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { REGISTER_ACCOUNT_LIMIT, REGISTER_IP_LIMIT } from "@/lib/auth/attempts";
-import { issueKey } from "@/lib/auth/keys";
-import { verifyPassword } from "@/lib/auth/password";
+import { issueKey } from "@/lib/crypto/keys";
+import { verifyPassword } from "@/lib/crypto/password";
 import { db } from "@/lib/db/client";
 import { deviceName, UNKNOWN_DEVICE } from "@/lib/sessions/device-name";
 import { MAX_SESSIONS_PER_USER, openSession } from "@/lib/sessions/devices";

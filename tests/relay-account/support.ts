@@ -1,7 +1,7 @@
 /** Helpers shared by the Relay account tests. */
 import { resetEnv } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
-import { hashPassword } from "@/lib/auth/password";
+import { hashPassword } from "@/lib/crypto/password";
 
 export const PASSWORD = "correct horse battery";
 

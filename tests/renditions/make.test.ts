@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { isDomainError } from "@/lib/errors";
 import { ensureRendition, renditionKey, type RenditionJob } from "@/lib/renditions";
 import { storage } from "@/lib/storage";
-import { tempRoot } from "@/lib/uploads/temp";
+import { tempRoot } from "@/lib/files/temp";
 
 let counter = 0;
 async function storedSource(width: number, height: number): Promise<string> {

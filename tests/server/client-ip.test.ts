@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { normalizeIp, requestClientIp, resolveClientIp } from "@/lib/server/client-ip";
+import { normalizeIp, requestClientIp, resolveClientIp } from "@/lib/http/client-ip";
 import { prepareRequest } from "@/lib/server/server";
 
 describe("resolveClientIp (the custom server's rule)", () => {

@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOGIN_ACCOUNT_LIMIT } from "@/lib/auth/attempts";
-import { hashPassword, verifyPassword } from "@/lib/auth/password";
+import { hashPassword, verifyPassword } from "@/lib/crypto/password";
 import { fixture } from "../support/media";
 import { freePort, startTestServer, type TestServer } from "../support/server";
 

@@ -1,6 +1,6 @@
 /** Accounts and keys for tests, written straight to the test database. */
 import { db } from "@/lib/db/client";
-import { issueKey } from "@/lib/auth/keys";
+import { issueKey } from "@/lib/crypto/keys";
 import type { Plan } from "@/lib/plans";
 
 let counter = 0;

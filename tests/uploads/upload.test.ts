@@ -8,7 +8,7 @@ import { db } from "@/lib/db/client";
 import { dataDir } from "@/lib/db/config";
 import { serveCdn } from "@/lib/routes/cdn";
 import { utcDay, userSubject } from "@/lib/usage/window";
-import { withTempDir } from "@/lib/uploads/temp";
+import { withTempDir } from "@/lib/files/temp";
 import { useTestDatabase } from "../support/db";
 import { useCounterStore } from "../support/counters";
 import { createTestUser, type TestUser } from "../support/fixtures";

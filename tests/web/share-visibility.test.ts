@@ -48,7 +48,7 @@ describe("share page visibility", () => {
     expect(own.kind).toBe("post");
     if (own.kind === "post") {
       expect(own.owner).toBe(true);
-      // Files of private posts are signed (lib/delivery/signing.ts).
+      // Files of private posts are signed (lib/crypto/signing.ts).
       expect(own.post.files[0].url).toMatch(/[?&]sig=/);
     }
     const granted = await loadSharePost(code, friend.id, null);

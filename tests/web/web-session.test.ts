@@ -6,7 +6,7 @@
 import { encode } from "next-auth/jwt";
 import { beforeAll, describe, expect, it } from "vitest";
 import { webAuthSecret } from "@/lib/auth/web-session";
-import { isSameOrigin } from "@/lib/http/same-origin";
+import { isSameOrigin } from "@/lib/auth/same-origin";
 import { openSession, revokeSession } from "@/lib/sessions/devices";
 import { useTestDatabase } from "../support/db";
 import { createTestUser, type TestUser } from "../support/fixtures";

@@ -9,7 +9,7 @@ import { notFound } from "next/navigation";
 import { PostDetails } from "@/components/share/PostDetails";
 import { PostMedia } from "@/components/share/PostMedia";
 import { isShareCode } from "@/lib/posts/codes";
-import { requestClientIp } from "@/lib/server/client-ip";
+import { requestClientIp } from "@/lib/http/client-ip";
 import { displayTitle, oembedUrl } from "@/lib/web/oembed";
 import { countShareView, loadSharePost, primaryKind, type PostJson, type ShareResult } from "@/lib/web/share";
 import { getViewer } from "@/lib/web/viewer";

@@ -15,7 +15,7 @@ import { db } from "../../db/client";
 import { DomainError } from "../../errors";
 import { isUniqueViolation } from "../../prisma-support";
 import { beginSecondFactorAttempt } from "../attempts";
-import { verifyPassword } from "../password";
+import { verifyPassword } from "../../crypto/password";
 import { consumeRecoveryCode, recoveryCodesLeft, replaceRecoveryCodes } from "./recovery-codes";
 import { openSecret, sealSecret } from "./secret-box";
 import { base32Encode, matchTotp, newTotpSecret, otpauthUri } from "./totp";

@@ -6,7 +6,7 @@
  * answer, as the browser's own ceremony timeout.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { signingSecret } from "../../delivery/signing";
+import { signingSecret } from "../../crypto/signing";
 import { counterStore } from "../../ratelimit";
 
 export type ChallengePurpose = "register" | "authenticate";

@@ -3,7 +3,7 @@
  * members, and the owner-only key operations. Keys are shown once, like app keys.
  */
 import { DomainError } from "@/lib/errors";
-import { fileView } from "@/lib/routes/post-views";
+import { fileView } from "@/lib/presenters/post-views";
 import { teamGallery } from "@/lib/teams/gallery";
 import { createTeam, deleteTeamKey, findTeam, listMembers, listTeamsOf, regenerateTeamKey, type TeamRecord } from "@/lib/teams/teams";
 

@@ -1,12 +1,12 @@
 /** The post and file objects of interface.md, built from post records. */
 import type { z } from "zod";
 import { env } from "../config/env";
-import { SIGNED_URL_TTL_SECONDS, signPath } from "../delivery/signing";
+import { SIGNED_URL_TTL_SECONDS, signPath } from "../crypto/signing";
 import { postOnAdaptiveDelivery } from "../posts/adaptive";
 import { isGated } from "../posts/expiry-rules";
 import type { Privacy } from "../posts/privacy";
 import { isHidden, type PostRecord } from "../posts/read";
-import type { Surface } from "../http/route";
+import type { Surface } from "../types/surface";
 import type { FileObject, Post } from "./schemas";
 import { userRef } from "./views";
 import { RENDITION_EXTENSION, RENDITION_SEGMENT, offeredRenditions, renditionSourceKey, type RenditionWidth } from "../renditions";

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { mkdtemp, readdir, rm, rmdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { dataDir } from "../db/config";
-import { ownerTag } from "../recovery/instance";
+import { ownerTag } from "./owner-tag";
 
 /**
  * `req-<owner tag>-<random>`: the tag says which process made the directory, so what a
