@@ -12,6 +12,7 @@
 import { createHmac } from "node:crypto";
 import { decode } from "next-auth/jwt";
 import { db } from "../db/client";
+import { stampActivity } from "../db/unannounced";
 import { signingSecret } from "../delivery/signing";
 import { isSameOrigin } from "../http/same-origin";
 import { accountSummary } from "./authenticate";
@@ -68,9 +69,8 @@ export async function resolveWebSessionToken(token: string): Promise<WebSession 
   if (!session || session.userId !== uid) return null;
   if (Date.now() - session.lastActiveAt.getTime() > ACTIVITY_RESOLUTION_MS) {
     // Not awaited: bookkeeping must not slow or fail the request.
-    db()
-      .relaySession.updateMany({ where: { id: sid }, data: { lastActiveAt: new Date() } })
-      .catch(() => {});
+    // Moves no change number: no read cache reads the column (lib/db/unannounced.ts).
+    stampActivity("relaySession", [sid], new Date()).catch(() => {});
   }
   const { user } = session;
   return {

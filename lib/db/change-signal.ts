@@ -42,6 +42,15 @@ export function markChanged(): void {
 export interface ChangeWatcher {
   version(): number;
   close(): Promise<void>;
+  /**
+   * SQLite only: runs one write on the watcher's own connection, whose commits its
+   * `PRAGMA data_version` does not count, so the change number stays put (for writes no
+   * read cache reads, lib/db/unannounced.ts). "busy" when another connection holds the
+   * write lock (never waited for: the call is synchronous and would stall the event loop,
+   * and the holder may be an interactive transaction of this very process), "unavailable"
+   * when there is no such connection.
+   */
+  writeUnseen?(sql: string, params: readonly unknown[]): "done" | "busy" | "unavailable";
 }
 
 /** Caching off: every read is a miss. */
@@ -50,13 +59,25 @@ const alwaysChanged: ChangeWatcher = {
   close: async () => {},
 };
 
-function watchSqlite(file: string): ChangeWatcher {
-  let conn: Database.Database;
+function openWatcher(file: string): { conn: Database.Database; writable: boolean } | null {
+  // Read-write when the file allows it (for writeUnseen); a busy timeout of 0: see there.
   try {
-    conn = new Database(file, { readonly: true, fileMustExist: true });
+    return { conn: new Database(file, { fileMustExist: true, timeout: 0 }), writable: true };
   } catch {
-    return alwaysChanged;
+    try {
+      return { conn: new Database(file, { readonly: true, fileMustExist: true }), writable: false };
+    } catch {
+      return null;
+    }
   }
+}
+
+const SQLITE_BUSY = /^SQLITE_(BUSY|LOCKED)/;
+
+function watchSqlite(file: string): ChangeWatcher {
+  const opened = openWatcher(file);
+  if (!opened) return alwaysChanged;
+  const { conn, writable } = opened;
   const statement = conn.prepare("PRAGMA data_version").pluck();
   let seen = statement.get() as number;
   let checkedAt = Date.now();
@@ -76,6 +97,16 @@ function watchSqlite(file: string): ChangeWatcher {
         state.generation++;
       }
       return state.generation;
+    },
+    writeUnseen(sql, params) {
+      if (!writable || !conn.open) return "unavailable";
+      try {
+        conn.prepare(sql).run(...params);
+        return "done";
+      } catch (error) {
+        if (SQLITE_BUSY.test((error as { code?: string }).code ?? "")) return "busy";
+        throw error;
+      }
     },
     async close() {
       conn.close();
