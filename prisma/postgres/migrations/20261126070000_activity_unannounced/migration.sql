@@ -3,8 +3,9 @@
 -- notify `mediahost_changes`: each notification empties every read cache of the schema.
 -- The triggers of `cache_change_notify` on these two tables are replaced by ones that
 -- fire on UPDATE only when the statement sets another column. A column added to either
--- table must be added to its list here (in a new migration); tests/cache/change-signal.test.ts
--- fails until it is.
+-- table must be added to its list in a new migration: tests/cache/activity-unannounced.test.ts
+-- fails until it is. (No semicolons in these comments: Prisma's PostgreSQL adapter splits
+-- migration scripts at every one.)
 DROP TRIGGER "App_notify_change" ON "App";
 CREATE TRIGGER "App_notify_change" AFTER INSERT OR DELETE OR TRUNCATE OR UPDATE OF "id", "userId", "name", "keyHash", "keyHint", "galleryAccess", "revokedAt", "createdAt" ON "App" FOR EACH STATEMENT EXECUTE FUNCTION mediahost_notify_change();
 DROP TRIGGER "RelaySession_notify_change" ON "RelaySession";
