@@ -7,9 +7,9 @@
  * Three sources move it:
  * - this process's own writes: the driver adapter (lib/db/adapter.ts) calls markChanged()
  *   after every statement that may write outside a transaction and after every commit;
- * - SQLite: `PRAGMA data_version` on a read-only connection of our own changes whenever
- *   any other connection commits (the CLI, and also our own Prisma connection). It needs
- *   no I/O but is a statement all the same (profiled at ~7 % of a cached read when run on
+ * - SQLite: `PRAGMA data_version` on a connection of our own changes whenever any other
+ *   connection commits (the CLI, and also our own Prisma connection). Its own commits,
+ *   key activity only, do not count (lib/db/unannounced.ts). It needs no I/O but is a statement all the same (profiled at ~7 % of a cached read when run on
  *   every look-up), so it is read at most once per millisecond: another process's commit
  *   shows within 1 ms, this process's own at once (markChanged);
  * - PostgreSQL: statement triggers on the tables the caches read (migration
@@ -104,7 +104,10 @@ function watchSqlite(file: string): ChangeWatcher {
         conn.prepare(sql).run(...params);
         return "done";
       } catch (error) {
-        if (SQLITE_BUSY.test((error as { code?: string }).code ?? "")) return "busy";
+        const code = (error as { code?: string }).code ?? "";
+        if (SQLITE_BUSY.test(code)) return "busy";
+        // SQLite opened a write-protected file read-only after all.
+        if (code.startsWith("SQLITE_READONLY")) return "unavailable";
         throw error;
       }
     },
