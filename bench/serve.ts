@@ -30,6 +30,16 @@
  *          with an api-key that changes every request (both sides get the same requests)
  *   share  bare: a fixed reply of the same bytes as our page   ours: /p/{code} as Discordbot
  *
+ * FD_REFERENCE. The file and range pairs have a second reference (`bare_file_fd`,
+ * `bare_range_fd`): the same bytes from a descriptor opened once, with fstat and a positioned
+ * `readSync` on the main thread and one `res.end` per request. The stat + createReadStream
+ * reference makes four thread-pool round trips per response (stat, open, read, close); on two
+ * vCPUs its main thread waits on them and peaks near 80 % of a core however it is pinned, so
+ * by the 90 % rule no file ratio could ever count. The second reference does the same work
+ * with no round trip, so its main thread is the bottleneck. A round counts when either
+ * reference saturated its main thread, and the ratio is taken against the stricter of the two
+ * (more req/s; lower p99): it never makes a target easier (docs/performance.md).
+ *
  * The references send the headers ours sent (copied from a reply of ours), so header bytes
  * are alike. Rounds alternate (reference, ours, reference, ours...), and each ratio is ours
  * over the reference run just before it; best and median over rounds are reported.
@@ -61,7 +71,7 @@
  * line of stdout is one JSON object with every figure.
  */
 import { execFile, spawn, spawnSync } from "node:child_process";
-import { createReadStream, existsSync, readdirSync, readFileSync, stat, statSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, stat, statSync, writeFileSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer as createHttpServer, type OutgoingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -116,9 +126,17 @@ interface Options {
   /** With pin: each server's main thread alone on its core (`--pin-all` keeps every thread there). */
   splitPin: boolean;
   only: Set<PairName>;
+  /**
+   * `--readers n`: a fixed pool of reader keys instead of one sized for the warm-up's rate
+   * (at least 8 000 req/s). On a loaded machine the warm touch of thousands of keys can
+   * outlast the caches' one-minute expiry, and the measured run then reads the keys it
+   * touched first from the database again; a pool the run's rate needs avoids that.
+   * A pool too small for the rate shows as 429s (flagged).
+   */
+  readers: number | null;
 }
 
-const USAGE = "usage: node --import tsx bench/serve.ts [--duration seconds] [--rounds n] [--connections n] [--postgres] [--no-pin | --pin-all] [--cpu-prof] [--only file,range,post,share]";
+const USAGE = "usage: node --import tsx bench/serve.ts [--duration seconds] [--rounds n] [--connections n] [--postgres] [--no-pin | --pin-all] [--cpu-prof] [--only file,range,post,share] [--readers n]";
 
 function parseOptions(argv: string[]): Options {
   const value = (flag: string): string | undefined => {
@@ -143,6 +161,7 @@ function parseOptions(argv: string[]): Options {
   return {
     durationS: positive("--duration", DEFAULT_DURATION_S),
     rounds: positive("--rounds", DEFAULT_ROUNDS),
+    readers: value("--readers") === undefined ? null : positive("--readers", 1),
     connections: positive("--connections", DEFAULT_CONNECTIONS),
     postgresUrl: envPg ?? (argv.includes("--postgres") ? PG_DEFAULT_URL : null),
     profileDir: argv.includes("--cpu-prof") ? join(CACHE_DIR, `profiles-serve-${Date.now()}`) : null,
@@ -176,6 +195,8 @@ function runBare(configPath: string): void {
   const config = JSON.parse(readFileSync(configPath, "utf8")) as BareConfig;
   const json = readFileSync(config.json.path);
   const share = readFileSync(config.share.path);
+  const fileFd = openSync(config.file.path, "r");
+  const videoFd = openSync(config.video.path, "r");
   const server = createHttpServer((req, res) => {
     if (req.url === "/file") {
       stat(config.file.path, (error, info) => {
@@ -190,6 +211,21 @@ function runBare(configPath: string): void {
         res.writeHead(206, { ...config.video.headers, "content-range": `bytes ${start}-${end}/${info.size}`, "content-length": end - start + 1 });
         createReadStream(config.video.path, { start, end }).pipe(res);
       });
+    } else if (req.url === "/file-fd") {
+      // The same bytes with no thread-pool round trip: a descriptor opened once, fstat and a
+      // positioned read on the main thread per request (see FD_REFERENCE below).
+      const size = fstatSync(fileFd).size;
+      const body = Buffer.allocUnsafe(size);
+      readSync(fileFd, body, 0, size, 0);
+      res.writeHead(200, { ...config.file.headers, "content-length": size });
+      res.end(body);
+    } else if (req.url === "/range-fd") {
+      const { start, end } = config.video;
+      const size = fstatSync(videoFd).size;
+      const body = Buffer.allocUnsafe(end - start + 1);
+      readSync(videoFd, body, 0, body.length, start);
+      res.writeHead(206, { ...config.video.headers, "content-range": `bytes ${start}-${end}/${size}`, "content-length": body.length });
+      res.end(body);
     } else if (req.url === "/json") {
       res.writeHead(200, { ...config.json.headers, "content-length": json.length });
       res.end(json);
@@ -641,7 +677,7 @@ async function main(options: Options): Promise<void> {
   const { BUCKETS } = await import("../lib/ratelimit/buckets");
   const { databaseConfig } = await import("../lib/db/config");
   const readers = new ReaderPool(databaseConfig(server.env));
-  await readers.grow(2000);
+  await readers.grow(options.readers ?? 2000);
   const postReply = await probe(server, postPath, { "api-key": readers.keys[0] });
   expectStatus("post JSON", postReply, 200);
   const share = await probe(server, sharePath, { "user-agent": CRAWLER_UA });
@@ -681,9 +717,11 @@ async function main(options: Options): Promise<void> {
   });
   const all: Target[] = [
     reference("bare_file", "file", "bare node:http, stat + createReadStream + pipe of the JPEG", "/file"),
+    reference("bare_file_fd", "file", "bare node:http, the JPEG from a descriptor opened once: fstat + readSync + end", "/file-fd"),
     ours("cdn", "file", "GET public file (/cdn)", cdnPath),
     ours("signed", "file", "GET private file, signed URL", signedPath),
     reference("bare_range", "range", "bare node:http, the same 1 MiB range of the video", "/range", { range: rangeHeader }),
+    reference("bare_range_fd", "range", "bare node:http, the same range from a descriptor opened once: fstat + readSync + end", "/range-fd", { range: rangeHeader }),
     ours("range", "range", "GET video, Range first 1 MiB", videoFilePath, { range: rangeHeader }),
     // The same requests as `post` (an api-key that changes every request), so the client does
     // the same work on both sides; the bare server ignores the key.
@@ -715,7 +753,7 @@ async function main(options: Options): Promise<void> {
   for (let r = 1; r <= options.rounds; r++) {
     for (const t of targets) {
       if (t.name === "bare_json") {
-        await readers.grow(sizeFor(postRps * 1.5, options.durationS));
+        await readers.grow(options.readers ?? sizeFor(postRps * 1.5, options.durationS));
         await writeKeys();
       }
       if (t.name === "post") {
@@ -745,12 +783,14 @@ async function main(options: Options): Promise<void> {
     reference: string;
     metric: "rps" | "p99";
     target: { min?: number; max?: number };
+    /** A second reference doing the same work with no thread-pool round trip (FD_REFERENCE). */
+    alternate?: string;
   }
   const allRatios: Ratio[] = [
-    { key: "cdn_ratio", ours: "cdn", reference: "bare_file", metric: "rps", target: TARGETS.cdn_ratio },
-    { key: "cdn_p99_ratio", ours: "cdn", reference: "bare_file", metric: "p99", target: TARGETS.cdn_p99_ratio },
-    { key: "signed_ratio", ours: "signed", reference: "bare_file", metric: "rps", target: TARGETS.signed_ratio },
-    { key: "range_ratio", ours: "range", reference: "bare_range", metric: "rps", target: TARGETS.range_ratio },
+    { key: "cdn_ratio", ours: "cdn", reference: "bare_file", alternate: "bare_file_fd", metric: "rps", target: TARGETS.cdn_ratio },
+    { key: "cdn_p99_ratio", ours: "cdn", reference: "bare_file", alternate: "bare_file_fd", metric: "p99", target: TARGETS.cdn_p99_ratio },
+    { key: "signed_ratio", ours: "signed", reference: "bare_file", alternate: "bare_file_fd", metric: "rps", target: TARGETS.signed_ratio },
+    { key: "range_ratio", ours: "range", reference: "bare_range", alternate: "bare_range_fd", metric: "rps", target: TARGETS.range_ratio },
     { key: "post_ratio", ours: "post", reference: "bare_json", metric: "rps", target: TARGETS.post_ratio },
     { key: "share_robot_ratio", ours: "share_robot", reference: "bare_share", metric: "rps", target: TARGETS.share_robot_ratio },
   ];
@@ -800,10 +840,15 @@ async function main(options: Options): Promise<void> {
   for (const x of ratios) {
     const oursRuns = runs.get(x.ours) ?? [];
     const refRuns = runs.get(x.reference) ?? [];
+    const altRuns = x.alternate ? (runs.get(x.alternate) ?? []) : [];
     const perRound = oursRuns.map((o, i) => {
-      const ref = refRuns[i];
-      const value = x.metric === "rps" ? o.rps / ref.rps : o.p99 / ref.p99;
-      return { value, counts: ref.mainCpu >= SATURATED_CPU, clean: o.unexpected === 0 && ref.unexpected === 0 };
+      // FD_REFERENCE: a round counts when a reference saturated its main thread; the ratio is
+      // taken against the stricter of the two references (more req/s, lower p99), so the
+      // second reference can only make a target harder to meet, never easier.
+      const refs = [refRuns[i], altRuns[i]].filter((r): r is Run => r !== undefined);
+      const saturated = refs.some((r) => r.mainCpu >= SATURATED_CPU);
+      const value = x.metric === "rps" ? o.rps / Math.max(...refs.map((r) => r.rps)) : o.p99 / Math.min(...refs.map((r) => r.p99));
+      return { value, counts: saturated, clean: o.unexpected === 0 && refs.every((r) => r.unexpected === 0) };
     });
     const counted = perRound.filter((p) => p.counts && p.clean).map((p) => p.value);
     const bound = perRound.every((p) => !p.counts);

@@ -41,6 +41,24 @@ export function writeSchemas() {
   return paths;
 }
 
+/**
+ * Points the generated client's query compiler at lib/db/prisma-wasm.ts, which reads the
+ * WebAssembly's base64 from the file instead of importing it as a module that would stay in
+ * memory for good (8.4 MB of heap). The import stays as the fallback. Fails loudly when a
+ * Prisma upgrade changes the generated code, so the patch is never silently lost.
+ */
+export function loadWasmAsFile(name) {
+  const file = join(root, "lib/db/generated", name, "internal/class.ts");
+  const text = readFileSync(file, "utf8");
+  const pattern = /const \{ wasm \} = await import\("@prisma\/client\/runtime\/(query_compiler_[a-z_]+\.[a-z]+\.wasm-base64\.mjs)"\)/;
+  const match = pattern.exec(text);
+  if (!match) throw new Error(`${file}: Prisma's wasm import not found; update loadWasmAsFile in scripts/prisma-generate.mjs`);
+  const patched =
+    `const wasm = (await (await import("../../../prisma-wasm")).prismaWasmBase64("${match[1]}")) ??\n` +
+    `      (await import("@prisma/client/runtime/${match[1]}")).wasm`;
+  writeFileSync(file, text.replace(match[0], patched));
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const paths = writeSchemas();
   const prisma = join(root, "node_modules/prisma/build/index.js");
@@ -55,6 +73,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
         CHECKPOINT_DISABLE: "1",
       },
     });
+    loadWasmAsFile(name);
     console.log(`prisma client generated for ${name}`);
   }
 }

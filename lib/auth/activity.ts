@@ -8,9 +8,10 @@
  * rotating reader keys, `GET /posts/{code}` ran at a fraction of its cached speed and robots'
  * share pages were rendered again and again (docs/performance.md, "Read path under wrk").
  * Marks are therefore collected for FLUSH_DELAY_MS and written together, one statement per
- * table: a few cache invalidations per second at most, whatever the number of keys.
+ * table, and written so that they move no change number at all (lib/db/unannounced.ts): no
+ * read cache reads these columns, so the caches stay warm however many keys are in use.
  */
-import { db } from "../db/client";
+import { stampActivity, type ActivityTarget } from "../db/unannounced";
 import type { Principal } from "../types/principal";
 
 /** How long marks are collected before they are written. */
@@ -28,6 +29,10 @@ export function markUsed(principal: Principal): void {
   if (principal.kind === "app") apps.add(principal.appId);
   else if (principal.kind === "session") sessions.add(principal.sessionId);
   else return;
+  schedule();
+}
+
+function schedule(): void {
   if (timer) return;
   timer = setTimeout(() => {
     timer = null;
@@ -47,16 +52,23 @@ export function flushActivity(): Promise<void> {
   const at = new Date();
   flushing = flushing.then(async () => {
     try {
-      for (let i = 0; i < appIds.length; i += CHUNK) {
-        await db().app.updateMany({ where: { id: { in: appIds.slice(i, i + CHUNK) } }, data: { lastUsedAt: at } });
-      }
-      for (let i = 0; i < sessionIds.length; i += CHUNK) {
-        await db().relaySession.updateMany({ where: { id: { in: sessionIds.slice(i, i + CHUNK) } }, data: { lastActiveAt: at } });
-      }
+      await write("app", appIds, apps, at);
+      await write("relaySession", sessionIds, sessions, at);
     } catch (error) {
       // Bookkeeping: a failed write must not fail anything else; the next use marks again.
       console.error("key activity not recorded", error);
     }
   });
   return flushing;
+}
+
+/** Writes `ids` in chunks; ids SQLite's busy write lock kept out go back to `pending` for the next batch. */
+async function write(target: ActivityTarget, ids: readonly string[], pending: Set<string>, at: Date): Promise<void> {
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const chunk = ids.slice(i, i + CHUNK);
+    if (!(await stampActivity(target, chunk, at))) {
+      for (const id of chunk) pending.add(id);
+      schedule();
+    }
+  }
 }

@@ -79,8 +79,8 @@ export function peekKey(key: string, header: KeyHeader): Principal | null | unde
 function noteActivity(found: Resolved): Principal {
   if (found.lastActiveAt !== undefined && Date.now() - found.lastActiveAt > ACTIVITY_RESOLUTION_MS) {
     // Not awaited: activity is bookkeeping and must not slow or fail the request. Written
-    // in batches (lib/auth/activity.ts), which make this entry stale, so a later request
-    // reads the new time.
+    // in batches (lib/auth/activity.ts) that leave every cache entry current
+    // (lib/db/unannounced.ts): this entry keeps the new time itself.
     found.lastActiveAt = Date.now();
     markUsed(found.principal);
   }

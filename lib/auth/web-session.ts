@@ -13,6 +13,7 @@ import { createHmac } from "node:crypto";
 import { decode } from "next-auth/jwt";
 import { env } from "../config/env";
 import { db } from "../db/client";
+import { stampActivity } from "../db/unannounced";
 import { signingSecret } from "../crypto/signing";
 import { isSameOrigin } from "./same-origin";
 import { accountSummary } from "./authenticate";
@@ -69,9 +70,8 @@ export async function resolveWebSessionToken(token: string): Promise<WebSession 
   if (!session || session.userId !== uid) return null;
   if (Date.now() - session.lastActiveAt.getTime() > ACTIVITY_RESOLUTION_MS) {
     // Not awaited: bookkeeping must not slow or fail the request.
-    db()
-      .relaySession.updateMany({ where: { id: sid }, data: { lastActiveAt: new Date() } })
-      .catch(() => {});
+    // Moves no change number: no read cache reads the column (lib/db/unannounced.ts).
+    stampActivity("relaySession", [sid], new Date()).catch(() => {});
   }
   const { user } = session;
   return {

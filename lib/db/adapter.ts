@@ -5,6 +5,7 @@ import { env } from "../config/env";
 import { setGaugeSource } from "../metrics/registry";
 import { markChanged } from "./change-signal";
 import { postgresTarget, type DatabaseConfig } from "./config";
+import { announcesWrites } from "./announce-scope";
 import { cachePreparedStatements, sqliteClientOf } from "./sqlite-statements";
 
 /** The Prisma driver adapter for a database configuration. */
@@ -75,10 +76,14 @@ const isRead = (sql: string): boolean => /^\s*select\b/i.test(sql);
  * take to arrive (a PostgreSQL notification is asynchronous).
  */
 function announcingWrites(adapter: SqlDriverAdapter): SqlDriverAdapter {
-  const after = <T>(result: Promise<T>): Promise<T> =>
-    result.finally(() => {
+  // Decided when the statement starts, in the caller's async context: writes inside
+  // unannounced() (lib/db/unannounced.ts) touch only columns no read cache reads.
+  const after = <T>(result: Promise<T>): Promise<T> => {
+    if (!announcesWrites()) return result;
+    return result.finally(() => {
       markChanged();
     });
+  };
   return new Proxy(adapter, {
     get(target, property) {
       switch (property) {
@@ -89,7 +94,11 @@ function announcingWrites(adapter: SqlDriverAdapter): SqlDriverAdapter {
         case "queryRaw":
           return (query: SqlQuery) => (isRead(query.sql) ? target.queryRaw(query) : after(target.queryRaw(query)));
         case "startTransaction":
-          return async (...args: Parameters<SqlDriverAdapter["startTransaction"]>) => committingAnnounces(await target.startTransaction(...args));
+          return async (...args: Parameters<SqlDriverAdapter["startTransaction"]>) => {
+            const announce = announcesWrites();
+            const tx = await target.startTransaction(...args);
+            return announce ? committingAnnounces(tx) : tx;
+          };
       }
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === "function" ? value.bind(target) : value;

@@ -7,9 +7,9 @@
  * Three sources move it:
  * - this process's own writes: the driver adapter (lib/db/adapter.ts) calls markChanged()
  *   after every statement that may write outside a transaction and after every commit;
- * - SQLite: `PRAGMA data_version` on a read-only connection of our own changes whenever
- *   any other connection commits (the CLI, and also our own Prisma connection). It needs
- *   no I/O but is a statement all the same (profiled at ~7 % of a cached read when run on
+ * - SQLite: `PRAGMA data_version` on a connection of our own changes whenever any other
+ *   connection commits (the CLI, and also our own Prisma connection). Its own commits,
+ *   key activity only, do not count (lib/db/unannounced.ts). It needs no I/O but is a statement all the same (profiled at ~7 % of a cached read when run on
  *   every look-up), so it is read at most once per millisecond: another process's commit
  *   shows within 1 ms, this process's own at once (markChanged);
  * - PostgreSQL: statement triggers on the tables the caches read (migration
@@ -42,6 +42,15 @@ export function markChanged(): void {
 export interface ChangeWatcher {
   version(): number;
   close(): Promise<void>;
+  /**
+   * SQLite only: runs one write on the watcher's own connection, whose commits its
+   * `PRAGMA data_version` does not count, so the change number stays put (for writes no
+   * read cache reads, lib/db/unannounced.ts). "busy" when another connection holds the
+   * write lock (never waited for: the call is synchronous and would stall the event loop,
+   * and the holder may be an interactive transaction of this very process), "unavailable"
+   * when there is no such connection.
+   */
+  writeUnseen?(sql: string, params: readonly unknown[]): "done" | "busy" | "unavailable";
 }
 
 /** Caching off: every read is a miss. */
@@ -50,13 +59,25 @@ const alwaysChanged: ChangeWatcher = {
   close: async () => {},
 };
 
-function watchSqlite(file: string): ChangeWatcher {
-  let conn: Database.Database;
+function openWatcher(file: string): { conn: Database.Database; writable: boolean } | null {
+  // Read-write when the file allows it (for writeUnseen); a busy timeout of 0: see there.
   try {
-    conn = new Database(file, { readonly: true, fileMustExist: true });
+    return { conn: new Database(file, { fileMustExist: true, timeout: 0 }), writable: true };
   } catch {
-    return alwaysChanged;
+    try {
+      return { conn: new Database(file, { readonly: true, fileMustExist: true }), writable: false };
+    } catch {
+      return null;
+    }
   }
+}
+
+const SQLITE_BUSY = /^SQLITE_(BUSY|LOCKED)/;
+
+function watchSqlite(file: string): ChangeWatcher {
+  const opened = openWatcher(file);
+  if (!opened) return alwaysChanged;
+  const { conn, writable } = opened;
   const statement = conn.prepare("PRAGMA data_version").pluck();
   let seen = statement.get() as number;
   let checkedAt = Date.now();
@@ -76,6 +97,19 @@ function watchSqlite(file: string): ChangeWatcher {
         state.generation++;
       }
       return state.generation;
+    },
+    writeUnseen(sql, params) {
+      if (!writable || !conn.open) return "unavailable";
+      try {
+        conn.prepare(sql).run(...params);
+        return "done";
+      } catch (error) {
+        const code = (error as { code?: string }).code ?? "";
+        if (SQLITE_BUSY.test(code)) return "busy";
+        // SQLite opened a write-protected file read-only after all.
+        if (code.startsWith("SQLITE_READONLY")) return "unavailable";
+        throw error;
+      }
     },
     async close() {
       conn.close();

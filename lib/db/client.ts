@@ -38,13 +38,23 @@ export function createDb(config: DatabaseConfig = databaseConfig()): Db {
  * one they were filled at. The watcher starts with the first call.
  */
 export function changeVersion(client: Db = db()): number {
+  return changeWatcher(client).version();
+}
+
+/** The client's change watcher, started on first use. */
+export function changeWatcher(client: Db = db()): ChangeWatcher {
   let watcher = watchers.get(client);
   if (!watcher) {
     const config = configs.get(client);
     watcher = config ? watchChanges(config) : cachingDisabled;
     watchers.set(client, watcher);
   }
-  return watcher.version();
+  return watcher;
+}
+
+/** The client's database provider (undefined for a client not made by createDb). */
+export function providerOf(client: Db = db()): DatabaseConfig["provider"] | undefined {
+  return configs.get(client)?.provider;
 }
 
 /** Disconnects a client and its change watcher. */

@@ -30,6 +30,12 @@ export interface FastLane {
    * "not a file request", and the request goes through the lane above as before.
    */
   serveFile(req: IncomingMessage, res: ServerResponse): boolean;
+  /**
+   * An API or Relay GET the read caches answer alone (Dispatcher.replyNow), written before
+   * any promise; false means "not answered", nothing was counted, and the request goes
+   * through the lane above as before.
+   */
+  serveCached(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
 /** Paths left to Next although they sit under a fast prefix. */
@@ -37,8 +43,10 @@ const NEXT_OWNED = /^\/api\/auth(?:\/|$)/;
 
 export async function createFastLane(): Promise<FastLane> {
   const [{ dispatcher }, { serveCdn }] = await Promise.all([import("../routes"), import("../routes/cdn")]);
-  const api = dispatcher("api").reply;
-  const relay = dispatcher("relay").reply;
+  const apiDispatcher = dispatcher("api");
+  const relayDispatcher = dispatcher("relay");
+  const api = apiDispatcher.reply;
+  const relay = relayDispatcher.reply;
 
   const pick = (path: string): Handler | null => {
     if (isUnder(path, "/cdn")) return serveCdn;
@@ -69,6 +77,18 @@ export async function createFastLane(): Promise<FastLane> {
     // 'finish' comes after this returns even when the reply was written synchronously.
     if (mine) watchFileReply(res);
     return mine;
+  };
+  lane.serveCached = (req, res) => {
+    if (req.method !== "GET") return false;
+    const url = req.url ?? "/";
+    const query = url.indexOf("?");
+    const path = query === -1 ? url : url.slice(0, query);
+    const target = isUnder(path, "/api") ? (NEXT_OWNED.test(path) ? null : apiDispatcher) : isUnder(path, "/relay") ? relayDispatcher : null;
+    if (!target) return false;
+    const reply = target.replyNow(toRequest(req, res, url));
+    if (!reply) return false;
+    writeReply(req, res, reply);
+    return true;
   };
   return lane;
 }
@@ -110,6 +130,12 @@ function linger(req: IncomingMessage): void {
 /** A dispatcher reply: JSON text is written as it is; a handler's Response goes through send(). */
 async function sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply): Promise<void> {
   if (reply.body?.kind === "response") return send(req, res, reply.body.response, reply.headers);
+  writeReply(req, res, reply);
+}
+
+/** A reply without a handler's Response (JSON text or nothing), written at once. */
+function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+  if (reply.body?.kind === "response") throw new Error("writeReply: a Response body goes through send()");
   const bodyless = req.method === "HEAD" || reply.status === 204 || reply.status === 304 || !reply.body;
   const head: Record<string, string> = reply.headers;
   if (reply.body && reply.status !== 204 && reply.status !== 304) head["content-length"] = String(Buffer.byteLength(reply.body.text));

@@ -124,6 +124,16 @@ function serveFileNow(lane: FastLane, req: IncomingMessage, res: ServerResponse,
   }
 }
 
+/** fastLane.serveCached, with a failure answered as every other request's is. */
+function serveCachedNow(lane: FastLane, req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
+  try {
+    return lane.serveCached(req, res);
+  } catch (error) {
+    answerFailure(res, requestId, error);
+    return true;
+  }
+}
+
 /** The address to print and to connect to: wildcard binds are reached through loopback. */
 function reachableUrl(address: AddressInfo): string {
   const host =
@@ -151,6 +161,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const requestId = prepareRequest(req, res, trustProxy);
     // A direct file is answered here, without the promise chain below, once the lane exists.
     if (fastLane && serveFileNow(fastLane, req, res, requestId)) return;
+    // So is a read the caches answer alone (docs/fast-lane.md).
+    if (fastLane && serveCachedNow(fastLane, req, res, requestId)) return;
     ready
       .then(async () => {
         if (fastLane && (await fastLane(req, res))) return;

@@ -91,3 +91,22 @@ describe("what the statement cache uses of @prisma/adapter-better-sqlite3", () =
     }
   });
 });
+
+describe("the query compiler's WebAssembly, read as a file (lib/db/prisma-wasm.ts)", () => {
+  it("both generated clients read it through prismaWasmBase64, and it finds the file", async () => {
+    const { prismaWasmBase64 } = await import("@/lib/db/prisma-wasm");
+    for (const [name, provider] of [
+      ["sqlite", "sqlite"],
+      ["postgres", "postgresql"],
+    ] as const) {
+      const file = `query_compiler_fast_bg.${provider}.wasm-base64.mjs`;
+      const generated = readFileSync(join(root, "lib/db/generated", name, "internal/class.ts"), "utf8");
+      expect(generated).toContain(`prismaWasmBase64("${file}")`);
+      const base64 = await prismaWasmBase64(file);
+      // A WebAssembly module: "\0asm" version 1, and the very bytes the module would export.
+      expect(Buffer.from(base64 ?? "", "base64").subarray(0, 8)).toEqual(Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+      const imported = (await import(`@prisma/client/runtime/${file}`)) as { wasm: string };
+      expect(base64).toBe(imported.wasm);
+    }
+  });
+});

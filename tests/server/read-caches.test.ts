@@ -106,6 +106,52 @@ describe("read caches on the production server", () => {
     // Four admin CLI processes (tsx, a database connection each): seconds apiece on a busy machine.
   }, 120_000);
 
+  it("a new key's activity leaves the caches warm; a cached read keeps every header and its count", async () => {
+    const code = await uploadPost();
+    // A key never used before: its first read marks it used, written within FLUSH_DELAY_MS.
+    await admin("user", "create", "--username", "cache_reader");
+    const reader = (await admin("app", "create", "--user", "cache_reader", "--name", "Reader", "--gallery-access")).key as string;
+    await new Promise((done) => setTimeout(done, FLUSH_DELAY_MS * 3));
+    await (await page(code, ROBOT)).text();
+    expect((await page(code, ROBOT)).headers.get("x-mediahost-cache")).toBe("hit");
+    const read = () => fetch(`${server.url}/api/posts/${code}`, { headers: { "api-key": reader } });
+    const first = await read();
+    expect(first.status).toBe(200);
+    const body = await first.text();
+    await new Promise((done) => setTimeout(done, FLUSH_DELAY_MS * 3));
+    // That write moved no change number (lib/db/unannounced.ts): the robot's page is still
+    // replayed, and the reader's key and the post are still answered from memory.
+    expect((await page(code, ROBOT)).headers.get("x-mediahost-cache")).toBe("hit");
+
+    const second = await read();
+    expect(second.status).toBe(200);
+    expect(await second.text()).toBe(body);
+    // Answered from memory when the rate-limit counters are in process; with Redis every
+    // read takes the full pipeline (docs/caching.md), and the same rules hold.
+    expect(second.headers.get("x-mediahost-cache")).toBe(process.env.TEST_REDIS_URL ? null : "hit");
+    expect(second.headers.get("request-id")).toMatch(/^[0-9a-f]{32}$/);
+    expect(second.headers.get("request-id")).not.toBe(first.headers.get("request-id"));
+    expect(second.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(second.headers.get("cache-control")).toBe("no-store");
+    expect(second.headers.get("access-control-allow-origin")).toBe("*");
+    expect(second.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(Number(second.headers.get("content-length"))).toBe(Buffer.byteLength(body));
+    const remaining = Number(second.headers.get("x-ratelimit-remaining"));
+    expect(remaining).toBe(Number(first.headers.get("x-ratelimit-remaining")) - 1);
+
+    // Every cached read counts: the one past the limit is the pipeline's 429.
+    for (let i = remaining; i > 0; i--) {
+      const r = await read();
+      expect(r.status).toBe(200);
+      await r.arrayBuffer();
+    }
+    const over = await read();
+    expect(over.status).toBe(429);
+    expect(((await over.json()) as { error: { type: string } }).error.type).toBe("rate_limited");
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(over.headers.get("request-id")).toMatch(/^[0-9a-f]{32}$/);
+  }, 120_000);
+
   it("people always get a fresh render, which counts their view", async () => {
     const code = await uploadPost();
     await (await page(code, ROBOT)).text();

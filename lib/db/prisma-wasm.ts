@@ -1,0 +1,29 @@
+/**
+ * The Prisma query compiler's WebAssembly, loaded without keeping its text for good.
+ *
+ * Prisma's generated client imports it as an ES module holding the binary as a base64
+ * string (`query_compiler_fast_bg.<provider>.wasm-base64.mjs`, 4.4 MB). A module stays in
+ * memory as long as the process: its source text and the string, 8.4 MB of the server's
+ * ~53 MB idle heap, and with the heap allowed to grow by half under load, ~12 MB of peak
+ * RSS (docs/performance.md, "Memory"). Read as a file instead, both are garbage once the
+ * module is compiled. scripts/prisma-generate.mjs points the generated clients here; when the
+ * file cannot be found this answers undefined and the client imports the module as before.
+ */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+/** The base64 text of `file` in @prisma/client's runtime folder, or undefined. */
+export async function prismaWasmBase64(file: string): Promise<string | undefined> {
+  try {
+    // From the project root (where `npm start`, the CLI and the tests run): this module is
+    // also bundled (the custom server, Next), where its own location says nothing. The
+    // specifier is built at run time so that no bundler resolves it at build time.
+    const require = createRequire(join(process.cwd(), "package.json"));
+    const runtime = dirname(require.resolve(["@prisma", "client", "runtime", "client"].join("/")));
+    const text = await readFile(join(runtime, file), "utf8");
+    return /const wasm = "([A-Za-z0-9+/=]+)"/.exec(text)?.[1];
+  } catch {
+    return undefined;
+  }
+}
