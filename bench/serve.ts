@@ -518,7 +518,7 @@ function wrkScript(headers: Record<string, string>, keyFile: string | null): str
     "    latency:percentile(50), latency:percentile(99), latency.mean))",
     "end",
   );
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 interface Target {
@@ -706,7 +706,7 @@ async function main(options: Options): Promise<void> {
   // R x duration / size requests in a run, plus one from the warm-up touch; within the limit.
   const keyFile = join(work, "keys.txt");
   const sizeFor = (rps: number, seconds: number): number => Math.ceil((rps * seconds * 1.3) / (BUCKETS.posts_get.limit - 2)) + 100;
-  const writeKeys = async (): Promise<void> => writeFile(keyFile, readers.keys.join("\n") + "\n");
+  const writeKeys = async (): Promise<void> => writeFile(keyFile, `${readers.keys.join("\n")}\n`);
   await writeKeys();
 
   const ours = (name: string, pair: PairName, label: string, path: string, headers: Record<string, string> = {}, keyed = false): Target => ({

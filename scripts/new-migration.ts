@@ -33,7 +33,7 @@ for (const config of configs) {
     continue;
   }
   mkdirSync(join(dir, folder), { recursive: true });
-  writeFileSync(join(dir, folder, "migration.sql"), sql + "\n");
+  writeFileSync(join(dir, folder, "migration.sql"), `${sql}\n`);
   copyFileSync(join(prismaDir(config.provider), "schema.prisma"), snapshotPath(config.provider));
   console.log(`${config.provider}: wrote ${join(dir, folder, "migration.sql")}`);
 }

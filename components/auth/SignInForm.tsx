@@ -78,7 +78,7 @@ export function SignInForm({ callbackUrl, initialError, initialTicket, providers
     done();
   }
 
-  async function usePasskey() {
+  async function signInWithPasskey() {
     setError(null);
     setPending(true);
     try {
@@ -150,7 +150,7 @@ export function SignInForm({ callbackUrl, initialError, initialTicket, providers
       </form>
       <div className="space-y-2">
         <p className="text-center text-sm text-zinc-500 dark:text-zinc-400">or</p>
-        <button type="button" className={secondaryButtonClass} disabled={pending} onClick={() => void usePasskey()}>
+        <button type="button" className={secondaryButtonClass} disabled={pending} onClick={() => void signInWithPasskey()}>
           Use a passkey
         </button>
         {providers.map((provider) => (

@@ -231,7 +231,6 @@ export function Gallery() {
               <button type="button" onClick={() => setEditing(post)} className="block w-full text-left" aria-label={`Edit ${title}`}>
                 <div className="aspect-square w-full bg-zinc-100 dark:bg-zinc-800">
                   {preview ? (
-                    // eslint-disable-next-line @next/next/no-img-element -- signed, per-user URLs: no optimiser in between.
                     <img src={preview.src} srcSet={preview.srcSet} sizes={preview.srcSet ? FOUR_COLUMN_SIZES : undefined} alt="" loading="lazy" className="h-full w-full object-cover" />
                   ) : (
                     <div className="flex h-full items-center justify-center text-sm text-zinc-500">{post.files[0]?.mime_type ?? "No file"}</div>

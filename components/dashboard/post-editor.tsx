@@ -251,7 +251,6 @@ export function PostEditor({
             {post.files.map((file) => (
               <li key={file.name} className="flex items-center gap-3 p-2 text-sm">
                 {file.thumbnail_url || file.mime_type.startsWith("image/") ? (
-                  // eslint-disable-next-line @next/next/no-img-element -- signed per-user URLs.
                   <img src={file.thumbnail_url ?? file.url} alt="" className="h-12 w-12 shrink-0 rounded object-cover" />
                 ) : (
                   <span className="h-12 w-12 shrink-0 rounded bg-zinc-200 dark:bg-zinc-800" />

@@ -155,7 +155,6 @@ function ImagePicker({ kind, current }: { kind: "avatar" | "banner"; current: st
       <p className={label}>{title}</p>
       <div className={kind === "avatar" ? "h-20 w-20 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800" : "aspect-[3/1] w-full overflow-hidden rounded-lg bg-zinc-200 dark:bg-zinc-800"}>
         {current && (
-          // eslint-disable-next-line @next/next/no-img-element -- our own CDN URL.
           <img src={current} alt={`Current ${kind}`} className="h-full w-full object-cover" />
         )}
       </div>

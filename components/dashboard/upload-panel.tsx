@@ -66,6 +66,7 @@ export function UploadPanel({
       <h2 id="upload-heading" className="sr-only">
         Upload
       </h2>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop zone; the file input and paste inside it are the keyboard's way in */}
       <div
         onDragOver={(e) => {
           e.preventDefault();

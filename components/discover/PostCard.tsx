@@ -19,7 +19,6 @@ export function PostCard({ post, signedIn, sizes = THREE_COLUMN_SIZES }: { post:
     <li className="flex flex-col overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
       <Link href={shareHref} prefetch={false} className="group relative block aspect-[4/3] bg-zinc-100 dark:bg-zinc-800">
         {preview ? (
-          // eslint-disable-next-line @next/next/no-img-element
           <img src={preview.src} srcSet={preview.srcSet} sizes={preview.srcSet ? sizes : undefined} alt="" loading="lazy" decoding="async" className="h-full w-full object-cover transition group-hover:opacity-90" />
         ) : (
           <span className="flex h-full items-center justify-center text-sm text-zinc-500">{file?.mime_type ?? "No preview"}</span>
@@ -49,7 +48,6 @@ export function PostCard({ post, signedIn, sizes = THREE_COLUMN_SIZES }: { post:
               prefetch={false}
               className="flex items-center gap-2 truncate text-sm text-zinc-500 hover:underline dark:text-zinc-400"
             >
-              {/* eslint-disable-next-line @next/next/no-img-element */}
               <img src={post.author.avatar} alt="" width={20} height={20} loading="lazy" className="h-5 w-5 rounded-full" />
               {post.author.nickname}
             </Link>

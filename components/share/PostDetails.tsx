@@ -34,7 +34,6 @@ export function PostDetails({ post, title, owner, signedIn }: { post: PostJson; 
       <div className="flex flex-wrap items-center justify-between gap-x-6 gap-y-3 border-t border-zinc-200 pt-4 text-sm dark:border-zinc-800">
         {post.author ? (
           <div className="flex items-center gap-3">
-            {/* eslint-disable-next-line @next/next/no-img-element */}
             <img src={post.author.avatar} alt="" width={40} height={40} className="h-10 w-10 rounded-full bg-zinc-200 object-cover dark:bg-zinc-800" />
             <div>
               <p className="font-medium">

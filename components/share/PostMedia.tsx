@@ -31,7 +31,6 @@ function FileView({ file, alt, priority }: { file: FileJson; alt: string; priori
     return (
       <a href={file.url} className="block" title="Open the full-size image">
         {/* Direct CDN files, already sized and optimised at upload: no image pipeline. */}
-        {/* eslint-disable-next-line @next/next/no-img-element */}
         <img
           src={file.url}
           alt={alt}

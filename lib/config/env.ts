@@ -13,7 +13,7 @@ const flag = z
 const optional = z
   .string()
   .optional()
-  .transform((v) => (v && v.trim() ? v.trim() : undefined));
+  .transform((v) => (v?.trim() ? v.trim() : undefined));
 const stripSlash = (v: string) => v.replace(/\/+$/, "");
 const DEFAULT_PORT = 3000;
 
@@ -31,7 +31,7 @@ const optionalBytes = z
   .string()
   .optional()
   .transform((v, ctx) => {
-    if (!v || !v.trim()) return undefined;
+    if (!v?.trim()) return undefined;
     const n = parseBytes(v);
     if (n === null) {
       ctx.addIssue({ code: "custom", message: "must be a byte count such as 4GB, 512MB or 1048576" });

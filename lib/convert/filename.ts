@@ -12,7 +12,6 @@ export const MAX_BASE_NAME_LENGTH = 100;
 
 // C0/C1 controls and DEL; bidi embeddings/overrides/isolates (U+202A–U+202E, U+2066–U+2069),
 // which can make "evil‮gnp.exe" display as "evilexe.png"; zero-width and BOM characters.
-// eslint-disable-next-line no-control-regex -- removing control characters is the point
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
 // Reserved in Windows file names; `"` and `\` would also break the quoted header value.
 const RESERVED = /[<>:"/\\|?*]/g;

@@ -184,7 +184,7 @@ function answerFromCache(request: Request, surface: Surface, basePath: string, r
   const header = KEY_HEADER[surface];
   const key = request.headers.get(header);
   const store = counterStore();
-  if (!key || !key.trim() || !store.hitNow) return undefined;
+  if (!key?.trim() || !store.hitNow) return undefined;
   const url = plainUrl(request.url) ?? new URL(request.url);
   const match = router.match("GET", routePath(url, basePath));
   if (match.kind !== "found") return undefined;
@@ -193,7 +193,7 @@ function answerFromCache(request: Request, surface: Surface, basePath: string, r
   const principal = peekKey(key, header);
   if (!principal) return undefined;
   try {
-    checkPrincipal(route, principal, header);
+    checkPrincipal(route, principal);
   } catch {
     return undefined;
   }
@@ -268,18 +268,18 @@ async function authorize(route: RouteDef, key: string | null, surface: Surface, 
   const header = KEY_HEADER[surface];
   if (route.auth === "none") return null;
   // Without a key, our own pages authenticate with the web sign-in cookie (same-origin only).
-  const principal = key && key.trim() ? await authenticateKey(key, header) : await authenticateWebSession(requestHeaders);
-  if (!key || !key.trim()) {
+  const principal = key?.trim() ? await authenticateKey(key, header) : await authenticateWebSession(requestHeaders);
+  if (!key?.trim()) {
     if (!principal && route.auth === "optional") return null;
     if (!principal) throw new DomainError("unauthorized", `Missing ${header} header.`);
   }
   if (!principal) throw new DomainError("unauthorized", `The ${header} is not recognized.`);
-  checkPrincipal(route, principal, header);
+  checkPrincipal(route, principal);
   return principal;
 }
 
 /** What a known principal may do on this route: key kind, suspension, lapsed team, gallery access. */
-function checkPrincipal(route: RouteDef, principal: Principal, header: string): void {
+function checkPrincipal(route: RouteDef, principal: Principal): void {
   // A team key whose owner is suspended is refused on every endpoint with 403 suspended
   // (interface.md, states and authentication rule 5), even where team keys are otherwise 401.
   if (principal.kind === "team" && principal.owner.suspended) {

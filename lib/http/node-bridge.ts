@@ -9,7 +9,6 @@
  * bodies are used as usual.
  */
 import { Readable } from "node:stream";
-import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 
 // Request bodies live below the HTTP layer, where uploads read them (lib/files/request-body.ts).
 export { abandonRequestBody, attachRequestBody, readRequestBody, requestBody } from "../files/request-body";

@@ -37,7 +37,7 @@ export const hlsJobHandler: JobHandler = {
       select: { id: true, postId: true, storageKey: true, streamState: true, priority: true },
     });
     // Deleted since, or already done by an earlier attempt: nothing to do.
-    if (!file || !file.priority || file.streamState === "ready") return;
+    if (!file?.priority || file.streamState === "ready") return;
     const prefix = hlsPrefix(file.postId, file.id);
     // streamKey is set before any segment is written, so deleting the file meanwhile removes them too.
     await db().file.updateMany({

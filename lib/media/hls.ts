@@ -164,7 +164,7 @@ export function masterPlaylist(renditions: readonly (Rendition & { bandwidth: nu
   for (const r of renditions) {
     lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${r.bandwidth},RESOLUTION=${r.width}x${r.height},CODECS="${codecs}"`, `${r.name}.m3u8`);
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 export interface MediaPlaylist {

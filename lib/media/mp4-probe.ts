@@ -25,7 +25,7 @@ const FRAGMENT_TOP: ReadonlySet<string> = new Set(["moof", "mfra", "sidx", "ssix
 
 const VIDEO_CODECS: Readonly<Record<string, string>> = { avc1: "h264", avc3: "h264", hvc1: "hevc", hev1: "hevc", av01: "av1", vp09: "vp9" };
 /** MPEG-4 object type indications (ISO 14496-1 / ffmpeg's ff_mp4_obj_type) we name. */
-const AUDIO_OBJECT_TYPES: Readonly<Record<number, string>> = { 0x40: "aac", 0x66: "aac", 0x67: "aac", 0x68: "aac", 0x69: "mp3", 0x6b: "mp3" };
+const AUDIO_OBJECT_TYPES: Readonly<Record<number, string>> = { 64: "aac", 102: "aac", 103: "aac", 104: "aac", 105: "mp3", 107: "mp3" };
 
 class Unreadable extends Error {}
 const need = (ok: boolean, why: string): void => {

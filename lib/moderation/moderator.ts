@@ -33,7 +33,7 @@ export class ListModerator implements Moderator {
   constructor(words: readonly string[], hashes: readonly string[]) {
     const cleaned = words.map((w) => w.trim().toLowerCase()).filter(Boolean);
     this.pattern = cleaned.length
-      ? new RegExp(`(^|[^\\p{L}\\p{N}])(${cleaned.map(escape).join("|")})(?=$|[^\\p{L}\\p{N}])`, "iu")
+      ? new RegExp(`(^|[^\\p{L}\\p{N}])(${cleaned.map(escapeRegExp).join("|")})(?=$|[^\\p{L}\\p{N}])`, "iu")
       : null;
     this.hashes = new Set(hashes.map((h) => h.trim().toLowerCase()).filter((h) => /^[0-9a-f]{64}$/.test(h)));
   }
@@ -51,7 +51,7 @@ export class ListModerator implements Moderator {
   }
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const lines = (path: string | undefined) => (path && existsSync(path) ? readFileSync(path, "utf8").split(/\r?\n/) : []);
 
 export function moderatorFromEnv(source: NodeJS.ProcessEnv = process.env): Moderator {

@@ -26,7 +26,7 @@ async function resolveCdn(request: Request, basePath: string): Promise<Response>
     return errorResponse("method_not_allowed", `Method ${request.method} is not allowed here.`, { headers: { allow: "GET, HEAD" } });
   }
   const url = new URL(request.url);
-  const path = url.pathname.startsWith(basePath + "/") ? url.pathname.slice(basePath.length + 1) : "";
+  const path = url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length + 1) : "";
   const segments = path.split("/");
   let decoded: string[];
   try {

@@ -79,7 +79,7 @@ export function runNextBuild(root: string, stdio: "inherit" | "pipe" = "inherit"
     child.on("error", fail);
     child.on("exit", (code, signal) => {
       if (code === 0) {
-        writeFileSync(join(root, FINGERPRINT_FILE), fingerprint + "\n");
+        writeFileSync(join(root, FINGERPRINT_FILE), `${fingerprint}\n`);
         done();
       } else {
         const tail = output ? `\n${output.slice(-4000)}` : "";

@@ -112,7 +112,7 @@ const isUnder = (path: string, prefix: string): boolean =>
 
 function toRequest(req: IncomingMessage, res: ServerResponse, url: string): Request {
   // The origin only feeds `request.url`; handlers build absolute URLs from PUBLIC_URL.
-  const request = nodeRequest(req, res, `http://localhost${url.startsWith("/") ? url : "/" + url}`);
+  const request = nodeRequest(req, res, `http://localhost${url.startsWith("/") ? url : `/${url}`}`);
   return req.method === "GET" || req.method === "HEAD" ? request : attachRequestBody(request, req);
 }
 

@@ -89,7 +89,7 @@ export class BlobStorage implements Storage {
       }
       throw error;
     }
-    if (!result || result.statusCode !== 200) return null;
+    if (result?.statusCode !== 200) return null;
     const body = Readable.fromWeb(result.stream as unknown as NodeWebReadableStream<Uint8Array>);
     const meta = {
       contentType: result.blob.contentType,

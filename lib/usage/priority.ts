@@ -8,7 +8,7 @@
  * instances rolling the same user at once both run the UPDATE, but only the first matches
  * its WHERE, so a charge made in between is never wiped by a second refill.
  */
-import { db, type Tx } from "../db/client";
+import type { db, Tx } from "../db/client";
 import { isPlan, planLimits, type Plan } from "../plans";
 
 type Client = Tx | ReturnType<typeof db>;

@@ -4,7 +4,7 @@
  */
 import { db } from "../db/client";
 import { DomainError } from "../errors";
-import { isPlan, planLimits, type Plan } from "../plans";
+import { isPlan, type Plan } from "../plans";
 import { priorityMinutesLeft } from "../usage/priority";
 import { quotaFor, weeklyUsage, type WeeklyUsage } from "../usage/quota";
 import { userSubject } from "../usage/window";

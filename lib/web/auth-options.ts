@@ -266,7 +266,7 @@ export function authOptions(): NextAuthOptions {
     },
     callbacks: {
       async signIn({ user, account, profile }) {
-        if (!account || account.type !== "oauth") return true;
+        if (account?.type !== "oauth") return true;
         try {
           const p = (profile ?? {}) as Record<string, unknown>;
           const name = typeof p.login === "string" ? p.login : typeof p.username === "string" ? p.username : typeof p.preferred_username === "string" ? p.preferred_username : (user.name ?? null);

@@ -95,7 +95,7 @@ export function buildOEmbed(post: PostJson, options: { maxWidth?: number; maxHei
     ...(post.author ? { author_name: post.author.username, author_url: profileUrl(post.author.username) } : {}),
   };
   const file = post.files[0];
-  if (!file || !file.width || !file.height) return base;
+  if (!file?.width || !file.height) return base;
   const [width, height] = fit(file.width, file.height, options.maxWidth, options.maxHeight);
   const kind = primaryKind(post);
   if (kind === "image") {

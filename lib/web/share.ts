@@ -16,7 +16,6 @@ import { countLimitedView, countViews } from "../social/views";
 import { notePageExpiry } from "./page-expiry";
 import { verifyUnlockToken } from "./share-unlock";
 import { isRobot } from "./robots";
-import type { Viewer as WebViewer } from "./viewer";
 
 export type PostJson = z.infer<typeof Post>;
 

@@ -65,7 +65,7 @@ function expandIpv6(address: string): number[] | null {
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted) {
     const p = dotted[1].split(".").map(Number);
-    text = text.slice(0, -dotted[1].length) + `${((p[0] << 8) | p[1]).toString(16)}:${((p[2] << 8) | p[3]).toString(16)}`;
+    text = `${text.slice(0, -dotted[1].length)}${((p[0] << 8) | p[1]).toString(16)}:${((p[2] << 8) | p[3]).toString(16)}`;
   }
   const [head, tail] = text.split("::");
   const part = (s: string | undefined) => (s ? s.split(":").map((g) => parseInt(g, 16)) : []);

@@ -10,6 +10,7 @@ import { MediaHostError } from "./errors";
 /** The methods openapi-fetch knows; the generated `paths` name each (absent ones `?: never`). */
 export type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
 /** openapi-fetch's own bound on `paths`. */
+// biome-ignore lint/complexity/noBannedTypes: openapi-typescript's `paths` are object types; {} is their widest form
 export type AnyPaths = {};
 
 /** Paths that declare `method`. */
@@ -20,6 +21,7 @@ export type PathsWith<Paths, M extends HttpMethod> = {
 /** The operation object of `method` on `path`. */
 export type OperationOf<Paths, P extends keyof Paths, M extends HttpMethod> = Paths[P] extends { [K in M]: infer O extends Record<string | number, unknown> } ? O : never;
 
+// biome-ignore lint/complexity/noBannedTypes: `{} extends Pick<T, K>` is the test for an optional key
 type RequiredKeysOf<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
 /** The init object of an operation (params, body, headers, signal...); optional when nothing in it is required. */
 export type InitOf<Op> = RequiredKeysOf<FetchOptions<Op>> extends never ? FetchOptions<Op> | undefined : FetchOptions<Op>;

@@ -99,7 +99,7 @@ test("a private post's stream opens only with signed URLs", async () => {
   const unsigned = `${signed.origin}${signed.pathname}`;
   expect([403, 404]).toContain((await fetch(unsigned)).status);
   const tampered = new URL(signed);
-  tampered.searchParams.set("sig", "x" + signed.searchParams.get("sig")!.slice(1));
+  tampered.searchParams.set("sig", `x${signed.searchParams.get("sig")!.slice(1)}`);
   expect([403, 404]).toContain((await fetch(tampered)).status);
 
   // The signed master playlist works and signs every URI it lists; so do the renditions.

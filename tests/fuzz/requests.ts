@@ -57,7 +57,7 @@ const ROUTE_TARGETS: { surface: Surface; route: RouteDef }[] = ROUTES.flatMap((r
 
 // ───────────── path pieces ─────────────
 
-const hex = (bytes: Buffer): string => [...bytes].map((b) => "%" + b.toString(16).toUpperCase().padStart(2, "0")).join("");
+const hex = (bytes: Buffer): string => [...bytes].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("");
 
 const shareCode = fc.stringMatching(/^[A-Za-z0-9]{10}$/);
 const segment = (known: string[]): fc.Arbitrary<string> => fc.oneof(
@@ -106,13 +106,13 @@ const queryValue = fc.oneof(
 );
 const query: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constant("") },
-  { weight: 5, arbitrary: fc.array(fc.tuple(queryKey, queryValue), { maxLength: 6 }).map((pairs) => (pairs.length ? "?" + pairs.map(([k, v]) => `${k}=${v}`).join("&") : "")) },
-  { weight: 1, arbitrary: fc.constantFrom("?", "?&&&", "?=", "?limit", "?limit=1&limit=2", "?a=%E0%A4%A", "?" + "&".repeat(5000), "?%00=%00") },
+  { weight: 5, arbitrary: fc.array(fc.tuple(queryKey, queryValue), { maxLength: 6 }).map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${v}`).join("&")}` : "")) },
+  { weight: 1, arbitrary: fc.constantFrom("?", "?&&&", "?=", "?limit", "?limit=1&limit=2", "?a=%E0%A4%A", `?${"&".repeat(5000)}`, "?%00=%00") },
 );
 
 function pathOf(t: Target): string {
   const base = t.surface === "other" ? "" : `/${t.surface}`;
-  const route = t.segments.length ? "/" + t.segments.join("/") : "";
+  const route = t.segments.length ? `/${t.segments.join("/")}` : "";
   return base + route || "/";
 }
 
@@ -125,7 +125,7 @@ function keyHeaders(keys: FuzzContext, surface: Target["surface"], route: RouteD
   const valid = route && SELF_DESTRUCTIVE.has(route.id) ? [] : surface === "relay" ? [keys.relay, keys.team] : [keys.api, keys.apiUploadOnly, keys.team];
   const value: fc.Arbitrary<Bytes> = fc.oneof(
     { weight: valid.length ? 6 : 0, arbitrary: valid.length ? fc.constantFrom(...valid) : fc.constant("") },
-    { weight: 1, arbitrary: fc.constantFrom("", " ", "mh_app_", "null", surface === "relay" ? keys.api : keys.relay, keys.api + "x", keys.api.toUpperCase()) },
+    { weight: 1, arbitrary: fc.constantFrom("", " ", "mh_app_", "null", surface === "relay" ? keys.api : keys.relay, `${keys.api}x`, keys.api.toUpperCase()) },
     { weight: 1, arbitrary: fc.string({ maxLength: 80 }).filter((s) => !/[\r\n\0]/.test(s)) },
     { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 40 }).map((b) => Buffer.from(b.map((x) => (x < 32 || x === 127 ? 65 : x)))) },
   );
@@ -161,7 +161,7 @@ const { json } = fc.letrec<{ json: unknown; obj: Record<string, unknown>; arr: u
   arr: fc.array(tie("json"), { maxLength: 5 }),
 }));
 
-const deepJson = fc.tuple(fc.integer({ min: 100, max: 100_000 }), fc.constantFrom("[", '{"a":')).map(([depth, open]) => open.repeat(depth) + "1" + (open === "[" ? "]" : "}").repeat(depth));
+const deepJson = fc.tuple(fc.integer({ min: 100, max: 100_000 }), fc.constantFrom("[", '{"a":')).map(([depth, open]) => `${open.repeat(depth)}1${(open === "[" ? "]" : "}").repeat(depth)}`);
 const protoJson = fc.constantFrom('{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}', '{"__proto__":null,"title":"x"}', '{"privacy":{"__proto__":"public"}}', '{"title":"a","title":"b"}');
 
 /** Bodies the endpoints' schemas may accept: a few of their fields with plausible values. */
@@ -212,7 +212,7 @@ const partContent: fc.Arbitrary<Buffer> = fc.oneof(
   fc.integer({ min: 1, max: PNG.length - 1 }).map((n) => PNG.subarray(0, n)),
   fc.constantFrom(Buffer.from("GIF89a"), Buffer.from("\x00\x00\x00\x18ftypmp42"), Buffer.from("RIFF\x10\x00\x00\x00WEBPVP8 "), Buffer.from("\xff\xd8\xff\xe0")),
 );
-const filename = fc.oneof(fc.constantFrom("a.png", "../../../etc/passwd", "..\\..\\x.png", "a\u0000b.png", "\u202egnp.exe", "", "x".repeat(5000) + ".png", "%2e%2e/x.png", "é.png"), fc.string({ maxLength: 30 }));
+const filename = fc.oneof(fc.constantFrom("a.png", "../../../etc/passwd", "..\\..\\x.png", "a\u0000b.png", "\u202egnp.exe", "", `${"x".repeat(5000)}.png`, "%2e%2e/x.png", "é.png"), fc.string({ maxLength: 30 }));
 
 interface Part {
   headers: Buffer;

@@ -24,7 +24,7 @@ beforeAll(async () => {
   const author = await createTestUser();
   // Interleaved in time: the merge of the "dancer", "dances" and "dancing" ranges must
   // come out newest first, not word by word.
-  const danceTitles = Array.from({ length: 12 }, (_, i) => ["Dancing cat", "Dancer on stage", "She dances"][i % 3] + ` ${i}`);
+  const danceTitles = Array.from({ length: 12 }, (_, i) => `${["Dancing cat", "Dancer on stage", "She dances"][i % 3]} ${i}`);
   dance = (await bulkGifPosts(author.id, danceTitles, base)).reverse();
   // More distinct words starting with "q" than one search word may stand for.
   const letters = "abcdefghijklmnopqrstuvwxyz";

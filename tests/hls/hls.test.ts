@@ -243,7 +243,7 @@ describe("a private priority video", () => {
       // A segment signature does not open another segment.
       const [first, second] = segments;
       if (second) {
-        const forged = base + second.split("?")[0] + "?" + first.split("?")[1];
+        const forged = `${base + second.split("?")[0]}?${first.split("?")[1]}`;
         expect((await fetchCdn(forged)).status).toBe(403);
       }
     }

@@ -16,7 +16,7 @@ beforeAll(async () => {
 
 describe("keys", () => {
   it("401 for a missing, empty, unknown or malformed key", async () => {
-    for (const key of [undefined, " ", "mha_" + "x".repeat(43), "not a key", "{}|%y"]) {
+    for (const key of [undefined, " ", `mha_${"x".repeat(43)}`, "not a key", "{}|%y"]) {
       const reply = await api("/users/@me", { headers: key === undefined ? {} : { "api-key": key } });
       expect(reply.status, String(key)).toBe(401);
       expect(reply.body.error.type).toBe("unauthorized");

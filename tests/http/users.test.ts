@@ -14,7 +14,7 @@ useCounterStore();
 let alice: TestUser;
 let bob: TestUser;
 beforeAll(async () => {
-  alice = await createTestUser({ plan: "plus", username: "Alice_" + Date.now().toString(36) });
+  alice = await createTestUser({ plan: "plus", username: `Alice_${Date.now().toString(36)}` });
   bob = await createTestUser();
 });
 
@@ -94,7 +94,7 @@ describe("GET /users/{id}", () => {
   });
 
   it("403 suspended with the username inside error for a suspended user", async () => {
-    const eve = await createTestUser({ suspended: true, username: "Eve_" + Date.now().toString(36) });
+    const eve = await createTestUser({ suspended: true, username: `Eve_${Date.now().toString(36)}` });
     const reply = await api(`/users/${eve.id}`, { key: alice.apiKey });
     expect(reply.status).toBe(403);
     expect(reply.body.error.type).toBe("suspended");
@@ -103,7 +103,7 @@ describe("GET /users/{id}", () => {
   });
 
   it("400 for an id that cannot be one", async () => {
-    const reply = await api("/users/" + encodeURIComponent("a b"), { key: alice.apiKey });
+    const reply = await api(`/users/${encodeURIComponent("a b")}`, { key: alice.apiKey });
     expect(reply.status).toBe(400);
     expect(reply.body.error.type).toBe("invalid_request");
   });

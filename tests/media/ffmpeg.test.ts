@@ -2,7 +2,7 @@ import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetMediaConfig } from "@/lib/media/config";
-import { binaryPath, isMediaToolError, MediaToolError, runFfmpeg, runFfprobe, type FfmpegProgress } from "@/lib/media/ffmpeg";
+import { binaryPath, isMediaToolError, type MediaToolError, runFfmpeg, runFfprobe, type FfmpegProgress } from "@/lib/media/ffmpeg";
 import { parseProbeJson } from "@/lib/media/probe";
 import { fixture, removeDir, scratchDir } from "../support/media";
 

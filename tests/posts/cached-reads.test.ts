@@ -87,7 +87,7 @@ describe("GET /posts/{code} from the read caches", () => {
   it("a key the cache knows to be unknown is still 401 from the full pipeline", async () => {
     const owner = await createTestUser();
     const post = await createTestPost(owner.id, { privacy: "public" });
-    const bogus = "mh_app_" + "x".repeat(40);
+    const bogus = `mh_app_${"x".repeat(40)}`;
     expect((await api(`/posts/${post.code}`, { key: bogus })).status).toBe(401);
     expect((await api(`/posts/${post.code}`, { key: bogus })).status).toBe(401);
   });

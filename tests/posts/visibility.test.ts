@@ -108,7 +108,7 @@ describe("GET /posts/{code}", () => {
 
   it("unknown or malformed codes are 404 or 400", async () => {
     expect((await api("/posts/ZZZZZZZZZZ", { key: owner.apiKey })).status).toBe(404);
-    expect((await api("/posts/" + encodeURIComponent("bad code!"), { key: owner.apiKey })).status).toBe(400);
+    expect((await api(`/posts/${encodeURIComponent("bad code!")}`, { key: owner.apiKey })).status).toBe(400);
   });
 
   it("uses the author's custom link domain for post.url", async () => {

@@ -13,7 +13,7 @@ const MISSING = "/nonexistent/chromium";
 
 function runWithout(args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, CHROMIUM_PATH: MISSING };
-  delete env["E2E"];
+  delete env.E2E;
   for (const name of Object.keys(env)) if (name.startsWith("VITEST")) delete env[name];
   // A file filter matching nothing: should the check ever let vitest start, it runs no tests.
   return spawnSync(process.execPath, args, { cwd: root, env, encoding: "utf8", timeout: 60_000 });

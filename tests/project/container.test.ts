@@ -49,7 +49,7 @@ function envOf(stage: string[]): Record<string, string> {
 /** The `environment:` map of one compose service, `${VAR:-default}` resolved to its default. */
 function composeEnv(compose: string, service: string): Record<string, string> {
   const lines = compose.split("\n");
-  const start = lines.findIndex((l) => l === `  ${service}:`);
+  const start = lines.indexOf(`  ${service}:`);
   expect(start, `service ${service}`).toBeGreaterThan(-1);
   const env: Record<string, string> = {};
   let inEnv = false;

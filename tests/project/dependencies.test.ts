@@ -21,6 +21,7 @@ const UNNAMED: Record<string, string> = {
   "react-dom": "Next.js renders the pages with it (a peer dependency of next)",
   postcss: "runs the Tailwind plugin named in postcss.config.mjs (a peer dependency of @tailwindcss/postcss)",
   typescript: "`tsc` of `npm run typecheck`",
+  "@biomejs/biome": "`biome check` of `npm run lint` and `npm run format` (docs/code-style.md)",
   "@types/node": "ambient types of Node's modules",
   "@types/react-dom": "types of react-dom, used through Next",
 };
@@ -47,11 +48,11 @@ const text = [...SOURCE_DIRS.flatMap((dir) => sources(join(root, dir))), ...root
   .join("\n");
 const scripts = Object.values(pkg.scripts).join("\n");
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /** Named as a module (`"name"`, `"name/sub"`) or a path under node_modules. */
 function named(name: string): boolean {
-  const specifier = new RegExp(`["'\`]${escape(name)}(?:/[^"'\`]*)?["'\`]|node_modules/${escape(name)}/`);
+  const specifier = new RegExp(`["'\`]${escapeRegExp(name)}(?:/[^"'\`]*)?["'\`]|node_modules/${escapeRegExp(name)}/`);
   return specifier.test(text);
 }
 

@@ -194,7 +194,7 @@ describe("when sweeps run", () => {
     const stop = await startRecovery((line) => lines.push(line), { orphanAgeMs: 24 * HOUR, intervalMs: 50 });
     try {
       // The start-up sweep has run when startRecovery resolves.
-      expect((await readdir(root)).includes("req-" + first.split("req-")[1])).toBe(false);
+      expect((await readdir(root)).includes(`req-${first.split("req-")[1]}`)).toBe(false);
       const later = `req-${await deadTag()}-later1`;
       await mkdir(join(root, later));
       const end = Date.now() + 10_000;

@@ -14,7 +14,8 @@ export interface CallOptions {
 export interface Reply {
   status: number;
   headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON replies
+  body: any;
   text: string;
 }
 
@@ -33,7 +34,7 @@ export async function call(surface: Surface, path: string, options: CallOptions 
     new Request(`http://localhost${base}${path}`, { method: options.method ?? "GET", headers, body, duplex: "half" } as RequestInit),
   );
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown ;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

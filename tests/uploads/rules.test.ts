@@ -7,7 +7,7 @@ import { teamSubject, userSubject, weekWindow } from "@/lib/usage/window";
 import { ListModerator, screensFiles, setModerator, sha256File } from "@/lib/moderation/moderator";
 import { useTestDatabase } from "../support/db";
 import { useCounterStore } from "../support/counters";
-import { createTestPost, createTestTeam, createTestUser, type TestUser } from "../support/fixtures";
+import { createTestPost, createTestTeam, createTestUser, } from "../support/fixtures";
 import { api, relay } from "../support/http";
 import { fixture } from "../support/media";
 import { form, type Part } from "../support/multipart";

@@ -224,7 +224,7 @@ describe("the protocol", () => {
     expect((await tusRequest(url, other.key, "HEAD")).status).toBe(404);
     expect((await tusRequest(url, other.key, "PATCH", { ...octet, "upload-offset": "0" }, Buffer.alloc(5))).status).toBe(404);
     expect((await fetch(url, { method: "HEAD", headers: { "tus-resumable": "1.0.0" } })).status).toBe(401);
-    const badMeta = await tusRequest(endpoint, who.key, "POST", { "upload-length": "10", "upload-metadata": "post-privacy " + Buffer.from("secret").toString("base64") });
+    const badMeta = await tusRequest(endpoint, who.key, "POST", { "upload-length": "10", "upload-metadata": `post-privacy ${Buffer.from("secret").toString("base64")}` });
     expect(badMeta.status).toBe(400);
     // Metadata that is not `key base64` pairs, a deferred length, a post that is not the caller's.
     expect((await tusRequest(endpoint, who.key, "POST", { "upload-length": "10", "upload-metadata": "filename a b" })).status).toBe(400);

@@ -19,9 +19,9 @@ import { form, type Part } from "../support/multipart";
 useTestDatabase();
 useCounterStore();
 
-let user: TestUser;
+let _user: TestUser;
 beforeAll(async () => {
-  user = await createTestUser({ plan: "ultra" });
+  _user = await createTestUser({ plan: "ultra" });
 });
 
 /** Each upload as a fresh user, so the 20/30 s limit and the burst guard stay out of the way. */

@@ -10,7 +10,7 @@ import { createInviteAction, revokeInviteAction } from "@/lib/web/admin/actions"
 export const metadata = { title: "Invites" };
 
 const HERE = "/admin/invites";
-const day = (date: Date | null) => (date ? date.toISOString().slice(0, 16).replace("T", " ") + " UTC" : "never");
+const day = (date: Date | null) => (date ? `${date.toISOString().slice(0, 16).replace("T", " ")} UTC` : "never");
 
 export default async function AdminInvitesPage({ searchParams }: { searchParams: SearchParams }) {
   await requireAdmin();
@@ -33,7 +33,7 @@ export default async function AdminInvitesPage({ searchParams }: { searchParams:
           </label>
           <input id="days" name="days" type="number" min={1} max={INVITE_MAX_DAYS} defaultValue={INVITE_DEFAULT_DAYS} className={`${input} w-28`} required />
         </div>
-        <button className={primaryButton}>Create invite</button>
+        <button type="submit" className={primaryButton}>Create invite</button>
       </form>
       {invites.length === 0 && <p className={muted}>No invites yet.</p>}
       <ul className="space-y-2">

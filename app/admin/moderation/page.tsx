@@ -45,7 +45,7 @@ export default async function AdminModerationPage({ searchParams }: { searchPara
               <form action={releasePostAction}>
                 <Back path={here} />
                 <input type="hidden" name="code" value={post.code} />
-                <button className={primaryButton} aria-label={`Release post ${post.code}`}>
+                <button type="submit" className={primaryButton} aria-label={`Release post ${post.code}`}>
                   Release
                 </button>
               </form>

@@ -27,7 +27,7 @@ function SuspendButton({ user }: { user: ReportUser }) {
     <form action={suspendAction}>
       <Back path={HERE} />
       <input type="hidden" name="user" value={user.id} />
-      <button className={secondaryButton}>Suspend {user.username}</button>
+      <button type="submit" className={secondaryButton}>Suspend {user.username}</button>
     </form>
   );
 }
@@ -69,19 +69,19 @@ function Actions({ report }: { report: QueuedReport }) {
         <Back path={HERE} />
         <input type="hidden" name="report" value={report.id} />
         <input type="hidden" name="outcome" value="resolved" />
-        <button className={primaryButton}>Resolve</button>
+        <button type="submit" className={primaryButton}>Resolve</button>
       </form>
       <form action={decideReportAction}>
         <Back path={HERE} />
         <input type="hidden" name="report" value={report.id} />
         <input type="hidden" name="outcome" value="dismissed" />
-        <button className={secondaryButton}>Dismiss</button>
+        <button type="submit" className={secondaryButton}>Dismiss</button>
       </form>
       {code && t.type === "post" && !t.moderated && (
         <form action={moderatePostAction}>
           <Back path={HERE} />
           <input type="hidden" name="code" value={code} />
-          <button className={secondaryButton}>Moderate post</button>
+          <button type="submit" className={secondaryButton}>Moderate post</button>
         </form>
       )}
       {author && <SuspendButton user={author} />}

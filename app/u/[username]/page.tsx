@@ -63,13 +63,11 @@ export default async function ProfilePageView(props: Props) {
       <section className="overflow-hidden rounded-xl border border-zinc-200 dark:border-zinc-800">
         <div className="h-32 bg-gradient-to-r from-brand-600 to-brand-400 sm:h-44">
           {user.banner && (
-            // eslint-disable-next-line @next/next/no-img-element
             <img src={user.banner} alt="" className="h-full w-full object-cover" />
           )}
         </div>
         <div className="space-y-4 p-4 sm:p-6">
           <div className="-mt-14 flex flex-wrap items-end justify-between gap-4 sm:-mt-16">
-            {/* eslint-disable-next-line @next/next/no-img-element */}
             <img
               src={user.avatar}
               alt=""

@@ -57,7 +57,7 @@ export default async function AdminUserPage({ params, searchParams }: { params: 
                 <option key={p}>{p}</option>
               ))}
             </select>
-            <button className={secondaryButton}>Set plan</button>
+            <button type="submit" className={secondaryButton}>Set plan</button>
           </div>
         </form>
         <form action={setRoleAction} className="space-y-1">
@@ -72,7 +72,7 @@ export default async function AdminUserPage({ params, searchParams }: { params: 
                 <option key={r}>{r}</option>
               ))}
             </select>
-            <button className={secondaryButton} disabled={self}>
+            <button type="submit" className={secondaryButton} disabled={self}>
               Set role
             </button>
           </div>
@@ -93,7 +93,7 @@ export default async function AdminUserPage({ params, searchParams }: { params: 
               defaultValue={user.quotaOverride === null ? "" : String(user.quotaOverride)}
               maxLength={32}
             />
-            <button className={secondaryButton}>Set quota</button>
+            <button type="submit" className={secondaryButton}>Set quota</button>
           </div>
           <p className={muted}>
             Now {user.quotaOverride === null ? "the plan's quota" : formatBytes(user.quotaOverride)}. Bytes, or 500MB, 10GB; empty for the plan&apos;s.
@@ -107,7 +107,7 @@ export default async function AdminUserPage({ params, searchParams }: { params: 
           </label>
           <div className="flex gap-2">
             <input id="minutes" name="minutes" inputMode="numeric" className={input} defaultValue={user.priorityMinutes ?? ""} required pattern="\d+" />
-            <button className={secondaryButton}>Set minutes</button>
+            <button type="submit" className={secondaryButton}>Set minutes</button>
           </div>
         </form>
         <form action={user.suspended ? unsuspendAction : suspendAction} className="flex items-center gap-3 sm:col-span-2">
@@ -117,9 +117,9 @@ export default async function AdminUserPage({ params, searchParams }: { params: 
             {user.suspended ? `Suspended since ${user.suspendedAt?.toISOString().slice(0, 16).replace("T", " ")} UTC.` : "Active."}
           </span>
           {user.suspended ? (
-            <button className={primaryButton}>Unsuspend</button>
+            <button type="submit" className={primaryButton}>Unsuspend</button>
           ) : (
-            <button className={dangerButton} disabled={self}>
+            <button type="submit" className={dangerButton} disabled={self}>
               Suspend
             </button>
           )}
@@ -143,7 +143,7 @@ export default async function AdminUserPage({ params, searchParams }: { params: 
                 <form action={post.moderated ? releasePostAction : moderatePostAction}>
                   <Back path={here} />
                   <input type="hidden" name="code" value={post.code} />
-                  <button className={secondaryButton} aria-label={`${post.moderated ? "Release" : "Moderate"} post ${post.code}`}>
+                  <button type="submit" className={secondaryButton} aria-label={`${post.moderated ? "Release" : "Moderate"} post ${post.code}`}>
                     {post.moderated ? "Release" : "Moderate"}
                   </button>
                 </form>

@@ -39,7 +39,6 @@ export default async function TeamGalleryPage({ params }: { params: Promise<{ id
               <a href={`/p/${post.code}`} className="block">
                 <div className="aspect-square bg-zinc-100 dark:bg-zinc-800">
                   {post.preview && (
-                    // eslint-disable-next-line @next/next/no-img-element -- signed URLs.
                     <img src={post.preview} alt="" loading="lazy" className="h-full w-full object-cover" />
                   )}
                 </div>
