@@ -83,7 +83,7 @@ const upload = defineRoute({
     z.object({ url: z.url(), post: Post, failed: z.array(failedEntry).optional() }),
     z.object({ posts: z.array(Post), failed: z.array(failedEntry).optional() }),
   ]),
-  handler: ({ principal, request, surface }) => handleUpload(principal!, request, surface),
+  handler: ({ principal, request, surface }) => handleUpload(principal, request, surface),
 });
 
 const listPosts = defineRoute({
@@ -96,7 +96,7 @@ const listPosts = defineRoute({
   rateLimit: "posts_list",
   query: postsQuery,
   response: paged("posts", Post),
-  handler: ({ principal, surface, query }) => handleListPosts(principal!, surface, query),
+  handler: ({ principal, surface, query }) => handleListPosts(principal, surface, query),
 });
 
 const getPost = defineRoute({
@@ -108,11 +108,11 @@ const getPost = defineRoute({
   rateLimit: "posts_get",
   params: codeParam,
   response: postReply,
-  handler: ({ principal, surface, params, ip }) => handleGetPost(principal!, surface, params.code, ip),
-  fromCache: ({ principal, surface, params }) => getPostFromCache(principal!, surface, params.code),
+  handler: ({ principal, surface, params, ip }) => handleGetPost(principal, surface, params.code, ip),
+  fromCache: ({ principal, surface, params }) => getPostFromCache(principal, surface, params.code),
 });
 
-const updatePostApi = defineRoute({
+const updatePostFields = {
   id: "updatePost",
   method: "PATCH",
   path: "/posts/{code}",
@@ -124,16 +124,20 @@ const updatePostApi = defineRoute({
   params: codeParam,
   body: updatePostBody,
   response: postReply,
-  handler: ({ principal, surface, params, body }) => handleUpdatePost(principal!, surface, params.code, body),
+} as const;
+
+const updatePostApi = defineRoute({
+  ...updatePostFields,
+  handler: ({ principal, surface, params, body }) => handleUpdatePost(principal, surface, params.code, body),
 });
 
 const updatePostRelay = defineRoute({
-  ...updatePostApi,
+  ...updatePostFields,
   id: "updatePostRelay",
   surfaces: RELAY,
   summary: "Edit a post; on Relay also its access list",
   body: updatePostBodyRelay,
-  handler: ({ principal, surface, params, body }) => handleUpdatePost(principal!, surface, params.code, body),
+  handler: ({ principal, surface, params, body }) => handleUpdatePost(principal, surface, params.code, body),
 });
 
 const deletePost = defineRoute({
@@ -147,7 +151,7 @@ const deletePost = defineRoute({
   rateLimit: "posts_delete",
   params: codeParam,
   response: deleted("code"),
-  handler: ({ principal, surface, params }) => handleDeletePost(principal!, surface, params.code),
+  handler: ({ principal, surface, params }) => handleDeletePost(principal, surface, params.code),
 });
 
 // One request for many posts (docs/bulk-actions.md): its own bucket, one hit per request.
@@ -162,7 +166,7 @@ const batchPosts = defineRoute({
   rateLimit: "posts_batch",
   body: batchBody,
   response: batchReply,
-  handler: ({ principal, surface, body }) => handleBatch(principal!, surface, body),
+  handler: ({ principal, surface, body }) => handleBatch(principal, surface, body),
 });
 
 const addFiles = defineRoute({
@@ -178,7 +182,7 @@ const addFiles = defineRoute({
   params: codeParam,
   multipart: { fields: UPLOAD_FIELDS },
   response: z.object({ post: Post, failed: z.array(failedEntry).optional() }),
-  handler: ({ principal, request, surface, params }) => handleAddFiles(principal!, request, surface, params.code),
+  handler: ({ principal, request, surface, params }) => handleAddFiles(principal, request, surface, params.code),
 });
 
 // ───────────────────────────── resumable uploads (tus 1.0, docs/resumable-uploads.md) ─────────────────────────────
@@ -213,7 +217,7 @@ const tusCreate = defineRoute({
       "tus metadata, `key base64value` pairs: `filename`, and POST /upload's `post-privacy`, `include-metadata`, `priority`, `post-type`; `post` (a share code) appends to that post instead.",
   },
   reply: { status: 201, description: "Created; `Location` is the upload's URL.", headers: { location: "URL of the upload (HEAD, PATCH, DELETE).", ...TUS_STATE } },
-  handler: ({ principal, request, surface }) => handleTusCreate(principal!, request, surface),
+  handler: ({ principal, request, surface }) => handleTusCreate(principal, request, surface),
 });
 
 const tusHead = defineRoute({
@@ -225,7 +229,7 @@ const tusHead = defineRoute({
   params: tusIdParam,
   requestHeaders: TUS_REQUEST,
   reply: { status: 200, description: "The upload's state (no body); 410 once expired.", headers: { "upload-length": "Size of the file.", "upload-metadata": "As sent at creation.", ...TUS_STATE } },
-  handler: ({ principal, request, params }) => handleTusHead(principal!, request, params.id),
+  handler: ({ principal, request, params }) => handleTusHead(principal, request, params.id),
 });
 
 const tusPatch = defineRoute({
@@ -242,7 +246,7 @@ const tusPatch = defineRoute({
     description: "Stored. When the file is complete it went through POST /upload's pipeline, and its errors are answered here.",
     headers: TUS_STATE,
   },
-  handler: ({ principal, request, surface, params }) => handleTusPatch(principal!, request, surface, params.id),
+  handler: ({ principal, request, surface, params }) => handleTusPatch(principal, request, surface, params.id),
 });
 
 const tusDelete = defineRoute({
@@ -254,7 +258,7 @@ const tusDelete = defineRoute({
   params: tusIdParam,
   requestHeaders: TUS_REQUEST,
   reply: { status: 204, description: "Terminated.", headers: {} },
-  handler: ({ principal, request, params }) => handleTusDelete(principal!, request, params.id),
+  handler: ({ principal, request, params }) => handleTusDelete(principal, request, params.id),
 });
 
 const deleteFile = defineRoute({
@@ -268,7 +272,7 @@ const deleteFile = defineRoute({
   rateLimit: "posts_delete",
   params: fileParam,
   response: deleted("name"),
-  handler: ({ principal, surface, params }) => handleDeleteFile(principal!, surface, params.code, params.name),
+  handler: ({ principal, surface, params }) => handleDeleteFile(principal, surface, params.code, params.name),
 });
 
 const convert = defineRoute({
@@ -282,7 +286,7 @@ const convert = defineRoute({
   rateLimit: "convert",
   multipart: { fields: { file: "The file to convert (only the first is read)." } },
   response: { binary: "The converted file as an attachment" },
-  handler: ({ principal, request }) => handleConvert(principal!, request),
+  handler: ({ principal, request }) => handleConvert(principal, request),
 });
 
 const gifs = defineRoute({
@@ -309,10 +313,10 @@ const getUser = defineRoute({
   params: idParam,
   response: z.union([OwnAccount, Profile]),
   async handler({ params, principal }) {
-    const me = principal!.kind === "team" ? null : principal!.user;
+    const me = principal.kind === "team" ? null : principal.user;
     if (!me) throw new DomainError("unauthorized", "Team keys cannot read profiles.");
     if (params.id === "@me" || params.id === me.id) {
-      return ownAccount(await getOwnAccount(me.id), hasGalleryAccess(principal!));
+      return ownAccount(await getOwnAccount(me.id), hasGalleryAccess(principal));
     }
     return profile(await getProfile(me.id, params.id));
   },
@@ -327,7 +331,7 @@ const userPosts = defineRoute({
   params: idParam,
   query: pageQuery,
   response: paged("posts", Post),
-  handler: ({ principal, surface, params, query }) => handleUserPosts(principal!, surface, params.id, query),
+  handler: ({ principal, surface, params, query }) => handleUserPosts(principal, surface, params.id, query),
 });
 
 const usageHistory = defineRoute({
@@ -349,7 +353,7 @@ const usageHistory = defineRoute({
     }),
   }),
   async handler({ principal }) {
-    const h = await readUsageHistory(accountOf(principal!).id);
+    const h = await readUsageHistory(accountOf(principal).id);
     return {
       history: h.history.map((d) => ({ day: d.day, bytes: d.bytes, upload_count: d.uploadCount })),
       stats: {
@@ -376,7 +380,7 @@ const reportPost = defineRoute({
   params: codeParam,
   body: reportBody,
   response: reported,
-  handler: ({ principal, params, body, ip }) => reports.report(principal!, { kind: "post", code: params.code }, body, ip),
+  handler: ({ principal, params, body, ip }) => reports.report(principal, { kind: "post", code: params.code }, body, ip),
 });
 
 const reportUser = defineRoute({
@@ -389,7 +393,7 @@ const reportUser = defineRoute({
   params: idParam,
   body: reportBody,
   response: reported,
-  handler: ({ principal, params, body, ip }) => reports.report(principal!, { kind: "user", id: params.id }, body, ip),
+  handler: ({ principal, params, body, ip }) => reports.report(principal, { kind: "user", id: params.id }, body, ip),
 });
 
 const analytics = defineRoute({
@@ -401,7 +405,7 @@ const analytics = defineRoute({
   rateLimit: "analytics",
   query: analyticsQuery,
   response: reports.AnalyticsReply,
-  handler: ({ principal, query }) => reports.analytics(principal!, query),
+  handler: ({ principal, query }) => reports.analytics(principal, query),
 });
 
 // ───────────────────────────── Relay only ─────────────────────────────
@@ -413,7 +417,7 @@ const discover = defineRoute({
   surfaces: RELAY,
   summary: "Up to 50 public posts, recent and popular mixed",
   response: z.object({ posts: z.array(Post) }),
-  handler: ({ principal, ip }) => social.discover(principal!, ip),
+  handler: ({ principal, ip }) => social.discover(principal, ip),
 });
 
 const userReply = z.object({ user: OwnAccount });
@@ -428,7 +432,7 @@ const updateProfile = defineRoute({
   // A body that changes only the theme counts against the theme bucket (20/min).
   rateLimit: (body) => (body && Object.keys(body).length === 1 && "theme" in body ? "theme_update" : "profile_update"),
   response: userReply,
-  handler: ({ principal, body }) => account.updateProfile(principal!, body),
+  handler: ({ principal, body }) => account.updateProfile(principal, body),
 });
 
 const imageRoute = (kind: "avatar" | "banner", method: "POST" | "DELETE") =>
@@ -442,7 +446,7 @@ const imageRoute = (kind: "avatar" | "banner", method: "POST" | "DELETE") =>
     ...(method === "POST" ? { multipart: { fields: { file: `The ${kind} image.` } } } : {}),
     response: userReply,
     handler: ({ principal, request }) =>
-      method === "POST" ? account.setImage(principal!, kind, request) : account.removeImage(principal!, kind),
+      method === "POST" ? account.setImage(principal, kind, request) : account.removeImage(principal, kind),
   });
 
 const followReply = z.object({ following: z.boolean(), follower_count: z.number().int() });
@@ -474,43 +478,43 @@ const relayRoutes = [
   imageRoute("avatar", "DELETE"),
   imageRoute("banner", "POST"),
   imageRoute("banner", "DELETE"),
-  defineRoute({ id: "follow", method: "POST", path: "/users/{id}/follow", surfaces: RELAY, summary: "Follow a user", rateLimit: "follow", params: idParam, response: followReply , handler: ({ principal, params }) => social.follow(principal!, params.id) }),
-  defineRoute({ id: "unfollow", method: "DELETE", path: "/users/{id}/follow", surfaces: RELAY, summary: "Stop following a user", rateLimit: "unfollow", params: idParam, response: followReply , handler: ({ principal, params }) => social.unfollow(principal!, params.id) }),
-  defineRoute({ id: "removeFollower", method: "DELETE", path: "/users/@me/followers/{id}", surfaces: RELAY, summary: "Remove a follower", rateLimit: "unfollow", params: followerParam, response: deleted("id") , handler: ({ principal, params }) => social.removeFollower(principal!, params.id) }),
-  defineRoute({ id: "listFollowers", method: "GET", path: "/users/{id}/followers", surfaces: RELAY, summary: "Who follows a user", rateLimit: "followers_list", params: idParam, query: pageQuery, response: paged("users", UserRef) , handler: ({ principal, params, query }) => social.listFollowers(principal!, params.id, query) }),
-  defineRoute({ id: "listFollowing", method: "GET", path: "/users/{id}/following", surfaces: RELAY, summary: "Whom a user follows", rateLimit: "following_list", params: idParam, query: pageQuery, response: paged("users", UserRef) , handler: ({ principal, params, query }) => social.listFollowing(principal!, params.id, query) }),
-  defineRoute({ id: "block", method: "POST", path: "/users/{id}/block", surfaces: RELAY, summary: "Block a user", rateLimit: "block", params: idParam, response: blockReply , handler: ({ principal, params }) => social.block(principal!, params.id) }),
-  defineRoute({ id: "unblock", method: "DELETE", path: "/users/{id}/block", surfaces: RELAY, summary: "Unblock a user", rateLimit: "unblock", params: idParam, response: blockReply , handler: ({ principal, params }) => social.unblock(principal!, params.id) }),
-  defineRoute({ id: "listBlocks", method: "GET", path: "/users/{id}/blocks", surfaces: RELAY, summary: "The caller's blocks (`@me`)", params: idParam, query: pageQuery, response: paged("blocks", z.object({ user: UserRef, created_at: z.string() })) , handler: ({ principal, params, query }) => social.listBlocks(principal!, params.id, query) }),
-  defineRoute({ id: "likePost", method: "POST", path: "/posts/{code}/like", surfaces: RELAY, summary: "Like a post (safe to repeat)", rateLimit: "likes", params: codeParam, response: likeReply , handler: ({ principal, params }) => social.likePost(principal!, params.code, true) }),
-  defineRoute({ id: "unlikePost", method: "DELETE", path: "/posts/{code}/like", surfaces: RELAY, summary: "Remove a like (safe to repeat)", rateLimit: "likes", params: codeParam, response: likeReply , handler: ({ principal, params }) => social.likePost(principal!, params.code, false) }),
-  defineRoute({ id: "listComments", method: "GET", path: "/posts/{code}/comments", surfaces: RELAY, summary: "Up to 500 comments of a post", params: codeParam, response: z.object({ comments: z.array(Comment) }) , handler: ({ principal, params }) => social.listComments(principal!, params.code) }),
-  defineRoute({ id: "createComment", method: "POST", path: "/posts/{code}/comments", surfaces: RELAY, summary: "Comment on a post", rateLimit: "comments_write", params: codeParam, body: commentBody, response: z.object({ comment: Comment }) , handler: ({ principal, params, body }) => social.createComment(principal!, params.code, body) }),
-  defineRoute({ id: "deleteComment", method: "DELETE", path: "/comments/{id}", surfaces: RELAY, summary: "Delete a comment (author or post owner)", rateLimit: "comments_write", params: idParam, response: deleted("id") , handler: ({ principal, params }) => social.deleteComment(principal!, params.id) }),
-  defineRoute({ id: "likeComment", method: "POST", path: "/comments/{id}/like", surfaces: RELAY, summary: "Like a comment", rateLimit: "likes", params: idParam, response: likeReply , handler: ({ principal, params }) => social.likeComment(principal!, params.id, true) }),
-  defineRoute({ id: "unlikeComment", method: "DELETE", path: "/comments/{id}/like", surfaces: RELAY, summary: "Remove a comment like", rateLimit: "likes", params: idParam, response: likeReply , handler: ({ principal, params }) => social.likeComment(principal!, params.id, false) }),
-  defineRoute({ id: "reportComment", method: "POST", path: "/comments/{id}/report", surfaces: RELAY, summary: "Report a comment", rateLimit: "reports", params: idParam, body: reportBody, response: reported , handler: ({ principal, params, body, ip }) => reports.report(principal!, { kind: "comment", id: params.id }, body, ip) }),
-  defineRoute({ id: "listNotifications", method: "GET", path: "/notifications", surfaces: RELAY, summary: "Notifications, grouped, newest first", rateLimit: "notifications_list", query: pageQuery, response: paged("notifications", Notification) , handler: ({ principal, query }) => social.listNotifications(principal!, query) }),
-  defineRoute({ id: "unreadCount", method: "GET", path: "/notifications/unread-count", surfaces: RELAY, summary: "Number of unread notifications", rateLimit: "notifications_unread", response: z.object({ unread_count: z.number().int() }) , handler: ({ principal }) => social.unreadCount(principal!) }),
-  defineRoute({ id: "markNotificationsRead", method: "POST", path: "/notifications/read", surfaces: RELAY, summary: "Mark notifications read (all, or the given ids)", rateLimit: "notifications_read", body: markReadBody, response: z.object({ unread_count: z.number().int() }) , handler: ({ principal, body }) => social.markNotificationsRead(principal!, body) }),
-  defineRoute({ id: "getPreferences", method: "GET", path: "/preferences", surfaces: RELAY, summary: "Notification preferences", rateLimit: "preferences_get", response: Preferences , handler: ({ principal }) => account.getPreferences(principal!) }),
-  defineRoute({ id: "updatePreferences", method: "PATCH", path: "/preferences", surfaces: RELAY, summary: "Change notification preferences", rateLimit: "preferences_update", body: preferencesBody, response: Preferences , handler: ({ principal, body }) => account.updatePreferences(principal!, body) }),
-  defineRoute({ id: "listSessions", method: "GET", path: "/sessions", surfaces: RELAY, summary: "The caller's signed-in devices", response: z.object({ sessions: z.array(Session) }) , handler: ({ principal }) => account.listSessions(principal!) }),
-  defineRoute({ id: "deleteSession", method: "DELETE", path: "/sessions/{id}", surfaces: RELAY, summary: "Sign one device out", params: idParam, response: deleted("id") , handler: ({ principal, params }) => account.deleteSession(principal!, params.id) }),
-  defineRoute({ id: "deleteSessions", method: "DELETE", path: "/sessions", surfaces: RELAY, summary: "Sign every device out", response: z.object({ deleted_count: z.number().int() }) , handler: ({ principal }) => account.deleteSessions(principal!) }),
+  defineRoute({ id: "follow", method: "POST", path: "/users/{id}/follow", surfaces: RELAY, summary: "Follow a user", rateLimit: "follow", params: idParam, response: followReply , handler: ({ principal, params }) => social.follow(principal, params.id) }),
+  defineRoute({ id: "unfollow", method: "DELETE", path: "/users/{id}/follow", surfaces: RELAY, summary: "Stop following a user", rateLimit: "unfollow", params: idParam, response: followReply , handler: ({ principal, params }) => social.unfollow(principal, params.id) }),
+  defineRoute({ id: "removeFollower", method: "DELETE", path: "/users/@me/followers/{id}", surfaces: RELAY, summary: "Remove a follower", rateLimit: "unfollow", params: followerParam, response: deleted("id") , handler: ({ principal, params }) => social.removeFollower(principal, params.id) }),
+  defineRoute({ id: "listFollowers", method: "GET", path: "/users/{id}/followers", surfaces: RELAY, summary: "Who follows a user", rateLimit: "followers_list", params: idParam, query: pageQuery, response: paged("users", UserRef) , handler: ({ principal, params, query }) => social.listFollowers(principal, params.id, query) }),
+  defineRoute({ id: "listFollowing", method: "GET", path: "/users/{id}/following", surfaces: RELAY, summary: "Whom a user follows", rateLimit: "following_list", params: idParam, query: pageQuery, response: paged("users", UserRef) , handler: ({ principal, params, query }) => social.listFollowing(principal, params.id, query) }),
+  defineRoute({ id: "block", method: "POST", path: "/users/{id}/block", surfaces: RELAY, summary: "Block a user", rateLimit: "block", params: idParam, response: blockReply , handler: ({ principal, params }) => social.block(principal, params.id) }),
+  defineRoute({ id: "unblock", method: "DELETE", path: "/users/{id}/block", surfaces: RELAY, summary: "Unblock a user", rateLimit: "unblock", params: idParam, response: blockReply , handler: ({ principal, params }) => social.unblock(principal, params.id) }),
+  defineRoute({ id: "listBlocks", method: "GET", path: "/users/{id}/blocks", surfaces: RELAY, summary: "The caller's blocks (`@me`)", params: idParam, query: pageQuery, response: paged("blocks", z.object({ user: UserRef, created_at: z.string() })) , handler: ({ principal, params, query }) => social.listBlocks(principal, params.id, query) }),
+  defineRoute({ id: "likePost", method: "POST", path: "/posts/{code}/like", surfaces: RELAY, summary: "Like a post (safe to repeat)", rateLimit: "likes", params: codeParam, response: likeReply , handler: ({ principal, params }) => social.likePost(principal, params.code, true) }),
+  defineRoute({ id: "unlikePost", method: "DELETE", path: "/posts/{code}/like", surfaces: RELAY, summary: "Remove a like (safe to repeat)", rateLimit: "likes", params: codeParam, response: likeReply , handler: ({ principal, params }) => social.likePost(principal, params.code, false) }),
+  defineRoute({ id: "listComments", method: "GET", path: "/posts/{code}/comments", surfaces: RELAY, summary: "Up to 500 comments of a post", params: codeParam, response: z.object({ comments: z.array(Comment) }) , handler: ({ principal, params }) => social.listComments(principal, params.code) }),
+  defineRoute({ id: "createComment", method: "POST", path: "/posts/{code}/comments", surfaces: RELAY, summary: "Comment on a post", rateLimit: "comments_write", params: codeParam, body: commentBody, response: z.object({ comment: Comment }) , handler: ({ principal, params, body }) => social.createComment(principal, params.code, body) }),
+  defineRoute({ id: "deleteComment", method: "DELETE", path: "/comments/{id}", surfaces: RELAY, summary: "Delete a comment (author or post owner)", rateLimit: "comments_write", params: idParam, response: deleted("id") , handler: ({ principal, params }) => social.deleteComment(principal, params.id) }),
+  defineRoute({ id: "likeComment", method: "POST", path: "/comments/{id}/like", surfaces: RELAY, summary: "Like a comment", rateLimit: "likes", params: idParam, response: likeReply , handler: ({ principal, params }) => social.likeComment(principal, params.id, true) }),
+  defineRoute({ id: "unlikeComment", method: "DELETE", path: "/comments/{id}/like", surfaces: RELAY, summary: "Remove a comment like", rateLimit: "likes", params: idParam, response: likeReply , handler: ({ principal, params }) => social.likeComment(principal, params.id, false) }),
+  defineRoute({ id: "reportComment", method: "POST", path: "/comments/{id}/report", surfaces: RELAY, summary: "Report a comment", rateLimit: "reports", params: idParam, body: reportBody, response: reported , handler: ({ principal, params, body, ip }) => reports.report(principal, { kind: "comment", id: params.id }, body, ip) }),
+  defineRoute({ id: "listNotifications", method: "GET", path: "/notifications", surfaces: RELAY, summary: "Notifications, grouped, newest first", rateLimit: "notifications_list", query: pageQuery, response: paged("notifications", Notification) , handler: ({ principal, query }) => social.listNotifications(principal, query) }),
+  defineRoute({ id: "unreadCount", method: "GET", path: "/notifications/unread-count", surfaces: RELAY, summary: "Number of unread notifications", rateLimit: "notifications_unread", response: z.object({ unread_count: z.number().int() }) , handler: ({ principal }) => social.unreadCount(principal) }),
+  defineRoute({ id: "markNotificationsRead", method: "POST", path: "/notifications/read", surfaces: RELAY, summary: "Mark notifications read (all, or the given ids)", rateLimit: "notifications_read", body: markReadBody, response: z.object({ unread_count: z.number().int() }) , handler: ({ principal, body }) => social.markNotificationsRead(principal, body) }),
+  defineRoute({ id: "getPreferences", method: "GET", path: "/preferences", surfaces: RELAY, summary: "Notification preferences", rateLimit: "preferences_get", response: Preferences , handler: ({ principal }) => account.getPreferences(principal) }),
+  defineRoute({ id: "updatePreferences", method: "PATCH", path: "/preferences", surfaces: RELAY, summary: "Change notification preferences", rateLimit: "preferences_update", body: preferencesBody, response: Preferences , handler: ({ principal, body }) => account.updatePreferences(principal, body) }),
+  defineRoute({ id: "listSessions", method: "GET", path: "/sessions", surfaces: RELAY, summary: "The caller's signed-in devices", response: z.object({ sessions: z.array(Session) }) , handler: ({ principal }) => account.listSessions(principal) }),
+  defineRoute({ id: "deleteSession", method: "DELETE", path: "/sessions/{id}", surfaces: RELAY, summary: "Sign one device out", params: idParam, response: deleted("id") , handler: ({ principal, params }) => account.deleteSession(principal, params.id) }),
+  defineRoute({ id: "deleteSessions", method: "DELETE", path: "/sessions", surfaces: RELAY, summary: "Sign every device out", response: z.object({ deleted_count: z.number().int() }) , handler: ({ principal }) => account.deleteSessions(principal) }),
   defineRoute({ id: "login", method: "POST", path: "/auth/login", surfaces: RELAY, summary: "Sign in; returns a relay-key", auth: "none", body: loginBody, response: z.object({ key: z.string(), session: Session }) , handler: ({ body, request, ip }) => account.login(body, request, ip) }),
   defineRoute({ id: "register", method: "POST", path: "/auth/register", surfaces: RELAY, summary: "Create an account (when sign-up is open); returns a relay-key", auth: "none", body: registerBody, response: z.object({ key: z.string(), session: Session }) , handler: ({ body, request, ip }) => account.register(body, request, ip) }),
   // Sign-in factors (own additions; docs/two-factor.md, docs/passkeys.md).
-  defineRoute({ id: "getTwoFactor", method: "GET", path: "/auth/two-factor", surfaces: RELAY, summary: "Two-factor sign-in status", rateLimit: "two_factor", response: z.object({ totp_enabled: z.boolean(), recovery_codes_left: z.number().int(), passkey_count: z.number().int() }), handler: ({ principal }) => factors.getTwoFactor(principal!) }),
-  defineRoute({ id: "startTotp", method: "POST", path: "/auth/two-factor/totp", surfaces: RELAY, summary: "Start setting up an authenticator app (not in force until confirmed)", rateLimit: "two_factor", response: z.object({ secret: z.string(), otpauth_uri: z.string() }), handler: ({ principal }) => factors.startTotp(principal!) }),
-  defineRoute({ id: "confirmTotp", method: "POST", path: "/auth/two-factor/totp/confirm", surfaces: RELAY, summary: "Confirm the authenticator app with a code; returns the recovery codes, once", rateLimit: "two_factor", body: totpConfirmBody, response: z.object({ totp_enabled: z.literal(true), recovery_codes: z.array(z.string()) }), handler: ({ principal, body, ip }) => factors.confirmTotp(principal!, body, ip) }),
-  defineRoute({ id: "disableTotp", method: "POST", path: "/auth/two-factor/disable", surfaces: RELAY, summary: "Turn two-factor sign-in off (password or code)", rateLimit: "two_factor", body: factorProofBody, response: z.object({ totp_enabled: z.literal(false) }), handler: ({ principal, body, ip }) => factors.disableTotp(principal!, body, ip) }),
-  defineRoute({ id: "renewRecoveryCodes", method: "POST", path: "/auth/two-factor/recovery-codes", surfaces: RELAY, summary: "New recovery codes (password or code); the old ones stop working", rateLimit: "two_factor", body: factorProofBody, response: z.object({ recovery_codes: z.array(z.string()) }), handler: ({ principal, body, ip }) => factors.newRecoveryCodes(principal!, body, ip) }),
-  defineRoute({ id: "listPasskeys", method: "GET", path: "/auth/passkeys", surfaces: RELAY, summary: "The caller's passkeys", rateLimit: "passkeys", response: z.object({ passkeys: z.array(PasskeyView) }), handler: ({ principal }) => factors.listPasskeys(principal!) }),
-  defineRoute({ id: "passkeyOptions", method: "POST", path: "/auth/passkeys/options", surfaces: RELAY, summary: "WebAuthn creation options for a new passkey", rateLimit: "passkeys", response: z.object({ options: z.looseObject({ challenge: z.string() }) }), handler: ({ principal }) => factors.passkeyOptions(principal!) }),
-  defineRoute({ id: "createPasskey", method: "POST", path: "/auth/passkeys", surfaces: RELAY, summary: "Register a passkey (the browser's answer to the options)", rateLimit: "passkeys", body: passkeyCreateBody, response: z.object({ passkey: PasskeyView }), handler: ({ principal, body }) => factors.createPasskey(principal!, body) }),
-  defineRoute({ id: "renamePasskey", method: "PATCH", path: "/auth/passkeys/{id}", surfaces: RELAY, summary: "Rename a passkey", rateLimit: "passkeys", params: passkeyParam, body: passkeyRenameBody, response: z.object({ passkey: PasskeyView }), handler: ({ principal, params, body }) => factors.renamePasskey(principal!, params.id, body) }),
-  defineRoute({ id: "deletePasskey", method: "DELETE", path: "/auth/passkeys/{id}", surfaces: RELAY, summary: "Delete a passkey", rateLimit: "passkeys", params: passkeyParam, response: deleted("id"), handler: ({ principal, params }) => factors.deletePasskey(principal!, params.id) }),
+  defineRoute({ id: "getTwoFactor", method: "GET", path: "/auth/two-factor", surfaces: RELAY, summary: "Two-factor sign-in status", rateLimit: "two_factor", response: z.object({ totp_enabled: z.boolean(), recovery_codes_left: z.number().int(), passkey_count: z.number().int() }), handler: ({ principal }) => factors.getTwoFactor(principal) }),
+  defineRoute({ id: "startTotp", method: "POST", path: "/auth/two-factor/totp", surfaces: RELAY, summary: "Start setting up an authenticator app (not in force until confirmed)", rateLimit: "two_factor", response: z.object({ secret: z.string(), otpauth_uri: z.string() }), handler: ({ principal }) => factors.startTotp(principal) }),
+  defineRoute({ id: "confirmTotp", method: "POST", path: "/auth/two-factor/totp/confirm", surfaces: RELAY, summary: "Confirm the authenticator app with a code; returns the recovery codes, once", rateLimit: "two_factor", body: totpConfirmBody, response: z.object({ totp_enabled: z.literal(true), recovery_codes: z.array(z.string()) }), handler: ({ principal, body, ip }) => factors.confirmTotp(principal, body, ip) }),
+  defineRoute({ id: "disableTotp", method: "POST", path: "/auth/two-factor/disable", surfaces: RELAY, summary: "Turn two-factor sign-in off (password or code)", rateLimit: "two_factor", body: factorProofBody, response: z.object({ totp_enabled: z.literal(false) }), handler: ({ principal, body, ip }) => factors.disableTotp(principal, body, ip) }),
+  defineRoute({ id: "renewRecoveryCodes", method: "POST", path: "/auth/two-factor/recovery-codes", surfaces: RELAY, summary: "New recovery codes (password or code); the old ones stop working", rateLimit: "two_factor", body: factorProofBody, response: z.object({ recovery_codes: z.array(z.string()) }), handler: ({ principal, body, ip }) => factors.newRecoveryCodes(principal, body, ip) }),
+  defineRoute({ id: "listPasskeys", method: "GET", path: "/auth/passkeys", surfaces: RELAY, summary: "The caller's passkeys", rateLimit: "passkeys", response: z.object({ passkeys: z.array(PasskeyView) }), handler: ({ principal }) => factors.listPasskeys(principal) }),
+  defineRoute({ id: "passkeyOptions", method: "POST", path: "/auth/passkeys/options", surfaces: RELAY, summary: "WebAuthn creation options for a new passkey", rateLimit: "passkeys", response: z.object({ options: z.looseObject({ challenge: z.string() }) }), handler: ({ principal }) => factors.passkeyOptions(principal) }),
+  defineRoute({ id: "createPasskey", method: "POST", path: "/auth/passkeys", surfaces: RELAY, summary: "Register a passkey (the browser's answer to the options)", rateLimit: "passkeys", body: passkeyCreateBody, response: z.object({ passkey: PasskeyView }), handler: ({ principal, body }) => factors.createPasskey(principal, body) }),
+  defineRoute({ id: "renamePasskey", method: "PATCH", path: "/auth/passkeys/{id}", surfaces: RELAY, summary: "Rename a passkey", rateLimit: "passkeys", params: passkeyParam, body: passkeyRenameBody, response: z.object({ passkey: PasskeyView }), handler: ({ principal, params, body }) => factors.renamePasskey(principal, params.id, body) }),
+  defineRoute({ id: "deletePasskey", method: "DELETE", path: "/auth/passkeys/{id}", surfaces: RELAY, summary: "Delete a passkey", rateLimit: "passkeys", params: passkeyParam, response: deleted("id"), handler: ({ principal, params }) => factors.deletePasskey(principal, params.id) }),
   defineRoute({ id: "passkeyLoginOptions", method: "POST", path: "/auth/passkey-login/options", surfaces: RELAY, summary: "WebAuthn request options for signing in with a passkey", auth: "none", response: z.object({ options: z.looseObject({ challenge: z.string() }) }), handler: ({ ip }) => factors.passkeyLoginOptions(ip) }),
   defineRoute({ id: "passkeyLogin", method: "POST", path: "/auth/passkey-login", surfaces: RELAY, summary: "Sign in with a passkey; returns a relay-key", auth: "none", body: passkeyLoginBody, response: z.object({ key: z.string(), session: Session }), handler: ({ body, request, ip }) => factors.passkeyLogin(body, request, ip) }),
 ];
