@@ -46,8 +46,9 @@ export function openApiDocument(
         parameters.push({ name, in: where, required: where === "path" || !!json.required?.includes(name), schema: prop });
       }
     }
-    for (const [name, description] of Object.entries(route.requestHeaders ?? {})) {
-      parameters.push({ name, in: "header", required: name === "tus-resumable" || name === "upload-length" || name === "upload-offset", description, schema: { type: "string" } });
+    for (const [name, header] of Object.entries(route.headers ?? {})) {
+      const schema = header.schema ? toSchema(header.schema, "input") : { type: "string" };
+      parameters.push({ name, in: "header", required: header.required ?? false, description: header.description, schema });
     }
     const op: JsonSchema = {
       operationId: route.id,

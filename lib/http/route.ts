@@ -43,6 +43,13 @@ export interface HandlerContext<P, Q, B, A extends AuthMode = AuthMode> {
 export type ResponseSpec = z.ZodType | { binary: string } | undefined;
 export type ReplyOf<R> = R extends z.ZodType ? z.input<R> : Response;
 
+/** One request header a route reads: for the OpenAPI document (its schema: a string unless given). */
+export interface HeaderDecl {
+  description: string;
+  required?: boolean;
+  schema?: z.ZodType;
+}
+
 /** A handler returns the JSON body of a 200, or a whole Response (files, attachments). */
 export type HandlerResult = object | Response;
 
@@ -103,8 +110,11 @@ export interface RouteDef<
   rawBody?: string;
   /** A success that is not a 200 JSON body (tus: 201/204 with headers), for the OpenAPI document. */
   reply?: { status: number; description: string; headers: Readonly<Record<string, string>> };
-  /** Request headers the route reads, for the OpenAPI document: name → description. */
-  requestHeaders?: Readonly<Record<string, string>>;
+  /**
+   * Request headers the route reads (lower-case name → declaration), emitted as OpenAPI
+   * header parameters. CORS lets browsers send each of them (tests/http/cors.test.ts).
+   */
+  headers?: Readonly<Record<string, HeaderDecl>>;
   /** Left out of the OpenAPI document. */
   hidden?: boolean;
 }

@@ -1,5 +1,8 @@
 /** A post's files, conversion and the GIF list (API and Relay). */
+import { z } from "zod";
 import { defineRoute } from "../../http/route";
+import { CONVERT_TARGET_HEADER } from "../../convert/target";
+import { CONVERT_TARGETS } from "../../media";
 import { fileParam, gifsQuery } from "../params";
 import { paged, Post } from "../../presenters/schemas";
 import { handleConvert } from "../convert";
@@ -31,6 +34,9 @@ const convert = defineRoute({
   refusesLapsedTeam: true,
   rateLimit: "convert",
   multipart: { fields: { file: "The file to convert (only the first is read)." } },
+  headers: {
+    [CONVERT_TARGET_HEADER]: { description: "The format to convert to (missing or other values: 400 invalid_request).", required: true, schema: z.enum(CONVERT_TARGETS) },
+  },
   response: { binary: "The converted file as an attachment" },
   handler: ({ principal, request }) => handleConvert(principal, request),
 });

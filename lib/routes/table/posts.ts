@@ -5,7 +5,7 @@ import { codeParam, postsQuery, updatePostBody, updatePostBodyRelay } from "../p
 import { paged, Post } from "../../presenters/schemas";
 import { batchBody, batchReply, handleBatch } from "../batch";
 import { handleAddFiles, handleDeletePost, handleGetPost, getPostFromCache, handleListPosts, handleUpdatePost, handleUpload } from "../posts";
-import { BOTH, RELAY, PERSONAL_AND_TEAM, UPLOAD_FIELDS, postReply, deleted, failedEntry } from "./shared";
+import { BOTH, RELAY, PERSONAL_AND_TEAM, UPLOAD_FIELDS, UPLOAD_HEADERS, FILE_HEADERS, postReply, deleted, failedEntry } from "./shared";
 
 const upload = defineRoute({
   id: "upload",
@@ -17,6 +17,7 @@ const upload = defineRoute({
   refusesLapsedTeam: true,
   rateLimit: "upload",
   multipart: { fields: UPLOAD_FIELDS },
+  headers: UPLOAD_HEADERS,
   response: z.union([
     z.object({ url: z.url(), post: Post, failed: z.array(failedEntry).optional() }),
     z.object({ posts: z.array(Post), failed: z.array(failedEntry).optional() }),
@@ -119,6 +120,7 @@ const addFiles = defineRoute({
   rateLimit: "posts_files_add",
   params: codeParam,
   multipart: { fields: UPLOAD_FIELDS },
+  headers: FILE_HEADERS,
   response: z.object({ post: Post, failed: z.array(failedEntry).optional() }),
   handler: ({ principal, request, surface, params }) => handleAddFiles(principal, request, surface, params.code),
 });
