@@ -10,7 +10,7 @@ export const UPLOAD_FIELDS = { file: "One or more files (repeat the field)." };
 /** How stored files are treated (interface.md, POST /upload); read when files are appended too. */
 export const FILE_HEADERS = {
   "include-metadata": { description: "`true` keeps the files' metadata (EXIF, GPS...); default `false` strips it." },
-  priority: { description: "`true` (default) or `false`: `false` queues the renditions behind other work." },
+  priority: { description: "`true` (default): videos ask for adaptive streaming, which spends priority minutes; `false`: standard delivery (docs/uploads.md)." },
 } as const;
 
 /** The headers of POST /upload (interface.md; docs/uploads.md, docs/expiry.md); other values are 400 invalid_request. */

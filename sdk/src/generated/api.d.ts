@@ -1187,7 +1187,7 @@ export interface operations {
             header?: {
                 /** @description `true` keeps the files' metadata (EXIF, GPS...); default `false` strips it. */
                 "include-metadata"?: string;
-                /** @description `true` (default) or `false`: `false` queues the renditions behind other work. */
+                /** @description `true` (default): videos ask for adaptive streaming, which spends priority minutes; `false`: standard delivery (docs/uploads.md). */
                 priority?: string;
             };
             path: {
@@ -2084,7 +2084,7 @@ export interface operations {
                 "post-privacy"?: string;
                 /** @description `album` (default): the files become one post; `single`: one post per file (docs/uploads.md). */
                 "post-type"?: string;
-                /** @description `true` (default) or `false`: `false` queues the renditions behind other work. */
+                /** @description `true` (default): videos ask for adaptive streaming, which spends priority minutes; `false`: standard delivery (docs/uploads.md). */
                 priority?: string;
             };
             path?: never;
