@@ -50,8 +50,6 @@ export interface HeaderDecl {
   schema?: z.ZodType;
 }
 
-/** A handler returns the JSON body of a 200, or a whole Response (files, attachments). */
-export type HandlerResult = object | Response;
 
 export interface RouteDef<
   P extends z.ZodType = z.ZodType,
