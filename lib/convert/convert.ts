@@ -19,6 +19,7 @@
  *   closes it when the body is done or the client leaves, which frees the disk space. No
  *   timer or sweeper is needed, and a crash leaks nothing that the kernel does not reclaim.
  */
+import type { RouteRequest } from "../types/route-request";
 import { open, writeFile, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { accountOf, type Principal } from "../types/principal";
@@ -75,7 +76,7 @@ type Received<T> = T & { filename: string };
  * empty file, corrupt input, over the time limit, interrupted upload), unsupported_type,
  * plan_required, file_too_large, unavailable (media queue full, with retryAfter).
  */
-export async function convertUpload(principal: Principal, request: Request, target: ConvertTarget): Promise<ConvertedFile> {
+export async function convertUpload(principal: Principal, request: RouteRequest, target: ConvertTarget): Promise<ConvertedFile> {
   const allowance = convertAllowance(principal);
   // The signal aborts when the client disconnects: ffmpeg is killed, a queued job leaves the queue.
   const signal = request.signal;
@@ -99,7 +100,7 @@ export async function convertUpload(principal: Principal, request: Request, targ
 }
 
 /** A known, small body to an image target: the only requests received into memory. */
-function receivesInMemory(request: Request, target: ConvertTarget): boolean {
+function receivesInMemory(request: RouteRequest, target: ConvertTarget): boolean {
   const declared = Number(request.headers.get("content-length") ?? "");
   return isImageTarget(target) && Number.isSafeInteger(declared) && declared > 0 && declared <= convertInMemoryMaxBytes();
 }

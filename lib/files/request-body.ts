@@ -6,8 +6,9 @@
  */
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
+import type { RouteRequest } from "../types/route-request";
 
-const requestBodies = new WeakMap<Request, Readable>();
+const requestBodies = new WeakMap<RouteRequest, Readable>();
 
 /** The fast lane builds a Request without a Web body and attaches the socket's stream. */
 export function attachRequestBody(request: Request, body: Readable): Request {
@@ -16,11 +17,13 @@ export function attachRequestBody(request: Request, body: Readable): Request {
 }
 
 /** The request body as a Node stream, or null when the request has none. */
-export function requestBody(request: Request): Readable | null {
+export function requestBody(request: RouteRequest): Readable | null {
   const native = requestBodies.get(request);
   if (native) return native;
-  if (!request.body) return null;
-  return Readable.fromWeb(request.body as unknown as NodeWebReadableStream<Uint8Array>);
+  // Handlers see a RouteRequest (lib/types/route-request.ts); a Web Request below it has a body.
+  const web = (request as Partial<Pick<Request, "body">>).body;
+  if (!web) return null;
+  return Readable.fromWeb(web as unknown as NodeWebReadableStream<Uint8Array>);
 }
 
 /**
@@ -29,13 +32,13 @@ export function requestBody(request: Request): Readable | null {
  * error reply (413 and the like) is written. The fast lane closes such a connection
  * once that reply is out.
  */
-export function abandonRequestBody(request: Request, stream: Readable): void {
+export function abandonRequestBody(request: RouteRequest, stream: Readable): void {
   if (requestBodies.get(request) === stream) stream.pause();
   else stream.destroy();
 }
 
 /** Reads a whole (small) body, giving up without destroying the socket once over `limit`. */
-export function readRequestBody(request: Request, limit: number, onTooLarge: () => Error): Promise<Buffer> {
+export function readRequestBody(request: RouteRequest, limit: number, onTooLarge: () => Error): Promise<Buffer> {
   const stream = requestBody(request);
   if (!stream) return Promise.resolve(Buffer.alloc(0));
   return new Promise<Buffer>((resolve, reject) => {

@@ -45,10 +45,19 @@ export function decodeCursor(endpoint: string, cursor: string, filters: Record<s
  * The one shape of a page (interface.md, Pagination): `{<key>: [...], has_more,
  * next_cursor}`, the cursor bound to the endpoint and its filters.
  */
-export function pageReply<T>(key: string, endpoint: string, filters: Record<string, unknown>, page: Page<T>, view: (item: T) => object): object {
+export function pageReply<K extends string, T, V>(
+  key: K,
+  endpoint: string,
+  filters: Record<string, unknown>,
+  page: Page<T>,
+  view: (item: T) => V,
+): PageReply<K, V> {
   return {
     [key]: page.items.map(view),
     has_more: page.hasMore,
     next_cursor: page.next ? encodeCursor(endpoint, page.next, filters) : null,
-  };
+  } as PageReply<K, V>;
 }
+
+/** `{<key>: V[], has_more, next_cursor}`: what `paged(key, item)` in lib/presenters/schemas.ts describes. */
+export type PageReply<K extends string, V> = Record<K, V[]> & { has_more: boolean; next_cursor: string | null };

@@ -256,7 +256,7 @@ async function handle(request: Request, surface: Surface, basePath: string, rout
 }
 
 /** Outside production, a 200 body that does not match the route's schema is a bug: fail loudly. */
-function checkResponse(route: RouteDef, result: object): void {
+function checkResponse(route: RouteDef, result: unknown): void {
   if (!validateResponses || !route.response || !("parse" in route.response)) return;
   const check = route.response.safeParse(result);
   if (!check.success) {

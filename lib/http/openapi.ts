@@ -35,20 +35,7 @@ export function openApiDocument(
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     if (!route.surfaces.includes(surface) || route.hidden) continue;
-    const parameters: JsonSchema[] = [];
-    for (const [where, schema] of [
-      ["path", route.params],
-      ["query", route.query],
-    ] as const) {
-      if (!schema) continue;
-      const json = toSchema(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
-      for (const [name, prop] of Object.entries(json.properties ?? {})) {
-        parameters.push({ name, in: where, required: where === "path" || !!json.required?.includes(name), schema: prop });
-      }
-    }
-    for (const [name, description] of Object.entries(route.requestHeaders ?? {})) {
-      parameters.push({ name, in: "header", required: name === "tus-resumable" || name === "upload-length" || name === "upload-offset", description, schema: { type: "string" } });
-    }
+    const parameters = parametersOf(route, toSchema);
     const op: JsonSchema = {
       operationId: route.id,
       summary: route.summary,
@@ -56,19 +43,8 @@ export function openApiDocument(
       security: route.auth === "none" ? [] : route.auth === "optional" ? [{}, { key: [] }] : [{ key: [] }],
       responses: responses(route, toSchema),
     };
-    if (route.body) {
-      op.requestBody = { required: false, content: { "application/json": { schema: toSchema(route.body, "input") } } };
-    } else if (route.rawBody) {
-      op.requestBody = { required: false, content: { [route.rawBody]: { schema: { type: "string", contentMediaType: route.rawBody } } } };
-    } else if (route.multipart) {
-      const properties = Object.fromEntries(
-        Object.entries(route.multipart.fields).map(([name, description]) => [
-          name,
-          { type: "array", items: { type: "string", contentMediaType: "application/octet-stream" }, description },
-        ]),
-      );
-      op.requestBody = { required: true, content: { "multipart/form-data": { schema: { type: "object", properties } } } };
-    }
+    const requestBody = requestBodyOf(route, toSchema);
+    if (requestBody) op.requestBody = requestBody;
     const rule = typeof route.rateLimit === "string" ? BUCKETS[route.rateLimit] : undefined;
     if (rule) op["x-rate-limit"] = { limit: rule.limit, window_seconds: rule.windowSeconds, scope: rule.scope };
     const path = route.path;
@@ -90,6 +66,46 @@ export function openApiDocument(
     },
     paths,
   };
+}
+
+type ToSchema = (s: z.ZodType, io: "input" | "output") => JsonSchema;
+
+/** Path and query parameters from their schemas, then the declared request headers. */
+function parametersOf(route: RouteDef, toSchema: ToSchema): JsonSchema[] {
+  const parameters: JsonSchema[] = [];
+  for (const [where, schema] of [
+    ["path", route.params],
+    ["query", route.query],
+  ] as const) {
+    if (!schema) continue;
+    const json = toSchema(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, prop] of Object.entries(json.properties ?? {})) {
+      parameters.push({ name, in: where, required: where === "path" || !!json.required?.includes(name), schema: prop });
+    }
+  }
+  for (const [name, header] of Object.entries(route.headers ?? {})) {
+    const schema = header.schema ? toSchema(header.schema, "input") : { type: "string" };
+    parameters.push({ name, in: "header", required: header.required ?? false, description: header.description, schema });
+  }
+  return parameters;
+}
+
+/** A JSON body from its schema, raw bytes (tus), or multipart fields; none otherwise. */
+function requestBodyOf(route: RouteDef, toSchema: ToSchema): JsonSchema | undefined {
+  if (route.body) {
+    return { required: false, content: { "application/json": { schema: toSchema(route.body, "input") } } };
+  } else if (route.rawBody) {
+    return { required: false, content: { [route.rawBody]: { schema: { type: "string", contentMediaType: route.rawBody } } } };
+  } else if (route.multipart) {
+    const properties = Object.fromEntries(
+      Object.entries(route.multipart.fields).map(([name, description]) => [
+        name,
+        { type: "array", items: { type: "string", contentMediaType: "application/octet-stream" }, description },
+      ]),
+    );
+    return { required: true, content: { "multipart/form-data": { schema: { type: "object", properties } } } };
+  }
+  return undefined;
 }
 
 function responses(route: RouteDef, toSchema: (s: z.ZodType, io: "input" | "output") => JsonSchema): JsonSchema {

@@ -7,6 +7,7 @@ import type { Principal } from "../types/principal";
 import type { BucketName } from "../ratelimit/buckets";
 
 import type { Surface } from "../types/surface";
+import type { RouteRequest } from "../types/route-request";
 
 export { KEY_HEADER, type KeyHeader, type Surface } from "../types/surface";
 /** HEAD is served by every GET route; a route declares HEAD itself only when it has no GET (tus). */
@@ -14,25 +15,48 @@ export type Method = "GET" | "HEAD" | "POST" | "PATCH" | "PUT" | "DELETE";
 /** Key kinds an endpoint accepts: personal (app key on the API, session key on Relay) or team. */
 export type KeyKind = "personal" | "team";
 
-export interface HandlerContext<P, Q, B> {
+export type { RouteRequest } from "../types/route-request";
+
+/** "key" (default): a key is required; "optional": checked when sent; "none": ignored. */
+export type AuthMode = "key" | "optional" | "none";
+
+/** The caller as the route's `auth` makes it: never null where a key is required. */
+export type PrincipalFor<A extends AuthMode> = A extends "key" ? Principal : Principal | null;
+
+export interface HandlerContext<P, Q, B, A extends AuthMode = AuthMode> {
   params: P;
   query: Q;
   body: B;
-  /** null only on endpoints declared with `auth: "optional"` or `"none"`. */
-  principal: Principal | null;
+  /** `Principal` where a key is required; nullable only with `auth: "optional"` or `"none"`. */
+  principal: PrincipalFor<A>;
   surface: Surface;
-  request: Request;
+  /** The narrow request (docs/http-core.md): bodies are read through lib/files/request-body.ts. */
+  request: RouteRequest;
   requestId: string;
   ip: string;
 }
 
-/** A handler returns the JSON body of a 200, or a whole Response (files, attachments). */
-export type HandlerResult = object | Response;
+/**
+ * How a route answers: the JSON body of a 200 that its `response` schema describes, or a
+ * whole Response for routes that say so (`response: { binary }`, `reply`, or `raw: true`).
+ */
+export type ResponseSpec = z.ZodType | { binary: string } | undefined;
+export type ReplyOf<R> = R extends z.ZodType ? z.input<R> : Response;
+
+/** One request header a route reads: for the OpenAPI document (its schema: a string unless given). */
+export interface HeaderDecl {
+  description: string;
+  required?: boolean;
+  schema?: z.ZodType;
+}
+
 
 export interface RouteDef<
   P extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
+  R extends ResponseSpec = ResponseSpec,
+  A extends AuthMode = AuthMode,
 > {
   /** OpenAPI operationId; unique. */
   id: string;
@@ -46,7 +70,7 @@ export interface RouteDef<
    * that is sent is checked like anywhere else. "none": key headers are ignored (the
    * OpenAPI documents, sign-in).
    */
-  auth?: "key" | "optional" | "none";
+  auth?: A;
   /** Accepted key kinds (default personal only). Any other kind gets 401. */
   keys?: readonly KeyKind[];
   /** App keys need the gallery-access permission (403 forbidden without it). */
@@ -61,14 +85,15 @@ export interface RouteDef<
   body?: B;
   multipart?: { fields: Record<string, string> };
   /** Schema of the 200 JSON body (or a description of a binary reply). */
-  response?: z.ZodType | { binary: string };
-  handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<HandlerResult>;
+  response?: R;
+  /** The handler returns the `z.input` of `response`; a route without one returns a Response. */
+  handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>, A>) => Promise<ReplyOf<R>>;
   /**
    * The same answer as `handler`, from in-process caches alone and without an await, or
    * undefined when that is not possible (the handler then runs). Only for bodiless reads
    * with a fixed rate-limit bucket; see lib/http/dispatch.ts (`answerFromCache`).
    */
-  fromCache?: (ctx: Omit<HandlerContext<z.output<P>, z.output<Q>, undefined>, "body" | "request" | "requestId">) => object | undefined;
+  fromCache?: (ctx: Omit<HandlerContext<z.output<P>, z.output<Q>, undefined, A>, "body" | "request" | "requestId">) => ReplyOf<R> | undefined;
   /**
    * Headers on every reply of this route, errors included, and on the OPTIONS reply of its
    * path (tus's `Tus-Resumable`, `Tus-Version`, ...: docs/resumable-uploads.md).
@@ -83,15 +108,28 @@ export interface RouteDef<
   rawBody?: string;
   /** A success that is not a 200 JSON body (tus: 201/204 with headers), for the OpenAPI document. */
   reply?: { status: number; description: string; headers: Readonly<Record<string, string>> };
-  /** Request headers the route reads, for the OpenAPI document: name → description. */
-  requestHeaders?: Readonly<Record<string, string>>;
+  /**
+   * Request headers the route reads (lower-case name → declaration), emitted as OpenAPI
+   * header parameters. CORS lets browsers send each of them (tests/http/cors.test.ts).
+   */
+  headers?: Readonly<Record<string, HeaderDecl>>;
   /** Left out of the OpenAPI document. */
   hidden?: boolean;
 }
 
-/** Identity function that keeps the schema types flowing into the handler's context. */
-export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
-  def: RouteDef<P, Q, B>,
-): RouteDef<P, Q, B> {
-  return def;
+/**
+ * Identity function that keeps the schema types flowing into the handler's context: params,
+ * query and body from their schemas, the principal from `auth` (absent means "key"), the
+ * return type from `response`.
+ */
+export function defineRoute<
+  P extends z.ZodType = z.ZodUndefined,
+  Q extends z.ZodType = z.ZodUndefined,
+  B extends z.ZodType = z.ZodUndefined,
+  R extends ResponseSpec = undefined,
+  A extends AuthMode = "key",
+>(def: RouteDef<P, Q, B, R, A>): RouteDef {
+  // The table stores routes with their types erased (RouteDef's defaults): the dispatcher
+  // checks at run time what this signature checked at compile time.
+  return def as unknown as RouteDef;
 }

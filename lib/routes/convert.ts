@@ -5,13 +5,14 @@
  * disk (or, for a small image converted in memory, sent from memory); errors are thrown as
  * DomainError and rendered as JSON by the dispatcher.
  */
+import type { RouteRequest } from "../types/route-request";
 import type { Principal } from "../types/principal";
 import { convertUpload } from "../convert/convert";
 import { contentDisposition } from "../convert/filename";
 import { CONVERT_TARGET_HEADER, parseConvertTarget } from "../convert/target";
 import { attachResponseBody } from "../http/node-bridge";
 
-export async function handleConvert(principal: Principal, request: Request): Promise<Response> {
+export async function handleConvert(principal: Principal, request: RouteRequest): Promise<Response> {
   // Checked before the body is read: a bad header costs the client no upload.
   const target = parseConvertTarget(request.headers.get(CONVERT_TARGET_HEADER));
   const file = await convertUpload(principal, request, target);

@@ -10,7 +10,7 @@ import { viewerOf } from "./posts";
 
 const ENDPOINT = "listGifs";
 
-export async function handleGifs(principal: Principal | null, surface: Surface, query: { limit: number; cursor?: string; search?: string }): Promise<object> {
+export async function handleGifs(principal: Principal | null, surface: Surface, query: { limit: number; cursor?: string; search?: string }) {
   const terms = searchTerms(query.search);
   // Cursors are bound to the normalised search: "Cat" and "cat" page the same listing.
   const filters = { search: searchKey(terms) };

@@ -1,4 +1,5 @@
 /** The two surfaces: their dispatchers and OpenAPI documents, all from one table. */
+import { z } from "zod";
 import { env } from "../config/env";
 import { createDispatcher, type Dispatcher } from "../http/dispatch";
 import { defineRoute, type RouteDef, type Surface } from "../http/route";
@@ -8,7 +9,7 @@ import { listenForPostEvents } from "../webhooks/post-events";
 
 const serverUrl = (surface: Surface) => (surface === "api" ? env().apiUrl : env().relayUrl);
 
-const documents = new Map<Surface, object>();
+const documents = new Map<Surface, Record<string, unknown>>();
 
 /** GET /openapi.json on each surface: generated once per process. */
 const openapiRoute = defineRoute({
@@ -19,6 +20,7 @@ const openapiRoute = defineRoute({
   summary: "This document",
   auth: "none",
   hidden: true,
+  response: z.record(z.string(), z.unknown()),
   async handler({ surface }) {
     let doc = documents.get(surface);
     if (!doc) {

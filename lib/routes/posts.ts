@@ -1,4 +1,5 @@
 /** Handlers of the upload and post endpoints: parse, call lib/uploads and lib/posts, shape. */
+import type { RouteRequest } from "../types/route-request";
 import type { Principal } from "../types/principal";
 import { accountOf } from "../types/principal";
 import { DomainError, errorBodyOf } from "../errors";
@@ -43,7 +44,9 @@ function postTypeHeader(headers: Headers): PostType {
   throw new DomainError("invalid_request", `Header post-type must be ${POST_TYPES.join(" or ")}.`);
 }
 
-const failedJson = (failed: FailedFile[]) => failed.map((f) => ({ index: f.index, error: errorBodyOf(f.error).error }));
+/** One entry of a reply's `failed` list (interface.md, POST /upload). */
+type FailedJson = { index: number; error: ReturnType<typeof errorBodyOf>["error"] };
+const failedJson = (failed: FailedFile[]): FailedJson[] => failed.map((f) => ({ index: f.index, error: errorBodyOf(f.error).error }));
 
 /**
  * Priority streaming spends priority minutes. With none left, a video upload that asks
@@ -76,7 +79,7 @@ const onPriority = (asked: boolean, uploader: Uploader) => async (): Promise<boo
   asked && (await uploader.priorityMinutesLeft()) > 0;
 
 /** The request's `file` parts, within the uploader's limits. */
-async function receiveUpload(request: Request, uploader: Uploader, tmpDir: string) {
+async function receiveUpload(request: RouteRequest, uploader: Uploader, tmpDir: string) {
   return receiveFiles(request, {
     field: "file",
     maxFileBytes: uploader.limits.uploadFileBytes,
@@ -126,7 +129,7 @@ export async function publishUpload(
   files: ReceivedFile[],
   options: UploadRequestOptions,
   tmpDir: string,
-): Promise<{ url: string; post: PostView; failed?: unknown[] } | { posts: PostView[]; failed?: unknown[] }> {
+): Promise<{ url: string; post: PostView; failed?: FailedJson[] } | { posts: PostView[]; failed?: FailedJson[] }> {
   const uploader = uploaderFor(principal);
   await checkPriorityMinutes(files, options.priority, uploader, surface);
   const outcome = await uploadPosts(uploader, files, {
@@ -152,7 +155,7 @@ export async function publishAppend(
   files: ReceivedFile[],
   options: Pick<UploadRequestOptions, "keepMetadata" | "priority">,
   tmpDir: string,
-): Promise<{ post: PostView; failed?: unknown[] }> {
+): Promise<{ post: PostView; failed?: FailedJson[] }> {
   const post = await postForChange(code, viewerOf(principal, surface));
   const uploader = uploaderFor(principal);
   await checkPriorityMinutes(files, options.priority, uploader, surface);
@@ -167,14 +170,14 @@ export async function publishAppend(
   return { post: postView(fresh, { owner: true, liked: false, surface }), ...(failed.length ? { failed: failedJson(failed) } : {}) };
 }
 
-export async function handleUpload(principal: Principal, request: Request, surface: Surface): Promise<object> {
+export async function handleUpload(principal: Principal, request: RouteRequest, surface: Surface) {
   await checkUploadBurst(principal);
   const options = uploadRequestOptions(principal, request.headers);
   const uploader = uploaderFor(principal);
   return withTempDir(async (tmpDir) => publishUpload(principal, surface, await receiveUpload(request, uploader, tmpDir), options, tmpDir));
 }
 
-export async function handleAddFiles(principal: Principal, request: Request, surface: Surface, code: string): Promise<object> {
+export async function handleAddFiles(principal: Principal, request: RouteRequest, surface: Surface, code: string) {
   // Ownership first: a stranger's request is refused before its body is read.
   await postForChange(code, viewerOf(principal, surface));
   const keepMetadata = booleanHeader(request.headers, "include-metadata", false);
@@ -189,7 +192,7 @@ export async function handleAddFiles(principal: Principal, request: Request, sur
  * handleGetPost from the read caches, when everything it needs is cached. Not on Relay,
  * where a read also counts a view (a write).
  */
-export function getPostFromCache(principal: Principal, surface: Surface, code: string): object | undefined {
+export function getPostFromCache(principal: Principal, surface: Surface, code: string) {
   if (surface !== "api") return undefined;
   const viewer = viewerOf(principal, surface);
   const visible = peekReadablePost(code, viewer);
@@ -201,7 +204,7 @@ export function getPostFromCache(principal: Principal, surface: Surface, code: s
 }
 
 /** On Relay a read counts a view for the client address (lib/social/views.ts). */
-export async function handleGetPost(principal: Principal, surface: Surface, code: string, ip: string): Promise<object> {
+export async function handleGetPost(principal: Principal, surface: Surface, code: string, ip: string) {
   const viewer = viewerOf(principal, surface);
   const { post, owner } = await readPost(code, viewer);
   // A share-page password is a web feature: the API and Relay do not know it, so to others
@@ -225,7 +228,7 @@ export interface UpdatePostBody extends Omit<PostChanges, "expiresAt" | "maxView
   max_views?: number | null;
 }
 
-export async function handleUpdatePost(principal: Principal, surface: Surface, code: string, body: UpdatePostBody): Promise<object> {
+export async function handleUpdatePost(principal: Principal, surface: Surface, code: string, body: UpdatePostBody) {
   const viewer = viewerOf(principal, surface);
   const { expires_at, max_views, ...rest } = body;
   await updatePost(code, viewer, { ...rest, expiresAt: expires_at, maxViews: max_views });
@@ -234,14 +237,14 @@ export async function handleUpdatePost(principal: Principal, surface: Surface, c
   return { post: postView(post, { owner: true, liked: await likedBy(post.id, viewer.userId), surface }) };
 }
 
-export async function handleDeletePost(principal: Principal, surface: Surface, code: string): Promise<object> {
+export async function handleDeletePost(principal: Principal, surface: Surface, code: string) {
   await deletePost(code, viewerOf(principal, surface));
-  return { code, deleted: true };
+  return { code, deleted: true as const };
 }
 
-export async function handleDeleteFile(principal: Principal, surface: Surface, code: string, name: string): Promise<object> {
+export async function handleDeleteFile(principal: Principal, surface: Surface, code: string, name: string) {
   await deleteFile(code, name, viewerOf(principal, surface));
-  return { name, deleted: true };
+  return { name, deleted: true as const };
 }
 
 async function postsPage(endpoint: string, page: Page<PostRecord>, filters: Record<string, unknown>, viewer: Viewer, surface: Surface, owner: boolean) {
@@ -253,7 +256,7 @@ export async function handleListPosts(
   principal: Principal,
   surface: Surface,
   query: { limit: number; cursor?: string } & GalleryFilters,
-): Promise<object> {
+) {
   const user = accountOf(principal);
   const filters = { search: query.search ?? null, privacy: query.privacy ?? null, tab: query.tab ?? null };
   const after = query.cursor ? decodeCursor("listPosts", query.cursor, filters) : undefined;

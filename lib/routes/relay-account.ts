@@ -4,6 +4,7 @@
  * (team keys get 401 here), counted the rate-limit bucket and parsed the body; the rules
  * live in lib/auth, lib/sessions and lib/users. docs/relay-account.md describes the choices.
  */
+import type { RouteRequest } from "../types/route-request";
 import type { z } from "zod";
 import { hasGalleryAccess, type Principal } from "../types/principal";
 import { signIn, type SignedIn } from "../auth/login";
@@ -64,7 +65,7 @@ async function userReply(principal: Principal): Promise<{ user: z.infer<typeof O
 }
 
 /** POST /relay/auth/login */
-export async function login(body: z.output<typeof loginBody>, request: Request, ip: string): Promise<object> {
+export async function login(body: z.output<typeof loginBody>, request: RouteRequest, ip: string) {
   const signedIn = await signIn({
     login: body.username,
     password: body.password,
@@ -77,7 +78,7 @@ export async function login(body: z.output<typeof loginBody>, request: Request, 
 }
 
 /** POST /relay/auth/register */
-export async function register(body: z.output<typeof registerBody>, request: Request, ip: string): Promise<object> {
+export async function register(body: z.output<typeof registerBody>, request: RouteRequest, ip: string) {
   const signedIn = await signUp({
     username: body.username,
     password: body.password,
@@ -91,25 +92,25 @@ export async function register(body: z.output<typeof registerBody>, request: Req
 }
 
 /** GET /sessions */
-export async function listSessions(principal: Principal): Promise<object> {
+export async function listSessions(principal: Principal) {
   const current = sessionIdOf(principal);
   const sessions = await readSessions(userIdOf(principal));
   return { sessions: sessions.map((s) => sessionView(s, current)) };
 }
 
 /** DELETE /sessions/{id} */
-export async function deleteSession(principal: Principal, id: string): Promise<object> {
+export async function deleteSession(principal: Principal, id: string) {
   await revokeSession(userIdOf(principal), id);
-  return { id, deleted: true };
+  return { id, deleted: true as const };
 }
 
 /** DELETE /sessions: every session, the calling one included. */
-export async function deleteSessions(principal: Principal): Promise<object> {
+export async function deleteSessions(principal: Principal) {
   return { deleted_count: await revokeAllSessions(userIdOf(principal)) };
 }
 
 /** PATCH /users/@me */
-export async function updateProfile(principal: Principal, body: z.output<typeof profileBody>): Promise<object> {
+export async function updateProfile(principal: Principal, body: z.output<typeof profileBody>) {
   await writeProfile(userIdOf(principal), {
     nickname: body.nickname,
     bio: body.bio,
@@ -120,7 +121,7 @@ export async function updateProfile(principal: Principal, body: z.output<typeof 
 }
 
 /** POST /users/@me/avatar, POST /users/@me/banner */
-export async function setImage(principal: Principal, kind: ProfileImageKind, request: Request): Promise<object> {
+export async function setImage(principal: Principal, kind: ProfileImageKind, request: RouteRequest) {
   const receive = async (tmpDir: string, maxBytes: number) =>
     (await receiveSingleFile(request, { field: PROFILE_IMAGE_FIELD, maxFileBytes: maxBytes, tmpDir })).path;
   await setProfileImage(userIdOf(principal), kind, receive, request.signal);
@@ -128,18 +129,18 @@ export async function setImage(principal: Principal, kind: ProfileImageKind, req
 }
 
 /** DELETE /users/@me/avatar, DELETE /users/@me/banner */
-export async function removeImage(principal: Principal, kind: ProfileImageKind): Promise<object> {
+export async function removeImage(principal: Principal, kind: ProfileImageKind) {
   await removeProfileImage(userIdOf(principal), kind);
   return userReply(principal);
 }
 
 /** GET /preferences */
-export async function getPreferences(principal: Principal): Promise<object> {
+export async function getPreferences(principal: Principal) {
   return preferencesView(await readPreferences(userIdOf(principal)));
 }
 
 /** PATCH /preferences */
-export async function updatePreferences(principal: Principal, body: z.output<typeof preferencesBody>): Promise<object> {
+export async function updatePreferences(principal: Principal, body: z.output<typeof preferencesBody>) {
   const preferences = await writePreferences(userIdOf(principal), {
     likes: body.likes,
     comments: body.comments,

@@ -4,6 +4,7 @@
  * client. HTTP side only; the rules are in lib/auth/factors (docs/two-factor.md,
  * docs/passkeys.md).
  */
+import type { RouteRequest } from "../types/route-request";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { z } from "zod";
 import type { Principal } from "../types/principal";
@@ -37,68 +38,68 @@ const passkeyView = (p: PasskeyRecord): PasskeyView => ({
 });
 
 /** GET /auth/two-factor */
-export async function getTwoFactor(principal: Principal): Promise<object> {
+export async function getTwoFactor(principal: Principal) {
   const status = await twoFactorStatus(userIdOf(principal));
   return { totp_enabled: status.totpEnabled, recovery_codes_left: status.recoveryCodesLeft, passkey_count: status.passkeyCount };
 }
 
 /** POST /auth/two-factor/totp */
-export async function startTotp(principal: Principal): Promise<object> {
+export async function startTotp(principal: Principal) {
   const setup = await beginTotpSetup(userIdOf(principal));
   return { secret: setup.secret, otpauth_uri: setup.uri };
 }
 
 /** POST /auth/two-factor/totp/confirm */
-export async function confirmTotp(principal: Principal, body: z.output<typeof totpConfirmBody>, ip: string): Promise<object> {
+export async function confirmTotp(principal: Principal, body: z.output<typeof totpConfirmBody>, ip: string) {
   const codes = await confirmTotpSetup(userIdOf(principal), body.code, ip);
-  return { totp_enabled: true, recovery_codes: codes };
+  return { totp_enabled: true as const, recovery_codes: codes };
 }
 
 /** POST /auth/two-factor/disable */
-export async function disableTotp(principal: Principal, body: z.output<typeof factorProofBody>, ip: string): Promise<object> {
+export async function disableTotp(principal: Principal, body: z.output<typeof factorProofBody>, ip: string) {
   await disableTwoFactor(userIdOf(principal), body, ip);
-  return { totp_enabled: false };
+  return { totp_enabled: false as const };
 }
 
 /** POST /auth/two-factor/recovery-codes */
-export async function newRecoveryCodes(principal: Principal, body: z.output<typeof factorProofBody>, ip: string): Promise<object> {
+export async function newRecoveryCodes(principal: Principal, body: z.output<typeof factorProofBody>, ip: string) {
   return { recovery_codes: await renewRecoveryCodes(userIdOf(principal), body, ip) };
 }
 
 /** GET /auth/passkeys */
-export async function listPasskeys(principal: Principal): Promise<object> {
+export async function listPasskeys(principal: Principal) {
   return { passkeys: (await readPasskeys(userIdOf(principal))).map(passkeyView) };
 }
 
 /** POST /auth/passkeys/options */
-export async function passkeyOptions(principal: Principal): Promise<object> {
-  return { options: await passkeyRegistrationOptions(userIdOf(principal)) };
+export async function passkeyOptions(principal: Principal) {
+  return { options: { ...(await passkeyRegistrationOptions(userIdOf(principal))) } };
 }
 
 /** POST /auth/passkeys */
-export async function createPasskey(principal: Principal, body: z.output<typeof passkeyCreateBody>): Promise<object> {
+export async function createPasskey(principal: Principal, body: z.output<typeof passkeyCreateBody>) {
   const record = await registerPasskey(userIdOf(principal), body.response as unknown as RegistrationResponseJSON, body.name);
   return { passkey: passkeyView(record) };
 }
 
 /** PATCH /auth/passkeys/{id} */
-export async function renamePasskey(principal: Principal, id: string, body: z.output<typeof passkeyRenameBody>): Promise<object> {
+export async function renamePasskey(principal: Principal, id: string, body: z.output<typeof passkeyRenameBody>) {
   return { passkey: passkeyView(await rename(userIdOf(principal), id, body.name)) };
 }
 
 /** DELETE /auth/passkeys/{id} */
-export async function deletePasskey(principal: Principal, id: string): Promise<object> {
+export async function deletePasskey(principal: Principal, id: string) {
   await removePasskey(userIdOf(principal), id);
-  return { id, deleted: true };
+  return { id, deleted: true as const };
 }
 
 /** POST /auth/passkey-login/options */
-export async function passkeyLoginOptions(ip: string): Promise<object> {
-  return { options: await passkeySignInOptions(ip) };
+export async function passkeyLoginOptions(ip: string) {
+  return { options: { ...(await passkeySignInOptions(ip)) } };
 }
 
 /** POST /auth/passkey-login: a Relay session from a passkey, as POST /auth/login gives one from a password. */
-export async function passkeyLogin(body: z.output<typeof passkeyLoginBody>, request: Request, ip: string): Promise<object> {
+export async function passkeyLogin(body: z.output<typeof passkeyLoginBody>, request: RouteRequest, ip: string) {
   const userId = await verifyPasskeySignIn(body.response as unknown as AuthenticationResponseJSON);
   const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { suspended: true } });
   if (user.suspended) throw new DomainError("suspended", "This account is suspended.");

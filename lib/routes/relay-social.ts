@@ -73,7 +73,7 @@ function notificationJson(n: NotificationItem) {
 
 // ───────────────────────────── discover ─────────────────────────────
 
-export async function discover(principal: Principal, ip: string): Promise<object> {
+export async function discover(principal: Principal, ip: string) {
   const userId = me(principal);
   const items = await discoverPosts(userId, ip);
   return {
@@ -83,22 +83,22 @@ export async function discover(principal: Principal, ip: string): Promise<object
 
 // ───────────────────────────── follows ─────────────────────────────
 
-export async function follow(principal: Principal, id: string): Promise<object> {
+export async function follow(principal: Principal, id: string) {
   return followJson(await followUser(me(principal), id));
 }
-export async function unfollow(principal: Principal, id: string): Promise<object> {
+export async function unfollow(principal: Principal, id: string) {
   return followJson(await unfollowUser(me(principal), id));
 }
-export async function removeFollower(principal: Principal, id: string): Promise<object> {
+export async function removeFollower(principal: Principal, id: string) {
   await dropFollower(me(principal), id);
-  return { id, deleted: true };
+  return { id, deleted: true as const };
 }
-export async function listFollowers(principal: Principal, id: string, query: PagingQuery): Promise<object> {
+export async function listFollowers(principal: Principal, id: string, query: PagingQuery) {
   const filters = listFilters(principal, id);
   const page = await readFollowers(me(principal), id, query.limit, after("listFollowers", query, filters));
   return pageReply("users", "listFollowers", filters, page, userRef);
 }
-export async function listFollowing(principal: Principal, id: string, query: PagingQuery): Promise<object> {
+export async function listFollowing(principal: Principal, id: string, query: PagingQuery) {
   const filters = listFilters(principal, id);
   const page = await readFollowing(me(principal), id, query.limit, after("listFollowing", query, filters));
   return pageReply("users", "listFollowing", filters, page, userRef);
@@ -106,15 +106,15 @@ export async function listFollowing(principal: Principal, id: string, query: Pag
 
 // ───────────────────────────── blocks ─────────────────────────────
 
-export async function block(principal: Principal, id: string): Promise<object> {
+export async function block(principal: Principal, id: string) {
   await blockUser(me(principal), id);
   return { blocking: true };
 }
-export async function unblock(principal: Principal, id: string): Promise<object> {
+export async function unblock(principal: Principal, id: string) {
   await unblockUser(me(principal), id);
   return { blocking: false };
 }
-export async function listBlocks(principal: Principal, id: string, query: PagingQuery): Promise<object> {
+export async function listBlocks(principal: Principal, id: string, query: PagingQuery) {
   const filters = listFilters(principal, id);
   const page = await readBlocks(me(principal), id, query.limit, after("listBlocks", query, filters));
   return pageReply("blocks", "listBlocks", filters, page, (b: BlockItem) => ({ user: userRef(b.user), created_at: b.createdAt.toISOString() }));
@@ -125,36 +125,36 @@ export async function listBlocks(principal: Principal, id: string, query: Paging
 /** Likes and comments of a password-protected post are the owner's only here (docs/share-passwords.md). */
 const refuseLocked = (principal: Principal, code: string) => refuseIfPasswordLocked(code, { userId: me(principal), teamId: null });
 
-export async function likePost(principal: Principal, code: string, on: boolean): Promise<object> {
+export async function likePost(principal: Principal, code: string, on: boolean) {
   await refuseLocked(principal, code);
   return likeJson(on ? await addPostLike(me(principal), code) : await unlikePost(me(principal), code));
 }
-export async function listComments(principal: Principal, code: string): Promise<object> {
+export async function listComments(principal: Principal, code: string) {
   await refuseLocked(principal, code);
   return { comments: (await readComments(me(principal), code)).map(commentJson) };
 }
-export async function createComment(principal: Principal, code: string, body: z.output<typeof commentBody>): Promise<object> {
+export async function createComment(principal: Principal, code: string, body: z.output<typeof commentBody>) {
   await refuseLocked(principal, code);
   return { comment: commentJson(await addComment(me(principal), code, body.body)) };
 }
-export async function deleteComment(principal: Principal, id: string): Promise<object> {
+export async function deleteComment(principal: Principal, id: string) {
   await removeComment(me(principal), id);
-  return { id, deleted: true };
+  return { id, deleted: true as const };
 }
-export async function likeComment(principal: Principal, id: string, on: boolean): Promise<object> {
+export async function likeComment(principal: Principal, id: string, on: boolean) {
   return likeJson(on ? await addCommentLike(me(principal), id) : await unlikeComment(me(principal), id));
 }
 
 // ───────────────────────────── notifications ─────────────────────────────
 
-export async function listNotifications(principal: Principal, query: PagingQuery): Promise<object> {
+export async function listNotifications(principal: Principal, query: PagingQuery) {
   const filters = { user: me(principal) };
   const page = await readNotifications(me(principal), query.limit, after("listNotifications", query, filters));
   return pageReply("notifications", "listNotifications", filters, page, notificationJson);
 }
-export async function unreadCount(principal: Principal): Promise<object> {
+export async function unreadCount(principal: Principal) {
   return { unread_count: await countUnread(me(principal)) };
 }
-export async function markNotificationsRead(principal: Principal, body: z.output<typeof markReadBody>): Promise<object> {
+export async function markNotificationsRead(principal: Principal, body: z.output<typeof markReadBody>) {
   return { unread_count: await markRead(me(principal), body.ids) };
 }

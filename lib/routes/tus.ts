@@ -4,6 +4,7 @@
  * POST /upload pipeline (publishUpload / publishAppend) out. docs/resumable-uploads.md says
  * why these are our own routes rather than @tus/server, and how a finished upload is found.
  */
+import type { RouteRequest } from "../types/route-request";
 import { join } from "node:path";
 import { hasGalleryAccess, type Principal } from "../types/principal";
 import { env } from "../config/env";
@@ -114,7 +115,7 @@ function uploadHeaders(upload: ResumableUpload): Record<string, string> {
 }
 
 /** POST /tus: creation (and creation-with-upload when the request carries bytes). */
-export async function handleTusCreate(principal: Principal, request: Request, surface: Surface): Promise<Response> {
+export async function handleTusCreate(principal: Principal, request: RouteRequest, surface: Surface): Promise<Response> {
   const headers = request.headers;
   checkTusResumable(headers);
   await checkUploadBurst(principal);
@@ -149,7 +150,7 @@ function checkOffsetType(headers: Headers): void {
 }
 
 /** PATCH /tus/{id}: the next bytes, at Upload-Offset. */
-export async function handleTusPatch(principal: Principal, request: Request, surface: Surface, id: string): Promise<Response> {
+export async function handleTusPatch(principal: Principal, request: RouteRequest, surface: Surface, id: string): Promise<Response> {
   const headers = request.headers;
   checkTusResumable(headers);
   checkOffsetType(headers);
@@ -168,7 +169,7 @@ export async function handleTusPatch(principal: Principal, request: Request, sur
  * publishes it through POST /upload's pipeline. A body over the remaining length is 413
  * and stores nothing.
  */
-async function receivePatch(principal: Principal, request: Request, surface: Surface, upload: ResumableUpload, start: number): Promise<ResumableUpload> {
+async function receivePatch(principal: Principal, request: RouteRequest, surface: Surface, upload: ResumableUpload, start: number): Promise<ResumableUpload> {
   const remaining = upload.length - start;
   const declared = integerHeader(request.headers, "content-length");
   const tooLarge = () => new DomainError("file_too_large", `The body is over the ${remaining} bytes left of Upload-Length.`);
@@ -209,7 +210,7 @@ async function publishResumable(principal: Principal, surface: Surface, upload: 
 }
 
 /** HEAD /tus/{id}: where to resume; after completion also the post (`Upload-Post`). */
-export async function handleTusHead(principal: Principal, request: Request, id: string): Promise<Response> {
+export async function handleTusHead(principal: Principal, request: RouteRequest, id: string): Promise<Response> {
   checkTusResumable(request.headers);
   const upload = await findResumable(id, subjectOf(principal));
   const headers: Record<string, string> = { ...uploadHeaders(upload), "upload-length": String(upload.length) };
@@ -218,7 +219,7 @@ export async function handleTusHead(principal: Principal, request: Request, id: 
 }
 
 /** DELETE /tus/{id}: termination; the bytes and the reserved quota go at once. */
-export async function handleTusDelete(principal: Principal, request: Request, id: string): Promise<Response> {
+export async function handleTusDelete(principal: Principal, request: RouteRequest, id: string): Promise<Response> {
   checkTusResumable(request.headers);
   await terminateResumable(await findResumable(id, subjectOf(principal)));
   return new Response(null, { status: 204 });

@@ -107,7 +107,7 @@ function deliveryView(d: DeliveryRecord): z.infer<typeof WebhookDelivery> {
   };
 }
 
-const me = (principal: Principal | null) => accountOf(principal!).id;
+const me = (principal: Principal) => accountOf(principal).id;
 const webhookReply = z.object({ webhook: Webhook });
 
 export const webhookRoutes = [

@@ -4,6 +4,7 @@
  * the limit and is reported as `file_too_large`; a body over the request limit aborts the
  * whole request (413). `request.formData()` would buffer everything: never use it here.
  */
+import type { RouteRequest } from "../types/route-request";
 import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -62,7 +63,7 @@ const STREAM_BUFFER_BYTES = 1024 * 1024;
 const tooLarge = (what: string, limit: number) =>
   new DomainError("file_too_large", `${what} is over the limit of ${limit} bytes for this plan.`);
 
-export async function receiveFiles(request: Request, options: ReceiveOptions): Promise<ReceivedFile[]> {
+export async function receiveFiles(request: RouteRequest, options: ReceiveOptions): Promise<ReceivedFile[]> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\b/i.test(contentType)) {
     throw new DomainError("invalid_request", `Send the files as multipart/form-data in field "${options.field}".`);
@@ -82,7 +83,7 @@ export async function receiveFiles(request: Request, options: ReceiveOptions): P
 }
 
 async function receiveAdmitted(
-  request: Request,
+  request: RouteRequest,
   source: Readable,
   contentType: string,
   options: ReceiveOptions,
@@ -204,7 +205,7 @@ export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
  * with no file chosen) is "no file": invalid_request.
  */
 export async function receiveSingleFile(
-  request: Request,
+  request: RouteRequest,
   options: { field: string; maxFileBytes: number; tmpDir: string },
 ): Promise<{ path: string; filename: string }> {
   const file = await receiveFirst(request, options);
@@ -214,7 +215,7 @@ export async function receiveSingleFile(
 
 /** receiveSingleFile into memory: only for a request the caller has checked is small (Content-Length). */
 export async function receiveSingleFileInMemory(
-  request: Request,
+  request: RouteRequest,
   options: { field: string; maxFileBytes: number },
 ): Promise<{ bytes: Buffer; filename: string }> {
   const file = await receiveFirst(request, { ...options, inMemory: true });
@@ -222,7 +223,7 @@ export async function receiveSingleFileInMemory(
   return { bytes: file.bytes, filename: file.filename };
 }
 
-async function receiveFirst(request: Request, options: { field: string; maxFileBytes: number } & ReceiveDestination): Promise<ReceivedFile> {
+async function receiveFirst(request: RouteRequest, options: { field: string; maxFileBytes: number } & ReceiveDestination): Promise<ReceivedFile> {
   const [file] = await receiveFiles(request, {
     ...options,
     maxRequestBytes: options.maxFileBytes + MULTIPART_OVERHEAD_BYTES,

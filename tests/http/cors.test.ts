@@ -8,6 +8,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ALL_ROUTES } from "@/lib/routes";
 import { BUCKETS } from "@/lib/ratelimit";
+import { ALLOWED_REQUEST_HEADERS } from "@/lib/http/cors";
 import type { RouteDef, Surface } from "@/lib/http/route";
 import { useTestDatabase } from "../support/db";
 import { useCounterStore } from "../support/counters";
@@ -59,6 +60,8 @@ describe("CORS preflight", () => {
     expect(reply.headers.get("access-control-allow-methods")).toBe(reply.headers.get("allow"));
     const allowed = list(reply.headers.get("access-control-allow-headers"));
     for (const name of [KEY_HEADER[surface], "content-type"]) expect(allowed).toContain(name);
+    // Every header the route declares (and so documents) a browser may send.
+    for (const name of Object.keys(route.headers ?? {})) expect(allowed).toContain(name);
     expect(Number(reply.headers.get("access-control-max-age"))).toBeGreaterThan(0);
   });
 
@@ -66,6 +69,12 @@ describe("CORS preflight", () => {
     const reply = await api("/upload", { method: "OPTIONS", headers: { origin: ORIGIN, "access-control-request-method": "POST" } });
     const allowed = list(reply.headers.get("access-control-allow-headers"));
     for (const name of ["post-privacy", "include-metadata", "post-type", "priority", "convert-target"]) expect(allowed).toContain(name);
+  });
+
+  it("allows no header that no route declares (beyond the key headers and content-type)", () => {
+    const declared = new Set(ALL_ROUTES.flatMap((r) => Object.keys(r.headers ?? {})));
+    const extra = ALLOWED_REQUEST_HEADERS.filter((name) => !declared.has(name) && !["api-key", "relay-key", "content-type"].includes(name));
+    expect(extra).toEqual([]);
   });
 
   it("an unknown path: 404 error, still readable cross-origin", async () => {

@@ -676,7 +676,10 @@ export interface operations {
     convert: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The format to convert to (missing or other values: 400 invalid_request). */
+                "convert-target": "png" | "jpeg" | "webp" | "avif" | "gif" | "mp4" | "mp3";
+            };
             path?: never;
             cookie?: never;
         };
@@ -1181,7 +1184,12 @@ export interface operations {
     addFiles: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `true` keeps the files' metadata (EXIF, GPS...); default `false` strips it. */
+                "include-metadata"?: string;
+                /** @description `true` (default): videos ask for adaptive streaming, which spends priority minutes; `false`: standard delivery (docs/uploads.md). */
+                priority?: string;
+            };
             path: {
                 code: string;
             };
@@ -1569,6 +1577,8 @@ export interface operations {
             header: {
                 /** @description Required on every request but OPTIONS: `1.0.0` (else 412). */
                 "tus-resumable": string;
+                /** @description Not supported (no creation-defer-length extension): a request that sends it gets 400 invalid_request. */
+                "upload-defer-length"?: string;
                 /** @description Size of the file in bytes (required; over the plan's file cap: 413). Reserved from the weekly quota until the upload ends. */
                 "upload-length": string;
                 /** @description tus metadata, `key base64value` pairs: `filename`, and POST /upload's `post-privacy`, `include-metadata`, `priority`, `post-type`; `post` (a share code) appends to that post instead. */
@@ -2063,7 +2073,20 @@ export interface operations {
     upload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ISO 8601 time with a zone after which the post is deleted (docs/expiry.md). */
+                "expires-at"?: string;
+                /** @description `true` keeps the files' metadata (EXIF, GPS...); default `false` strips it. */
+                "include-metadata"?: string;
+                /** @description Integer from 1 to 1 000 000 000: the post is deleted once viewed that often (docs/expiry.md). */
+                "max-views"?: string;
+                /** @description `public`, `unlisted` or `private` (default; trimmed, any case). A team key's posts are always private. */
+                "post-privacy"?: string;
+                /** @description `album` (default): the files become one post; `single`: one post per file (docs/uploads.md). */
+                "post-type"?: string;
+                /** @description `true` (default): videos ask for adaptive streaming, which spends priority minutes; `false`: standard delivery (docs/uploads.md). */
+                priority?: string;
+            };
             path?: never;
             cookie?: never;
         };

@@ -1,0 +1,29 @@
+/**
+ * Every endpoint of interface.md, declared once, one file per domain. The catch-all route
+ * handlers under app/api and app/relay dispatch into this table, and the OpenAPI documents
+ * are generated from it, in this order (the order of the OpenAPI paths; docs/http-core.md).
+ */
+import type { RouteDef } from "../../http/route";
+import { webhookRoutes } from "../webhooks";
+import { accountRoutes } from "./account";
+import { factorRoutes } from "./factors";
+import { mediaRoutes } from "./media";
+import { postRoutes } from "./posts";
+import { profileRoutes } from "./profile";
+import { reportRoutes } from "./reports";
+import { socialRoutes } from "./social";
+import { tusRoutes } from "./tus";
+import { userRoutes } from "./users";
+
+export const ROUTES: readonly RouteDef[] = [
+  ...postRoutes,
+  ...tusRoutes,
+  ...mediaRoutes,
+  ...userRoutes,
+  ...reportRoutes,
+  ...webhookRoutes,
+  ...profileRoutes,
+  ...socialRoutes,
+  ...accountRoutes,
+  ...factorRoutes,
+];

@@ -1,0 +1,32 @@
+/** What several parts of the route table share: surfaces, key kinds, reply schemas. */
+import { z } from "zod";
+import { Post } from "../../presenters/schemas";
+
+export const BOTH = ["api", "relay"] as const;
+export const RELAY = ["relay"] as const;
+export const PERSONAL_AND_TEAM = ["personal", "team"] as const;
+export const UPLOAD_FIELDS = { file: "One or more files (repeat the field)." };
+
+/** How stored files are treated (interface.md, POST /upload); read when files are appended too. */
+export const FILE_HEADERS = {
+  "include-metadata": { description: "`true` keeps the files' metadata (EXIF, GPS...); default `false` strips it." },
+  priority: { description: "`true` (default): videos ask for adaptive streaming, which spends priority minutes; `false`: standard delivery (docs/uploads.md)." },
+} as const;
+
+/** The headers of POST /upload (interface.md; docs/uploads.md, docs/expiry.md); other values are 400 invalid_request. */
+export const UPLOAD_HEADERS = {
+  "post-privacy": { description: "`public`, `unlisted` or `private` (default; trimmed, any case). A team key's posts are always private." },
+  ...FILE_HEADERS,
+  "post-type": { description: "`album` (default): the files become one post; `single`: one post per file (docs/uploads.md)." },
+  "expires-at": { description: "ISO 8601 time with a zone after which the post is deleted (docs/expiry.md)." },
+  "max-views": { description: "Integer from 1 to 1 000 000 000: the post is deleted once viewed that often (docs/expiry.md)." },
+} as const;
+
+export const postReply = z.object({ post: Post });
+export const deleted = <K extends string>(key: K) => z.object({ [key]: z.string(), deleted: z.literal(true) } as Record<K, z.ZodString> & { deleted: z.ZodLiteral<true> });
+export const failedEntry = z.object({ index: z.number().int(), error: z.looseObject({ type: z.string(), message: z.string() }) });
+
+export const reported = z.object({ reported: z.literal(true) });
+export const Session = z.object({ id: z.string(), name: z.string().nullable(), current: z.boolean(), created_at: z.string(), last_active_at: z.string() });
+
+
