@@ -206,8 +206,23 @@ function answerFromCache(request: Request, surface: Surface, basePath: string, r
   seen.route = route.id;
   const { key: counter, limit, windowSeconds } = rateRule(route.rateLimit, principal, ip);
   applyRateResult(store.hitNow(counter, limit, windowSeconds), headers, route.rateLimit);
+  return { status: 200, headers: { [CACHE_HEADER]: "hit", "content-type": JSON_TYPE }, body: { kind: "json", text: cachedJson(route, result) } };
+}
+
+/**
+ * JSON text of frozen cached replies: a route's fromCache freezes a reply it hands out
+ * again for as long as it stays right (lib/routes/posts.ts cachedPostView), so it is
+ * checked and serialized once (docs/performance.md, 2026-11-26).
+ */
+const jsonOfFrozen = new WeakMap<object, string>();
+function cachedJson(route: RouteDef, result: object): string {
+  const frozen = Object.isFrozen(result);
+  const known = frozen ? jsonOfFrozen.get(result) : undefined;
+  if (known !== undefined) return known;
   checkResponse(route, result);
-  return jsonReply(200, result, { [CACHE_HEADER]: "hit" });
+  const text = JSON.stringify(result);
+  if (frozen) jsonOfFrozen.set(result, text);
+  return text;
 }
 
 async function handle(request: Request, surface: Surface, basePath: string, router: Router, requestId: string, headers: Headers_, seen: Seen): Promise<Reply> {

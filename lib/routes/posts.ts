@@ -11,7 +11,7 @@ import { expiryHeaders, isGated, type ExpirySettings } from "../posts/expiry-rul
 import { listOwnPosts, listUserPosts, type GalleryFilters } from "../posts/list";
 import { updatePost, type PostChanges } from "../posts/edit";
 import { deleteFile, deletePost } from "../posts/remove";
-import { findPostByCode, likedAmong, likedBy, notFound, peekLikedBy, peekReadablePost, postForChange, readPost, type PostRecord, type Viewer } from "../posts/read";
+import { findPostByCode, isHidden, likedAmong, likedBy, notFound, peekLikedBy, peekReadablePost, postForChange, readPost, type PostRecord, type Viewer } from "../posts/read";
 import type { Page } from "../db/paging";
 import { checkUploadBurst } from "../uploads/abuse";
 import { receiveFiles, type ReceivedFile } from "../uploads/multipart";
@@ -200,7 +200,25 @@ export function getPostFromCache(principal: Principal, surface: Surface, code: s
   if (!visible || (!visible.owner && isGated(visible.post))) return undefined;
   const liked = peekLikedBy(visible.post.id, viewer.userId);
   if (liked === undefined) return undefined;
-  return { post: postView(visible.post, { owner: visible.owner, liked, surface }) };
+  const { post, owner } = visible;
+  // Signed links carry an expiry taken from the clock: such a view is built anew each time.
+  if (isHidden(post) || isGated(post)) return { post: postView(post, { owner, liked, surface }) };
+  return cachedPostView(post, owner, liked);
+}
+
+/**
+ * The reply of a cached read per post record and viewer kind (docs/performance.md,
+ * 2026-11-26). A record in the posts cache is replaced, never changed, when the post
+ * changes (lib/posts/read.ts), so keying by the record follows every change at once; the
+ * viewer's like and ownership are part of the key. Frozen: the dispatcher keeps the JSON
+ * text of frozen replies (lib/http/dispatch.ts, answerFromCache).
+ */
+const cachedViews = new WeakMap<PostRecord, (object | undefined)[]>();
+function cachedPostView(post: PostRecord, owner: boolean, liked: boolean): object {
+  let views = cachedViews.get(post);
+  if (!views) cachedViews.set(post, (views = []));
+  const slot = (owner ? 2 : 0) + (liked ? 1 : 0);
+  return (views[slot] ??= Object.freeze({ post: postView(post, { owner, liked, surface: "api" }) }));
 }
 
 /** On Relay a read counts a view for the client address (lib/social/views.ts). */
