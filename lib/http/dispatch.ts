@@ -215,13 +215,13 @@ function answerFromCache(request: Request, surface: Surface, basePath: string, r
  * checked and serialized once (docs/performance.md, 2026-11-26).
  */
 const jsonOfFrozen = new WeakMap<object, string>();
-function cachedJson(route: RouteDef, result: object): string {
-  const frozen = Object.isFrozen(result);
-  const known = frozen ? jsonOfFrozen.get(result) : undefined;
+function cachedJson(route: RouteDef, result: unknown): string {
+  const frozen = typeof result === "object" && result !== null && Object.isFrozen(result) ? result : null;
+  const known = frozen ? jsonOfFrozen.get(frozen) : undefined;
   if (known !== undefined) return known;
   checkResponse(route, result);
   const text = JSON.stringify(result);
-  if (frozen) jsonOfFrozen.set(result, text);
+  if (frozen) jsonOfFrozen.set(frozen, text);
   return text;
 }
 

@@ -213,8 +213,9 @@ export function getPostFromCache(principal: Principal, surface: Surface, code: s
  * viewer's like and ownership are part of the key. Frozen: the dispatcher keeps the JSON
  * text of frozen replies (lib/http/dispatch.ts, answerFromCache).
  */
-const cachedViews = new WeakMap<PostRecord, (object | undefined)[]>();
-function cachedPostView(post: PostRecord, owner: boolean, liked: boolean): object {
+type PostReply = Readonly<{ post: ReturnType<typeof postView> }>;
+const cachedViews = new WeakMap<PostRecord, (PostReply | undefined)[]>();
+function cachedPostView(post: PostRecord, owner: boolean, liked: boolean): PostReply {
   let views = cachedViews.get(post);
   if (!views) cachedViews.set(post, (views = []));
   const slot = (owner ? 2 : 0) + (liked ? 1 : 0);
