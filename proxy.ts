@@ -37,9 +37,7 @@ function crossOriginRefusal(): NextResponse {
 function otherOrigins(): string[] {
   const e = env();
   const own = originOf(e.PUBLIC_URL);
-  return [e.apiUrl, e.relayUrl, e.cdnUrl]
-    .map(originOf)
-    .filter((origin): origin is string => origin !== null && origin !== own);
+  return [e.apiUrl, e.relayUrl, e.cdnUrl].map(originOf).filter((origin): origin is string => origin !== null && origin !== own);
 }
 
 export function proxy(request: NextRequest): NextResponse {

@@ -21,14 +21,11 @@ export default function HomePage() {
       <section className="max-w-2xl space-y-5">
         <h1 className="text-4xl font-bold tracking-tight sm:text-5xl">Your own place for screenshots and clips</h1>
         <p className="text-lg text-zinc-600 dark:text-zinc-300">
-          Mediahost is a self-hostable image and video host. Upload from the tools you already use, share a link, and
-          let others discover what you make public.
+          Mediahost is a self-hostable image and video host. Upload from the tools you already use, share a link, and let others discover
+          what you make public.
         </p>
         <div className="flex flex-wrap gap-3">
-          <Link
-            href="/signin"
-            className="rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700"
-          >
+          <Link href="/signin" className="rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700">
             Sign in
           </Link>
           <Link
@@ -46,10 +43,7 @@ export default function HomePage() {
         </h2>
         <ul className="grid gap-4 sm:grid-cols-3">
           {FEATURES.map((feature) => (
-            <li
-              key={feature.title}
-              className="rounded-lg border border-zinc-200 p-5 dark:border-zinc-800"
-            >
+            <li key={feature.title} className="rounded-lg border border-zinc-200 p-5 dark:border-zinc-800">
               <h3 className="font-semibold">{feature.title}</h3>
               <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{feature.text}</p>
             </li>

@@ -64,7 +64,17 @@ import sharp, { type Sharp } from "sharp";
 import { convertTimeoutMs } from "../lib/convert/config";
 import { createDb, setDb } from "../lib/db/client";
 import { databaseConfig } from "../lib/db/config";
-import { CONVERT_MATRIX, convertFile, isImageTarget, runFfmpeg, runFfprobe, sniffFile, type ConvertTarget, type ImageFormat, type SniffedFormat } from "../lib/media";
+import {
+  CONVERT_MATRIX,
+  convertFile,
+  isImageTarget,
+  runFfmpeg,
+  runFfprobe,
+  sniffFile,
+  type ConvertTarget,
+  type ImageFormat,
+  type SniffedFormat,
+} from "../lib/media";
 import { imageConversionOptions, videoToGifArgs, videoToMp3Args } from "../lib/media/convert";
 import { demuxerFor } from "../lib/media/ffmpeg";
 import { readImageHeader, renderImage } from "../lib/media/image";
@@ -86,7 +96,12 @@ const WARM_BUDGET_MS = 1_000;
 const RATE_LIMIT_PER_MINUTE = 10; // POST /convert, per account: the bench spreads requests over accounts
 const TARGET_OVERHEAD = 0.15;
 /** Untimed conversions first (twice each): an image, an animation, a video remux, an audio extraction. */
-const WARM_UP: [SniffedFormat, ConvertTarget][] = [["png", "jpeg"], ["gif", "png"], ["mp4", "mp4"], ["mkv", "mp3"]];
+const WARM_UP: [SniffedFormat, ConvertTarget][] = [
+  ["png", "jpeg"],
+  ["gif", "png"],
+  ["mp4", "mp4"],
+  ["mkv", "mp3"],
+];
 /**
  * Then the cheap still pairs, in rounds, up to WARM_UP_ROUNDS or WARM_UP_BUDGET_MS: the
  * request path (HTTP, the dispatcher, multipart, the in-memory conversion) is shared by
@@ -94,7 +109,12 @@ const WARM_UP: [SniffedFormat, ConvertTarget][] = [["png", "jpeg"], ["gif", "png
  * first 20 requests and 4.6–5 ms from about the 45th on, so the pair timed first (png → png)
  * was measured on a colder server than the ones after it.
  */
-const WARM_UP_CHEAP: [SniffedFormat, ConvertTarget][] = [["png", "png"], ["png", "jpeg"], ["jpeg", "jpeg"], ["gif", "jpeg"]];
+const WARM_UP_CHEAP: [SniffedFormat, ConvertTarget][] = [
+  ["png", "png"],
+  ["png", "jpeg"],
+  ["jpeg", "jpeg"],
+  ["gif", "jpeg"],
+];
 const WARM_UP_ROUNDS = 60;
 const WARM_UP_BUDGET_MS = 5_000;
 /** Conversions at least this long (directly) are where a ratio says something about the endpoint. */
@@ -172,10 +192,14 @@ async function photo(): Promise<Sharp> {
 /** A screenshot-like picture (what PNGs usually are): flat panels, lines of "text", a few icons. */
 function screenshot(): Sharp {
   const { width, height } = STILL;
-  const lines = Array.from({ length: 28 }, (_, i) =>
-    `<rect x="${300 + (i % 3) * 8}" y="${90 + i * 22}" width="${400 + ((i * 131) % 500)}" height="10" rx="3" fill="#${i % 5 ? "3c4043" : "1a73e8"}"/>`,
+  const lines = Array.from(
+    { length: 28 },
+    (_, i) =>
+      `<rect x="${300 + (i % 3) * 8}" y="${90 + i * 22}" width="${400 + ((i * 131) % 500)}" height="10" rx="3" fill="#${i % 5 ? "3c4043" : "1a73e8"}"/>`,
   ).join("");
-  const icons = Array.from({ length: 12 }, (_, i) => `<circle cx="40" cy="${110 + i * 48}" r="14" fill="hsl(${i * 30},60%,50%)"/>`).join("");
+  const icons = Array.from({ length: 12 }, (_, i) => `<circle cx="40" cy="${110 + i * 48}" r="14" fill="hsl(${i * 30},60%,50%)"/>`).join(
+    "",
+  );
   const svg = `<svg width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg">
     <rect width="100%" height="100%" fill="#ffffff"/><rect width="100%" height="56" fill="#f1f3f4"/>
     <rect y="56" width="260" height="${height - 56}" fill="#f8f9fa"/>${icons}${lines}
@@ -189,18 +213,42 @@ async function makeInputs(dir: string): Promise<Record<SniffedFormat, string>> {
   await screenshot().png().toFile(path("png"));
   await (await photo()).jpeg({ quality: 90 }).toFile(path("jpeg"));
   await (await photo()).webp({ quality: 85 }).toFile(path("webp"));
-  const video = ["-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "10"];
+  const video = [
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc2=size=1280x720:rate=30",
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=frequency=440:sample_rate=48000",
+    "-t",
+    "10",
+  ];
   const h264 = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k"];
   await ffmpeg([...video, ...h264, "-f", "mp4", path("mp4")]);
   await ffmpeg([...video, ...h264, "-f", "mov", path("mov")]);
   await ffmpeg([...video, ...h264, "-f", "matroska", path("mkv")]);
   await ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=480x270:rate=15", "-t", "3", "-f", "gif", path("gif")]);
-  return { png: path("png"), jpeg: path("jpeg"), webp: path("webp"), gif: path("gif"), mp4: path("mp4"), mov: path("mov"), mkv: path("mkv") };
+  return {
+    png: path("png"),
+    jpeg: path("jpeg"),
+    webp: path("webp"),
+    gif: path("gif"),
+    mp4: path("mp4"),
+    mov: path("mov"),
+    mkv: path("mkv"),
+  };
 }
 
 function selectedPairs(): Pair[] {
-  const all = (Object.keys(CONVERT_MATRIX) as SniffedFormat[]).flatMap((source) => CONVERT_MATRIX[source].map((target) => ({ source, target })));
-  const wanted = (process.env.BENCH_PAIRS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const all = (Object.keys(CONVERT_MATRIX) as SniffedFormat[]).flatMap((source) =>
+    CONVERT_MATRIX[source].map((target) => ({ source, target })),
+  );
+  const wanted = (process.env.BENCH_PAIRS ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return wanted.length ? all.filter((p) => wanted.includes(`${p.source}>${p.target}`)) : all;
 }
 
@@ -242,7 +290,14 @@ function viaEndpoint(
 ): Promise<{ ms: number; bytes: number; contentLength: boolean }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const headers = { "api-key": key, "convert-target": target, "content-type": upload.contentType, "content-length": upload.body.length, [REPLY_BYTES]: replyBytes, ...(inMemory ? { [IN_MEMORY]: "1" } : {}) };
+    const headers = {
+      "api-key": key,
+      "convert-target": target,
+      "content-type": upload.contentType,
+      "content-length": upload.body.length,
+      [REPLY_BYTES]: replyBytes,
+      ...(inMemory ? { [IN_MEMORY]: "1" } : {}),
+    };
     const req = request(`${origin}/api/convert`, { method: "POST", headers, agent }, (res) => {
       let bytes = 0;
       res.on("data", (chunk: Buffer) => (bytes += chunk.length));
@@ -251,7 +306,8 @@ function viaEndpoint(
         const ms = performance.now() - started;
         const declared = res.headers["content-length"];
         if (res.statusCode !== 200) return reject(new Error(`POST /convert ${target}: ${res.statusCode}`));
-        if (declared !== undefined && Number(declared) !== bytes) return reject(new Error(`Content-Length ${declared} but ${bytes} bytes received`));
+        if (declared !== undefined && Number(declared) !== bytes)
+          return reject(new Error(`Content-Length ${declared} but ${bytes} bytes received`));
         resolve({ ms, bytes, contentLength: declared !== undefined });
       });
     });
@@ -282,7 +338,11 @@ function runBare(dir: string): void {
       if (!body) replies.set(size, (body = Buffer.alloc(size, 1)));
       req.resume();
       req.on("end", () => {
-        res.writeHead(200, { "content-type": "application/octet-stream", "content-disposition": 'attachment; filename="out"', "content-length": size });
+        res.writeHead(200, {
+          "content-type": "application/octet-stream",
+          "content-disposition": 'attachment; filename="out"',
+          "content-length": size,
+        });
         res.end(body);
       });
       return;
@@ -291,7 +351,11 @@ function runBare(dir: string): void {
     if (!existsSync(reply)) writeFileSync(reply, Buffer.alloc(size, 1));
     pipeline(req, createWriteStream(upload))
       .then(() => {
-        res.writeHead(200, { "content-type": "application/octet-stream", "content-disposition": 'attachment; filename="out"', "content-length": size });
+        res.writeHead(200, {
+          "content-type": "application/octet-stream",
+          "content-disposition": 'attachment; filename="out"',
+          "content-length": size,
+        });
         return pipeline(createReadStream(reply), res);
       })
       .catch(() => res.destroy())
@@ -303,7 +367,6 @@ function runBare(dir: string): void {
 
 /** Keep-alive, as a real client would: the bench measures requests, not TCP handshakes. */
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-
 
 async function direct(input: string, output: string, target: ConvertTarget): Promise<{ ms: number; bytes: number }> {
   const started = performance.now();
@@ -331,7 +394,9 @@ async function rawConversion(input: string, target: ConvertTarget): Promise<(out
     return async (output) => void (await writeMp4(input, output, plan, { keepMetadata: false, clock: new JobClock(timeoutMs) }));
   }
   const args = (output: string) =>
-    target === "gif" ? videoToGifArgs(input, output, primaryVideo(probe)!.index, demuxer) : videoToMp3Args(input, output, primaryAudio(probe)!.index, demuxer);
+    target === "gif"
+      ? videoToGifArgs(input, output, primaryVideo(probe)!.index, demuxer)
+      : videoToMp3Args(input, output, primaryAudio(probe)!.index, demuxer);
   return async (output) => void (await runFfmpeg(args(output), { timeoutMs }));
 }
 
@@ -352,7 +417,14 @@ const round = (x: number, digits = 1): number => Math.round(x * 10 ** digits) / 
 const pad = (s: string | number, n: number): string => String(s).padStart(n);
 
 /** One pair: untimed rounds, then timed ones (each side once per round, interleaved), as many as the pair's cost allows. */
-async function measurePair(server: TestServer, bare: Child, keys: KeyPool, input: string, scratch: string, { source, target }: Pair): Promise<Figure & { contentLength: boolean }> {
+async function measurePair(
+  server: TestServer,
+  bare: Child,
+  keys: KeyPool,
+  input: string,
+  scratch: string,
+  { source, target }: Pair,
+): Promise<Figure & { contentLength: boolean }> {
   const output = join(scratch, `direct-out.${target}`);
   const upload = await multipartBody(input);
   const raw = await rawConversion(input, target);
@@ -387,7 +459,11 @@ async function measurePair(server: TestServer, bare: Child, keys: KeyPool, input
     }
   };
   let warmRuns = 0;
-  for (const started = performance.now(); warmRuns < 1 || (warmRuns < WARM_RUNS_MAX && performance.now() - started < WARM_BUDGET_MS); warmRuns++) {
+  for (
+    const started = performance.now();
+    warmRuns < 1 || (warmRuns < WARM_RUNS_MAX && performance.now() - started < WARM_BUDGET_MS);
+    warmRuns++
+  ) {
     await runRound(warmRuns, false);
   }
   for (let i = 0, started = performance.now(); i < RUNS || (i < RUNS_MAX && performance.now() - started < TIMED_BUDGET_MS); i++) {
@@ -427,8 +503,19 @@ async function measurePair(server: TestServer, bare: Child, keys: KeyPool, input
 
 const percent = (ratio: number): string => `${round(ratio * 100)} %`;
 const COLUMNS: [string, number][] = [
-  ["pair", -12], ["input", 10], ["output", 10], ["endpoint ms", 12], ["direct ms", 10], ["added ms", 9], ["overhead", 9],
-  ["round trip", 11], ["raw ms", 9], ["vs raw", 9], ["best: endpoint", 16], ["direct", 8], ["overhead", 9],
+  ["pair", -12],
+  ["input", 10],
+  ["output", 10],
+  ["endpoint ms", 12],
+  ["direct ms", 10],
+  ["added ms", 9],
+  ["overhead", 9],
+  ["round trip", 11],
+  ["raw ms", 9],
+  ["vs raw", 9],
+  ["best: endpoint", 16],
+  ["direct", 8],
+  ["overhead", 9],
 ];
 function row(cells: (string | number)[]): string {
   return cells.map((c, i) => (COLUMNS[i][1] < 0 ? String(c).padEnd(-COLUMNS[i][1]) : pad(c, COLUMNS[i][1]))).join(" ");
@@ -457,7 +544,10 @@ async function main(): Promise<void> {
     setDb(createDb(databaseConfig({ ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "" })));
     const keys = new KeyPool();
     await mkdir(join(work, "bare"));
-    bare = await spawnListening("bare server", ["--import", "tsx", "bench/convert.ts", "--bare", join(work, "bare")], { ...baseEnv(), NODE_ENV: "production" });
+    bare = await spawnListening("bare server", ["--import", "tsx", "bench/convert.ts", "--bare", join(work, "bare")], {
+      ...baseEnv(),
+      NODE_ENV: "production",
+    });
 
     // A fresh server loads route code, sharp and the first ffmpeg lazily: pay that before timing anything.
     console.error("bench:convert: warming up…");
@@ -473,7 +563,9 @@ async function main(): Promise<void> {
       for (const pair of WARM_UP_CHEAP) await warmUp(pair);
     }
 
-    console.log(`POST /convert vs lib/media convertFile (direct) and vs the conversion alone (raw), median of ${RUNS}–${RUNS_MAX} runs each (after 1–${WARM_RUNS_MAX} untimed ones, by the pair's cost), server ${server.url}`);
+    console.log(
+      `POST /convert vs lib/media convertFile (direct) and vs the conversion alone (raw), median of ${RUNS}–${RUNS_MAX} runs each (after 1–${WARM_RUNS_MAX} untimed ones, by the pair's cost), server ${server.url}`,
+    );
     console.log(`libvips threads per image in this process: ${sharp.concurrency()} (${sameSharpThreads()})\n`);
     console.log(row(COLUMNS.map(([name]) => name)));
     const loadStart = loadavg()[0];
@@ -484,7 +576,21 @@ async function main(): Promise<void> {
       contentLength &&= declared;
       figures.push(f);
       console.log(
-        row([`${f.source}→${f.target}`, f.input_bytes, f.output_bytes, f.endpoint_ms, f.direct_ms, f.overhead_ms, percent(f.overhead), percent(f.round_trip_share), f.raw_ms, percent(f.overhead_vs_raw), f.endpoint_best_ms, f.direct_best_ms, percent(f.overhead_best)]),
+        row([
+          `${f.source}→${f.target}`,
+          f.input_bytes,
+          f.output_bytes,
+          f.endpoint_ms,
+          f.direct_ms,
+          f.overhead_ms,
+          percent(f.overhead),
+          percent(f.round_trip_share),
+          f.raw_ms,
+          percent(f.overhead_vs_raw),
+          f.endpoint_best_ms,
+          f.direct_best_ms,
+          percent(f.overhead_best),
+        ]),
       );
     }
     const loadEnd = loadavg()[0];
@@ -500,13 +606,21 @@ async function main(): Promise<void> {
     // Pairs for which the bare round trip alone exceeds the target: out of reach over HTTP.
     const outOfReach = figures.filter((f) => f.round_trip_share > TARGET_OVERHEAD).map((f) => `${f.source}>${f.target}`);
     // Pairs whose conversion takes long enough for the fixed per-request cost not to dominate.
-    const worstHeavy = worstBy(figures.filter((f) => f.direct_ms >= HEAVY_PAIR_MS), "overhead");
+    const worstHeavy = worstBy(
+      figures.filter((f) => f.direct_ms >= HEAVY_PAIR_MS),
+      "overhead",
+    );
     // issue 17's restatement: beyond the HTTP floor, over pairs of FLOOR_PAIR_MS or more directly.
-    const worstBeyondFloorCounted = worstBy(figures.filter((f) => f.direct_ms >= FLOOR_PAIR_MS), "overhead_beyond_floor");
+    const worstBeyondFloorCounted = worstBy(
+      figures.filter((f) => f.direct_ms >= FLOOR_PAIR_MS),
+      "overhead_beyond_floor",
+    );
     const pairName = (f: Figure) => `${f.source}>${f.target}`;
     const remuxFigures = figures.filter((f) => REMUX_PAIRS.includes(pairName(f)));
     const worstRemuxVsRaw = worstBy(remuxFigures, "overhead_vs_raw");
-    const toMp4VsRaw = Object.fromEntries(figures.filter((f) => f.target === "mp4" && f.source !== "gif").map((f) => [pairName(f), f.overhead_vs_raw]));
+    const toMp4VsRaw = Object.fromEntries(
+      figures.filter((f) => f.target === "mp4" && f.source !== "gif").map((f) => [pairName(f), f.overhead_vs_raw]),
+    );
     const met = (value: number | undefined, target: number) => (value === undefined ? "not run" : value <= target ? "met" : "missed");
     const addedMedian = round(median(figures.map((f) => f.overhead_ms)));
     const total = (key: "endpoint_ms" | "direct_ms") => figures.reduce((n, f) => n + f[key], 0);
@@ -518,12 +632,18 @@ async function main(): Promise<void> {
         `median time added by the endpoint: ${addedMedian} ms; best runs: worst pair ${worstBest.source}→${worstBest.target} ${percent(worstBest.overhead_best)}`,
         `bare HTTP floor (upload to a file, send a file back): median ${floorMedian} ms per request; beyond it, worst pair ${worstBeyondFloor.source}→${worstBeyondFloor.target} ${percent(worstBeyondFloor.overhead_beyond_floor)}`,
         `bare round trip in memory, median ${roundTripMedian} ms; it alone is over ${percent(TARGET_OVERHEAD)} of the conversion for ${outOfReach.length} pair(s)${outOfReach.length ? `: ${outOfReach.join(", ")}` : ""}`,
-        worstHeavy ? `pairs taking ≥ ${HEAVY_PAIR_MS} ms directly: worst ${worstHeavy.source}→${worstHeavy.target} ${percent(worstHeavy.overhead)} (overhead_max_heavy, target ≤ ${percent(TARGET_HEAVY)}: ${met(worstHeavy.overhead, TARGET_HEAVY)})` : "",
+        worstHeavy
+          ? `pairs taking ≥ ${HEAVY_PAIR_MS} ms directly: worst ${worstHeavy.source}→${worstHeavy.target} ${percent(worstHeavy.overhead)} (overhead_max_heavy, target ≤ ${percent(TARGET_HEAVY)}: ${met(worstHeavy.overhead, TARGET_HEAVY)})`
+          : "",
         worstBeyondFloorCounted
           ? `pairs taking ≥ ${FLOOR_PAIR_MS} ms directly, beyond the floor: worst ${worstBeyondFloorCounted.source}→${worstBeyondFloorCounted.target} ${percent(worstBeyondFloorCounted.overhead_beyond_floor)} (overhead_beyond_floor_max, target ≤ ${percent(TARGET_OVERHEAD)}: ${met(worstBeyondFloorCounted.overhead_beyond_floor, TARGET_OVERHEAD)})`
           : "",
         worstRemuxVsRaw
-          ? `MP4/MOV → MP4 against the raw ffmpeg remux: worst ${worstRemuxVsRaw.source}→${worstRemuxVsRaw.target} ${percent(worstRemuxVsRaw.overhead_vs_raw)} (overhead_max_vs_raw_remux, target ≤ ${percent(TARGET_OVERHEAD)}: ${met(worstRemuxVsRaw.overhead_vs_raw, TARGET_OVERHEAD)}); every video → MP4: ${Object.entries(toMp4VsRaw).map(([k, v]) => `${k} ${percent(v)}`).join(", ")}`
+          ? `MP4/MOV → MP4 against the raw ffmpeg remux: worst ${worstRemuxVsRaw.source}→${worstRemuxVsRaw.target} ${percent(worstRemuxVsRaw.overhead_vs_raw)} (overhead_max_vs_raw_remux, target ≤ ${percent(TARGET_OVERHEAD)}: ${met(worstRemuxVsRaw.overhead_vs_raw, TARGET_OVERHEAD)}); every video → MP4: ${Object.entries(
+              toMp4VsRaw,
+            )
+              .map(([k, v]) => `${k} ${percent(v)}`)
+              .join(", ")}`
           : "",
         `load average ${round(loadStart, 2)} → ${round(loadEnd, 2)} on ${availableParallelism()} CPUs`,
         contentLength ? "" : "note: the replies carried no Content-Length header (Next.js drops it; see docs/convert.md)",

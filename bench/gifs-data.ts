@@ -14,14 +14,51 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { normaliseWords } from "../lib/posts/words";
 
-const NOUNS = "cat dog baby puppy kitten grandma dad mom kid toddler parrot goat horse penguin panda otter raccoon hamster duck bear monkey fox frog owl llama seal corgi husky teacher chef goalkeeper referee dancer skater surfer gamer cowboy robot alien zombie pirate ninja wizard squirrel hedgehog sloth capybara dolphin shark crab chicken".split(" ");
-const VERBS = "dancing jumping falling sneezing laughing crying running sleeping eating singing spinning waving hugging slipping flipping yawning screaming winking clapping celebrating sliding skating surfing driving cooking swimming climbing sneaking stretching bouncing".split(" ");
-const ADJECTIVES = "funny happy sad angry cute tiny giant fluffy grumpy sleepy crazy epic awkward excited confused surprised shocked lazy silly proud nervous chonky majestic derpy dramatic smug".split(" ");
-const PLACES = "couch kitchen beach snow pool office stage car bed ball box door stairs treadmill mirror garden table window skateboard trampoline".split(" ");
+const NOUNS =
+  "cat dog baby puppy kitten grandma dad mom kid toddler parrot goat horse penguin panda otter raccoon hamster duck bear monkey fox frog owl llama seal corgi husky teacher chef goalkeeper referee dancer skater surfer gamer cowboy robot alien zombie pirate ninja wizard squirrel hedgehog sloth capybara dolphin shark crab chicken".split(
+    " ",
+  );
+const VERBS =
+  "dancing jumping falling sneezing laughing crying running sleeping eating singing spinning waving hugging slipping flipping yawning screaming winking clapping celebrating sliding skating surfing driving cooking swimming climbing sneaking stretching bouncing".split(
+    " ",
+  );
+const ADJECTIVES =
+  "funny happy sad angry cute tiny giant fluffy grumpy sleepy crazy epic awkward excited confused surprised shocked lazy silly proud nervous chonky majestic derpy dramatic smug".split(
+    " ",
+  );
+const PLACES =
+  "couch kitchen beach snow pool office stage car bed ball box door stairs treadmill mirror garden table window skateboard trampoline".split(
+    " ",
+  );
 const REACTIONS = [
-  "reaction", "mood", "vibes", "wow", "yes", "nope", "omg", "lol", "facepalm", "mic drop", "thank you",
-  "congrats", "happy birthday", "good morning", "good night", "bye", "hello", "mind blown", "deal with it",
-  "shrug", "eye roll", "slow clap", "same", "monday mood", "friday feeling", "party time", "oops", "yikes",
+  "reaction",
+  "mood",
+  "vibes",
+  "wow",
+  "yes",
+  "nope",
+  "omg",
+  "lol",
+  "facepalm",
+  "mic drop",
+  "thank you",
+  "congrats",
+  "happy birthday",
+  "good morning",
+  "good night",
+  "bye",
+  "hello",
+  "mind blown",
+  "deal with it",
+  "shrug",
+  "eye roll",
+  "slow clap",
+  "same",
+  "monday mood",
+  "friday feeling",
+  "party time",
+  "oops",
+  "yikes",
 ];
 
 /** mulberry32: a small, fast, seedable PRNG. */
@@ -114,7 +151,11 @@ export const authorId = (i: number): string => `benchuser${String(i).padStart(6,
 /** Post number `i`: the same every run. Ids are 24 hex characters like lib/db/ids.ts makes. */
 export function seedPost(i: number): SeedPost {
   const r = random(i * 2654435761 + 1);
-  const id = Array.from({ length: 3 }, () => Math.floor(r() * 2 ** 32).toString(16).padStart(8, "0")).join("");
+  const id = Array.from({ length: 3 }, () =>
+    Math.floor(r() * 2 ** 32)
+      .toString(16)
+      .padStart(8, "0"),
+  ).join("");
   const t = title(r);
   const d = description(r);
   const roll = r();
@@ -261,7 +302,12 @@ export function postgresWriter(url: string, schema: string): BulkWriter {
         await client.query(
           `INSERT INTO "PostWord" ("word", "postId", "postCreatedAt", "publicGif")
            SELECT * FROM unnest($1::text[], $2::text[], $3::timestamp[], $4::boolean[])`,
-          [words.map((x) => x.w), words.map((x) => x.p.id), words.map((x) => x.p.createdAt.toISOString()), words.map((x) => x.p.privacy === "public")],
+          [
+            words.map((x) => x.w),
+            words.map((x) => x.p.id),
+            words.map((x) => x.p.createdAt.toISOString()),
+            words.map((x) => x.p.privacy === "public"),
+          ],
         );
         await client.query("COMMIT");
       }

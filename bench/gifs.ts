@@ -140,7 +140,9 @@ async function openFetcher(config: DatabaseConfig, client: Db): Promise<{ fetche
       const close = cleanupOnExit(async () => void (await running.stop()));
       return { fetcher, through: "production server (npm start: scripts/launch.mjs) on loopback", close };
     } catch (error) {
-      console.error(`production server unavailable, measuring in-process: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+      console.error(
+        `production server unavailable, measuring in-process: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+      );
       await server?.stop();
     }
   }
@@ -200,7 +202,10 @@ async function printPlans(provider: DatabaseProvider): Promise<void> {
       console.log(`"${search}": driver ${driver.kind}`);
       continue;
     }
-    await show(`"${search}": words starting with "${driver.term.prefix}" (${driver.words.length})`, wordsStartingWithSql(driver.term, MAX_EXPANSION));
+    await show(
+      `"${search}": words starting with "${driver.term.prefix}" (${driver.words.length})`,
+      wordsStartingWithSql(driver.term, MAX_EXPANSION),
+    );
     const filters = driver.filters.length ? ` + words "${driver.filters.map((t) => t.prefix).join(" ")}"` : "";
     await show(`"${search}": page 1, listing rules${filters}`, scanSql(wordStreamSql(driver.words, undefined, budget), driver.filters));
     const page = await readCandidates(driver, undefined, budget);
@@ -234,7 +239,14 @@ async function seed(provider: DatabaseProvider, size: number): Promise<Instance>
   const seedSeconds = round((performance.now() - started) / 1000, 1);
   console.log(`${provider}: ${size.toLocaleString("en")} GIF posts seeded in ${seedSeconds} s`);
   const empty = (): Record<Kind, number[]> => ({ one_word: [], two_words: [], no_search: [] });
-  return { size, database, client: createDb(database.config), seedSeconds, times: empty(), posts: { one_word: 0, two_words: 0, no_search: 0 } };
+  return {
+    size,
+    database,
+    client: createDb(database.config),
+    seedSeconds,
+    times: empty(),
+    posts: { one_word: 0, two_words: 0, no_search: 0 },
+  };
 }
 
 async function close(instance: Instance): Promise<void> {
@@ -263,12 +275,18 @@ function summarise(instance: Instance): Record<Kind, Result> {
   const out = {} as Record<Kind, Result>;
   for (const kind of Object.keys(KINDS) as Kind[]) {
     const sorted = [...instance.times[kind]].sort((a, b) => a - b);
-    out[kind] = { median_ms: round(quantile(sorted, 0.5)), p95_ms: round(quantile(sorted, 0.95)), posts_per_page: round(instance.posts[kind] / sorted.length, 1) };
+    out[kind] = {
+      median_ms: round(quantile(sorted, 0.5)),
+      p95_ms: round(quantile(sorted, 0.95)),
+      posts_per_page: round(instance.posts[kind] / sorted.length, 1),
+    };
   }
   return out;
 }
 
-async function runProvider(provider: DatabaseProvider): Promise<{ figures: Record<string, Record<Kind, Result>>; ratio: number; through: string; seed_s: Record<string, number> }> {
+async function runProvider(
+  provider: DatabaseProvider,
+): Promise<{ figures: Record<string, Record<Kind, Result>>; ratio: number; through: string; seed_s: Record<string, number> }> {
   const instances: Instance[] = [];
   try {
     for (const size of SIZES) instances.push(await seed(provider, size));
@@ -293,7 +311,9 @@ async function runProvider(provider: DatabaseProvider): Promise<{ figures: Recor
       figures[String(instance.size)] = summarise(instance);
       for (const kind of kinds) {
         const f = figures[String(instance.size)][kind];
-        console.log(`  ${instance.size.toLocaleString("en").padStart(9)} posts  ${kind.padEnd(10)} median ${String(f.median_ms).padStart(7)} ms   p95 ${String(f.p95_ms).padStart(7)} ms   ${f.posts_per_page} posts/page`);
+        console.log(
+          `  ${instance.size.toLocaleString("en").padStart(9)} posts  ${kind.padEnd(10)} median ${String(f.median_ms).padStart(7)} ms   p95 ${String(f.p95_ms).padStart(7)} ms   ${f.posts_per_page} posts/page`,
+        );
       }
     }
     const small = figures[String(SIZES[0])];
@@ -307,8 +327,17 @@ async function runProvider(provider: DatabaseProvider): Promise<{ figures: Recor
 }
 
 async function main(): Promise<void> {
-  console.log(`GET /gifs latency, ${REQUESTS} requests per kind and size (after ${WARMUP} warm-up), limit ${LIMIT}, sizes ${SIZES.join(", ")}`);
-  const result: Record<string, unknown> = { bench: "gifs", requests: REQUESTS, limit: LIMIT, sizes: SIZES, node: process.version, target_ratio: TARGET_RATIO };
+  console.log(
+    `GET /gifs latency, ${REQUESTS} requests per kind and size (after ${WARMUP} warm-up), limit ${LIMIT}, sizes ${SIZES.join(", ")}`,
+  );
+  const result: Record<string, unknown> = {
+    bench: "gifs",
+    requests: REQUESTS,
+    limit: LIMIT,
+    sizes: SIZES,
+    node: process.version,
+    target_ratio: TARGET_RATIO,
+  };
   const summary: string[] = [];
   for (const provider of PROVIDERS) {
     const { figures, ratio, through, seed_s } = await runProvider(provider);

@@ -71,7 +71,18 @@
  * line of stdout is one JSON object with every figure.
  */
 import { execFile, spawn, spawnSync } from "node:child_process";
-import { createReadStream, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, stat, statSync, writeFileSync } from "node:fs";
+import {
+  createReadStream,
+  existsSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  stat,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer as createHttpServer, type OutgoingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -136,7 +147,8 @@ interface Options {
   readers: number | null;
 }
 
-const USAGE = "usage: node --import tsx bench/serve.ts [--duration seconds] [--rounds n] [--connections n] [--postgres] [--no-pin | --pin-all] [--cpu-prof] [--only file,range,post,share] [--readers n]";
+const USAGE =
+  "usage: node --import tsx bench/serve.ts [--duration seconds] [--rounds n] [--connections n] [--postgres] [--no-pin | --pin-all] [--cpu-prof] [--only file,range,post,share] [--readers n]";
 
 function parseOptions(argv: string[]): Options {
   const value = (flag: string): string | undefined => {
@@ -208,7 +220,11 @@ function runBare(configPath: string): void {
       const { start, end } = config.video;
       stat(config.video.path, (error, info) => {
         if (error) return void res.writeHead(500).end();
-        res.writeHead(206, { ...config.video.headers, "content-range": `bytes ${start}-${end}/${info.size}`, "content-length": end - start + 1 });
+        res.writeHead(206, {
+          ...config.video.headers,
+          "content-range": `bytes ${start}-${end}/${info.size}`,
+          "content-length": end - start + 1,
+        });
         createReadStream(config.video.path, { start, end }).pipe(res);
       });
     } else if (req.url === "/file-fd") {
@@ -280,9 +296,34 @@ function ensureJpeg(): Promise<string> {
 async function ensureVideo(): Promise<string> {
   const path = await cached(join(CACHE_DIR, "serve-video-4mb-v1.mp4"), (out) =>
     ffmpeg([
-      "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-t", "6", "-vf", "noise=alls=20:allf=t",
-      "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "5M", "-maxrate", "5M", "-bufsize", "5M",
-      "-pix_fmt", "yuv420p", "-g", "60", "-an", "-movflags", "+faststart", "-f", "mp4", out,
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=size=640x360:rate=30",
+      "-t",
+      "6",
+      "-vf",
+      "noise=alls=20:allf=t",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-b:v",
+      "5M",
+      "-maxrate",
+      "5M",
+      "-bufsize",
+      "5M",
+      "-pix_fmt",
+      "yuv420p",
+      "-g",
+      "60",
+      "-an",
+      "-movflags",
+      "+faststart",
+      "-f",
+      "mp4",
+      out,
     ]),
   );
   if (statSync(path).size < VIDEO_MIN_BYTES) throw new Error(`${path} is smaller than ${VIDEO_MIN_BYTES} bytes; delete it to regenerate`);
@@ -305,7 +346,9 @@ async function startOurs(options: Options, extraEnv: Record<string, string>): Pr
       return await startServer({ ...extraEnv, ...nodeOptions }, options.profileDir);
     } catch (error) {
       if (attempt >= START_ATTEMPTS) throw error;
-      log(`the server did not build or start (attempt ${attempt}/${START_ATTEMPTS}), retrying in ${START_RETRY_MS / 1000} s: ${String(error).slice(0, 2000)}`);
+      log(
+        `the server did not build or start (attempt ${attempt}/${START_ATTEMPTS}), retrying in ${START_RETRY_MS / 1000} s: ${String(error).slice(0, 2000)}`,
+      );
       await sleep(START_RETRY_MS);
     }
   }
@@ -351,7 +394,14 @@ interface PostJson {
   files: { url: string; mime_type?: string; size?: number }[];
 }
 
-async function upload(server: Server, key: string, file: Buffer, name: string, type: string, headers: Record<string, string>): Promise<PostJson> {
+async function upload(
+  server: Server,
+  key: string,
+  file: Buffer,
+  name: string,
+  type: string,
+  headers: Record<string, string>,
+): Promise<PostJson> {
   const form = new FormData();
   form.append("file", new Blob([new Uint8Array(file)], { type }), name);
   const res = await fetch(`${server.url}/api/upload`, { method: "POST", headers: { "api-key": key, ...headers }, body: form });
@@ -480,7 +530,8 @@ function pinMainThread(pid: number, mainCpu: string, helperCpu: string): void {
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     const cpu = Number(tid) === pid ? mainCpu : helperCpu;
     const result = spawnSync("taskset", ["-c", "-p", cpu, tid], { encoding: "utf8" });
-    if (result.status !== 0 && existsSync(`/proc/${pid}/task/${tid}`)) throw new Error(`taskset -c -p ${cpu} ${tid}: ${result.stderr || result.error}`);
+    if (result.status !== 0 && existsSync(`/proc/${pid}/task/${tid}`))
+      throw new Error(`taskset -c -p ${cpu} ${tid}: ${result.stderr || result.error}`);
   }
 }
 
@@ -591,7 +642,10 @@ async function runWrk(target: Target, seconds: number, options: Options, work: s
 
 /** VmRSS of the server every RSS_SAMPLE_MS, and its VmHWM after a reset (the exact peak, when the kernel allows the reset). */
 /** Samples the server's RSS; `phase(name)` attributes the following samples to a target. */
-function watchRss(pid: number): { phase(name: string): void; stop(): { idleBytes: number; peakBytes: number; samples: number; byPhase: Record<string, number> } } {
+function watchRss(pid: number): {
+  phase(name: string): void;
+  stop(): { idleBytes: number; peakBytes: number; samples: number; byPhase: Record<string, number> };
+} {
   const idleBytes = statusField(pid, "VmRSS") ?? 0;
   let hwmReset = false;
   try {
@@ -696,7 +750,10 @@ async function main(options: Options): Promise<void> {
   await writeFile(bareConfig.json.path, postReply.body);
   await writeFile(bareConfig.share.path, share.body);
   await writeFile(join(work, "bare.json"), JSON.stringify(bareConfig));
-  const bare: Child = await spawnListening("bare server", ["--import", "tsx", "bench/serve.ts", "--bare", join(work, "bare.json")], { ...baseEnv(), NODE_ENV: "production" });
+  const bare: Child = await spawnListening("bare server", ["--import", "tsx", "bench/serve.ts", "--bare", join(work, "bare.json")], {
+    ...baseEnv(),
+    NODE_ENV: "production",
+  });
   if (options.pin) {
     pin(server.pid, SERVER_CPU);
     pin(bare.pid, SERVER_CPU);
@@ -709,11 +766,39 @@ async function main(options: Options): Promise<void> {
   const writeKeys = async (): Promise<void> => writeFile(keyFile, `${readers.keys.join("\n")}\n`);
   await writeKeys();
 
-  const ours = (name: string, pair: PairName, label: string, path: string, headers: Record<string, string> = {}, keyed = false): Target => ({
-    name, pair, side: "ours", label, url: `${server.url}${path}`, pid: server.pid, headers, ...(keyed ? { keyFile } : {}),
+  const ours = (
+    name: string,
+    pair: PairName,
+    label: string,
+    path: string,
+    headers: Record<string, string> = {},
+    keyed = false,
+  ): Target => ({
+    name,
+    pair,
+    side: "ours",
+    label,
+    url: `${server.url}${path}`,
+    pid: server.pid,
+    headers,
+    ...(keyed ? { keyFile } : {}),
   });
-  const reference = (name: string, pair: PairName, label: string, path: string, headers: Record<string, string> = {}, keyed = false): Target => ({
-    name, pair, side: "reference", label, url: `${bare.url}${path}`, pid: bare.pid, headers, ...(keyed ? { keyFile } : {}),
+  const reference = (
+    name: string,
+    pair: PairName,
+    label: string,
+    path: string,
+    headers: Record<string, string> = {},
+    keyed = false,
+  ): Target => ({
+    name,
+    pair,
+    side: "reference",
+    label,
+    url: `${bare.url}${path}`,
+    pid: bare.pid,
+    headers,
+    ...(keyed ? { keyFile } : {}),
   });
   const all: Target[] = [
     reference("bare_file", "file", "bare node:http, stat + createReadStream + pipe of the JPEG", "/file"),
@@ -721,7 +806,13 @@ async function main(options: Options): Promise<void> {
     ours("cdn", "file", "GET public file (/cdn)", cdnPath),
     ours("signed", "file", "GET private file, signed URL", signedPath),
     reference("bare_range", "range", "bare node:http, the same 1 MiB range of the video", "/range", { range: rangeHeader }),
-    reference("bare_range_fd", "range", "bare node:http, the same range from a descriptor opened once: fstat + readSync + end", "/range-fd", { range: rangeHeader }),
+    reference(
+      "bare_range_fd",
+      "range",
+      "bare node:http, the same range from a descriptor opened once: fstat + readSync + end",
+      "/range-fd",
+      { range: rangeHeader },
+    ),
     ours("range", "range", "GET video, Range first 1 MiB", videoFilePath, { range: rangeHeader }),
     // The same requests as `post` (an api-key that changes every request), so the client does
     // the same work on both sides; the bare server ignores the key.

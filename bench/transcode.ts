@@ -30,10 +30,32 @@ const P99_RATIO_TARGET = 3;
 async function ensureClip(): Promise<string> {
   return cached(join(CACHE_DIR, "transcode-1080p-30s.mp4"), (partial) =>
     ffmpeg([
-      "-f", "lavfi", "-i", `testsrc2=size=1920x1080:rate=30:duration=${CLIP_SECONDS}`,
-      "-f", "lavfi", "-i", `sine=frequency=440:duration=${CLIP_SECONDS}`,
-      "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p",
-      "-c:a", "aac", "-b:a", "128k", "-shortest", "-movflags", "+faststart", "-f", "mp4", partial,
+      "-f",
+      "lavfi",
+      "-i",
+      `testsrc2=size=1920x1080:rate=30:duration=${CLIP_SECONDS}`,
+      "-f",
+      "lavfi",
+      "-i",
+      `sine=frequency=440:duration=${CLIP_SECONDS}`,
+      "-c:v",
+      "libx264",
+      "-preset",
+      "veryfast",
+      "-crf",
+      "20",
+      "-pix_fmt",
+      "yuv420p",
+      "-c:a",
+      "aac",
+      "-b:a",
+      "128k",
+      "-shortest",
+      "-movflags",
+      "+faststart",
+      "-f",
+      "mp4",
+      partial,
     ]),
   );
 }
@@ -112,10 +134,21 @@ async function main(): Promise<void> {
   const [uploaderKey, ...readerKeys] = await createAccounts(db, READERS + 1);
 
   // The post everyone reads: a small public image.
-  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#48c" } }).png().toBuffer();
+  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#48c" } })
+    .png()
+    .toBuffer();
   const target = await upload(server.url, uploaderKey, new Blob([png], { type: "image/png" }), "read-me.png", "public");
   const next = { i: 0 };
-  await sample(server.url, target.code, readerKeys, (() => { const end = Date.now() + 2000; return () => Date.now() > end; })(), next); // warm-up
+  await sample(
+    server.url,
+    target.code,
+    readerKeys,
+    (() => {
+      const end = Date.now() + 2000;
+      return () => Date.now() > end;
+    })(),
+    next,
+  ); // warm-up
 
   log(`idle: sampling GET /api/posts/{code} for ${IDLE_MS / 1000} s`);
   const idleEnd = Date.now() + IDLE_MS;

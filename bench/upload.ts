@@ -53,7 +53,22 @@ import { performance } from "node:perf_hooks";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { cached, ffmpeg } from "./support/inputs";
-import { CACHE_DIR, log, machine, mark, MiB, mib, onCleanup, round, ROOT, runBench, sameSharpThreads, sleep, tempDir, timeBudget } from "./support/run";
+import {
+  CACHE_DIR,
+  log,
+  machine,
+  mark,
+  MiB,
+  mib,
+  onCleanup,
+  round,
+  ROOT,
+  runBench,
+  sameSharpThreads,
+  sleep,
+  tempDir,
+  timeBudget,
+} from "./support/run";
 import { baseEnv, spawnListening, startServer, statusField, type Child, type Server } from "./support/server";
 
 /** The video: about 1 GiB (ffmpeg's -fs stops at the first packet past it and finalises the file). */
@@ -247,7 +262,14 @@ type Source = { path: string; size: number } | { buffer: Buffer };
  * Content-Length, streamed with backpressure: a 1 GiB file is never in the client's memory.
  * Timed from before the request is opened to the end of the response body.
  */
-function postFile(url: string, source: Source, filename: string, type: string, headers: Record<string, string>, agent: Agent): Promise<Reply> {
+function postFile(
+  url: string,
+  source: Source,
+  filename: string,
+  type: string,
+  headers: Record<string, string>,
+  agent: Agent,
+): Promise<Reply> {
   const boundary = `----mediahost-bench-${Math.random().toString(36).slice(2)}`;
   const preamble = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
@@ -277,7 +299,12 @@ function postFile(url: string, source: Source, filename: string, type: string, h
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("error", fail);
       res.on("end", () =>
-        done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - started }),
+        done({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString("utf8"),
+          ms: performance.now() - started,
+        }),
       );
     });
     req.on("error", fail);
@@ -317,11 +344,35 @@ function expectUploaded(what: string, reply: Reply): UploadJson {
 function ensureClip(): Promise<string> {
   return cached(join(CACHE_DIR, "clip-2s-v1.mp4"), (out) =>
     ffmpeg([
-      "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30",
-      "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
-      "-t", "2", "-vf", "noise=alls=60:allf=t+u",
-      "-c:v", "libx264", "-preset", "ultrafast", "-qp", "12", "-pix_fmt", "yuv420p", "-g", "30",
-      "-c:a", "aac", "-b:a", "128k", "-f", "mp4", out,
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=size=1280x720:rate=30",
+      "-f",
+      "lavfi",
+      "-i",
+      "sine=frequency=440:sample_rate=48000",
+      "-t",
+      "2",
+      "-vf",
+      "noise=alls=60:allf=t+u",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-qp",
+      "12",
+      "-pix_fmt",
+      "yuv420p",
+      "-g",
+      "30",
+      "-c:a",
+      "aac",
+      "-b:a",
+      "128k",
+      "-f",
+      "mp4",
+      out,
     ]),
   );
 }
@@ -333,7 +384,23 @@ async function ensureVideo(clip: string): Promise<string> {
     const list = `${out}.txt`;
     await writeFile(list, `file '${clip.replace(/'/g, "'\\''")}'\n`.repeat(copies));
     try {
-      await ffmpeg(["-f", "concat", "-safe", "0", "-i", list, "-map", "0", "-c", "copy", "-fs", String(VIDEO_TARGET_BYTES), "-f", "mp4", out]);
+      await ffmpeg([
+        "-f",
+        "concat",
+        "-safe",
+        "0",
+        "-i",
+        list,
+        "-map",
+        "0",
+        "-c",
+        "copy",
+        "-fs",
+        String(VIDEO_TARGET_BYTES),
+        "-f",
+        "mp4",
+        out,
+      ]);
     } finally {
       await rm(list, { force: true });
     }
@@ -366,7 +433,9 @@ async function ensureJpeg(): Promise<string> {
     };
     const xmp = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:description>mediahost bench photo</dc:description></rdf:Description></rdf:RDF></x:xmpmeta>`;
     const render = async (sigma: number): Promise<Buffer> => {
-      const grain = await sharp({ create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma } } })
+      const grain = await sharp({
+        create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma } },
+      })
         .raw()
         .toBuffer();
       return sharp(scene, { raw: { width, height, channels: 3 } })
@@ -451,7 +520,14 @@ const growthOf = (r: RssReport): number => peakOf(r) - r.baselineBytes;
  */
 const VIDEO_HEADERS = { "post-privacy": "unlisted", priority: "false" };
 
-async function timedUpload(target: Child, url: string, video: string, size: number, key: string, agent: Agent): Promise<{ reply: Reply; rss: RssReport }> {
+async function timedUpload(
+  target: Child,
+  url: string,
+  video: string,
+  size: number,
+  key: string,
+  agent: Agent,
+): Promise<{ reply: Reply; rss: RssReport }> {
   flushDisk();
   await sleep(500); // let the server settle after the flush
   const rss = watchRss(target.pid);
@@ -470,7 +546,10 @@ async function videoPhase(server: Server, key: string, video: string, clip: stri
 
   // The baseline sink runs in its own process, like the server, and gets the same client.
   const sinkDir = await tempDir("mediahost-bench-sink-");
-  const sink = await spawnListening("baseline sink", ["--import", "tsx", "bench/upload.ts", "--sink", sinkDir], { ...baseEnv(), NODE_ENV: "production" });
+  const sink = await spawnListening("baseline sink", ["--import", "tsx", "bench/upload.ts", "--sink", sinkDir], {
+    ...baseEnv(),
+    NODE_ENV: "production",
+  });
   // Warm-ups: first requests pay for lazy module loading (for ours: the route, ffmpeg and
   // sharp paths), which is not upload memory or throughput.
   await postFile(`${sink.url}/`, clipSource, "clip.mp4", "video/mp4", {}, agent);
@@ -557,7 +636,14 @@ async function uploadBurst(server: Server, keys: string[], jpeg: Buffer, agent: 
     for (let attempt = 0; ; attempt++) {
       let reply: Reply;
       try {
-        reply = await postFile(`${server.url}/api/upload`, { buffer: jpeg }, `photo${i}.jpg`, "image/jpeg", { "api-key": keys[i], "post-privacy": "unlisted" }, agent);
+        reply = await postFile(
+          `${server.url}/api/upload`,
+          { buffer: jpeg },
+          `photo${i}.jpg`,
+          "image/jpeg",
+          { "api-key": keys[i], "post-privacy": "unlisted" },
+          agent,
+        );
       } catch (error) {
         // Counted, not fatal: one broken connection should not void the other 199 figures.
         failures.push(`#${i}: ${String(error)}`);
@@ -594,7 +680,9 @@ async function uploadBurst(server: Server, keys: string[], jpeg: Buffer, agent: 
 
 /** User + system CPU time of a process and all its threads so far, in ms (/proc/<pid>/stat). */
 function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ");
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
+    .replace(/^.*\) /s, "")
+    .split(" ");
   // After the command name: field 14 (utime) and 15 (stime) of stat(5) are indexes 11 and 12 here.
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
@@ -653,7 +741,11 @@ interface InProcessRound {
 }
 
 /** One timed in-process round, logging its time and CPU split by thread. */
-async function inProcessRound(inputs: string[], outDir: string, work: (input: string, output: string) => Promise<void>): Promise<InProcessRound> {
+async function inProcessRound(
+  inputs: string[],
+  outDir: string,
+  work: (input: string, output: string) => Promise<void>,
+): Promise<InProcessRound> {
   const cpu = process.cpuUsage();
   const before = threadCpuMs(process.pid);
   const seconds = await inProcess(inputs, outDir, work);
@@ -737,14 +829,26 @@ async function imageSection(serverA: Server, warmKeyA: string, keysA: string[], 
   const jpeg = await readFile(jpegPath);
   const jpegMeta = await sharp(jpeg).metadata();
 
-  expectUploaded("warm-up image", await postFile(`${serverA.url}/api/upload`, { buffer: jpeg }, "warm.jpg", "image/jpeg", { "api-key": warmKeyA, "post-privacy": "unlisted" }, agent));
+  expectUploaded(
+    "warm-up image",
+    await postFile(
+      `${serverA.url}/api/upload`,
+      { buffer: jpeg },
+      "warm.jpg",
+      "image/jpeg",
+      { "api-key": warmKeyA, "post-privacy": "unlisted" },
+      agent,
+    ),
+  );
   flushDisk();
   log(`defaults: ${IMAGE_COUNT} concurrent JPEG uploads (503s retried)`);
   const defaultsRss = watchRss(serverA.pid);
   const defaults = await uploadBurst(serverA, keysA, jpeg, agent);
   const defaultsMemory = defaultsRss.stop();
   const defaultsGrowth = mib(peakOf(defaultsMemory) - defaultsMemory.baselineBytes);
-  log(`defaults: ${defaults.ok} ok in ${round(defaults.seconds)} s, ${defaults.rejected} 503s, ${defaults.failures.length} failed, RSS growth ${round(defaultsGrowth, 1)} MB`);
+  log(
+    `defaults: ${defaults.ok} ok in ${round(defaults.seconds)} s, ${defaults.rejected} 503s, ${defaults.failures.length} failed, RSS growth ${round(defaultsGrowth, 1)} MB`,
+  );
   await serverA.stop();
   rmSync(serverA.dataDir, { recursive: true, force: true });
 
@@ -754,7 +858,17 @@ async function imageSection(serverA: Server, warmKeyA: string, keysA: string[], 
   log(`starting the production server (MEDIA_QUEUE_MAX=${ADMIT_ALL_QUEUE})`);
   const serverB = await startServer({ MEDIA_QUEUE_MAX: String(ADMIT_ALL_QUEUE) }, PROFILE_DIR);
   const [warmKey, ...keysB] = await createUploaders(serverB.dataDir, IMAGE_COUNT + 1);
-  expectUploaded("warm-up image", await postFile(`${serverB.url}/api/upload`, { buffer: jpeg }, "warm.jpg", "image/jpeg", { "api-key": warmKey, "post-privacy": "unlisted" }, agent));
+  expectUploaded(
+    "warm-up image",
+    await postFile(
+      `${serverB.url}/api/upload`,
+      { buffer: jpeg },
+      "warm.jpg",
+      "image/jpeg",
+      { "api-key": warmKey, "post-privacy": "unlisted" },
+      agent,
+    ),
+  );
 
   // The in-process references, with server B's limiter settings. mediaConfig() reads the
   // environment on its first use, which comes after this line.
@@ -763,10 +877,15 @@ async function imageSection(serverA: Server, warmKeyA: string, keysA: string[], 
   const work = await tempDir("mediahost-bench-images-");
   await mkdir(join(work, "in"));
   const inputs = await jobInputs(join(work, "in"), jpegPath);
-  const strip = (input: string, output: string) => processImage(input, output, { keepMetadata: false, format: "jpeg" }).then(() => undefined);
+  const strip = (input: string, output: string) =>
+    processImage(input, output, { keepMetadata: false, format: "jpeg" }).then(() => undefined);
   sharp.cache(false); // as lib/media/sharp.ts configures it for the server
   const reencode = (input: string, output: string) =>
-    sharp(input, { failOn: "error" }).rotate().jpeg({ quality: 90, mozjpeg: false }).toFile(output).then(() => undefined);
+    sharp(input, { failOn: "error" })
+      .rotate()
+      .jpeg({ quality: 90, mozjpeg: false })
+      .toFile(output)
+      .then(() => undefined);
   // Warm-up (thread pool, libvips and module initialisation).
   await inProcess(inputs.slice(0, 8), join(work, "warm"), strip);
   await inProcess(inputs.slice(0, 8), join(work, "warm"), reencode);
@@ -778,15 +897,21 @@ async function imageSection(serverA: Server, warmKeyA: string, keysA: string[], 
   const bursts: BurstResult[] = [];
   for (let r = 1; r <= IMAGE_ROUNDS; r++) {
     flushDisk();
-    log(`round ${r}/${IMAGE_ROUNDS}: raw sharp in-process (decode, orient, re-encode without metadata) on ${IMAGE_COUNT} files, ${IMAGE_CONCURRENCY} at a time`);
+    log(
+      `round ${r}/${IMAGE_ROUNDS}: raw sharp in-process (decode, orient, re-encode without metadata) on ${IMAGE_COUNT} files, ${IMAGE_CONCURRENCY} at a time`,
+    );
     sharpRef.push(await inProcessRound(inputs, join(work, "sharp"), reencode));
     flushDisk();
-    log(`round ${r}/${IMAGE_ROUNDS}: our pipeline in-process (processImage, same limiter settings) on ${IMAGE_COUNT} files, ${IMAGE_CONCURRENCY} at a time`);
+    log(
+      `round ${r}/${IMAGE_ROUNDS}: our pipeline in-process (processImage, same limiter settings) on ${IMAGE_COUNT} files, ${IMAGE_CONCURRENCY} at a time`,
+    );
     pipelineRef.push(await inProcessRound(inputs, join(work, "pipeline"), strip));
     flushDisk();
     log(`round ${r}/${IMAGE_ROUNDS}: ours, ${IMAGE_COUNT} concurrent JPEG uploads`);
     const burst = await uploadBurst(serverB, keysB, jpeg, agent);
-    log(`  ${burst.ok} ok in ${round(burst.seconds)} s (replies: first ${round(burst.replies.first)} s, median ${round(burst.replies.median)} s), ${burst.rejected} 503s, ${burst.failures.length} failed`);
+    log(
+      `  ${burst.ok} ok in ${round(burst.seconds)} s (replies: first ${round(burst.replies.first)} s, median ${round(burst.replies.median)} s), ${burst.rejected} 503s, ${burst.failures.length} failed`,
+    );
     bursts.push(burst);
   }
   await serverB.stop();
@@ -904,7 +1029,7 @@ async function main(only: "video" | "images" | null): Promise<void> {
   const pass = Object.assign({}, ...sections.map((s) => s.pass)) as Record<string, boolean>;
   const figures = {
     machine: { ...m, loadavg_1m_before: round(loadBefore), loadavg_1m_after: round(loadAfter) },
-    ...Object.assign({}, ...sections.map((s) => s.figures)) as Record<string, Figure>,
+    ...(Object.assign({}, ...sections.map((s) => s.figures)) as Record<string, Figure>),
     targets: { rss_growth_mb: "< 150", upload_ratio: ">= 0.6", image_ratio: ">= 0.7", default_503: "0", default_rss_growth_mb: "< 150" },
     pass,
   };

@@ -56,6 +56,8 @@ export const isDomainError = (e: unknown): e is DomainError => e instanceof Doma
  * ...context}}`. HTTP replies, per-item `failed[]` entries (their `error`) and the admin
  * CLI's output all use it; context never overrides type or message.
  */
-export const errorBody = (type: ErrorType, message: string, context?: Record<string, unknown>) => ({ error: { ...context, type, message } });
+export const errorBody = (type: ErrorType, message: string, context?: Record<string, unknown>) => ({
+  error: { ...context, type, message },
+});
 
 export const errorBodyOf = (error: DomainError) => errorBody(error.type, error.message, error.context);

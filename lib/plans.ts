@@ -23,10 +23,34 @@ const MB = 1024 * 1024;
 const GB = 1024 * MB;
 
 const DEFAULTS: Record<Plan | "team", PlanLimits> = {
-  free: { uploadFileBytes: 100 * MB, uploadRequestBytes: 500 * MB, weeklyQuotaBytes: 5 * GB, convertFileBytes: 50 * MB, priorityMinutes: 60 },
-  plus: { uploadFileBytes: 2 * GB, uploadRequestBytes: 10 * GB, weeklyQuotaBytes: 100 * GB, convertFileBytes: 20 * GB, priorityMinutes: 600 },
-  ultra: { uploadFileBytes: 20 * GB, uploadRequestBytes: 50 * GB, weeklyQuotaBytes: 1024 * GB, convertFileBytes: 50 * GB, priorityMinutes: 3000 },
-  team: { uploadFileBytes: 20 * GB, uploadRequestBytes: 50 * GB, weeklyQuotaBytes: 1024 * GB, convertFileBytes: 50 * GB, priorityMinutes: 3000 },
+  free: {
+    uploadFileBytes: 100 * MB,
+    uploadRequestBytes: 500 * MB,
+    weeklyQuotaBytes: 5 * GB,
+    convertFileBytes: 50 * MB,
+    priorityMinutes: 60,
+  },
+  plus: {
+    uploadFileBytes: 2 * GB,
+    uploadRequestBytes: 10 * GB,
+    weeklyQuotaBytes: 100 * GB,
+    convertFileBytes: 20 * GB,
+    priorityMinutes: 600,
+  },
+  ultra: {
+    uploadFileBytes: 20 * GB,
+    uploadRequestBytes: 50 * GB,
+    weeklyQuotaBytes: 1024 * GB,
+    convertFileBytes: 50 * GB,
+    priorityMinutes: 3000,
+  },
+  team: {
+    uploadFileBytes: 20 * GB,
+    uploadRequestBytes: 50 * GB,
+    weeklyQuotaBytes: 1024 * GB,
+    convertFileBytes: 50 * GB,
+    priorityMinutes: 3000,
+  },
 };
 
 /** "10GB", "500 MB", "1048576" → bytes. */

@@ -21,7 +21,10 @@ const checks: Check[] = [
 ];
 if (postgresUrl) {
   checks.push(
-    { name: "postgres: schema has a migration (snapshot is current)", run: async () => lines(await snapshotDrift("postgres", postgresUrl)) },
+    {
+      name: "postgres: schema has a migration (snapshot is current)",
+      run: async () => lines(await snapshotDrift("postgres", postgresUrl)),
+    },
     { name: "postgres: migrations replay to exactly the schema", run: () => postgresReplayDrift(postgresUrl) },
   );
 }

@@ -14,8 +14,13 @@ const env = {
   FUZZ_RUNS: process.env.FUZZ_RUNS || "20000",
   FUZZ_MEDIA_RUNS: process.env.FUZZ_MEDIA_RUNS || "3000",
 };
-console.log(`fuzz: seed ${seed}, ${env.FUZZ_RUNS} HTTP cases, ${env.FUZZ_MEDIA_RUNS} cases per media property (replay: FUZZ_SEED=${seed} npm run fuzz)`);
+console.log(
+  `fuzz: seed ${seed}, ${env.FUZZ_RUNS} HTTP cases, ${env.FUZZ_MEDIA_RUNS} cases per media property (replay: FUZZ_SEED=${seed} npm run fuzz)`,
+);
 const vitest = new URL("../node_modules/.bin/vitest", import.meta.url).pathname;
-const result = spawnSync(vitest, ["run", "tests/fuzz", "tests/media/parsers-fuzz.test.ts", ...process.argv.slice(2)], { stdio: "inherit", env });
+const result = spawnSync(vitest, ["run", "tests/fuzz", "tests/media/parsers-fuzz.test.ts", ...process.argv.slice(2)], {
+  stdio: "inherit",
+  env,
+});
 console.log(`fuzz: seed ${seed} ${result.status === 0 ? "passed" : "FAILED"}`);
 process.exit(result.status ?? 1);

@@ -27,7 +27,18 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -119,7 +130,10 @@ function bundle() {
   const inputs = [...Object.keys(JSON.parse(readFileSync(metafile, "utf8")).inputs), "tsconfig.json"].sort();
   rmSync(metafile);
 
-  const hash = createHash("sha256").update(readFileSync(join(work, `${entry}.mjs`))).digest("hex").slice(0, 16);
+  const hash = createHash("sha256")
+    .update(readFileSync(join(work, `${entry}.mjs`)))
+    .digest("hex")
+    .slice(0, 16);
   const target = join(cacheDir, hash);
   if (existsSync(target)) {
     rmSync(work, { recursive: true, force: true });

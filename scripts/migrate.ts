@@ -10,8 +10,6 @@ try {
   const applied = await applyMigrations(config);
   console.log(JSON.stringify({ provider: config.provider, applied }));
 } catch (error) {
-  console.log(
-    JSON.stringify({ error: { type: "migration_failed", message: error instanceof Error ? error.message : String(error) } }),
-  );
+  console.log(JSON.stringify({ error: { type: "migration_failed", message: error instanceof Error ? error.message : String(error) } }));
   process.exit(1);
 }

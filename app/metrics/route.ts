@@ -22,7 +22,8 @@ function authorized(header: string | null, token: string): boolean {
 export async function GET(request: Request): Promise<Response> {
   const token = env().METRICS_TOKEN;
   const rendered = token ? await renderMetrics() : null;
-  if (!token || !rendered) return new Response("Not found\n", { status: 404, headers: { ...NO_STORE, "content-type": "text/plain; charset=utf-8" } });
+  if (!token || !rendered)
+    return new Response("Not found\n", { status: 404, headers: { ...NO_STORE, "content-type": "text/plain; charset=utf-8" } });
   if (!authorized(request.headers.get("authorization"), token)) {
     return new Response("Unauthorized\n", {
       status: 401,

@@ -26,9 +26,7 @@ export default async function RegisterPage({ searchParams }: { searchParams: Sea
   if (mode === "closed") {
     return (
       <AuthCard title="Create an account" footer={footer}>
-        <p className="text-zinc-700 dark:text-zinc-300">
-          Sign-up is closed on this server. Ask its operator for an account.
-        </p>
+        <p className="text-zinc-700 dark:text-zinc-300">Sign-up is closed on this server. Ask its operator for an account.</p>
       </AuthCard>
     );
   }

@@ -41,7 +41,12 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
         ) : null
       }
     >
-      <SignInForm callbackUrl={callbackUrl} initialError={errorText(one(params.error))} initialTicket={one(params.ticket)} providers={oauthProviderList()} />
+      <SignInForm
+        callbackUrl={callbackUrl}
+        initialError={errorText(one(params.error))}
+        initialTicket={one(params.ticket)}
+        providers={oauthProviderList()}
+      />
     </AuthCard>
   );
 }

@@ -71,7 +71,13 @@ export interface Machine {
 
 export function machine(): Machine {
   const list = cpus();
-  return { cpus: list.length, cpu_model: list[0]?.model.trim() ?? "unknown", memory_gb: round(totalmem() / 1024 ** 3, 1), node: process.version, kernel: release() };
+  return {
+    cpus: list.length,
+    cpu_model: list[0]?.model.trim() ?? "unknown",
+    memory_gb: round(totalmem() / 1024 ** 3, 1),
+    node: process.version,
+    kernel: release(),
+  };
 }
 
 /**

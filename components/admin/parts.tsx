@@ -7,14 +7,20 @@ import { card, muted } from "@/components/dashboard/ui";
 export function Flash({ notice, error }: { notice?: string; error?: string }) {
   if (error) {
     return (
-      <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+      <p
+        role="alert"
+        className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+      >
         {error}
       </p>
     );
   }
   if (notice) {
     return (
-      <p role="status" className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-200">
+      <p
+        role="status"
+        className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-200"
+      >
         {notice}
       </p>
     );

@@ -15,7 +15,10 @@ export function PostPreviews({ post }: { post: QueuedPost }) {
         const image = file.mimeType.startsWith("image/");
         const still = image || file.hasThumbnail;
         return (
-          <li key={file.index} className="overflow-hidden rounded-md border border-zinc-200 bg-zinc-100 dark:border-zinc-800 dark:bg-zinc-800">
+          <li
+            key={file.index}
+            className="overflow-hidden rounded-md border border-zinc-200 bg-zinc-100 dark:border-zinc-800 dark:bg-zinc-800"
+          >
             {still ? (
               // A plain <img>: next/image's optimiser would fetch and cache it outside the admin check.
               <img
@@ -28,7 +31,12 @@ export function PostPreviews({ post }: { post: QueuedPost }) {
               <div className="flex aspect-square items-center justify-center p-2 text-center text-xs text-zinc-500">{file.name}</div>
             )}
             {!image && (
-              <a className="block truncate px-2 py-1 text-xs underline" href={src(post.code, file.index, false)} target="_blank" rel="noreferrer">
+              <a
+                className="block truncate px-2 py-1 text-xs underline"
+                href={src(post.code, file.index, false)}
+                target="_blank"
+                rel="noreferrer"
+              >
                 Open {file.name}
               </a>
             )}

@@ -20,7 +20,16 @@ export function UploadsChart({ days }: { days: Overview["uploadsPerDay"] }) {
         {days.map((d, i) => {
           const h = (d.uploads / max) * (height - 4);
           return (
-            <rect key={d.day} x={i * 10 + 1} y={height - h} width={8} height={h} className="fill-brand-500" data-day={d.day} data-uploads={d.uploads}>
+            <rect
+              key={d.day}
+              x={i * 10 + 1}
+              y={height - h}
+              width={8}
+              height={h}
+              className="fill-brand-500"
+              data-day={d.day}
+              data-uploads={d.uploads}
+            >
               <title>{`${d.day}: ${d.uploads} ${d.uploads === 1 ? "upload" : "uploads"}`}</title>
             </rect>
           );

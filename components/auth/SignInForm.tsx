@@ -83,11 +83,15 @@ export function SignInForm({ callbackUrl, initialError, initialTicket, providers
     setPending(true);
     try {
       const reply = await fetch("/relay/auth/passkey-login/options", { method: "POST" });
-      const body = (await reply.json()) as { options?: Parameters<typeof startAuthentication>[0]["optionsJSON"]; error?: { message: string } };
+      const body = (await reply.json()) as {
+        options?: Parameters<typeof startAuthentication>[0]["optionsJSON"];
+        error?: { message: string };
+      };
       if (!reply.ok || !body.options) throw new Error(body.error?.message ?? "Passkey sign-in is not available right now.");
       const response = await startAuthentication({ optionsJSON: body.options });
       const result = await signIn("passkey", { response: JSON.stringify(response), redirect: false });
-      if (!result || result.error) throw new Error(result?.error && result.error !== "CredentialsSignin" ? result.error : "That passkey was not recognised.");
+      if (!result || result.error)
+        throw new Error(result?.error && result.error !== "CredentialsSignin" ? result.error : "That passkey was not recognised.");
       done();
     } catch (e) {
       const message = (e as Error).name === "NotAllowedError" ? "The passkey sign-in was cancelled." : (e as Error).message;
@@ -105,7 +109,16 @@ export function SignInForm({ callbackUrl, initialError, initialTicket, providers
           <label htmlFor="code" className={labelClass}>
             Authentication code
           </label>
-          <input id="code" name="code" autoComplete="one-time-code" autoFocus required maxLength={64} className={inputClass} aria-describedby="code-help" />
+          <input
+            id="code"
+            name="code"
+            autoComplete="one-time-code"
+            autoFocus
+            required
+            maxLength={64}
+            className={inputClass}
+            aria-describedby="code-help"
+          />
           <p id="code-help" className="text-xs text-zinc-500">
             The 6-digit code from your authenticator app, or one of your recovery codes.
           </p>
@@ -154,7 +167,12 @@ export function SignInForm({ callbackUrl, initialError, initialTicket, providers
           Use a passkey
         </button>
         {providers.map((provider) => (
-          <button key={provider.id} type="button" className={secondaryButtonClass} onClick={() => void signIn(provider.id, { callbackUrl: target })}>
+          <button
+            key={provider.id}
+            type="button"
+            className={secondaryButtonClass}
+            onClick={() => void signIn(provider.id, { callbackUrl: target })}
+          >
             Continue with {provider.name}
           </button>
         ))}

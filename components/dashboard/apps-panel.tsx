@@ -1,12 +1,7 @@
 "use client";
 /** Apps and keys: create (up to 10), gallery access, revoke, regenerate; keys shown once. */
 import { useId, useState, useTransition, type FormEvent } from "react";
-import {
-  createAppAction,
-  regenerateAppAction,
-  revokeAppAction,
-  setGalleryAccessAction,
-} from "@/lib/web/dashboard/actions";
+import { createAppAction, regenerateAppAction, revokeAppAction, setGalleryAccessAction } from "@/lib/web/dashboard/actions";
 import type { AppView, IssuedAppView } from "@/lib/web/dashboard/apps";
 import type { ActionResult } from "@/lib/web/dashboard/result";
 import { UploaderSetupPanel } from "./uploader-setup";
@@ -22,7 +17,8 @@ export function AppsPanel({ initialApps, maxApps }: { initialApps: AppView[]; ma
   const ids = { name: useId(), gallery: useId() };
   const working = apps.filter((a) => !a.revoked).length;
 
-  const replace = (app: AppView) => setApps((list) => (list.some((a) => a.id === app.id) ? list.map((a) => (a.id === app.id ? app : a)) : [...list, app]));
+  const replace = (app: AppView) =>
+    setApps((list) => (list.some((a) => a.id === app.id) ? list.map((a) => (a.id === app.id ? app : a)) : [...list, app]));
 
   const act = <T,>(work: () => Promise<ActionResult<T>>, done: (value: T) => void) =>
     startTransition(async () => {
@@ -55,7 +51,10 @@ export function AppsPanel({ initialApps, maxApps }: { initialApps: AppView[]; ma
       </div>
 
       {error && (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-700 dark:border-red-800 dark:bg-red-950/40 dark:text-red-300">
+        <p
+          role="alert"
+          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-700 dark:border-red-800 dark:bg-red-950/40 dark:text-red-300"
+        >
           {error}
         </p>
       )}
@@ -67,10 +66,23 @@ export function AppsPanel({ initialApps, maxApps }: { initialApps: AppView[]; ma
           <label htmlFor={ids.name} className={label}>
             App name
           </label>
-          <input id={ids.name} value={name} maxLength={50} placeholder="e.g. ShareX on my desktop" onChange={(e) => setName(e.target.value)} className={input} />
+          <input
+            id={ids.name}
+            value={name}
+            maxLength={50}
+            placeholder="e.g. ShareX on my desktop"
+            onChange={(e) => setName(e.target.value)}
+            className={input}
+          />
         </div>
         <label htmlFor={ids.gallery} className="flex items-center gap-2 text-sm sm:pb-2">
-          <input id={ids.gallery} type="checkbox" checked={gallery} onChange={(e) => setGallery(e.target.checked)} className="h-4 w-4 accent-brand-600" />
+          <input
+            id={ids.gallery}
+            type="checkbox"
+            checked={gallery}
+            onChange={(e) => setGallery(e.target.checked)}
+            className="h-4 w-4 accent-brand-600"
+          />
           Gallery access
         </label>
         <button type="submit" className={primaryButton} disabled={pending || working >= maxApps}>
@@ -86,9 +98,13 @@ export function AppsPanel({ initialApps, maxApps }: { initialApps: AppView[]; ma
               <p className="flex flex-wrap items-center gap-2 font-medium">
                 {app.name}
                 {app.revoked ? (
-                  <span className="rounded bg-red-100 px-1.5 py-0.5 text-xs text-red-800 dark:bg-red-500/15 dark:text-red-300">revoked</span>
+                  <span className="rounded bg-red-100 px-1.5 py-0.5 text-xs text-red-800 dark:bg-red-500/15 dark:text-red-300">
+                    revoked
+                  </span>
                 ) : (
-                  <span className="rounded bg-emerald-100 px-1.5 py-0.5 text-xs text-emerald-800 dark:bg-emerald-500/15 dark:text-emerald-300">active</span>
+                  <span className="rounded bg-emerald-100 px-1.5 py-0.5 text-xs text-emerald-800 dark:bg-emerald-500/15 dark:text-emerald-300">
+                    active
+                  </span>
                 )}
               </p>
               <p className="text-xs text-zinc-500 dark:text-zinc-400">
@@ -113,10 +129,13 @@ export function AppsPanel({ initialApps, maxApps }: { initialApps: AppView[]; ma
                 disabled={pending}
                 onClick={() => {
                   if (!app.revoked && !window.confirm(`Regenerate the key of ${app.name}? The current key stops working at once.`)) return;
-                  act(() => regenerateAppAction(app.id), (value) => {
-                    replace(value.app);
-                    setIssued(value);
-                  });
+                  act(
+                    () => regenerateAppAction(app.id),
+                    (value) => {
+                      replace(value.app);
+                      setIssued(value);
+                    },
+                  );
                 }}
               >
                 Regenerate<span className="sr-only"> key of {app.name}</span>
@@ -128,10 +147,13 @@ export function AppsPanel({ initialApps, maxApps }: { initialApps: AppView[]; ma
                   disabled={pending}
                   onClick={() => {
                     if (!window.confirm(`Revoke ${app.name}? Its key stops working at once.`)) return;
-                    act(() => revokeAppAction(app.id), (value) => {
-                      replace(value);
-                      if (issued?.app.id === value.id) setIssued(null);
-                    });
+                    act(
+                      () => revokeAppAction(app.id),
+                      (value) => {
+                        replace(value);
+                        if (issued?.app.id === value.id) setIssued(null);
+                      },
+                    );
                   }}
                 >
                   Revoke<span className="sr-only"> {app.name}</span>

@@ -44,8 +44,15 @@ export function UploadHeatmap({ history, today }: { history: HeatmapDay[]; today
     const column = Math.floor((t - firstColumnStart) / (7 * DAY_MS));
     const date = new Date(t);
     const entry = byDay.get(utcDay(t));
-    cells.push({ x: column * (CELL + GAP), y: date.getUTCDay() * (CELL + GAP) + 14, day: utcDay(t), count: entry?.upload_count ?? 0, bytes: entry?.bytes ?? 0 });
-    if (date.getUTCDate() === 1) months.push({ x: column * (CELL + GAP), label: date.toLocaleString("en", { month: "short", timeZone: "UTC" }) });
+    cells.push({
+      x: column * (CELL + GAP),
+      y: date.getUTCDay() * (CELL + GAP) + 14,
+      day: utcDay(t),
+      count: entry?.upload_count ?? 0,
+      bytes: entry?.bytes ?? 0,
+    });
+    if (date.getUTCDate() === 1)
+      months.push({ x: column * (CELL + GAP), label: date.toLocaleString("en", { month: "short", timeZone: "UTC" }) });
   }
   const columns = Math.floor((end - firstColumnStart) / (7 * DAY_MS)) + 1;
   const width = columns * (CELL + GAP);
@@ -53,14 +60,33 @@ export function UploadHeatmap({ history, today }: { history: HeatmapDay[]; today
   const level = (count: number) => (count === 0 ? 0 : Math.min(4, 1 + Math.floor(((count - 1) / max) * 4)));
   return (
     <div ref={scroller} className="overflow-x-auto">
-      <svg role="img" aria-label={`Uploads per day over the last 365 days: ${countOf(history.reduce((n, d) => n + d.upload_count, 0), "upload")} on ${countOf(history.length, "day")}`} width={width} height={height} className="text-zinc-500">
+      <svg
+        role="img"
+        aria-label={`Uploads per day over the last 365 days: ${countOf(
+          history.reduce((n, d) => n + d.upload_count, 0),
+          "upload",
+        )} on ${countOf(history.length, "day")}`}
+        width={width}
+        height={height}
+        className="text-zinc-500"
+      >
         {months.map((m) => (
           <text key={`${m.x}-${m.label}`} x={m.x} y={10} className="fill-current text-[9px]">
             {m.label}
           </text>
         ))}
         {cells.map((c) => (
-          <rect key={c.day} x={c.x} y={c.y} width={CELL} height={CELL} rx={2} className={LEVELS[level(c.count)]} data-day={c.day} data-count={c.count}>
+          <rect
+            key={c.day}
+            x={c.x}
+            y={c.y}
+            width={CELL}
+            height={CELL}
+            rx={2}
+            className={LEVELS[level(c.count)]}
+            data-day={c.day}
+            data-count={c.count}
+          >
             <title>{`${c.day}: ${countOf(c.count, "upload")}${c.bytes ? `, ${formatBytes(c.bytes)}` : ""}`}</title>
           </rect>
         ))}
@@ -70,7 +96,15 @@ export function UploadHeatmap({ history, today }: { history: HeatmapDay[]; today
 }
 
 /** Vertical bars for a daily series, with the maximum labelled. */
-export function BarChart({ label, points, format = String }: { label: string; points: { day: string; value: number }[]; format?: (n: number) => string }) {
+export function BarChart({
+  label,
+  points,
+  format = String,
+}: {
+  label: string;
+  points: { day: string; value: number }[];
+  format?: (n: number) => string;
+}) {
   const width = 600;
   const height = 140;
   const max = Math.max(1, ...points.map((p) => p.value));
@@ -84,12 +118,25 @@ export function BarChart({ label, points, format = String }: { label: string; po
           total {format(total)} · peak {format(max === 1 && total === 0 ? 0 : max)}
         </span>
       </figcaption>
-      <svg role="img" aria-label={`${label}: total ${format(total)}`} viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" className="h-32 w-full">
+      <svg
+        role="img"
+        aria-label={`${label}: total ${format(total)}`}
+        viewBox={`0 0 ${width} ${height}`}
+        preserveAspectRatio="none"
+        className="h-32 w-full"
+      >
         <line x1={0} y1={height - 0.5} x2={width} y2={height - 0.5} className="stroke-zinc-300 dark:stroke-zinc-700" />
         {points.map((p, i) => {
           const h = (p.value / max) * (height - 4);
           return (
-            <rect key={p.day} x={i * step + step * 0.15} y={height - h} width={Math.max(1, step * 0.7)} height={h} className="fill-brand-500">
+            <rect
+              key={p.day}
+              x={i * step + step * 0.15}
+              y={height - h}
+              width={Math.max(1, step * 0.7)}
+              height={h}
+              className="fill-brand-500"
+            >
               <title>{`${p.day}: ${format(p.value)}`}</title>
             </rect>
           );

@@ -97,9 +97,12 @@ export function Gallery() {
   useEffect(() => {
     const node = sentinel.current;
     if (!node || !hasNextPage) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-    }, { rootMargin: "400px" });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+      },
+      { rootMargin: "400px" },
+    );
     observer.observe(node);
     return () => observer.disconnect();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
@@ -147,14 +150,28 @@ export function Gallery() {
         )}
       </div>
 
-      <UploadPanel items={uploads.items} pausedUntil={uploads.pausedUntil} onFiles={(files, p) => void uploads.upload(files, p)} onClear={uploads.clearFinished} onPause={uploads.pause} onResume={uploads.resume} />
+      <UploadPanel
+        items={uploads.items}
+        pausedUntil={uploads.pausedUntil}
+        onFiles={(files, p) => void uploads.upload(files, p)}
+        onClear={uploads.clearFinished}
+        onPause={uploads.pause}
+        onResume={uploads.resume}
+      />
 
       <div className="grid gap-3 sm:grid-cols-[1fr_auto_auto]">
         <div>
           <label htmlFor={ids.search} className="sr-only">
             Search by title
           </label>
-          <input id={ids.search} type="search" placeholder="Search titles and descriptions" value={search} onChange={(e) => setSearch(e.target.value)} className={input} />
+          <input
+            id={ids.search}
+            type="search"
+            placeholder="Search titles and descriptions"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            className={input}
+          />
         </div>
         <div>
           <label htmlFor={ids.privacy} className="sr-only">
@@ -194,12 +211,22 @@ export function Gallery() {
             <label htmlFor={ids.bulkPrivacy} className="sr-only">
               New privacy of the selected posts
             </label>
-            <select id={ids.bulkPrivacy} value={bulkPrivacy} onChange={(e) => setBulkPrivacy(e.target.value as Privacy)} className="rounded-md border border-zinc-300 bg-white px-2 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900">
+            <select
+              id={ids.bulkPrivacy}
+              value={bulkPrivacy}
+              onChange={(e) => setBulkPrivacy(e.target.value as Privacy)}
+              className="rounded-md border border-zinc-300 bg-white px-2 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+            >
               <option value="private">Private</option>
               <option value="unlisted">Unlisted</option>
               <option value="public">Public</option>
             </select>
-            <button type="button" className={secondaryButton} disabled={busy} onClick={() => void applyToSelected({ action: "privacy", privacy: bulkPrivacy })}>
+            <button
+              type="button"
+              className={secondaryButton}
+              disabled={busy}
+              onClick={() => void applyToSelected({ action: "privacy", privacy: bulkPrivacy })}
+            >
               Set privacy
             </button>
             <button type="button" className={dangerButton} disabled={busy} onClick={() => void deleteSelected()}>
@@ -217,7 +244,9 @@ export function Gallery() {
       {query.isPending && <p className={muted}>Loading posts…</p>}
       {query.isSuccess && posts.length === 0 && (
         <p className={`${muted} rounded-lg border border-dashed border-zinc-300 p-8 text-center dark:border-zinc-700`}>
-          {debouncedSearch || privacy || tab !== "all" ? "No posts match these filters." : "No posts yet. Drop a file above to upload your first."}
+          {debouncedSearch || privacy || tab !== "all"
+            ? "No posts match these filters."
+            : "No posts yet. Drop a file above to upload your first."}
         </p>
       )}
 
@@ -227,13 +256,26 @@ export function Gallery() {
           const checked = selected.has(post.code);
           const title = post.title || "Untitled";
           return (
-            <li key={post.code} data-code={post.code} className={`group relative overflow-hidden rounded-lg border bg-zinc-50 dark:bg-zinc-900 ${checked ? "border-brand-500 ring-2 ring-brand-500" : "border-zinc-200 dark:border-zinc-800"}`}>
+            <li
+              key={post.code}
+              data-code={post.code}
+              className={`group relative overflow-hidden rounded-lg border bg-zinc-50 dark:bg-zinc-900 ${checked ? "border-brand-500 ring-2 ring-brand-500" : "border-zinc-200 dark:border-zinc-800"}`}
+            >
               <button type="button" onClick={() => setEditing(post)} className="block w-full text-left" aria-label={`Edit ${title}`}>
                 <div className="aspect-square w-full bg-zinc-100 dark:bg-zinc-800">
                   {preview ? (
-                    <img src={preview.src} srcSet={preview.srcSet} sizes={preview.srcSet ? FOUR_COLUMN_SIZES : undefined} alt="" loading="lazy" className="h-full w-full object-cover" />
+                    <img
+                      src={preview.src}
+                      srcSet={preview.srcSet}
+                      sizes={preview.srcSet ? FOUR_COLUMN_SIZES : undefined}
+                      alt=""
+                      loading="lazy"
+                      className="h-full w-full object-cover"
+                    />
                   ) : (
-                    <div className="flex h-full items-center justify-center text-sm text-zinc-500">{post.files[0]?.mime_type ?? "No file"}</div>
+                    <div className="flex h-full items-center justify-center text-sm text-zinc-500">
+                      {post.files[0]?.mime_type ?? "No file"}
+                    </div>
                   )}
                 </div>
                 <div className="space-y-1 p-2">

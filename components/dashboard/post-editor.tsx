@@ -43,7 +43,15 @@ export function PostEditor({
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const ids = { title: useId(), description: useId(), privacy: useId(), heading: useId(), expires: useId(), views: useId(), password: useId() };
+  const ids = {
+    title: useId(),
+    description: useId(),
+    privacy: useId(),
+    heading: useId(),
+    expires: useId(),
+    views: useId(),
+    password: useId(),
+  };
   const path = `/api/posts/${encodeURIComponent(post.code)}`;
 
   useEffect(() => {
@@ -90,7 +98,8 @@ export function PostEditor({
   const removeFile = (name: string) =>
     void run(async () => {
       const last = post.files.length === 1;
-      if (!window.confirm(last ? "This is the only file: removing it deletes the post. Continue?" : `Remove ${name} from this post?`)) return;
+      if (!window.confirm(last ? "This is the only file: removing it deletes the post. Continue?" : `Remove ${name} from this post?`))
+        return;
       await api(`${path}/files/${encodeURIComponent(name)}`, { method: "DELETE" });
       if (last) return onDeleted();
       const { post: updated } = await api<{ post: Post }>(path);
@@ -100,13 +109,18 @@ export function PostEditor({
   const addFiles = (files: File[]) =>
     void run(async () => {
       setProgress(0);
-      const result = await sendFiles(`${path}/files`, files, {}, (loaded, total) => setProgress(total ? Math.round((loaded / total) * 100) : 0));
+      const result = await sendFiles(`${path}/files`, files, {}, (loaded, total) =>
+        setProgress(total ? Math.round((loaded / total) * 100) : 0),
+      );
       setProgress(null);
       if (!result.ok) throw new Error(result.message);
       const body = result.body as { post: Post; failed?: { index: number; error: { message: string } }[] };
       onChanged(body.post);
       if (body.failed?.length) {
-        setMessage({ text: body.failed.map((f) => `${files[f.index]?.name ?? `File ${f.index + 1}`}: ${f.error.message}`).join(" "), error: true });
+        setMessage({
+          text: body.failed.map((f) => `${files[f.index]?.name ?? `File ${f.index + 1}`}: ${f.error.message}`).join(" "),
+          error: true,
+        });
       }
     });
 
@@ -152,13 +166,26 @@ export function PostEditor({
             <label htmlFor={ids.description} className={label}>
               Description
             </label>
-            <textarea id={ids.description} value={description} rows={3} maxLength={1000} onChange={(e) => setDescription(e.target.value)} className={input} />
+            <textarea
+              id={ids.description}
+              value={description}
+              rows={3}
+              maxLength={1000}
+              onChange={(e) => setDescription(e.target.value)}
+              className={input}
+            />
           </div>
           <div className="space-y-1">
             <label htmlFor={ids.privacy} className={label}>
               Privacy
             </label>
-            <select id={ids.privacy} value={privacy} disabled={!!post.team_id} onChange={(e) => setPrivacy(e.target.value as Privacy)} className={input}>
+            <select
+              id={ids.privacy}
+              value={privacy}
+              disabled={!!post.team_id}
+              onChange={(e) => setPrivacy(e.target.value as Privacy)}
+              className={input}
+            >
               <option value="public">Public: listed on discover and your profile</option>
               <option value="unlisted">Unlisted: anyone with the link</option>
               <option value="private">Private: only you</option>
@@ -170,14 +197,28 @@ export function PostEditor({
               <label htmlFor={ids.expires} className={label}>
                 Expires
               </label>
-              <input id={ids.expires} type="datetime-local" value={expiresAt} onChange={(e) => setExpiresAt(e.target.value)} className={input} />
+              <input
+                id={ids.expires}
+                type="datetime-local"
+                value={expiresAt}
+                onChange={(e) => setExpiresAt(e.target.value)}
+                className={input}
+              />
               <p className={muted}>Empty: never. Then the post and its files are deleted.</p>
             </div>
             <div className="space-y-1">
               <label htmlFor={ids.views} className={label}>
                 View limit
               </label>
-              <input id={ids.views} type="number" min={1} step={1} value={maxViews} onChange={(e) => setMaxViews(e.target.value)} className={input} />
+              <input
+                id={ids.views}
+                type="number"
+                min={1}
+                step={1}
+                value={maxViews}
+                onChange={(e) => setMaxViews(e.target.value)}
+                className={input}
+              />
               <p className={muted}>Empty: no limit. Counts every view but yours ({post.view_count} so far).</p>
             </div>
           </div>
@@ -192,7 +233,14 @@ export function PostEditor({
               Share-page password {post.password_protected ? "(set)" : "(none)"}
             </label>
             <div className="flex flex-wrap gap-2">
-              <input id={ids.password} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} className={input} />
+              <input
+                id={ids.password}
+                type="password"
+                autoComplete="new-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                className={input}
+              />
               <button type="button" className={secondaryButton} disabled={busy || !password} onClick={() => changePassword(password)}>
                 Set password
               </button>
@@ -211,7 +259,12 @@ export function PostEditor({
             <h3 className="font-medium">
               Files ({post.files.length}/{ALBUM_MAX_FILES})
             </h3>
-            <button type="button" className={secondaryButton} disabled={busy || post.files.length >= ALBUM_MAX_FILES} onClick={() => fileInput.current?.click()}>
+            <button
+              type="button"
+              className={secondaryButton}
+              disabled={busy || post.files.length >= ALBUM_MAX_FILES}
+              onClick={() => fileInput.current?.click()}
+            >
               Add files
             </button>
             <input
@@ -259,7 +312,13 @@ export function PostEditor({
                   {file.name}
                 </a>
                 <span className="shrink-0 text-zinc-500">{formatBytes(file.size)}</span>
-                <button type="button" className={secondaryButton} disabled={busy} onClick={() => removeFile(file.name)} aria-label={`Remove ${file.name}`}>
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  disabled={busy}
+                  onClick={() => removeFile(file.name)}
+                  aria-label={`Remove ${file.name}`}
+                >
                   Remove
                 </button>
               </li>

@@ -112,9 +112,17 @@ function ProfileForm({ user }: { user: OwnAccount }) {
         <label htmlFor={ids.domain} className={label}>
           Custom link domain
         </label>
-        <input id={ids.domain} value={linkDomain} placeholder="links.example.com" onChange={(e) => setLinkDomain(e.target.value)} className={input} aria-describedby={`${ids.domain}-help`} />
+        <input
+          id={ids.domain}
+          value={linkDomain}
+          placeholder="links.example.com"
+          onChange={(e) => setLinkDomain(e.target.value)}
+          className={input}
+          aria-describedby={`${ids.domain}-help`}
+        />
         <p id={`${ids.domain}-help`} className={muted}>
-          Point the domain&apos;s DNS at this service; share links then read https://{linkDomain.trim() || "links.example.com"}/code. Leave empty to use the default.
+          Point the domain&apos;s DNS at this service; share links then read https://{linkDomain.trim() || "links.example.com"}/code. Leave
+          empty to use the default.
         </p>
       </div>
       <div className="flex items-center gap-3 sm:col-span-2">
@@ -136,7 +144,9 @@ function ImagePicker({ kind, current }: { kind: "avatar" | "banner"; current: st
   const upload = async (file: File) => {
     setResult(null);
     setProgress(0);
-    const outcome = await sendFiles(`/relay/users/@me/${kind}`, [file], {}, (loaded, total) => setProgress(total ? Math.round((loaded / total) * 100) : 0));
+    const outcome = await sendFiles(`/relay/users/@me/${kind}`, [file], {}, (loaded, total) =>
+      setProgress(total ? Math.round((loaded / total) * 100) : 0),
+    );
     setProgress(null);
     if (!outcome.ok) return setResult({ text: outcome.message, error: true });
     queryClient.setQueryData(["relay-me"], (outcome.body as { user: OwnAccount }).user);
@@ -153,10 +163,14 @@ function ImagePicker({ kind, current }: { kind: "avatar" | "banner"; current: st
   return (
     <div className="space-y-2">
       <p className={label}>{title}</p>
-      <div className={kind === "avatar" ? "h-20 w-20 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800" : "aspect-[3/1] w-full overflow-hidden rounded-lg bg-zinc-200 dark:bg-zinc-800"}>
-        {current && (
-          <img src={current} alt={`Current ${kind}`} className="h-full w-full object-cover" />
-        )}
+      <div
+        className={
+          kind === "avatar"
+            ? "h-20 w-20 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
+            : "aspect-[3/1] w-full overflow-hidden rounded-lg bg-zinc-200 dark:bg-zinc-800"
+        }
+      >
+        {current && <img src={current} alt={`Current ${kind}`} className="h-full w-full object-cover" />}
       </div>
       <div className="flex flex-wrap gap-2">
         <button type="button" className={secondaryButton} onClick={() => inputRef.current?.click()}>
@@ -214,11 +228,21 @@ function PreferencesForm() {
       <legend className={muted}>Notify me when:</legend>
       {(Object.keys(PREFERENCE_LABELS) as (keyof Preferences)[]).map((key) => (
         <label key={key} className="flex items-center gap-2 text-sm">
-          <input type="checkbox" className="h-4 w-4 accent-brand-600" checked={prefs.data[key]} disabled={change.isPending} onChange={(e) => change.mutate({ [key]: e.target.checked })} />
+          <input
+            type="checkbox"
+            className="h-4 w-4 accent-brand-600"
+            checked={prefs.data[key]}
+            disabled={change.isPending}
+            onChange={(e) => change.mutate({ [key]: e.target.checked })}
+          />
           {PREFERENCE_LABELS[key]}
         </label>
       ))}
-      {error && <p role="alert" className="text-sm text-red-600">{error}</p>}
+      {error && (
+        <p role="alert" className="text-sm text-red-600">
+          {error}
+        </p>
+      )}
     </fieldset>
   );
 }
@@ -251,7 +275,11 @@ function SessionsList() {
             <div>
               <p className="font-medium">
                 {s.name ?? "Unknown device"}
-                {s.current && <span className="ml-2 rounded bg-brand-50 px-1.5 py-0.5 text-xs text-brand-700 dark:bg-brand-500/15 dark:text-brand-400">this browser</span>}
+                {s.current && (
+                  <span className="ml-2 rounded bg-brand-50 px-1.5 py-0.5 text-xs text-brand-700 dark:bg-brand-500/15 dark:text-brand-400">
+                    this browser
+                  </span>
+                )}
               </p>
               <p className="text-xs text-zinc-500">
                 signed in {formatDate(s.created_at)} · active {formatDate(s.last_active_at)}
@@ -266,7 +294,11 @@ function SessionsList() {
       <button type="button" className={dangerButton} onClick={() => void signOut("all")}>
         Log out everywhere
       </button>
-      {error && <p role="alert" className="text-sm text-red-600">{error}</p>}
+      {error && (
+        <p role="alert" className="text-sm text-red-600">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
@@ -311,8 +343,8 @@ export function SettingsPanel() {
           Your plan: <strong>{PLAN_TEXT[user.plan]}</strong>
         </p>
         <p className={muted}>
-          Weekly quota {formatBytes(user.limits.usage.quota)}, files up to {formatBytes(user.upload_limits.file_bytes)}. Plans are changed by the operator of this
-          service ({user.email ? "they can reach you at your account email" : "contact them"}).
+          Weekly quota {formatBytes(user.limits.usage.quota)}, files up to {formatBytes(user.upload_limits.file_bytes)}. Plans are changed
+          by the operator of this service ({user.email ? "they can reach you at your account email" : "contact them"}).
         </p>
       </Section>
     </div>

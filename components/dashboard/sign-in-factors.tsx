@@ -40,7 +40,9 @@ function Message({ result }: { result: Result }) {
 function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
     <div className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 dark:border-amber-700 dark:bg-amber-950/40">
-      <p className="text-sm font-medium">Recovery codes: each works once, in place of a code from the app. Keep them somewhere safe; they are not shown again.</p>
+      <p className="text-sm font-medium">
+        Recovery codes: each works once, in place of a code from the app. Keep them somewhere safe; they are not shown again.
+      </p>
       <ul aria-label="Recovery codes" className="grid grid-cols-2 gap-1 font-mono text-sm">
         {codes.map((code) => (
           <li key={code}>{code}</li>
@@ -52,7 +54,15 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
 }
 
 /** Password or code, for turning off and for new recovery codes. */
-function ProofForm({ action, onDone, danger }: { action: "disable" | "recovery-codes"; onDone: (codes?: string[]) => void; danger?: boolean }) {
+function ProofForm({
+  action,
+  onDone,
+  danger,
+}: {
+  action: "disable" | "recovery-codes";
+  onDone: (codes?: string[]) => void;
+  danger?: boolean;
+}) {
   const id = useId();
   const [result, setResult] = useState<Result>(null);
   const [busy, setBusy] = useState(false);
@@ -113,7 +123,10 @@ export function TwoFactorSettings() {
     const code = String(new FormData(event.currentTarget).get("code") ?? "");
     setResult(null);
     try {
-      const reply = await api<{ recovery_codes: string[] }>("/relay/auth/two-factor/totp/confirm", { method: "POST", body: JSON.stringify({ code }) });
+      const reply = await api<{ recovery_codes: string[] }>("/relay/auth/two-factor/totp/confirm", {
+        method: "POST",
+        body: JSON.stringify({ code }),
+      });
       setSetup(null);
       setCodes(reply.recovery_codes);
       setResult({ text: "Two-factor sign-in is on.", error: false });
@@ -140,8 +153,8 @@ export function TwoFactorSettings() {
       {!enabled && setup && (
         <form onSubmit={confirm} className="space-y-3">
           <p className={muted}>
-            Add this key to your authenticator app (Aegis, 2FAS, Google Authenticator, 1Password, …), or open the link on the phone that has the app. Then enter the
-            6-digit code it shows.
+            Add this key to your authenticator app (Aegis, 2FAS, Google Authenticator, 1Password, …), or open the link on the phone that has
+            the app. Then enter the 6-digit code it shows.
           </p>
           <p className="flex flex-wrap items-center gap-2">
             <span className={label}>Key</span>
@@ -170,8 +183,22 @@ export function TwoFactorSettings() {
       )}
       {enabled && (
         <div className="space-y-3">
-          <ProofForm action="recovery-codes" onDone={(fresh) => { setCodes(fresh ?? null); void refresh(); }} />
-          <ProofForm action="disable" danger onDone={() => { setCodes(null); setResult({ text: "Two-factor sign-in is off.", error: false }); void refresh(); }} />
+          <ProofForm
+            action="recovery-codes"
+            onDone={(fresh) => {
+              setCodes(fresh ?? null);
+              void refresh();
+            }}
+          />
+          <ProofForm
+            action="disable"
+            danger
+            onDone={() => {
+              setCodes(null);
+              setResult({ text: "Two-factor sign-in is off.", error: false });
+              void refresh();
+            }}
+          />
         </div>
       )}
       <Message result={result} />
@@ -191,7 +218,9 @@ export function PasskeySettings() {
     event.preventDefault();
     setResult(null);
     try {
-      const { options } = await api<{ options: Parameters<typeof startRegistration>[0]["optionsJSON"] }>("/relay/auth/passkeys/options", { method: "POST" });
+      const { options } = await api<{ options: Parameters<typeof startRegistration>[0]["optionsJSON"] }>("/relay/auth/passkeys/options", {
+        method: "POST",
+      });
       const response = await startRegistration({ optionsJSON: options });
       await api("/relay/auth/passkeys", { method: "POST", body: JSON.stringify({ name: name.trim() || "Passkey", response }) });
       setName("");
@@ -255,7 +284,14 @@ export function PasskeySettings() {
           <label htmlFor={nameId} className={label}>
             Passkey name
           </label>
-          <input id={nameId} value={name} maxLength={64} placeholder="My laptop" onChange={(e) => setName(e.target.value)} className={input} />
+          <input
+            id={nameId}
+            value={name}
+            maxLength={64}
+            placeholder="My laptop"
+            onChange={(e) => setName(e.target.value)}
+            className={input}
+          />
         </div>
         <button type="submit" className={primaryButton}>
           Add a passkey

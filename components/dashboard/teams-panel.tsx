@@ -27,10 +27,13 @@ export function TeamsPanel({ teams, canCreate }: { teams: TeamView[]; canCreate:
 
   const create = (event: FormEvent) => {
     event.preventDefault();
-    act(() => createTeamAction(name), (value) => {
-      setIssued(value);
-      setName("");
-    });
+    act(
+      () => createTeamAction(name),
+      (value) => {
+        setIssued(value);
+        setName("");
+      },
+    );
   };
 
   return (
@@ -41,7 +44,10 @@ export function TeamsPanel({ teams, canCreate }: { teams: TeamView[]; canCreate:
       </div>
 
       {error && (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-700 dark:border-red-800 dark:bg-red-950/40 dark:text-red-300">
+        <p
+          role="alert"
+          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-700 dark:border-red-800 dark:bg-red-950/40 dark:text-red-300"
+        >
           {error}
         </p>
       )}
@@ -62,7 +68,14 @@ export function TeamsPanel({ teams, canCreate }: { teams: TeamView[]; canCreate:
             <label htmlFor={nameId} className={label}>
               Team name
             </label>
-            <input id={nameId} value={name} maxLength={50} onChange={(e) => setName(e.target.value)} className={input} placeholder="e.g. Design" />
+            <input
+              id={nameId}
+              value={name}
+              maxLength={50}
+              onChange={(e) => setName(e.target.value)}
+              className={input}
+              placeholder="e.g. Design"
+            />
           </div>
           <button type="submit" className={primaryButton} disabled={pending}>
             Create team
@@ -108,7 +121,10 @@ export function TeamsPanel({ teams, canCreate }: { teams: TeamView[]; canCreate:
                     disabled={pending}
                     onClick={() => {
                       if (!window.confirm("Delete the team key? Uploads with it stop until you create a new one.")) return;
-                      act(() => deleteTeamKeyAction(team.id), () => setIssued(null));
+                      act(
+                        () => deleteTeamKeyAction(team.id),
+                        () => setIssued(null),
+                      );
                     }}
                   >
                     Delete key

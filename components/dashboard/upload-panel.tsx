@@ -80,8 +80,7 @@ export function UploadPanel({
         }`}
       >
         <p className={muted}>
-          <span className="font-medium text-zinc-900 dark:text-zinc-100">Drop files here</span>, paste with Ctrl+V, or
-          choose them.
+          <span className="font-medium text-zinc-900 dark:text-zinc-100">Drop files here</span>, paste with Ctrl+V, or choose them.
         </p>
         <div className="flex flex-wrap items-center justify-center gap-2">
           <label htmlFor={privacyId} className="sr-only">
@@ -124,18 +123,32 @@ export function UploadPanel({
             {items.map((item) => {
               const percent = item.size > 0 ? Math.min(100, Math.round((item.loaded / item.size) * 100)) : item.state === "done" ? 100 : 0;
               return (
-                <li key={item.id} className="rounded-md border border-zinc-200 p-3 text-sm dark:border-zinc-800" data-upload-state={item.state}>
+                <li
+                  key={item.id}
+                  className="rounded-md border border-zinc-200 p-3 text-sm dark:border-zinc-800"
+                  data-upload-state={item.state}
+                >
                   <div className="flex items-center justify-between gap-3">
                     <span className="truncate font-medium">{item.name}</span>
                     <span className="flex shrink-0 items-center gap-2 text-zinc-500 dark:text-zinc-400">
                       {STATE_TEXT[item.state]} · {formatBytes(item.size)}
                       {item.resumable && item.state === "uploading" && onPause && (
-                        <button type="button" className="underline" onClick={() => onPause(item.id)} aria-label={`Pause upload of ${item.name}`}>
+                        <button
+                          type="button"
+                          className="underline"
+                          onClick={() => onPause(item.id)}
+                          aria-label={`Pause upload of ${item.name}`}
+                        >
                           Pause
                         </button>
                       )}
                       {item.resumable && item.state === "paused" && onResume && (
-                        <button type="button" className="underline" onClick={() => onResume(item.id)} aria-label={`Resume upload of ${item.name}`}>
+                        <button
+                          type="button"
+                          className="underline"
+                          onClick={() => onResume(item.id)}
+                          aria-label={`Resume upload of ${item.name}`}
+                        >
                           Resume
                         </button>
                       )}

@@ -10,9 +10,7 @@
  * No React in here: the hook in upload.ts renders what `onChange` reports.
  */
 
-export type SendResult =
-  | { ok: true; body: unknown }
-  | { ok: false; message: string; status: number; retryAfterSeconds: number | null };
+export type SendResult = { ok: true; body: unknown } | { ok: false; message: string; status: number; retryAfterSeconds: number | null };
 
 export interface QueueTask {
   id: number;

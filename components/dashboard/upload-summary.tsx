@@ -6,7 +6,8 @@ import { formatBytes, muted } from "./ui";
 import type { UploadItem } from "./upload";
 
 /** Bytes of a file counted as sent: all of it once the server has it. */
-const sentBytes = (item: UploadItem) => (item.state === "done" || item.state === "processing" ? item.size : item.state === "uploading" ? item.loaded : 0);
+const sentBytes = (item: UploadItem) =>
+  item.state === "done" || item.state === "processing" ? item.size : item.state === "uploading" ? item.loaded : 0;
 
 function useSecondsUntil(until: number | null): number {
   const [now, setNow] = useState(() => Date.now());
@@ -31,7 +32,8 @@ export function UploadSummary({ items, pausedUntil }: { items: UploadItem[]; pau
         <span data-testid="upload-count">
           {done} of {countOf(items.length, "file")} uploaded
         </span>
-        {failed > 0 && <span className="text-red-600 dark:text-red-400"> · {failed} failed</span>} · {formatBytes(sent)} of {formatBytes(totalBytes)}
+        {failed > 0 && <span className="text-red-600 dark:text-red-400"> · {failed} failed</span>} · {formatBytes(sent)} of{" "}
+        {formatBytes(totalBytes)}
         {pausedUntil !== null && !finished && <span> · paused by the rate limit, resuming in {countOf(seconds, "second")}</span>}
       </p>
       <progress

@@ -38,7 +38,7 @@ interface FailedEntry {
 
 /** The message of a response, including the per-file `failed` entries of a partial failure. */
 function failureText(body: unknown, status: number): string {
-  const failed = (body as { failed?: FailedEntry[]; error?: { failed?: FailedEntry[] } } | null);
+  const failed = body as { failed?: FailedEntry[]; error?: { failed?: FailedEntry[] } } | null;
   const entries = failed?.failed ?? failed?.error?.failed;
   const first = entries?.find((e) => e.error?.message);
   if (first?.error?.message) return first.error.message;
@@ -70,10 +70,16 @@ export function sendFiles(
         resolve({ ok: true, body });
       } else {
         const retryAfter = Number(xhr.getResponseHeader("retry-after"));
-        resolve({ ok: false, message: failureText(body, xhr.status), status: xhr.status, retryAfterSeconds: retryAfter > 0 ? retryAfter : null });
+        resolve({
+          ok: false,
+          message: failureText(body, xhr.status),
+          status: xhr.status,
+          retryAfterSeconds: retryAfter > 0 ? retryAfter : null,
+        });
       }
     };
-    xhr.onerror = () => resolve({ ok: false, message: "The connection failed before the upload finished.", status: 0, retryAfterSeconds: null });
+    xhr.onerror = () =>
+      resolve({ ok: false, message: "The connection failed before the upload finished.", status: 0, retryAfterSeconds: null });
     xhr.onabort = () => resolve({ ok: false, message: "The upload was cancelled.", status: 0, retryAfterSeconds: null });
     const form = new FormData();
     for (const file of files) form.append("file", file, file.name);
@@ -90,7 +96,9 @@ async function sendOverTus(
 ): Promise<SendResult> {
   const result = await sendResumable(task.file, privacy, onProgress, (control) => controls.set(task.id, control));
   controls.delete(task.id);
-  return result.ok ? { ok: true, body: { post: { url: result.url } } } : { ok: false, message: result.message, status: 0, retryAfterSeconds: null };
+  return result.ok
+    ? { ok: true, body: { post: { url: result.url } } }
+    : { ok: false, message: result.message, status: 0, retryAfterSeconds: null };
 }
 
 /** The item's fields after a change the queue reports. */
@@ -147,7 +155,16 @@ export function useUploads(onUploaded: () => void) {
     (files: File[], privacy: Privacy) => {
       const tasks = files.map((file) => ({ id: nextId.current++, file }));
       for (const t of tasks) privacyOf.current.set(t.id, privacy);
-      setItems((list) => [...tasks.map((t) => ({ id: t.id, name: t.file.name || "pasted image", size: t.file.size, loaded: 0, state: "queued" as UploadState })), ...list]);
+      setItems((list) => [
+        ...tasks.map((t) => ({
+          id: t.id,
+          name: t.file.name || "pasted image",
+          size: t.file.size,
+          loaded: 0,
+          state: "queued" as UploadState,
+        })),
+        ...list,
+      ]);
       queue.add(tasks);
     },
     [queue],

@@ -38,11 +38,17 @@ function Field({ name, value }: { name: string; value: string }) {
 export function UploaderSetupPanel({ setup, appName }: { setup: UploaderSetup; appName: string }) {
   const [tab, setTab] = useState<Tab>("ShareX");
   return (
-    <div className="space-y-4 rounded-lg border border-emerald-300 bg-emerald-50 p-4 dark:border-emerald-700 dark:bg-emerald-950/40" data-testid="issued-key">
+    <div
+      className="space-y-4 rounded-lg border border-emerald-300 bg-emerald-50 p-4 dark:border-emerald-700 dark:bg-emerald-950/40"
+      data-testid="issued-key"
+    >
       <div className="space-y-2">
         <p className="font-medium">Key for {appName}: copy it now, it is shown only once.</p>
         <div className="flex flex-wrap items-center gap-2">
-          <code className="min-w-0 flex-1 break-all rounded bg-white px-2 py-1.5 font-mono text-sm dark:bg-zinc-900" data-testid="key-value">
+          <code
+            className="min-w-0 flex-1 break-all rounded bg-white px-2 py-1.5 font-mono text-sm dark:bg-zinc-900"
+            data-testid="key-value"
+          >
             {setup.key}
           </code>
           <CopyButton value={setup.key} label="Copy key" />
@@ -75,7 +81,9 @@ export function UploaderSetupPanel({ setup, appName }: { setup: UploaderSetup; a
         )}
         {tab === "Flameshot" && (
           <>
-            <p className={muted}>Save as an executable script and bind it to a key: it captures a region, uploads it and copies the link.</p>
+            <p className={muted}>
+              Save as an executable script and bind it to a key: it captures a region, uploads it and copies the link.
+            </p>
             <div className="flex justify-end">
               <CopyButton value={setup.flameshot} label="Copy script" />
             </div>

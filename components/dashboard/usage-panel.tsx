@@ -9,7 +9,14 @@ import { card, formatBytes, formatDate, input, muted } from "./ui";
 
 interface UsageHistory {
   history: HeatmapDay[];
-  stats: { total_bytes: number; upload_count: number; active_days: number; current_streak: number; biggest_day: { day: string; bytes: number } | null; window_days: number };
+  stats: {
+    total_bytes: number;
+    upload_count: number;
+    active_days: number;
+    current_streak: number;
+    biggest_day: { day: string; bytes: number } | null;
+    window_days: number;
+  };
 }
 
 /** One bucket of GET /analytics: a UTC day, or (range 24h) the start of a UTC hour. */
@@ -65,7 +72,10 @@ export function QuotaBar({ usage }: { usage: OwnAccount["limits"]["usage"] }) {
         aria-valuetext={`${formatBytes(usage.used)} of ${formatBytes(usage.quota)}`}
         className="h-3 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
       >
-        <div className={`h-full rounded-full ${percent > 90 ? "bg-red-500" : percent > 70 ? "bg-amber-500" : "bg-brand-600"}`} style={{ width: `${percent}%` }} />
+        <div
+          className={`h-full rounded-full ${percent > 90 ? "bg-red-500" : percent > 70 ? "bg-amber-500" : "bg-brand-600"}`}
+          style={{ width: `${percent}%` }}
+        />
       </div>
       <p className={muted}>{formatBytes(usage.remaining)} left.</p>
     </div>
@@ -91,8 +101,8 @@ export function UsagePanel() {
         {me.data ? <QuotaBar usage={me.data.limits.usage} /> : <p className={muted}>{me.error?.message ?? "Loading…"}</p>}
         {me.data && (
           <p className={muted}>
-            Plan <strong className="capitalize">{me.data.plan}</strong> · files up to {formatBytes(me.data.upload_limits.file_bytes)} · {me.data.limits.priority.minutes_left} priority
-            streaming {nounFor(me.data.limits.priority.minutes_left, "minute")} left
+            Plan <strong className="capitalize">{me.data.plan}</strong> · files up to {formatBytes(me.data.upload_limits.file_bytes)} ·{" "}
+            {me.data.limits.priority.minutes_left} priority streaming {nounFor(me.data.limits.priority.minutes_left, "minute")} left
           </p>
         )}
       </section>

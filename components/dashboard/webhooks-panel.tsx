@@ -98,13 +98,16 @@ export function WebhooksPanel({ apps }: { apps: { id: string; name: string }[] }
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Webhooks</h1>
         <p className={`${muted} mt-1`}>
-          Get a signed POST on your server (or a Discord channel) when you upload, a post is deleted or moderated, or someone comments. Failed
-          deliveries are retried with backoff; a webhook that keeps failing is disabled.
+          Get a signed POST on your server (or a Discord channel) when you upload, a post is deleted or moderated, or someone comments.
+          Failed deliveries are retried with backoff; a webhook that keeps failing is disabled.
         </p>
       </div>
 
       {error && (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-700 dark:border-red-800 dark:bg-red-950/40 dark:text-red-300">
+        <p
+          role="alert"
+          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-700 dark:border-red-800 dark:bg-red-950/40 dark:text-red-300"
+        >
           {error}
         </p>
       )}
@@ -131,7 +134,15 @@ export function WebhooksPanel({ apps }: { apps: { id: string; name: string }[] }
           <label htmlFor={ids.url} className={label}>
             Payload URL
           </label>
-          <input id={ids.url} className={input} type="url" required placeholder="https://example.com/hooks/mediahost" value={url} onChange={(e) => setUrl(e.target.value)} />
+          <input
+            id={ids.url}
+            className={input}
+            type="url"
+            required
+            placeholder="https://example.com/hooks/mediahost"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+          />
         </div>
         <fieldset>
           <legend className={label}>Events</legend>
@@ -149,7 +160,12 @@ export function WebhooksPanel({ apps }: { apps: { id: string; name: string }[] }
             <label htmlFor={ids.format} className={label}>
               Format
             </label>
-            <select id={ids.format} className={input} value={format} onChange={(e) => setFormat(e.target.value === "discord" ? "discord" : "generic")}>
+            <select
+              id={ids.format}
+              className={input}
+              value={format}
+              onChange={(e) => setFormat(e.target.value === "discord" ? "discord" : "generic")}
+            >
               <option value="generic">JSON (signed)</option>
               <option value="discord">Discord</option>
             </select>
@@ -188,7 +204,17 @@ export function WebhooksPanel({ apps }: { apps: { id: string; name: string }[] }
   );
 }
 
-function WebhookCard({ hook, busy, run, reload }: { hook: Webhook; busy: boolean; run: (work: () => Promise<void>) => Promise<void>; reload: () => Promise<void> }) {
+function WebhookCard({
+  hook,
+  busy,
+  run,
+  reload,
+}: {
+  hook: Webhook;
+  busy: boolean;
+  run: (work: () => Promise<void>) => Promise<void>;
+  reload: () => Promise<void>;
+}) {
   const [log, setLog] = useState<Delivery[] | null>(null);
   const [open, setOpen] = useState(false);
 
@@ -208,16 +234,22 @@ function WebhookCard({ hook, busy, run, reload }: { hook: Webhook; busy: boolean
         <div className="min-w-0">
           <p className="break-all font-medium">{hook.url}</p>
           <p className={muted}>
-            {hook.events.join(", ")} · {hook.format === "discord" ? "Discord" : "JSON"} · {hook.app_name ? `posts of ${hook.app_name}` : "every app"}
+            {hook.events.join(", ")} · {hook.format === "discord" ? "Discord" : "JSON"} ·{" "}
+            {hook.app_name ? `posts of ${hook.app_name}` : "every app"}
             {hook.last_delivery_at ? ` · last delivered ${formatDate(hook.last_delivery_at)}` : ""}
           </p>
         </div>
-        <span className={`rounded px-2 py-0.5 text-xs font-medium ${hook.enabled ? "bg-green-100 text-green-800 dark:bg-green-900/40 dark:text-green-300" : "bg-red-100 text-red-800 dark:bg-red-900/40 dark:text-red-300"}`}>
+        <span
+          className={`rounded px-2 py-0.5 text-xs font-medium ${hook.enabled ? "bg-green-100 text-green-800 dark:bg-green-900/40 dark:text-green-300" : "bg-red-100 text-red-800 dark:bg-red-900/40 dark:text-red-300"}`}
+        >
           {hook.enabled ? "Active" : "Disabled"}
         </span>
       </div>
       {!hook.enabled && hook.disabled_reason && (
-        <p role="status" className="mt-2 rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-700 dark:border-red-800 dark:bg-red-950/40 dark:text-red-300">
+        <p
+          role="status"
+          className="mt-2 rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-700 dark:border-red-800 dark:bg-red-950/40 dark:text-red-300"
+        >
           {hook.disabled_reason}
         </p>
       )}
@@ -302,7 +334,9 @@ function WebhookCard({ hook, busy, run, reload }: { hook: Webhook; busy: boolean
                     <td className="py-1 pr-2 whitespace-nowrap">{formatDate(d.created_at)}</td>
                     <td className="py-1 pr-2">{d.event}</td>
                     <td className="py-1 pr-2">{d.attempt}</td>
-                    <td className={`py-1 pr-2 whitespace-nowrap ${d.ok ? "text-green-700 dark:text-green-400" : "text-red-700 dark:text-red-400"}`}>
+                    <td
+                      className={`py-1 pr-2 whitespace-nowrap ${d.ok ? "text-green-700 dark:text-green-400" : "text-red-700 dark:text-red-400"}`}
+                    >
                       {d.status ?? "no response"} · {d.duration_ms} ms
                     </td>
                     <td className="py-1 break-all">

@@ -77,8 +77,16 @@ export function Engage({ code, liked: initialLiked, likeCount: initialLikes, com
     <div className="space-y-3">
       <div className="flex gap-2">
         <button type="button" onClick={toggleLike} aria-pressed={liked} className={pill} disabled={pending && !open}>
-          <svg aria-hidden="true" viewBox="0 0 24 24" className={`h-4 w-4 ${liked ? "fill-red-500 stroke-red-500" : "fill-none stroke-current"}`} strokeWidth={2}>
-            <path d="M12 21s-7.5-4.6-9.5-9.2C1.2 8.6 3.3 5 6.8 5c2 0 3.4 1.1 4.2 2.4h2C13.8 6.1 15.2 5 17.2 5c3.5 0 5.6 3.6 4.3 6.8C19.5 16.4 12 21 12 21z" strokeLinejoin="round" />
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className={`h-4 w-4 ${liked ? "fill-red-500 stroke-red-500" : "fill-none stroke-current"}`}
+            strokeWidth={2}
+          >
+            <path
+              d="M12 21s-7.5-4.6-9.5-9.2C1.2 8.6 3.3 5 6.8 5c2 0 3.4 1.1 4.2 2.4h2C13.8 6.1 15.2 5 17.2 5c3.5 0 5.6 3.6 4.3 6.8C19.5 16.4 12 21 12 21z"
+              strokeLinejoin="round"
+            />
           </svg>
           {formatCount(likes)}
           <span className="sr-only">{` ${nounFor(likes, "like")}${liked ? ", liked by you: unlike" : ": like"}`}</span>
@@ -124,7 +132,11 @@ export function Engage({ code, liked: initialLiked, likeCount: initialLikes, com
               placeholder="Write a comment"
               className="min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
             />
-            <button type="submit" disabled={pending} className="rounded-md bg-brand-600 px-3 py-1 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60">
+            <button
+              type="submit"
+              disabled={pending}
+              className="rounded-md bg-brand-600 px-3 py-1 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60"
+            >
               Post
             </button>
           </form>

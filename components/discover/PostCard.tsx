@@ -19,7 +19,15 @@ export function PostCard({ post, signedIn, sizes = THREE_COLUMN_SIZES }: { post:
     <li className="flex flex-col overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
       <Link href={shareHref} prefetch={false} className="group relative block aspect-[4/3] bg-zinc-100 dark:bg-zinc-800">
         {preview ? (
-          <img src={preview.src} srcSet={preview.srcSet} sizes={preview.srcSet ? sizes : undefined} alt="" loading="lazy" decoding="async" className="h-full w-full object-cover transition group-hover:opacity-90" />
+          <img
+            src={preview.src}
+            srcSet={preview.srcSet}
+            sizes={preview.srcSet ? sizes : undefined}
+            alt=""
+            loading="lazy"
+            decoding="async"
+            className="h-full w-full object-cover transition group-hover:opacity-90"
+          />
         ) : (
           <span className="flex h-full items-center justify-center text-sm text-zinc-500">{file?.mime_type ?? "No preview"}</span>
         )}

@@ -33,7 +33,13 @@ export function FollowButton({ username, following: initialFollowing, followerCo
 
   return (
     <div className="flex flex-wrap items-center gap-3">
-      <button type="button" onClick={toggle} disabled={pending} aria-pressed={following} className={following ? buttonClass : primaryButtonClass}>
+      <button
+        type="button"
+        onClick={toggle}
+        disabled={pending}
+        aria-pressed={following}
+        className={following ? buttonClass : primaryButtonClass}
+      >
         {following ? "Following" : "Follow"}
       </button>
       <span className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="follower-count">

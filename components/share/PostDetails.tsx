@@ -18,9 +18,7 @@ export function PostDetails({ post, title, owner, signedIn }: { post: PostJson; 
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0 space-y-1">
           <h1 className="break-words text-2xl font-bold tracking-tight">{title}</h1>
-          {post.description && (
-            <p className="whitespace-pre-line break-words text-zinc-700 dark:text-zinc-300">{post.description}</p>
-          )}
+          {post.description && <p className="whitespace-pre-line break-words text-zinc-700 dark:text-zinc-300">{post.description}</p>}
         </div>
         <div className="flex flex-wrap gap-2">
           <CopyButton value={post.url} label="Copy link" className={primaryButtonClass} />
@@ -34,7 +32,13 @@ export function PostDetails({ post, title, owner, signedIn }: { post: PostJson; 
       <div className="flex flex-wrap items-center justify-between gap-x-6 gap-y-3 border-t border-zinc-200 pt-4 text-sm dark:border-zinc-800">
         {post.author ? (
           <div className="flex items-center gap-3">
-            <img src={post.author.avatar} alt="" width={40} height={40} className="h-10 w-10 rounded-full bg-zinc-200 object-cover dark:bg-zinc-800" />
+            <img
+              src={post.author.avatar}
+              alt=""
+              width={40}
+              height={40}
+              className="h-10 w-10 rounded-full bg-zinc-200 object-cover dark:bg-zinc-800"
+            />
             <div>
               <p className="font-medium">
                 <a href={`/u/${encodeURIComponent(post.author.username)}`} rel="author" className="hover:underline">

@@ -12,7 +12,12 @@ export function ReportButton({ code }: { code: string }) {
   const [pending, startTransition] = useTransition();
   const id = useId();
 
-  if (done) return <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">Reported. Thank you: a moderator will look at it.</p>;
+  if (done)
+    return (
+      <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
+        Reported. Thank you: a moderator will look at it.
+      </p>
+    );
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

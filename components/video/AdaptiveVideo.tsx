@@ -41,23 +41,26 @@ export function AdaptiveVideo({ src, streamUrl, type = "video/mp4", children, ..
     }
     let destroyed = false;
     let cleanup: (() => void) | undefined;
-    void import("hls.js").then(({ default: Hls }) => {
-      if (destroyed) return;
-      if (!Hls.isSupported()) {
-        setMode(native ? "native" : "mp4");
-        return;
-      }
-      const hls = new Hls({ capLevelToPlayerSize: true });
-      hls.on(Hls.Events.ERROR, (_event, data) => {
-        if (!data.fatal) return;
-        hls.destroy();
-        setMode("mp4");
-      });
-      hls.loadSource(streamUrl);
-      hls.attachMedia(video);
-      setMode("hlsjs");
-      cleanup = () => hls.destroy();
-    }, () => setMode("mp4"));
+    void import("hls.js").then(
+      ({ default: Hls }) => {
+        if (destroyed) return;
+        if (!Hls.isSupported()) {
+          setMode(native ? "native" : "mp4");
+          return;
+        }
+        const hls = new Hls({ capLevelToPlayerSize: true });
+        hls.on(Hls.Events.ERROR, (_event, data) => {
+          if (!data.fatal) return;
+          hls.destroy();
+          setMode("mp4");
+        });
+        hls.loadSource(streamUrl);
+        hls.attachMedia(video);
+        setMode("hlsjs");
+        cleanup = () => hls.destroy();
+      },
+      () => setMode("mp4"),
+    );
     return () => {
       destroyed = true;
       cleanup?.();
@@ -73,7 +76,12 @@ export function AdaptiveVideo({ src, streamUrl, type = "video/mp4", children, ..
 
   // When hls.js owns the element it sets its own source; native HLS gets the playlist as src.
   return (
-    <video ref={ref} data-delivery={mode === "mp4" ? "standard" : "adaptive"} {...rest} {...(mode === "native" && streamUrl ? { src: streamUrl } : {})}>
+    <video
+      ref={ref}
+      data-delivery={mode === "mp4" ? "standard" : "adaptive"}
+      {...rest}
+      {...(mode === "native" && streamUrl ? { src: streamUrl } : {})}
+    >
       {mode === "mp4" ? <source src={src} type={type} /> : null}
       {children}
     </video>

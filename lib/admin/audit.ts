@@ -52,12 +52,7 @@ export function cliActor(): Actor {
   return { source: "cli", userId: null, name: name || "unknown" };
 }
 
-export async function recordAudit(
-  actor: Actor,
-  action: string,
-  target: AuditTarget,
-  detail?: Record<string, unknown>,
-): Promise<void> {
+export async function recordAudit(actor: Actor, action: string, target: AuditTarget, detail?: Record<string, unknown>): Promise<void> {
   await db().auditEntry.create({
     data: {
       source: actor.source,

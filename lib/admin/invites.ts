@@ -83,7 +83,10 @@ export async function createInvite(actor: Actor, input: { days?: number } = {}, 
 }
 
 /** Newest first; `limit` of them, and whether more exist. */
-export async function listInvites(input: { limit: number }, now: Date = new Date()): Promise<{ invites: InviteRecord[]; hasMore: boolean }> {
+export async function listInvites(
+  input: { limit: number },
+  now: Date = new Date(),
+): Promise<{ invites: InviteRecord[]; hasMore: boolean }> {
   const rows = await db().invite.findMany({
     select: inviteSelect,
     orderBy: [{ createdAt: "desc" }, { code: "desc" }],

@@ -20,7 +20,9 @@ export interface ReportQueue {
 /** Open reports, newest first, as `report list --open` lists them. */
 export async function reportQueue(limit = 50): Promise<ReportQueue> {
   const { reports, hasMore } = await listReports({ openOnly: true, limit });
-  const codes = reports.flatMap((r) => (r.target.type === "post" ? [r.target.code] : r.target.type === "comment" ? [r.target.postCode] : []));
+  const codes = reports.flatMap((r) =>
+    r.target.type === "post" ? [r.target.code] : r.target.type === "comment" ? [r.target.postCode] : [],
+  );
   const previews = await postPreviews(codes);
   return {
     hasMore,

@@ -7,15 +7,7 @@
 import { db } from "../db/client";
 import { DomainError } from "../errors";
 import type { Plan } from "../plans";
-import {
-  requireUser,
-  setPlan,
-  setPriorityMinutes,
-  setQuotaOverride,
-  suspendUser,
-  unsuspendUser,
-  type Account,
-} from "../users/accounts";
+import { requireUser, setPlan, setPriorityMinutes, setQuotaOverride, suspendUser, unsuspendUser, type Account } from "../users/accounts";
 import { recordAudit, type Actor } from "./audit";
 import type { Role } from "./roles";
 
@@ -51,7 +43,16 @@ const rowSelect = {
   createdAt: true,
 } as const;
 
-type UserRow = { id: string; displayUsername: string; email: string | null; plan: string; role: string; suspended: boolean; uploadCount: number; createdAt: Date };
+type UserRow = {
+  id: string;
+  displayUsername: string;
+  email: string | null;
+  plan: string;
+  role: string;
+  suspended: boolean;
+  uploadCount: number;
+  createdAt: Date;
+};
 
 const toRow = (row: UserRow): AdminUserRow => ({
   id: row.id,
@@ -75,7 +76,10 @@ export async function searchUsers(input: { query?: string; page?: number; pageSi
   const pageSize = input.pageSize ?? USERS_PAGE_SIZE;
   const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const total = query
-    ? Number((await db().$queryRaw<{ n: bigint | number }[]>`SELECT COUNT(*) AS n FROM "User" WHERE "username" LIKE ${pattern} ESCAPE '\\'`)[0].n)
+    ? Number(
+        (await db().$queryRaw<{ n: bigint | number }[]>`SELECT COUNT(*) AS n FROM "User" WHERE "username" LIKE ${pattern} ESCAPE '\\'`)[0]
+          .n,
+      )
     : await db().user.count();
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, Math.floor(input.page ?? 1)), pageCount);
@@ -83,7 +87,9 @@ export async function searchUsers(input: { query?: string; page?: number; pageSi
   const order = [{ createdAt: "desc" }, { id: "desc" }] as const;
   let rows: UserRow[];
   if (query) {
-    const ids = await db().$queryRaw<{ id: string }[]>`SELECT "id" FROM "User" WHERE "username" LIKE ${pattern} ESCAPE '\\' ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageSize} OFFSET ${offset}`;
+    const ids = await db().$queryRaw<
+      { id: string }[]
+    >`SELECT "id" FROM "User" WHERE "username" LIKE ${pattern} ESCAPE '\\' ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageSize} OFFSET ${offset}`;
     rows = await db().user.findMany({ where: { id: { in: ids.map((r) => r.id) } }, select: rowSelect, orderBy: [...order] });
   } else {
     rows = await db().user.findMany({ select: rowSelect, orderBy: [...order], skip: offset, take: pageSize });
@@ -120,7 +126,16 @@ export async function userDetail(userId: string, postLimit = 50): Promise<AdminU
   const [posts, postCount] = await Promise.all([
     db().post.findMany({
       where: { userId },
-      select: { code: true, title: true, privacy: true, moderated: true, restricted: true, fileCount: true, viewCount: true, createdAt: true },
+      select: {
+        code: true,
+        title: true,
+        privacy: true,
+        moderated: true,
+        restricted: true,
+        fileCount: true,
+        viewCount: true,
+        createdAt: true,
+      },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: postLimit,
     }),

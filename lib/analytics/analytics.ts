@@ -82,12 +82,14 @@ export async function accountAnalytics(userId: string, range: AnalyticsRange, no
   const counts = await read.counts(userId, from, to);
   if (bucket === "hour") void pruneHourly(now);
 
-  const points = keys.map((key): AnalyticsPoint => ({
-    key,
-    views: counts.views.get(key) ?? 0,
-    uploads: counts.usage.get(key)?.uploads ?? 0,
-    bytes: counts.usage.get(key)?.bytes ?? 0,
-  }));
+  const points = keys.map(
+    (key): AnalyticsPoint => ({
+      key,
+      views: counts.views.get(key) ?? 0,
+      uploads: counts.usage.get(key)?.uploads ?? 0,
+      bytes: counts.usage.get(key)?.bytes ?? 0,
+    }),
+  );
   return {
     range,
     bucket,
@@ -122,7 +124,13 @@ async function dayCounts(userId: string, from: string, to: string): Promise<Coun
     db().postViewDay.groupBy({ by: ["day"], where, _sum: { views: true } }),
     db().usageDay.findMany({ where: { subject: userSubject(userId), day: { gte: from, lte: to } } }),
     // postId breaks ties so that equal posts keep their order from one call to the next.
-    db().postViewDay.groupBy({ by: ["postId"], where, _sum: { views: true }, orderBy: [{ _sum: { views: "desc" } }, { postId: "asc" }], take: TOP_POSTS }),
+    db().postViewDay.groupBy({
+      by: ["postId"],
+      where,
+      _sum: { views: true },
+      orderBy: [{ _sum: { views: "desc" } }, { postId: "asc" }],
+      take: TOP_POSTS,
+    }),
   ]);
   return {
     views: new Map(byDay.map((r) => [r.day, r._sum.views ?? 0])),
@@ -136,7 +144,13 @@ async function hourCounts(userId: string, from: string, to: string): Promise<Cou
   const [byHour, usage, ranked] = await Promise.all([
     db().postViewHour.groupBy({ by: ["hour"], where, _sum: { views: true } }),
     db().usageHour.findMany({ where: { subject: userSubject(userId), hour: { gte: from, lte: to } } }),
-    db().postViewHour.groupBy({ by: ["postId"], where, _sum: { views: true }, orderBy: [{ _sum: { views: "desc" } }, { postId: "asc" }], take: TOP_POSTS }),
+    db().postViewHour.groupBy({
+      by: ["postId"],
+      where,
+      _sum: { views: true },
+      orderBy: [{ _sum: { views: "desc" } }, { postId: "asc" }],
+      take: TOP_POSTS,
+    }),
   ]);
   return {
     views: new Map(byHour.map((r) => [r.hour, r._sum.views ?? 0])),

@@ -77,10 +77,7 @@ async function lockUser(tx: Tx, userId: string): Promise<void> {
 async function ensureRoomForApp(tx: Tx, userId: string): Promise<void> {
   const working = await tx.app.count({ where: { userId, revokedAt: null } });
   if (working >= MAX_APPS_PER_USER) {
-    throw new DomainError(
-      "forbidden",
-      `A user can have at most ${MAX_APPS_PER_USER} apps; revoke one before creating another.`,
-    );
+    throw new DomainError("forbidden", `A user can have at most ${MAX_APPS_PER_USER} apps; revoke one before creating another.`);
   }
 }
 

@@ -70,7 +70,11 @@ const refused = (what: string, result: WindowResult) =>
  * account exists or not.
  */
 export async function beginLoginAttempt(accountKey: string, ip: string): Promise<LoginAttempt> {
-  return beginAttempt([`login_fail:account:${accountKey}`, LOGIN_ACCOUNT_LIMIT], [`login_fail:ip:${addressSubject(ip)}`, LOGIN_IP_LIMIT], "Too many failed sign-in attempts");
+  return beginAttempt(
+    [`login_fail:account:${accountKey}`, LOGIN_ACCOUNT_LIMIT],
+    [`login_fail:ip:${addressSubject(ip)}`, LOGIN_IP_LIMIT],
+    "Too many failed sign-in attempts",
+  );
 }
 
 /**
@@ -83,17 +87,24 @@ export async function beginLoginAttempt(accountKey: string, ip: string): Promise
 export const SECOND_FACTOR_ACCOUNT_LIMIT = 5;
 
 export async function beginSecondFactorAttempt(userId: string, ip: string): Promise<LoginAttempt> {
-  return beginAttempt([`second_factor_fail:account:${userId}`, SECOND_FACTOR_ACCOUNT_LIMIT], [`login_fail:ip:${addressSubject(ip)}`, LOGIN_IP_LIMIT], "Too many wrong codes");
+  return beginAttempt(
+    [`second_factor_fail:account:${userId}`, SECOND_FACTOR_ACCOUNT_LIMIT],
+    [`login_fail:ip:${addressSubject(ip)}`, LOGIN_IP_LIMIT],
+    "Too many wrong codes",
+  );
 }
 
 async function beginAttempt(account: [string, number], address: [string, number], what: string): Promise<LoginAttempt> {
   const store = counterStore();
   const keys = [account[0], address[0]] as const;
-  const results = await Promise.all([store.hit(account[0], account[1], LOGIN_WINDOW_SECONDS), store.hit(address[0], address[1], LOGIN_WINDOW_SECONDS)]);
+  const results = await Promise.all([
+    store.hit(account[0], account[1], LOGIN_WINDOW_SECONDS),
+    store.hit(address[0], address[1], LOGIN_WINDOW_SECONDS),
+  ]);
   const release = (onlyAdmitted: boolean) =>
-    Promise.all(
-      keys.map((key, i) => (!onlyAdmitted || results[i].allowed ? store.release(key, LOGIN_WINDOW_SECONDS) : undefined)),
-    ).then(() => undefined);
+    Promise.all(keys.map((key, i) => (!onlyAdmitted || results[i].allowed ? store.release(key, LOGIN_WINDOW_SECONDS) : undefined))).then(
+      () => undefined,
+    );
 
   const denied = results.filter((r) => !r.allowed);
   if (denied.length) {
@@ -122,5 +133,8 @@ export async function countRegistrationAttempt(ip: string, username: string, ema
   if (!denied.length) return;
   await Promise.all(counted.map(([key], i) => (results[i].allowed ? store.release(key, REGISTER_WINDOW_SECONDS) : undefined)));
   const longest = denied.reduce((a, b) => (b.retryAfter > a.retryAfter ? b : a));
-  throw refused(results[0].allowed ? "Too many sign-up attempts for this name or email address" : "Too many sign-up attempts from this address", longest);
+  throw refused(
+    results[0].allowed ? "Too many sign-up attempts for this name or email address" : "Too many sign-up attempts from this address",
+    longest,
+  );
 }

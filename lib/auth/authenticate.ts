@@ -100,7 +100,13 @@ async function resolveKey(kind: NonNullable<ReturnType<typeof keyKind>>, hash: s
     return {
       principal: {
         kind: "team",
-        team: { id: team.id, name: team.name, status: team.status === "lapsed" ? "lapsed" : "active", ownerId: team.ownerId, quotaOverride: bytesOrNull(team.quotaOverride) },
+        team: {
+          id: team.id,
+          name: team.name,
+          status: team.status === "lapsed" ? "lapsed" : "active",
+          ownerId: team.ownerId,
+          quotaOverride: bytesOrNull(team.quotaOverride),
+        },
         owner: accountSummary(team.owner),
       },
     };
@@ -118,7 +124,10 @@ async function resolveKey(kind: NonNullable<ReturnType<typeof keyKind>>, hash: s
   if (kind === "relay" && header === "relay-key") {
     const session = await db().relaySession.findUnique({ where: { keyHash: hash }, include: { user: { select: userSelect } } });
     if (!session || !hashesEqual(session.keyHash, hash)) return null;
-    return { principal: { kind: "session", user: accountSummary(session.user), sessionId: session.id }, lastActiveAt: session.lastActiveAt.getTime() };
+    return {
+      principal: { kind: "session", user: accountSummary(session.user), sessionId: session.id },
+      lastActiveAt: session.lastActiveAt.getTime(),
+    };
   }
 
   return null;

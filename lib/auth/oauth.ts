@@ -28,11 +28,15 @@ export async function userForOAuthIdentity(identity: OAuthIdentity): Promise<str
   }
   const user = await createUser({ username: await freeUsername(identity.name) });
   try {
-    await db().oAuthAccount.create({ data: { userId: user.id, provider: identity.provider, providerAccountId: identity.providerAccountId } });
+    await db().oAuthAccount.create({
+      data: { userId: user.id, provider: identity.provider, providerAccountId: identity.providerAccountId },
+    });
     return user.id;
   } catch (error) {
     // Two first sign-ins racing: keep the link that won, drop the user made for nothing.
-    await db().user.delete({ where: { id: user.id } }).catch(() => {});
+    await db()
+      .user.delete({ where: { id: user.id } })
+      .catch(() => {});
     if (!isUniqueViolation(error)) throw error;
     const winner = await db().oAuthAccount.findUniqueOrThrow({ where, select: { userId: true } });
     return winner.userId;
@@ -41,7 +45,10 @@ export async function userForOAuthIdentity(identity: OAuthIdentity): Promise<str
 
 /** The provider's name made into a valid username that is not taken ("name", "name-2", ...). */
 async function freeUsername(wanted: string | null): Promise<string> {
-  let base = (wanted ?? "").replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "").slice(0, 28);
+  let base = (wanted ?? "")
+    .replace(/[^A-Za-z0-9_.-]+/g, "-")
+    .replace(/^[-.]+|[-.]+$/g, "")
+    .slice(0, 28);
   if (usernameProblem(base)) base = "user";
   for (let n = 1; n < 50; n++) {
     const candidate = n === 1 ? base : `${base}-${n}`;

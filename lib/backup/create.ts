@@ -34,7 +34,7 @@ export interface BackupSummary {
 export const FILES_DIR = "files";
 
 export const POSTGRES_MESSAGE =
-  "The database is PostgreSQL: take it with pg_dump (for example pg_dump --format=custom --file=mediahost.dump \"$DATABASE_URL\"); this backup holds the files only.";
+  'The database is PostgreSQL: take it with pg_dump (for example pg_dump --format=custom --file=mediahost.dump "$DATABASE_URL"); this backup holds the files only.';
 
 /**
  * The disk adapter's own temporary files (`.<name>.<random>.tmp`, removed or renamed in

@@ -81,7 +81,10 @@ export async function readManifest(dir: string): Promise<Manifest> {
   const parsed = manifestSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new DomainError("invalid_request", `${MANIFEST_NAME} is not a Mediahost backup manifest (${issue.path.join(".") || "root"}: ${issue.message}).`);
+    throw new DomainError(
+      "invalid_request",
+      `${MANIFEST_NAME} is not a Mediahost backup manifest (${issue.path.join(".") || "root"}: ${issue.message}).`,
+    );
   }
   return parsed.data;
 }

@@ -31,16 +31,31 @@ export async function restoreBackup(fromDir: string, target: RestoreTarget): Pro
   await requireEmpty(dataDir, "DATA_DIR");
   const verified = await verifyBackup(fromDir);
   if (!verified.ok) {
-    const named = verified.problems.slice(0, 5).map((p) => `${p.path} (${p.problem})`).join(", ");
-    throw new DomainError("invalid_request", `The backup fails verification, nothing restored: ${named}${verified.problems.length > 5 ? ", ..." : ""}. Run backup verify for the full list.`);
+    const named = verified.problems
+      .slice(0, 5)
+      .map((p) => `${p.path} (${p.problem})`)
+      .join(", ");
+    throw new DomainError(
+      "invalid_request",
+      `The backup fails verification, nothing restored: ${named}${verified.problems.length > 5 ? ", ..." : ""}. Run backup verify for the full list.`,
+    );
   }
   const { manifest } = verified;
   const hasDatabase = manifest.database.included;
   if (hasDatabase && target.database.provider !== "sqlite") {
-    throw new DomainError("invalid_request", "The backup holds a SQLite database but DATABASE_URL names PostgreSQL; unset DATABASE_URL to restore it.");
+    throw new DomainError(
+      "invalid_request",
+      "The backup holds a SQLite database but DATABASE_URL names PostgreSQL; unset DATABASE_URL to restore it.",
+    );
   }
   // DATABASE_URL=file:... may put the database outside DATA_DIR: it must not exist either.
-  if (hasDatabase && (await access(target.database.url).then(() => true, () => false))) {
+  if (
+    hasDatabase &&
+    (await access(target.database.url).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     throw new DomainError("invalid_request", `A database already exists at ${target.database.url}.`);
   }
 
@@ -59,7 +74,10 @@ export async function restoreBackup(fromDir: string, target: RestoreTarget): Pro
     : {
         provider: manifest.database.provider,
         restored: false,
-        message: manifest.database.provider === "postgres" ? `${POSTGRES_MESSAGE} Restore that dump with pg_restore.` : "The backup holds no database.",
+        message:
+          manifest.database.provider === "postgres"
+            ? `${POSTGRES_MESSAGE} Restore that dump with pg_restore.`
+            : "The backup holds no database.",
       };
   return { from: verified.from, data_dir: dataDir, restored: manifest.entries.length, bytes, database };
 }

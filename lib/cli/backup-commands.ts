@@ -32,9 +32,16 @@ export function backupCommands(define: DefineCommand): Command[] {
         const { from, ok, checked, bytes, problems } = await verifyBackup(flags.from);
         if (!ok) {
           // An error like any other (exit 1), with every problem listed for scripts.
-          const named = problems.slice(0, 3).map((p) => `${p.path} (${p.problem})`).join(", ");
+          const named = problems
+            .slice(0, 3)
+            .map((p) => `${p.path} (${p.problem})`)
+            .join(", ");
           const more = problems.length > 3 ? ` and ${problems.length - 3} more` : "";
-          throw new DomainError("invalid_request", `The backup fails verification: ${named}${more}.`, undefined, { from, checked, problems });
+          throw new DomainError("invalid_request", `The backup fails verification: ${named}${more}.`, undefined, {
+            from,
+            checked,
+            problems,
+          });
         }
         return { from, ok, checked, bytes, problems };
       }),

@@ -49,7 +49,11 @@ const flagError =
 /** A flag that takes a value, kept exactly as given (passwords). */
 const rawValue = (what: string) => z.string({ error: flagError(`needs a value (${what})`) }).min(1, `needs a value (${what})`);
 /** A flag that takes a value, trimmed. */
-const value = (what: string) => z.string({ error: flagError(`needs a value (${what})`) }).trim().min(1, `needs a value (${what})`);
+const value = (what: string) =>
+  z
+    .string({ error: flagError(`needs a value (${what})`) })
+    .trim()
+    .min(1, `needs a value (${what})`);
 
 const userRef = value("a username or user id");
 const id = (what: string) => value(`${what} id`);
@@ -140,7 +144,12 @@ export const COMMANDS: readonly Command[] = [
   command(
     "user create",
     "--username U [--plan free|plus|ultra] [--password P] [--email E]",
-    { username: value("the username"), plan: plan.optional(), password: rawValue("the password").optional(), email: value("an email address").optional() },
+    {
+      username: value("the username"),
+      plan: plan.optional(),
+      password: rawValue("the password").optional(),
+      email: value("an email address").optional(),
+    },
     async (flags) => {
       const user = await createUser(flags);
       await audit("user.create", { type: "user", id: user.id, label: user.displayUsername }, { plan: user.plan });
@@ -185,7 +194,11 @@ export const COMMANDS: readonly Command[] = [
     async (flags) => {
       const owner = await requireUser(flags.user);
       const { app, key } = await createApp({ userId: owner.id, name: flags.name, galleryAccess: flags["gallery-access"] });
-      await audit("app.create", { type: "app", id: app.id, label: app.name }, { user: owner.displayUsername, gallery_access: app.galleryAccess });
+      await audit(
+        "app.create",
+        { type: "app", id: app.id, label: app.name },
+        { user: owner.displayUsername, gallery_access: app.galleryAccess },
+      );
       return { id: app.id, name: app.name, key, gallery_access: app.galleryAccess };
     },
   ),
@@ -264,7 +277,9 @@ export const COMMANDS: readonly Command[] = [
   }),
   ...backupCommands(command),
   ...mediaCommands(command),
-  command("invite create", `[--days 1-${INVITE_MAX_DAYS}]`, { days: inviteDays }, async (flags) => inviteJson(await createInvite(cliActor(), { days: flags.days }))),
+  command("invite create", `[--days 1-${INVITE_MAX_DAYS}]`, { days: inviteDays }, async (flags) =>
+    inviteJson(await createInvite(cliActor(), { days: flags.days })),
+  ),
   command("invite list", "[--limit N]", { limit: listLimit }, async (flags) => {
     const { invites, hasMore } = await listInvites({ limit: flags.limit ?? REPORT_LIST_DEFAULT });
     return { invites: invites.map(inviteJson), has_more: hasMore };

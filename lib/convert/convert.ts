@@ -24,7 +24,17 @@ import { open, writeFile, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { accountOf, type Principal } from "../types/principal";
 import { DomainError, isDomainError } from "../errors";
-import { canConvert, convertFile, convertImageBytes, convertNeedsPlus, isImageTarget, sniffBuffer, sniffFile, type ConvertTarget, type Sniffed } from "../media";
+import {
+  canConvert,
+  convertFile,
+  convertImageBytes,
+  convertNeedsPlus,
+  isImageTarget,
+  sniffBuffer,
+  sniffFile,
+  type ConvertTarget,
+  type Sniffed,
+} from "../media";
 import { SNIFF_MAX_BYTES } from "../media/sniff";
 import { planLimits } from "../plans";
 import { receiveSingleFile, receiveSingleFileInMemory } from "../uploads/multipart";
@@ -82,17 +92,27 @@ export async function convertUpload(principal: Principal, request: RouteRequest,
   const signal = request.signal;
   try {
     if (!receivesInMemory(request, target)) {
-      return await convertOnDisk((tmpDir) => receiveSingleFile(request, { field: CONVERT_FIELD, maxFileBytes: allowance.maxFileBytes, tmpDir }), target, allowance, signal);
+      return await convertOnDisk(
+        (tmpDir) => receiveSingleFile(request, { field: CONVERT_FIELD, maxFileBytes: allowance.maxFileBytes, tmpDir }),
+        target,
+        allowance,
+        signal,
+      );
     }
     const input = await receiveSingleFileInMemory(request, { field: CONVERT_FIELD, maxFileBytes: allowance.maxFileBytes });
     const converted = await convertInMemory(input, target, allowance, signal);
     if (converted) return converted;
     // A video, or an image too large to convert in memory: the usual way, from a file.
-    return await convertOnDisk(async (tmpDir) => {
-      const path = join(tmpDir, "part-0");
-      await writeFile(path, input.bytes);
-      return { path, filename: input.filename };
-    }, target, allowance, signal);
+    return await convertOnDisk(
+      async (tmpDir) => {
+        const path = join(tmpDir, "part-0");
+        await writeFile(path, input.bytes);
+        return { path, filename: input.filename };
+      },
+      target,
+      allowance,
+      signal,
+    );
   } catch (error) {
     if (signal.aborted) throw clientGone(error);
     throw isDomainError(error) && error.type === "internal" ? serverFault(error) : error;
@@ -118,7 +138,12 @@ async function convertInMemory(
   checkPair(source, target, allowance);
   const output = await convertImageBytes(input.bytes, { source, target, timeoutMs: convertTimeoutMs(), signal });
   if (!output) return null;
-  return { body: asBody(output.bytes), size: output.bytes.length, mime: output.mime, filename: attachmentFilename(input.filename, output.ext) };
+  return {
+    body: asBody(output.bytes),
+    size: output.bytes.length,
+    mime: output.mime,
+    filename: attachmentFilename(input.filename, output.ext),
+  };
 }
 
 /** The same bytes as the Uint8Array a Response takes (no copy: Node Buffers are never backed by a SharedArrayBuffer). */

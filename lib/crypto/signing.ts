@@ -110,9 +110,7 @@ export function verifySignature(
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-export type SignedUrlCheck =
-  | { ok: true; expiresAt: number }
-  | { ok: false; reason: "unsigned" | "invalid" | "expired" };
+export type SignedUrlCheck = { ok: true; expiresAt: number } | { ok: false; reason: "unsigned" | "invalid" | "expired" };
 
 /**
  * Checks a request URL's own `exp`/`sig` against its path: what the `/cdn` route calls

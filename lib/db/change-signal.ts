@@ -117,7 +117,6 @@ function watchSqlite(file: string): ChangeWatcher {
   };
 }
 
-
 const RECONNECT_MS = 1000;
 
 function watchPostgres(url: string): ChangeWatcher {

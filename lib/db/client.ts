@@ -19,7 +19,10 @@ const transactionOptions = { maxWait: 20_000, timeout: 20_000 };
 // Per client, on globalThis like the client itself: both copies of this module in the
 // production server (the custom server's bundle and Next's) must share one watcher (one
 // LISTEN connection) per database.
-const maps = globalThis as unknown as { __mediahostDbConfigs?: WeakMap<Db, DatabaseConfig>; __mediahostDbWatchers?: WeakMap<Db, ChangeWatcher> };
+const maps = globalThis as unknown as {
+  __mediahostDbConfigs?: WeakMap<Db, DatabaseConfig>;
+  __mediahostDbWatchers?: WeakMap<Db, ChangeWatcher>;
+};
 const configs = (maps.__mediahostDbConfigs ??= new WeakMap<Db, DatabaseConfig>());
 const watchers = (maps.__mediahostDbWatchers ??= new WeakMap<Db, ChangeWatcher>());
 

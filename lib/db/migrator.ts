@@ -168,9 +168,14 @@ async function finishedMigrations(config: DatabaseConfig): Promise<Set<string>> 
   const client = new pg.Client({ connectionString: target.connectionString });
   await client.connect();
   try {
-    const exists = await client.query(`SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = '_prisma_migrations'`, [schema]);
+    const exists = await client.query(
+      `SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = '_prisma_migrations'`,
+      [schema],
+    );
     if (!exists.rowCount) return new Set();
-    const rows = await client.query<{ migration_name: string }>(FINISHED_SQL.replace("_prisma_migrations", `"${schema.replace(/"/g, "")}"._prisma_migrations`));
+    const rows = await client.query<{ migration_name: string }>(
+      FINISHED_SQL.replace("_prisma_migrations", `"${schema.replace(/"/g, "")}"._prisma_migrations`),
+    );
     return new Set(rows.rows.map((r) => r.migration_name));
   } finally {
     await client.end();

@@ -72,6 +72,9 @@ export function cachePreparedStatements(db: Database, size = STATEMENT_CACHE_SIZ
 export function sqliteClientOf(adapter: object): Database | null {
   const client: unknown = Reflect.get(adapter, "client");
   const looksLikeDb =
-    typeof client === "object" && client !== null && typeof Reflect.get(client, "prepare") === "function" && typeof Reflect.get(client, "exec") === "function";
+    typeof client === "object" &&
+    client !== null &&
+    typeof Reflect.get(client, "prepare") === "function" &&
+    typeof Reflect.get(client, "exec") === "function";
   return looksLikeDb ? (client as Database) : null;
 }

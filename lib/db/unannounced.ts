@@ -50,7 +50,9 @@ export async function stampActivity(target: ActivityTarget, ids: readonly string
   }
   const where = { id: { in: [...ids] } };
   await unannounced(() =>
-    target === "app" ? client.app.updateMany({ where, data: { lastUsedAt: at } }) : client.relaySession.updateMany({ where, data: { lastActiveAt: at } }),
+    target === "app"
+      ? client.app.updateMany({ where, data: { lastUsedAt: at } })
+      : client.relaySession.updateMany({ where, data: { lastActiveAt: at } }),
   );
   return true;
 }

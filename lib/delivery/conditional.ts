@@ -26,7 +26,10 @@ export function parseRange(header: string | null, size: number): RangeDecision {
   if (!header) return FULL;
   const match = /^\s*bytes\s*=\s*(.*)$/i.exec(header);
   if (!match) return FULL;
-  const specs = match[1].split(",").map((s) => s.trim()).filter(Boolean);
+  const specs = match[1]
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (specs.length !== 1) return FULL;
   const spec = /^(\d*)\s*-\s*(\d*)$/.exec(specs[0]);
   if (!spec || (spec[1] === "" && spec[2] === "")) return FULL;

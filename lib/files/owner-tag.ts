@@ -41,7 +41,13 @@ let self: Owner | undefined;
 export function currentOwner(): Owner {
   self ??= {
     host: createHash("sha256").update(hostname()).digest("hex").slice(0, 8),
-    boot: readOr("noboot", () => readFileSync("/proc/sys/kernel/random/boot_id", "utf8").replace(/[^0-9a-f]/g, "").slice(0, 8) || "noboot"),
+    boot: readOr(
+      "noboot",
+      () =>
+        readFileSync("/proc/sys/kernel/random/boot_id", "utf8")
+          .replace(/[^0-9a-f]/g, "")
+          .slice(0, 8) || "noboot",
+    ),
     pidns: readOr("nons", () => /\[(\d+)\]/.exec(readlinkSync("/proc/self/ns/pid"))?.[1] ?? "nons"),
     pid: process.pid,
   };

@@ -29,7 +29,11 @@ export const scanBudget = (limit: number): number => Math.max(120, 4 * limit + 1
 const positionOf = (c: Candidate): Position => ({ t: c.t, id: c.id });
 
 /** The next `take` rows of the driver's stream after `after`, each with its verdict. */
-export function readCandidates(driver: Exclude<Driver, { kind: "empty" }>, after: Position | undefined, take: number): Promise<Candidate[]> {
+export function readCandidates(
+  driver: Exclude<Driver, { kind: "empty" }>,
+  after: Position | undefined,
+  take: number,
+): Promise<Candidate[]> {
   const stream = driver.kind === "words" ? wordStreamSql(driver.words, after, take) : gifPostStreamSql(after, take);
   return scan(stream, driver.filters);
 }

@@ -29,7 +29,18 @@ export const EXPOSE_HEADERS = [
   "content-disposition",
   "allow",
   // Resumable uploads (docs/resumable-uploads.md): what a browser tus client reads.
-  ...["location", "tus-resumable", "tus-version", "tus-extension", "tus-max-size", "upload-offset", "upload-length", "upload-metadata", "upload-expires", "upload-post"],
+  ...[
+    "location",
+    "tus-resumable",
+    "tus-version",
+    "tus-extension",
+    "tus-max-size",
+    "upload-offset",
+    "upload-length",
+    "upload-metadata",
+    "upload-expires",
+    "upload-post",
+  ],
 ].join(", ");
 
 /**

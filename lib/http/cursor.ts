@@ -20,7 +20,10 @@ const payload = z.object({
 });
 
 const filterHash = (filters: Record<string, unknown>) =>
-  createHash("sha256").update(JSON.stringify(filters, Object.keys(filters).sort())).digest("base64url").slice(0, 10);
+  createHash("sha256")
+    .update(JSON.stringify(filters, Object.keys(filters).sort()))
+    .digest("base64url")
+    .slice(0, 10);
 
 export function encodeCursor(endpoint: string, position: Position, filters: Record<string, unknown> = {}): string {
   const body = { v: 1, e: endpoint, f: filterHash(filters), t: position.t, id: position.id };

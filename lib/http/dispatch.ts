@@ -103,7 +103,9 @@ export function createDispatcher(routes: readonly RouteDef[], surface: Surface, 
     const { requestId, headers, seen } = pending;
     let outcome: Reply;
     try {
-      outcome = answerFromCache(request, surface, basePath, router, headers, seen) ?? (await handle(request, surface, basePath, router, requestId, headers, seen));
+      outcome =
+        answerFromCache(request, surface, basePath, router, headers, seen) ??
+        (await handle(request, surface, basePath, router, requestId, headers, seen));
     } catch (error) {
       outcome = failed(pending, error);
     }
@@ -130,8 +132,11 @@ const jsonReply = (status: number, body: unknown, headers: Headers_ = {}): Reply
   body: { kind: "json", text: JSON.stringify(body) },
 });
 
-const errorReply = (type: ErrorType, message: string, options: { status?: number; context?: Record<string, unknown>; headers?: Headers_ } = {}): Reply =>
-  jsonReply(options.status ?? statusOf(type), errorBody(type, message, options.context), options.headers);
+const errorReply = (
+  type: ErrorType,
+  message: string,
+  options: { status?: number; context?: Record<string, unknown>; headers?: Headers_ } = {},
+): Reply => jsonReply(options.status ?? statusOf(type), errorBody(type, message, options.context), options.headers);
 
 /** A handler's Response: its headers join the reply's, its body is passed on as it is. */
 function responseReply(response: Response): Reply {
@@ -179,7 +184,14 @@ const EMPTY_PARAMS = new URLSearchParams();
  * counted exactly once either way; a 429 from it is the same 429 `handle` would give,
  * since every earlier step (match, key, account checks) has already passed.
  */
-function answerFromCache(request: Request, surface: Surface, basePath: string, router: Router, headers: Headers_, seen: Seen): Reply | undefined {
+function answerFromCache(
+  request: Request,
+  surface: Surface,
+  basePath: string,
+  router: Router,
+  headers: Headers_,
+  seen: Seen,
+): Reply | undefined {
   if (request.method !== "GET") return undefined;
   const header = KEY_HEADER[surface];
   const key = request.headers.get(header);
@@ -198,7 +210,9 @@ function answerFromCache(request: Request, surface: Surface, basePath: string, r
     return undefined;
   }
   const params = route.params ? route.params.safeParse(match.params) : { success: true as const, data: match.params };
-  const query = route.query ? route.query.safeParse(url.search ? Object.fromEntries(url.searchParams) : {}) : { success: true as const, data: {} };
+  const query = route.query
+    ? route.query.safeParse(url.search ? Object.fromEntries(url.searchParams) : {})
+    : { success: true as const, data: {} };
   if (!params.success || !query.success) return undefined;
   const ip = requestClientIp(request.headers);
   const result = route.fromCache({ params: params.data, query: query.data, principal, surface, ip });
@@ -206,7 +220,11 @@ function answerFromCache(request: Request, surface: Surface, basePath: string, r
   seen.route = route.id;
   const { key: counter, limit, windowSeconds } = rateRule(route.rateLimit, principal, ip);
   applyRateResult(store.hitNow(counter, limit, windowSeconds), headers, route.rateLimit);
-  return { status: 200, headers: { [CACHE_HEADER]: "hit", "content-type": JSON_TYPE }, body: { kind: "json", text: cachedJson(route, result) } };
+  return {
+    status: 200,
+    headers: { [CACHE_HEADER]: "hit", "content-type": JSON_TYPE },
+    body: { kind: "json", text: cachedJson(route, result) },
+  };
 }
 
 /**
@@ -225,7 +243,15 @@ function cachedJson(route: RouteDef, result: unknown): string {
   return text;
 }
 
-async function handle(request: Request, surface: Surface, basePath: string, router: Router, requestId: string, headers: Headers_, seen: Seen): Promise<Reply> {
+async function handle(
+  request: Request,
+  surface: Surface,
+  basePath: string,
+  router: Router,
+  requestId: string,
+  headers: Headers_,
+  seen: Seen,
+): Promise<Reply> {
   const url = new URL(request.url);
   const path = routePath(url, basePath);
 
@@ -242,7 +268,9 @@ async function handle(request: Request, surface: Surface, basePath: string, rout
   const match = router.match(request.method, path);
   if (match.kind === "not_found") return errorReply("not_found", "No such endpoint.");
   if (match.kind === "method_not_allowed") {
-    return errorReply("method_not_allowed", `Method ${request.method} is not allowed here.`, { headers: { allow: match.allow.join(", ") } });
+    return errorReply("method_not_allowed", `Method ${request.method} is not allowed here.`, {
+      headers: { allow: match.allow.join(", ") },
+    });
   }
   const { route } = match;
   seen.route = route.id;

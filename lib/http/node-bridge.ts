@@ -13,10 +13,7 @@ import { Readable } from "node:stream";
 // Request bodies live below the HTTP layer, where uploads read them (lib/files/request-body.ts).
 export { abandonRequestBody, attachRequestBody, readRequestBody, requestBody } from "../files/request-body";
 
-export type NativeBody =
-  | { kind: "text"; text: string }
-  | { kind: "bytes"; bytes: Uint8Array }
-  | { kind: "stream"; stream: Readable };
+export type NativeBody = { kind: "text"; text: string } | { kind: "bytes"; bytes: Uint8Array } | { kind: "stream"; stream: Readable };
 
 const responseBodies = new WeakMap<Response, NativeBody>();
 
@@ -60,4 +57,3 @@ export function lazyWebStream(source: Readable): ReadableStream<Uint8Array> {
     { highWaterMark: 0 },
   );
 }
-

@@ -10,7 +10,6 @@ import { KEY_HEADER, type RouteDef, type Surface } from "./route";
 
 type JsonSchema = Record<string, unknown>;
 
-
 /** `components` are schemas to include even if no route names them (the Error body). */
 export function openApiDocument(
   routes: readonly RouteDef[],
@@ -112,13 +111,18 @@ function responses(route: RouteDef, toSchema: (s: z.ZodType, io: "input" | "outp
   const error = { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
   const ok =
     route.response && "binary" in route.response
-      ? { description: route.response.binary, content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } } }
+      ? {
+          description: route.response.binary,
+          content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } },
+        }
       : { description: "Success", content: { "application/json": { schema: route.response ? toSchema(route.response, "output") : {} } } };
   const codes: Record<string, unknown> = route.reply
     ? {
         [String(route.reply.status)]: {
           description: route.reply.description,
-          headers: Object.fromEntries(Object.entries(route.reply.headers).map(([name, description]) => [name, { description, schema: { type: "string" } }])),
+          headers: Object.fromEntries(
+            Object.entries(route.reply.headers).map(([name, description]) => [name, { description, schema: { type: "string" } }]),
+          ),
         },
       }
     : { "200": ok };

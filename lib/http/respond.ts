@@ -14,7 +14,11 @@ export function json(body: unknown, status = 200, headers?: HeadersInit): Respon
 export { errorBody } from "../errors";
 
 /** The error object with the status of the type (or an override). */
-export function errorResponse(type: ErrorType, message: string, options: { status?: number; context?: Record<string, unknown>; headers?: HeadersInit } = {}): Response {
+export function errorResponse(
+  type: ErrorType,
+  message: string,
+  options: { status?: number; context?: Record<string, unknown>; headers?: HeadersInit } = {},
+): Response {
   return json(errorBody(type, message, options.context), options.status ?? statusOf(type), options.headers);
 }
 

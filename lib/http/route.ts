@@ -50,7 +50,6 @@ export interface HeaderDecl {
   schema?: z.ZodType;
 }
 
-
 export interface RouteDef<
   P extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
@@ -93,7 +92,9 @@ export interface RouteDef<
    * undefined when that is not possible (the handler then runs). Only for bodiless reads
    * with a fixed rate-limit bucket; see lib/http/dispatch.ts (`answerFromCache`).
    */
-  fromCache?: (ctx: Omit<HandlerContext<z.output<P>, z.output<Q>, undefined, A>, "body" | "request" | "requestId">) => ReplyOf<R> | undefined;
+  fromCache?: (
+    ctx: Omit<HandlerContext<z.output<P>, z.output<Q>, undefined, A>, "body" | "request" | "requestId">,
+  ) => ReplyOf<R> | undefined;
   /**
    * Headers on every reply of this route, errors included, and on the OPTIONS reply of its
    * path (tus's `Tus-Resumable`, `Tus-Version`, ...: docs/resumable-uploads.md).

@@ -11,8 +11,7 @@ import type { Queue as BullQueue, Worker as BullWorker } from "bullmq";
  * out of the Next.js bundles (which also compile this module through the upload route):
  * it is server-only code with child-process helpers a bundler has no business inlining.
  */
-const loadBullmq = (): Promise<typeof import("bullmq")> =>
-  import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "bullmq");
+const loadBullmq = (): Promise<typeof import("bullmq")> => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "bullmq");
 
 /** One queue per deployment; JOB_QUEUE_NAME separates deployments (or test runs) sharing a Redis. */
 export const queueName = (): string => process.env.JOB_QUEUE_NAME || "mediahost-jobs";

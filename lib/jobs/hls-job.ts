@@ -93,7 +93,9 @@ export const hlsJobHandler: JobHandler = {
     await db().$transaction(async (tx) => {
       await tx.file.update({ where: { id: file.id }, data: { streamState: "failed", streamKey: null } });
       // Back on standard delivery, unless another file of the album is still on adaptive.
-      const adaptive = await tx.file.count({ where: { postId: file.postId, priority: true, streamState: { in: [...ADAPTIVE_STREAM_STATES] } } });
+      const adaptive = await tx.file.count({
+        where: { postId: file.postId, priority: true, streamState: { in: [...ADAPTIVE_STREAM_STATES] } },
+      });
       await tx.post.update({ where: { id: file.postId }, data: { priority: adaptive > 0 } });
     });
     await storage().deletePrefix(hlsPrefix(file.postId, file.id));

@@ -47,12 +47,18 @@ export function startJobWorkers(opts: StartOptions = {}): JobWorker {
   const polled = Number(process.env.JOB_POLL_MS);
   const pollMs = opts.pollMs ?? (polled > 0 ? polled : redisUrl ? 15_000 : 2000);
   const worker = new JobWorker({ handlers: { [HLS_JOB]: hlsJobHandler }, concurrency: 1, pollMs, leaseMs: opts.leaseMs });
-  const webhookWorker = new JobWorker({ handlers: { [WEBHOOK_JOB]: webhookJobHandler }, concurrency: WEBHOOK_CONCURRENCY, pollMs, leaseMs: opts.leaseMs });
+  const webhookWorker = new JobWorker({
+    handlers: { [WEBHOOK_JOB]: webhookJobHandler },
+    concurrency: WEBHOOK_CONCURRENCY,
+    pollMs,
+    leaseMs: opts.leaseMs,
+  });
   state.worker = worker;
   state.webhookWorker = webhookWorker;
   setGaugeSource("jobs", countJobsByState);
   // A message names a row of either kind; each worker claims only its own kinds.
-  if (redisUrl) state.transport = openBullTransport(redisUrl, async (id) => void (await Promise.all([worker.runById(id), webhookWorker.runById(id)])));
+  if (redisUrl)
+    state.transport = openBullTransport(redisUrl, async (id) => void (await Promise.all([worker.runById(id), webhookWorker.runById(id)])));
   worker.start();
   webhookWorker.start();
   return worker;
@@ -100,7 +106,9 @@ export async function recoverJobs(isDead: (workerId: string) => boolean): Promis
     } catch {
       continue;
     }
-    await handler?.onFailed?.(payload, new Error("worker stopped")).catch((e: unknown) => console.error(`[jobs] onFailed of job ${job.id}: ${String(e)}`));
+    await handler
+      ?.onFailed?.(payload, new Error("worker stopped"))
+      .catch((e: unknown) => console.error(`[jobs] onFailed of job ${job.id}: ${String(e)}`));
   }
   if (requeued.length) await notifyJobs(requeued.map((j) => j.id));
   return { requeued: requeued.length, failed: failed.length };

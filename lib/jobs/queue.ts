@@ -104,7 +104,12 @@ function claimable(now: Date) {
  * UPDATE repeats the claimable condition, so of two workers racing for a row exactly one
  * gets count 1.
  */
-export async function claimJob(workerId: string, kinds: readonly string[], leaseMs = DEFAULT_LEASE_MS, jobId?: string): Promise<JobRow | null> {
+export async function claimJob(
+  workerId: string,
+  kinds: readonly string[],
+  leaseMs = DEFAULT_LEASE_MS,
+  jobId?: string,
+): Promise<JobRow | null> {
   for (let tries = 0; tries < 5; tries++) {
     const now = new Date();
     const candidate = jobId
@@ -117,7 +122,13 @@ export async function claimJob(workerId: string, kinds: readonly string[], lease
     if (!candidate) return null;
     const { count } = await db().job.updateMany({
       where: { id: candidate.id, kind: { in: [...kinds] }, ...claimable(now) },
-      data: { state: "running", lockedBy: workerId, lockedAt: now, lockedUntil: new Date(now.getTime() + leaseMs), attempts: { increment: 1 } },
+      data: {
+        state: "running",
+        lockedBy: workerId,
+        lockedAt: now,
+        lockedUntil: new Date(now.getTime() + leaseMs),
+        attempts: { increment: 1 },
+      },
     });
     if (count === 1) return db().job.findUnique({ where: { id: candidate.id } });
     if (jobId) return null;
@@ -147,7 +158,13 @@ export async function completeJob(jobId: string, workerId: string): Promise<bool
  * attempts reach maxAttempts (`permanent` skips the remaining attempts). Returns the
  * resulting state, or null when this worker no longer held the job.
  */
-export async function failJob(job: JobRow, workerId: string, message: string, permanent = false, delayMs: number = retryDelayMs(job.attempts)): Promise<JobState | null> {
+export async function failJob(
+  job: JobRow,
+  workerId: string,
+  message: string,
+  permanent = false,
+  delayMs: number = retryDelayMs(job.attempts),
+): Promise<JobState | null> {
   const final = permanent || job.attempts >= job.maxAttempts;
   const { count } = await db().job.updateMany({
     where: { id: job.id, lockedBy: workerId, state: "running" },
@@ -189,8 +206,19 @@ export async function recoverDeadJobs(isDead: (workerId: string) => boolean): Pr
       // The same lockedBy: a worker that took the job over meanwhile keeps it.
       where: { id: job.id, state: "running", lockedBy: job.lockedBy },
       data: final
-        ? { state: "failed", lockedBy: null, lockedUntil: null, lastError: "The worker running the job stopped (crash) on its last attempt." }
-        : { state: "queued", lockedBy: null, lockedUntil: null, runAt: new Date(), lastError: "The worker running the job stopped (crash)." },
+        ? {
+            state: "failed",
+            lockedBy: null,
+            lockedUntil: null,
+            lastError: "The worker running the job stopped (crash) on its last attempt.",
+          }
+        : {
+            state: "queued",
+            lockedBy: null,
+            lockedUntil: null,
+            runAt: new Date(),
+            lastError: "The worker running the job stopped (crash).",
+          },
     });
     if (count === 1) (final ? failed : requeued).push(job);
   }

@@ -135,11 +135,14 @@ export class JobWorker {
 
   private async execute(job: JobRow, abort: AbortController): Promise<void> {
     const handler = this.opts.handlers[job.kind];
-    const heartbeat = setInterval(() => {
-      renewLease(job.id, this.id, this.leaseMs)
-        .then((held) => held || abort.abort())
-        .catch(() => undefined);
-    }, Math.max(50, Math.floor(this.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        renewLease(job.id, this.id, this.leaseMs)
+          .then((held) => held || abort.abort())
+          .catch(() => undefined);
+      },
+      Math.max(50, Math.floor(this.leaseMs / 3)),
+    );
     let payload: unknown;
     const started = performance.now();
     try {
@@ -163,7 +166,9 @@ export class JobWorker {
         this.log(`could not record the failure of job ${job.id}: ${String(dbError)}`);
       }
       recordJob(job.kind, state === "failed" ? "failed" : "retried", (performance.now() - started) / 1000);
-      this.log(`job ${job.kind} ${job.id} attempt ${job.attempts}/${job.maxAttempts} failed: ${message}${state === "failed" ? " (giving up)" : ""}`);
+      this.log(
+        `job ${job.kind} ${job.id} attempt ${job.attempts}/${job.maxAttempts} failed: ${message}${state === "failed" ? " (giving up)" : ""}`,
+      );
       if (state === "failed" && handler.onFailed) {
         await handler.onFailed(payload, error).catch((e: unknown) => this.log(`onFailed of job ${job.id}: ${String(e)}`));
       }

@@ -13,8 +13,19 @@ import { DomainError } from "../errors";
 import { mediaConfig } from "./config";
 import { demuxerFor, fileArg, inputArgs, runFfmpeg, type Demuxer } from "./ffmpeg";
 import {
-  describeImage, describeOutput, keepsFrames, processImage, processImageBytes, readImageHeader, renderImage, renderImageBytes, targetType,
-  type ImageResult, type ImageSource, type ImageTarget, type RenderOptions,
+  describeImage,
+  describeOutput,
+  keepsFrames,
+  processImage,
+  processImageBytes,
+  readImageHeader,
+  renderImage,
+  renderImageBytes,
+  targetType,
+  type ImageResult,
+  type ImageSource,
+  type ImageTarget,
+  type RenderOptions,
 } from "./image";
 import { inspectImage } from "./image-container";
 import { JobClock, jobError } from "./job";
@@ -108,31 +119,40 @@ export async function convertFile(input: string, output: string, opts: ConvertOp
     throw new DomainError("unsupported_type", `A ${source.format.toUpperCase()} file cannot be converted to ${target}.`);
   }
   const budgetMs = opts.timeoutMs ?? mediaConfig().timeoutMs;
-  return withMediaSlot(async () => {
-    const clock = new JobClock(budgetMs, opts.signal);
-    const isImageJob = source.kind === "image" && target !== "mp4";
-    try {
-      if (isImageJob) return await convertImage(input, output, source.format as ImageFormat, target as ImageTarget, budgetMs);
-      const demuxer = demuxerFor(source.format as "mp4" | "mov" | "mkv" | "gif");
-      if (target === "mp4") {
-        const probe = await probeInput(input, { ...clock.run(), demuxer });
-        const plan = planMp4(probe, CONVERT_COPY_VIDEO, demuxer);
-        // An H.264 MP4 whose tracks are all copied needs no remux, as on upload: the moov is
-        // moved to the front and the metadata zeroed in place (docs/convert.md, "MP4 output").
-        const fast = source.format === "mp4" && onlyCopies(probe, plan) &&
-          (await fastStart(input, output, { keepMetadata: false, withAudio: plan.audio !== undefined, consumeInput: opts.consumeInput === true }));
-        if (!fast) await writeMp4(input, output, plan, { keepMetadata: false, clock });
-        // Not probed again: the caller sends bytes, and a second ffprobe is ~14 ms of a remux's ~45.
-        const { size } = await stat(output);
-        return { ...convertOutputType("mp4"), size };
+  return withMediaSlot(
+    async () => {
+      const clock = new JobClock(budgetMs, opts.signal);
+      const isImageJob = source.kind === "image" && target !== "mp4";
+      try {
+        if (isImageJob) return await convertImage(input, output, source.format as ImageFormat, target as ImageTarget, budgetMs);
+        const demuxer = demuxerFor(source.format as "mp4" | "mov" | "mkv" | "gif");
+        if (target === "mp4") {
+          const probe = await probeInput(input, { ...clock.run(), demuxer });
+          const plan = planMp4(probe, CONVERT_COPY_VIDEO, demuxer);
+          // An H.264 MP4 whose tracks are all copied needs no remux, as on upload: the moov is
+          // moved to the front and the metadata zeroed in place (docs/convert.md, "MP4 output").
+          const fast =
+            source.format === "mp4" &&
+            onlyCopies(probe, plan) &&
+            (await fastStart(input, output, {
+              keepMetadata: false,
+              withAudio: plan.audio !== undefined,
+              consumeInput: opts.consumeInput === true,
+            }));
+          if (!fast) await writeMp4(input, output, plan, { keepMetadata: false, clock });
+          // Not probed again: the caller sends bytes, and a second ffprobe is ~14 ms of a remux's ~45.
+          const { size } = await stat(output);
+          return { ...convertOutputType("mp4"), size };
+        }
+        if (target === "gif") return await videoToGif(input, output, demuxer, clock);
+        return await videoToMp3(input, output, demuxer, clock);
+      } catch (error) {
+        await rm(output, { force: true });
+        throw isImageJob ? imageError(error) : jobError(error, budgetMs, source.kind === "image" ? "image" : "video");
       }
-      if (target === "gif") return await videoToGif(input, output, demuxer, clock);
-      return await videoToMp3(input, output, demuxer, clock);
-    } catch (error) {
-      await rm(output, { force: true });
-      throw isImageJob ? imageError(error) : jobError(error, budgetMs, source.kind === "image" ? "image" : "video");
-    }
-  }, { signal: opts.signal, input });
+    },
+    { signal: opts.signal, input },
+  );
 }
 
 async function convertImage(
@@ -166,20 +186,23 @@ export async function convertImageBytes(input: Buffer, opts: ConvertOptions): Pr
   }
   const format = source.format as ImageFormat;
   const timeoutMs = opts.timeoutMs ?? mediaConfig().timeoutMs;
-  return withMediaSlot(async () => {
-    try {
-      const meta = await readImageHeader(input, format);
-      if (outputPixels(meta, target) > IN_MEMORY_PIXELS) return null;
-      if (target === format) {
-        const { bytes, result } = await processImageBytes(input, { keepMetadata: false, format, timeoutMs, header: meta });
-        return { ...resultOf(result), bytes };
+  return withMediaSlot(
+    async () => {
+      try {
+        const meta = await readImageHeader(input, format);
+        if (outputPixels(meta, target) > IN_MEMORY_PIXELS) return null;
+        if (target === format) {
+          const { bytes, result } = await processImageBytes(input, { keepMetadata: false, format, timeoutMs, header: meta });
+          return { ...resultOf(result), bytes };
+        }
+        const { bytes, info } = await renderImageBytes(input, await imageConversionOptions(input, format, target, meta, timeoutMs));
+        return { ...resultOf(describeOutput(info, target)), bytes };
+      } catch (error) {
+        throw imageError(error);
       }
-      const { bytes, info } = await renderImageBytes(input, await imageConversionOptions(input, format, target, meta, timeoutMs));
-      return { ...resultOf(describeOutput(info, target)), bytes };
-    } catch (error) {
-      throw imageError(error);
-    }
-  }, { signal: opts.signal, input });
+    },
+    { signal: opts.signal, input },
+  );
 }
 
 /**
@@ -197,7 +220,13 @@ function outputPixels(meta: Metadata, target: ImageTarget): number {
 }
 
 /** renderImage's settings for a conversion of an image to `target` (from its header). */
-export async function imageConversionOptions(input: ImageSource, format: ImageFormat, target: ImageTarget, meta: Metadata, timeoutMs: number): Promise<RenderOptions> {
+export async function imageConversionOptions(
+  input: ImageSource,
+  format: ImageFormat,
+  target: ImageTarget,
+  meta: Metadata,
+  timeoutMs: number,
+): Promise<RenderOptions> {
   return {
     target,
     keepMetadata: false,
@@ -235,7 +264,21 @@ export function videoToGifArgs(input: string, output: string, videoIndex: number
   const graph =
     `[0:${videoIndex}]fps=${fps},scale=${width}:-1:flags=lanczos,split[a][b];` +
     `[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle`;
-  return ["-t", String(seconds), ...inputArgs(input, demuxer), "-filter_complex", graph, "-an", "-map_metadata", "-1", "-loop", "0", "-f", "gif", fileArg(output)];
+  return [
+    "-t",
+    String(seconds),
+    ...inputArgs(input, demuxer),
+    "-filter_complex",
+    graph,
+    "-an",
+    "-map_metadata",
+    "-1",
+    "-loop",
+    "0",
+    "-f",
+    "gif",
+    fileArg(output),
+  ];
 }
 
 async function videoToMp3(input: string, output: string, demuxer: Demuxer, clock: JobClock): Promise<ConvertResult> {
@@ -249,8 +292,20 @@ async function videoToMp3(input: string, output: string, demuxer: Demuxer, clock
 /** The one ffmpeg run of video → MP3, for stream `audioIndex` of the input. */
 export function videoToMp3Args(input: string, output: string, audioIndex: number, demuxer: Demuxer): string[] {
   return [
-    ...inputArgs(input, demuxer), "-map", `0:${audioIndex}`, "-vn",
-    "-c:a", "libmp3lame", "-q:a", "2", // VBR ~190 kb/s
-    "-map_metadata", "-1", "-id3v2_version", "0", "-f", "mp3", fileArg(output),
+    ...inputArgs(input, demuxer),
+    "-map",
+    `0:${audioIndex}`,
+    "-vn",
+    "-c:a",
+    "libmp3lame",
+    "-q:a",
+    "2", // VBR ~190 kb/s
+    "-map_metadata",
+    "-1",
+    "-id3v2_version",
+    "0",
+    "-f",
+    "mp3",
+    fileArg(output),
   ];
 }

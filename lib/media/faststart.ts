@@ -160,7 +160,16 @@ async function readLayout(file: FileHandle, opts: FastStartOptions): Promise<Lay
   const moovBuf = await readBox(file, moov);
   const plan = planMoov(moovBuf, opts);
   if (!plan) return null;
-  return { top, ftyp, ftypBuf: await readBox(file, ftyp), moov, moovBuf, plan, blockSize: Math.max(512, stats.blksize || 4096), fileSize: stats.size };
+  return {
+    top,
+    ftyp,
+    ftypBuf: await readBox(file, ftyp),
+    moov,
+    moovBuf,
+    plan,
+    blockSize: Math.max(512, stats.blksize || 4096),
+    fileSize: stats.size,
+  };
 }
 
 /** Finds what to edit in the moov (positions relative to the moov buffer), or null when it is not the simple case. */
@@ -170,7 +179,8 @@ function planMoov(buf: Buffer, opts: FastStartOptions): MoovPlan | null {
   const handlers: string[] = [];
   for (const child of childBoxes(buf, payloadOf(moov), endOf(moov))) {
     if (child.type === "mvhd") plan.timed.push(child);
-    else if (child.type === "mvex") return null; // fragmented
+    else if (child.type === "mvex")
+      return null; // fragmented
     else if (METADATA.has(child.type)) plan.strip.push(child);
     else if (child.type === "trak") {
       const handler = planTrak(buf, child, plan);
@@ -282,7 +292,10 @@ async function copyWithMoovFirst(
     await put(ftypBuf);
     await put(moovBuf);
     const chunk = Buffer.allocUnsafe(COPY_CHUNK);
-    for (const [from, to] of [[endOf(ftyp), moov.start], [endOf(moov), fileSize]] as const) {
+    for (const [from, to] of [
+      [endOf(ftyp), moov.start],
+      [endOf(moov), fileSize],
+    ] as const) {
       for (let pos = from; pos < to; ) {
         const { bytesRead } = await file.read(chunk, 0, Math.min(COPY_CHUNK, to - pos), pos);
         if (bytesRead === 0) throw new Error("the upload shrank while it was being copied");

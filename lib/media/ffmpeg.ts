@@ -156,11 +156,22 @@ function spawnTool(tool: MediaTool, args: string[], opts: RunOptions, keepStdout
     });
 
     child.on("error", (err) => {
-      finish(new MediaToolError(tool, "spawn", `${tool} could not be started (${(err as NodeJS.ErrnoException).code ?? err.message}).`, stderr));
+      finish(
+        new MediaToolError(tool, "spawn", `${tool} could not be started (${(err as NodeJS.ErrnoException).code ?? err.message}).`, stderr),
+      );
     });
     child.on("close", (code, exitSignal) => {
       if (stopping === "timeout") {
-        finish(new MediaToolError(tool, "timeout", `${tool} was stopped after the ${formatSeconds(timeoutMs)} time limit.`, stderr, code, exitSignal));
+        finish(
+          new MediaToolError(
+            tool,
+            "timeout",
+            `${tool} was stopped after the ${formatSeconds(timeoutMs)} time limit.`,
+            stderr,
+            code,
+            exitSignal,
+          ),
+        );
       } else if (stopping === "aborted") {
         finish(new MediaToolError(tool, "aborted", `${tool} was aborted.`, stderr, code, exitSignal));
       } else if (code !== 0) {

@@ -101,8 +101,28 @@ const SCANNERS: Record<ImageFormat, (buf: Buffer) => Scan | null> = {
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Chunks needed to decode and colour the image (incl. APNG animation and HDR info). */
 const PNG_KEEP = new Set([
-  "IHDR", "PLTE", "IDAT", "IEND", "tRNS", "cHRM", "gAMA", "iCCP", "sBIT", "sRGB", "cICP",
-  "mDCV", "mDCv", "cLLI", "cLLi", "bKGD", "hIST", "pHYs", "sPLT", "acTL", "fcTL", "fdAT",
+  "IHDR",
+  "PLTE",
+  "IDAT",
+  "IEND",
+  "tRNS",
+  "cHRM",
+  "gAMA",
+  "iCCP",
+  "sBIT",
+  "sRGB",
+  "cICP",
+  "mDCV",
+  "mDCv",
+  "cLLI",
+  "cLLi",
+  "bKGD",
+  "hIST",
+  "pHYs",
+  "sPLT",
+  "acTL",
+  "fcTL",
+  "fdAT",
 ]);
 
 function scanPng(buf: Buffer): Scan | null {
@@ -148,8 +168,10 @@ function nextJpegMarker(buf: Buffer, from: number): number {
     i = buf.indexOf(0xff, i);
     if (i < 0 || i + 1 >= buf.length) return -1;
     const next = buf[i + 1]!;
-    if (next === 0x00 || (next >= 0xd0 && next <= 0xd7)) i += 2; // stuffed byte or restart marker
-    else if (next === 0xff) i += 1; // fill byte
+    if (next === 0x00 || (next >= 0xd0 && next <= 0xd7))
+      i += 2; // stuffed byte or restart marker
+    else if (next === 0xff)
+      i += 1; // fill byte
     else return i;
   }
 }

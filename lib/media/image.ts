@@ -76,31 +76,41 @@ export async function processImage(input: string, output: string, opts: ProcessI
   if (!isImageFormat(format)) throw new DomainError("unsupported_type", `processImage does not take ${format} files.`);
   const timeoutMs = opts.timeoutMs ?? mediaConfig().timeoutMs;
 
-  return withMediaSlot(async () => {
-    try {
-      const { size } = await stat(input);
-      if (size <= MAX_SURGERY_BYTES) {
-        const done = await withScratch(size, async (scratch) => {
-          const step = await planImage(await readInto(input, scratch, size), format, keepMetadata);
-          if (step.kind === "render") return step;
-          // Decoded from memory while the file is written; the pixel data is the input's, so
-          // its header already says what the output is.
-          const finish = async (out: Buffer) => {
-            await settleBoth(writeFile(output, out), verifyDecodes(out, format, timeoutMs));
-            return describeFromHeader(step.meta, format, out.length, step.info);
-          };
-          return step.plan.changed ? withScratch(step.plan.size, (target) => finish(step.plan.writeTo(target))) : finish(step.bytes);
+  return withMediaSlot(
+    async () => {
+      try {
+        const { size } = await stat(input);
+        if (size <= MAX_SURGERY_BYTES) {
+          const done = await withScratch(size, async (scratch) => {
+            const step = await planImage(await readInto(input, scratch, size), format, keepMetadata);
+            if (step.kind === "render") return step;
+            // Decoded from memory while the file is written; the pixel data is the input's, so
+            // its header already says what the output is.
+            const finish = async (out: Buffer) => {
+              await settleBoth(writeFile(output, out), verifyDecodes(out, format, timeoutMs));
+              return describeFromHeader(step.meta, format, out.length, step.info);
+            };
+            return step.plan.changed ? withScratch(step.plan.size, (target) => finish(step.plan.writeTo(target))) : finish(step.bytes);
+          });
+          if ("mime" in done) return done;
+          return await renderAndDescribe(input, output, { format, keepMetadata, timeoutMs, ...done });
+        }
+        const meta = await readImageHeader(input, format);
+        return await renderAndDescribe(input, output, {
+          format,
+          keepMetadata,
+          timeoutMs,
+          meta,
+          container: null,
+          animated: (meta.pages ?? 1) > 1,
         });
-        if ("mime" in done) return done;
-        return await renderAndDescribe(input, output, { format, keepMetadata, timeoutMs, ...done });
+      } catch (error) {
+        await rm(output, { force: true });
+        throw imageError(error);
       }
-      const meta = await readImageHeader(input, format);
-      return await renderAndDescribe(input, output, { format, keepMetadata, timeoutMs, meta, container: null, animated: (meta.pages ?? 1) > 1 });
-    } catch (error) {
-      await rm(output, { force: true });
-      throw imageError(error);
-    }
-  }, { signal: opts.signal, input });
+    },
+    { signal: opts.signal, input },
+  );
 }
 
 /**
@@ -115,20 +125,23 @@ export async function processImageBytes(input: Buffer, opts: ProcessImageOptions
   if (!isImageFormat(format)) throw new DomainError("unsupported_type", `processImage does not take ${format} files.`);
   const timeoutMs = opts.timeoutMs ?? mediaConfig().timeoutMs;
 
-  return withMediaSlot(async () => {
-    try {
-      const step = await planImage(input, format, keepMetadata, opts.header);
-      if (step.kind === "surgery") {
-        const out = step.plan.changed ? step.plan.writeTo(Buffer.allocUnsafe(step.plan.size)) : input;
-        await verifyDecodes(out, format, timeoutMs);
-        return { bytes: out, result: describeFromHeader(step.meta, format, out.length, step.info) };
+  return withMediaSlot(
+    async () => {
+      try {
+        const step = await planImage(input, format, keepMetadata, opts.header);
+        if (step.kind === "surgery") {
+          const out = step.plan.changed ? step.plan.writeTo(Buffer.allocUnsafe(step.plan.size)) : input;
+          await verifyDecodes(out, format, timeoutMs);
+          return { bytes: out, result: describeFromHeader(step.meta, format, out.length, step.info) };
+        }
+        const rendered = await renderImageBytes(input, renderOptions(format, keepMetadata, timeoutMs, step));
+        return { bytes: rendered.bytes, result: describeOutput(rendered.info, format, step.container) };
+      } catch (error) {
+        throw imageError(error);
       }
-      const rendered = await renderImageBytes(input, renderOptions(format, keepMetadata, timeoutMs, step));
-      return { bytes: rendered.bytes, result: describeOutput(rendered.info, format, step.container) };
-    } catch (error) {
-      throw imageError(error);
-    }
-  }, { signal: opts.signal, input });
+    },
+    { signal: opts.signal, input },
+  );
 }
 
 /** Either container surgery (`plan`) or, when pixels must be turned or the walk failed, sharp. */
@@ -165,7 +178,14 @@ function renderOptions(
   timeoutMs: number,
   o: { meta: Metadata; container: ContainerInfo | null; animated: boolean },
 ): RenderOptions {
-  return { target: format, keepMetadata, keepFrames: o.animated, lossless: o.container?.lossless ?? format !== "jpeg", meta: o.meta, timeoutMs };
+  return {
+    target: format,
+    keepMetadata,
+    keepFrames: o.animated,
+    lossless: o.container?.lossless ?? format !== "jpeg",
+    meta: o.meta,
+    timeoutMs,
+  };
 }
 
 /** The whole file into the start of `target`; the filled part. */
@@ -214,7 +234,11 @@ export async function readImageHeader(input: ImageSource, format: ImageFormat): 
  * raw() would hold the whole decoded image in memory.
  */
 async function verifyDecodes(image: ImageSource, format: ImageFormat, timeoutMs: number): Promise<void> {
-  await openImage(image, { animated: canAnimate(format) }).timeout({ seconds: sharpSeconds(timeoutMs) }).resize(1, 1).raw().toBuffer();
+  await openImage(image, { animated: canAnimate(format) })
+    .timeout({ seconds: sharpSeconds(timeoutMs) })
+    .resize(1, 1)
+    .raw()
+    .toBuffer();
 }
 
 /** Size, frame height and frame count of a written image. */
@@ -285,7 +309,8 @@ function imagePipeline(input: ImageSource, o: RenderOptions): Sharp {
   const keepFrames = o.keepFrames && canAnimate(o.target);
   let img = openImage(input, { animated: keepFrames });
   if (!keepFrames) img = img.autoOrient();
-  if (o.keepMetadata) img = img.keepMetadata(); // Orientation is reset to 1 by autoOrient
+  if (o.keepMetadata)
+    img = img.keepMetadata(); // Orientation is reset to 1 by autoOrient
   else if (o.meta.space === "cmyk") img = img.withIccProfile("srgb");
   else img = img.keepIccProfile();
   if (o.meta.hasAlpha && o.target === "jpeg") img = img.flatten({ background: "#ffffff" });

@@ -53,14 +53,62 @@ const EBML_MAGIC = [0x1a, 0x45, 0xdf, 0xa3] as const;
 // ISO-BMFF brands. Image and audio-only families are refused even when they also list
 // isom/mp42 as compatible brands (an AVIF or M4A always does).
 const NOT_VIDEO_BRANDS = new Set([
-  "heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs", "mif1", "msf1", "miaf",
-  "avif", "avis", "avci", "jpeg", "jpgs", "crx ", "M4A ", "M4B ", "M4P ", "F4A ", "F4B ",
+  "heic",
+  "heix",
+  "hevc",
+  "hevx",
+  "heim",
+  "heis",
+  "hevm",
+  "hevs",
+  "mif1",
+  "msf1",
+  "miaf",
+  "avif",
+  "avis",
+  "avci",
+  "jpeg",
+  "jpgs",
+  "crx ",
+  "M4A ",
+  "M4B ",
+  "M4P ",
+  "F4A ",
+  "F4B ",
 ]);
 const MOV_BRANDS = new Set(["qt  "]);
 const MP4_BRANDS = new Set([
-  "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "iso7", "iso8", "iso9", "mp41", "mp42",
-  "mp71", "avc1", "av01", "M4V ", "M4VH", "M4VP", "dash", "mmp4", "MSNV", "XAVC", "f4v ",
-  "3gp4", "3gp5", "3gp6", "3gp7", "3gp8", "3gp9", "3g2a", "3g2b", "3g2c",
+  "isom",
+  "iso2",
+  "iso3",
+  "iso4",
+  "iso5",
+  "iso6",
+  "iso7",
+  "iso8",
+  "iso9",
+  "mp41",
+  "mp42",
+  "mp71",
+  "avc1",
+  "av01",
+  "M4V ",
+  "M4VH",
+  "M4VP",
+  "dash",
+  "mmp4",
+  "MSNV",
+  "XAVC",
+  "f4v ",
+  "3gp4",
+  "3gp5",
+  "3gp6",
+  "3gp7",
+  "3gp8",
+  "3gp9",
+  "3g2a",
+  "3g2b",
+  "3g2c",
 ]);
 
 function sniffFtyp(buf: Buffer, complete: boolean): Step {
@@ -151,8 +199,7 @@ function inspect(buf: Buffer, complete: boolean): Step {
   return null;
 }
 
-const decide = (step: Step): Sniffed | null =>
-  step === null || typeof step === "object" ? null : sniffedType(step);
+const decide = (step: Step): Sniffed | null => (step === null || typeof step === "object" ? null : sniffedType(step));
 
 /** Detects the type of a complete file, or of its first bytes (then unsure cases are null). */
 export function sniffBuffer(buf: Uint8Array): Sniffed | null {

@@ -96,7 +96,13 @@ export function mediaTools(): MediaTools {
   if (selected?.config !== config) {
     selected = {
       config,
-      tools: selectMediaTools({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath, source: config.toolsSource, searchPath: config.searchPath, npm: npmBuilds }),
+      tools: selectMediaTools({
+        ffmpegPath: config.ffmpegPath,
+        ffprobePath: config.ffprobePath,
+        source: config.toolsSource,
+        searchPath: config.searchPath,
+        npm: npmBuilds,
+      }),
     };
   }
   return selected.tools;
@@ -116,7 +122,12 @@ export function toolVersion(path: string): Promise<ToolVersion> {
     execFile(path, ["-version"], { timeout: 10_000, maxBuffer: 1 << 20 }, (error, stdout) => {
       const match = /^\S+ version (\S+)/.exec(String(stdout));
       if (match) done({ path, version: match[1] });
-      else done({ path, version: null, error: error ? ((error as NodeJS.ErrnoException).code?.toString() ?? error.message) : "unexpected -version output" });
+      else
+        done({
+          path,
+          version: null,
+          error: error ? ((error as NodeJS.ErrnoException).code?.toString() ?? error.message) : "unexpected -version output",
+        });
     });
   });
 }

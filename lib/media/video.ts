@@ -82,36 +82,42 @@ export const X264_ARGS = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "23"
 export const AAC_ARGS = ["-c:a", "aac", "-b:a", "128k"] as const;
 export const THUMBNAIL_MAX_WIDTH = 1280;
 
-export async function processVideo(
-  input: string,
-  output: string,
-  thumbnail: string,
-  opts: ProcessVideoOptions,
-): Promise<VideoResult> {
+export async function processVideo(input: string, output: string, thumbnail: string, opts: ProcessVideoOptions): Promise<VideoResult> {
   const budgetMs = opts.timeoutMs ?? mediaConfig().timeoutMs;
-  return withMediaSlot(async () => {
-    const clock = new JobClock(budgetMs, opts.signal);
-    try {
-      // The container is forced from the bytes, so ffmpeg never guesses another format.
-      const sniffed = await sniffFile(input);
-      if (sniffed?.kind !== "video") throw new DomainError("invalid_request", "The file is not an MP4, MOV or MKV video.");
-      const demuxer = demuxerFor(sniffed.format as VideoFormat);
-      const probe = await probeInput(input, { ...clock.run(), demuxer });
-      const plan = planMp4(probe, UPLOAD_COPY_VIDEO, demuxer);
-      const fast = sniffed.format === "mp4" && onlyCopies(probe, plan) &&
-        (await fastStart(input, output, { keepMetadata: opts.keepMetadata, withAudio: plan.audio !== undefined, consumeInput: opts.consumeInput === true }));
-      const { transcoded } = fast ? { transcoded: false } : await writeMp4(input, output, plan, { keepMetadata: opts.keepMetadata, clock });
-      // The probe verifies what was written; the still frame does not have to wait for it.
-      const [out, thumb] = await settleBoth(
-        describeMp4(output, clock.run()),
-        writeThumbnail(output, thumbnail, durationOf(probe, plan.video) ?? 0, clock),
-      );
-      return { ...out, mime: "video/mp4", ext: "mp4", thumbnail: thumb, transcoded };
-    } catch (error) {
-      await Promise.all([rm(output, { force: true }), rm(thumbnail, { force: true })]);
-      throw jobError(error, budgetMs, "video");
-    }
-  }, { signal: opts.signal, input });
+  return withMediaSlot(
+    async () => {
+      const clock = new JobClock(budgetMs, opts.signal);
+      try {
+        // The container is forced from the bytes, so ffmpeg never guesses another format.
+        const sniffed = await sniffFile(input);
+        if (sniffed?.kind !== "video") throw new DomainError("invalid_request", "The file is not an MP4, MOV or MKV video.");
+        const demuxer = demuxerFor(sniffed.format as VideoFormat);
+        const probe = await probeInput(input, { ...clock.run(), demuxer });
+        const plan = planMp4(probe, UPLOAD_COPY_VIDEO, demuxer);
+        const fast =
+          sniffed.format === "mp4" &&
+          onlyCopies(probe, plan) &&
+          (await fastStart(input, output, {
+            keepMetadata: opts.keepMetadata,
+            withAudio: plan.audio !== undefined,
+            consumeInput: opts.consumeInput === true,
+          }));
+        const { transcoded } = fast
+          ? { transcoded: false }
+          : await writeMp4(input, output, plan, { keepMetadata: opts.keepMetadata, clock });
+        // The probe verifies what was written; the still frame does not have to wait for it.
+        const [out, thumb] = await settleBoth(
+          describeMp4(output, clock.run()),
+          writeThumbnail(output, thumbnail, durationOf(probe, plan.video) ?? 0, clock),
+        );
+        return { ...out, mime: "video/mp4", ext: "mp4", thumbnail: thumb, transcoded };
+      } catch (error) {
+        await Promise.all([rm(output, { force: true }), rm(thumbnail, { force: true })]);
+        throw jobError(error, budgetMs, "video");
+      }
+    },
+    { signal: opts.signal, input },
+  );
 }
 
 /** Every track of the file goes into the MP4 as it is: the case the in-place fast start handles. */
@@ -187,7 +193,10 @@ function mp4Args(input: string, output: string, plan: Mp4Plan, mode: "copy" | "t
 }
 
 /** Display size and duration of a written MP4 (verifies it has a video track). */
-export async function describeMp4(path: string, run: RunOptions): Promise<{ width: number; height: number; duration: number; size: number }> {
+export async function describeMp4(
+  path: string,
+  run: RunOptions,
+): Promise<{ width: number; height: number; duration: number; size: number }> {
   const probe = await probeInput(path, { ...run, demuxer: "mov" });
   const video = primaryVideo(probe);
   if (!video) throw new DomainError("invalid_request", "The file has no playable video track.");
@@ -211,14 +220,29 @@ export async function writeThumbnail(
   for (const at of offsets) {
     await runFfmpeg(
       [
-        "-ss", String(at), ...inputArgs(video, "mov"),
-        "-map", "0:v:0", "-frames:v", "1",
-        "-vf", `scale='min(${THUMBNAIL_MAX_WIDTH},iw)':-2`,
-        "-q:v", "3", "-f", "image2", "-update", "1", fileArg(thumbnail),
+        "-ss",
+        String(at),
+        ...inputArgs(video, "mov"),
+        "-map",
+        "0:v:0",
+        "-frames:v",
+        "1",
+        "-vf",
+        `scale='min(${THUMBNAIL_MAX_WIDTH},iw)':-2`,
+        "-q:v",
+        "3",
+        "-f",
+        "image2",
+        "-update",
+        "1",
+        fileArg(thumbnail),
       ],
       clock.run(),
     );
-    const size = await stat(thumbnail).then((s) => s.size, () => 0);
+    const size = await stat(thumbnail).then(
+      (s) => s.size,
+      () => 0,
+    );
     if (size > 0) {
       const meta = await openImage(thumbnail).metadata();
       return { width: meta.width, height: meta.height, mime: "image/jpeg", size };

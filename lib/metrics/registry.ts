@@ -79,7 +79,12 @@ function createMetrics(): Metrics {
   }
   return {
     registry,
-    requests: new Counter({ name: `${PREFIX}http_requests_total`, help: "API, Relay and file requests by route id, surface and status", labelNames: ["route", "surface", "status"], registers }),
+    requests: new Counter({
+      name: `${PREFIX}http_requests_total`,
+      help: "API, Relay and file requests by route id, surface and status",
+      labelNames: ["route", "surface", "status"],
+      registers,
+    }),
     duration: new Histogram({
       name: `${PREFIX}http_request_duration_seconds`,
       help: "Time from the request's arrival to its reply's headers, by route id and surface",
@@ -87,10 +92,30 @@ function createMetrics(): Metrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     }),
-    bytesUploaded: new Counter({ name: `${PREFIX}uploaded_bytes_total`, help: "Bytes of files stored by uploads (as charged to quota), by kind (upload, append)", labelNames: ["kind"], registers }),
-    bytesServed: new Counter({ name: `${PREFIX}served_bytes_total`, help: "Bytes of files sent (bodies of /cdn replies)", labelNames: ["surface"], registers }),
-    rateLimited: new Counter({ name: `${PREFIX}rate_limited_total`, help: "Requests refused with 429 by rate-limit bucket", labelNames: ["bucket"], registers }),
-    cache: new Counter({ name: `${PREFIX}cache_lookups_total`, help: "Look-ups of the read caches by cache and result (hit, miss)", labelNames: ["cache", "result"], registers }),
+    bytesUploaded: new Counter({
+      name: `${PREFIX}uploaded_bytes_total`,
+      help: "Bytes of files stored by uploads (as charged to quota), by kind (upload, append)",
+      labelNames: ["kind"],
+      registers,
+    }),
+    bytesServed: new Counter({
+      name: `${PREFIX}served_bytes_total`,
+      help: "Bytes of files sent (bodies of /cdn replies)",
+      labelNames: ["surface"],
+      registers,
+    }),
+    rateLimited: new Counter({
+      name: `${PREFIX}rate_limited_total`,
+      help: "Requests refused with 429 by rate-limit bucket",
+      labelNames: ["bucket"],
+      registers,
+    }),
+    cache: new Counter({
+      name: `${PREFIX}cache_lookups_total`,
+      help: "Look-ups of the read caches by cache and result (hit, miss)",
+      labelNames: ["cache", "result"],
+      registers,
+    }),
     jobDuration: new Histogram({
       name: `${PREFIX}job_duration_seconds`,
       help: "Background and media job run time by kind and outcome",

@@ -40,7 +40,11 @@ const shared = globalThis as unknown as { __mediahostDeliverables?: DeliveryCach
 const state = (shared.__mediahostDeliverables ??= { byCode: new Map(), codeOfPost: new Map(), generation: 0 });
 const { byCode, codeOfPost } = state;
 
-export async function cachedDeliverable<T>(code: string, name: string, load: () => Promise<CachedDeliverable<T> | null>): Promise<T | null> {
+export async function cachedDeliverable<T>(
+  code: string,
+  name: string,
+  load: () => Promise<CachedDeliverable<T> | null>,
+): Promise<T | null> {
   const now = Date.now();
   const entry = byCode.get(code);
   if (entry && entry.expires > now && entry.files.has(name)) return entry.files.get(name) as T;

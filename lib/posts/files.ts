@@ -95,7 +95,12 @@ export async function findDeliverableStream(code: string, name: string): Promise
     select: { streamKey: true, post: { select: deliverySelect } },
   });
   if (!file?.streamKey || isExpired(file.post)) return null;
-  return { prefix: file.streamKey, signed: needsSignature(file.post), moderated: file.post.moderated, expiresAt: file.post.expiresAt?.getTime() ?? null };
+  return {
+    prefix: file.streamKey,
+    signed: needsSignature(file.post),
+    moderated: file.post.moderated,
+    expiresAt: file.post.expiresAt?.getTime() ?? null,
+  };
 }
 
 /** Whether a stored file still has its row (a rendition made while it was deleted is dropped). */

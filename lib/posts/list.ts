@@ -52,7 +52,11 @@ export async function listOwnPosts(userId: string, filters: GalleryFilters, limi
     // An expired post is gone for its owner too (docs/expiry.md), even before the sweep.
     AND: [...wordFilters(filters.search), afterPosition("createdAt", after), notExpiredWhere()],
   };
-  return keysetPage(limit, (take) => db().post.findMany({ where, include: postInclude, orderBy: newestFirst("createdAt"), take }), positionOf);
+  return keysetPage(
+    limit,
+    (take) => db().post.findMany({ where, include: postInclude, orderBy: newestFirst("createdAt"), take }),
+    positionOf,
+  );
 }
 
 /** The conditions for a post anyone may see in public lists. */
@@ -78,5 +82,9 @@ export async function listUserPosts(ref: string, limit: number, after?: Position
   if (!user) throw new DomainError("not_found", "No such user.");
   if (user.suspended) throw new DomainError("suspended", "This user is suspended.");
   const where: Prisma.PostWhereInput = { ...listedPostWhere(), userId: user.id, ...afterPosition("createdAt", after) };
-  return keysetPage(limit, (take) => db().post.findMany({ where, include: postInclude, orderBy: newestFirst("createdAt"), take }), positionOf);
+  return keysetPage(
+    limit,
+    (take) => db().post.findMany({ where, include: postInclude, orderBy: newestFirst("createdAt"), take }),
+    positionOf,
+  );
 }

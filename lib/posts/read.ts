@@ -50,8 +50,7 @@ const posts = new VersionedCache<string, PostRecord | null>({ name: "posts", max
 const memberships = new VersionedCache<string, boolean>({ name: "team_memberships", maxEntries: 10_000, ttlMs: 60_000 });
 const likes = new VersionedCache<string, boolean>({ name: "likes", maxEntries: 20_000, ttlMs: 60_000 });
 
-const cachedPostByCode = (code: string): Promise<PostRecord | null> =>
-  posts.get(code, async () => deepFreeze(await findPostByCode(code)));
+const cachedPostByCode = (code: string): Promise<PostRecord | null> => posts.get(code, async () => deepFreeze(await findPostByCode(code)));
 
 /** True when the viewer owns the post: its author, or for team posts the team's key or a member. */
 export async function isOwner(post: { userId: string | null; teamId: string | null }, viewer: Viewer): Promise<boolean> {

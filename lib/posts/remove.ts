@@ -19,10 +19,7 @@ function storedKeys(files: PostRecord["files"]): string[] {
 }
 
 async function removeObjects(keys: string[], prefixes: string[]): Promise<void> {
-  const results = await Promise.allSettled([
-    ...keys.map((k) => storage().delete(k)),
-    ...prefixes.map((p) => storage().deletePrefix(p)),
-  ]);
+  const results = await Promise.allSettled([...keys.map((k) => storage().delete(k)), ...prefixes.map((p) => storage().deletePrefix(p))]);
   for (const r of results) if (r.status === "rejected") console.error("storage: delete failed", r.reason);
 }
 
@@ -64,7 +61,10 @@ export async function removePostRecord(post: PostRecord): Promise<boolean> {
   forgetDeliverable({ code });
   if (!deleted) return false;
   emitPostEvent({ type: "deleted", post });
-  await removeObjects(storedKeys(post.files), post.files.flatMap((f) => (f.streamKey ? [f.streamKey] : [])));
+  await removeObjects(
+    storedKeys(post.files),
+    post.files.flatMap((f) => (f.streamKey ? [f.streamKey] : [])),
+  );
   return true;
 }
 

@@ -32,7 +32,10 @@ export function prefixUpperBound(prefix: string): string {
 }
 
 /** Rewrites a post's word rows from its title and description. */
-export async function indexPostWords(tx: Tx, post: { id: string; createdAt: Date; title: string | null; description: string | null }): Promise<void> {
+export async function indexPostWords(
+  tx: Tx,
+  post: { id: string; createdAt: Date; title: string | null; description: string | null },
+): Promise<void> {
   await tx.postWord.deleteMany({ where: { postId: post.id } });
   const words = normaliseWords(`${post.title ?? ""} ${post.description ?? ""}`);
   if (!words.length) return;

@@ -53,9 +53,16 @@ export interface PostViewOptions {
  * The renditions a file offers, smallest first: widths past the source's collapse into one
  * (never upscaled), so every entry has distinct pixels. Videos: of the still frame.
  */
-function renditionsOf(post: PostRecord, file: PostRecord["files"][number], url: (path: string) => string): { width: number; url: string }[] {
+function renditionsOf(
+  post: PostRecord,
+  file: PostRecord["files"][number],
+  url: (path: string) => string,
+): { width: number; url: string }[] {
   if (!renditionSourceKey(file)) return [];
-  return offeredRenditions(file.width).map(({ width, pixels }) => ({ width: pixels, url: url(renditionPath(post.code, file.name, width)) }));
+  return offeredRenditions(file.width).map(({ width, pixels }) => ({
+    width: pixels,
+    url: url(renditionPath(post.code, file.name, width)),
+  }));
 }
 
 export function fileView(post: PostRecord, file: PostRecord["files"][number], now: number): z.infer<typeof FileObject> {

@@ -84,7 +84,9 @@ export const FileObject = z
           url: z.url().describe("WebP rendition; signed like the file's url for private posts"),
         }),
       )
-      .describe("Sized WebP renditions of an image or of a video's still frame, smallest first, for srcset (320 and 640 px; one when the source is narrower). Empty for files without pixels to show."),
+      .describe(
+        "Sized WebP renditions of an image or of a video's still frame, smallest first, for srcset (320 and 640 px; one when the source is narrower). Empty for files without pixels to show.",
+      ),
     stream_url: z.url().nullable().describe("HLS master playlist (adaptive delivery); null until ready or on standard delivery"),
     stream_state: z
       .enum(["queued", "processing", "ready", "failed"])

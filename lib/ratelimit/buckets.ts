@@ -19,8 +19,7 @@ export interface Bucket {
   scope: BucketScope;
 }
 
-const perUser = (limit: number, windowSeconds: number) =>
-  ({ limit, windowSeconds, scope: "user" }) as const;
+const perUser = (limit: number, windowSeconds: number) => ({ limit, windowSeconds, scope: "user" }) as const;
 
 export const BUCKETS = {
   // Uploads and posts (API and Relay)

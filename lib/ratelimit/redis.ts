@@ -135,11 +135,7 @@ export class RedisStore implements CounterStore {
     return this.attempt(
       async () => {
         const now = Date.now();
-        const [admitted, count, msLeft] = await this.redis.mhRateHit(
-          this.prefix + key,
-          limit,
-          windowMs(windowSeconds),
-        );
+        const [admitted, count, msLeft] = await this.redis.mhRateHit(this.prefix + key, limit, windowMs(windowSeconds));
         return toWindowResult(Number(admitted) === 1, limit, Number(count), now + Number(msLeft), now);
       },
       () => this.fallback.hit(key, limit, windowSeconds),
@@ -204,9 +200,7 @@ export class RedisStore implements CounterStore {
   private markDown(error: Error): void {
     if (this.down) return;
     this.down = true;
-    this.log(
-      `[ratelimit] Redis unavailable (${error.message}); failing open: counting per process until it is back`,
-    );
+    this.log(`[ratelimit] Redis unavailable (${error.message}); failing open: counting per process until it is back`);
   }
 
   private markUp(): void {

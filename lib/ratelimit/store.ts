@@ -55,13 +55,7 @@ export function windowMs(windowSeconds: number): number {
  * window's end (unix ms). Rounding is upward: at `resetAt` (and `Retry-After` seconds
  * from now) the window is over for certain, never a few milliseconds early.
  */
-export function toWindowResult(
-  allowed: boolean,
-  limit: number,
-  count: number,
-  endsAtMs: number,
-  nowMs: number,
-): WindowResult {
+export function toWindowResult(allowed: boolean, limit: number, count: number, endsAtMs: number, nowMs: number): WindowResult {
   return {
     allowed,
     limit,

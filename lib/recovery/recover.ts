@@ -62,7 +62,10 @@ export async function recoverLeftovers(settings: RecoverySettings = recoverySett
 export function describeRecovery(r: RecoveryReport): string | null {
   const parts: string[] = [];
   if (r.temp.removed.length) parts.push(`${r.temp.removed.length} temporary directories (${r.temp.bytes} bytes)`);
-  if (r.pending.uploads) parts.push(`${r.pending.uploads} unfinished uploads (${r.pending.objects} objects, ${r.pending.releasedBytes} bytes of quota given back)`);
+  if (r.pending.uploads)
+    parts.push(
+      `${r.pending.uploads} unfinished uploads (${r.pending.objects} objects, ${r.pending.releasedBytes} bytes of quota given back)`,
+    );
   if (r.tus.expired) parts.push(`${r.tus.expired} expired resumable uploads`);
   if (r.jobs.requeued) parts.push(`${r.jobs.requeued} jobs of dead workers requeued`);
   if (r.expired.removed) parts.push(`${r.expired.removed} expired posts deleted`);

@@ -112,7 +112,12 @@ async function blocks(blockerId: string, blockedId: string): Promise<boolean> {
 
 async function blockBetween(a: string, b: string): Promise<boolean> {
   const row = await db().block.findFirst({
-    where: { OR: [{ blockerId: a, blockedId: b }, { blockerId: b, blockedId: a }] },
+    where: {
+      OR: [
+        { blockerId: a, blockedId: b },
+        { blockerId: b, blockedId: a },
+      ],
+    },
     select: { blockerId: true },
   });
   return row !== null;

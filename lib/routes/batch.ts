@@ -36,7 +36,9 @@ export const batchReply = z.object({
     z.object({
       index: z.number().int(),
       code: z.string(),
-      privacy: privacy.optional().describe("privacy action: the post's privacy afterwards (team posts stay private, restricted posts unlisted)"),
+      privacy: privacy
+        .optional()
+        .describe("privacy action: the post's privacy afterwards (team posts stay private, restricted posts unlisted)"),
     }),
   ),
   failed: z.array(

@@ -10,10 +10,23 @@ import { serveHls } from "../delivery/hls";
 import { isDomainError } from "../errors";
 import { cacheableUntil, deliverableExpired, fileStillStored, findDeliverableFile, type DeliverableFile } from "../posts/files";
 import { expireSoon } from "../posts/expiry";
-import { RENDITION_WIDTHS, ensureRendition, parseRenditionSegments, renditionKey, renditionSourceKey, type RenditionWidth } from "../renditions";
+import {
+  RENDITION_WIDTHS,
+  ensureRendition,
+  parseRenditionSegments,
+  renditionKey,
+  renditionSourceKey,
+  type RenditionWidth,
+} from "../renditions";
 import { carryContentLength, errorResponse } from "../http/respond";
 
-const USER_MEDIA_TYPES: Record<string, string> = { webp: "image/webp", png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif" };
+const USER_MEDIA_TYPES: Record<string, string> = {
+  webp: "image/webp",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+};
 
 export async function serveCdn(request: Request, basePath = "/cdn"): Promise<Response> {
   const response = await resolveCdn(request, basePath);
@@ -81,7 +94,14 @@ async function resolveCdn(request: Request, basePath: string): Promise<Response>
   });
 }
 
-async function serveRendition(request: Request, url: URL, path: string, code: string, name: string, width: RenditionWidth): Promise<Response> {
+async function serveRendition(
+  request: Request,
+  url: URL,
+  path: string,
+  code: string,
+  name: string,
+  width: RenditionWidth,
+): Promise<Response> {
   const file = await findDeliverableFile(code, name);
   const sourceKey = file ? renditionSourceKey(file) : null;
   if (!file || !sourceKey) return notFound();

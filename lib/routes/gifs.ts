@@ -10,13 +10,22 @@ import { viewerOf } from "./posts";
 
 const ENDPOINT = "listGifs";
 
-export async function handleGifs(principal: Principal | null, surface: Surface, query: { limit: number; cursor?: string; search?: string }) {
+export async function handleGifs(
+  principal: Principal | null,
+  surface: Surface,
+  query: { limit: number; cursor?: string; search?: string },
+) {
   const terms = searchTerms(query.search);
   // Cursors are bound to the normalised search: "Cat" and "cat" page the same listing.
   const filters = { search: searchKey(terms) };
   const after = query.cursor ? decodeCursor(ENDPOINT, query.cursor, filters) : undefined;
   const page = await listGifs({ terms, limit: query.limit, after });
   const { userId } = viewerOf(principal, surface);
-  const liked = await likedAmong(userId, page.items.map((p) => p.id));
-  return pageReply("posts", ENDPOINT, filters, page, (p) => postView(p, { owner: !!userId && p.userId === userId, liked: liked.has(p.id), surface }));
+  const liked = await likedAmong(
+    userId,
+    page.items.map((p) => p.id),
+  );
+  return pageReply("posts", ENDPOINT, filters, page, (p) =>
+    postView(p, { owner: !!userId && p.userId === userId, liked: liked.has(p.id), surface }),
+  );
 }

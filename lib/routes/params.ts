@@ -12,7 +12,13 @@ import { BIO_MAX_LENGTH, NICKNAME_MAX_LENGTH } from "../users/profile-edit";
 export const codeParam = z.object({
   code: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "code is not a valid share code."),
 });
-export const idParam = z.object({ id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_@.-]+$/, "id is not a valid id.") });
+export const idParam = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_@.-]+$/, "id is not a valid id."),
+});
 export const fileParam = codeParam.extend({
   name: z
     .string()
@@ -31,11 +37,14 @@ export const postsQuery = pagingQuery.extend({
 // interface.md: at most 6 words of `search` are used, and only `limit` and `cursor` can be
 // invalid. So a long search is cut, never refused: any sane query has its first 6 words in
 // its first 1,000 characters.
-export const gifsQuery = pagingQuery.extend({ search: z.string().transform((s) => s.slice(0, 1000)).optional() });
+export const gifsQuery = pagingQuery.extend({
+  search: z
+    .string()
+    .transform((s) => s.slice(0, 1000))
+    .optional(),
+});
 export const analyticsQuery = z.object({
-  range: z
-    .enum(ANALYTICS_RANGES, { error: `range must be one of ${ANALYTICS_RANGES.join(", ")}.` })
-    .default(DEFAULT_ANALYTICS_RANGE),
+  range: z.enum(ANALYTICS_RANGES, { error: `range must be one of ${ANALYTICS_RANGES.join(", ")}.` }).default(DEFAULT_ANALYTICS_RANGE),
 });
 
 const nullableText = (field: string, max: number) => limitedText(field, max).nullable().optional();
@@ -116,10 +125,7 @@ export const loginBody = z.object({
 });
 export const registerBody = z.object({
   username: z.string().min(2).max(32),
-  password: z
-    .string()
-    .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters.`)
-    .max(PASSWORD_MAX_LENGTH),
+  password: z.string().min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters.`).max(PASSWORD_MAX_LENGTH),
   email: z.email().max(254).optional(),
   invite: z.string().max(64).optional().describe("Invite code; needed when REGISTRATION=invite"),
   device: deviceField,
@@ -127,7 +133,13 @@ export const registerBody = z.object({
 
 // ── two-factor sign-in and passkeys (docs/two-factor.md, docs/passkeys.md) ──
 /** A WebAuthn credential id: base64url, at most 1023 bytes by the specification. */
-export const passkeyParam = z.object({ id: z.string().min(1).max(1400).regex(/^[A-Za-z0-9_-]+$/, "id is not a passkey id.") });
+export const passkeyParam = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(1400)
+    .regex(/^[A-Za-z0-9_-]+$/, "id is not a passkey id."),
+});
 export const totpConfirmBody = z.object({ code: z.string().min(1).max(64) });
 /** Who confirms a change of the second factor: the password, or a current code. */
 export const factorProofBody = z

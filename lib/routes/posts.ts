@@ -11,7 +11,19 @@ import { expiryHeaders, isGated, type ExpirySettings } from "../posts/expiry-rul
 import { listOwnPosts, listUserPosts, type GalleryFilters } from "../posts/list";
 import { updatePost, type PostChanges } from "../posts/edit";
 import { deleteFile, deletePost } from "../posts/remove";
-import { findPostByCode, isHidden, likedAmong, likedBy, notFound, peekLikedBy, peekReadablePost, postForChange, readPost, type PostRecord, type Viewer } from "../posts/read";
+import {
+  findPostByCode,
+  isHidden,
+  likedAmong,
+  likedBy,
+  notFound,
+  peekLikedBy,
+  peekReadablePost,
+  postForChange,
+  readPost,
+  type PostRecord,
+  type Viewer,
+} from "../posts/read";
 import type { Page } from "../db/paging";
 import { checkUploadBurst } from "../uploads/abuse";
 import { receiveFiles, type ReceivedFile } from "../uploads/multipart";
@@ -266,16 +278,22 @@ export async function handleDeleteFile(principal: Principal, surface: Surface, c
   return { name, deleted: true as const };
 }
 
-async function postsPage(endpoint: string, page: Page<PostRecord>, filters: Record<string, unknown>, viewer: Viewer, surface: Surface, owner: boolean) {
-  const liked = await likedAmong(viewer.userId, page.items.map((p) => p.id));
+async function postsPage(
+  endpoint: string,
+  page: Page<PostRecord>,
+  filters: Record<string, unknown>,
+  viewer: Viewer,
+  surface: Surface,
+  owner: boolean,
+) {
+  const liked = await likedAmong(
+    viewer.userId,
+    page.items.map((p) => p.id),
+  );
   return pageReply("posts", endpoint, filters, page, (p) => postView(p, { owner, liked: liked.has(p.id), surface }));
 }
 
-export async function handleListPosts(
-  principal: Principal,
-  surface: Surface,
-  query: { limit: number; cursor?: string } & GalleryFilters,
-) {
+export async function handleListPosts(principal: Principal, surface: Surface, query: { limit: number; cursor?: string } & GalleryFilters) {
   const user = accountOf(principal);
   const filters = { search: query.search ?? null, privacy: query.privacy ?? null, tab: query.tab ?? null };
   const after = query.cursor ? decodeCursor("listPosts", query.cursor, filters) : undefined;
@@ -291,4 +309,3 @@ export async function handleUserPosts(principal: Principal, surface: Surface, id
   const viewer = viewerOf(principal, surface);
   return postsPage("listUserPosts", page, filters, viewer, surface, page.items[0]?.userId === viewer.userId);
 }
-

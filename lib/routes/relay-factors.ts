@@ -8,7 +8,16 @@ import type { RouteRequest } from "../types/route-request";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { z } from "zod";
 import type { Principal } from "../types/principal";
-import { verifyPasskeySignIn, deletePasskey as removePasskey, listPasskeys as readPasskeys, passkeyRegistrationOptions, passkeySignInOptions, registerPasskey, renamePasskey as rename, type PasskeyRecord } from "../auth/factors/passkeys";
+import {
+  verifyPasskeySignIn,
+  deletePasskey as removePasskey,
+  listPasskeys as readPasskeys,
+  passkeyRegistrationOptions,
+  passkeySignInOptions,
+  registerPasskey,
+  renamePasskey as rename,
+  type PasskeyRecord,
+} from "../auth/factors/passkeys";
 import { beginTotpSetup, confirmTotpSetup, disableTwoFactor, renewRecoveryCodes, twoFactorStatus } from "../auth/factors/two-factor";
 import { db } from "../db/client";
 import { DomainError } from "../errors";
@@ -107,6 +116,12 @@ export async function passkeyLogin(body: z.output<typeof passkeyLoginBody>, requ
   const { key, session } = await openSession({ userId, name: deviceName(userAgent, body.device), userAgent: userAgent ?? undefined, ip });
   return {
     key,
-    session: { id: session.id, name: session.name, current: true, created_at: session.createdAt.toISOString(), last_active_at: session.lastActiveAt.toISOString() },
+    session: {
+      id: session.id,
+      name: session.name,
+      current: true,
+      created_at: session.createdAt.toISOString(),
+      last_active_at: session.lastActiveAt.toISOString(),
+    },
   };
 }

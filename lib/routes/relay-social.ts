@@ -10,7 +10,12 @@ import { decodeCursor, pageReply } from "../http/cursor";
 import type { PagingQuery } from "../http/parse";
 import type { PostRecord } from "../posts/read";
 import { blockUser, listBlocks as readBlocks, unblockUser, type BlockItem } from "../social/blocks";
-import { createComment as addComment, deleteComment as removeComment, listComments as readComments, type CommentItem } from "../social/comments";
+import {
+  createComment as addComment,
+  deleteComment as removeComment,
+  listComments as readComments,
+  type CommentItem,
+} from "../social/comments";
 import { discoverPosts } from "../social/discover";
 import {
   followUser,
@@ -117,7 +122,10 @@ export async function unblock(principal: Principal, id: string) {
 export async function listBlocks(principal: Principal, id: string, query: PagingQuery) {
   const filters = listFilters(principal, id);
   const page = await readBlocks(me(principal), id, query.limit, after("listBlocks", query, filters));
-  return pageReply("blocks", "listBlocks", filters, page, (b: BlockItem) => ({ user: userRef(b.user), created_at: b.createdAt.toISOString() }));
+  return pageReply("blocks", "listBlocks", filters, page, (b: BlockItem) => ({
+    user: userRef(b.user),
+    created_at: b.createdAt.toISOString(),
+  }));
 }
 
 // ───────────────────────────── likes and comments ─────────────────────────────

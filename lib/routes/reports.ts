@@ -16,15 +16,19 @@ import { shareUrl } from "../presenters/post-views";
 export type ReportTarget = { kind: "post"; code: string } | { kind: "user"; id: string } | { kind: "comment"; id: string };
 
 /** `{reported: true}`, also when the same reporter had already reported the target (docs/reports.md). */
-export async function report(principal: Principal, target: ReportTarget, body: z.output<typeof reportBody>, ip: string): Promise<{ reported: true }> {
+export async function report(
+  principal: Principal,
+  target: ReportTarget,
+  body: z.output<typeof reportBody>,
+  ip: string,
+): Promise<{ reported: true }> {
   const input: ReportInput = { reporterId: personalUserId(principal), reason: body.reason, ip };
   if (target.kind === "post") {
     // Not through the API or Relay for a password-protected post (docs/share-passwords.md);
     // a visitor who opened it on the web reports it there.
     await refuseIfPasswordLocked(target.code, { userId: input.reporterId, teamId: null });
     await reportPost(target.code, input);
-  }
-  else if (target.kind === "user") await reportUser(target.id, input);
+  } else if (target.kind === "user") await reportUser(target.id, input);
   else await reportComment(target.id, input);
   return { reported: true };
 }

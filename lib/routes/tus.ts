@@ -158,7 +158,9 @@ export async function handleTusPatch(principal: Principal, request: RouteRequest
   if (offset === undefined) throw new DomainError("invalid_request", "Header Upload-Offset is required.");
   const upload = await findResumable(id, subjectOf(principal));
   if (offset !== upload.offset || upload.state !== "receiving") {
-    throw new DomainError("invalid_request", `Upload-Offset ${offset} does not match the upload's offset ${upload.offset}.`, 409, { offset: upload.offset });
+    throw new DomainError("invalid_request", `Upload-Offset ${offset} does not match the upload's offset ${upload.offset}.`, 409, {
+      offset: upload.offset,
+    });
   }
   const after = await receivePatch(principal, request, surface, upload, offset);
   return new Response(null, { status: 204, headers: uploadHeaders(after) });
@@ -169,7 +171,13 @@ export async function handleTusPatch(principal: Principal, request: RouteRequest
  * publishes it through POST /upload's pipeline. A body over the remaining length is 413
  * and stores nothing.
  */
-async function receivePatch(principal: Principal, request: RouteRequest, surface: Surface, upload: ResumableUpload, start: number): Promise<ResumableUpload> {
+async function receivePatch(
+  principal: Principal,
+  request: RouteRequest,
+  surface: Surface,
+  upload: ResumableUpload,
+  start: number,
+): Promise<ResumableUpload> {
   const remaining = upload.length - start;
   const declared = integerHeader(request.headers, "content-length");
   const tooLarge = () => new DomainError("file_too_large", `The body is over the ${remaining} bytes left of Upload-Length.`);

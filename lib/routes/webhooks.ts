@@ -23,8 +23,12 @@ import { idParam } from "./params";
 
 const BOTH = ["api", "relay"] as const;
 
-const EventType = z.enum(WEBHOOK_EVENTS).meta({ id: "WebhookEvent", description: "upload, post.deleted, post.moderated or comment.received" });
-const Format = z.enum(WEBHOOK_FORMATS).meta({ id: "WebhookFormat", description: "generic: signed JSON envelope; discord: a Discord execute-webhook body" });
+const EventType = z
+  .enum(WEBHOOK_EVENTS)
+  .meta({ id: "WebhookEvent", description: "upload, post.deleted, post.moderated or comment.received" });
+const Format = z
+  .enum(WEBHOOK_FORMATS)
+  .meta({ id: "WebhookFormat", description: "generic: signed JSON envelope; discord: a Discord execute-webhook body" });
 
 export const Webhook = z
   .object({
@@ -60,7 +64,10 @@ export const WebhookDelivery = z
   .meta({ id: "WebhookDelivery" });
 
 const url = z.string().trim().min(1).max(2000);
-const events = z.array(EventType).min(1, "Choose at least one event.").max(WEBHOOK_EVENTS.length * 2);
+const events = z
+  .array(EventType)
+  .min(1, "Choose at least one event.")
+  .max(WEBHOOK_EVENTS.length * 2);
 export const createWebhookBody = z.object({
   url,
   events,
@@ -133,7 +140,9 @@ export const webhookRoutes = [
     body: createWebhookBody,
     response: webhookReply,
     handler: async ({ principal, body }) => ({
-      webhook: webhookView(await createWebhook(me(principal), { url: body.url, events: body.events, format: body.format, appId: body.app_id ?? null })),
+      webhook: webhookView(
+        await createWebhook(me(principal), { url: body.url, events: body.events, format: body.format, appId: body.app_id ?? null }),
+      ),
     }),
   }),
   defineRoute({
@@ -187,7 +196,9 @@ export const webhookRoutes = [
     params: idParam,
     query: deliveriesQuery,
     response: z.object({ deliveries: z.array(WebhookDelivery) }),
-    handler: async ({ principal, params, query }) => ({ deliveries: (await listDeliveries(me(principal), params.id, query.limit)).map(deliveryView) }),
+    handler: async ({ principal, params, query }) => ({
+      deliveries: (await listDeliveries(me(principal), params.id, query.limit)).map(deliveryView),
+    }),
   }),
   defineRoute({
     id: "testWebhook",

@@ -45,9 +45,15 @@ export function sourceFingerprint(root: string, env: NodeJS.ProcessEnv = process
   files.sort();
   const hash = createHash("sha256");
   for (const file of files) {
-    hash.update(file).update("\0").update(readFileSync(join(root, file))).update("\0");
+    hash
+      .update(file)
+      .update("\0")
+      .update(readFileSync(join(root, file)))
+      .update("\0");
   }
-  for (const name of Object.keys(env).filter((k) => k.startsWith("NEXT_PUBLIC_")).sort()) {
+  for (const name of Object.keys(env)
+    .filter((k) => k.startsWith("NEXT_PUBLIC_"))
+    .sort()) {
     hash.update(`${name}=${env[name]}\0`);
   }
   return hash.digest("hex");
@@ -149,4 +155,3 @@ export async function ensureBuild(
     return true;
   });
 }
-

@@ -72,7 +72,14 @@ function parseTarget(url: string): Target | null {
   if (rendition) {
     const parsed = parseRenditionSegments(decoded.slice(1));
     if (parsed?.kind !== "rendition") return null;
-    return { code: decoded[0], name: parsed.name, thumb: false, width: parsed.width, signedPath: path, query: q === -1 ? "" : url.slice(q + 1) };
+    return {
+      code: decoded[0],
+      name: parsed.name,
+      thumb: false,
+      width: parsed.width,
+      signedPath: path,
+      query: q === -1 ? "" : url.slice(q + 1),
+    };
   }
   return {
     code: decoded[0],
@@ -113,7 +120,14 @@ function general(res: ServerResponse, fallback: CdnFallback): void {
   fallback().catch((error: unknown) => failed(res, error));
 }
 
-function withFile(req: IncomingMessage, res: ServerResponse, store: DiskStorage, target: Target, file: DeliverableFile, fallback: CdnFallback): void {
+function withFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  store: DiskStorage,
+  target: Target,
+  file: DeliverableFile,
+  fallback: CdnFallback,
+): void {
   if (target.thumb && !file.thumbnailKey) return general(res, fallback);
   if (target.width && !renditionSourceKey(file)) return general(res, fallback);
   if (file.moderated || deliverableExpired(file)) return general(res, fallback);
@@ -167,7 +181,14 @@ function headerBlocks(file: OpenFile, contentType: string): HeaderBlocks {
 const privately = (block: Record<string, string>, expiresAt: number | undefined): Record<string, string> =>
   expiresAt === undefined ? block : { ...block, "cache-control": cacheControl(false, expiresAt, nowSeconds()) };
 
-function send(req: IncomingMessage, res: ServerResponse, store: DiskStorage, file: OpenFile, contentType: string, expiresAt: number | undefined): void {
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  store: DiskStorage,
+  file: OpenFile,
+  contentType: string,
+  expiresAt: number | undefined,
+): void {
   const blocks = headerBlocks(file, contentType);
   const headers = req.headers;
   const head = req.method === "HEAD";
@@ -186,9 +207,15 @@ function send(req: IncomingMessage, res: ServerResponse, store: DiskStorage, fil
   if (notModified) return bodiless(res, store, file, 304, privately(blocks.validators, expiresAt));
   if (head) return bodiless(res, store, file, 200, privately(blocks.entity, expiresAt));
   const ifRange = headers["if-range"];
-  const decision = ifRangeAllows(typeof ifRange === "string" ? ifRange : null, file.etag, file.lastModified) ? parseRange(range ?? null, file.size) : ({ kind: "full" } as const);
+  const decision = ifRangeAllows(typeof ifRange === "string" ? ifRange : null, file.etag, file.lastModified)
+    ? parseRange(range ?? null, file.size)
+    : ({ kind: "full" } as const);
   if (decision.kind === "unsatisfiable") {
-    return bodiless(res, store, file, 416, { ...privately(blocks.validators, expiresAt), "content-range": `bytes */${file.size}`, "content-length": "0" });
+    return bodiless(res, store, file, 416, {
+      ...privately(blocks.validators, expiresAt),
+      "content-range": `bytes */${file.size}`,
+      "content-length": "0",
+    });
   }
   if (decision.kind === "full") {
     res.writeHead(200, privately(blocks.entity, expiresAt));

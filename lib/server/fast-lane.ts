@@ -83,7 +83,13 @@ export async function createFastLane(): Promise<FastLane> {
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);
-    const target = isUnder(path, "/api") ? (NEXT_OWNED.test(path) ? null : apiDispatcher) : isUnder(path, "/relay") ? relayDispatcher : null;
+    const target = isUnder(path, "/api")
+      ? NEXT_OWNED.test(path)
+        ? null
+        : apiDispatcher
+      : isUnder(path, "/relay")
+        ? relayDispatcher
+        : null;
     if (!target) return false;
     const reply = target.replyNow(toRequest(req, res, url));
     if (!reply) return false;
@@ -108,7 +114,7 @@ function watchFileReply(res: ServerResponse): void {
 }
 
 const isUnder = (path: string, prefix: string): boolean =>
-  path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47 /* / */);
+  path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47) /* / */;
 
 function toRequest(req: IncomingMessage, res: ServerResponse, url: string): Request {
   // The origin only feeds `request.url`; handlers build absolute URLs from PUBLIC_URL.

@@ -22,10 +22,17 @@ export type FormPostVerdict =
 
 /** True for a POST Next would try to decode as a no-JavaScript server-action form. */
 export function isFormPost(req: IncomingMessage): boolean {
-  return req.method === "POST" && /^multipart\/form-data\b/i.test(req.headers["content-type"] ?? "") && req.headers["next-action"] === undefined;
+  return (
+    req.method === "POST" && /^multipart\/form-data\b/i.test(req.headers["content-type"] ?? "") && req.headers["next-action"] === undefined
+  );
 }
 
-const tooLarge = (): FormPostVerdict => ({ ok: false, status: 413, type: "file_too_large", message: `A form post is limited to ${FORM_POST_LIMIT} bytes.` });
+const tooLarge = (): FormPostVerdict => ({
+  ok: false,
+  status: 413,
+  type: "file_too_large",
+  message: `A form post is limited to ${FORM_POST_LIMIT} bytes.`,
+});
 
 export async function screenFormPost(req: IncomingMessage): Promise<FormPostVerdict> {
   if (Number(req.headers["content-length"] || 0) > FORM_POST_LIMIT) return tooLarge();

@@ -137,7 +137,13 @@ function serveCachedNow(lane: FastLane, req: IncomingMessage, res: ServerRespons
 /** The address to print and to connect to: wildcard binds are reached through loopback. */
 function reachableUrl(address: AddressInfo): string {
   const host =
-    address.address === "0.0.0.0" ? "127.0.0.1" : address.address === "::" ? "[::1]" : address.family === "IPv6" ? `[${address.address}]` : address.address;
+    address.address === "0.0.0.0"
+      ? "127.0.0.1"
+      : address.address === "::"
+        ? "[::1]"
+        : address.family === "IPv6"
+          ? `[${address.address}]`
+          : address.address;
   return `http://${host}:${address.port}`;
 }
 
@@ -167,9 +173,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       .then(async () => {
         if (fastLane && (await fastLane(req, res))) return;
         if (!isNextMethod(req.method)) {
-          return refuseBeforeNext(res, 405, "method_not_allowed", `Method ${req.method} is not allowed here.`, { allow: NEXT_METHODS.join(", ") });
+          return refuseBeforeNext(res, 405, "method_not_allowed", `Method ${req.method} is not allowed here.`, {
+            allow: NEXT_METHODS.join(", "),
+          });
         }
-        if (hasMalformedPath(req.url ?? "/")) return refuseBeforeNext(res, 400, "invalid_request", "The request path is not valid percent-encoded UTF-8.");
+        if (hasMalformedPath(req.url ?? "/"))
+          return refuseBeforeNext(res, 400, "invalid_request", "The request path is not valid percent-encoded UTF-8.");
         let forNext = req;
         if (isFormPost(req)) {
           const verdict = await screenFormPost(req);

@@ -53,8 +53,7 @@ const BROWSERS: readonly [RegExp, string][] = [
   [/\bVersion\/[\d.]+.*\bSafari\//, "Safari"],
 ];
 
-const firstMatch = (ua: string, table: readonly [RegExp, string][]): string | undefined =>
-  table.find(([pattern]) => pattern.test(ua))?.[1];
+const firstMatch = (ua: string, table: readonly [RegExp, string][]): string | undefined => table.find(([pattern]) => pattern.test(ua))?.[1];
 
 /**
  * The `device` name the client sent (trimmed), else a name read from `userAgent`.

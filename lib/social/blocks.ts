@@ -54,7 +54,10 @@ export async function unblockUser(userId: string, ref: string): Promise<void> {
  * Suspended users stay listed: the list is where they are unblocked.
  */
 export async function listBlocks(userId: string, ref: string, limit: number, after?: Position): Promise<Page<BlockItem>> {
-  const own = ref === ME || ref === userId || (await db().user.findUnique({ where: { id: userId }, select: { username: true } }))?.username === ref.toLowerCase();
+  const own =
+    ref === ME ||
+    ref === userId ||
+    (await db().user.findUnique({ where: { id: userId }, select: { username: true } }))?.username === ref.toLowerCase();
   if (!own) throw new DomainError("forbidden", "Only your own blocks can be listed (use @me).");
   const at = after ? new Date(after.t) : null;
   const page = await keysetPage(

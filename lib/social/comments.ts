@@ -85,11 +85,18 @@ export async function listComments(userId: string, code: string): Promise<Commen
     include: { user: true },
   });
   const liked = new Set(
-    (
-      await db().commentLike.findMany({ where: { userId, commentId: { in: rows.map((c) => c.id) } }, select: { commentId: true } })
-    ).map((l) => l.commentId),
+    (await db().commentLike.findMany({ where: { userId, commentId: { in: rows.map((c) => c.id) } }, select: { commentId: true } })).map(
+      (l) => l.commentId,
+    ),
   );
-  return rows.map((c) => ({ id: c.id, body: c.body, likeCount: c.likeCount, createdAt: c.createdAt, user: c.user, liked: liked.has(c.id) }));
+  return rows.map((c) => ({
+    id: c.id,
+    body: c.body,
+    likeCount: c.likeCount,
+    createdAt: c.createdAt,
+    user: c.user,
+    liked: liked.has(c.id),
+  }));
 }
 
 /**
@@ -120,7 +127,8 @@ async function mentionRecipients(body: string, post: PostRecord, authorId: strin
     if (id && id !== authorId && id !== post.userId) ids.add(id);
   }
   // A mention must not point anyone at a post they cannot open.
-  const readable = (id: string) => !post.moderated && !post.draft && (post.privacy !== "private" || post.access.some((a) => a.userId === id));
+  const readable = (id: string) =>
+    !post.moderated && !post.draft && (post.privacy !== "private" || post.access.some((a) => a.userId === id));
   return [...ids].filter(readable);
 }
 
@@ -134,14 +142,26 @@ export async function createComment(userId: string, code: string, body: string):
       const comment = await tx.comment.create({ data: { postId: post.id, userId, body: text }, include: { user: true } });
       const counts = await tx.post.update({ where: { id: post.id }, data: { commentCount: { increment: 1 } }, select: scoreSelect });
       await refreshDiscoverScore(tx, counts);
-      if (post.userId) await notify(tx, { kind: "comment", recipientId: post.userId, actorId: userId, postId: post.id, commentId: comment.id });
+      if (post.userId)
+        await notify(tx, { kind: "comment", recipientId: post.userId, actorId: userId, postId: post.id, commentId: comment.id });
       for (const recipientId of mentioned) {
         await notify(tx, { kind: "mention", recipientId, actorId: userId, postId: post.id, commentId: comment.id });
       }
-      const item: CommentItem = { id: comment.id, body: comment.body, likeCount: 0, createdAt: comment.createdAt, user: comment.user, liked: false };
+      const item: CommentItem = {
+        id: comment.id,
+        body: comment.body,
+        likeCount: 0,
+        createdAt: comment.createdAt,
+        user: comment.user,
+        liked: false,
+      };
       return { item, commentCount: counts.commentCount };
     });
-    emitPostEvent({ type: "commented", post: { ...post, commentCount }, comment: { id: item.id, body: item.body, createdAt: item.createdAt, author: item.user } });
+    emitPostEvent({
+      type: "commented",
+      post: { ...post, commentCount },
+      comment: { id: item.id, body: item.body, createdAt: item.createdAt, author: item.user },
+    });
     return item;
   } catch (error) {
     // The post was deleted between the checks and the insert.

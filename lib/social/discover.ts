@@ -53,7 +53,12 @@ async function rankedCandidates(where: Prisma.PostWhereInput): Promise<string[]>
   const select = { id: true, likeCount: true, commentCount: true, createdAt: true } as const;
   const [recent, hot] = await Promise.all([
     db().post.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: CANDIDATES_PER_SOURCE, select }),
-    db().post.findMany({ where: { ...where, discoverScore: { gt: 0 } }, orderBy: { discoverScore: "desc" }, take: CANDIDATES_PER_SOURCE, select }),
+    db().post.findMany({
+      where: { ...where, discoverScore: { gt: 0 } },
+      orderBy: { discoverScore: "desc" },
+      take: CANDIDATES_PER_SOURCE,
+      select,
+    }),
   ]);
   const unique = new Map([...recent, ...hot].map((p) => [p.id, p]));
   return [...unique.values()]
@@ -76,7 +81,13 @@ export async function discoverPosts(viewerId: string, ip: string): Promise<Disco
       if (stored[j] && chosen.length < DISCOVER_LIMIT) chosen.push(post);
     }
   }
-  const [counted, liked] = await Promise.all([countViews(chosen, ip), likedAmong(viewerId, chosen.map((p) => p.id))]);
+  const [counted, liked] = await Promise.all([
+    countViews(chosen, ip),
+    likedAmong(
+      viewerId,
+      chosen.map((p) => p.id),
+    ),
+  ]);
   return chosen.map((post) => ({
     post: counted.has(post.id) ? { ...post, viewCount: post.viewCount + 1 } : post,
     liked: liked.has(post.id),

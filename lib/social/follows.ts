@@ -29,7 +29,11 @@ async function followerCountOf(client: Pick<Tx, "user">, userId: string): Promis
 }
 
 /** Deletes the follow follower → following if it exists and moves both counts. True when it existed. */
-export async function endFollow(tx: Pick<Tx, "follow" | "user" | "notification" | "notificationActor">, followerId: string, followingId: string): Promise<boolean> {
+export async function endFollow(
+  tx: Pick<Tx, "follow" | "user" | "notification" | "notificationActor">,
+  followerId: string,
+  followingId: string,
+): Promise<boolean> {
   const { count } = await tx.follow.deleteMany({ where: { followerId, followingId } });
   if (!count) return false;
   await tx.user.update({ where: { id: followingId }, data: { followerCount: { decrement: 1 } }, select: { id: true } });
@@ -53,7 +57,11 @@ export async function followUser(userId: string, ref: string): Promise<FollowSta
       await tx.follow.create({ data: { followerId: userId, followingId: target.id }, select: { followerId: true } });
       // Checked after the lock, so a block committed a moment ago is seen.
       if (await blockBetween(tx, userId, target.id)) throw blockedError();
-      const followed = await tx.user.update({ where: { id: target.id }, data: { followerCount: { increment: 1 } }, select: { followerCount: true } });
+      const followed = await tx.user.update({
+        where: { id: target.id },
+        data: { followerCount: { increment: 1 } },
+        select: { followerCount: true },
+      });
       await tx.user.update({ where: { id: userId }, data: { followingCount: { increment: 1 } }, select: { id: true } });
       await notify(tx, { kind: "follow", recipientId: target.id, actorId: userId });
       return { following: true, followerCount: followed.followerCount };

@@ -71,7 +71,11 @@ export async function likeComment(userId: string, commentId: string): Promise<Li
   try {
     return await db().$transaction(async (tx) => {
       await tx.commentLike.create({ data: { commentId, userId }, select: { commentId: true } });
-      const updated = await tx.comment.update({ where: { id: commentId }, data: { likeCount: { increment: 1 } }, select: { likeCount: true } });
+      const updated = await tx.comment.update({
+        where: { id: commentId },
+        data: { likeCount: { increment: 1 } },
+        select: { likeCount: true },
+      });
       await notify(tx, { kind: "comment_like", recipientId: comment.userId, actorId: userId, postId: comment.postId, commentId });
       return { liked: true, likeCount: updated.likeCount };
     });
@@ -93,8 +97,18 @@ export async function unlikeComment(userId: string, commentId: string): Promise<
       if (!current) throw new DomainError("not_found", "No such comment.");
       return { liked: false, likeCount: current.likeCount };
     }
-    const updated = await tx.comment.update({ where: { id: commentId }, data: { likeCount: { decrement: 1 } }, select: { likeCount: true } });
-    await retractNotification(tx, { kind: "comment_like", recipientId: comment.userId, actorId: userId, postId: comment.postId, commentId });
+    const updated = await tx.comment.update({
+      where: { id: commentId },
+      data: { likeCount: { decrement: 1 } },
+      select: { likeCount: true },
+    });
+    await retractNotification(tx, {
+      kind: "comment_like",
+      recipientId: comment.userId,
+      actorId: userId,
+      postId: comment.postId,
+      commentId,
+    });
     return { liked: false, likeCount: updated.likeCount };
   });
 }

@@ -103,7 +103,11 @@ export async function notify(tx: NotifyTx, event: NotificationEvent, now = new D
   const actorKey = { notificationId_userId: { notificationId: open.id, userId: event.actorId } };
   const known = await tx.notificationActor.findUnique({ where: actorKey, select: { userId: true } });
   if (known) await tx.notificationActor.update({ where: actorKey, data: { createdAt: now }, select: { userId: true } });
-  else await tx.notificationActor.create({ data: { notificationId: open.id, userId: event.actorId, createdAt: now }, select: { userId: true } });
+  else
+    await tx.notificationActor.create({
+      data: { notificationId: open.id, userId: event.actorId, createdAt: now },
+      select: { userId: true },
+    });
   await tx.notification.update({
     where: { id: open.id },
     data: {
@@ -138,7 +142,12 @@ export async function retractNotification(tx: Pick<Tx, "notification" | "notific
 /** On a block: each side disappears from the other's notifications, read or not. */
 export async function forgetNotificationsBetween(tx: Pick<Tx, "notification" | "notificationActor">, a: string, b: string): Promise<void> {
   const rows = await tx.notificationActor.findMany({
-    where: { OR: [{ userId: a, notification: { userId: b } }, { userId: b, notification: { userId: a } }] },
+    where: {
+      OR: [
+        { userId: a, notification: { userId: b } },
+        { userId: b, notification: { userId: a } },
+      ],
+    },
     select: { notificationId: true, userId: true },
   });
   for (const row of rows) await dropActor(tx, row.notificationId, row.userId);
@@ -180,7 +189,12 @@ export async function listNotifications(userId: string, limit: number, after?: P
         orderBy: newestFirst("updatedAt"),
         take,
         include: {
-          actors: { where: { user: { suspended: false } }, include: { user: true }, orderBy: [{ createdAt: "desc" }, { userId: "desc" }], take: ACTORS_SHOWN },
+          actors: {
+            where: { user: { suspended: false } },
+            include: { user: true },
+            orderBy: [{ createdAt: "desc" }, { userId: "desc" }],
+            take: ACTORS_SHOWN,
+          },
           post: { include: postInclude },
         },
       }),

@@ -23,7 +23,12 @@ export async function resolveUser(ref: string, callerId: string): Promise<UserRe
 export async function blockBetween(client: Pick<Tx, "block">, a: string, b: string): Promise<boolean> {
   if (a === b) return false;
   const block = await client.block.findFirst({
-    where: { OR: [{ blockerId: a, blockedId: b }, { blockerId: b, blockedId: a }] },
+    where: {
+      OR: [
+        { blockerId: a, blockedId: b },
+        { blockerId: b, blockedId: a },
+      ],
+    },
     select: { blockerId: true },
   });
   return !!block;

@@ -101,7 +101,9 @@ export class BlobStorage implements Storage {
     const got = parseContentRange(result.headers.get("content-range"));
     if (got.total === undefined || got.start !== range.start) {
       body.destroy();
-      throw new Error(`Blob store answered Range ${range.start}-${range.end} of ${key} with ${result.headers.get("content-range") ?? "no Content-Range"}`);
+      throw new Error(
+        `Blob store answered Range ${range.start}-${range.end} of ${key} with ${result.headers.get("content-range") ?? "no Content-Range"}`,
+      );
     }
     if (range.start >= got.total) {
       body.destroy();
@@ -126,7 +128,11 @@ export class BlobStorage implements Storage {
     let cursor: string | undefined;
     do {
       const page = await list({ prefix: this.prefix + prefix, cursor, limit: 1000, token: this.token });
-      if (page.blobs.length > 0) await del(page.blobs.map((b) => b.url), { token: this.token });
+      if (page.blobs.length > 0)
+        await del(
+          page.blobs.map((b) => b.url),
+          { token: this.token },
+        );
       cursor = page.hasMore ? page.cursor : undefined;
     } while (cursor);
   }

@@ -252,7 +252,10 @@ async function writeSmallFileAtomically(path: string, text: string): Promise<voi
  */
 async function linkOrCopy(source: string, target: string): Promise<void> {
   // lstat, not stat: link(2) would link a symlink itself rather than the file it names.
-  const isFile = await lstat(source).then((s) => s.isFile(), () => false);
+  const isFile = await lstat(source).then(
+    (s) => s.isFile(),
+    () => false,
+  );
   if (isFile) {
     try {
       await link(source, target);

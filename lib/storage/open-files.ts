@@ -151,7 +151,12 @@ export class OpenFileCache {
     if (previous) {
       // Trusted for validMs; after that, still the same file on disk?
       const current = await statAsync(path);
-      if (current?.isFile() && current.ino === previous.ino && current.size === BigInt(previous.size) && current.mtimeNs === previous.mtimeNs) {
+      if (
+        current?.isFile() &&
+        current.ino === previous.ino &&
+        current.size === BigInt(previous.size) &&
+        current.mtimeNs === previous.mtimeNs
+      ) {
         if (previous.live && (this.generations.get(key) ?? 0) === generation) {
           previous.checkedAt = this.now();
           return previous;

@@ -123,9 +123,7 @@ export class S3Storage implements Storage {
       await this.multipartUpload(key, localPath, size, type);
     } else {
       // ContentLength lets the SDK stream the file instead of buffering it to measure it.
-      await sendFileRange(localPath, 0, size, (Body, ContentLength) =>
-        this.put(key, { Body, ContentLength, ContentType: type }),
-      );
+      await sendFileRange(localPath, 0, size, (Body, ContentLength) => this.put(key, { Body, ContentLength, ContentType: type }));
     }
     return this.statOrThrow(key);
   }
@@ -225,12 +223,12 @@ export class S3Storage implements Storage {
       );
       const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
       if (keys.length > 0) {
-        const result = await this.client.send(
-          new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }),
-        );
+        const result = await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }));
         const failed = (result.Errors ?? []).filter((e) => e.Code !== "NoSuchKey");
         if (failed.length > 0) {
-          throw new Error(`S3 DeleteObjects failed for ${failed.length} keys, e.g. ${failed[0].Key}: ${failed[0].Code} ${failed[0].Message}`);
+          throw new Error(
+            `S3 DeleteObjects failed for ${failed.length} keys, e.g. ${failed[0].Key}: ${failed[0].Code} ${failed[0].Message}`,
+          );
         }
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -249,9 +247,7 @@ export class S3Storage implements Storage {
 
   private async multipartUpload(key: string, localPath: string, size: number, contentType: string): Promise<void> {
     const Key = this.s3Key(key);
-    const created = await this.client.send(
-      new CreateMultipartUploadCommand({ Bucket: this.bucket, Key, ContentType: contentType }),
-    );
+    const created = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key, ContentType: contentType }));
     const UploadId = created.UploadId;
     if (!UploadId) throw new Error("S3 CreateMultipartUpload returned no UploadId");
     try {
@@ -280,14 +276,10 @@ export class S3Storage implements Storage {
       };
       await Promise.all(Array.from({ length: Math.min(this.partConcurrency, count) }, worker));
       if (failure) throw failure.error;
-      await this.client.send(
-        new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId, MultipartUpload: { Parts: parts } }),
-      );
+      await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId, MultipartUpload: { Parts: parts } }));
     } catch (error) {
       // Uploaded parts are stored (and billed) until the upload is aborted.
-      await this.client
-        .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId }))
-        .catch(() => undefined);
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId })).catch(() => undefined);
       throw error;
     }
   }

@@ -15,7 +15,8 @@ export async function teamGallery(userId: string, teamId: string, limit: number)
   if (!team || !member) throw new DomainError("not_found", "No such team of yours.");
   const page = await keysetPage(
     limit,
-    (take) => db().post.findMany({ where: { teamId, AND: [notExpiredWhere()] }, include: postInclude, orderBy: newestFirst("createdAt"), take }),
+    (take) =>
+      db().post.findMany({ where: { teamId, AND: [notExpiredWhere()] }, include: postInclude, orderBy: newestFirst("createdAt"), take }),
     (p) => ({ t: p.createdAt.getTime(), id: p.id }),
   );
   return { team, page };

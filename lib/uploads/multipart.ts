@@ -223,7 +223,10 @@ export async function receiveSingleFileInMemory(
   return { bytes: file.bytes, filename: file.filename };
 }
 
-async function receiveFirst(request: RouteRequest, options: { field: string; maxFileBytes: number } & ReceiveDestination): Promise<ReceivedFile> {
+async function receiveFirst(
+  request: RouteRequest,
+  options: { field: string; maxFileBytes: number } & ReceiveDestination,
+): Promise<ReceivedFile> {
   const [file] = await receiveFiles(request, {
     ...options,
     maxRequestBytes: options.maxFileBytes + MULTIPART_OVERHEAD_BYTES,

@@ -103,10 +103,7 @@ export async function processAndStore(file: ReceivedFile, options: ProcessOption
 /** Undoes processAndStore for files whose post could not be written. */
 export async function discardStored(files: readonly StoredFile[]): Promise<void> {
   await Promise.allSettled(
-    files.flatMap((f) => [
-      storage().delete(f.storageKey),
-      f.thumbnailKey ? storage().delete(f.thumbnailKey) : Promise.resolve(),
-    ]),
+    files.flatMap((f) => [storage().delete(f.storageKey), f.thumbnailKey ? storage().delete(f.thumbnailKey) : Promise.resolve()]),
   );
   // After the objects are gone: if this fails, the row stays and the sweep finishes the job.
   await Promise.allSettled(files.map((f) => abandonPending(f.id, f.reservation)));

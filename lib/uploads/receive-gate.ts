@@ -130,7 +130,8 @@ const schema = z.object({
 
 export function parseGateOptions(source: Record<string, string | undefined> = process.env): GateOptions {
   const parsed = schema.safeParse(source);
-  if (!parsed.success) throw new Error(`Invalid upload receive settings: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new Error(`Invalid upload receive settings: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
   return {
     slots: parsed.data.UPLOAD_RECEIVE_SLOTS ?? 4,
     stallMs: parsed.data.UPLOAD_RECEIVE_STALL_MS ?? 20,

@@ -88,7 +88,13 @@ export function tusExpirySeconds(): number {
 }
 
 /** A new upload of `length` bytes: the row and the reservation of `length` in one transaction (quota_exceeded otherwise). */
-export async function createResumable(input: { uploader: Uploader; surface: string; length: number; metadata: string; now?: Date }): Promise<ResumableUpload> {
+export async function createResumable(input: {
+  uploader: Uploader;
+  surface: string;
+  length: number;
+  metadata: string;
+  now?: Date;
+}): Promise<ResumableUpload> {
   const now = input.now ?? new Date();
   const { uploader } = input;
   const id = newId();

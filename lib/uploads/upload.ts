@@ -58,8 +58,7 @@ export interface UploadOptions {
 /** POST /upload: `album` puts the request's files in one post (9 at most); `single` makes one post per file. */
 export async function uploadPosts(uploader: Uploader, files: readonly ReceivedFile[], options: UploadOptions): Promise<UploadOutcome> {
   const failed: FailedFile[] = [];
-  const groups: ReceivedFile[][] =
-    options.postType === "single" ? files.map((f) => [f]) : [files.slice(0, ALBUM_MAX_FILES)];
+  const groups: ReceivedFile[][] = options.postType === "single" ? files.map((f) => [f]) : [files.slice(0, ALBUM_MAX_FILES)];
   if (options.postType === "album") {
     for (const f of files.slice(ALBUM_MAX_FILES)) {
       failed.push({ index: f.index, error: new DomainError("invalid_request", `An album holds at most ${ALBUM_MAX_FILES} files.`) });
@@ -72,7 +71,9 @@ export async function uploadPosts(uploader: Uploader, files: readonly ReceivedFi
     const stored: StoredFile[] = [];
     for (const file of group) {
       try {
-        stored.push(await processAndStore(file, { postId, keepMetadata: options.keepMetadata, account: uploader.account, tmpDir: options.tmpDir }));
+        stored.push(
+          await processAndStore(file, { postId, keepMetadata: options.keepMetadata, account: uploader.account, tmpDir: options.tmpDir }),
+        );
       } catch (error) {
         failed.push({ index: file.index, error: asFileError(error) });
       }
@@ -141,7 +142,10 @@ async function writePost(
         for (const data of files) fileRows.push(await tx.file.create({ data }));
         const user = await tx.user.update({ where: { id: uploader.userId }, data: { uploadCount: { increment: 1 } } });
         await recordUpload(tx, uploader.account.subject, sum(stored), stored.length);
-        await settlePending(tx, stored.map((f) => f.id));
+        await settlePending(
+          tx,
+          stored.map((f) => f.id),
+        );
         const jobIds = await streamJobs(tx, files);
         return { post: { ...post, files: fileRows.sort((a, b) => a.index - b.index), user, access: [] }, jobIds };
       });
@@ -176,7 +180,14 @@ export async function appendFiles(
   const stored: StoredFile[] = [];
   for (const file of accepted) {
     try {
-      stored.push(await processAndStore(file, { postId: target.postId, keepMetadata: options.keepMetadata, account: uploader.account, tmpDir: options.tmpDir }));
+      stored.push(
+        await processAndStore(file, {
+          postId: target.postId,
+          keepMetadata: options.keepMetadata,
+          account: uploader.account,
+          tmpDir: options.tmpDir,
+        }),
+      );
     } catch (error) {
       failed.push({ index: file.index, error: asFileError(error) });
     }
@@ -187,15 +198,17 @@ export async function appendFiles(
       jobIds = await db().$transaction(async (tx) => {
         const ids = await appendRows(tx, target.postId, stored, priority);
         await recordUpload(tx, uploader.account.subject, sum(stored), stored.length);
-        await settlePending(tx, stored.map((f) => f.id));
+        await settlePending(
+          tx,
+          stored.map((f) => f.id),
+        );
         return ids;
       });
       forgetDeliverable({ postId: target.postId });
       recordUploadedBytes("append", sum(stored));
     } catch (error) {
       await discardStored(stored);
-      const reason =
-        error instanceof DomainError ? error : asFileError(error);
+      const reason = error instanceof DomainError ? error : asFileError(error);
       for (const f of stored) failed.push({ index: f.index, error: reason });
       stored.length = 0;
     }

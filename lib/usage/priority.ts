@@ -35,12 +35,7 @@ export async function rollPriorityMinutes(client: Client, userId: string, now: D
 }
 
 /** Minutes left this month after rolling the balance over (null balance = the plan's allowance). */
-export async function priorityMinutesLeft(
-  client: Client,
-  userId: string,
-  plan: Plan | "team",
-  now: Date = new Date(),
-): Promise<number> {
+export async function priorityMinutesLeft(client: Client, userId: string, plan: Plan | "team", now: Date = new Date()): Promise<number> {
   await rollPriorityMinutes(client, userId, now);
   const user = await client.user.findUnique({ where: { id: userId }, select: { priorityMinutes: true } });
   return user?.priorityMinutes ?? planLimits(plan).priorityMinutes;
@@ -64,4 +59,3 @@ export async function chargePriorityMinutes(client: Client, userId: string, minu
   });
   if (count === 0) await client.user.updateMany({ where: { id: userId, priorityMinutes: { lt: minutes } }, data: { priorityMinutes: 0 } });
 }
-

@@ -77,10 +77,7 @@ function normaliseEmail(email: string): string {
 
 function checkPassword(password: string): void {
   if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
-    throw new DomainError(
-      "invalid_request",
-      `Passwords are ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long.`,
-    );
+    throw new DomainError("invalid_request", `Passwords are ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long.`);
   }
 }
 

@@ -72,7 +72,9 @@ export async function setProfileImage(userId: string, kind: ProfileImageKind, re
   try {
     await replaceImageKey(userId, kind, key);
   } catch (error) {
-    await storage().delete(key).catch(() => undefined);
+    await storage()
+      .delete(key)
+      .catch(() => undefined);
     throw error;
   }
 }

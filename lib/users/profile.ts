@@ -61,7 +61,10 @@ export async function findUser(ref: string): Promise<UserRecord | null> {
 async function relation(viewerId: string | null, targetId: string): Promise<{ following: boolean; blocking: boolean }> {
   if (!viewerId || viewerId === targetId) return { following: false, blocking: false };
   const [follow, block] = await Promise.all([
-    db().follow.findUnique({ where: { followerId_followingId: { followerId: viewerId, followingId: targetId } }, select: { createdAt: true } }),
+    db().follow.findUnique({
+      where: { followerId_followingId: { followerId: viewerId, followingId: targetId } },
+      select: { createdAt: true },
+    }),
     db().block.findUnique({ where: { blockerId_blockedId: { blockerId: viewerId, blockedId: targetId } }, select: { createdAt: true } }),
   ]);
   return { following: !!follow, blocking: !!block };

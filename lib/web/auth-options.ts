@@ -82,7 +82,12 @@ export const TWO_FACTOR_PREFIX = "two-factor:";
 async function webSession(userId: string, req: RequestLike): Promise<User> {
   const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { suspended: true } });
   if (user.suspended) throw new DomainError("suspended", "This account is suspended.");
-  const opened = await openSession({ userId, name: webDeviceName(req), userAgent: header(req, "user-agent") ?? undefined, ip: requestIp(req) });
+  const opened = await openSession({
+    userId,
+    name: webDeviceName(req),
+    userAgent: header(req, "user-agent") ?? undefined,
+    ip: requestIp(req),
+  });
   return userOfSession(opened.session.id);
 }
 
@@ -230,9 +235,14 @@ const nameClaim = (claims: Record<string, unknown>): string | undefined =>
 /** The issuer's userinfo answer for an access token, or null (the name is then a default one). */
 async function userinfo(issuer: string, accessToken: string): Promise<Record<string, unknown> | null> {
   try {
-    const discovery = (await (await fetch(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(5000) })).json()) as { userinfo_endpoint?: unknown };
+    const discovery = (await (await fetch(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(5000) })).json()) as {
+      userinfo_endpoint?: unknown;
+    };
     if (typeof discovery.userinfo_endpoint !== "string") return null;
-    const reply = await fetch(discovery.userinfo_endpoint, { headers: { authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(5000) });
+    const reply = await fetch(discovery.userinfo_endpoint, {
+      headers: { authorization: `Bearer ${accessToken}` },
+      signal: AbortSignal.timeout(5000),
+    });
     return reply.ok ? ((await reply.json()) as Record<string, unknown>) : null;
   } catch {
     return null;
@@ -269,7 +279,14 @@ export function authOptions(): NextAuthOptions {
         if (account?.type !== "oauth") return true;
         try {
           const p = (profile ?? {}) as Record<string, unknown>;
-          const name = typeof p.login === "string" ? p.login : typeof p.username === "string" ? p.username : typeof p.preferred_username === "string" ? p.preferred_username : (user.name ?? null);
+          const name =
+            typeof p.login === "string"
+              ? p.login
+              : typeof p.username === "string"
+                ? p.username
+                : typeof p.preferred_username === "string"
+                  ? p.preferred_username
+                  : (user.name ?? null);
           const userId = await userForOAuthIdentity({ provider: account.provider, providerAccountId: account.providerAccountId, name });
           // Two-factor sign-in covers every way in that is not a passkey: the provider's
           // sign-in counts as the password step, the code is still asked for.

@@ -45,7 +45,10 @@ export async function gifPage(viewerId: string | null, search: string | undefine
     }
   }
   const page = await listGifs({ terms, limit: GIF_PAGE_SIZE, after });
-  const liked = await likedAmong(viewerId, page.items.map((p) => p.id));
+  const liked = await likedAmong(
+    viewerId,
+    page.items.map((p) => p.id),
+  );
   return {
     posts: page.items.map((p) => postView(p, { owner: !!viewerId && p.userId === viewerId, liked: liked.has(p.id), surface: "relay" })),
     nextCursor: page.next ? encodeCursor(GIFS_ENDPOINT, page.next, filters) : null,

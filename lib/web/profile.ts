@@ -47,7 +47,10 @@ export async function loadProfilePage(viewerId: string | null, ref: string, curs
     }
     const page = await listUserPosts(record.user.id, PROFILE_PAGE_SIZE, after);
     const self = viewerId === record.user.id;
-    const liked = await likedAmong(viewerId, page.items.map((p) => p.id));
+    const liked = await likedAmong(
+      viewerId,
+      page.items.map((p) => p.id),
+    );
     return {
       kind: "profile",
       user: profile(record),

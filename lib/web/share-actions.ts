@@ -21,7 +21,6 @@ import { getViewer } from "./viewer";
 
 const publicOrigin = (): string => env().PUBLIC_URL ?? "";
 
-
 export async function unlockShareAction(formData: FormData): Promise<void> {
   const code = String(formData.get("code") ?? "");
   const password = String(formData.get("password") ?? "").slice(0, SHARE_PASSWORD_MAX * 4);

@@ -17,7 +17,9 @@ export const unlockCookieName = (code: string): string => `mh_unlock_${code}`;
 const fingerprint = (passwordHash: string): string => createHash("sha256").update(passwordHash).digest("base64url").slice(0, 16);
 
 function mac(code: string, exp: number, passwordHash: string): string {
-  return createHmac("sha256", signingSecret()).update(`share-unlock\n${code}\n${exp}\n${fingerprint(passwordHash)}`).digest("base64url");
+  return createHmac("sha256", signingSecret())
+    .update(`share-unlock\n${code}\n${exp}\n${fingerprint(passwordHash)}`)
+    .digest("base64url");
 }
 
 /** The cookie value for `code`: `<exp>.<mac>`. */
@@ -26,7 +28,12 @@ export function unlockToken(code: string, passwordHash: string, now: number = no
   return `${exp}.${mac(code, exp, passwordHash)}`;
 }
 
-export function verifyUnlockToken(code: string, passwordHash: string, token: string | null | undefined, now: number = nowSeconds()): boolean {
+export function verifyUnlockToken(
+  code: string,
+  passwordHash: string,
+  token: string | null | undefined,
+  now: number = nowSeconds(),
+): boolean {
   const match = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token ?? "");
   if (!match) return false;
   const exp = Number(match[1]);

@@ -40,7 +40,13 @@ export type ShareResult =
  */
 export const loadSharePost = cache(loadShare);
 
-async function loadShare(code: string, viewerId: string | null, linkDomain: string | null, person = true, unlock: string | null = null): Promise<ShareResult> {
+async function loadShare(
+  code: string,
+  viewerId: string | null,
+  linkDomain: string | null,
+  person = true,
+  unlock: string | null = null,
+): Promise<ShareResult> {
   try {
     const { post, owner } = await readPost(code, { userId: viewerId, teamId: null });
     if (linkDomain && post.user?.linkDomain !== linkDomain) return { kind: "not_found" };
@@ -48,7 +54,8 @@ async function loadShare(code: string, viewerId: string | null, linkDomain: stri
     let shown: PostRecord = post;
     if (!owner && isGated(post)) {
       if (!person) return { kind: "held" };
-      if (post.passwordHash !== null && !verifyUnlockToken(post.code, post.passwordHash, unlock)) return { kind: "password", code: post.code };
+      if (post.passwordHash !== null && !verifyUnlockToken(post.code, post.passwordHash, unlock))
+        return { kind: "password", code: post.code };
       if (post.maxViews !== null) {
         const state = await countLimitedView(post.id);
         if (!state) return { kind: "not_found" };

@@ -126,7 +126,8 @@ export function parseWebhookUrl(raw: string): URL {
   } catch {
     throw new DomainError("invalid_request", "The webhook URL is not a valid URL.");
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new DomainError("invalid_request", "The webhook URL must start with https:// or http://.");
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new DomainError("invalid_request", "The webhook URL must start with https:// or http://.");
   if (url.username || url.password) throw new DomainError("invalid_request", "The webhook URL must not carry a user name or password.");
   if (!url.hostname) throw new DomainError("invalid_request", "The webhook URL has no host.");
   return url;

@@ -19,7 +19,13 @@ export function webhookSettings(): WebhookSettings {
   const all = /^(1|true|yes|on)$/i.test(allow);
   return {
     allowPrivate: all,
-    allowList: all || !allow ? [] : allow.split(",").map((s) => s.trim()).filter(Boolean),
+    allowList:
+      all || !allow
+        ? []
+        : allow
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean),
     attempts: e.WEBHOOK_ATTEMPTS ?? 6,
     retryBaseMs: e.WEBHOOK_RETRY_BASE_MS ?? 30_000,
     disableAfter: e.WEBHOOK_DISABLE_AFTER ?? 10,

@@ -40,7 +40,9 @@ interface LogEntry {
 }
 
 async function record(payload: DeliveryPayload, attempt: number, entry: LogEntry): Promise<void> {
-  await db().webhookDelivery.create({ data: { webhookId: payload.webhookId, eventId: payload.eventId, event: payload.event, attempt, ...entry } });
+  await db().webhookDelivery.create({
+    data: { webhookId: payload.webhookId, eventId: payload.eventId, event: payload.event, attempt, ...entry },
+  });
   // Keep the newest WEBHOOK_LOG_KEEP attempts of this webhook.
   const old = await db().webhookDelivery.findMany({
     where: { webhookId: payload.webhookId },

@@ -31,7 +31,9 @@ const pending = new Set<Promise<unknown>>();
 
 /** Queues the deliveries of an event; fire and forget. */
 export function emitWebhookEvent(event: WebhookEvent): void {
-  trackWebhookWork(queueDeliveries(event).catch((error: unknown) => console.error(`[webhooks] could not queue ${event.type}: ${String(error)}`)));
+  trackWebhookWork(
+    queueDeliveries(event).catch((error: unknown) => console.error(`[webhooks] could not queue ${event.type}: ${String(error)}`)),
+  );
 }
 
 /** Remembers detached webhook work so a short-lived process can wait for it (settleWebhookEvents). */
@@ -57,13 +59,28 @@ export async function queueDeliveries(event: WebhookEvent): Promise<string[]> {
   const createdAt = new Date().toISOString();
   const ids: string[] = [];
   for (const hook of matching) {
-    ids.push(await enqueueDelivery(hook.id, hook.format, eventId, event.type, webhookBody(hook.format, { id: eventId, type: event.type, createdAt, data: event.data })));
+    ids.push(
+      await enqueueDelivery(
+        hook.id,
+        hook.format,
+        eventId,
+        event.type,
+        webhookBody(hook.format, { id: eventId, type: event.type, createdAt, data: event.data }),
+      ),
+    );
   }
   await notifyJobs(ids);
   return ids;
 }
 
-export async function enqueueDelivery(webhookId: string, format: string, eventId: string, type: string, body: string, attempts = webhookSettings().attempts): Promise<string> {
+export async function enqueueDelivery(
+  webhookId: string,
+  format: string,
+  eventId: string,
+  type: string,
+  body: string,
+  attempts = webhookSettings().attempts,
+): Promise<string> {
   const payload: DeliveryPayload = { webhookId, eventId, event: type, format, body };
   const job = await enqueueJob(WEBHOOK_JOB, payload, { maxAttempts: attempts });
   return job.id;

@@ -174,7 +174,18 @@ export async function listDeliveries(userId: string, id: string, limit = 50): Pr
     where: { webhookId: id },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit,
-    select: { id: true, eventId: true, event: true, attempt: true, status: true, ok: true, response: true, error: true, durationMs: true, createdAt: true },
+    select: {
+      id: true,
+      eventId: true,
+      event: true,
+      attempt: true,
+      status: true,
+      ok: true,
+      response: true,
+      error: true,
+      durationMs: true,
+      createdAt: true,
+    },
   });
 }
 

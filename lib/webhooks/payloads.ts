@@ -82,7 +82,13 @@ export function discordBody(event: Envelope): DiscordBody {
   if ("comment" in data) {
     return {
       ...common,
-      embeds: [{ ...embed, title: clip(`New comment on ${name}`, 256), description: clip(`**${data.comment.author.username}**: ${data.comment.body}`, 4000) }],
+      embeds: [
+        {
+          ...embed,
+          title: clip(`New comment on ${name}`, 256),
+          description: clip(`**${data.comment.author.username}**: ${data.comment.body}`, 4000),
+        },
+      ],
     };
   }
   if ("moderation" in data) {
@@ -92,6 +98,8 @@ export function discordBody(event: Envelope): DiscordBody {
   return {
     ...common,
     ...(isVideo ? { content: post.url } : {}),
-    embeds: [{ ...embed, title: clip(`New upload: ${name}`, 256), ...(post.description ? { description: clip(post.description, 4000) } : {}) }],
+    embeds: [
+      { ...embed, title: clip(`New upload: ${name}`, 256), ...(post.description ? { description: clip(post.description, 4000) } : {}) },
+    ],
   };
 }

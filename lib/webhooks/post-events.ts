@@ -25,7 +25,15 @@ export function emitDeleted(post: PostRecord): void {
     type: "post.deleted",
     userId: post.userId,
     appId: post.appId,
-    data: { post: { code: post.code, title: post.title, privacy: post.privacy, created_at: post.createdAt.toISOString(), file_count: post.fileCount } },
+    data: {
+      post: {
+        code: post.code,
+        title: post.title,
+        privacy: post.privacy,
+        created_at: post.createdAt.toISOString(),
+        file_count: post.fileCount,
+      },
+    },
   });
 }
 
@@ -49,7 +57,12 @@ export function emitCommentReceived(post: PostRecord, comment: CommentFacts): vo
     appId: post.appId,
     data: {
       post: ownerView(post),
-      comment: { id: comment.id, body: comment.body, created_at: comment.createdAt.toISOString(), author: { id: comment.author.id, username: comment.author.displayUsername } },
+      comment: {
+        id: comment.id,
+        body: comment.body,
+        created_at: comment.createdAt.toISOString(),
+        author: { id: comment.author.id, username: comment.author.displayUsername },
+      },
     },
   });
 }

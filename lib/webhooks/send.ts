@@ -27,7 +27,10 @@ export function sendWebhook(
 ): Promise<AttemptResult> {
   const pinned: LookupFunction = (_host, options, callback) => {
     // net asks for every address when it races IPv4 and IPv6 (autoSelectFamily).
-    if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+        { address: target.address, family: target.family },
+      ]);
     else callback(null, target.address, target.family);
   };
   const client = target.url.protocol === "https:" ? https : http;
@@ -38,7 +41,12 @@ export function sendWebhook(
         method: "POST",
         lookup: pinned,
         agent: false,
-        headers: { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "user-agent": "Mediahost-Webhooks/1" },
+        headers: {
+          ...headers,
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(body)),
+          "user-agent": "Mediahost-Webhooks/1",
+        },
         signal,
       },
       (response) => {
@@ -46,7 +54,10 @@ export function sendWebhook(
         let size = 0;
         const finish = () => {
           clearTimeout(timer);
-          resolve({ status: response.statusCode ?? 0, snippet: Buffer.concat(chunks).subarray(0, RESPONSE_SNIPPET_BYTES).toString("utf8") });
+          resolve({
+            status: response.statusCode ?? 0,
+            snippet: Buffer.concat(chunks).subarray(0, RESPONSE_SNIPPET_BYTES).toString("utf8"),
+          });
         };
         response.on("data", (chunk: Buffer) => {
           if (size < RESPONSE_SNIPPET_BYTES) chunks.push(chunk);

@@ -14,7 +14,14 @@ export function signPayload(secret: string, timestamp: number, body: string): st
 }
 
 /** The receiver's check (also the docs' example): constant-time compare, timestamp within `toleranceS`. */
-export function verifySignature(secret: string, header: string, timestamp: string, body: string, toleranceS = 300, nowS = Date.now() / 1000): boolean {
+export function verifySignature(
+  secret: string,
+  header: string,
+  timestamp: string,
+  body: string,
+  toleranceS = 300,
+  nowS = Date.now() / 1000,
+): boolean {
   const ts = Number(timestamp);
   if (!Number.isInteger(ts) || Math.abs(nowS - ts) > toleranceS) return false;
   const expected = Buffer.from(signPayload(secret, ts, body));

@@ -43,7 +43,11 @@ export interface ApiClient extends TypedClient<ApiPaths> {
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
-  const client = createTypedClient<ApiPaths>({ baseUrl: trimBase(options.baseUrl), headers: { "api-key": options.apiKey }, fetch: options.fetch });
+  const client = createTypedClient<ApiPaths>({
+    baseUrl: trimBase(options.baseUrl),
+    headers: { "api-key": options.apiKey },
+    fetch: options.fetch,
+  });
   return { ...client, ...fileCalls(client) };
 }
 
@@ -51,7 +55,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 export function fileCalls(client: { raw: { request: unknown } }): Pick<ApiClient, "upload" | "addFiles" | "convert"> {
   // Multipart bodies are FormData, which the generated body type (an object of strings)
   // cannot describe; the reply is still the generated one.
-  const request = client.raw.request as (method: string, path: string, init: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  const request = client.raw.request as (
+    method: string,
+    path: string,
+    init: object,
+  ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
   const send = async (path: string, files: UploadSource | readonly UploadSource[], headers: Record<string, string>, extra: object = {}) => {
     const list = Array.isArray(files) ? (files as readonly UploadSource[]) : [files as UploadSource];
     const { data, error, response } = await request("post", path, {
@@ -71,7 +79,8 @@ export function fileCalls(client: { raw: { request: unknown } }): Pick<ApiClient
   return {
     upload: async (files, options = {}) => (await send("/upload", files, uploadHeaders(options), signal(options))).data as UploadReply,
     addFiles: async (code, files, options = {}) =>
-      (await send("/posts/{code}/files", files, uploadHeaders(options), { params: { path: { code } }, ...signal(options) })).data as AddFilesReply,
+      (await send("/posts/{code}/files", files, uploadHeaders(options), { params: { path: { code } }, ...signal(options) }))
+        .data as AddFilesReply,
     convert: async (file, target, options = {}) => {
       const { data, response } = await send("/convert", file, { "convert-target": target }, { parseAs: "stream", ...signal(options) });
       const length = response.headers.get("content-length");

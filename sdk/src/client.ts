@@ -19,20 +19,31 @@ export type PathsWith<Paths, M extends HttpMethod> = {
 }[keyof Paths];
 
 /** The operation object of `method` on `path`. */
-export type OperationOf<Paths, P extends keyof Paths, M extends HttpMethod> = Paths[P] extends { [K in M]: infer O extends Record<string | number, unknown> } ? O : never;
+export type OperationOf<Paths, P extends keyof Paths, M extends HttpMethod> = Paths[P] extends {
+  [K in M]: infer O extends Record<string | number, unknown>;
+}
+  ? O
+  : never;
 
 // biome-ignore lint/complexity/noBannedTypes: `{} extends Pick<T, K>` is the test for an optional key
 type RequiredKeysOf<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
 /** The init object of an operation (params, body, headers, signal...); optional when nothing in it is required. */
 export type InitOf<Op> = RequiredKeysOf<FetchOptions<Op>> extends never ? FetchOptions<Op> | undefined : FetchOptions<Op>;
 /** The init argument: optional when nothing in it is required (as openapi-fetch does). */
-export type InitArg<Init> = RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
+export type InitArg<Init> =
+  RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
 
 /** The success body of an operation. */
-export type Data<Op extends Record<string | number, unknown>, Init> = Exclude<FetchResponse<Op, Init, `${string}/${string}`>["data"], undefined>;
+export type Data<Op extends Record<string | number, unknown>, Init> = Exclude<
+  FetchResponse<Op, Init, `${string}/${string}`>["data"],
+  undefined
+>;
 
 /** One HTTP method: resolves with the 200 body, rejects with MediaHostError. */
-export type Call<Paths extends AnyPaths, M extends HttpMethod> = <P extends PathsWith<Paths, M>, I extends InitOf<OperationOf<Paths, P, M>>>(
+export type Call<Paths extends AnyPaths, M extends HttpMethod> = <
+  P extends PathsWith<Paths, M>,
+  I extends InitOf<OperationOf<Paths, P, M>>,
+>(
   path: P,
   ...init: InitArg<I>
 ) => Promise<Data<OperationOf<Paths, P, M>, I>>;

@@ -74,7 +74,12 @@ export function isMediaHostError(value: unknown, type?: MediaHostErrorType): val
 function isErrorBody(body: unknown): body is { error: { type: string; message: string } & Record<string, unknown> } {
   if (typeof body !== "object" || body === null || !("error" in body)) return false;
   const error = (body as { error: unknown }).error;
-  return typeof error === "object" && error !== null && typeof (error as { type?: unknown }).type === "string" && typeof (error as { message?: unknown }).message === "string";
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    typeof (error as { type?: unknown }).type === "string" &&
+    typeof (error as { message?: unknown }).message === "string"
+  );
 }
 
 /** `Retry-After` is delta-seconds or an HTTP date (RFC 9110 §10.2.3); the service sends seconds. */

@@ -2,8 +2,26 @@
  * Mediahost's TypeScript client, for Node 20+ and browsers (docs/sdk.md). Node code that
  * uploads from disk imports `fromPath` from `sdk/src/node.ts`, which re-exports all of this.
  */
-export { createApiClient, type ApiClient, type ApiClientOptions, type ApiPaths, type UploadReply, type AddFilesReply, type ConvertTarget, type ConvertedFile } from "./api";
-export { createRelayClient, signIn, register, type RelayClient, type RelayClientOptions, type RelayPaths, type RelaySession, type SignInReply } from "./relay";
+export {
+  createApiClient,
+  type ApiClient,
+  type ApiClientOptions,
+  type ApiPaths,
+  type UploadReply,
+  type AddFilesReply,
+  type ConvertTarget,
+  type ConvertedFile,
+} from "./api";
+export {
+  createRelayClient,
+  signIn,
+  register,
+  type RelayClient,
+  type RelayClientOptions,
+  type RelayPaths,
+  type RelaySession,
+  type SignInReply,
+} from "./relay";
 export { MediaHostError, isMediaHostError, type ErrorType, type MediaHostErrorType } from "./errors";
 export type { UploadSource, UploadOptions, AddFilesOptions } from "./upload";
 export type { TypedClient, PagedPath, ItemOf, PageOf, Reply } from "./client";

@@ -25,7 +25,11 @@ export interface RelayClientOptions {
 export interface RelayClient extends TypedClient<RelayPaths>, Pick<ApiClient, "upload" | "addFiles" | "convert"> {}
 
 export function createRelayClient(options: RelayClientOptions): RelayClient {
-  const client = createTypedClient<RelayPaths>({ baseUrl: trimBase(options.baseUrl), headers: { "relay-key": options.relayKey }, fetch: options.fetch });
+  const client = createTypedClient<RelayPaths>({
+    baseUrl: trimBase(options.baseUrl),
+    headers: { "relay-key": options.relayKey },
+    fetch: options.fetch,
+  });
   return { ...client, ...fileCalls(client) };
 }
 
@@ -51,7 +55,12 @@ export async function register(options: SignInOptions & RegisterBody): Promise<R
   return withClient(await authCall(baseUrl, fetch, "/auth/register", body), baseUrl, fetch);
 }
 
-async function authCall(baseUrl: string, fetch: typeof globalThis.fetch | undefined, path: "/auth/login" | "/auth/register", body: LoginBody | RegisterBody): Promise<SignInReply> {
+async function authCall(
+  baseUrl: string,
+  fetch: typeof globalThis.fetch | undefined,
+  path: "/auth/login" | "/auth/register",
+  body: LoginBody | RegisterBody,
+): Promise<SignInReply> {
   // No key header: these two endpoints ignore keys (auth "none" in the route table).
   const anonymous = createTypedClient<RelayPaths>({ baseUrl: trimBase(baseUrl), headers: {}, fetch });
   const { data, error, response } = await anonymous.raw.POST(path, { body: body as RegisterBody });

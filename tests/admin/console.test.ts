@@ -10,7 +10,15 @@ import { overview } from "@/lib/admin/overview";
 import { moderationQueue, previewObject, quarantinePost, releasePost, removePost } from "@/lib/admin/posts";
 import { decideReport, reportQueue } from "@/lib/admin/reports";
 import { isActiveAdmin, roleOf, setRole } from "@/lib/admin/roles";
-import { changePlan, changePriorityMinutes, changeQuota, searchUsers, suspendAccount, unsuspendAccount, userDetail } from "@/lib/admin/users";
+import {
+  changePlan,
+  changePriorityMinutes,
+  changeQuota,
+  searchUsers,
+  suspendAccount,
+  unsuspendAccount,
+  userDetail,
+} from "@/lib/admin/users";
 import { signUp } from "@/lib/auth/register";
 import { runAdmin } from "@/lib/cli/admin";
 import { db } from "@/lib/db/client";
@@ -121,7 +129,14 @@ describe("users", () => {
     expect(await newestAudit()).toMatchObject({ action: "user.suspend", targetId: user.id });
 
     const detail = await userDetail(user.id);
-    expect(detail).toMatchObject({ plan: "ultra", quotaOverride: 5 * 1024 ** 3, priorityMinutes: 42, suspended: true, role: "user", postCount: 2 });
+    expect(detail).toMatchObject({
+      plan: "ultra",
+      quotaOverride: 5 * 1024 ** 3,
+      priorityMinutes: 42,
+      suspended: true,
+      role: "user",
+      postCount: 2,
+    });
     expect(detail.posts.map((p) => p.privacy).sort()).toEqual(["private", "public"]);
 
     await unsuspendAccount(me, user.id);

@@ -17,7 +17,10 @@ const ROLE_MIGRATION = "20261126040921_admin_roles_audit";
 
 function migrations(provider: "sqlite" | "postgres"): { before: string[]; role: string } {
   const dir = migrationsDir(provider);
-  const names = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  const names = readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
   const sql = (name: string) => readFileSync(join(dir, name, "migration.sql"), "utf8");
   return { before: names.filter((n) => n < ROLE_MIGRATION).map(sql), role: sql(ROLE_MIGRATION) };
 }

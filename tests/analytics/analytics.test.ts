@@ -52,7 +52,9 @@ beforeAll(async () => {
     views.push({ postId: main.id, day: daysAgo(n), views: viewsOn(n) });
     // Other people's posts and team posts are not the caller's: they must never show.
     views.push({ postId: teamPost.id, day: daysAgo(n), views: 7777 }, { postId: strangerPost.id, day: daysAgo(n), views: 8888 });
-    await db().usageDay.create({ data: { subject: userSubject(owner.id), day: daysAgo(n), bytes: BigInt(bytesOn(n)), uploadCount: uploadsOn(n) } });
+    await db().usageDay.create({
+      data: { subject: userSubject(owner.id), day: daysAgo(n), bytes: BigInt(bytesOn(n)), uploadCount: uploadsOn(n) },
+    });
     await db().usageDay.create({ data: { subject: teamSubject(team.id), day: daysAgo(n), bytes: 999n, uploadCount: 9 } });
     await db().usageDay.create({ data: { subject: userSubject(stranger.id), day: daysAgo(n), bytes: 999n, uploadCount: 9 } });
   }
@@ -100,8 +102,16 @@ describe("GET /analytics", () => {
 
     // Top posts: views within the range, most first, with the all-time view_count beside them.
     type TopEntry = { code: string; title: string | null; url: string; range_view_count: number; view_count: number };
-    const top: TopEntry[] = [{ code: main.code, title: "Main", url: `${env().shareUrl}/${main.code}`, range_view_count: want.mainViews, view_count: 5000 }];
-    const secondEntry = { code: second.code, title: null, url: `${env().shareUrl}/${second.code}`, range_view_count: want.secondViews, view_count: 0 };
+    const top: TopEntry[] = [
+      { code: main.code, title: "Main", url: `${env().shareUrl}/${main.code}`, range_view_count: want.mainViews, view_count: 5000 },
+    ];
+    const secondEntry = {
+      code: second.code,
+      title: null,
+      url: `${env().shareUrl}/${second.code}`,
+      range_view_count: want.secondViews,
+      view_count: 0,
+    };
     if (want.secondViews > want.mainViews) top.unshift(secondEntry);
     else top.push(secondEntry);
     expect(body.top_posts).toEqual(top);
@@ -116,8 +126,15 @@ describe("GET /analytics", () => {
     const hoursAgo = (n: number) => utcHour(new Date(now.getTime() - n * HOUR_MS));
     // Hours 0 and 23 are the range's last and first; 24 and 30 are just outside it.
     for (const n of [0, 1, 23, 24, 30]) {
-      await db().postViewHour.createMany({ data: [{ postId: post.id, hour: hoursAgo(n), views: 10 + n }, { postId: teamPost.id, hour: hoursAgo(n), views: 7777 }] });
-      await db().usageHour.create({ data: { subject: userSubject(user.id), hour: hoursAgo(n), bytes: BigInt(1000 * (n + 1)), uploadCount: 1 } });
+      await db().postViewHour.createMany({
+        data: [
+          { postId: post.id, hour: hoursAgo(n), views: 10 + n },
+          { postId: teamPost.id, hour: hoursAgo(n), views: 7777 },
+        ],
+      });
+      await db().usageHour.create({
+        data: { subject: userSubject(user.id), hour: hoursAgo(n), bytes: BigInt(1000 * (n + 1)), uploadCount: 1 },
+      });
       await db().usageHour.create({ data: { subject: teamSubject(team.id), hour: hoursAgo(n), bytes: 999n, uploadCount: 9 } });
     }
     // The day rows are not what 24h reads.
@@ -155,13 +172,25 @@ describe("GET /analytics", () => {
     const now = new Date();
     const old = utcHour(new Date(now.getTime() - (KEEP_HOURS + 1) * HOUR_MS));
     const kept = utcHour(new Date(now.getTime() - (KEEP_HOURS - 1) * HOUR_MS));
-    await db().postViewHour.createMany({ data: [{ postId: post.id, hour: old, views: 1 }, { postId: post.id, hour: kept, views: 1 }] });
-    await db().usageHour.createMany({ data: [{ subject: userSubject(user.id), hour: old }, { subject: userSubject(user.id), hour: kept }] });
+    await db().postViewHour.createMany({
+      data: [
+        { postId: post.id, hour: old, views: 1 },
+        { postId: post.id, hour: kept, views: 1 },
+      ],
+    });
+    await db().usageHour.createMany({
+      data: [
+        { subject: userSubject(user.id), hour: old },
+        { subject: userSubject(user.id), hour: kept },
+      ],
+    });
     resetPruneClock();
     await pruneHourly(now);
     expect((await db().postViewHour.findMany({ where: { postId: post.id } })).map((r) => r.hour)).not.toContain(old);
     expect((await db().postViewHour.findMany({ where: { postId: post.id } })).map((r) => r.hour)).toContain(kept);
-    expect((await db().usageHour.findMany({ where: { subject: userSubject(user.id) } })).map((r) => r.hour).sort()).toEqual([kept, utcHour(now)].sort());
+    expect((await db().usageHour.findMany({ where: { subject: userSubject(user.id) } })).map((r) => r.hour).sort()).toEqual(
+      [kept, utcHour(now)].sort(),
+    );
   });
 
   it("defaults to 30d and answers the same on Relay", async () => {
@@ -203,7 +232,10 @@ describe("GET /analytics", () => {
     });
     const result = await accountAnalytics(user.id, "7d");
     expect(result.topPosts.map((t) => [t.post.code, t.views])).toEqual(
-      posts.map((p, i) => [p.code, 10 + i]).reverse().slice(0, 10),
+      posts
+        .map((p, i) => [p.code, 10 + i])
+        .reverse()
+        .slice(0, 10),
     );
   });
 

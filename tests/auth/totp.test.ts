@@ -67,6 +67,12 @@ describe("base32 and the otpauth URI", () => {
     const text = otpauthUri(SHA1, "media.example", "Alice B");
     expect(text.startsWith("otpauth://totp/media.example:Alice%20B?")).toBe(true);
     const uri = new URL(text);
-    expect(Object.fromEntries(uri.searchParams)).toEqual({ secret: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ", issuer: "media.example", algorithm: "SHA1", digits: "6", period: "30" });
+    expect(Object.fromEntries(uri.searchParams)).toEqual({
+      secret: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ",
+      issuer: "media.example",
+      algorithm: "SHA1",
+      digits: "6",
+      period: "30",
+    });
   });
 });

@@ -24,7 +24,8 @@ useCounterStore({ perTest: true });
 // Every sign-in runs a real scrypt hash (128 MiB): seconds each on a loaded 2-core machine.
 vi.setConfig({ testTimeout: 120_000 });
 
-const login = (user: TestUser, extra: object = {}) => relay("/auth/login", { method: "POST", body: { username: user.username, password: PASSWORD, ...extra } });
+const login = (user: TestUser, extra: object = {}) =>
+  relay("/auth/login", { method: "POST", body: { username: user.username, password: PASSWORD, ...extra } });
 
 function expectError(reply: Reply, status: number, type: string): void {
   expect(reply.status, reply.text).toBe(status);
@@ -38,7 +39,11 @@ async function enrolled(): Promise<{ user: TestUser; secret: Buffer; codes: stri
   const setup = await relay("/auth/two-factor/totp", { method: "POST", key: user.relayKey });
   expect(setup.status, setup.text).toBe(200);
   const secret = base32Decode(setup.body.secret)!;
-  const confirmed = await relay("/auth/two-factor/totp/confirm", { method: "POST", key: user.relayKey, body: { code: totpAt(secret, Date.now()) } });
+  const confirmed = await relay("/auth/two-factor/totp/confirm", {
+    method: "POST",
+    key: user.relayKey,
+    body: { code: totpAt(secret, Date.now()) },
+  });
   expect(confirmed.status, confirmed.text).toBe(200);
   return { user, secret, codes: confirmed.body.recovery_codes };
 }
@@ -62,16 +67,28 @@ describe("enrolment", () => {
     const secret = base32Decode(setup.body.secret)!;
     const now = Date.now();
     const wrong = String((Number(totpAt(secret, now)) + 500_000) % 1_000_000).padStart(6, "0");
-    expectError(await relay("/auth/two-factor/totp/confirm", { method: "POST", key: user.relayKey, body: { code: wrong } }), 400, "invalid_request");
+    expectError(
+      await relay("/auth/two-factor/totp/confirm", { method: "POST", key: user.relayKey, body: { code: wrong } }),
+      400,
+      "invalid_request",
+    );
     expect((await relay("/auth/two-factor", { key: user.relayKey })).body.totp_enabled).toBe(false);
 
-    const confirmed = await relay("/auth/two-factor/totp/confirm", { method: "POST", key: user.relayKey, body: { code: totpAt(secret, now) } });
+    const confirmed = await relay("/auth/two-factor/totp/confirm", {
+      method: "POST",
+      key: user.relayKey,
+      body: { code: totpAt(secret, now) },
+    });
     expect(confirmed.status, confirmed.text).toBe(200);
     const codes: string[] = confirmed.body.recovery_codes;
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     for (const code of codes) expect(code).toMatch(/^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
-    expect((await relay("/auth/two-factor", { key: user.relayKey })).body).toEqual({ totp_enabled: true, recovery_codes_left: 10, passkey_count: 0 });
+    expect((await relay("/auth/two-factor", { key: user.relayKey })).body).toEqual({
+      totp_enabled: true,
+      recovery_codes_left: 10,
+      passkey_count: 0,
+    });
     // A second set-up would silently replace the app: refused while on.
     expectError(await relay("/auth/two-factor/totp", { method: "POST", key: user.relayKey }), 400, "invalid_request");
   });
@@ -129,7 +146,11 @@ describe("Relay login with two-factor sign-in", () => {
     const { user, codes } = await enrolled();
     // Wrong codes given to confirm a change count like wrong codes at sign-in (and cost no scrypt here).
     for (let i = 0; i < SECOND_FACTOR_ACCOUNT_LIMIT; i++) {
-      expectError(await relay("/auth/two-factor/disable", { method: "POST", key: user.relayKey, body: { code: "aaaa-bbbb-cccc-dddd" } }), 401, "unauthorized");
+      expectError(
+        await relay("/auth/two-factor/disable", { method: "POST", key: user.relayKey, body: { code: "aaaa-bbbb-cccc-dddd" } }),
+        401,
+        "unauthorized",
+      );
     }
     const refused = await login(user, { code: codes[0] });
     expectError(refused, 429, "rate_limited");
@@ -143,7 +164,11 @@ describe("turning it off and new recovery codes", () => {
   it("needs the password or a code; afterwards the password alone signs in", async () => {
     const { user, codes } = await enrolled();
     expectError(await relay("/auth/two-factor/disable", { method: "POST", key: user.relayKey, body: {} }), 400, "invalid_request");
-    expectError(await relay("/auth/two-factor/disable", { method: "POST", key: user.relayKey, body: { password: "wrong password" } }), 401, "unauthorized");
+    expectError(
+      await relay("/auth/two-factor/disable", { method: "POST", key: user.relayKey, body: { password: "wrong password" } }),
+      401,
+      "unauthorized",
+    );
     expect((await relay("/auth/two-factor", { key: user.relayKey })).body.totp_enabled).toBe(true);
 
     const renewed = await relay("/auth/two-factor/recovery-codes", { method: "POST", key: user.relayKey, body: { code: codes[0] } });
@@ -203,11 +228,30 @@ describe("the tickets and challenges between steps", () => {
 describe("bad input", () => {
   it("answers the documented errors, never a 500", async () => {
     const { user } = await enrolled();
-    expectError(await relay("/auth/two-factor/totp/confirm", { method: "POST", key: user.relayKey, body: { code: "" } }), 400, "invalid_request");
-    expectError(await relay("/auth/two-factor/disable", { method: "POST", key: user.relayKey, body: { password: 5 } }), 400, "invalid_request");
-    expectError(await relay("/auth/passkeys", { method: "POST", key: user.relayKey, body: { response: { id: "x" } } }), 400, "invalid_request");
+    expectError(
+      await relay("/auth/two-factor/totp/confirm", { method: "POST", key: user.relayKey, body: { code: "" } }),
+      400,
+      "invalid_request",
+    );
+    expectError(
+      await relay("/auth/two-factor/disable", { method: "POST", key: user.relayKey, body: { password: 5 } }),
+      400,
+      "invalid_request",
+    );
+    expectError(
+      await relay("/auth/passkeys", { method: "POST", key: user.relayKey, body: { response: { id: "x" } } }),
+      400,
+      "invalid_request",
+    );
     expectError(await relay(`/auth/passkeys/${"a".repeat(40)}`, { method: "DELETE", key: user.relayKey }), 404, "not_found");
-    expectError(await relay("/auth/passkey-login", { method: "POST", body: { response: { id: "nope", rawId: "nope", type: "public-key", response: { clientDataJSON: "e30" } } } }), 401, "unauthorized");
+    expectError(
+      await relay("/auth/passkey-login", {
+        method: "POST",
+        body: { response: { id: "nope", rawId: "nope", type: "public-key", response: { clientDataJSON: "e30" } } },
+      }),
+      401,
+      "unauthorized",
+    );
     expectError(await relay("/auth/two-factor", {}), 401, "unauthorized");
   });
 });

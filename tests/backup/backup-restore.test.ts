@@ -34,7 +34,10 @@ async function admin(dataDir: string, ...args: string[]): Promise<CliAnswer> {
   }
 }
 
-const sha256 = (data: Buffer | ArrayBuffer): string => createHash("sha256").update(Buffer.from(data as ArrayBuffer)).digest("hex");
+const sha256 = (data: Buffer | ArrayBuffer): string =>
+  createHash("sha256")
+    .update(Buffer.from(data as ArrayBuffer))
+    .digest("hex");
 
 /** A small PNG of its own: every upload stores different bytes. */
 const png = (n: number): Promise<Buffer> =>
@@ -110,7 +113,11 @@ describe("backup create, verify, restore", () => {
     stop = true;
     await uploading;
     expect(created.code, JSON.stringify(created.json)).toBe(0);
-    expect(created.json).toMatchObject({ out: backupDir, database: { provider: "sqlite", included: true }, files: { storage: "disk", included: true } });
+    expect(created.json).toMatchObject({
+      out: backupDir,
+      database: { provider: "sqlite", included: true },
+      files: { storage: "disk", included: true },
+    });
     expect((created.json.files as { count: number }).count).toBeGreaterThanOrEqual(before.length);
 
     const verified = await admin(original.dataDir, "backup", "verify", "--from", backupDir);
@@ -127,7 +134,13 @@ describe("backup create, verify, restore", () => {
     expect(restoring.json).toMatchObject({ data_dir: restoredDir, restored: created.json.entries, database: { restored: true } });
 
     const port = await freePort();
-    restored = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: restoredDir, DATABASE_URL: "", STORAGE: "" });
+    restored = await startTestServer({
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: restoredDir,
+      DATABASE_URL: "",
+      STORAGE: "",
+    });
     let answeredDuring = 0;
     for (const post of [...before, ...during]) {
       const res = await fetch(`${restored.url}/api/posts/${post.code}`, { headers: { "api-key": key } });

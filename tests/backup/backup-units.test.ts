@@ -58,14 +58,30 @@ describe("backup create", () => {
   it("copies the database (rows still in the WAL included), the signing secret and the stored files, nothing temporary", async () => {
     expect(statSync(join(data, "mediahost.db-wal")).size).toBeGreaterThan(0);
     const summary = await createBackup(out, { dataDir: data, database: sqlite(), storage: "disk" });
-    expect(summary).toMatchObject({ out, database: { provider: "sqlite", included: true }, files: { storage: "disk", included: true, count: 2 }, entries: 4 });
+    expect(summary).toMatchObject({
+      out,
+      database: { provider: "sqlite", included: true },
+      files: { storage: "disk", included: true, count: 2 },
+      entries: 4,
+    });
 
     const copy = new Database(join(out, "mediahost.db"), { readonly: true });
     expect(copy.prepare("SELECT code FROM post").all()).toEqual([{ code: "abc123" }]);
     copy.close();
-    const manifest = JSON.parse(readFileSync(join(out, MANIFEST_NAME), "utf8")) as { entries: { path: string; size: number; sha256: string }[] };
-    expect(manifest.entries.map((e) => e.path)).toEqual(["mediahost.db", "signing-secret", "files/f/abc123/.notes.type", "files/f/abc123/shot.png"]);
-    expect(manifest.entries[3]).toEqual({ path: "files/f/abc123/shot.png", size: 9, sha256: createHash("sha256").update("png bytes").digest("hex") });
+    const manifest = JSON.parse(readFileSync(join(out, MANIFEST_NAME), "utf8")) as {
+      entries: { path: string; size: number; sha256: string }[];
+    };
+    expect(manifest.entries.map((e) => e.path)).toEqual([
+      "mediahost.db",
+      "signing-secret",
+      "files/f/abc123/.notes.type",
+      "files/f/abc123/shot.png",
+    ]);
+    expect(manifest.entries[3]).toEqual({
+      path: "files/f/abc123/shot.png",
+      size: 9,
+      sha256: createHash("sha256").update("png bytes").digest("hex"),
+    });
     expect(existsSync(join(out, "tmp"))).toBe(false);
     expect(statSync(out).mode & 0o777).toBe(0o700);
     expect(statSync(join(out, "signing-secret")).mode & 0o777).toBe(0o600);
@@ -79,7 +95,11 @@ describe("backup create", () => {
   });
 
   it("on PostgreSQL says pg_dump takes the database, and still copies the files", async () => {
-    const summary = await createBackup(out, { dataDir: data, database: { provider: "postgres", url: "postgresql://x@127.0.0.1/db" }, storage: "disk" });
+    const summary = await createBackup(out, {
+      dataDir: data,
+      database: { provider: "postgres", url: "postgresql://x@127.0.0.1/db" },
+      storage: "disk",
+    });
     expect(summary.database).toMatchObject({ provider: "postgres", included: false, message: expect.stringContaining("pg_dump") });
     expect(summary.files).toMatchObject({ included: true, count: 2 });
     expect(existsSync(join(out, "mediahost.db"))).toBe(false);
@@ -142,17 +162,28 @@ describe("backup restore", () => {
     await createBackup(out, { dataDir: data, database: sqlite(), storage: "disk" });
     const existing = join(scratch, `elsewhere-${n}.db`);
     writeFileSync(existing, "");
-    await expectDomainError(restoreBackup(out, { dataDir: join(scratch, `r1-${n}`), database: { provider: "sqlite", url: existing } }), "invalid_request");
-    await expectDomainError(restoreBackup(out, { dataDir: join(scratch, `r2-${n}`), database: { provider: "postgres", url: "postgresql://x@h/db" } }), "invalid_request");
+    await expectDomainError(
+      restoreBackup(out, { dataDir: join(scratch, `r1-${n}`), database: { provider: "sqlite", url: existing } }),
+      "invalid_request",
+    );
+    await expectDomainError(
+      restoreBackup(out, { dataDir: join(scratch, `r2-${n}`), database: { provider: "postgres", url: "postgresql://x@h/db" } }),
+      "invalid_request",
+    );
   });
 });
 
 describe("the CLI table", () => {
   it("lists the backup commands and checks their flags before doing anything", async () => {
     const help = await runAdmin(["help"]);
-    expect(help.output.commands).toEqual(expect.arrayContaining(["backup create --out DIR", "backup verify --from DIR", "backup restore --from DIR", "media tools"]));
+    expect(help.output.commands).toEqual(
+      expect.arrayContaining(["backup create --out DIR", "backup verify --from DIR", "backup restore --from DIR", "media tools"]),
+    );
     const missing = await runAdmin(["backup", "create"]);
-    expect(missing).toMatchObject({ exitCode: 1, output: { error: { type: "invalid_request", message: "backup create: --out is required." } } });
+    expect(missing).toMatchObject({
+      exitCode: 1,
+      output: { error: { type: "invalid_request", message: "backup create: --out is required." } },
+    });
   });
 
   it("never migrates first, and a failed verify is an invalid_request that lists the problems", async () => {
@@ -173,7 +204,10 @@ describe("the CLI table", () => {
         },
       },
     });
-    const ok = await runAdmin(["user", "create", "--username", "x"], { beforeRun: async () => Promise.reject(new Error("migrations ran")), log: () => undefined });
+    const ok = await runAdmin(["user", "create", "--username", "x"], {
+      beforeRun: async () => Promise.reject(new Error("migrations ran")),
+      log: () => undefined,
+    });
     expect(ok.output).toMatchObject({ error: { message: "migrations ran" } });
   });
 });

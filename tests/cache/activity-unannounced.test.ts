@@ -121,7 +121,11 @@ describe("key activity and the read caches", () => {
 
     const second = await settledVersion();
     // Elsewhere, an UPDATE that sets the activity column and another one.
-    await elsewhere(`UPDATE "App" SET "lastUsedAt" = $1, "revokedAt" = $2 WHERE "id" = $3`, [new Date().toISOString(), new Date().toISOString(), app.id]);
+    await elsewhere(`UPDATE "App" SET "lastUsedAt" = $1, "revokedAt" = $2 WHERE "id" = $3`, [
+      new Date().toISOString(),
+      new Date().toISOString(),
+      app.id,
+    ]);
     const revoked = async () => (await settledVersion()) !== second && (await authenticateKey(app.key, "api-key")) === null;
     expect(await revoked()).toBe(true);
   });

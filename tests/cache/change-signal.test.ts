@@ -105,7 +105,10 @@ describe("cached reads", () => {
   it("a suspension by another process shows on the next request", async () => {
     const user = await createTestUser();
     expect((await authenticateKey(user.relayKey, "relay-key"))?.kind).toBe("session");
-    await writeElsewhere(`UPDATE "User" SET "suspended" = $1 WHERE "id" = $2`, [database().config.provider === "sqlite" ? 1 : true, user.id]);
+    await writeElsewhere(`UPDATE "User" SET "suspended" = $1 WHERE "id" = $2`, [
+      database().config.provider === "sqlite" ? 1 : true,
+      user.id,
+    ]);
     const suspended = async () => {
       const principal = await authenticateKey(user.relayKey, "relay-key");
       return principal?.kind === "session" && principal.user.suspended;
@@ -120,11 +123,19 @@ describe("cached reads", () => {
     expect((await readPost(post.code, ANONYMOUS)).post.privacy).toBe("public");
     expect(await likedBy(post.id, reader.id)).toBe(false);
 
-    await writeElsewhere(`INSERT INTO "Like" ("postId", "userId", "createdAt") VALUES ($1, $2, $3)`, [post.id, reader.id, new Date().toISOString()]);
+    await writeElsewhere(`INSERT INTO "Like" ("postId", "userId", "createdAt") VALUES ($1, $2, $3)`, [
+      post.id,
+      reader.id,
+      new Date().toISOString(),
+    ]);
     expect(await eventually(() => likedBy(post.id, reader.id), true)).toBe(true);
 
     await writeElsewhere(`UPDATE "Post" SET "privacy" = 'private' WHERE "id" = $1`, [post.id]);
-    const hidden = () => readPost(post.code, ANONYMOUS).then(() => false, () => true);
+    const hidden = () =>
+      readPost(post.code, ANONYMOUS).then(
+        () => false,
+        () => true,
+      );
     expect(await eventually(hidden, true)).toBe(true);
   });
 
@@ -162,7 +173,10 @@ describe("VersionedCache", () => {
   });
 
   it("stays under its weight bound, dropping the least recently used, and refuses what alone is too heavy", async () => {
-    const cache = new VersionedCache<string, string>({ name: "test", maxEntries: 100, ttlMs: 60_000, maxWeight: 10, weigh: (v) => v.length }, () => 1);
+    const cache = new VersionedCache<string, string>(
+      { name: "test", maxEntries: 100, ttlMs: 60_000, maxWeight: 10, weigh: (v) => v.length },
+      () => 1,
+    );
     await cache.get("a", async () => "aaaa");
     await cache.get("b", async () => "bbbb");
     await cache.get("a", async () => "reloaded");

@@ -40,6 +40,8 @@ describe("key activity", () => {
     const k = issueKey("app");
     const app = await db().app.create({ data: { userId: user.id, name: "one", keyHash: k.hash, keyHint: k.hint } });
     await authenticateKey(k.key, "api-key");
-    await expect.poll(async () => (await db().app.findUniqueOrThrow({ where: { id: app.id } })).lastUsedAt, { timeout: 5000 }).not.toBeNull();
+    await expect
+      .poll(async () => (await db().app.findUniqueOrThrow({ where: { id: app.id } })).lastUsedAt, { timeout: 5000 })
+      .not.toBeNull();
   });
 });

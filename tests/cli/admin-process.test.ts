@@ -114,7 +114,11 @@ function targetDatabase(): TargetDatabase {
   return {
     url: `file:${file}`,
     config: databaseConfig({ ...process.env, DATABASE_URL: `file:${file}` }),
-    files: () => ["", "-wal", "-journal"].map((s) => file + s).filter(existsSync).map((f) => readFileSync(f)),
+    files: () =>
+      ["", "-wal", "-journal"]
+        .map((s) => file + s)
+        .filter(existsSync)
+        .map((f) => readFileSync(f)),
     drop: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -249,20 +253,19 @@ describe("admin CLI process", () => {
     await check.post.create({ data: { code: "cliRes1", userId: annId, privacy: "public" } });
     const config = (client: string) => run(["app", "config", "--app", appId, "--key", appKey, "--client", client]);
 
-    const [plan, unsuspend, quota, priority, revoke, member, lapse, moderate, restrict, chatterino, flameshot] =
-      await Promise.all([
-        run("user plan --user bo --plan plus"),
-        run("user unsuspend --user bo"),
-        run("user quota --user bo --bytes 1073741824"),
-        run(`user priority --user ${boId} --minutes 30`),
-        run(`app revoke --app ${revocable}`),
-        run(`team member add --team ${teamId} --user bo`),
-        run(`team lapse --team ${teamId}`),
-        run("post moderate --code cliMod1"),
-        run("post restrict --code cliRes1"),
-        config("chatterino"),
-        config("flameshot"),
-      ]);
+    const [plan, unsuspend, quota, priority, revoke, member, lapse, moderate, restrict, chatterino, flameshot] = await Promise.all([
+      run("user plan --user bo --plan plus"),
+      run("user unsuspend --user bo"),
+      run("user quota --user bo --bytes 1073741824"),
+      run(`user priority --user ${boId} --minutes 30`),
+      run(`app revoke --app ${revocable}`),
+      run(`team member add --team ${teamId} --user bo`),
+      run(`team lapse --team ${teamId}`),
+      run("post moderate --code cliMod1"),
+      run("post restrict --code cliRes1"),
+      config("chatterino"),
+      config("flameshot"),
+    ]);
     expect(ok(plan)).toEqual({ id: boId, plan: "plus" });
     expect(ok(unsuspend)).toEqual({ id: boId, suspended: false });
     expect(ok(quota)).toEqual({ id: boId, quota: 1073741824 });

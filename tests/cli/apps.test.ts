@@ -59,9 +59,7 @@ describe("apps", () => {
 
   it("does not let concurrent creations exceed the limit", async () => {
     const user = await newUser();
-    const results = await Promise.allSettled(
-      Array.from({ length: MAX_APPS_PER_USER + 3 }, () => createApp({ userId: user.id })),
-    );
+    const results = await Promise.allSettled(Array.from({ length: MAX_APPS_PER_USER + 3 }, () => createApp({ userId: user.id })));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(MAX_APPS_PER_USER);
     expect(await testDb().db.app.count({ where: { userId: user.id, revokedAt: null } })).toBe(MAX_APPS_PER_USER);
   });

@@ -66,7 +66,13 @@ describe("admin commands", () => {
 
     it("reports unknown users as not_found and bad numbers as invalid_request", async () => {
       await ok("user create --username tess");
-      for (const line of ["user plan --user ghost --plan plus", "user suspend --user ghost", "user unsuspend --user ghost", "user quota --user ghost --bytes 5", "user priority --user ghost --minutes 5"]) {
+      for (const line of [
+        "user plan --user ghost --plan plus",
+        "user suspend --user ghost",
+        "user unsuspend --user ghost",
+        "user quota --user ghost --bytes 5",
+        "user priority --user ghost --minutes 5",
+      ]) {
         await fails(line, "not_found");
       }
       await fails("user plan --user tess --plan gold", "invalid_request");
@@ -89,7 +95,11 @@ describe("admin commands", () => {
 
       const appId = String(created.id);
       const sharex = await ok(["app", "config", "--app", appId, "--key", String(created.key), "--client", "sharex"]);
-      expect(sharex).toMatchObject({ Version: "16.1.0", FileFormName: "file", Headers: { "api-key": created.key, "post-privacy": "unlisted" } });
+      expect(sharex).toMatchObject({
+        Version: "16.1.0",
+        FileFormName: "file",
+        Headers: { "api-key": created.key, "post-privacy": "unlisted" },
+      });
       expect(String(sharex.RequestURL)).toMatch(/^https?:\/\/.+\/upload$/);
       const chatterino = await ok(["app", "config", "--app", appId, "--key", String(created.key), "--client", "chatterino"]);
       expect(Object.keys(chatterino).sort()).toEqual(["deletion_link", "extra_headers", "form_field", "image_link", "request_url"]);

@@ -33,7 +33,9 @@ beforeAll(async () => {
   const width = 1200;
   const height = 1200;
   noisePng = join(await scratchDir(), "noise.png");
-  await sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).png({ compressionLevel: 1 }).toFile(noisePng);
+  await sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
+    .png({ compressionLevel: 1 })
+    .toFile(noisePng);
 });
 afterEach(expectNoTempLeft);
 
@@ -144,7 +146,21 @@ describe("client aborts before the reply", () => {
   it("while ffmpeg runs: it is stopped and the files are removed", async () => {
     // A 12 s 640x360 clip: its 10 s GIF takes long enough (about a second) to abort in the middle.
     const long = join(await scratchDir(), "long.mp4");
-    await ffmpeg(["-f", "lavfi", "-i", "testsrc=size=640x360:rate=30", "-t", "12", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", long]);
+    await ffmpeg([
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc=size=640x360:rate=30",
+      "-t",
+      "12",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-pix_fmt",
+      "yuv420p",
+      long,
+    ]);
     const controller = new AbortController();
     const reply = dispatcher("api")(
       convertRequest({ key: user.apiKey, target: "gif", body: await form([{ path: long }]), signal: controller.signal }),
@@ -181,7 +197,9 @@ describe("small image conversions make no temporary file at all", () => {
       expect(reply.status).toBe(200);
       expect(magicOf(reply.bytes)).toBe("webp");
       // Chunked (no Content-Length): received to a file, so here it fails.
-      const chunked = await dispatcher("api")(convertRequest({ key: user.apiKey, target: "webp", body: await form([{ path: await fixture("jpegOriented") }]) }));
+      const chunked = await dispatcher("api")(
+        convertRequest({ key: user.apiKey, target: "webp", body: await form([{ path: await fixture("jpegOriented") }]) }),
+      );
       expect(chunked.status).toBe(500);
     });
   });
@@ -189,7 +207,9 @@ describe("small image conversions make no temporary file at all", () => {
   it("a small video, or an image of more than IN_MEMORY_PIXELS, goes through a file", async () => {
     const large = join(await scratchDir(), "large.png");
     const side = Math.floor(Math.sqrt(IN_MEMORY_PIXELS)) + 1; // 4097 x 4097, one flat colour: a small file
-    await sharp({ create: { width: side, height: side, channels: 3, background: "#3366cc" } }).png().toFile(large);
+    await sharp({ create: { width: side, height: side, channels: 3, background: "#3366cc" } })
+      .png()
+      .toFile(large);
     await withoutTempDir(async () => {
       expect((await postConvert({ key: user.apiKey, target: "gif", body: await form([{ path: await fixture("mp4") }]) })).status).toBe(500);
       expect((await postConvert({ key: user.apiKey, target: "jpeg", body: await form([{ path: large }]) })).status).toBe(500);
@@ -204,8 +224,14 @@ describe("small image conversions make no temporary file at all", () => {
     const body = await form([{ path: await fixture("png") }]);
     const length = (await new Response(body).arrayBuffer()).byteLength;
     await withoutTempDir(async () => {
-      for (const [limit, status] of [[length, 200], [length - 1, 500], [0, 500]] as const) {
-        const reply = await withEnv({ CONVERT_IN_MEMORY_MAX_BYTES: String(limit) }, () => postConvert({ key: user.apiKey, target: "webp", body }));
+      for (const [limit, status] of [
+        [length, 200],
+        [length - 1, 500],
+        [0, 500],
+      ] as const) {
+        const reply = await withEnv({ CONVERT_IN_MEMORY_MAX_BYTES: String(limit) }, () =>
+          postConvert({ key: user.apiKey, target: "webp", body }),
+        );
         expect(reply.status, `limit ${limit}`).toBe(status);
       }
     });

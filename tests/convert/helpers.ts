@@ -49,7 +49,9 @@ export function convertRequest(call: ConvertCall): Request {
  * has no Content-Length: that conversion always goes through temporary files.
  */
 export async function postConvert(call: ConvertCall): Promise<ConvertReply> {
-  const response = await dispatcher(call.surface ?? "api")(convertRequest(call.body instanceof FormData ? await sized(call, call.body) : call));
+  const response = await dispatcher(call.surface ?? "api")(
+    convertRequest(call.body instanceof FormData ? await sized(call, call.body) : call),
+  );
   const bytes = Buffer.from(await response.arrayBuffer());
   let json: ConvertReply["json"];
   if ((response.headers.get("content-type") ?? "").startsWith("application/json")) json = JSON.parse(bytes.toString("utf8"));
@@ -89,12 +91,21 @@ export async function convertFixture(key: string, name: FixtureName, target: str
  * A multipart body written by hand, as curl sends it: the file name in raw UTF-8 with
  * nothing escaped (FormData would percent-encode `"` and line breaks, as browsers do).
  */
-export function rawMultipart(filename: string, bytes: Buffer, boundary = "convert-test-boundary"): { body: Uint8Array<ArrayBuffer>; headers: Record<string, string> } {
-  const body = new Uint8Array(Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`, "utf8"),
-    bytes,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]));
+export function rawMultipart(
+  filename: string,
+  bytes: Buffer,
+  boundary = "convert-test-boundary",
+): { body: Uint8Array<ArrayBuffer>; headers: Record<string, string> } {
+  const body = new Uint8Array(
+    Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        "utf8",
+      ),
+      bytes,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+  );
   return { body, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
 }
 
@@ -147,9 +158,7 @@ export async function tempEntries(): Promise<string[]> {
 export async function openTempDescriptors(): Promise<string[]> {
   if (!existsSync("/proc/self/fd")) return [];
   const root = join(dataDir(), "tmp");
-  const targets = await Promise.all(
-    (await readdir("/proc/self/fd")).map((fd) => readlink(join("/proc/self/fd", fd)).catch(() => "")),
-  );
+  const targets = await Promise.all((await readdir("/proc/self/fd")).map((fd) => readlink(join("/proc/self/fd", fd)).catch(() => "")));
   return targets.filter((t) => t.startsWith(root));
 }
 

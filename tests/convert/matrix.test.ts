@@ -131,7 +131,8 @@ describe("details", () => {
     const reply = await convertFixture(plusKey, "jpegOriented", "png");
     const { data, info } = await sharp(reply.bytes).raw().toBuffer({ resolveWithObject: true });
     expect([info.width, info.height]).toEqual([20, 40]);
-    const px = (x: number, y: number) => Array.from(data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3));
+    const px = (x: number, y: number) =>
+      Array.from(data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3));
     // Orientation 6 turns the image 90° clockwise: the left (red) half becomes the top.
     expect(px(10, 5)[0]).toBeGreaterThan(200);
     expect(px(10, 5)[2]).toBeLessThan(60);

@@ -96,7 +96,10 @@ describe("the file (rules 1-2, only the first file is read)", () => {
   });
 
   it("only the first file is converted; later files are ignored", async () => {
-    const body = await form([{ path: await fixture("png"), name: "first.png" }, { path: await fixture("mp4"), name: "second.mp4" }]);
+    const body = await form([
+      { path: await fixture("png"), name: "first.png" },
+      { path: await fixture("mp4"), name: "second.mp4" },
+    ]);
     const reply = await postConvert({ key: free.apiKey, target: "webp", body });
     expect(reply.status).toBe(200);
     expect(reply.headers.get("content-disposition")).toBe('attachment; filename="first.webp"');
@@ -192,7 +195,9 @@ describe("plans and keys (rule 4, team keys)", () => {
 
   it("a missing or unknown key → 401 unauthorized", async () => {
     const body = await form([{ path: await fixture("png") }]);
-    const response = await dispatcher("api")(new Request("http://localhost/api/convert", { method: "POST", headers: { "convert-target": "png" }, body }));
+    const response = await dispatcher("api")(
+      new Request("http://localhost/api/convert", { method: "POST", headers: { "convert-target": "png" }, body }),
+    );
     expect(response.status).toBe(401);
     expectError(await convertFixture("not-a-key", "png", "png"), 401, "unauthorized");
   });
@@ -261,11 +266,17 @@ describe("size caps (413 while streaming in)", () => {
         },
         pull(controller) {
           sent += chunk.length;
-          if (sent > 512 * 1024 * 1024) controller.close(); // a safety stop; never reached
+          if (sent > 512 * 1024 * 1024)
+            controller.close(); // a safety stop; never reached
           else controller.enqueue(chunk);
         },
       });
-      const reply = await postConvert({ key: free.apiKey, target: "png", body, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } });
+      const reply = await postConvert({
+        key: free.apiKey,
+        target: "png",
+        body,
+        headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+      });
       expectError(reply, 413, "file_too_large");
       expect(sent).toBeLessThan(4 * 1024 * 1024);
     });
@@ -346,7 +357,12 @@ describe("nothing stored (rule 7)", () => {
   it("no post, no file, no usage, no job, nothing in storage, upload count unchanged", async () => {
     const user = await createTestUser({ plan: "plus" });
     const before = await storedCounts();
-    for (const [name, target] of [["png", "avif"], ["mp4", "gif"], ["mov", "mp4"], ["mkv", "mp3"]] as const) {
+    for (const [name, target] of [
+      ["png", "avif"],
+      ["mp4", "gif"],
+      ["mov", "mp4"],
+      ["mkv", "mp3"],
+    ] as const) {
       expect((await convertFixture(user.apiKey, name, target)).status).toBe(200);
     }
     expect(await storedCounts()).toEqual(before);
@@ -361,7 +377,7 @@ describe("the attachment name", () => {
     ["shot.final.png", 'attachment; filename="shot.final.webp"'],
     ["C:\\Users\\me\\shot.png", 'attachment; filename="shot.webp"'],
     ["../../etc/passwd", 'attachment; filename="passwd.webp"'],
-    ["we'ird<name>|x.png", "attachment; filename=\"we'ird_name__x.webp\""],
+    ["we'ird<name>|x.png", 'attachment; filename="we\'ird_name__x.webp"'],
     ["100% done.png", "attachment; filename=\"100_ done.webp\"; filename*=UTF-8''100%25%20done.webp"],
     ["Été 2024.png", "attachment; filename=\"Ete 2024.webp\"; filename*=UTF-8''%C3%89t%C3%A9%202024.webp"],
     ["写真.png", "attachment; filename=\"__.webp\"; filename*=UTF-8''%E5%86%99%E7%9C%9F.webp"],
@@ -377,7 +393,9 @@ describe("the attachment name", () => {
   it("a browser's FormData name (quotes percent-encoded by the browser) stays safe", async () => {
     const body = await form([{ path: await fixture("png"), name: 'say "hi".png' }]);
     const reply = await postConvert({ key: ultra.apiKey, target: "png", body });
-    expect(reply.headers.get("content-disposition")).toBe("attachment; filename=\"say _22hi_22.png\"; filename*=UTF-8''say%20%2522hi%2522.png");
+    expect(reply.headers.get("content-disposition")).toBe(
+      "attachment; filename=\"say _22hi_22.png\"; filename*=UTF-8''say%20%2522hi%2522.png",
+    );
   });
 
   it("error replies are JSON, not attachments", async () => {

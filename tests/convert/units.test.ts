@@ -63,7 +63,9 @@ describe("contentDisposition", () => {
   });
 
   it("non-ASCII names get an ASCII fallback and RFC 5987 filename*", () => {
-    expect(contentDisposition("naïve café.jpg")).toBe("attachment; filename=\"naive cafe.jpg\"; filename*=UTF-8''na%C3%AFve%20caf%C3%A9.jpg");
+    expect(contentDisposition("naïve café.jpg")).toBe(
+      "attachment; filename=\"naive cafe.jpg\"; filename*=UTF-8''na%C3%AFve%20caf%C3%A9.jpg",
+    );
     expect(contentDisposition("日本.gif")).toBe("attachment; filename=\"__.gif\"; filename*=UTF-8''%E6%97%A5%E6%9C%AC.gif");
   });
 
@@ -101,7 +103,11 @@ describe("streamFileHandle", () => {
     await writeFile(path, bytes);
     return path;
   }
-  const isClosed = async (handle: Awaited<ReturnType<typeof open>>) => handle.stat().then(() => false, () => true);
+  const isClosed = async (handle: Awaited<ReturnType<typeof open>>) =>
+    handle.stat().then(
+      () => false,
+      () => true,
+    );
 
   it("sends exactly size bytes in chunks, from an unlinked file, and closes it", async () => {
     const bytes = Buffer.alloc(READ_CHUNK_BYTES * 2 + 123, 9);

@@ -38,7 +38,17 @@ async function roundTripEveryModel(db: Db): Promise<void> {
   const post = await db.post.create({ data: { code: "abc123", userId: alice.id, privacy: "public", title: "Cat" } });
   await db.post.create({ data: { code: "team01", teamId: team.id, userId: bob.id } });
   await db.file.create({
-    data: { postId: post.id, index: 0, name: "cat.mp4", storageKey: "k/cat.mp4", size: 50n * GB, mimeType: "video/mp4", width: 1280, height: 720, duration: 10.5 },
+    data: {
+      postId: post.id,
+      index: 0,
+      name: "cat.mp4",
+      storageKey: "k/cat.mp4",
+      size: 50n * GB,
+      mimeType: "video/mp4",
+      width: 1280,
+      height: 720,
+      duration: 10.5,
+    },
   });
   await db.postWord.create({ data: { word: "cat", postId: post.id, postCreatedAt: post.createdAt } });
   await db.postAccess.create({ data: { postId: post.id, userId: bob.id } });
@@ -60,20 +70,41 @@ async function roundTripEveryModel(db: Db): Promise<void> {
   await db.usageWindow.create({ data: { subject: `u:${alice.id}`, windowStart: new Date("2026-01-01T00:00:00Z"), bytes: 50n * GB } });
   await db.job.create({ data: { kind: "hls", payload: JSON.stringify({ fileId: "x" }) } });
   await db.pendingUpload.create({
-    data: { id: "f1", owner: "0a1b2c3d.0a1b2c3d.4026531836.42", keys: JSON.stringify(["p/x/f1.png"]), subject: `u:${alice.id}`, windowStart: new Date("2026-01-01T00:00:00Z"), bytes: 50n * GB },
+    data: {
+      id: "f1",
+      owner: "0a1b2c3d.0a1b2c3d.4026531836.42",
+      keys: JSON.stringify(["p/x/f1.png"]),
+      subject: `u:${alice.id}`,
+      windowStart: new Date("2026-01-01T00:00:00Z"),
+      bytes: 50n * GB,
+    },
   });
   await db.tusUpload.create({
-    data: { id: "0123456789abcdef01234567", surface: "api", subject: `u:${alice.id}`, userId: alice.id, length: 50n * GB, metadata: "filename Y2F0Lm1wNA==", windowStart: new Date("2026-01-01T00:00:00Z"), reservedBytes: 50n * GB, expiresAt: new Date("2026-01-02T00:00:00Z") },
+    data: {
+      id: "0123456789abcdef01234567",
+      surface: "api",
+      subject: `u:${alice.id}`,
+      userId: alice.id,
+      length: 50n * GB,
+      metadata: "filename Y2F0Lm1wNA==",
+      windowStart: new Date("2026-01-01T00:00:00Z"),
+      reservedBytes: 50n * GB,
+      expiresAt: new Date("2026-01-02T00:00:00Z"),
+    },
   });
   await db.totpFactor.create({ data: { userId: alice.id, secretEncrypted: "v1.a.b.c", lastStep: 59_000_000_000n } });
   await db.recoveryCode.create({ data: { userId: alice.id, codeHash: "ab".repeat(32) } });
-  await db.passkey.create({ data: { id: "cred-1", userId: alice.id, name: "Phone", publicKey: "pk", counter: 7n, deviceType: "multiDevice" } });
+  await db.passkey.create({
+    data: { id: "cred-1", userId: alice.id, name: "Phone", publicKey: "pk", counter: 7n, deviceType: "multiDevice" },
+  });
   await db.user.update({ where: { id: alice.id }, data: { role: "admin" } });
   await db.auditEntry.create({
     data: { source: "web", actorId: alice.id, actorName: "Alice", action: "user.suspend", targetType: "user", targetId: bob.id },
   });
 
-  const hook = await db.webhook.create({ data: { userId: alice.id, url: "https://example.com/hook", secret: "whsec_x", events: "upload" } });
+  const hook = await db.webhook.create({
+    data: { userId: alice.id, url: "https://example.com/hook", secret: "whsec_x", events: "upload" },
+  });
   await db.webhookDelivery.create({ data: { webhookId: hook.id, eventId: "evt_1", event: "upload", attempt: 1, status: 200, ok: true } });
 
   const counts: Record<ModelName, () => Promise<number>> = {

@@ -22,7 +22,8 @@ import { sqliteClientOf } from "@/lib/db/sqlite-statements";
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL("../..", import.meta.url));
 /** Read from node_modules: some of these packages do not export their package.json. */
-const versionOf = (name: string): string => (JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+const versionOf = (name: string): string =>
+  (JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
 const INT = { scalarType: "int", arity: "scalar" } as const;
 const TEXT = { scalarType: "string", arity: "scalar" } as const;
 

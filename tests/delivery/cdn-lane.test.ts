@@ -22,7 +22,15 @@ interface PostJson {
 /** A noise JPEG: `big` makes one over the lane's single-read size (256 KiB), so it streams. */
 async function jpeg(big: boolean): Promise<Buffer> {
   const size = big ? { width: 700, height: 500, sigma: 60, quality: 95 } : { width: 64, height: 48, sigma: 10, quality: 80 };
-  return sharp({ create: { width: size.width, height: size.height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: size.sigma } } })
+  return sharp({
+    create: {
+      width: size.width,
+      height: size.height,
+      channels: 3,
+      background: "#808080",
+      noise: { type: "gaussian", mean: 128, sigma: size.sigma },
+    },
+  })
     .jpeg({ quality: size.quality })
     .toBuffer();
 }
@@ -36,7 +44,13 @@ describe("/cdn hit path on the production server", () => {
     const port = await freePort();
     server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_URL: "" });
     admin = async (...args: string[]) =>
-      JSON.parse((await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "" } })).stdout) as Record<string, unknown>;
+      JSON.parse(
+        (
+          await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+            env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "" },
+          })
+        ).stdout,
+      ) as Record<string, unknown>;
     await admin("user", "create", "--username", "cdn_lane", "--plan", "ultra");
     key = (await admin("app", "create", "--user", "cdn_lane", "--name", "Lane", "--gallery-access")).key as string;
   }, 240_000);
@@ -60,7 +74,11 @@ describe("/cdn hit path on the production server", () => {
   async function upload(bytes: Buffer, privacy: string): Promise<PostJson> {
     const form = new FormData();
     form.append("file", new Blob([new Uint8Array(bytes)], { type: "image/jpeg" }), "photo.jpg");
-    const res = await fetch(`${server.url}/api/upload`, { method: "POST", headers: { "api-key": key, "post-privacy": privacy }, body: form });
+    const res = await fetch(`${server.url}/api/upload`, {
+      method: "POST",
+      headers: { "api-key": key, "post-privacy": privacy },
+      body: form,
+    });
     const json = (await res.json()) as { post: PostJson };
     expect(res.status).toBe(200);
     return json.post;

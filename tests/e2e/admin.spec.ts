@@ -84,7 +84,16 @@ for (const [width, height] of [
       await page.getByRole("link", { name: "Admin console" }).click();
       await expect(page).toHaveURL(/\/admin$/);
       await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
-      for (const label of ["Users", "Posts", "Files", "Bytes stored", "Media jobs waiting", "Media jobs running", "Open reports", "Posts awaiting moderation"]) {
+      for (const label of [
+        "Users",
+        "Posts",
+        "Files",
+        "Bytes stored",
+        "Media jobs waiting",
+        "Media jobs running",
+        "Open reports",
+        "Posts awaiting moderation",
+      ]) {
         await expect(page.locator(`[data-stat="${label}"]`)).toBeVisible();
       }
       expect(Number((await page.locator('[data-stat="Open reports"]').textContent())?.replace(/,/g, ""))).toBeGreaterThanOrEqual(2);
@@ -158,7 +167,9 @@ for (const [width, height] of [
       await notice(page, "Report dismissed");
       await expect(userReport).toHaveCount(0);
       // The CLI sees the web's decisions on the same rows.
-      const listed = (await admin("report", "list", "--limit", "1000")) as { reports: { reason: string; status: string; reporter: { username: string } }[] };
+      const listed = (await admin("report", "list", "--limit", "1000")) as {
+        reports: { reason: string; status: string; reporter: { username: string } }[];
+      };
       const decided = listed.reports.filter((r) => r.reporter.username === reporter.username);
       expect(decided.map((r) => [r.reason, r.status]).sort()).toEqual([
         ["spam account", "dismissed"],
@@ -206,7 +217,21 @@ for (const [width, height] of [
 
       // Audit log: this admin's web actions and the CLI's, newest first.
       await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Audit log" }).click();
-      for (const action of ["user.plan", "user.quota", "user.priority", "user.role", "user.suspend", "user.unsuspend", "post.moderate", "report.resolve", "report.dismiss", "post.release", "post.delete", "invite.create", "invite.revoke"]) {
+      for (const action of [
+        "user.plan",
+        "user.quota",
+        "user.priority",
+        "user.role",
+        "user.suspend",
+        "user.unsuspend",
+        "post.moderate",
+        "report.resolve",
+        "report.dismiss",
+        "post.release",
+        "post.delete",
+        "invite.create",
+        "invite.revoke",
+      ]) {
         await expect(page.locator(`[data-action="${action}"]`).filter({ hasText: boss }).first()).toBeVisible();
       }
       await expect(page.locator('[data-action="user.role"]').filter({ hasText: "(CLI)" }).first()).toBeVisible();
@@ -229,9 +254,7 @@ test("everyone but an active admin gets 404 for every /admin URL and every conso
   // The admin's pages carry the actions' ids (progressively enhanced forms).
   await signIn(page, boss, PASSWORD);
   await page.goto(`/admin/users/${victimId}`);
-  const suspendId = await page
-    .locator('form:has(button:text-is("Suspend")) input[name^="$ACTION_ID_"]')
-    .getAttribute("name");
+  const suspendId = await page.locator('form:has(button:text-is("Suspend")) input[name^="$ACTION_ID_"]').getAttribute("name");
   expect(suspendId).toBeTruthy();
   const urls = [
     "/admin",
@@ -309,7 +332,11 @@ test("everyone but an active admin gets 404 for every /admin URL and every conso
   expect(allowed.status()).toBeLessThan(400);
   expect((await fetch(`${baseUrl()}/api/users/@me`, { headers: { "api-key": victim.apiKey } })).status).toBe(403);
   await expect
-    .poll(async () => ((await admin("audit", "list", "--limit", "5")) as { entries: { action: string; target: { id: string } }[] }).entries.some((e) => e.action === "user.suspend" && e.target.id === victimId))
+    .poll(async () =>
+      ((await admin("audit", "list", "--limit", "5")) as { entries: { action: string; target: { id: string } }[] }).entries.some(
+        (e) => e.action === "user.suspend" && e.target.id === victimId,
+      ),
+    )
     .toBe(true);
   for (const context of [signedOut, member, demoted, suspended]) await context.close();
 });

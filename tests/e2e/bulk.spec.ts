@@ -20,7 +20,9 @@ async function png(seed: number): Promise<Buffer> {
     x = (x * 1103515245 + 12345) & 0x7fffffff;
     pixels[i] = x >> 16;
   }
-  return sharp(pixels, { raw: { width, height: width, channels: 3 } }).png().toBuffer();
+  return sharp(pixels, { raw: { width, height: width, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 /** Drops files on the dashboard's drop zone as a real drag and drop delivers them. */
@@ -71,7 +73,10 @@ test("bulk: 30 dropped files upload through the rate limit; privacy and delete o
   await expect(summary).toContainText("paused by the rate limit", { timeout: 60_000 });
   await expect(page.getByTestId("upload-count")).toHaveText(`${FILES} of ${FILES} files uploaded`, { timeout: 120_000 });
   await expect(page.locator("[data-upload-state=failed]")).toHaveCount(0);
-  await expect(page.getByRole("progressbar", { name: "Progress of all uploads" })).toHaveAttribute("value", String(files.reduce((n, f) => n + f.buffer.length, 0)));
+  await expect(page.getByRole("progressbar", { name: "Progress of all uploads" })).toHaveAttribute(
+    "value",
+    String(files.reduce((n, f) => n + f.buffer.length, 0)),
+  );
   expect(uploadStatuses.filter((s) => s === 429).length).toBeGreaterThan(0);
   expect(uploadStatuses.filter((s) => s === 200)).toHaveLength(FILES);
   expect(uploadStatuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);

@@ -52,12 +52,20 @@ test("a page on another origin calls the API and Relay with its keys", async ({ 
       const form = new FormData();
       form.append("file", png, "dot.png");
       const uploaded = await read(
-        await fetch(`${server}/api/upload`, { method: "POST", headers: { "api-key": apiKey, "post-privacy": "unlisted", priority: "false" }, body: form }),
+        await fetch(`${server}/api/upload`, {
+          method: "POST",
+          headers: { "api-key": apiKey, "post-privacy": "unlisted", priority: "false" },
+          body: form,
+        }),
       );
 
       // Relay: sign in with a JSON body, then use the relay-key.
       const login = await read(
-        await fetch(`${server}/relay/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username, password }) }),
+        await fetch(`${server}/relay/auth/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ username, password }),
+        }),
       );
       const relayMe = await read(await fetch(`${server}/relay/users/@me`, { headers: { "relay-key": String(login.body.key) } }));
 

@@ -20,7 +20,9 @@ async function png(width: number, height: number, seed: number): Promise<Buffer>
     x = (x * 1103515245 + 12345) & 0x7fffffff;
     pixels[i] = x >> 16;
   }
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 /** Resolves a ShareX `{json:a.b}` template against a JSON response. */
@@ -158,7 +160,10 @@ test("dashboard: apps and keys, .sxcu upload, dashboard upload, privacy", async 
   // Make it private in the editor; its share page then answers 404 to anonymous visitors.
   const anonymous = await playwrightRequest.newContext({ baseURL });
   expect((await anonymous.get(`/p/${dashboardCode}`)).status()).toBe(200);
-  await posts.getByRole("button", { name: /^Edit / }).first().click();
+  await posts
+    .getByRole("button", { name: /^Edit / })
+    .first()
+    .click();
   const editor = page.getByRole("dialog");
   await editor.getByLabel("Title", { exact: true }).fill("Made private");
   await editor.getByLabel("Privacy", { exact: true }).selectOption("private");

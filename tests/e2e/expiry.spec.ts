@@ -110,7 +110,9 @@ test("share page: a signed-in visitor likes a password-protected post only while
   await context.close();
 });
 
-test("share page: password attempts are limited per address and post; past the limit even the right one is refused", async ({ browser }) => {
+test("share page: password attempts are limited per address and post; past the limit even the right one is refused", async ({
+  browser,
+}) => {
   const page = await (await browser.newContext()).newPage();
   await page.goto(post.url);
   // Attempts above were spent from this address too; twelve more pass the limit of ten either way.

@@ -87,7 +87,14 @@ test("sign in through an OpenID provider; the second sign-in is the same account
   const setup = await page.evaluate(async () => (await fetch("/relay/auth/two-factor/totp", { method: "POST" })).json());
   const secret = base32Decode(setup.secret)!;
   const confirmed = await page.evaluate(
-    async (code) => (await fetch("/relay/auth/two-factor/totp/confirm", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code }) })).status,
+    async (code) =>
+      (
+        await fetch("/relay/auth/two-factor/totp/confirm", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ code }),
+        })
+      ).status,
     totpAt(secret, Date.now()),
   );
   expect(confirmed).toBe(200);

@@ -23,7 +23,14 @@ test("register a passkey in the settings, sign in with it, delete it", async ({ 
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
 
   const username = await createAndSignIn(page, own);
@@ -56,36 +63,54 @@ test("register a passkey in the settings, sign in with it, delete it", async ({ 
   expect(JSON.stringify(sessions)).toContain("Web: ");
 
   // The same passkey gives a Relay client a relay-key (POST /relay/auth/passkey-login).
-  const relayLogin = () => page.evaluate(async () => {
-    const fromB64 = (s: string) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(s.length / 4) * 4, "=")), (c) => c.charCodeAt(0));
-    const toB64 = (b: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(b))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-    const { options } = await (await fetch("/relay/auth/passkey-login/options", { method: "POST" })).json();
-    const credential = (await navigator.credentials.get({
-      publicKey: { challenge: fromB64(options.challenge), rpId: options.rpId, userVerification: "required", timeout: options.timeout },
-    })) as PublicKeyCredential;
-    const response = credential.response as AuthenticatorAssertionResponse;
-    const body = {
-      device: "Passkey test",
-      response: {
-        id: credential.id,
-        rawId: toB64(credential.rawId),
-        type: "public-key",
-        clientExtensionResults: {},
+  const relayLogin = () =>
+    page.evaluate(async () => {
+      const fromB64 = (s: string) =>
+        Uint8Array.from(
+          atob(
+            s
+              .replace(/-/g, "+")
+              .replace(/_/g, "/")
+              .padEnd(Math.ceil(s.length / 4) * 4, "="),
+          ),
+          (c) => c.charCodeAt(0),
+        );
+      const toB64 = (b: ArrayBuffer) =>
+        btoa(String.fromCharCode(...new Uint8Array(b)))
+          .replace(/\+/g, "-")
+          .replace(/\//g, "_")
+          .replace(/=+$/, "");
+      const { options } = await (await fetch("/relay/auth/passkey-login/options", { method: "POST" })).json();
+      const credential = (await navigator.credentials.get({
+        publicKey: { challenge: fromB64(options.challenge), rpId: options.rpId, userVerification: "required", timeout: options.timeout },
+      })) as PublicKeyCredential;
+      const response = credential.response as AuthenticatorAssertionResponse;
+      const body = {
+        device: "Passkey test",
         response: {
-          clientDataJSON: toB64(response.clientDataJSON),
-          authenticatorData: toB64(response.authenticatorData),
-          signature: toB64(response.signature),
-          userHandle: response.userHandle ? toB64(response.userHandle) : undefined,
+          id: credential.id,
+          rawId: toB64(credential.rawId),
+          type: "public-key",
+          clientExtensionResults: {},
+          response: {
+            clientDataJSON: toB64(response.clientDataJSON),
+            authenticatorData: toB64(response.authenticatorData),
+            signature: toB64(response.signature),
+            userHandle: response.userHandle ? toB64(response.userHandle) : undefined,
+          },
         },
-      },
-    };
-    const reply = await fetch("/relay/auth/passkey-login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    const json = await reply.json();
-    if (reply.status !== 200) return { status: reply.status, error: json.error?.type };
-    // The key works on its own, without the cookie.
-    const me = await fetch("/relay/users/@me", { headers: { "relay-key": json.key }, credentials: "omit" });
-    return { status: reply.status, session: json.session, me: me.status, username: (await me.json()).username };
-  });
+      };
+      const reply = await fetch("/relay/auth/passkey-login", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      const json = await reply.json();
+      if (reply.status !== 200) return { status: reply.status, error: json.error?.type };
+      // The key works on its own, without the cookie.
+      const me = await fetch("/relay/users/@me", { headers: { "relay-key": json.key }, credentials: "omit" });
+      return { status: reply.status, session: json.session, me: me.status, username: (await me.json()).username };
+    });
   expect(await relayLogin()).toMatchObject({ status: 200, me: 200, username, session: { name: "Passkey test", current: true } });
   // A suspended account is refused after the passkey checks out.
   await adminOn(own, "user", "suspend", "--user", username);

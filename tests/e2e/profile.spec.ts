@@ -20,7 +20,12 @@ test.describe.configure({ mode: "serial" });
 test.beforeAll(async () => {
   [owner, visitor] = await Promise.all([createUser(), createUser()]);
   const path = join(tmpdir(), `e2e-profile-${process.pid}.png`);
-  await writeFile(path, await sharp({ create: { width: 640, height: 480, channels: 3, background: "#3a7" } }).png().toBuffer());
+  await writeFile(
+    path,
+    await sharp({ create: { width: 640, height: 480, channels: 3, background: "#3a7" } })
+      .png()
+      .toBuffer(),
+  );
   post = await upload(owner, path, "image/png");
   await updatePost(owner, post.code, { title: "Green square" });
 });
@@ -40,7 +45,9 @@ test("the share page links its author's profile, which lists the public post", a
 });
 
 test("unfurlers get OpenGraph profile tags", async () => {
-  const response = await fetch(`${baseUrl()}/u/${owner.username}`, { headers: { "user-agent": "Mozilla/5.0 (compatible; Discordbot/2.0)" } });
+  const response = await fetch(`${baseUrl()}/u/${owner.username}`, {
+    headers: { "user-agent": "Mozilla/5.0 (compatible; Discordbot/2.0)" },
+  });
   expect(response.status).toBe(200);
   const { result } = await ogs({ html: await response.text() });
   expect(result.ogType).toBe("profile");
@@ -91,11 +98,20 @@ test("a signed-in visitor likes, comments and reports on the share page; the rep
   await expect(engage.getByRole("status")).toContainText("Reported");
   await screenshots(page, "share-signed-in");
 
-  const { reports } = (await admin("report", "list", "--open")) as { reports: { reason: string; reporter: { username: string }; target: { code?: string } }[] };
-  expect(reports.some((r) => r.reason === "spam test" && r.reporter.username === visitor.username && r.target.code === post.code)).toBe(true);
+  const { reports } = (await admin("report", "list", "--open")) as {
+    reports: { reason: string; reporter: { username: string }; target: { code?: string } }[];
+  };
+  expect(reports.some((r) => r.reason === "spam test" && r.reporter.username === visitor.username && r.target.code === post.code)).toBe(
+    true,
+  );
 
   // The web report counted against the same per-account bucket as the API's (3 a minute).
-  const viaApi = () => fetch(`${baseUrl()}/api/posts/${post.code}/report`, { method: "POST", headers: { "api-key": visitor.apiKey, "content-type": "application/json" }, body: "{}" });
+  const viaApi = () =>
+    fetch(`${baseUrl()}/api/posts/${post.code}/report`, {
+      method: "POST",
+      headers: { "api-key": visitor.apiKey, "content-type": "application/json" },
+      body: "{}",
+    });
   expect((await viaApi()).status).toBe(200);
   expect((await viaApi()).status).toBe(200);
   expect((await viaApi()).status).toBe(429);

@@ -20,11 +20,21 @@ test.describe.configure({ mode: "serial" });
 test.beforeAll(async () => {
   owner = await createUser();
   const photoPath = join(tmpdir(), `e2e-renditions-${process.pid}.png`);
-  await writeFile(photoPath, await sharp({ create: { width: 1600, height: 1200, channels: 3, background: "#37a" } }).png().toBuffer());
+  await writeFile(
+    photoPath,
+    await sharp({ create: { width: 1600, height: 1200, channels: 3, background: "#37a" } })
+      .png()
+      .toBuffer(),
+  );
   photo = await upload(owner, photoPath, "image/png");
   await updatePost(owner, photo.code, { title: "Blue photo" });
   const gifPath = join(tmpdir(), `e2e-renditions-${process.pid}.gif`);
-  await writeFile(gifPath, await sharp({ create: { width: 900, height: 600, channels: 3, background: "#a73" } }).gif().toBuffer());
+  await writeFile(
+    gifPath,
+    await sharp({ create: { width: 900, height: 600, channels: 3, background: "#a73" } })
+      .gif()
+      .toBuffer(),
+  );
   gif = await upload(owner, gifPath, "image/gif");
   await updatePost(owner, gif.code, { title: gifWord });
 });
@@ -44,7 +54,8 @@ async function expectRenditionTile(img: Locator, code: string, name: string): Pr
   await img.scrollIntoViewIfNeeded();
   const srcset = await img.getAttribute("srcset");
   // Signed for private posts: `...webp?exp=...&sig=... 320w`.
-  const entry = (width: number) => new RegExp(`/cdn/${code}/r/${width}/${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.webp(\\?\\S*)? ${width}w`);
+  const entry = (width: number) =>
+    new RegExp(`/cdn/${code}/r/${width}/${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.webp(\\?\\S*)? ${width}w`);
   expect(srcset).toMatch(entry(320));
   expect(srcset).toMatch(entry(640));
   expect(await img.getAttribute("sizes")).toBeTruthy();

@@ -43,7 +43,12 @@ const insideFirstChunk = (offsets: number[]) => offsets.some((o) => o > 0 && o <
 async function throttleUploads(page: Page, bytesPerSecond: number): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond,
+  });
 }
 
 test("a large file uploads over tus with pause and resume, and resumes after a page reload", async ({ page }) => {
@@ -62,7 +67,9 @@ test("a large file uploads over tus with pause and resume, and resumes after a p
     await page.getByLabel("Files to upload").setInputFiles(paused);
     const item = page.locator("li", { hasText: "paused.mp4" });
     await expect(item.getByRole("button", { name: "Pause upload of paused.mp4" })).toBeVisible({ timeout: 30_000 });
-    await expect.poll(async () => Number(await item.getByRole("progressbar").getAttribute("value")), { timeout: 30_000 }).toBeGreaterThan(5);
+    await expect
+      .poll(async () => Number(await item.getByRole("progressbar").getAttribute("value")), { timeout: 30_000 })
+      .toBeGreaterThan(5);
     await item.getByRole("button", { name: "Pause upload of paused.mp4" }).click();
     await expect(item).toHaveAttribute("data-upload-state", "paused");
     await item.getByRole("button", { name: "Resume upload of paused.mp4" }).click();
@@ -79,7 +86,9 @@ test("a large file uploads over tus with pause and resume, and resumes after a p
     const reloaded = await bigVideo(dir, "reloaded.mp4");
     await page.getByLabel("Files to upload").setInputFiles(reloaded);
     const first = page.locator("li", { hasText: "reloaded.mp4" });
-    await expect.poll(async () => Number(await first.getByRole("progressbar").getAttribute("value")), { timeout: 30_000 }).toBeGreaterThan(5);
+    await expect
+      .poll(async () => Number(await first.getByRole("progressbar").getAttribute("value")), { timeout: 30_000 })
+      .toBeGreaterThan(5);
     await page.reload();
     await throttleUploads(page, 8 * MB);
     expect(seen.creations).toHaveLength(1);

@@ -62,7 +62,9 @@ test("a page on another origin uses the SDK bundle: upload a File, read, page, t
           await promise;
           return null;
         } catch (e) {
-          return e instanceof sdk.MediaHostError ? { type: e.type, status: e.status, requestId: e.requestId, retryAfter: e.retryAfter } : { other: String(e) };
+          return e instanceof sdk.MediaHostError
+            ? { type: e.type, status: e.status, requestId: e.requestId, retryAfter: e.retryAfter }
+            : { other: String(e) };
         }
       };
 
@@ -85,9 +87,18 @@ test("a page on another origin uses the SDK bundle: upload a File, read, page, t
       const session = await sdk.signIn({ baseUrl: `${server}/relay`, username, password, device: "SDK browser test" });
       const me = await session.client.get("/users/{id}", { params: { path: { id: "@me" } } });
       // Reports: 3 a minute per user; the 4th is rate_limited with Retry-After.
-      for (let i = 0; i < 3; i++) await session.client.post("/posts/{code}/report", { params: { path: { code: "nosuchpost" } }, body: {} }).catch(() => undefined);
+      for (let i = 0; i < 3; i++)
+        await session.client.post("/posts/{code}/report", { params: { path: { code: "nosuchpost" } }, body: {} }).catch(() => undefined);
       const limited = await errorOf(session.client.post("/posts/{code}/report", { params: { path: { code: "nosuchpost" } }, body: {} }));
-      return { origin: location.origin, codes, post: { code: post.code, privacy: post.privacy, name: post.files[0].name }, listed, notFound, me: me.username, limited };
+      return {
+        origin: location.origin,
+        codes,
+        post: { code: post.code, privacy: post.privacy, name: post.files[0].name },
+        listed,
+        notFound,
+        me: me.username,
+        limited,
+      };
     },
     { server: baseUrl(), apiKey: user.apiKey, username: user.username, password: user.password },
   );

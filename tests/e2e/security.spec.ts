@@ -34,7 +34,16 @@ async function open(page: Page, path: string): Promise<void> {
 
 test("every page works under the policy, signed out", async ({ page }) => {
   const problems = await watchPolicy(page);
-  for (const path of ["/", "/discover", "/discover/gifs", "/register", `/p/${imageCode}`, `/p/${videoCode}`, `/u/${user.username}`, "/no-such-page"]) {
+  for (const path of [
+    "/",
+    "/discover",
+    "/discover/gifs",
+    "/register",
+    `/p/${imageCode}`,
+    `/p/${videoCode}`,
+    `/u/${user.username}`,
+    "/no-such-page",
+  ]) {
     await open(page, path);
   }
   // A client-side form: the wrong password is answered on the page, by our script.
@@ -61,7 +70,19 @@ test("every page works under the policy, signed in", async ({ page }) => {
   const problems = await watchPolicy(page);
   await signIn(page, user.username, user.password);
   const adminPages = ["/admin", "/admin/users", "/admin/reports", "/admin/moderation", "/admin/invites", "/admin/audit"];
-  for (const path of ["/dashboard", "/dashboard/apps", "/dashboard/teams", "/dashboard/usage", "/dashboard/webhooks", "/dashboard/settings", ...adminPages, "/discover", `/p/${videoCode}`, `/u/${user.username}`, "/signout"]) {
+  for (const path of [
+    "/dashboard",
+    "/dashboard/apps",
+    "/dashboard/teams",
+    "/dashboard/usage",
+    "/dashboard/webhooks",
+    "/dashboard/settings",
+    ...adminPages,
+    "/discover",
+    `/p/${videoCode}`,
+    `/u/${user.username}`,
+    "/signout",
+  ]) {
     await open(page, path);
   }
   await open(page, "/dashboard");

@@ -57,13 +57,29 @@ test("image share page unfurls: OpenGraph and Twitter tags in <head>, oEmbed", a
   expect(result.twitterCard).toBe("summary_large_image");
   // Every unfurl tag sits in <head>, not streamed into <body>.
   const top = head(page.html);
-  for (const tag of ['property="og:image"', 'property="og:title"', 'name="twitter:card"', 'name="theme-color"', "application/json+oembed"]) {
+  for (const tag of [
+    'property="og:image"',
+    'property="og:title"',
+    'name="twitter:card"',
+    'name="theme-color"',
+    "application/json+oembed",
+  ]) {
     expect(top, tag).toContain(tag);
   }
-  const oembedHref = /<link[^>]+type="application\/json\+oembed"[^>]*href="([^"]+)"/.exec(top) ?? /<link[^>]+href="([^"]+)"[^>]*type="application\/json\+oembed"/.exec(top);
+  const oembedHref =
+    /<link[^>]+type="application\/json\+oembed"[^>]*href="([^"]+)"/.exec(top) ??
+    /<link[^>]+href="([^"]+)"[^>]*type="application\/json\+oembed"/.exec(top);
   expect(oembedHref).toBeTruthy();
   const oembed = await (await fetch(oembedHref![1].replace(/&amp;/g, "&"))).json();
-  expect(oembed).toMatchObject({ version: "1.0", type: "photo", title: "Sunset gradient", author_name: owner.username, url: image.files[0].url, width: 1200, height: 800 });
+  expect(oembed).toMatchObject({
+    version: "1.0",
+    type: "photo",
+    title: "Sunset gradient",
+    author_name: owner.username,
+    url: image.files[0].url,
+    width: 1200,
+    height: 800,
+  });
 });
 
 test("video share page: og:video tags, the video plays, Range works", async ({ page }) => {

@@ -104,7 +104,9 @@ export async function watchPolicy(page: Page): Promise<string[]> {
   page.on("pageerror", (error) => problems.push(`${page.url()}: ${error.message}`));
   await page.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (event) => {
-      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`);
+      console.error(
+        `CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`,
+      );
     });
   });
   return problems;

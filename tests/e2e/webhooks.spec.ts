@@ -65,7 +65,9 @@ test("webhooks: create, secret once, test ping, delivery log, signed upload even
     await expect.poll(() => received.length, { timeout: 30_000 }).toBe(2);
     const event = received[1];
     expect(JSON.parse(event.body)).toMatchObject({ type: "upload", data: { post: { code: post.code } } });
-    expect(verifySignature(secret, String(event.headers["webhook-signature"]), String(event.headers["webhook-timestamp"]), event.body)).toBe(true);
+    expect(
+      verifySignature(secret, String(event.headers["webhook-signature"]), String(event.headers["webhook-timestamp"]), event.body),
+    ).toBe(true);
     await expect(async () => {
       await card.getByRole("button", { name: "Refresh" }).click();
       await expect(card.getByRole("row").filter({ hasText: "upload" })).toContainText("200", { timeout: 1000 });

@@ -29,11 +29,25 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   const port = await freePort();
   // Limits scaled up so valid keys reach handlers instead of stopping at 429 (still checked
   // as documented when they do answer 429).
-  const server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_URL: "", RATE_LIMIT_SCALE: "100000" });
+  const server = await startTestServer({
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATABASE_URL: "",
+    RATE_LIMIT_SCALE: "100000",
+  });
   const admin = async (...args: string[]) =>
-    JSON.parse((await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "" } })).stdout) as Record<string, string>;
+    JSON.parse(
+      (
+        await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+          env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "" },
+        })
+      ).stdout,
+    ) as Record<string, string>;
   // Each admin call is a process start: the independent ones run at once.
-  const [user] = await Promise.all([admin("user", "create", "--username", "fuzz_owner", "--plan", "ultra"), admin("user", "create", "--username", "fuzz_other")]);
+  const [user] = await Promise.all([
+    admin("user", "create", "--username", "fuzz_owner", "--plan", "ultra"),
+    admin("user", "create", "--username", "fuzz_other"),
+  ]);
   const [api, apiUploadOnly, relay, team] = (
     await Promise.all([
       admin("app", "create", "--user", "fuzz_owner", "--name", "Fuzz", "--gallery-access"),
@@ -46,7 +60,11 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   for (const privacy of ["public", "unlisted", "private"]) {
     const form = new FormData();
     form.append("file", new Blob([PNG_8X8]), "fuzz.png");
-    const res = await fetch(`http://127.0.0.1:${port}/api/upload`, { method: "POST", headers: { "api-key": api, "post-privacy": privacy }, body: form });
+    const res = await fetch(`http://127.0.0.1:${port}/api/upload`, {
+      method: "POST",
+      headers: { "api-key": api, "post-privacy": privacy },
+      body: form,
+    });
     const reply = (await res.json()) as { post: { code: string; files: { name: string }[] } };
     known.code.push(reply.post.code);
     known.name.push(...reply.post.files.map((f) => f.name));
@@ -71,7 +89,9 @@ const isOurs = (path: string): boolean => /^\/(api|relay|cdn)(\/|\?|$)/.test(pat
 /** Throws (with the case in the message) when a reply breaks the rules. */
 export function checkReply(c: FuzzCase, res: RawResponse): void {
   const fail = (why: string): never => {
-    throw new Error(`${why}\n  status ${res.status}, body ${JSON.stringify(res.body.subarray(0, 300).toString("utf8"))}\n  case ${describeCase(c)}`);
+    throw new Error(
+      `${why}\n  status ${res.status}, body ${JSON.stringify(res.body.subarray(0, 300).toString("utf8"))}\n  case ${describeCase(c)}`,
+    );
   };
   if (res.status >= 500) fail("a status >= 500");
   if (!res.headers["request-id"]) fail("no request-id");
@@ -95,7 +115,8 @@ export function checkReply(c: FuzzCase, res: RawResponse): void {
   // tus 1.0 prescribes its own statuses on /tus (docs/resumable-uploads.md): 412 for a missing
   // Tus-Resumable, 415 for another body type, 409 for an offset mismatch, 410 once expired.
   const tusStatus = /^\/(api|relay)\/tus(\/|\?|$)/.test(target) && [409, 410, 412, 415].includes(res.status);
-  if (res.status !== documented && !parserStatus && !tusStatus) fail(`type ${error.type} with status ${res.status} (documented: ${documented})`);
+  if (res.status !== documented && !parserStatus && !tusStatus)
+    fail(`type ${error.type} with status ${res.status} (documented: ${documented})`);
   if (res.status === 405 && !res.headers.allow) fail("405 without Allow");
   if (res.status === 429 && !res.headers["retry-after"]) fail("429 without Retry-After");
 }
@@ -154,8 +175,19 @@ export async function runHttpFuzz(target: FuzzTarget, options: { numRuns: number
   const outcome = await fc.check(property, { numRuns: options.numRuns, seed: options.seed, endOnFailure: true });
   if (outcome.failed) {
     const why = outcome.errorInstance instanceof Error ? outcome.errorInstance.message : String(outcome.errorInstance);
-    throw new Error(`http fuzz failed at case ${outcome.numRuns} (seed ${outcome.seed}, path "${outcome.counterexamplePath}"): ${why.slice(0, 3000)}`);
+    throw new Error(
+      `http fuzz failed at case ${outcome.numRuns} (seed ${outcome.seed}, path "${outcome.counterexamplePath}"): ${why.slice(0, 3000)}`,
+    );
   }
   rssPeak = Math.max(rssPeak, rssBytes(target.server.pid));
-  return { cases, seed: options.seed, statuses, succeeded, rssStart, rssPeak, ms: Date.now() - started, failures: [...failures].map(([kind, f]) => `${f.count}× ${kind}\n${f.first}`) };
+  return {
+    cases,
+    seed: options.seed,
+    statuses,
+    succeeded,
+    rssStart,
+    rssPeak,
+    ms: Date.now() - started,
+    failures: [...failures].map(([kind, f]) => `${f.count}× ${kind}\n${f.first}`),
+  };
 }

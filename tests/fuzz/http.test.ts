@@ -23,7 +23,9 @@ const request = (c: Partial<FuzzCase> & Pick<FuzzCase, "target">): FuzzCase => (
 });
 
 const form = (boundary: string, terminated: boolean): Buffer =>
-  Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nabc\r\n${terminated ? `--${boundary}--\r\n` : ""}`);
+  Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nabc\r\n${terminated ? `--${boundary}--\r\n` : ""}`,
+  );
 
 describe("generated hostile requests against the real server", () => {
   let target: FuzzTarget;
@@ -38,7 +40,10 @@ describe("generated hostile requests against the real server", () => {
   const send = async (c: FuzzCase) => {
     const res = await sendCase(target, c);
     checkReply(c, res);
-    const type = res.status >= 400 && /json/.test(res.headers["content-type"] ?? "") ? (JSON.parse(res.body.toString()) as { error: { type: string } }).error.type : null;
+    const type =
+      res.status >= 400 && /json/.test(res.headers["content-type"] ?? "")
+        ? (JSON.parse(res.body.toString()) as { error: { type: string } }).error.type
+        : null;
     return { ...res, type };
   };
 
@@ -52,7 +57,15 @@ describe("generated hostile requests against the real server", () => {
 
     it("Content-Length with Transfer-Encoding, two Content-Lengths, a bad chunk: 400 invalid_request JSON", async () => {
       for (const framing of ["conflicting", "double-length", "bad-chunk"] as const) {
-        const res = await send(request({ method: "POST", target: "/relay/auth/login", body: Buffer.from("{}"), headers: [["content-type", "application/json"]], framing }));
+        const res = await send(
+          request({
+            method: "POST",
+            target: "/relay/auth/login",
+            body: Buffer.from("{}"),
+            headers: [["content-type", "application/json"]],
+            framing,
+          }),
+        );
         expect(res.status, framing).toBe(400);
         expect(res.type, framing).toBe("invalid_request");
       }
@@ -81,7 +94,12 @@ describe("generated hostile requests against the real server", () => {
     });
 
     it("a method outside the usual set on a page or Next route: 405 method_not_allowed with Allow (TRACE was Next's 500; seed 99)", async () => {
-      for (const [method, path] of [["TRACE", "/pdNwVj3hAn"], ["TRACE", "/healthz"], ["TRACE", "/dashboard"], ["PROPFIND", "/"]] as const) {
+      for (const [method, path] of [
+        ["TRACE", "/pdNwVj3hAn"],
+        ["TRACE", "/healthz"],
+        ["TRACE", "/dashboard"],
+        ["PROPFIND", "/"],
+      ] as const) {
         const res = await send(request({ method, target: path, body: Buffer.from("{}"), headers: [["content-type", "text/plain"]] }));
         expect(res.status, `${method} ${path}`).toBe(405);
         expect(res.type, `${method} ${path}`).toBe("method_not_allowed");
@@ -91,34 +109,64 @@ describe("generated hostile requests against the real server", () => {
 
     it("a multipart POST to a page that Fetch's form parser refuses: 400 invalid_request (was Next's 500)", async () => {
       // Unquoted boundary with a comma; no closing boundary.
-      for (const [boundary, terminated] of [["',')+8V", true], ["B", false]] as const) {
-        const res = await send(request({ method: "POST", target: "/p", body: form(boundary, terminated), headers: [["content-type", `multipart/form-data; boundary=${boundary}`]] }));
+      for (const [boundary, terminated] of [
+        ["',')+8V", true],
+        ["B", false],
+      ] as const) {
+        const res = await send(
+          request({
+            method: "POST",
+            target: "/p",
+            body: form(boundary, terminated),
+            headers: [["content-type", `multipart/form-data; boundary=${boundary}`]],
+          }),
+        );
         expect(res.status, boundary).toBe(400);
         expect(res.type, boundary).toBe("invalid_request");
       }
-      const big = await send(request({ method: "POST", target: "/p/abc", body: Buffer.alloc(1024 * 1024 + 10, 0x61), headers: [["content-type", "multipart/form-data; boundary=B"]] }));
+      const big = await send(
+        request({
+          method: "POST",
+          target: "/p/abc",
+          body: Buffer.alloc(1024 * 1024 + 10, 0x61),
+          headers: [["content-type", "multipart/form-data; boundary=B"]],
+        }),
+      );
       expect(big.status).toBe(413);
       expect(big.type).toBe("file_too_large");
     });
 
     it("a well-formed form post still reaches Next, body intact", async () => {
       // Next reads the replayed body and finds no action in it: its own 400, not ours.
-      const res = await send(request({ method: "POST", target: "/p/abc", body: form("B", true), headers: [["content-type", "multipart/form-data; boundary=B"]] }));
+      const res = await send(
+        request({
+          method: "POST",
+          target: "/p/abc",
+          body: form("B", true),
+          headers: [["content-type", "multipart/form-data; boundary=B"]],
+        }),
+      );
       expect(res.status).toBeLessThan(500);
       expect(res.body.toString()).not.toContain("could not be parsed as multipart");
     });
   });
 
-  it(`${runs} generated cases: no 5xx, documented errors, server up, RSS bounded`, async () => {
-    const collect = process.env.FUZZ_COLLECT === "1";
-    const result = await runHttpFuzz(target, { numRuns: runs, seed, collect });
-    if (collect) console.log(`http fuzz failures:\n${result.failures.join("\n\n")}`);
-    expect(result.failures).toEqual([]);
-    console.log(`http fuzz: ${JSON.stringify({ ...result, failures: result.failures.length, rssStartMB: Math.round(result.rssStart / 2 ** 20), rssPeakMB: Math.round(result.rssPeak / 2 ** 20) })}`);
-    expect(result.cases).toBe(runs);
-    expect(result.rssPeak - result.rssStart).toBeLessThan(RSS_GROWTH_LIMIT);
-    const health = await fetch(`${target.server.url}/api/openapi.json`);
-    expect(health.status).toBe(200);
-    expect(rssBytes(target.server.pid)).toBeGreaterThan(0);
-  }, Math.max(120_000, runs * 60));
+  it(
+    `${runs} generated cases: no 5xx, documented errors, server up, RSS bounded`,
+    async () => {
+      const collect = process.env.FUZZ_COLLECT === "1";
+      const result = await runHttpFuzz(target, { numRuns: runs, seed, collect });
+      if (collect) console.log(`http fuzz failures:\n${result.failures.join("\n\n")}`);
+      expect(result.failures).toEqual([]);
+      console.log(
+        `http fuzz: ${JSON.stringify({ ...result, failures: result.failures.length, rssStartMB: Math.round(result.rssStart / 2 ** 20), rssPeakMB: Math.round(result.rssPeak / 2 ** 20) })}`,
+      );
+      expect(result.cases).toBe(runs);
+      expect(result.rssPeak - result.rssStart).toBeLessThan(RSS_GROWTH_LIMIT);
+      const health = await fetch(`${target.server.url}/api/openapi.json`);
+      expect(health.status).toBe(200);
+      expect(rssBytes(target.server.pid)).toBeGreaterThan(0);
+    },
+    Math.max(120_000, runs * 60),
+  );
 });

@@ -33,7 +33,10 @@ export function sendRaw(origin: URL, request: Buffer, timeoutMs: number, options
         reject(parseError instanceof Error ? parseError : new Error(String(parseError)));
       }
     };
-    const timer = setTimeout(() => finish(new NoResponse(`no complete response within ${timeoutMs} ms (${Buffer.concat(chunks).length} bytes read)`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new NoResponse(`no complete response within ${timeoutMs} ms (${Buffer.concat(chunks).length} bytes read)`)),
+      timeoutMs,
+    );
     socket.on("data", (chunk: Buffer) => {
       chunks.push(chunk);
       // A complete response ends the wait even if the server lingers before closing.
@@ -102,7 +105,10 @@ function isComplete(raw: Buffer, head: boolean): boolean {
 
 export function parseResponse(raw: Buffer): RawResponse {
   const parts = splitHead(raw);
-  if (!parts) throw new NoResponse(`connection closed without a response head (${raw.length} bytes: ${JSON.stringify(raw.subarray(0, 80).toString("latin1"))})`);
+  if (!parts)
+    throw new NoResponse(
+      `connection closed without a response head (${raw.length} bytes: ${JSON.stringify(raw.subarray(0, 80).toString("latin1"))})`,
+    );
   const { status, headers } = parseHead(parts.head);
   let body = parts.body;
   if (/chunked/i.test(headers["transfer-encoding"] ?? "")) body = dechunk(body) ?? body;

@@ -29,7 +29,13 @@ beforeAll(async () => {
   // More distinct words starting with "q" than one search word may stand for.
   const letters = "abcdefghijklmnopqrstuvwxyz";
   const qWords = Array.from({ length: MAX_EXPANSION + 12 }, (_, i) => `q${letters[Math.floor(i / 26)]}${letters[i % 26]}`);
-  wide = (await bulkGifPosts(author.id, qWords.map((w) => `${w} loop`), base + 100_000)).reverse();
+  wide = (
+    await bulkGifPosts(
+      author.id,
+      qWords.map((w) => `${w} loop`),
+      base + 100_000,
+    )
+  ).reverse();
   await bulkGifPosts(author.id, ["plain title"], base + 1_000_000);
 });
 

@@ -69,7 +69,14 @@ describe("GET /gifs listing", () => {
     const reply = await gifs("?search=grumpy");
     expect(reply.body.posts).toHaveLength(1);
     const post = reply.body.posts[0];
-    expect(post).toMatchObject({ code: codes.cafe, privacy: "public", liked: false, file_count: 1, team_id: null, title: "Grumpy Café party" });
+    expect(post).toMatchObject({
+      code: codes.cafe,
+      privacy: "public",
+      liked: false,
+      file_count: 1,
+      team_id: null,
+      title: "Grumpy Café party",
+    });
     expect(post.files[0].mime_type).toBe("image/gif");
     expect(post.author.id).toBe(other.id);
     expect(post).not.toHaveProperty("moderated");

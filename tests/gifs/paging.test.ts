@@ -20,7 +20,13 @@ let both: string[];
 beforeAll(async () => {
   author = await createTestUser();
   // Oldest: seven "loop" posts.
-  loops = (await bulkGifPosts(author.id, Array.from({ length: 7 }, (_, i) => `Loop number ${i}`), base)).reverse();
+  loops = (
+    await bulkGifPosts(
+      author.id,
+      Array.from({ length: 7 }, (_, i) => `Loop number ${i}`),
+      base,
+    )
+  ).reverse();
   // Then 300 posts with "red" or "blue"; only every 60th has both, so a two-word search
   // reads many candidates for each match.
   const titles = Array.from({ length: 300 }, (_, i) => (i % 60 === 30 ? `red blue ${i}` : i % 2 ? `red fish ${i}` : `blue fish ${i}`));
@@ -115,7 +121,11 @@ describe("GET /gifs paging", () => {
   it("pages past a suspended author's many posts in short pages without losing anyone", async () => {
     const spammer = await createTestUser();
     const newest = base + 10_000_000;
-    const spam = await bulkGifPosts(spammer.id, Array.from({ length: 250 }, (_, i) => `spam ${i}`), newest);
+    const spam = await bulkGifPosts(
+      spammer.id,
+      Array.from({ length: 250 }, (_, i) => `spam ${i}`),
+      newest,
+    );
     await suspendUser(spammer.id);
     const first = await gifs("?limit=10");
     expect(first.body.posts).toHaveLength(0);

@@ -41,9 +41,24 @@ beforeAll(async () => {
   if (!existsSync(clip)) {
     const tmp = `${clip}.${process.pid}.tmp.mp4`;
     await ffmpeg([
-      "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=24:duration=10",
-      "-f", "lavfi", "-i", "sine=frequency=440:duration=10",
-      "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", tmp,
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=size=1280x720:rate=24:duration=10",
+      "-f",
+      "lavfi",
+      "-i",
+      "sine=frequency=440:duration=10",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-pix_fmt",
+      "yuv420p",
+      "-c:a",
+      "aac",
+      "-shortest",
+      tmp,
     ]);
     await rename(tmp, clip);
   }
@@ -66,7 +81,12 @@ async function stopWorker(): Promise<void> {
 
 async function upload(headers: Record<string, string> = {}, who?: TestUser) {
   const user = who ?? (await createTestUser({ plan: "free" }));
-  const reply = await api("/upload", { method: "POST", key: user.apiKey, rawBody: await form([{ path: clip, name: "clip.mp4", type: "video/mp4" }]), headers });
+  const reply = await api("/upload", {
+    method: "POST",
+    key: user.apiKey,
+    rawBody: await form([{ path: clip, name: "clip.mp4", type: "video/mp4" }]),
+    headers,
+  });
   expect(reply.status, reply.text).toBe(200);
   return { user, post: reply.body.post };
 }
@@ -119,14 +139,20 @@ describe("a public priority video", () => {
 
   it("survives a worker restart mid-job, then becomes ready: priority true, minutes charged", async () => {
     startWorker();
-    await until(() => fileRow(code), (f) => f.streamState === "processing");
+    await until(
+      () => fileRow(code),
+      (f) => f.streamState === "processing",
+    );
     await stopWorker();
     const job = await db().job.findUniqueOrThrow({ where: { key: hlsJobKey((await fileRow(code)).id) } });
     expect(job.state).toBe("queued");
     expect(await minutesLeft(user.id)).toBeNull();
 
     startWorker();
-    await until(() => fileRow(code), (f) => f.streamState === "ready");
+    await until(
+      () => fileRow(code),
+      (f) => f.streamState === "ready",
+    );
     const post = await getPost(code, user.apiKey);
     expect(post.priority).toBe(true);
     expect(post.files[0].stream_state).toBe("ready");
@@ -191,7 +217,10 @@ describe("a public priority video", () => {
     const file = await fileRow(code);
     const again = await enqueueJob(HLS_JOB, { fileId: file.id }, { key: hlsJobKey(file.id) });
     worker?.wake();
-    await until(() => db().job.findUniqueOrThrow({ where: { id: again.id } }), (j) => j.state === "done");
+    await until(
+      () => db().job.findUniqueOrThrow({ where: { id: again.id } }),
+      (j) => j.state === "done",
+    );
     expect(await minutesLeft(user.id)).toBe(FREE_MINUTES - 1);
   });
 
@@ -208,7 +237,10 @@ describe("a private priority video", () => {
   it("is reachable only through signed URLs; playlists sign every URI they list", async () => {
     const { user, post } = await upload({ "post-privacy": "private" });
     if (!worker) startWorker();
-    await until(() => fileRow(post.code), (f) => f.streamState === "ready");
+    await until(
+      () => fileRow(post.code),
+      (f) => f.streamState === "ready",
+    );
     const streamUrl: string = (await getPost(post.code, user.apiKey)).files[0].stream_url;
     expect(streamUrl).toMatch(/master\.m3u8\?exp=\d+&sig=[\w-]{43}$/);
     const unsigned = streamUrl.replace(/\?.*$/, "");
@@ -269,7 +301,11 @@ describe("standard delivery and fallbacks", () => {
 
     const other = await createTestUser({ plan: "free" });
     await db().user.update({ where: { id: other.id }, data: { priorityMinutes: 0 } });
-    const refused = await relay("/upload", { method: "POST", key: other.relayKey, rawBody: await form([{ path: clip, name: "clip.mp4", type: "video/mp4" }]) });
+    const refused = await relay("/upload", {
+      method: "POST",
+      key: other.relayKey,
+      rawBody: await form([{ path: clip, name: "clip.mp4", type: "video/mp4" }]),
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.error.type).toBe("quota_exceeded");
   });
@@ -277,12 +313,21 @@ describe("standard delivery and fallbacks", () => {
   it("an album: an image alone is on standard delivery; an appended video puts it on adaptive delivery at once; removing the video takes it off", async () => {
     await stopWorker(); // the appended video's stream stays queued
     const user = await createTestUser({ plan: "free" });
-    const first = await api("/upload", { method: "POST", key: user.apiKey, rawBody: await form([{ path: await fixture("pngPlain"), name: "a.png", type: "image/png" }]), headers: { "post-privacy": "public" } });
+    const first = await api("/upload", {
+      method: "POST",
+      key: user.apiKey,
+      rawBody: await form([{ path: await fixture("pngPlain"), name: "a.png", type: "image/png" }]),
+      headers: { "post-privacy": "public" },
+    });
     expect(first.status, first.text).toBe(200);
     const code: string = first.body.post.code;
     expect(first.body.post).toMatchObject({ priority: false, files: [{ stream_state: null }] });
 
-    const appended = await api(`/posts/${code}/files`, { method: "POST", key: user.apiKey, rawBody: await form([{ path: clip, name: "clip.mp4", type: "video/mp4" }]) });
+    const appended = await api(`/posts/${code}/files`, {
+      method: "POST",
+      key: user.apiKey,
+      rawBody: await form([{ path: clip, name: "clip.mp4", type: "video/mp4" }]),
+    });
     expect(appended.status, appended.text).toBe(200);
     expect(appended.body.post.priority).toBe(true);
     expect(appended.body.post.files.map((f: { stream_state: string | null }) => f.stream_state)).toEqual([null, "queued"]);
@@ -300,7 +345,10 @@ describe("standard delivery and fallbacks", () => {
     const file = await fileRow(post.code);
     await writeFile(join(dataDir(), "files", ...file.storageKey.split("/")), Buffer.from("not a video at all"));
     startWorker();
-    await until(() => fileRow(post.code), (f) => f.streamState === "failed");
+    await until(
+      () => fileRow(post.code),
+      (f) => f.streamState === "failed",
+    );
     const after = await getPost(post.code, user.apiKey);
     expect(after.priority).toBe(false);
     expect((await db().post.findUniqueOrThrow({ where: { code: post.code } })).priority).toBe(false);

@@ -78,7 +78,10 @@ describe("CORS preflight", () => {
   });
 
   it("an unknown path: 404 error, still readable cross-origin", async () => {
-    const reply = await api("/no-such-endpoint", { method: "OPTIONS", headers: { origin: ORIGIN, "access-control-request-method": "GET" } });
+    const reply = await api("/no-such-endpoint", {
+      method: "OPTIONS",
+      headers: { origin: ORIGIN, "access-control-request-method": "GET" },
+    });
     expect(reply.status).toBe(404);
     expect(reply.body.error.type).toBe("not_found");
     expectCors(reply);
@@ -117,7 +120,8 @@ describe("CORS on actual requests", () => {
 
     const limited = await createTestUser();
     let last: Reply | undefined;
-    for (let i = 0; i <= BUCKETS.posts_get.limit; i++) last = await api("/posts/abc123", { key: limited.apiKey, headers: { origin: ORIGIN } });
+    for (let i = 0; i <= BUCKETS.posts_get.limit; i++)
+      last = await api("/posts/abc123", { key: limited.apiKey, headers: { origin: ORIGIN } });
     expect(last?.status).toBe(429);
     expectCors(last!);
     expect(Number(last!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);

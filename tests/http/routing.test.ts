@@ -39,21 +39,57 @@ describe("every registered endpoint", () => {
   it("is registered for every endpoint of interface.md", () => {
     const api = new Set(ALL_ROUTES.filter((r) => r.surfaces.includes("api")).map((r) => `${r.method} ${r.path}`));
     for (const e of [
-      "POST /upload", "GET /posts", "GET /posts/{code}", "PATCH /posts/{code}", "DELETE /posts/{code}",
-      "POST /posts/{code}/files", "DELETE /posts/{code}/files/{name}", "POST /convert", "GET /gifs",
-      "GET /users/{id}", "GET /users/{id}/posts", "GET /usage-history", "POST /posts/{code}/report",
-      "POST /users/{id}/report", "GET /analytics",
-    ]) expect(api, e).toContain(e);
+      "POST /upload",
+      "GET /posts",
+      "GET /posts/{code}",
+      "PATCH /posts/{code}",
+      "DELETE /posts/{code}",
+      "POST /posts/{code}/files",
+      "DELETE /posts/{code}/files/{name}",
+      "POST /convert",
+      "GET /gifs",
+      "GET /users/{id}",
+      "GET /users/{id}/posts",
+      "GET /usage-history",
+      "POST /posts/{code}/report",
+      "POST /users/{id}/report",
+      "GET /analytics",
+    ])
+      expect(api, e).toContain(e);
     const relay = new Set(ALL_ROUTES.filter((r) => r.surfaces.includes("relay")).map((r) => `${r.method} ${r.path}`));
     for (const e of [
-      "GET /discover", "PATCH /users/@me", "POST /users/@me/avatar", "DELETE /users/@me/avatar", "POST /users/@me/banner",
-      "DELETE /users/@me/banner", "POST /users/{id}/follow", "DELETE /users/{id}/follow", "DELETE /users/@me/followers/{id}",
-      "GET /users/{id}/followers", "GET /users/{id}/following", "POST /users/{id}/block", "DELETE /users/{id}/block",
-      "GET /users/{id}/blocks", "POST /posts/{code}/like", "DELETE /posts/{code}/like", "GET /posts/{code}/comments",
-      "POST /posts/{code}/comments", "DELETE /comments/{id}", "POST /comments/{id}/like", "DELETE /comments/{id}/like",
-      "POST /comments/{id}/report", "GET /notifications", "GET /notifications/unread-count", "GET /preferences",
-      "PATCH /preferences", "GET /sessions", "DELETE /sessions/{id}", "DELETE /sessions", "GET /upload".replace("GET /upload", "POST /upload"),
-    ]) expect(relay, e).toContain(e);
+      "GET /discover",
+      "PATCH /users/@me",
+      "POST /users/@me/avatar",
+      "DELETE /users/@me/avatar",
+      "POST /users/@me/banner",
+      "DELETE /users/@me/banner",
+      "POST /users/{id}/follow",
+      "DELETE /users/{id}/follow",
+      "DELETE /users/@me/followers/{id}",
+      "GET /users/{id}/followers",
+      "GET /users/{id}/following",
+      "POST /users/{id}/block",
+      "DELETE /users/{id}/block",
+      "GET /users/{id}/blocks",
+      "POST /posts/{code}/like",
+      "DELETE /posts/{code}/like",
+      "GET /posts/{code}/comments",
+      "POST /posts/{code}/comments",
+      "DELETE /comments/{id}",
+      "POST /comments/{id}/like",
+      "DELETE /comments/{id}/like",
+      "POST /comments/{id}/report",
+      "GET /notifications",
+      "GET /notifications/unread-count",
+      "GET /preferences",
+      "PATCH /preferences",
+      "GET /sessions",
+      "DELETE /sessions/{id}",
+      "DELETE /sessions",
+      "GET /upload".replace("GET /upload", "POST /upload"),
+    ])
+      expect(relay, e).toContain(e);
   });
 
   it.each(cases.map((c) => [label(c), ...c] as const))("%s: 401 JSON without a key (unless open)", async (_l, surface, route) => {
@@ -93,7 +129,6 @@ describe("every registered endpoint", () => {
       expectError(reply, 401, "unauthorized");
     }
   });
-
 });
 
 describe("dispatcher", () => {
@@ -132,15 +167,12 @@ describe("dispatcher", () => {
     call("api", "/posts/abc123/report", { ...init, method: "POST", key: (await createTestUser()).apiKey });
 
   it("refuses an unparsable JSON body with invalid_request", async () => {
-    const reply = await reportAs({ rawBody: "{not json",
-      headers: { "content-type": "application/json" },
-    });
+    const reply = await reportAs({ rawBody: "{not json", headers: { "content-type": "application/json" } });
     expectError(reply, 400, "invalid_request");
   });
 
   it("refuses a JSON body over 1 MB with file_too_large before reading it all", async () => {
-    const reply = await reportAs({ rawBody: JSON.stringify({ reason: "x".repeat(2 * 1024 * 1024) }),
-    });
+    const reply = await reportAs({ rawBody: JSON.stringify({ reason: "x".repeat(2 * 1024 * 1024) }) });
     expectError(reply, 413, "file_too_large");
   });
 

@@ -43,7 +43,8 @@ describe("GET /users/@me", () => {
       resets_at: weekWindow().end.toISOString(),
     });
     // No legacy keys.
-    for (const legacy of ["plus", "ultra", "badges", "uploads", "created", "is_you", "suspended_flag"]) expect(me).not.toHaveProperty(legacy);
+    for (const legacy of ["plus", "ultra", "badges", "uploads", "created", "is_you", "suspended_flag"])
+      expect(me).not.toHaveProperty(legacy);
   });
 
   it("shows the weekly usage and a quota override", async () => {

@@ -18,7 +18,13 @@ const EXPLICIT_URL = process.env.TEST_REDIS_URL || "";
 const REDIS_URL = EXPLICIT_URL || "redis://127.0.0.1:6379";
 
 async function ping(url: string): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
   client.on("error", () => undefined);
   try {
     await client.connect();
@@ -47,7 +53,11 @@ describe.runIf(reachable || EXPLICIT_URL !== "")("BullMQ transport (real Redis)"
     const consumer: BullTransport = openBullTransport(REDIS_URL, (id) => worker.runById(id), queue);
     // Instance A: only publishes.
     const publisher: BullTransport = openBullTransport(REDIS_URL, undefined, queue);
-    closers.push(() => worker.stop(), () => consumer.close(), () => publisher.close());
+    closers.push(
+      () => worker.stop(),
+      () => consumer.close(),
+      () => publisher.close(),
+    );
     await new Promise((r) => setTimeout(r, 300)); // B's first poll found nothing
 
     const job = await enqueueJob(kind, {});

@@ -92,7 +92,10 @@ describe("worker", () => {
     });
     const job = await enqueueJob(kind, {});
     w.start();
-    const done = await until(() => row(job.id), (r) => r.state === "done");
+    const done = await until(
+      () => row(job.id),
+      (r) => r.state === "done",
+    );
     expect(done.attempts).toBe(3);
     expect(runs).toHaveLength(3);
     // 30 ms then 120 ms of backoff (JOB_RETRY_BASE_MS=30).
@@ -117,8 +120,14 @@ describe("worker", () => {
     });
     const job = await enqueueJob(kind, { file: "x" }, { maxAttempts: 2 });
     w.start();
-    const failed = await until(() => row(job.id), (r) => r.state === "failed");
-    await until(async () => failedWith.length, (n) => n === 1);
+    const failed = await until(
+      () => row(job.id),
+      (r) => r.state === "failed",
+    );
+    await until(
+      async () => failedWith.length,
+      (n) => n === 1,
+    );
     expect(failed.attempts).toBe(2);
     expect(failed.lastError).toBe("always");
     expect(runs).toBe(2);
@@ -130,7 +139,10 @@ describe("worker", () => {
     const w = worker({ [kind]: { run: async () => Promise.reject(new PermanentJobError("corrupt")) } });
     const job = await enqueueJob(kind, {});
     w.start();
-    const failed = await until(() => row(job.id), (r) => r.state === "failed");
+    const failed = await until(
+      () => row(job.id),
+      (r) => r.state === "failed",
+    );
     expect(failed.attempts).toBe(1);
   });
 
@@ -150,7 +162,10 @@ describe("worker", () => {
     });
     const jobs = await Promise.all([1, 2, 3].map(() => enqueueJob(kind, {})));
     w.start();
-    await until(() => db().job.count({ where: { id: { in: jobs.map((j) => j.id) }, state: "done" } }), (n) => n === 3);
+    await until(
+      () => db().job.count({ where: { id: { in: jobs.map((j) => j.id) }, state: "done" } }),
+      (n) => n === 3,
+    );
     expect(peak).toBe(1);
   });
 
@@ -175,7 +190,10 @@ describe("worker", () => {
     const first = worker({ [kind]: slow });
     const jobs = await Promise.all([enqueueJob(kind, { n: 1 }), enqueueJob(kind, { n: 2 })]);
     first.start();
-    await until(async () => started, (n) => n === 1);
+    await until(
+      async () => started,
+      (n) => n === 1,
+    );
     await first.stop();
     const after = await db().job.findMany({ where: { id: { in: jobs.map((j) => j.id) } } });
     expect(after.map((j) => j.state)).toEqual(["queued", "queued"]);
@@ -184,7 +202,10 @@ describe("worker", () => {
 
     const second = worker({ [kind]: slow });
     second.start();
-    await until(() => db().job.count({ where: { id: { in: jobs.map((j) => j.id) }, state: "done" } }), (n) => n === 2);
+    await until(
+      () => db().job.count({ where: { id: { in: jobs.map((j) => j.id) }, state: "done" } }),
+      (n) => n === 2,
+    );
     expect(completed).toBe(2);
   });
 });

@@ -6,16 +6,43 @@ import sharp from "sharp";
 import { describe, expect, it, vi } from "vitest";
 import { resetMediaConfig } from "@/lib/media/config";
 import { DomainError } from "@/lib/errors";
-import { canConvert, convertFile, convertImageBytes, convertNeedsPlus, IN_MEMORY_PIXELS, isConvertTarget, type ConvertTarget } from "@/lib/media/convert";
+import {
+  canConvert,
+  convertFile,
+  convertImageBytes,
+  convertNeedsPlus,
+  IN_MEMORY_PIXELS,
+  isConvertTarget,
+  type ConvertTarget,
+} from "@/lib/media/convert";
 import { sniffBuffer, sniffFile } from "@/lib/media/sniff";
-import { ffmpeg, fixture, FIXTURE_FFMPEG, type FixtureName, listDir, probeJson, removeDir, scratchDir, SECRET, topLevelBoxes, useScratchDir } from "../support/media";
+import {
+  ffmpeg,
+  fixture,
+  FIXTURE_FFMPEG,
+  type FixtureName,
+  listDir,
+  probeJson,
+  removeDir,
+  scratchDir,
+  SECRET,
+  topLevelBoxes,
+  useScratchDir,
+} from "../support/media";
 
 const out = useScratchDir();
 
 /** Per-packet hashes of every stream: equal means the same media, whatever the container layout. */
 async function packets(path: string): Promise<string> {
-  const { stdout } = await promisify(execFile)(FIXTURE_FFMPEG, ["-v", "error", "-i", path, "-map", "0", "-c", "copy", "-f", "framemd5", "-"], { maxBuffer: 64 * 1024 * 1024 });
-  return stdout.split("\n").filter((l) => l && !l.startsWith("#")).join("\n");
+  const { stdout } = await promisify(execFile)(
+    FIXTURE_FFMPEG,
+    ["-v", "error", "-i", path, "-map", "0", "-c", "copy", "-f", "framemd5", "-"],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
+  return stdout
+    .split("\n")
+    .filter((l) => l && !l.startsWith("#"))
+    .join("\n");
 }
 
 async function convert(name: FixtureName, target: ConvertTarget, file = `${name}-to.${target}`) {
@@ -196,7 +223,21 @@ describe("video → GIF and MP3", () => {
 
   it("GIF: only the first 10 seconds", async () => {
     const d = await scratchDir();
-    await ffmpeg(["-f", "lavfi", "-i", "smptebars=size=160x120:rate=15", "-t", "13", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", join(d, "long.mp4")]);
+    await ffmpeg([
+      "-f",
+      "lavfi",
+      "-i",
+      "smptebars=size=160x120:rate=15",
+      "-t",
+      "13",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-pix_fmt",
+      "yuv420p",
+      join(d, "long.mp4"),
+    ]);
     const source = (await sniffFile(join(d, "long.mp4")))!;
     await convertFile(join(d, "long.mp4"), join(d, "long.gif"), { source, target: "gif" });
     const meta = await sharp(join(d, "long.gif"), { animated: true }).metadata();
@@ -223,8 +264,17 @@ describe("video → GIF and MP3", () => {
 
 describe("in memory (convertImageBytes)", () => {
   const IMAGE_PAIRS: [FixtureName, ConvertTarget][] = [
-    ["png", "png"], ["png", "jpeg"], ["png", "webp"], ["png", "avif"], ["png", "gif"],
-    ["jpegOriented", "jpeg"], ["jpegExif", "webp"], ["webp", "png"], ["webpAnimated", "gif"], ["gifAnimated", "webp"], ["gifAnimated", "jpeg"],
+    ["png", "png"],
+    ["png", "jpeg"],
+    ["png", "webp"],
+    ["png", "avif"],
+    ["png", "gif"],
+    ["jpegOriented", "jpeg"],
+    ["jpegExif", "webp"],
+    ["webp", "png"],
+    ["webpAnimated", "gif"],
+    ["gifAnimated", "webp"],
+    ["gifAnimated", "jpeg"],
   ];
 
   it.each(IMAGE_PAIRS)("%s → %s: the same bytes and description as convertFile", async (name, target) => {

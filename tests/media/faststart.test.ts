@@ -15,14 +15,20 @@ import { ffmpeg, fixture, FIXTURE_FFMPEG, insertsRanges, probeJson, SECRET, topL
 
 const run = promisify(execFile);
 const at = useScratchDir();
-const sha = async (path: string) => createHash("sha256").update(await readFile(path)).digest("hex");
+const sha = async (path: string) =>
+  createHash("sha256")
+    .update(await readFile(path))
+    .digest("hex");
 
 /** Per-packet hashes of every stream: equal lists mean the same media, whatever the container layout. */
 async function packetHashes(path: string): Promise<string> {
   const { stdout } = await run(FIXTURE_FFMPEG, ["-v", "error", "-i", path, "-map", "0", "-c", "copy", "-f", "framemd5", "-"], {
     maxBuffer: 64 * 1024 * 1024,
   });
-  return stdout.split("\n").filter((l) => l && !l.startsWith("#")).join("\n");
+  return stdout
+    .split("\n")
+    .filter((l) => l && !l.startsWith("#"))
+    .join("\n");
 }
 
 /** Every tag ffprobe sees, container and streams (creation_time included). */
@@ -40,7 +46,19 @@ async function scratchCopy(name: string, fixtureName: "mp4" | "mp4Silent" | "mp4
 /** The fixture with its moov moved to the front by ffmpeg, metadata kept. */
 async function moovFirstWithMetadata(name: string): Promise<string> {
   const path = at(name);
-  await ffmpeg(["-i", await fixture("mp4"), "-map", "0", "-c", "copy", "-map_metadata", "0", "-movflags", "+faststart+use_metadata_tags", path]);
+  await ffmpeg([
+    "-i",
+    await fixture("mp4"),
+    "-map",
+    "0",
+    "-c",
+    "copy",
+    "-map_metadata",
+    "0",
+    "-movflags",
+    "+faststart+use_metadata_tags",
+    path,
+  ]);
   return path;
 }
 

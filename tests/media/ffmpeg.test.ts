@@ -22,7 +22,10 @@ afterEach(() => {
 const ENDLESS = ["-re", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10", "-f", "null", "-"];
 
 async function failure(promise: Promise<unknown>): Promise<MediaToolError> {
-  const e = await promise.then(() => null, (x: unknown) => x);
+  const e = await promise.then(
+    () => null,
+    (x: unknown) => x,
+  );
   expect(isMediaToolError(e)).toBe(true);
   return e as MediaToolError;
 }
@@ -116,7 +119,9 @@ describe("runFfprobe", () => {
   });
 
   it("parses both rotation conventions (old rotate tag, display matrix side data)", () => {
-    const stream = (extra: object) => ({ streams: [{ index: 0, codec_type: "video", codec_name: "h264", width: 1920, height: 1080, ...extra }] });
+    const stream = (extra: object) => ({
+      streams: [{ index: 0, codec_type: "video", codec_name: "h264", width: 1920, height: 1080, ...extra }],
+    });
     expect(parseProbeJson(stream({ tags: { rotate: "90" } })).streams[0]!.rotation).toBe(90);
     expect(parseProbeJson(stream({ side_data_list: [{ side_data_type: "Display Matrix", rotation: -90 }] })).streams[0]!.rotation).toBe(90);
     expect(parseProbeJson(stream({ side_data_list: [{ rotation: 90 }] })).streams[0]!.rotation).toBe(270);

@@ -73,7 +73,8 @@ describe("processImage: metadata stripping without re-encoding", () => {
     const result = await processImage(input, out("stripped.jpg"), { keepMetadata: false, format: "jpeg" });
     const bytes = await readFile(out("stripped.jpg"));
     expect(result).toMatchObject({ width: 64, height: 48, size: bytes.length, mime: "image/jpeg" });
-    for (const secret of [SECRET.make, SECRET.xmp, SECRET.comment, "Exif\0", "http://ns.adobe.com/xap"]) expect(has(bytes, secret)).toBe(false);
+    for (const secret of [SECRET.make, SECRET.xmp, SECRET.comment, "Exif\0", "http://ns.adobe.com/xap"])
+      expect(has(bytes, secret)).toBe(false);
     const meta = await sharp(bytes).metadata();
     expect(meta.exif).toBeUndefined();
     expect(meta.xmp).toBeUndefined();
@@ -161,7 +162,19 @@ describe("processImage: animation", () => {
   it("a long animation is fine: the pixel limit is per frame, plus a larger one for all frames", async () => {
     const d = await scratchDir();
     // 900 frames of 640x480 = 276 MP in all, above the 268 MP still-image limit.
-    await ffmpeg(["-f", "lavfi", "-i", "color=c=red:size=640x480:rate=30", "-t", "30", "-pix_fmt", "rgb8", "-f", "gif", join(d, "long.gif")]);
+    await ffmpeg([
+      "-f",
+      "lavfi",
+      "-i",
+      "color=c=red:size=640x480:rate=30",
+      "-t",
+      "30",
+      "-pix_fmt",
+      "rgb8",
+      "-f",
+      "gif",
+      join(d, "long.gif"),
+    ]);
     const result = await processImage(join(d, "long.gif"), join(d, "out.gif"), { keepMetadata: false, format: "gif" });
     expect(result).toMatchObject({ width: 640, height: 480, animated: true });
     await removeDir(d);
@@ -181,7 +194,10 @@ describe("processImage: animation", () => {
 
 describe("processImage: bad input", () => {
   const invalid = async (promise: Promise<unknown>) => {
-    const error = await promise.then(() => null, (e: unknown) => e);
+    const error = await promise.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(DomainError);
     expect((error as DomainError).type).toBe("invalid_request");
     return error as DomainError;
@@ -209,7 +225,11 @@ describe("processImage: bad input", () => {
 
   it("a truncated JPEG → invalid_request", async () => {
     const d = await scratchDir();
-    const big = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 40 } } }).jpeg().toBuffer();
+    const big = await sharp({
+      create: { width: 300, height: 200, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 40 } },
+    })
+      .jpeg()
+      .toBuffer();
     await writeFile(join(d, "in.jpg"), big.subarray(0, big.length >> 1));
     await invalid(processImage(join(d, "in.jpg"), join(d, "out.jpg"), { keepMetadata: false, format: "jpeg" }));
     expect(await listDir(d)).toEqual(["in.jpg"]);
@@ -239,7 +259,12 @@ describe("processImage: bad input", () => {
 
 describe("rewriteImage (container surgery)", () => {
   it("returns null for truncated containers so the caller re-encodes or rejects", async () => {
-    for (const [name, format] of [["pngPlain", "png"], ["jpegExif", "jpeg"], ["webp", "webp"], ["gifAnimated", "gif"]] as const) {
+    for (const [name, format] of [
+      ["pngPlain", "png"],
+      ["jpegExif", "jpeg"],
+      ["webp", "webp"],
+      ["gifAnimated", "gif"],
+    ] as const) {
       const buf = await readFile(await fixture(name));
       expect(rewriteImage(buf.subarray(0, buf.length - 10), format, false)).toBeNull();
       expect(rewriteImage(buf, format, false)).not.toBeNull();
@@ -258,7 +283,9 @@ describe("rewriteImage (container surgery)", () => {
   });
 
   it("walks progressive JPEGs (several scans, tables between them)", async () => {
-    const src = await sharp({ create: { width: 120, height: 90, channels: 3, background: "#000", noise: { type: "gaussian", mean: 120, sigma: 50 } } })
+    const src = await sharp({
+      create: { width: 120, height: 90, channels: 3, background: "#000", noise: { type: "gaussian", mean: 120, sigma: 50 } },
+    })
       .jpeg({ progressive: true, quality: 80 })
       .withExif({ IFD0: { Make: SECRET.make } })
       .toBuffer();

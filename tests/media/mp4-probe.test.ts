@@ -56,8 +56,16 @@ function essentials(probe: ProbeResult) {
     formatName: probe.formatName,
     size: probe.size,
     streams: probe.streams.map((s) => ({
-      index: s.index, codecType: s.codecType, codecName: s.codecName, codecTag: s.codecTag, pixFmt: s.pixFmt,
-      width: s.width, height: s.height, rotation: s.rotation, attachedPic: s.attachedPic, duration: ms(s.duration),
+      index: s.index,
+      codecType: s.codecType,
+      codecName: s.codecName,
+      codecTag: s.codecTag,
+      pixFmt: s.pixFmt,
+      width: s.width,
+      height: s.height,
+      rotation: s.rotation,
+      attachedPic: s.attachedPic,
+      duration: ms(s.duration),
     })),
   };
 }
@@ -65,7 +73,12 @@ function essentials(probe: ProbeResult) {
 function decisions(probe: ProbeResult) {
   const upload = planMp4(probe, UPLOAD_COPY_VIDEO, "mov");
   const convert = planMp4(probe, CONVERT_COPY_VIDEO, "mov");
-  return { video: upload.video.index, audio: upload.audio?.index, upload: [upload.copyVideo, upload.copyAudio], convert: [convert.copyVideo, convert.copyAudio] };
+  return {
+    video: upload.video.index,
+    audio: upload.audio?.index,
+    upload: [upload.copyVideo, upload.copyAudio],
+    convert: [convert.copyVideo, convert.copyAudio],
+  };
 }
 
 async function expectSameAsFfprobe(path: string): Promise<ProbeResult> {
@@ -111,7 +124,21 @@ describe("probeMp4Boxes: the same answer as ffprobe", () => {
   });
 
   it("720p with B-frames (the first frame's composition offset in the edit list), as MP4 and as MOV", async () => {
-    const mp4 = await media("bframes.mp4", [...LAVFI_VIDEO("1280x720", 30), ...LAVFI_AUDIO, "-t", "3", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest"]);
+    const mp4 = await media("bframes.mp4", [
+      ...LAVFI_VIDEO("1280x720", 30),
+      ...LAVFI_AUDIO,
+      "-t",
+      "3",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "veryfast",
+      "-pix_fmt",
+      "yuv420p",
+      "-c:a",
+      "aac",
+      "-shortest",
+    ]);
     const mov = await media("bframes.mov", ["-i", mp4, "-c", "copy", "-f", "mov"]);
     for (const path of [mp4, mov]) {
       const probe = await expectSameAsFfprobe(path);
@@ -120,13 +147,37 @@ describe("probeMp4Boxes: the same answer as ffprobe", () => {
   });
 
   it("MP3 audio in MP4", async () => {
-    const path = await media("mp3.mp4", [...LAVFI_VIDEO("320x240", 25), ...LAVFI_AUDIO, "-t", "2", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "libmp3lame", "-shortest"]);
+    const path = await media("mp3.mp4", [
+      ...LAVFI_VIDEO("320x240", 25),
+      ...LAVFI_AUDIO,
+      "-t",
+      "2",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-pix_fmt",
+      "yuv420p",
+      "-c:a",
+      "libmp3lame",
+      "-shortest",
+    ]);
     expect((await expectSameAsFfprobe(path)).streams[1].codecName).toBe("mp3");
   });
 
   it("H.264 4:4:4 and 10-bit: pixel formats read from the SPS, so uploads still transcode them", async () => {
     for (const pixFmt of ["yuv444p", "yuv420p10le"]) {
-      const path = await media(`${pixFmt}.mp4`, [...LAVFI_VIDEO("320x240", 25), "-t", "1", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", pixFmt]);
+      const path = await media(`${pixFmt}.mp4`, [
+        ...LAVFI_VIDEO("320x240", 25),
+        "-t",
+        "1",
+        "-c:v",
+        "libx264",
+        "-preset",
+        "ultrafast",
+        "-pix_fmt",
+        pixFmt,
+      ]);
       const probe = await expectSameAsFfprobe(path);
       expect(probe.streams[0].pixFmt).toBe(pixFmt);
       expect(decisions(probe).upload[0]).toBe(false);
@@ -134,7 +185,17 @@ describe("probeMp4Boxes: the same answer as ffprobe", () => {
   });
 
   it("full-range H.264 reads as yuv420p (ffprobe: yuvj420p), copied alike", async () => {
-    const path = await media("full.mp4", [...LAVFI_VIDEO("320x240", 25), "-t", "1", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuvj420p"]);
+    const path = await media("full.mp4", [
+      ...LAVFI_VIDEO("320x240", 25),
+      "-t",
+      "1",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-pix_fmt",
+      "yuvj420p",
+    ]);
     const boxes = (await probeMp4Boxes(path))!;
     const probed = await runFfprobe(path, { demuxer: "mov" });
     expect([boxes.streams[0].pixFmt, probed.streams[0].pixFmt]).toEqual(["yuv420p", "yuvj420p"]);
@@ -143,15 +204,52 @@ describe("probeMp4Boxes: the same answer as ffprobe", () => {
 
   it("HEVC (hvc1) + AAC, when this ffmpeg build has libx265", async () => {
     if (!(await hasEncoder("libx265"))) return; // the shipped build has it; a system FFMPEG may not
-    const path = await media("hevc.mp4", [...LAVFI_VIDEO("320x240", 25), ...LAVFI_AUDIO, "-t", "2", "-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-x265-params", "log-level=error", "-tag:v", "hvc1", "-c:a", "aac", "-shortest"]);
+    const path = await media("hevc.mp4", [
+      ...LAVFI_VIDEO("320x240", 25),
+      ...LAVFI_AUDIO,
+      "-t",
+      "2",
+      "-c:v",
+      "libx265",
+      "-preset",
+      "ultrafast",
+      "-pix_fmt",
+      "yuv420p",
+      "-x265-params",
+      "log-level=error",
+      "-tag:v",
+      "hvc1",
+      "-c:a",
+      "aac",
+      "-shortest",
+    ]);
     const probe = await expectSameAsFfprobe(path);
-    expect(probe.streams.map((s) => [s.codecName, s.codecTag, s.pixFmt])).toEqual([["hevc", "hvc1", "yuv420p"], ["aac", "mp4a", undefined]]);
+    expect(probe.streams.map((s) => [s.codecName, s.codecTag, s.pixFmt])).toEqual([
+      ["hevc", "hvc1", "yuv420p"],
+      ["aac", "mp4a", undefined],
+    ]);
   });
 });
 
 describe("what the boxes cannot say goes to ffprobe", () => {
   it("fragmented MP4 (durations are in the fragments): null, and probeInput answers with ffprobe's probe", async () => {
-    const path = await media("frag.mp4", [...LAVFI_VIDEO("320x240", 25), ...LAVFI_AUDIO, "-t", "2", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", "-movflags", "frag_keyframe+empty_moov"]);
+    const path = await media("frag.mp4", [
+      ...LAVFI_VIDEO("320x240", 25),
+      ...LAVFI_AUDIO,
+      "-t",
+      "2",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-pix_fmt",
+      "yuv420p",
+      "-c:a",
+      "aac",
+      "-shortest",
+      "-movflags",
+      "frag_keyframe+empty_moov",
+    ]);
     expect(await probeMp4Boxes(path)).toBeNull();
     const probed = await runFfprobe(path, { demuxer: "mov" });
     expect(probed.duration).toBeGreaterThan(1.9);
@@ -193,7 +291,11 @@ describe("video jobs on MP4/MOV need no ffprobe", () => {
 
   it("convert MP4 → MP4 and MOV → MP4, MP4 → MP3: the same output as with ffprobe", async () => {
     const outputs: Record<string, number> = {};
-    for (const [name, target] of [["mp4", "mp4"], ["mov", "mp4"], ["mp4", "mp3"]] as const) {
+    for (const [name, target] of [
+      ["mp4", "mp4"],
+      ["mov", "mp4"],
+      ["mp4", "mp3"],
+    ] as const) {
       const input = await fixture(name);
       const source = (await sniffFile(input))!;
       const withProbe = await convertFile(input, at(`${name}-probe.${target}`), { source, target });

@@ -24,7 +24,32 @@ const SEED = Number(process.env.FUZZ_SEED || 20261126);
 const STEP_TIMEOUT_MS = 10_000;
 
 const CONTAINERS = new Set(["moov", "trak", "mdia", "minf", "stbl", "udta", "edts", "dinf", "meta", "mvex"]);
-const BOX_TYPES = ["ftyp", "moov", "mdat", "free", "trak", "mdia", "minf", "stbl", "stsd", "stco", "co64", "mvhd", "tkhd", "mdhd", "hdlr", "udta", "meta", "uuid", "mvex", "avc1", "mp4a", "saio", "moof", "wide"];
+const BOX_TYPES = [
+  "ftyp",
+  "moov",
+  "mdat",
+  "free",
+  "trak",
+  "mdia",
+  "minf",
+  "stbl",
+  "stsd",
+  "stco",
+  "co64",
+  "mvhd",
+  "tkhd",
+  "mdhd",
+  "hdlr",
+  "udta",
+  "meta",
+  "uuid",
+  "mvex",
+  "avc1",
+  "mp4a",
+  "saio",
+  "moof",
+  "wide",
+];
 
 /** Every box header position of a well-formed MP4 (descending into the usual containers). */
 function boxHeaders(buf: Buffer, from = 0, to = buf.length, out: number[] = []): number[] {
@@ -53,8 +78,12 @@ type Mutation =
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.nat().map((at) => ({ kind: "truncate" as const, at })),
-  fc.tuple(fc.nat(), fc.oneof(fc.constantFrom(0, 1, 7, 8, 9, 16, 0x7fffffff, 0xffffffff), fc.nat({ max: 0xffffffff }))).map(([box, value]) => ({ kind: "size" as const, box, value })),
-  fc.tuple(fc.nat(), fc.oneof(fc.constantFrom(0n, 8n, 15n, 16n, 2n ** 53n, 2n ** 64n - 1n), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }))).map(([box, value]) => ({ kind: "large" as const, box, value })),
+  fc
+    .tuple(fc.nat(), fc.oneof(fc.constantFrom(0, 1, 7, 8, 9, 16, 0x7fffffff, 0xffffffff), fc.nat({ max: 0xffffffff })))
+    .map(([box, value]) => ({ kind: "size" as const, box, value })),
+  fc
+    .tuple(fc.nat(), fc.oneof(fc.constantFrom(0n, 8n, 15n, 16n, 2n ** 53n, 2n ** 64n - 1n), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n })))
+    .map(([box, value]) => ({ kind: "large" as const, box, value })),
   fc.tuple(fc.nat(), fc.constantFrom(...BOX_TYPES)).map(([box, type]) => ({ kind: "type" as const, box, type })),
   fc.tuple(fc.nat(), fc.nat({ max: 255 })).map(([at, byte]) => ({ kind: "flip" as const, at, byte })),
   fc.nat().map((box) => ({ kind: "nest" as const, box })),
@@ -110,7 +139,10 @@ const { box: generatedBox } = fc.letrec<{ box: Buffer; children: Buffer }>((tie)
   box: fc
     .tuple(
       fc.constantFrom(...BOX_TYPES),
-      fc.oneof({ weight: 3, arbitrary: fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b)) }, { weight: 2, arbitrary: tie("children") }),
+      fc.oneof(
+        { weight: 3, arbitrary: fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b)) },
+        { weight: 2, arbitrary: tie("children") },
+      ),
       fc.constantFrom("right", "zero", "large", "short", "past-end", "tiny"),
     )
     .map(([type, payload, sizing]) => {
@@ -145,11 +177,22 @@ describe("MP4 boxes and fast start under generated input", () => {
   }, 120_000);
 
   const input = fc.oneof(
-    { weight: 6, arbitrary: fc.tuple(fc.nat(), fc.array(mutation, { minLength: 1, maxLength: 4 })).map(([i, ms]) => ({ source: i, mutations: ms, generated: null as Buffer | null })) },
-    { weight: 2, arbitrary: fc.array(generatedBox, { minLength: 1, maxLength: 4 }).map((boxes) => ({ source: 0, mutations: [], generated: Buffer.concat(boxes) })) },
+    {
+      weight: 6,
+      arbitrary: fc
+        .tuple(fc.nat(), fc.array(mutation, { minLength: 1, maxLength: 4 }))
+        .map(([i, ms]) => ({ source: i, mutations: ms, generated: null as Buffer | null })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .array(generatedBox, { minLength: 1, maxLength: 4 })
+        .map((boxes) => ({ source: 0, mutations: [], generated: Buffer.concat(boxes) })),
+    },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 256 }).map((b) => ({ source: 0, mutations: [], generated: Buffer.from(b) })) },
   );
-  const bytesOf = (c: { source: number; mutations: Mutation[]; generated: Buffer | null }) => c.generated ?? mutate(mp4s[c.source % mp4s.length], c.mutations);
+  const bytesOf = (c: { source: number; mutations: Mutation[]; generated: Buffer | null }) =>
+    c.generated ?? mutate(mp4s[c.source % mp4s.length], c.mutations);
 
   it("childBoxes tiles its range exactly or refuses with MalformedBox", () => {
     fc.assert(
@@ -255,7 +298,7 @@ describe("image container surgery under generated input", () => {
     fc.tuple(fc.nat(), fc.constantFrom(0, 1, 0xff, 0x7fffffff, 0xffffffff), fc.boolean()).map(([at, v, le]) => (b: Buffer) => {
       const c = Buffer.from(b);
       const i = at % Math.max(1, c.length - 4);
-      if (c.length >= i + 4) (le ? c.writeUInt32LE(v >>> 0, i) : c.writeUInt32BE(v >>> 0, i));
+      if (c.length >= i + 4) le ? c.writeUInt32LE(v >>> 0, i) : c.writeUInt32BE(v >>> 0, i);
       return c;
     }),
     fc.tuple(fc.nat(), fc.nat({ max: 255 })).map(([at, v]) => (b: Buffer) => {
@@ -272,19 +315,25 @@ describe("image container surgery under generated input", () => {
   it("rewriteImage returns null or a smaller file that scans again, never throws", () => {
     let rewritten = 0;
     fc.assert(
-      fc.property(fc.nat(), fc.array(damage, { minLength: 1, maxLength: 4 }), fc.boolean(), fc.option(fc.uint8Array({ maxLength: 200 }), { nil: undefined }), (i, damages, keep, random) => {
-        const [, format] = formats[i % formats.length];
-        const source = images[i % images.length];
-        // Random bytes behind the format's own signature, or a damaged real file.
-        const buf = random ? Buffer.concat([source.subarray(0, 12), Buffer.from(random)]) : damages.reduce((b, d) => d(b), source);
-        const out = rewriteImage(buf, format, keep);
-        if (!out) return;
-        rewritten++;
-        if (!out.changed) expect(out.bytes).toBe(buf);
-        // At most the one-byte GIF trailer is added; everything else is dropped or kept.
-        expect(out.bytes.length).toBeLessThanOrEqual(buf.length + 1);
-        expect(scanImage(out.bytes, format)).not.toBeNull();
-      }),
+      fc.property(
+        fc.nat(),
+        fc.array(damage, { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        fc.option(fc.uint8Array({ maxLength: 200 }), { nil: undefined }),
+        (i, damages, keep, random) => {
+          const [, format] = formats[i % formats.length];
+          const source = images[i % images.length];
+          // Random bytes behind the format's own signature, or a damaged real file.
+          const buf = random ? Buffer.concat([source.subarray(0, 12), Buffer.from(random)]) : damages.reduce((b, d) => d(b), source);
+          const out = rewriteImage(buf, format, keep);
+          if (!out) return;
+          rewritten++;
+          if (!out.changed) expect(out.bytes).toBe(buf);
+          // At most the one-byte GIF trailer is added; everything else is dropped or kept.
+          expect(out.bytes.length).toBeLessThanOrEqual(buf.length + 1);
+          expect(scanImage(out.bytes, format)).not.toBeNull();
+        },
+      ),
       { numRuns: RUNS * 4, seed: SEED },
     );
     expect(rewritten).toBeGreaterThan(RUNS / 10);

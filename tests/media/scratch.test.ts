@@ -65,7 +65,13 @@ describe("processImage on pooled buffers", () => {
     const inputs = await Promise.all(
       Array.from({ length: 8 }, async (_, i) => {
         const bytes = await sharp({
-          create: { width: 64 + i * 16, height: 48 + i * 8, channels: 3, background: "#000", noise: { type: "gaussian", mean: 40 + i * 20, sigma: 30 } },
+          create: {
+            width: 64 + i * 16,
+            height: 48 + i * 8,
+            channels: 3,
+            background: "#000",
+            noise: { type: "gaussian", mean: 40 + i * 20, sigma: 30 },
+          },
         })
           .jpeg({ quality: 85 })
           .withExif({ IFD0: { Make: `${SECRET.make} ${i}` } })
@@ -75,7 +81,9 @@ describe("processImage on pooled buffers", () => {
         return { path, bytes, width: 64 + i * 16, height: 48 + i * 8 };
       }),
     );
-    const results = await Promise.all(inputs.map((input, i) => processImage(input.path, at(`burst-${i}.out.jpg`), { keepMetadata: false, format: "jpeg" })));
+    const results = await Promise.all(
+      inputs.map((input, i) => processImage(input.path, at(`burst-${i}.out.jpg`), { keepMetadata: false, format: "jpeg" })),
+    );
     for (const [i, input] of inputs.entries()) {
       expect(results[i]).toMatchObject({ width: input.width, height: input.height, mime: "image/jpeg" });
       const written = await readFile(at(`burst-${i}.out.jpg`));

@@ -87,7 +87,15 @@ describe("sniffBuffer", () => {
   });
 
   it("refuses text, empty input, SVG, BMP, TIFF, PDF and a RIFF that is not WebP", () => {
-    for (const text of ["", "hello world", "<svg xmlns='http://www.w3.org/2000/svg'/>", "%PDF-1.7\n", "BM\x36\x00\x00\x00", "II*\x00", "RIFF\x24\x00\x00\x00WAVEfmt "]) {
+    for (const text of [
+      "",
+      "hello world",
+      "<svg xmlns='http://www.w3.org/2000/svg'/>",
+      "%PDF-1.7\n",
+      "BM\x36\x00\x00\x00",
+      "II*\x00",
+      "RIFF\x24\x00\x00\x00WAVEfmt ",
+    ]) {
       expect(sniffBuffer(Buffer.from(text, "latin1"))).toBeNull();
     }
   });

@@ -73,8 +73,14 @@ describe("selectMediaTools", () => {
       ffmpeg: "/opt/ff/bin/ffmpeg",
       ffprobe: "/opt/ff/bin/ffprobe",
     });
-    expect(selectMediaTools({ source: "npm", searchPath: "", npm, ffprobePath: "/x/ffprobe" })).toEqual({ origin: "env", ffmpeg: "/x/ffmpeg", ffprobe: "/x/ffprobe" });
-    expect(selectMediaTools({ source: "auto", searchPath: "", npm, ffmpegPath: "/a/ffmpeg", ffprobePath: "/b/probe" })).toMatchObject({ ffprobe: "/b/probe" });
+    expect(selectMediaTools({ source: "npm", searchPath: "", npm, ffprobePath: "/x/ffprobe" })).toEqual({
+      origin: "env",
+      ffmpeg: "/x/ffmpeg",
+      ffprobe: "/x/ffprobe",
+    });
+    expect(selectMediaTools({ source: "auto", searchPath: "", npm, ffmpegPath: "/a/ffmpeg", ffprobePath: "/b/probe" })).toMatchObject({
+      ffprobe: "/b/probe",
+    });
   });
 
   it("FFMPEG_SOURCE is parsed strictly", () => {
@@ -96,7 +102,9 @@ describe("the process's choice", () => {
       ffmpeg: { path: join(both, "ffmpeg"), version: "9.9-fake" },
       ffprobe: { path: join(both, "ffprobe"), version: "9.9-fake" },
     });
-    expect(formatMediaToolsReport(report)).toBe(`media tools (system): ffmpeg 9.9-fake (${join(both, "ffmpeg")}), ffprobe 9.9-fake (${join(both, "ffprobe")})`);
+    expect(formatMediaToolsReport(report)).toBe(
+      `media tools (system): ffmpeg 9.9-fake (${join(both, "ffmpeg")}), ffprobe 9.9-fake (${join(both, "ffprobe")})`,
+    );
 
     vi.stubEnv("FFMPEG_SOURCE", "npm");
     resetMediaConfig();
@@ -118,7 +126,9 @@ describe("the process's choice", () => {
     vi.stubEnv("PATH", path(both, process.env.PATH ?? ""));
     resetMediaConfig();
     // The broken pair is what auto picks: it fails, so the success below is the npm builds' work.
-    await expect(processVideo(await fixture("mkv"), join(dir, "auto.mp4"), join(dir, "auto.jpg"), { keepMetadata: false })).rejects.toThrow();
+    await expect(
+      processVideo(await fixture("mkv"), join(dir, "auto.mp4"), join(dir, "auto.jpg"), { keepMetadata: false }),
+    ).rejects.toThrow();
 
     vi.stubEnv("FFMPEG_SOURCE", "npm");
     resetMediaConfig();

@@ -99,7 +99,23 @@ describe("processVideo: transcode", () => {
 describe("processVideo: H.264 that browsers cannot play", () => {
   it("4:4:4 H.264 is transcoded to 4:2:0", async () => {
     const d = await scratchDir();
-    await ffmpeg(["-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "0.5", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv444p", "-f", "matroska", join(d, "444.mkv")]);
+    await ffmpeg([
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc=size=160x120:rate=10",
+      "-t",
+      "0.5",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-pix_fmt",
+      "yuv444p",
+      "-f",
+      "matroska",
+      join(d, "444.mkv"),
+    ]);
     const result = await processVideo(join(d, "444.mkv"), join(d, "out.mp4"), join(d, "out.jpg"), { keepMetadata: false });
     expect(result.transcoded).toBe(true);
     const video = (await probeJson(join(d, "out.mp4"))).streams[0] as { codec_name: string; pix_fmt?: string };
@@ -111,7 +127,21 @@ describe("processVideo: H.264 that browsers cannot play", () => {
 describe("processVideo: thumbnails", () => {
   it("is at most 1280 px wide and comes from the first frame of a short clip", async () => {
     const d = await scratchDir();
-    await ffmpeg(["-f", "lavfi", "-i", "testsrc=size=1600x200:rate=10", "-t", "0.5", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", join(d, "wide.mp4")]);
+    await ffmpeg([
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc=size=1600x200:rate=10",
+      "-t",
+      "0.5",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-pix_fmt",
+      "yuv420p",
+      join(d, "wide.mp4"),
+    ]);
     const result = await processVideo(join(d, "wide.mp4"), join(d, "out.mp4"), join(d, "out.jpg"), { keepMetadata: false });
     expect(result).toMatchObject({ width: 1600, height: 200 });
     expect(result.thumbnail).toMatchObject({ width: 1280, height: 160 });

@@ -6,7 +6,17 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { GET } from "@/app/metrics/route";
 import { resetEnv } from "@/lib/config/env";
-import { metrics, recordCacheLookup, recordJob, recordRateLimited, recordRequest, recordServedBytes, recordUploadedBytes, resetMetrics, setGaugeSource } from "@/lib/metrics/registry";
+import {
+  metrics,
+  recordCacheLookup,
+  recordJob,
+  recordRateLimited,
+  recordRequest,
+  recordServedBytes,
+  recordUploadedBytes,
+  resetMetrics,
+  setGaugeSource,
+} from "@/lib/metrics/registry";
 
 const TOKEN = "s3cret-metrics-token";
 
@@ -17,7 +27,8 @@ function turn(on: boolean): void {
   resetMetrics(on);
 }
 
-const scrape = (authorization?: string) => GET(new Request("http://localhost/metrics", { headers: authorization ? { authorization } : {} }));
+const scrape = (authorization?: string) =>
+  GET(new Request("http://localhost/metrics", { headers: authorization ? { authorization } : {} }));
 
 afterEach(() => turn(false));
 

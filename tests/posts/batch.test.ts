@@ -58,14 +58,16 @@ describe("POST /posts/batch, delete", () => {
       { index: 0, code: mine.code },
       { index: 6, code: mine2.code },
     ]);
-    expect(reply.body.failed.map((f: { index: number; code: string; error: { type: string } }) => [f.index, f.code, f.error.type])).toEqual([
-      [1, "not a code!", "invalid_request"],
-      [2, "Zz9Zz9Zz9Z", "not_found"],
-      [3, theirsPublic.code, "forbidden"],
-      // Someone else's private post is "not found", as on DELETE /posts/{code}: its existence is not revealed.
-      [4, theirsPrivate.code, "not_found"],
-      [5, moderated.code, "moderated"],
-    ]);
+    expect(reply.body.failed.map((f: { index: number; code: string; error: { type: string } }) => [f.index, f.code, f.error.type])).toEqual(
+      [
+        [1, "not a code!", "invalid_request"],
+        [2, "Zz9Zz9Zz9Z", "not_found"],
+        [3, theirsPublic.code, "forbidden"],
+        // Someone else's private post is "not found", as on DELETE /posts/{code}: its existence is not revealed.
+        [4, theirsPrivate.code, "not_found"],
+        [5, moderated.code, "moderated"],
+      ],
+    );
     for (const f of reply.body.failed) expect(f.error.message).toEqual(expect.any(String));
     const left = await db().post.findMany({ where: { code: { in: codes } }, select: { code: true } });
     expect(left.map((p) => p.code).sort()).toEqual([theirsPublic.code, theirsPrivate.code, moderated.code].sort());
@@ -75,7 +77,10 @@ describe("POST /posts/batch, delete", () => {
   it("two batches deleting the same posts at once: each post is deleted once and counted down once", async () => {
     const user = await createTestUser();
     const codes = (await posts(user.id, 20)).map((p) => p.code);
-    const replies = await Promise.all([batch(user.apiKey, { action: "delete", codes }), batch(user.relayKey, { action: "delete", codes: [...codes].reverse() }, "relay")]);
+    const replies = await Promise.all([
+      batch(user.apiKey, { action: "delete", codes }),
+      batch(user.relayKey, { action: "delete", codes: [...codes].reverse() }, "relay"),
+    ]);
     for (const r of replies) expect(r.status, r.text).toBe(200);
     const succeeded = replies.flatMap((r) => r.body.succeeded.map((s: { code: string }) => s.code));
     const failed = replies.flatMap((r) => r.body.failed);
@@ -99,14 +104,22 @@ describe("POST /posts/batch, privacy", () => {
 
     const toPrivate = await batch(user.apiKey, { action: "privacy", privacy: "private", codes: plain.map((p) => p.code) });
     expect(toPrivate.status, toPrivate.text).toBe(200);
-    expect(toPrivate.body).toEqual({ action: "privacy", succeeded: plain.map((p, index) => ({ index, code: p.code, privacy: "private" })), failed: [] });
+    expect(toPrivate.body).toEqual({
+      action: "privacy",
+      succeeded: plain.map((p, index) => ({ index, code: p.code, privacy: "private" })),
+      failed: [],
+    });
     for (const p of plain) {
       expect((await db().post.findUniqueOrThrow({ where: { id: p.id } })).privacy).toBe("private");
       // Visible to others no more: the change reached the read path.
       expect((await api(`/posts/${p.code}`, { key: other.apiKey })).status).toBe(404);
     }
 
-    const toPublic = await batch(user.apiKey, { action: "privacy", privacy: "public", codes: [plain[0].code, restricted.code, teamPost.code] });
+    const toPublic = await batch(user.apiKey, {
+      action: "privacy",
+      privacy: "public",
+      codes: [plain[0].code, restricted.code, teamPost.code],
+    });
     expect(toPublic.status, toPublic.text).toBe(200);
     expect(toPublic.body.succeeded).toEqual([
       { index: 0, code: plain[0].code, privacy: "public" },
@@ -147,7 +160,12 @@ describe("POST /posts/batch, the request as a whole", () => {
       expect(reply.body.error.type).toBe("invalid_request");
       expect(reply.body.error.message, JSON.stringify(body)).toMatch(message);
     }
-    const garbage = await api("/posts/batch", { method: "POST", key: user.apiKey, rawBody: "{nope", headers: { "content-type": "application/json" } });
+    const garbage = await api("/posts/batch", {
+      method: "POST",
+      key: user.apiKey,
+      rawBody: "{nope",
+      headers: { "content-type": "application/json" },
+    });
     expect(garbage.status).toBe(400);
     expect(await db().post.count({ where: { id: post.id } })).toBe(1);
   });

@@ -36,7 +36,12 @@ async function eventually(check: () => Promise<boolean>, what: string): Promise<
 }
 
 async function uploadPng(user: TestUser, headers: Record<string, string>) {
-  return api("/upload", { method: "POST", key: user.apiKey, rawBody: await form([{ path: await fixture("png") }]), headers: { "post-privacy": "unlisted", ...headers } });
+  return api("/upload", {
+    method: "POST",
+    key: user.apiKey,
+    rawBody: await form([{ path: await fixture("png") }]),
+    headers: { "post-privacy": "unlisted", ...headers },
+  });
 }
 
 describe("upload headers expires-at and max-views", () => {
@@ -91,11 +96,21 @@ describe("PATCH /posts/{code}: expires_at and max_views", () => {
     const kept = await api(`/posts/${post.code}`, { method: "PATCH", key: user.apiKey, body: { title: "still" } });
     expect(kept.body.post.max_views).toBe(10);
     expect(kept.body.post.expires_at).toBe(set.body.post.expires_at);
-    const cleared = await relay(`/posts/${post.code}`, { method: "PATCH", key: user.relayKey, body: { expires_at: null, max_views: null } });
+    const cleared = await relay(`/posts/${post.code}`, {
+      method: "PATCH",
+      key: user.relayKey,
+      body: { expires_at: null, max_views: null },
+    });
     expect(cleared.status).toBe(200);
     expect(cleared.body.post).toMatchObject({ expires_at: null, max_views: null });
 
-    for (const body of [{ expires_at: "yesterday" }, { expires_at: "2001-01-01T00:00:00Z" }, { max_views: 0 }, { max_views: 2.5 }, { max_views: "3" }]) {
+    for (const body of [
+      { expires_at: "yesterday" },
+      { expires_at: "2001-01-01T00:00:00Z" },
+      { max_views: 0 },
+      { max_views: 2.5 },
+      { max_views: "3" },
+    ]) {
       const bad = await api(`/posts/${post.code}`, { method: "PATCH", key: user.apiKey, body });
       expect(bad.status, JSON.stringify(body)).toBe(400);
       expect(bad.body.error.type).toBe("invalid_request");
@@ -130,7 +145,9 @@ describe("expired by time", () => {
     expect(before.status).toBe(200);
     // An expiring file is never cached past its expiry.
     expect(before.headers.get("cache-control")).toMatch(/private, max-age=\d/);
-    expect((await api(`/users/${owner.id}/posts`, { key: other.apiKey })).body.posts.map((p: { code: string }) => p.code)).toEqual([post.code]);
+    expect((await api(`/users/${owner.id}/posts`, { key: other.apiKey })).body.posts.map((p: { code: string }) => p.code)).toEqual([
+      post.code,
+    ]);
 
     while (Date.now() <= expiresAt.getTime()) await new Promise((r) => setTimeout(r, 50));
 
@@ -224,7 +241,12 @@ describe("view limits", () => {
     expect(replies.filter((r) => r.status === 200)).toHaveLength(3);
     expect(replies.filter((r) => r.status === 404)).toHaveLength(7);
     expect((await db().post.findUniqueOrThrow({ where: { id: post.id } })).viewCount).toBe(3);
-    expect(replies.filter((r) => r.status === 200).map((r) => r.body.post.view_count).sort()).toEqual([1, 2, 3]);
+    expect(
+      replies
+        .filter((r) => r.status === 200)
+        .map((r) => r.body.post.view_count)
+        .sort(),
+    ).toEqual([1, 2, 3]);
   });
 
   it("view-limited posts are kept out of public lists", async () => {
@@ -250,7 +272,10 @@ describe("share-page passwords", () => {
 
     await setSharePassword(post.code, owner.id, "open sesame");
     expect((await cdn(bare)).status).toBe(403);
-    for (const reply of [await api(`/posts/${post.code}`, { key: other.apiKey }), await relay(`/posts/${post.code}`, { key: other.relayKey })]) {
+    for (const reply of [
+      await api(`/posts/${post.code}`, { key: other.apiKey }),
+      await relay(`/posts/${post.code}`, { key: other.relayKey }),
+    ]) {
       expect(reply.status).toBe(404);
     }
     const mine = await api(`/posts/${post.code}`, { key: owner.apiKey });

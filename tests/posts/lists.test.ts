@@ -38,9 +38,7 @@ describe("GET /posts", () => {
   it("lists the caller's own posts newest first, without team posts", async () => {
     const reply = await list("");
     expect(reply.status).toBe(200);
-    expect(codesOf(reply.body)).toEqual(
-      ["moderated", "video", "gif", "album", "private", "unlisted", "pubCat"].map((n) => codes[n]),
-    );
+    expect(codesOf(reply.body)).toEqual(["moderated", "video", "gif", "album", "private", "unlisted", "pubCat"].map((n) => codes[n]));
     expect(reply.body).toMatchObject({ has_more: false, next_cursor: null });
     expect(reply.body.posts[0].moderated).toBe(true);
   });
@@ -118,6 +116,9 @@ describe("GET /users/{id}/posts", () => {
     expect(reply.body.error.type).toBe("suspended");
     // interface.md, context fields: the suspended user's `username` is only on GET /users/{id}.
     expect(reply.body.error).not.toHaveProperty("username");
-    expect((await api(`/users/${gone.id}`, { key: other.apiKey })).body.error).toMatchObject({ type: "suspended", username: gone.username });
+    expect((await api(`/users/${gone.id}`, { key: other.apiKey })).body.error).toMatchObject({
+      type: "suspended",
+      username: gone.username,
+    });
   });
 });

@@ -24,7 +24,14 @@ describe("GET /posts/{code}", () => {
     const post = await createTestPost(owner.id, { privacy: "public", title: "hello" });
     const mine = await api(`/posts/${post.code}`, { key: owner.apiKey });
     expect(mine.status).toBe(200);
-    expect(mine.body.post).toMatchObject({ code: post.code, moderated: false, restricted: false, title: "hello", file_count: 1, team_id: null });
+    expect(mine.body.post).toMatchObject({
+      code: post.code,
+      moderated: false,
+      restricted: false,
+      title: "hello",
+      file_count: 1,
+      team_id: null,
+    });
     expect(mine.body.post.url).toMatch(new RegExp(`/p/${post.code}$`));
     expect(mine.body.post.files[0].url).not.toContain("sig=");
     const theirs = await api(`/posts/${post.code}`, { key: other.apiKey });

@@ -15,7 +15,17 @@ describe("layers", () => {
   });
 
   it("places the layers in the documented order (a lower rank is a higher layer)", () => {
-    const order = ["app/page.tsx", "lib/routes/table.ts", "lib/http/dispatch.ts", "lib/uploads/upload.ts", "lib/presenters/post-views.ts", "lib/posts/read.ts", "lib/db/client.ts", "lib/config/env.ts", "lib/errors.ts"];
+    const order = [
+      "app/page.tsx",
+      "lib/routes/table.ts",
+      "lib/http/dispatch.ts",
+      "lib/uploads/upload.ts",
+      "lib/presenters/post-views.ts",
+      "lib/posts/read.ts",
+      "lib/db/client.ts",
+      "lib/config/env.ts",
+      "lib/errors.ts",
+    ];
     const ranks = order.map((file) => layer(file)?.rank);
     expect(ranks.every((rank) => typeof rank === "number")).toBe(true);
     expect([...ranks].sort((a, b) => a! - b!)).toEqual(ranks);

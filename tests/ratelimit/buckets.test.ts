@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  BUCKETS,
-  UPLOAD_BURST,
-  VIEW_DEDUP,
-  bucketKey,
-  hitBucket,
-  type BucketName,
-} from "@/lib/ratelimit/buckets";
+import { BUCKETS, UPLOAD_BURST, VIEW_DEDUP, bucketKey, hitBucket, type BucketName } from "@/lib/ratelimit/buckets";
 import { rateLimitHeaders } from "@/lib/ratelimit/headers";
 import { MemoryStore } from "@/lib/ratelimit/memory";
 

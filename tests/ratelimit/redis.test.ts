@@ -134,9 +134,7 @@ describe.runIf(reachable || EXPLICIT_URL !== "")("RedisStore (real Redis)", () =
   it("never over-admits concurrent hits: 50 in parallel on two instances, limit 20", async () => {
     const a = make();
     const b = make();
-    const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).hit("race", 20, 30)),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).hit("race", 20, 30)));
     const admitted = results.filter((r) => r.allowed);
     expect(admitted).toHaveLength(20);
     expect(new Set(admitted.map((r) => r.remaining))).toEqual(new Set(Array.from({ length: 20 }, (_, i) => i)));
@@ -174,10 +172,12 @@ describe.runIf(reachable || EXPLICIT_URL !== "")("RedisStore (real Redis)", () =
     const target = new URL(REDIS_URL);
     const sockets = new Set<Socket>();
     const listen = (server: Server, port: number) =>
-      new Promise<number>((resolve) => server.listen(port, "127.0.0.1", () => {
-        const address = server.address();
-        resolve(typeof address === "object" && address ? address.port : 0);
-      }));
+      new Promise<number>((resolve) =>
+        server.listen(port, "127.0.0.1", () => {
+          const address = server.address();
+          resolve(typeof address === "object" && address ? address.port : 0);
+        }),
+      );
     const makeProxy = () =>
       createServer((client) => {
         const upstream = new Socket();

@@ -85,9 +85,13 @@ describe("temporary directories", () => {
     await make("req-gggggg"); // the same, recent
     await make("someone-elses", old);
     const swept = await sweepTempDirs(24 * HOUR, root);
-    expect(swept.removed.sort()).toEqual([`req-${dead}-aaaaaa`, `req-${rebootedTag()}-bbbbbb`, `req-${foreignTag()}-eeeeee`, "req-ffffff"].sort());
+    expect(swept.removed.sort()).toEqual(
+      [`req-${dead}-aaaaaa`, `req-${rebootedTag()}-bbbbbb`, `req-${foreignTag()}-eeeeee`, "req-ffffff"].sort(),
+    );
     expect(swept.bytes).toBe(4000);
-    expect((await readdir(root)).sort()).toEqual([`req-${ownerTag()}-cccccc`, `req-${foreignTag()}-dddddd`, "req-gggggg", "someone-elses"].sort());
+    expect((await readdir(root)).sort()).toEqual(
+      [`req-${ownerTag()}-cccccc`, `req-${foreignTag()}-dddddd`, "req-gggggg", "someone-elses"].sort(),
+    );
   });
 });
 
@@ -106,7 +110,9 @@ describe("the pending-upload journal", () => {
 
   it("a refused reservation writes no row", async () => {
     const user = await createTestUser();
-    await expect(reserveQuota(`u:${user.id}`, 20_000, 10_000, new Date(), journalPending("file-b", ["p/x/file-b.png"]))).rejects.toMatchObject({
+    await expect(
+      reserveQuota(`u:${user.id}`, 20_000, 10_000, new Date(), journalPending("file-b", ["p/x/file-b.png"])),
+    ).rejects.toMatchObject({
       type: "quota_exceeded",
     });
     expect(await db().pendingUpload.count({ where: { id: "file-b" } })).toBe(0);
@@ -157,11 +163,20 @@ describe("jobs of dead workers", () => {
     const retried = await enqueueJob(HLS_JOB, { fileId: file.id }, { key: hlsJobKey(file.id) });
     await db().job.update({ where: { id: retried.id }, data: { state: "running", attempts: 1, lockedBy: dead, lockedUntil: lease } });
     const exhausted = await enqueueJob(HLS_JOB, { fileId: file.id });
-    await db().job.update({ where: { id: exhausted.id }, data: { state: "running", attempts: 4, maxAttempts: 4, lockedBy: dead, lockedUntil: lease } });
+    await db().job.update({
+      where: { id: exhausted.id },
+      data: { state: "running", attempts: 4, maxAttempts: 4, lockedBy: dead, lockedUntil: lease },
+    });
     const live = await enqueueJob("other-kind", {});
-    await db().job.update({ where: { id: live.id }, data: { state: "running", attempts: 1, lockedBy: `somehost:${ownerTag()}:abcdef`, lockedUntil: lease } });
+    await db().job.update({
+      where: { id: live.id },
+      data: { state: "running", attempts: 1, lockedBy: `somehost:${ownerTag()}:abcdef`, lockedUntil: lease },
+    });
     const foreign = await enqueueJob("other-kind", {});
-    await db().job.update({ where: { id: foreign.id }, data: { state: "running", attempts: 1, lockedBy: `elsewhere:${foreignTag()}:abcdef`, lockedUntil: lease } });
+    await db().job.update({
+      where: { id: foreign.id },
+      data: { state: "running", attempts: 1, lockedBy: `elsewhere:${foreignTag()}:abcdef`, lockedUntil: lease },
+    });
 
     const report = await recoverLeftovers(settings);
     expect(report.jobs).toEqual({ requeued: 1, failed: 1 });

@@ -68,8 +68,12 @@ describe("avatar upload", () => {
     // 40x20 with orientation 6: shown as 20x40, red on top and blue below.
     const user = await createTestUser();
     const reply = await upload(user, "avatar", "jpegOriented");
-    const { data, info } = await sharp((await download(reply.body.user.avatar)).bytes).raw().toBuffer({ resolveWithObject: true });
-    const pixel = (x: number, y: number) => [...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3)];
+    const { data, info } = await sharp((await download(reply.body.user.avatar)).bytes)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const pixel = (x: number, y: number) => [
+      ...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3),
+    ];
     const [top, bottom] = [pixel(256, 100), pixel(256, 412)];
     expect(top[0]).toBeGreaterThan(200);
     expect(top[2]).toBeLessThan(60);

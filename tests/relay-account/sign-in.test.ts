@@ -19,11 +19,9 @@ import { freshName, PASSWORD, withPassword, withRegistration } from "./support";
 useTestDatabase();
 useCounterStore({ perTest: true });
 
-const CHROME_WINDOWS =
-  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const CHROME_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
-const login = (body: object, headers: Record<string, string> = {}) =>
-  relay("/auth/login", { method: "POST", body, headers });
+const login = (body: object, headers: Record<string, string> = {}) => relay("/auth/login", { method: "POST", body, headers });
 const register = (body: object, headers: Record<string, string> = {}, ip?: string) =>
   relay("/auth/register", { method: "POST", body, headers, ip });
 
@@ -46,7 +44,9 @@ beforeAll(async () => {
 
 describe("POST /relay/auth/login", () => {
   it("signs in by username (any case) and returns a working relay-key and its session", async () => {
-    const signedIn = expectSignedIn(await login({ username: alice.username.toUpperCase(), password: PASSWORD }, { "user-agent": CHROME_WINDOWS }));
+    const signedIn = expectSignedIn(
+      await login({ username: alice.username.toUpperCase(), password: PASSWORD }, { "user-agent": CHROME_WINDOWS }),
+    );
     expect(signedIn.session.name).toBe("Chrome on Windows");
     const me = await relay("/users/@me", { key: signedIn.key });
     expect(me.status).toBe(200);
@@ -57,14 +57,19 @@ describe("POST /relay/auth/login", () => {
 
   it("signs in by email, and names the session after the `device` field when given", async () => {
     const signedIn = expectSignedIn(
-      await login({ username: ` ${aliceEmail().toUpperCase()} `, password: PASSWORD, device: "  Kitchen iPad " }, { "user-agent": CHROME_WINDOWS }),
+      await login(
+        { username: ` ${aliceEmail().toUpperCase()} `, password: PASSWORD, device: "  Kitchen iPad " },
+        { "user-agent": CHROME_WINDOWS },
+      ),
     );
     expect(signedIn.session.name).toBe("Kitchen iPad");
     expect((await relay("/users/@me", { key: signedIn.key })).body.id).toBe(alice.id);
   });
 
   it("stores the session's user agent and address, never the key", async () => {
-    const signedIn = expectSignedIn(await login({ username: alice.username, password: PASSWORD }, { "user-agent": "Relay/3.1 (iPhone; iOS 18.1)" }));
+    const signedIn = expectSignedIn(
+      await login({ username: alice.username, password: PASSWORD }, { "user-agent": "Relay/3.1 (iPhone; iOS 18.1)" }),
+    );
     expect(signedIn.session.name).toBe("Relay on iPhone");
     const row = await db().relaySession.findUniqueOrThrow({ where: { id: signedIn.session.id } });
     expect(row.userAgent).toBe("Relay/3.1 (iPhone; iOS 18.1)");
@@ -107,7 +112,11 @@ describe("POST /relay/auth/login", () => {
     expect((await login({ password: PASSWORD })).status).toBe(400);
     expect((await login({ username: alice.username, password: PASSWORD, device: "x".repeat(101) })).status).toBe(400);
     expect((await login({ username: alice.username, password: PASSWORD, device: "line\nbreak" })).status).toBe(400);
-    const withBadKey = await relay("/auth/login", { method: "POST", key: "mhr_not-a-real-key-at-all-xxxxxxxxx", body: { username: alice.username, password: PASSWORD } });
+    const withBadKey = await relay("/auth/login", {
+      method: "POST",
+      key: "mhr_not-a-real-key-at-all-xxxxxxxxx",
+      body: { username: alice.username, password: PASSWORD },
+    });
     expect(withBadKey.status).toBe(200);
   });
 });
@@ -214,7 +223,11 @@ describe("sign-up attempts per name and email", () => {
         const reply = await register({ username: `bad name ${i}`, email, password: "a long password" }, {}, `198.51.100.${i + 50}`);
         expect(reply.status).toBe(400);
       }
-      const refused = await register({ username: freshName(), email: email.toLowerCase(), password: "a long password" }, {}, "198.51.100.99");
+      const refused = await register(
+        { username: freshName(), email: email.toLowerCase(), password: "a long password" },
+        {},
+        "198.51.100.99",
+      );
       expect(refused.status).toBe(429);
       expect(refused.body.error.type).toBe("rate_limited");
     });
@@ -276,7 +289,9 @@ describe("GET /sessions", () => {
     expect((await sessionsOf(keys[0].key))[0].id).toBe(keys[0].id);
     // That request was activity on keys[0]; it is recorded without holding the request up.
     await expect
-      .poll(async () => (await db().relaySession.findUniqueOrThrow({ where: { id: keys[0].id } })).lastActiveAt.getTime(), { timeout: 2000 })
+      .poll(async () => (await db().relaySession.findUniqueOrThrow({ where: { id: keys[0].id } })).lastActiveAt.getTime(), {
+        timeout: 2000,
+      })
       .toBeGreaterThan(Date.now() - 60_000);
   });
 
@@ -384,15 +399,39 @@ describe("keys", () => {
 
 describe("device names", () => {
   it.each([
-    ["Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36", "Chrome on Windows"],
-    ["Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0", "Edge on Windows"],
-    ["Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15", "Safari on macOS"],
+    [
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+      "Chrome on Windows",
+    ],
+    [
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0",
+      "Edge on Windows",
+    ],
+    [
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
+      "Safari on macOS",
+    ],
     ["Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0", "Firefox on Linux"],
-    ["Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36", "Chrome on Android"],
-    ["Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1", "Safari on iPhone"],
-    ["Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0 Mobile/15E148 Safari/604.1", "Chrome on iPhone"],
-    ["Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36", "Chrome on ChromeOS"],
-    ["Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/26.0 Chrome/122.0 Mobile Safari/537.36", "Samsung Internet on Android"],
+    [
+      "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36",
+      "Chrome on Android",
+    ],
+    [
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
+      "Safari on iPhone",
+    ],
+    [
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0 Mobile/15E148 Safari/604.1",
+      "Chrome on iPhone",
+    ],
+    [
+      "Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+      "Chrome on ChromeOS",
+    ],
+    [
+      "Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/26.0 Chrome/122.0 Mobile Safari/537.36",
+      "Samsung Internet on Android",
+    ],
     ["Relay/3.1 (iPhone; iOS 18.1)", "Relay on iPhone"],
     ["Relay/3.1 (Android 14; Pixel 8)", "Relay on Android"],
     ["ShareX/16.1.0", "ShareX"],

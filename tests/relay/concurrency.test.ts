@@ -23,7 +23,10 @@ describe("concurrent requests", () => {
     replies.forEach(expectOk);
     expect(new Set(replies.map((r) => r.body.like_count))).toEqual(new Set(Array.from({ length: 20 }, (_, i) => i + 1)));
     expect((await postCounts(code)).likeCount).toBe(20);
-    const entries = await db().notification.findMany({ where: { userId: owner.id, kind: "like", post: { code } }, include: { actors: true } });
+    const entries = await db().notification.findMany({
+      where: { userId: owner.id, kind: "like", post: { code } },
+      include: { actors: true },
+    });
     expect(entries).toHaveLength(1);
     expect(entries[0].count).toBe(20);
     expect(entries[0].actors).toHaveLength(20);

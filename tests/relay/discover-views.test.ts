@@ -47,7 +47,12 @@ beforeAll(async () => {
   // 210 posts a day old without files (skipped by the storage check): they fill the
   // "newest 200" candidate source, so older posts can only come from the "hot" one.
   await db().post.createMany({
-    data: Array.from({ length: 210 }, (_, i) => ({ code: `filler${i}`, userId: author.id, privacy: "public", createdAt: at(DAY + i * 1000) })),
+    data: Array.from({ length: 210 }, (_, i) => ({
+      code: `filler${i}`,
+      userId: author.id,
+      privacy: "public",
+      createdAt: at(DAY + i * 1000),
+    })),
   });
 
   // 12 hours old with three likes: log10(4) ≈ 0.6 day of score, more than its age.

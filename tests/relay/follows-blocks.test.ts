@@ -66,7 +66,10 @@ describe("follows", () => {
       await new Promise((r) => setTimeout(r, 3));
     }
     await db().user.update({ where: { id: fans[1].id }, data: { suspended: true } });
-    const expected = fans.filter((_, i) => i !== 1).reverse().map((f) => f.id);
+    const expected = fans
+      .filter((_, i) => i !== 1)
+      .reverse()
+      .map((f) => f.id);
 
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -167,7 +170,16 @@ describe("a block cuts across every feature", () => {
   });
 
   it("ends follows both ways, with exact counts", async () => {
-    expect(await db().follow.count({ where: { OR: [{ followerId: blocker.id, followingId: blocked.id }, { followerId: blocked.id, followingId: blocker.id }] } })).toBe(0);
+    expect(
+      await db().follow.count({
+        where: {
+          OR: [
+            { followerId: blocker.id, followingId: blocked.id },
+            { followerId: blocked.id, followingId: blocker.id },
+          ],
+        },
+      }),
+    ).toBe(0);
     expect(await counts(blocker.id)).toEqual({ followerCount: 0, followingCount: 0 });
     expect(await counts(blocked.id)).toEqual({ followerCount: 1, followingCount: 1 });
     // Unblocking does not bring them back.

@@ -10,7 +10,8 @@ export async function createUsers(n: number): Promise<TestUser[]> {
   return users;
 }
 
-export const post = (path: string, who: TestUser, body?: unknown, ip?: string) => relay(path, { method: "POST", key: who.relayKey, body, ip });
+export const post = (path: string, who: TestUser, body?: unknown, ip?: string) =>
+  relay(path, { method: "POST", key: who.relayKey, body, ip });
 export const del = (path: string, who: TestUser, ip?: string) => relay(path, { method: "DELETE", key: who.relayKey, ip });
 export const get = (path: string, who: TestUser, ip?: string) => relay(path, { key: who.relayKey, ip });
 

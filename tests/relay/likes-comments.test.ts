@@ -89,7 +89,12 @@ describe("comments", () => {
     const { code } = await createTestPost(owner.id);
     const made = await post(`/posts/${code}/comments`, alice, { body: "  nice shot  " });
     expectOk(made);
-    expect(made.body.comment).toMatchObject({ body: "nice shot", like_count: 0, liked: false, user: { id: alice.id, username: alice.username } });
+    expect(made.body.comment).toMatchObject({
+      body: "nice shot",
+      like_count: 0,
+      liked: false,
+      user: { id: alice.id, username: alice.username },
+    });
     expect(new Date(made.body.comment.created_at).toISOString()).toBe(made.body.comment.created_at);
     await post(`/posts/${code}/comments`, bob, { body: "second" });
 

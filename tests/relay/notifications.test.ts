@@ -93,7 +93,9 @@ describe("kinds and grouping", () => {
     const owner = await createTestUser();
     const mentioned = await createTestUser();
     const { code } = await createTestPost(owner.id);
-    const comment = (await post(`/posts/${code}/comments`, fans[0], { body: `look @${mentioned.username.toUpperCase()}, and @${owner.username}.` })).body.comment;
+    const comment = (
+      await post(`/posts/${code}/comments`, fans[0], { body: `look @${mentioned.username.toUpperCase()}, and @${owner.username}.` })
+    ).body.comment;
     await post(`/posts/${code}/comments`, fans[1], { body: "me too" });
     await post(`/comments/${comment.id}/like`, fans[2]);
     await post(`/users/${owner.id}/follow`, fans[0]);
@@ -160,7 +162,9 @@ describe("preferences", () => {
   it("switched-off kinds are not recorded; mentions follow the comments switch", async () => {
     const owner = await createTestUser();
     const { code } = await createTestPost(owner.id);
-    await db().notificationPreference.create({ data: { userId: owner.id, likes: false, follows: false, comments: true, commentLikes: true } });
+    await db().notificationPreference.create({
+      data: { userId: owner.id, likes: false, follows: false, comments: true, commentLikes: true },
+    });
     await post(`/posts/${code}/like`, fans[0]);
     await post(`/users/${owner.id}/follow`, fans[0]);
     expect(await notifications(owner)).toEqual([]);

@@ -15,7 +15,10 @@ useTestDatabase();
 useCounterStore({ perTest: true });
 
 type Call = (who: TestUser) => Promise<Reply>;
-const call = (method: string, path: string, body?: unknown): Call => (who) => relay(path, { method, key: who.relayKey, body });
+const call =
+  (method: string, path: string, body?: unknown): Call =>
+  (who) =>
+    relay(path, { method, key: who.relayKey, body });
 
 /** Makes `limit` calls (round-robin over `calls`), each admitted, then one more: 429. */
 async function exhaust(bucket: BucketName, calls: Call[], who: TestUser): Promise<void> {
@@ -40,7 +43,12 @@ describe("Relay social rate limits", () => {
     const who = await createTestUser();
     await exhaust(
       "likes",
-      [call("POST", `/posts/${BAD}/like`), call("DELETE", `/posts/${BAD}/like`), call("POST", `/comments/${BAD}/like`), call("DELETE", `/comments/${BAD}/like`)],
+      [
+        call("POST", `/posts/${BAD}/like`),
+        call("DELETE", `/posts/${BAD}/like`),
+        call("POST", `/comments/${BAD}/like`),
+        call("DELETE", `/comments/${BAD}/like`),
+      ],
       who,
     );
     expect(BUCKETS.likes.limit).toBe(30);

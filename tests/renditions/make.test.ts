@@ -14,12 +14,20 @@ import { tempRoot } from "@/lib/files/temp";
 let counter = 0;
 async function storedSource(width: number, height: number): Promise<string> {
   const key = `p/make-test/source${counter++}.png`;
-  const png = await sharp({ create: { width, height, channels: 3, background: "#c33" } }).png().toBuffer();
+  const png = await sharp({ create: { width, height, channels: 3, background: "#c33" } })
+    .png()
+    .toBuffer();
   await storage().putBuffer(key, png, "image/png");
   return key;
 }
-const job = (sourceKey: string, stillWanted = async () => true): RenditionJob => ({ sourceKey, key: renditionKey(sourceKey, 320), width: 320, stillWanted });
-const leftoverTempDirs = async (): Promise<string[]> => (await readdir(tempRoot()).catch(() => [] as string[])).filter((n) => n.startsWith("req-"));
+const job = (sourceKey: string, stillWanted = async () => true): RenditionJob => ({
+  sourceKey,
+  key: renditionKey(sourceKey, 320),
+  width: 320,
+  stillWanted,
+});
+const leftoverTempDirs = async (): Promise<string[]> =>
+  (await readdir(tempRoot()).catch(() => [] as string[])).filter((n) => n.startsWith("req-"));
 async function errorTypeOf(promise: Promise<unknown>): Promise<string> {
   try {
     await promise;

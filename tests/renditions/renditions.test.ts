@@ -61,7 +61,11 @@ describe("renditions", () => {
     const data = typeof bytes === "string" ? await readFile(bytes) : bytes;
     const form = new FormData();
     form.append("file", new Blob([new Uint8Array(data)], { type }), name);
-    const res = await fetch(`${server.url}/api/upload`, { method: "POST", headers: { "api-key": apiKey, "post-privacy": privacy }, body: form });
+    const res = await fetch(`${server.url}/api/upload`, {
+      method: "POST",
+      headers: { "api-key": apiKey, "post-privacy": privacy },
+      body: form,
+    });
     const json = (await res.json()) as { post: PostJson };
     expect(res.status, JSON.stringify(json)).toBe(200);
     return json.post;
@@ -83,7 +87,10 @@ describe("renditions", () => {
     expect(new URL(file.renditions[1].url).pathname).toBe(`/cdn/${post.code}/r/640/wide.jpg.webp`);
     expect(file.thumbnail_url).toBe(file.renditions[1].url);
 
-    for (const [width, height] of [[320, 192], [640, 384]]) {
+    for (const [width, height] of [
+      [320, 192],
+      [640, 384],
+    ]) {
       const res = await fetchLocal(file.renditions[width === 320 ? 0 : 1].url);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("image/webp");
@@ -236,7 +243,10 @@ describe("renditions", () => {
     expect(made).toHaveLength(2);
 
     const second = album.files.find((f) => f.name.startsWith("second"))!;
-    const res = await fetch(`${server.url}/api/posts/${post.code}/files/${encodeURIComponent(second.name)}`, { method: "DELETE", headers: { "api-key": apiKey } });
+    const res = await fetch(`${server.url}/api/posts/${post.code}/files/${encodeURIComponent(second.name)}`, {
+      method: "DELETE",
+      headers: { "api-key": apiKey },
+    });
     expect(res.status).toBe(200);
     expect((await fetchLocal(second.renditions[0].url)).status).toBe(404);
     expect((await storedRenditions(server.dataDir)).filter((p) => made.includes(p))).toHaveLength(1);
@@ -245,14 +255,22 @@ describe("renditions", () => {
 
   it("API and Relay replies carry thumbnail_url and renditions for images; the OpenAPI documents describe them", async () => {
     const post = await upload(await photo(640, 480), "both.jpg", "image/jpeg");
-    for (const [base, header, key] of [["/api", "api-key", apiKey], ["/relay", "relay-key", relayKey]] as const) {
+    for (const [base, header, key] of [
+      ["/api", "api-key", apiKey],
+      ["/relay", "relay-key", relayKey],
+    ] as const) {
       const res = await fetch(`${server.url}${base}/posts/${post.code}`, { headers: { [header]: key } });
       expect(res.status).toBe(200);
       const file = ((await res.json()) as { post: PostJson }).post.files[0];
       expect(file.thumbnail_url, base).toMatch(new RegExp(`/cdn/${post.code}/r/640/both\\.jpg\\.webp$`));
-      expect(file.renditions.map((r) => r.width), base).toEqual([320, 640]);
+      expect(
+        file.renditions.map((r) => r.width),
+        base,
+      ).toEqual([320, 640]);
 
-      const doc = (await (await fetch(`${server.url}${base}/openapi.json`)).json()) as { components: { schemas: Record<string, { properties: Record<string, { description?: string }> }> } };
+      const doc = (await (await fetch(`${server.url}${base}/openapi.json`)).json()) as {
+        components: { schemas: Record<string, { properties: Record<string, { description?: string }> }> };
+      };
       const props = doc.components.schemas.File.properties;
       expect(props.thumbnail_url.description, base).toMatch(/Images: the largest sized WebP rendition/);
       expect(props.renditions, base).toBeDefined();

@@ -4,15 +4,30 @@ import { offeredRenditions, parseRenditionSegments, renditionKey, renditionKeys,
 
 describe("offeredRenditions", () => {
   it("offers both widths for wide sources and never upscales narrow ones", () => {
-    expect(offeredRenditions(1920)).toEqual([{ width: 320, pixels: 320 }, { width: 640, pixels: 640 }]);
-    expect(offeredRenditions(641)).toEqual([{ width: 320, pixels: 320 }, { width: 640, pixels: 640 }]);
-    expect(offeredRenditions(640)).toEqual([{ width: 320, pixels: 320 }, { width: 640, pixels: 640 }]);
-    expect(offeredRenditions(500)).toEqual([{ width: 320, pixels: 320 }, { width: 640, pixels: 500 }]);
+    expect(offeredRenditions(1920)).toEqual([
+      { width: 320, pixels: 320 },
+      { width: 640, pixels: 640 },
+    ]);
+    expect(offeredRenditions(641)).toEqual([
+      { width: 320, pixels: 320 },
+      { width: 640, pixels: 640 },
+    ]);
+    expect(offeredRenditions(640)).toEqual([
+      { width: 320, pixels: 320 },
+      { width: 640, pixels: 640 },
+    ]);
+    expect(offeredRenditions(500)).toEqual([
+      { width: 320, pixels: 320 },
+      { width: 640, pixels: 500 },
+    ]);
     expect(offeredRenditions(320)).toEqual([{ width: 320, pixels: 320 }]);
     expect(offeredRenditions(64)).toEqual([{ width: 320, pixels: 64 }]);
   });
   it("assumes the nominal widths when the source's width is unknown", () => {
-    expect(offeredRenditions(null)).toEqual([{ width: 320, pixels: 320 }, { width: 640, pixels: 640 }]);
+    expect(offeredRenditions(null)).toEqual([
+      { width: 320, pixels: 320 },
+      { width: 640, pixels: 640 },
+    ]);
   });
 });
 
@@ -22,7 +37,13 @@ describe("parseRenditionSegments", () => {
     expect(parseRenditionSegments(["r", "640", "clip.mp4.webp"])).toEqual({ kind: "rendition", name: "clip.mp4", width: 640 });
   });
   it("calls unknown widths and extensions bad, other paths not renditions", () => {
-    for (const rest of [["r", "100", "a.webp"], ["r", "0320", "a.webp"], ["r", "320", "a.png"], ["r", "320", ".webp"], ["r", "", "a.webp"]]) {
+    for (const rest of [
+      ["r", "100", "a.webp"],
+      ["r", "0320", "a.webp"],
+      ["r", "320", "a.png"],
+      ["r", "320", ".webp"],
+      ["r", "", "a.webp"],
+    ]) {
       expect(parseRenditionSegments(rest), rest.join("/")).toEqual({ kind: "bad" });
     }
     expect(parseRenditionSegments(["a.png"])).toBeNull();

@@ -111,9 +111,7 @@ describe("admin report commands as a process", () => {
     const check = createDb(config);
     try {
       await applyMigrations(config);
-      const users = await Promise.all(
-        ["pia", "quin"].map((u) => check.user.create({ data: { username: u, displayUsername: u } })),
-      );
+      const users = await Promise.all(["pia", "quin"].map((u) => check.user.create({ data: { username: u, displayUsername: u } })));
       const report = await check.report.create({
         data: { reporterId: users[0].id, targetType: "user", targetUserId: users[1].id, reason: "spam", ip: "192.0.2.1" },
       });

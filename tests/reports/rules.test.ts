@@ -51,7 +51,15 @@ describe("POST /posts/{code}/report", () => {
     const { id, code } = await createTestPost(author.id);
     expectReported(await post(reporter, code, { reason: "  spam  " }, "203.0.113.9"));
     expect(await reportsBy(reporter.id)).toEqual([
-      expect.objectContaining({ targetType: "post", postId: id, targetUserId: null, commentId: null, reason: "spam", ip: "203.0.113.9", status: "open" }),
+      expect.objectContaining({
+        targetType: "post",
+        postId: id,
+        targetUserId: null,
+        commentId: null,
+        reason: "spam",
+        ip: "203.0.113.9",
+        status: "open",
+      }),
     ]);
   });
 
@@ -73,7 +81,10 @@ describe("POST /posts/{code}/report", () => {
     expect((await reportsBy(reporter.id)).map((r) => r.reason)).toEqual(["first"]);
     await resolveReport((await reportsBy(reporter.id))[0].id, "dismissed");
     expectReported(await post(reporter, code, { reason: "it is back" }));
-    expect((await reportsBy(reporter.id)).map((r) => [r.reason, r.status])).toEqual([["first", "dismissed"], ["it is back", "open"]]);
+    expect((await reportsBy(reporter.id)).map((r) => [r.reason, r.status])).toEqual([
+      ["first", "dismissed"],
+      ["it is back", "open"],
+    ]);
   });
 
   it("400 for an empty or invalid code and for a reason over 200 characters", async () => {
@@ -142,7 +153,14 @@ describe("POST /users/{id}/report", () => {
     expectReported(await user(reporter, target.id, { reason: "impersonation" }, "198.51.100.20"));
     expectReported(await relay(`/users/${other.username.toUpperCase()}/report`, { method: "POST", key: reporter.relayKey, body: {} }));
     expect(await reportsBy(reporter.id)).toEqual([
-      expect.objectContaining({ targetType: "user", targetUserId: target.id, postId: null, commentId: null, reason: "impersonation", ip: "198.51.100.20" }),
+      expect.objectContaining({
+        targetType: "user",
+        targetUserId: target.id,
+        postId: null,
+        commentId: null,
+        reason: "impersonation",
+        ip: "198.51.100.20",
+      }),
       expect.objectContaining({ targetType: "user", targetUserId: other.id, reason: null }),
     ]);
   });
@@ -154,7 +172,16 @@ describe("POST /users/{id}/report", () => {
     expectError(await user(reporter, "x".repeat(65)), 400, "invalid_request");
     const reporter2 = await createTestUser();
     expectError(await user(reporter2, target.id, { reason: "r".repeat(201) }), 400, "invalid_request");
-    expectError(await api(`/users/${target.id}/report`, { method: "POST", key: reporter2.apiKey, rawBody: "{nope", headers: { "content-type": "application/json" } }), 400, "invalid_request");
+    expectError(
+      await api(`/users/${target.id}/report`, {
+        method: "POST",
+        key: reporter2.apiKey,
+        rawBody: "{nope",
+        headers: { "content-type": "application/json" },
+      }),
+      400,
+      "invalid_request",
+    );
   });
 
   it("403 suspended when the user is already suspended", async () => {

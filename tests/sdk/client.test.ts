@@ -11,7 +11,16 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiClient, createRelayClient, fromPath, isMediaHostError, MediaHostError, register, signIn, type ApiClient } from "@/sdk/src/node";
+import {
+  createApiClient,
+  createRelayClient,
+  fromPath,
+  isMediaHostError,
+  MediaHostError,
+  register,
+  signIn,
+  type ApiClient,
+} from "@/sdk/src/node";
 import { typesFromDocument, GENERATED_FILES } from "@/scripts/sdk-types";
 import { fixture, scratchDir } from "../support/media";
 import { adminCli, startTestServer, type TestServer } from "../support/server";
@@ -39,7 +48,9 @@ describe("the SDK against the server", () => {
     apiUrl = `${server.url}/api`;
     relayUrl = `${server.url}/relay`;
     await adminCli(server, "user", "create", "--username", "sdk_owner", "--plan", "plus");
-    const { key } = (await adminCli(server, "app", "create", "--user", "sdk_owner", "--name", "SDK", "--gallery-access")) as { key: string };
+    const { key } = (await adminCli(server, "app", "create", "--user", "sdk_owner", "--name", "SDK", "--gallery-access")) as {
+      key: string;
+    };
     apiKey = key;
     api = createApiClient({ baseUrl: apiUrl, apiKey: key });
   }, 300_000);
@@ -210,7 +221,8 @@ describe("the SDK against the server", () => {
     expect(liked).toEqual({ liked: true, like_count: 1 });
 
     // Reports: 3 a minute per user (interface.md "Rate limits"); the 4th is refused.
-    for (let i = 0; i < 3; i++) await relay.post("/posts/{code}/report", { params: { path: { code } }, body: { reason: `spam ${i}` } }).catch(() => undefined);
+    for (let i = 0; i < 3; i++)
+      await relay.post("/posts/{code}/report", { params: { path: { code } }, body: { reason: `spam ${i}` } }).catch(() => undefined);
     const limited = await failure(relay.post("/posts/{code}/report", { params: { path: { code } }, body: {} }));
     expect([limited.type, limited.status]).toEqual(["rate_limited", 429]);
     expect(limited.retryAfter).toBeGreaterThan(0);

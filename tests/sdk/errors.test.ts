@@ -15,7 +15,9 @@ describe("MediaHostError.fromResponse", () => {
   });
 
   it("keeps the error's context fields apart from type and message", () => {
-    const body = { error: { type: "quota_exceeded", message: "Weekly quota reached.", quota: 100, used: 99, resets_at: "2026-12-01T00:00:00.000Z" } };
+    const body = {
+      error: { type: "quota_exceeded", message: "Weekly quota reached.", quota: 100, used: 99, resets_at: "2026-12-01T00:00:00.000Z" },
+    };
     const error = MediaHostError.fromResponse(new Response(null, { status: 400, headers: { "retry-after": "7" } }), body);
     expect([error.type, error.status, error.message, error.retryAfter]).toEqual(["quota_exceeded", 400, "Weekly quota reached.", 7]);
     expect(error.details).toEqual({ quota: 100, used: 99, resets_at: "2026-12-01T00:00:00.000Z" });

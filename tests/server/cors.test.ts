@@ -28,8 +28,14 @@ describe("CORS on the production server", () => {
   const exposed = (res: Response) => (res.headers.get("access-control-expose-headers") ?? "").split(/,\s*/);
 
   it("preflight: 204 with the methods, the key header and max-age, on both surfaces", async () => {
-    for (const [path, header] of [["/api/posts/abc123", "api-key"], ["/relay/posts/abc123", "relay-key"]] as const) {
-      const res = await call(path, { method: "OPTIONS", headers: { "access-control-request-method": "PATCH", "access-control-request-headers": `${header}, content-type` } });
+    for (const [path, header] of [
+      ["/api/posts/abc123", "api-key"],
+      ["/relay/posts/abc123", "relay-key"],
+    ] as const) {
+      const res = await call(path, {
+        method: "OPTIONS",
+        headers: { "access-control-request-method": "PATCH", "access-control-request-headers": `${header}, content-type` },
+      });
       expect(res.status, path).toBe(204);
       expect(await res.text()).toBe("");
       expect(res.headers.get("access-control-allow-origin")).toBe("*");
@@ -45,11 +51,16 @@ describe("CORS on the production server", () => {
     const res = await call("/api/posts", { headers: { "api-key": key } });
     expect(res.status).toBe(200);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
-    for (const name of ["request-id", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after"]) expect(exposed(res)).toContain(name);
+    for (const name of ["request-id", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after"])
+      expect(exposed(res)).toContain(name);
   });
 
   it("errors carry CORS too: 401, 404, 405", async () => {
-    for (const [path, method, status] of [["/api/posts", "GET", 401], ["/relay/no-such-endpoint", "GET", 404], ["/api/upload", "PUT", 405]] as const) {
+    for (const [path, method, status] of [
+      ["/api/posts", "GET", 401],
+      ["/relay/no-such-endpoint", "GET", 404],
+      ["/api/upload", "PUT", 405],
+    ] as const) {
       const res = await call(path, { method });
       expect(res.status, path).toBe(status);
       expect(res.headers.get("access-control-allow-origin"), path).toBe("*");

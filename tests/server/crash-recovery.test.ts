@@ -30,7 +30,12 @@ async function admin(dataDir: string, env: Record<string, string>, ...args: stri
 }
 
 /** A user and an API key on the server's database. */
-async function account(server: TestServer, env: Record<string, string>, username: string, plan = "free"): Promise<{ key: string; subject: string }> {
+async function account(
+  server: TestServer,
+  env: Record<string, string>,
+  username: string,
+  plan = "free",
+): Promise<{ key: string; subject: string }> {
   const user = await admin(server.dataDir, env, "user", "create", "--username", username, "--plan", plan);
   const app = await admin(server.dataDir, env, "app", "create", "--user", username, "--name", "crash");
   return { key: app.key as string, subject: `u:${user.id as string}` };
@@ -93,7 +98,11 @@ async function until(check: () => boolean, what: string, ms = 60_000): Promise<v
  */
 async function killBetweenStoreAndCommit(server: TestServer, key: string, video: Buffer): Promise<string[]> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const upload = sendUpload(`${server.url}/api/upload`, { "api-key": key, priority: "false" }, { name: "v.mp4", type: "video/mp4", bytes: video });
+    const upload = sendUpload(
+      `${server.url}/api/upload`,
+      { "api-key": key, priority: "false" },
+      { name: "v.mp4", type: "video/mp4", bytes: video },
+    );
     const conn = database(server.dataDir);
     const pending = conn.prepare("SELECT keys FROM PendingUpload");
     let finished = false;
@@ -130,14 +139,44 @@ beforeAll(async () => {
   const dir = await scratchDir();
   // ~16 MB of H.264: storing it (fsync on disk, PUTs to S3) leaves a window to freeze the server in.
   const mp4 = join(dir, "crash-big.mp4");
-  await ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-t", "8", "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "16M", "-pix_fmt", "yuv420p", mp4]);
+  await ffmpeg([
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc2=size=1280x720:rate=30",
+    "-t",
+    "8",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-b:v",
+    "16M",
+    "-pix_fmt",
+    "yuv420p",
+    mp4,
+  ]);
   video = readFileSync(mp4);
   // MPEG-2 needs a transcode to H.264: a conversion that runs for a while.
   longMpeg2 = join(dir, "crash-long.mkv");
   await ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-t", "12", "-c:v", "mpeg2video", "-q:v", "4", longMpeg2]);
   // 12 s of 480p: its renditions take long enough to be caught mid-job, and no longer.
   hlsClip = join(dir, "crash-hls.mp4");
-  await ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=854x480:rate=30", "-t", "12", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", hlsClip]);
+  await ffmpeg([
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc2=size=854x480:rate=30",
+    "-t",
+    "12",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-pix_fmt",
+    "yuv420p",
+    hlsClip,
+  ]);
 }, 180_000);
 
 describe("killed with SIGKILL and restarted on the same DATA_DIR (disk storage)", () => {
@@ -160,7 +199,12 @@ describe("killed with SIGKILL and restarted on the same DATA_DIR (disk storage)"
   it("mid-upload body: the temporary part is removed at the next start, no post, usage unchanged", async () => {
     const s = server!;
     const before = usage(s.dataDir, user.subject);
-    sendUpload(`${s.url}/api/upload`, { "api-key": user.key }, { name: "big.mp4", type: "video/mp4", bytes: video.subarray(0, 8 << 20) }, false);
+    sendUpload(
+      `${s.url}/api/upload`,
+      { "api-key": user.key },
+      { name: "big.mp4", type: "video/mp4", bytes: video.subarray(0, 8 << 20) },
+      false,
+    );
     const part = (): number => {
       for (const dir of tempEntries(s.dataDir)) {
         const path = join(s.dataDir, "tmp", dir, "part-0");
@@ -197,9 +241,16 @@ describe("killed with SIGKILL and restarted on the same DATA_DIR (disk storage)"
   it("mid-conversion (POST /convert): the conversion's temporary files are removed at the next start", async () => {
     const s = server!;
     const bytes = readFileSync(longMpeg2);
-    void sendUpload(`${s.url}/api/convert`, { "api-key": user.key, "convert-target": "mp4" }, { name: "long.mkv", type: "video/x-matroska", bytes });
+    void sendUpload(
+      `${s.url}/api/convert`,
+      { "api-key": user.key, "convert-target": "mp4" },
+      { name: "long.mkv", type: "video/x-matroska", bytes },
+    );
     // ffmpeg is writing its output beside the received part.
-    await until(() => tempEntries(s.dataDir).some((d) => readdirSync(join(s.dataDir, "tmp", d)).length > 1), "the conversion's output started");
+    await until(
+      () => tempEntries(s.dataDir).some((d) => readdirSync(join(s.dataDir, "tmp", d)).length > 1),
+      "the conversion's output started",
+    );
     await s.kill();
     expect(tempEntries(s.dataDir).length).toBeGreaterThan(0);
 
@@ -261,7 +312,9 @@ describe("killed between storing and writing the post, with S3 storage (s3rver)"
   let env: Record<string, string>;
   beforeAll(async () => {
     s3Dir = mkdtempSync(join(tmpdir(), "mediahost-s3rver-"));
-    s3rver = fork(fileURLToPath(new URL("../storage/s3rver-child.mjs", import.meta.url)), [s3Dir, BUCKET], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
+    s3rver = fork(fileURLToPath(new URL("../storage/s3rver-child.mjs", import.meta.url)), [s3Dir, BUCKET], {
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+    });
     const [message] = (await once(s3rver, "message")) as [{ port: number }];
     const endpoint = `http://127.0.0.1:${message.port}`;
     env = {

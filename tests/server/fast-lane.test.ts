@@ -8,7 +8,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminCli, freePort, startTestServer, type TestServer } from "../support/server";
 
-
 describe("fast-lane replies on the production server", () => {
   let server: TestServer;
   let key: string;

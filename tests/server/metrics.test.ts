@@ -10,7 +10,6 @@ import { adminCli, startTestServer, type TestServer } from "../support/server";
 
 const TOKEN = "metrics-test-token";
 
-
 /** The value of one series in the exposition text (0 when absent). */
 function sample(text: string, series: string): number {
   const line = text.split("\n").find((l) => l.startsWith(`${series} `));
@@ -42,10 +41,15 @@ describe("GET /metrics on a real server", () => {
   it("counts API, Relay and file requests by route id and status, with bytes and cache look-ups", async () => {
     const body = new FormData();
     body.append("file", new Blob([await readFile(await fixture("png"))], { type: "image/png" }), "m.png");
-    const uploaded = await fetch(`${server.url}/api/upload`, { method: "POST", body, headers: { "api-key": key, "post-privacy": "public" } });
+    const uploaded = await fetch(`${server.url}/api/upload`, {
+      method: "POST",
+      body,
+      headers: { "api-key": key, "post-privacy": "public" },
+    });
     expect(uploaded.status).toBe(200);
     const { post, url } = (await uploaded.json()) as { post: { code: string; files: { size: number }[] }; url: string };
-    for (let i = 0; i < 3; i++) expect((await fetch(`${server.url}/api/posts/${post.code}`, { headers: { "api-key": key } })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await fetch(`${server.url}/api/posts/${post.code}`, { headers: { "api-key": key } })).status).toBe(200);
     expect((await fetch(`${server.url}/api/posts/NoSuchPost1`, { headers: { "api-key": key } })).status).toBe(404);
     expect((await fetch(`${server.url}/relay/discover`)).status).toBe(401);
     expect((await fetch(`${server.url}/api/no/such/endpoint`)).status).toBe(404);
@@ -65,7 +69,7 @@ describe("GET /metrics on a real server", () => {
     expect(sample(text, 'mediahost_served_bytes_total{surface="cdn"}')).toBe(post.files[0].size);
     expect(sample(text, 'mediahost_cache_lookups_total{cache="keys",result="hit"}')).toBeGreaterThan(0);
     expect(sample(text, "mediahost_media_queue_waiting")).toBe(0);
-    expect(text).toContain('mediahost_jobs');
+    expect(text).toContain("mediahost_jobs");
   });
 
   it("counts rate-limit refusals by bucket", async () => {

@@ -55,7 +55,8 @@ function expectPageHeaders(res: Response, where: string): string {
   expect(res.headers.get("referrer-policy"), where).toBe("strict-origin-when-cross-origin");
   expect(res.headers.get("x-content-type-options"), where).toBe("nosniff");
   const permissions = (res.headers.get("permissions-policy") ?? "").split(/,\s*/);
-  for (const feature of ["camera=()", "microphone=()", "geolocation=()", "payment=()", "usb=()"]) expect(permissions, where).toContain(feature);
+  for (const feature of ["camera=()", "microphone=()", "geolocation=()", "payment=()", "usb=()"])
+    expect(permissions, where).toContain(feature);
   return nonce!.slice("'nonce-".length, -1);
 }
 
@@ -110,7 +111,18 @@ describe("pages through the real server", () => {
     fetch(`${server.url}${path}`, { redirect: "manual", headers: { "user-agent": BROWSER_UA, ...headers } });
 
   it("every page carries the policy and the hardening headers, and no HSTS over http", async () => {
-    for (const path of ["/", "/signin", "/register", "/dashboard", "/dashboard/apps", "/discover", "/discover/gifs", `/p/${code}`, "/p/zzzzzzzz", "/no-such-page"]) {
+    for (const path of [
+      "/",
+      "/signin",
+      "/register",
+      "/dashboard",
+      "/dashboard/apps",
+      "/discover",
+      "/discover/gifs",
+      `/p/${code}`,
+      "/p/zzzzzzzz",
+      "/no-such-page",
+    ]) {
       const res = await get(path);
       expect(res.headers.get("content-type") ?? "text/html", path).toMatch(/text\/html|^$/);
       expectPageHeaders(res, path);
@@ -174,7 +186,11 @@ describe("pages through the real server", () => {
   });
 
   it("sends next-auth's own HTML pages to ours, which carry the headers", async () => {
-    for (const [path, target] of [["/api/auth/signout", "/signout"], ["/api/auth/signin", "/signin"], ["/api/auth/error", "/signin"]]) {
+    for (const [path, target] of [
+      ["/api/auth/signout", "/signout"],
+      ["/api/auth/signin", "/signin"],
+      ["/api/auth/error", "/signin"],
+    ]) {
       const res = await get(path);
       expect([302, 307], path).toContain(res.status);
       expect(new URL(res.headers.get("location")!, server.url).pathname, path).toBe(target);
@@ -241,7 +257,9 @@ describe("pages through the real server", () => {
         const { error, cookies } = await webCredentials(server.url, "credentials", { login: "old_hash", password: PASSWORD });
         expect(error).toBeNull();
         expect(cookies.some((c) => c.startsWith("next-auth.session-token="))).toBe(true);
-        const { passwordHash } = sqlite.prepare(`SELECT "passwordHash" FROM "User" WHERE "username" = ?`).get("old_hash") as { passwordHash: string };
+        const { passwordHash } = sqlite.prepare(`SELECT "passwordHash" FROM "User" WHERE "username" = ?`).get("old_hash") as {
+          passwordHash: string;
+        };
         expect(passwordHash.split("$").slice(1, 4)).toEqual(["131072", "8", "1"]);
         expect(await verifyPassword(PASSWORD, passwordHash)).toBe(true);
       } finally {
@@ -253,7 +271,9 @@ describe("pages through the real server", () => {
       await admin(server.dataDir, "user", "create", "--username", "guessed", "--password", PASSWORD);
       // At once: each failure costs a full scrypt check, and the counting admits them all.
       const failures = await Promise.all(
-        Array.from({ length: LOGIN_ACCOUNT_LIMIT }, (_, i) => webCredentials(server.url, "credentials", { login: "guessed", password: `wrong ${i}` })),
+        Array.from({ length: LOGIN_ACCOUNT_LIMIT }, (_, i) =>
+          webCredentials(server.url, "credentials", { login: "guessed", password: `wrong ${i}` }),
+        ),
       );
       for (const { error } of failures) expect(error).toBe("Wrong username, email or password.");
       const { error } = await webCredentials(server.url, "credentials", { login: "GUESSED", password: PASSWORD });

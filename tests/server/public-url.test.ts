@@ -28,7 +28,10 @@ describe("parseEnv: the default PUBLIC_URL", () => {
       PUBLIC_URL: "https://media.example.com",
       cdnUrl: "https://media.example.com/cdn",
     });
-    expect(parseEnv({ PORT: "3999", CDN_URL: "https://cdn.example.com" })).toMatchObject({ PUBLIC_URL: "http://localhost:3999", cdnUrl: "https://cdn.example.com" });
+    expect(parseEnv({ PORT: "3999", CDN_URL: "https://cdn.example.com" })).toMatchObject({
+      PUBLIC_URL: "http://localhost:3999",
+      cdnUrl: "https://cdn.example.com",
+    });
   });
 });
 

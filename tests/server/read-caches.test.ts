@@ -15,7 +15,6 @@ const run = promisify(execFile);
 const ROBOT = "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)";
 const PERSON = "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0";
 
-
 describe("read caches on the production server", () => {
   let server: TestServer;
   let key: string;

@@ -12,7 +12,6 @@ import { fixture } from "../support/media";
 
 const run = promisify(execFile);
 
-
 async function admin(server: TestServer, ...args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
     env: { ...process.env, ...server.env },
@@ -52,7 +51,9 @@ describe("a ShareX-style upload through the real server", () => {
     const body = await res.json();
     expect(body.url).toMatch(new RegExp(`^${server.url}/cdn/`));
     expect(body.post.url).toBe(`${server.url}/p/${body.post.code}`);
-    const file = await fetch(body.url, { headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0" } });
+    const file = await fetch(body.url, {
+      headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0" },
+    });
     expect(file.status).toBe(200);
     expect(file.headers.get("content-type")).toBe("image/png");
     expect(file.headers.get("x-content-type-options")).toBe("nosniff");
@@ -146,7 +147,8 @@ describe("a ShareX-style upload through the real server", () => {
     const post = (await (await upload(await fixture("png"), "turn.png", { "post-privacy": "public" })).json()).post;
     const publicUrl = post.files[0].url as string;
     for (let i = 0; i < 3; i++) expect((await fetch(publicUrl)).status).toBe(200);
-    const galleryKey = (await admin(server, "app", "create", "--user", "sharex_user", "--name", "Gallery", "--gallery-access")).key as string;
+    const galleryKey = (await admin(server, "app", "create", "--user", "sharex_user", "--name", "Gallery", "--gallery-access"))
+      .key as string;
     const patched = await fetch(`${server.url}/api/posts/${post.code}`, {
       method: "PATCH",
       headers: { "api-key": galleryKey, "content-type": "application/json" },

@@ -280,7 +280,21 @@ function contract(name: string, setup: () => Promise<AdapterFixture>, teardown: 
     });
 
     it("rejects invalid keys and prefixes as programming errors", async () => {
-      const bad = ["", "/abs/x.png", "a/../b.png", "..", "a//b.png", "a\\b.png", "a/\0.png", "./a.png", "a/.hidden", "a b.png", "a/", "é.png", "x".repeat(1000)];
+      const bad = [
+        "",
+        "/abs/x.png",
+        "a/../b.png",
+        "..",
+        "a//b.png",
+        "a\\b.png",
+        "a/\0.png",
+        "./a.png",
+        "a/.hidden",
+        "a b.png",
+        "a/",
+        "é.png",
+        "x".repeat(1000),
+      ];
       for (const key of bad) {
         await expect(s.stat(key), JSON.stringify(key)).rejects.toThrow(/Invalid storage key/);
         await expect(s.open(key), JSON.stringify(key)).rejects.toThrow(/Invalid storage key/);

@@ -21,7 +21,10 @@ async function readAll(body: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const tempFiles = (dir: string) => readdirSync(dir, { recursive: true }).map(String).filter((p) => p.endsWith(".tmp"));
+const tempFiles = (dir: string) =>
+  readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((p) => p.endsWith(".tmp"));
 
 describe("DiskStorage", () => {
   it("defaults to DATA_DIR/files", () => {

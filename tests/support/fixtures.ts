@@ -20,7 +20,12 @@ export interface TestUser {
 export async function createTestUser(options: { plan?: Plan; username?: string; suspended?: boolean } = {}): Promise<TestUser> {
   const username = options.username ?? unique("user");
   const user = await db().user.create({
-    data: { username: username.toLowerCase(), displayUsername: username, plan: options.plan ?? "free", suspended: options.suspended ?? false },
+    data: {
+      username: username.toLowerCase(),
+      displayUsername: username,
+      plan: options.plan ?? "free",
+      suspended: options.suspended ?? false,
+    },
   });
   const gallery = issueKey("app");
   const uploadOnly = issueKey("app");
@@ -28,7 +33,9 @@ export async function createTestUser(options: { plan?: Plan; username?: string; 
   // Keys already in use, as a Relay session is active from its creation: their first
   // request does not write "last used" (a write, which makes every cached read a miss).
   const lastUsedAt = new Date();
-  await db().app.create({ data: { userId: user.id, name: "Gallery", keyHash: gallery.hash, keyHint: gallery.hint, galleryAccess: true, lastUsedAt } });
+  await db().app.create({
+    data: { userId: user.id, name: "Gallery", keyHash: gallery.hash, keyHint: gallery.hint, galleryAccess: true, lastUsedAt },
+  });
   await db().app.create({ data: { userId: user.id, name: "Uploader", keyHash: uploadOnly.hash, keyHint: uploadOnly.hint, lastUsedAt } });
   await db().relaySession.create({ data: { userId: user.id, keyHash: relay.hash, name: "Test device" } });
   return { id: user.id, username, apiKey: gallery.key, uploadOnlyKey: uploadOnly.key, relayKey: relay.key };
@@ -56,7 +63,10 @@ export interface TestPostOptions {
 }
 
 /** A post with stored files, written directly (for rules that do not depend on media processing). */
-export async function createTestPost(userId: string, options: TestPostOptions = {}): Promise<{ id: string; code: string; names: string[]; keys: string[] }> {
+export async function createTestPost(
+  userId: string,
+  options: TestPostOptions = {},
+): Promise<{ id: string; code: string; names: string[]; keys: string[] }> {
   const { storage } = await import("@/lib/storage");
   const { newId } = await import("@/lib/db/ids");
   const { newShareCode } = await import("@/lib/posts/codes");
@@ -66,12 +76,30 @@ export async function createTestPost(userId: string, options: TestPostOptions = 
   const count = options.files ?? 1;
   const mimeType = options.mimeType ?? "image/png";
   const ext = mimeType.split("/")[1].replace("jpeg", "jpg");
-  const files: { id: string; index: number; name: string; storageKey: string; size: bigint; mimeType: string; width: number; height: number }[] = [];
+  const files: {
+    id: string;
+    index: number;
+    name: string;
+    storageKey: string;
+    size: bigint;
+    mimeType: string;
+    width: number;
+    height: number;
+  }[] = [];
   for (let i = 0; i < count; i++) {
     const key = `p/${id}/${newId()}.${ext}`;
     const body = Buffer.from(`file ${i} of ${code}`);
     await storage().putBuffer(key, body, mimeType);
-    files.push({ id: newId(), index: i, name: `file${i}.${ext}`, storageKey: key, size: BigInt(body.length), mimeType, width: 10, height: 10 });
+    files.push({
+      id: newId(),
+      index: i,
+      name: `file${i}.${ext}`,
+      storageKey: key,
+      size: BigInt(body.length),
+      mimeType,
+      width: 10,
+      height: 10,
+    });
   }
   const createdAt = options.createdAt ?? new Date();
   await db().$transaction(async (tx) => {

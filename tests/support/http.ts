@@ -34,7 +34,7 @@ export async function call(surface: Surface, path: string, options: CallOptions 
     new Request(`http://localhost${base}${path}`, { method: options.method ?? "GET", headers, body, duplex: "half" } as RequestInit),
   );
   const text = await response.text();
-  let parsed: unknown ;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

@@ -58,10 +58,28 @@ export type FixtureName =
   | "bombPng"; // header claims 30000x30000 (900 MP)
 
 const EXT: Record<FixtureName, string> = {
-  png: "png", pngPlain: "png", jpegOriented: "jpg", jpegExif: "jpg", webp: "webp", webpLossless: "webp",
-  gif: "gif", gifAnimated: "gif", webpAnimated: "webp", mp4: "mp4", mp4Rotated: "mp4", mp4Silent: "mp4",
-  mov: "mov", mkv: "mkv", mkvMpeg2: "mkv", mkvHevc: "mkv", mkvAudioOnly: "mkv", webm: "webm",
-  corruptPng: "png", truncatedMp4: "mp4", textPng: "png", bombPng: "png",
+  png: "png",
+  pngPlain: "png",
+  jpegOriented: "jpg",
+  jpegExif: "jpg",
+  webp: "webp",
+  webpLossless: "webp",
+  gif: "gif",
+  gifAnimated: "gif",
+  webpAnimated: "webp",
+  mp4: "mp4",
+  mp4Rotated: "mp4",
+  mp4Silent: "mp4",
+  mov: "mov",
+  mkv: "mkv",
+  mkvMpeg2: "mkv",
+  mkvHevc: "mkv",
+  mkvAudioOnly: "mkv",
+  webm: "webm",
+  corruptPng: "png",
+  truncatedMp4: "mp4",
+  textPng: "png",
+  bombPng: "png",
 };
 
 let root: Promise<string> | undefined;
@@ -147,7 +165,15 @@ export async function ffmpeg(args: string[]): Promise<void> {
 
 /** ffprobe JSON of a file (streams and format), straight from the binary. */
 export async function probeJson(path: string): Promise<{
-  streams: Array<{ codec_type: string; codec_name: string; codec_tag_string?: string; width?: number; height?: number; tags?: Record<string, string>; side_data_list?: Array<{ rotation?: number }> }>;
+  streams: Array<{
+    codec_type: string;
+    codec_name: string;
+    codec_tag_string?: string;
+    width?: number;
+    height?: number;
+    tags?: Record<string, string>;
+    side_data_list?: Array<{ rotation?: number }>;
+  }>;
   format: { format_name: string; duration?: string; tags?: Record<string, string> };
 }> {
   const { stdout } = await run(FIXTURE_FFPROBE, ["-v", "error", "-print_format", "json", "-show_streams", "-show_format", path]);
@@ -215,7 +241,11 @@ const gps = {
 
 function gradient(width: number, height: number) {
   return sharp({ create: { width, height, channels: 3, background: "#3366cc" } }).composite([
-    { input: Buffer.from(`<svg width="${width}" height="${height}"><rect x="0" y="0" width="${width / 2}" height="${height}" fill="#ff8800"/><circle cx="${width * 0.7}" cy="${height / 2}" r="${height / 4}" fill="#22aa44"/></svg>`) },
+    {
+      input: Buffer.from(
+        `<svg width="${width}" height="${height}"><rect x="0" y="0" width="${width / 2}" height="${height}" fill="#ff8800"/><circle cx="${width * 0.7}" cy="${height / 2}" r="${height / 4}" fill="#22aa44"/></svg>`,
+      ),
+    },
   ]);
 }
 
@@ -239,7 +269,9 @@ const GENERATORS: Record<FixtureName, (out: string) => Promise<void>> = {
     const jpeg = await gradient(64, 48)
       .jpeg({ quality: 90 })
       .withExif(gps)
-      .withXmp(`<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description>${SECRET.xmp}</rdf:Description></rdf:RDF></x:xmpmeta>`)
+      .withXmp(
+        `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description>${SECRET.xmp}</rdf:Description></rdf:RDF></x:xmpmeta>`,
+      )
       .toBuffer();
     await writeFile(out, addJpegComment(jpeg, SECRET.comment));
   },
@@ -260,7 +292,9 @@ const GENERATORS: Record<FixtureName, (out: string) => Promise<void>> = {
     await rm(raw, { force: true });
   },
   async webpAnimated(out) {
-    await sharp(await fixture("gifAnimated"), { animated: true }).webp({ quality: 80 }).toFile(out);
+    await sharp(await fixture("gifAnimated"), { animated: true })
+      .webp({ quality: 80 })
+      .toFile(out);
   },
   async mp4(out) {
     await ffmpeg([...LAVFI_VIDEO(), ...LAVFI_AUDIO, "-t", "2", ...X264, "-c:a", "aac", "-b:a", "64k", ...TAGS, "-f", "mp4", out]);
@@ -280,13 +314,44 @@ const GENERATORS: Record<FixtureName, (out: string) => Promise<void>> = {
     await ffmpeg([...LAVFI_VIDEO(), ...LAVFI_AUDIO, "-t", "2", ...X264, "-c:a", "aac", "-b:a", "64k", ...TAGS, "-f", "matroska", out]);
   },
   async mkvMpeg2(out) {
-    await ffmpeg([...LAVFI_VIDEO(), ...LAVFI_AUDIO, "-t", "2", "-c:v", "mpeg2video", "-q:v", "5", "-c:a", "mp2", ...TAGS, "-f", "matroska", out]);
+    await ffmpeg([
+      ...LAVFI_VIDEO(),
+      ...LAVFI_AUDIO,
+      "-t",
+      "2",
+      "-c:v",
+      "mpeg2video",
+      "-q:v",
+      "5",
+      "-c:a",
+      "mp2",
+      ...TAGS,
+      "-f",
+      "matroska",
+      out,
+    ]);
   },
   async mkvHevc(out) {
     await ffmpeg([
-      ...LAVFI_VIDEO("320x240", 10), ...LAVFI_AUDIO, "-t", "2",
-      "-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-x265-params", "log-level=error",
-      "-c:a", "libopus", "-b:a", "48k", "-f", "matroska", out,
+      ...LAVFI_VIDEO("320x240", 10),
+      ...LAVFI_AUDIO,
+      "-t",
+      "2",
+      "-c:v",
+      "libx265",
+      "-preset",
+      "ultrafast",
+      "-pix_fmt",
+      "yuv420p",
+      "-x265-params",
+      "log-level=error",
+      "-c:a",
+      "libopus",
+      "-b:a",
+      "48k",
+      "-f",
+      "matroska",
+      out,
     ]);
   },
   async mkvAudioOnly(out) {

@@ -186,6 +186,9 @@ export function descendants(pid: number): number[] {
  * server's database: its one JSON object.
  */
 export async function adminCli(server: Pick<TestServer, "env">, ...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["scripts/launch.mjs", "admin", ...args], { cwd: root, env: { ...process.env, ...server.env } });
+  const { stdout } = await promisify(execFile)(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
+    cwd: root,
+    env: { ...process.env, ...server.env },
+  });
   return JSON.parse(stdout) as Record<string, unknown>;
 }

@@ -21,7 +21,17 @@ export interface TusRun {
   patchOffsets: number[];
 }
 
-export function startTus(data: Buffer, options: { endpoint: string; key: string; uploadUrl?: string; metadata?: Record<string, string>; chunkSize?: number; onChunk?: (accepted: number, upload: tus.Upload) => void }): TusRun {
+export function startTus(
+  data: Buffer,
+  options: {
+    endpoint: string;
+    key: string;
+    uploadUrl?: string;
+    metadata?: Record<string, string>;
+    chunkSize?: number;
+    onChunk?: (accepted: number, upload: tus.Upload) => void;
+  },
+): TusRun {
   const patchOffsets: number[] = [];
   let post: string | null = null;
   let upload!: tus.Upload;
@@ -60,8 +70,18 @@ export function failureBody(error: unknown): { error: { type: string } } | undef
 }
 
 /** A raw tus request (HEAD, PATCH, DELETE, POST) with the key and Tus-Resumable unless overridden. */
-export async function tusRequest(url: string, key: string, method: string, headers: Record<string, string> = {}, body?: Buffer): Promise<Response> {
-  return fetch(url, { method, headers: { "api-key": key, "tus-resumable": "1.0.0", ...headers }, body: body ? new Uint8Array(body) : undefined });
+export async function tusRequest(
+  url: string,
+  key: string,
+  method: string,
+  headers: Record<string, string> = {},
+  body?: Buffer,
+): Promise<Response> {
+  return fetch(url, {
+    method,
+    headers: { "api-key": key, "tus-resumable": "1.0.0", ...headers },
+    body: body ? new Uint8Array(body) : undefined,
+  });
 }
 
 /** A user on the server's database (the admin CLI) and an API key with gallery access. */

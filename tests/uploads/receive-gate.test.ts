@@ -6,10 +6,12 @@ import { parseGateOptions, ReceiveGate, type Ticket } from "../../lib/uploads/re
 function entrants(gate: ReceiveGate, count: number, abandoned: (i: number) => boolean = () => false) {
   const admitted: number[] = [];
   const tickets = Array.from({ length: count }, (_, i) =>
-    gate.enter(() => abandoned(i)).then((t) => {
-      admitted.push(i);
-      return t;
-    }),
+    gate
+      .enter(() => abandoned(i))
+      .then((t) => {
+        admitted.push(i);
+        return t;
+      }),
   );
   return { admitted, tickets };
 }

@@ -25,7 +25,9 @@ beforeAll(async () => {
 /** A multipart body sent in two halves; the second only once `resume` is called. */
 function pausedBody(file: Buffer) {
   const boundary = "----receive-order-test";
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const half = Math.floor(file.length / 2);
   let resume!: () => void;

@@ -7,7 +7,7 @@ import { teamSubject, userSubject, weekWindow } from "@/lib/usage/window";
 import { ListModerator, screensFiles, setModerator, sha256File } from "@/lib/moderation/moderator";
 import { useTestDatabase } from "../support/db";
 import { useCounterStore } from "../support/counters";
-import { createTestPost, createTestTeam, createTestUser, } from "../support/fixtures";
+import { createTestPost, createTestTeam, createTestUser } from "../support/fixtures";
 import { api, relay } from "../support/http";
 import { fixture } from "../support/media";
 import { form, type Part } from "../support/multipart";
@@ -19,7 +19,9 @@ const uploadAs = async (who: { apiKey?: string; key?: string }, parts: Part[], h
   api(path, { method: "POST", key: who.key ?? who.apiKey, rawBody: await form(parts), headers });
 
 const usedBytes = async (subject: string) =>
-  Number((await db().usageWindow.findUnique({ where: { subject_windowStart: { subject, windowStart: weekWindow().start } } }))?.bytes ?? 0n);
+  Number(
+    (await db().usageWindow.findUnique({ where: { subject_windowStart: { subject, windowStart: weekWindow().start } } }))?.bytes ?? 0n,
+  );
 
 afterEach(() => {
   delete process.env.PLAN_FREE_UPLOAD_FILE_MAX;
@@ -64,7 +66,12 @@ describe("weekly quota", () => {
     expect(reply.body.error.type).toBe("upload_failed");
     const second = await uploadAs(who, [{ path: png }]);
     expect(second.status).toBe(400);
-    expect(second.body.error).toMatchObject({ type: "quota_exceeded", quota: size * 2 - 1, used: size, resets_at: weekWindow().end.toISOString() });
+    expect(second.body.error).toMatchObject({
+      type: "quota_exceeded",
+      quota: size * 2 - 1,
+      used: size,
+      resets_at: weekWindow().end.toISOString(),
+    });
     expect(await usedBytes(userSubject(who.id))).toBe(size);
   });
 
@@ -128,12 +135,25 @@ describe("POST /posts/{code}/files", () => {
     const png = await fixture("pngPlain");
     const first = await uploadAs(who, [{ path: png, name: "one.png" }], { "post-privacy": "unlisted" });
     const code = first.body.post.code;
-    const added = await uploadAs(who, [{ path: await fixture("gif"), name: "two.gif" }, { path: png, name: "one.png" }], {}, `/posts/${code}/files`);
+    const added = await uploadAs(
+      who,
+      [
+        { path: await fixture("gif"), name: "two.gif" },
+        { path: png, name: "one.png" },
+      ],
+      {},
+      `/posts/${code}/files`,
+    );
     expect(added.status, added.text).toBe(200);
     expect(Object.keys(added.body)).toEqual(["post"]);
     expect(added.body.post.files.map((f: { name: string }) => f.name)).toEqual(["one.png", "two.gif", "one-2.png"]);
     expect(added.body.post.privacy).toBe("unlisted");
-    const many = await uploadAs(who, Array.from({ length: 7 }, () => ({ path: png })), {}, `/posts/${code}/files`);
+    const many = await uploadAs(
+      who,
+      Array.from({ length: 7 }, () => ({ path: png })),
+      {},
+      `/posts/${code}/files`,
+    );
     expect(many.body.post.file_count).toBe(9);
     expect(many.body.failed.map((f: { index: number }) => f.index)).toEqual([6]);
     const full = await uploadAs(who, [{ path: png }], {}, `/posts/${code}/files`);

@@ -27,14 +27,29 @@ describe("a restart", () => {
     const who = await tusAccount(first, "tus_restart");
     const video = await readFile(await fixture("mp4"));
     const chunkSize = Math.ceil(video.length / 2);
-    const run = startTus(video, { endpoint: `${first.url}/api/tus`, key: who.key, chunkSize, metadata: { filename: "restarted.mp4" }, onChunk: (_a, upload) => void upload.abort() });
-    await until(async () => run.upload.url, (u) => u !== null);
+    const run = startTus(video, {
+      endpoint: `${first.url}/api/tus`,
+      key: who.key,
+      chunkSize,
+      metadata: { filename: "restarted.mp4" },
+      onChunk: (_a, upload) => void upload.abort(),
+    });
+    await until(
+      async () => run.upload.url,
+      (u) => u !== null,
+    );
     const url = run.upload.url!;
-    await until(() => tusRequest(url, who.key, "HEAD"), (r) => r.headers.get("upload-offset") === String(chunkSize));
+    await until(
+      () => tusRequest(url, who.key, "HEAD"),
+      (r) => r.headers.get("upload-offset") === String(chunkSize),
+    );
     await first.kill();
 
     // The same DATA_DIR, database and port: the upload's URL is still right.
-    const second = await startTestServer({ PORT: port, PUBLIC_URL: `http://127.0.0.1:${port}`, RECOVERY_INTERVAL_SECONDS: "0", DATABASE_URL: first.env.DATABASE_URL }, { dataDir: first.dataDir });
+    const second = await startTestServer(
+      { PORT: port, PUBLIC_URL: `http://127.0.0.1:${port}`, RECOVERY_INTERVAL_SECONDS: "0", DATABASE_URL: first.env.DATABASE_URL },
+      { dataDir: first.dataDir },
+    );
     servers.push(second);
     const head = await tusRequest(url, who.key, "HEAD");
     expect(head.status).toBe(200);
@@ -42,7 +57,9 @@ describe("a restart", () => {
     const resumed = startTus(video, { endpoint: `${second.url}/api/tus`, key: who.key, uploadUrl: url });
     const { post } = await resumed.done;
     expect(resumed.patchOffsets[0]).toBe(chunkSize);
-    const read = (await (await fetch(`${second.url}/api/posts/${post}`, { headers: { "api-key": who.key } })).json()) as { post: { files: { name: string }[] } };
+    const read = (await (await fetch(`${second.url}/api/posts/${post}`, { headers: { "api-key": who.key } })).json()) as {
+      post: { files: { name: string }[] };
+    };
     // The metadata given at creation, before the crash, names the file.
     expect(read.post.files.map((f) => f.name)).toEqual(["restarted.mp4"]);
     expect(diskChunks(second.dataDir)).toEqual([]);
@@ -66,7 +83,10 @@ describe("expiry", () => {
     expect(diskChunks(server.dataDir)).toHaveLength(2);
 
     // Past the expiry: the sweep (every second here) gives everything back.
-    const used = await until(() => quotaUsed(server.url, who.key), (n) => n === 0);
+    const used = await until(
+      () => quotaUsed(server.url, who.key),
+      (n) => n === 0,
+    );
     expect(used).toBe(0);
     expect(diskChunks(server.dataDir)).toEqual([]);
     const afterSweep = await tusRequest(left.headers.get("location")!, who.key, "HEAD");
@@ -81,7 +101,13 @@ describe("expiry", () => {
     const url = created.headers.get("location")!;
     const expires = Date.parse(created.headers.get("upload-expires")!);
     await new Promise((r) => setTimeout(r, Math.max(0, expires - Date.now()) + 1100));
-    const gone = await tusRequest(url, who.key, "PATCH", { "content-type": "application/offset+octet-stream", "upload-offset": "0" }, Buffer.alloc(10));
+    const gone = await tusRequest(
+      url,
+      who.key,
+      "PATCH",
+      { "content-type": "application/offset+octet-stream", "upload-offset": "0" },
+      Buffer.alloc(10),
+    );
     expect(gone.status).toBe(410);
     expect(await quotaUsed(server.url, who.key)).toBe(0);
     expect((await tusRequest(url, who.key, "HEAD")).status).toBe(404);

@@ -29,10 +29,19 @@ const servers: TestServer[] = [];
 
 beforeAll(async () => {
   s3Dir = mkdtempSync(join(tmpdir(), "mediahost-s3rver-"));
-  s3rver = fork(fileURLToPath(new URL("../storage/s3rver-child.mjs", import.meta.url)), [s3Dir, BUCKET], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  s3rver = fork(fileURLToPath(new URL("../storage/s3rver-child.mjs", import.meta.url)), [s3Dir, BUCKET], {
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
   const [message] = (await once(s3rver, "message")) as [{ port: number }];
   const endpoint = `http://127.0.0.1:${message.port}`;
-  env = { RECOVERY_INTERVAL_SECONDS: "0", STORAGE: "s3", S3_BUCKET: BUCKET, S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: "S3RVER", S3_SECRET_ACCESS_KEY: "S3RVER" };
+  env = {
+    RECOVERY_INTERVAL_SECONDS: "0",
+    STORAGE: "s3",
+    S3_BUCKET: BUCKET,
+    S3_ENDPOINT: endpoint,
+    S3_ACCESS_KEY_ID: "S3RVER",
+    S3_SECRET_ACCESS_KEY: "S3RVER",
+  };
   client = createS3Client({ bucket: BUCKET, endpoint, accessKeyId: "S3RVER", secretAccessKey: "S3RVER" });
 }, 60_000);
 
@@ -59,10 +68,22 @@ it("an upload started on one instance is finished on another", async () => {
   const who = await tusAccount(a, "tus_s3");
   const video = await readFile(await fixture("mp4"));
   const chunkSize = Math.ceil(video.length / 2);
-  const run = startTus(video, { endpoint: `${a.url}/api/tus`, key: who.key, chunkSize, metadata: { filename: "moved.mp4" }, onChunk: (_x, upload) => void upload.abort() });
-  await until(async () => run.upload.url, (u) => u !== null);
+  const run = startTus(video, {
+    endpoint: `${a.url}/api/tus`,
+    key: who.key,
+    chunkSize,
+    metadata: { filename: "moved.mp4" },
+    onChunk: (_x, upload) => void upload.abort(),
+  });
+  await until(
+    async () => run.upload.url,
+    (u) => u !== null,
+  );
   const onA = run.upload.url!;
-  await until(() => tusRequest(onA, who.key, "HEAD"), (r) => r.headers.get("upload-offset") === String(chunkSize));
+  await until(
+    () => tusRequest(onA, who.key, "HEAD"),
+    (r) => r.headers.get("upload-offset") === String(chunkSize),
+  );
   const id = onA.split("/").pop()!;
   expect((await chunkKeys()).filter((k) => k.startsWith(`tus/${id}/`))).toHaveLength(1);
 
@@ -72,7 +93,9 @@ it("an upload started on one instance is finished on another", async () => {
   const resumed = startTus(video, { endpoint: `${b.url}/api/tus`, key: who.key, uploadUrl: onB });
   const { post } = await resumed.done;
   expect(resumed.patchOffsets).toEqual([chunkSize]);
-  const read = (await (await fetch(`${a.url}/api/posts/${post}`, { headers: { "api-key": who.key } })).json()) as { post: { files: { name: string }[] } };
+  const read = (await (await fetch(`${a.url}/api/posts/${post}`, { headers: { "api-key": who.key } })).json()) as {
+    post: { files: { name: string }[] };
+  };
   expect(read.post.files.map((f) => f.name)).toEqual(["moved.mp4"]);
   expect(await chunkKeys()).toEqual([]);
   await b.kill();

@@ -22,7 +22,11 @@ let endpoint: string;
 let video: Buffer;
 
 beforeAll(async () => {
-  server = await startTestServer({ PLAN_FREE_UPLOAD_FILE_MAX: String(FILE_CAP), PLAN_FREE_WEEKLY_QUOTA: String(QUOTA), RECOVERY_INTERVAL_SECONDS: "0" });
+  server = await startTestServer({
+    PLAN_FREE_UPLOAD_FILE_MAX: String(FILE_CAP),
+    PLAN_FREE_WEEKLY_QUOTA: String(QUOTA),
+    RECOVERY_INTERVAL_SECONDS: "0",
+  });
   endpoint = `${server.url}/api/tus`;
   video = await readFile(await fixture("mp4"));
 }, 240_000);
@@ -30,12 +34,19 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const getPost = async (key: string, code: string) => (await (await fetch(`${server.url}/api/posts/${code}`, { headers: { "api-key": key } })).json()) as { post: { code: string; privacy: string; files: { name: string; size: number; mime_type?: string }[] } };
+const getPost = async (key: string, code: string) =>
+  (await (await fetch(`${server.url}/api/posts/${code}`, { headers: { "api-key": key } })).json()) as {
+    post: { code: string; privacy: string; files: { name: string; size: number; mime_type?: string }[] };
+  };
 
 describe("a whole upload", () => {
   it("becomes a post through POST /upload's pipeline, with the options from Upload-Metadata", async () => {
     const who = await tusAccount(server, "tus_whole");
-    const run = startTus(video, { endpoint, key: who.key, metadata: { filename: "clip.mov", "post-privacy": "unlisted", priority: "false" } });
+    const run = startTus(video, {
+      endpoint,
+      key: who.key,
+      metadata: { filename: "clip.mov", "post-privacy": "unlisted", priority: "false" },
+    });
     const { post: code, url } = await run.done;
     expect(code).toMatch(/^[A-Za-z0-9]{10}$/);
     const { post } = await getPost(who.key, code!);
@@ -86,9 +97,19 @@ describe("interrupted uploads resume where the server says", () => {
       },
     });
     // abort() settles neither callback: wait for the first chunk to be acknowledged.
-    await until(async () => first.upload.url, (u) => u !== null);
+    await until(
+      async () => first.upload.url,
+      (u) => u !== null,
+    );
     const url = first.upload.url!;
-    const offset = Number((await until(() => tusRequest(url, who.key, "HEAD"), (r) => r.headers.get("upload-offset") === String(chunkSize))).headers.get("upload-offset"));
+    const offset = Number(
+      (
+        await until(
+          () => tusRequest(url, who.key, "HEAD"),
+          (r) => r.headers.get("upload-offset") === String(chunkSize),
+        )
+      ).headers.get("upload-offset"),
+    );
     expect(offset).toBe(chunkSize);
     // While unfinished, Upload-Length is reserved from the quota.
     expect(await quotaUsed(server.url, who.key)).toBe(video.length);
@@ -114,7 +135,13 @@ describe("interrupted uploads resume where the server says", () => {
     await new Promise<void>((resolve) => {
       const req = httpRequest(url, {
         method: "PATCH",
-        headers: { "api-key": who.key, "tus-resumable": "1.0.0", "upload-offset": "0", "content-type": "application/offset+octet-stream", "content-length": String(video.length) },
+        headers: {
+          "api-key": who.key,
+          "tus-resumable": "1.0.0",
+          "upload-offset": "0",
+          "content-type": "application/offset+octet-stream",
+          "content-length": String(video.length),
+        },
       });
       req.on("error", () => resolve());
       req.write(video.subarray(0, half), () => {
@@ -122,7 +149,10 @@ describe("interrupted uploads resume where the server says", () => {
         resolve();
       });
     });
-    const head = await until(() => tusRequest(url, who.key, "HEAD"), (r) => r.headers.get("upload-offset") === String(half));
+    const head = await until(
+      () => tusRequest(url, who.key, "HEAD"),
+      (r) => r.headers.get("upload-offset") === String(half),
+    );
     expect(head.headers.get("upload-offset")).toBe(String(half));
     const resumed = startTus(video, { endpoint, key: who.key, uploadUrl: url });
     const { post } = await resumed.done;
@@ -136,9 +166,15 @@ describe("termination, caps and quota", () => {
     const who = await tusAccount(server, "tus_terminate");
     const chunkSize = Math.ceil(video.length / 2);
     const run = startTus(video, { endpoint, key: who.key, chunkSize, onChunk: (_a, upload) => void upload.abort() });
-    await until(async () => run.upload.url, (u) => u !== null);
+    await until(
+      async () => run.upload.url,
+      (u) => u !== null,
+    );
     const url = run.upload.url!;
-    await until(() => tusRequest(url, who.key, "HEAD"), (r) => r.headers.get("upload-offset") === String(chunkSize));
+    await until(
+      () => tusRequest(url, who.key, "HEAD"),
+      (r) => r.headers.get("upload-offset") === String(chunkSize),
+    );
     expect(diskChunks(server.dataDir)).toContain(url.split("/").pop());
     expect(await quotaUsed(server.url, who.key)).toBe(video.length);
 
@@ -165,7 +201,13 @@ describe("termination, caps and quota", () => {
     const who = await tusAccount(server, "tus_past");
     const created = await tusRequest(endpoint, who.key, "POST", { "upload-length": "1000" });
     const url = created.headers.get("location")!;
-    const declared = await tusRequest(url, who.key, "PATCH", { "upload-offset": "0", "content-type": "application/offset+octet-stream" }, Buffer.alloc(1001));
+    const declared = await tusRequest(
+      url,
+      who.key,
+      "PATCH",
+      { "upload-offset": "0", "content-type": "application/offset+octet-stream" },
+      Buffer.alloc(1001),
+    );
     expect(declared.status).toBe(413);
     // Without a Content-Length (chunked), found while receiving.
     const streamed = await fetch(url, {
@@ -220,30 +262,56 @@ describe("the protocol", () => {
     const url = created.headers.get("location")!;
     const octet = { "content-type": "application/offset+octet-stream" };
     expect((await tusRequest(url, who.key, "PATCH", { ...octet, "upload-offset": "5" }, Buffer.alloc(5))).status).toBe(409);
-    expect((await tusRequest(url, who.key, "PATCH", { "content-type": "text/plain", "upload-offset": "0" }, Buffer.alloc(5))).status).toBe(415);
+    expect((await tusRequest(url, who.key, "PATCH", { "content-type": "text/plain", "upload-offset": "0" }, Buffer.alloc(5))).status).toBe(
+      415,
+    );
     expect((await tusRequest(url, other.key, "HEAD")).status).toBe(404);
     expect((await tusRequest(url, other.key, "PATCH", { ...octet, "upload-offset": "0" }, Buffer.alloc(5))).status).toBe(404);
     expect((await fetch(url, { method: "HEAD", headers: { "tus-resumable": "1.0.0" } })).status).toBe(401);
-    const badMeta = await tusRequest(endpoint, who.key, "POST", { "upload-length": "10", "upload-metadata": `post-privacy ${Buffer.from("secret").toString("base64")}` });
+    const badMeta = await tusRequest(endpoint, who.key, "POST", {
+      "upload-length": "10",
+      "upload-metadata": `post-privacy ${Buffer.from("secret").toString("base64")}`,
+    });
     expect(badMeta.status).toBe(400);
     // Metadata that is not `key base64` pairs, a deferred length, a post that is not the caller's.
     expect((await tusRequest(endpoint, who.key, "POST", { "upload-length": "10", "upload-metadata": "filename a b" })).status).toBe(400);
     expect((await tusRequest(endpoint, who.key, "POST", { "upload-defer-length": "1" })).status).toBe(400);
-    const strangers = await tusRequest(endpoint, other.key, "POST", { "upload-length": "10", "upload-metadata": `post ${Buffer.from("AAAAAAAAAA").toString("base64")}` });
+    const strangers = await tusRequest(endpoint, other.key, "POST", {
+      "upload-length": "10",
+      "upload-metadata": `post ${Buffer.from("AAAAAAAAAA").toString("base64")}`,
+    });
     expect(strangers.status).toBe(404);
   });
 
   it("creation-with-upload: the creating POST carries the first bytes", async () => {
     const who = await tusAccount(server, "tus_cwu");
     const half = Math.floor(video.length / 2);
-    const created = await tusRequest(endpoint, who.key, "POST", { "upload-length": String(video.length), "content-type": "application/offset+octet-stream" }, video.subarray(0, half));
+    const created = await tusRequest(
+      endpoint,
+      who.key,
+      "POST",
+      { "upload-length": String(video.length), "content-type": "application/offset+octet-stream" },
+      video.subarray(0, half),
+    );
     expect(created.status).toBe(201);
     expect(created.headers.get("upload-offset")).toBe(String(half));
-    const rest = await tusRequest(created.headers.get("location")!, who.key, "PATCH", { "content-type": "application/offset+octet-stream", "upload-offset": String(half) }, video.subarray(half));
+    const rest = await tusRequest(
+      created.headers.get("location")!,
+      who.key,
+      "PATCH",
+      { "content-type": "application/offset+octet-stream", "upload-offset": String(half) },
+      video.subarray(half),
+    );
     expect(rest.status).toBe(204);
     expect(rest.headers.get("upload-post")).toMatch(/^[A-Za-z0-9]{10}$/);
     // Finished: more bytes are a conflict.
-    const more = await tusRequest(created.headers.get("location")!, who.key, "PATCH", { "content-type": "application/offset+octet-stream", "upload-offset": String(video.length) }, Buffer.alloc(1));
+    const more = await tusRequest(
+      created.headers.get("location")!,
+      who.key,
+      "PATCH",
+      { "content-type": "application/offset+octet-stream", "upload-offset": String(video.length) },
+      Buffer.alloc(1),
+    );
     expect(more.status).toBe(409);
   });
 
@@ -251,7 +319,10 @@ describe("the protocol", () => {
     await tusAccount(server, "tus_relay");
     const session = await adminCli(server, "session", "create", "--user", "tus_relay");
     const relayKey = session.key as string;
-    const created = await fetch(`${server.url}/relay/tus`, { method: "POST", headers: { "relay-key": relayKey, "tus-resumable": "1.0.0", "upload-length": String(video.length) } });
+    const created = await fetch(`${server.url}/relay/tus`, {
+      method: "POST",
+      headers: { "relay-key": relayKey, "tus-resumable": "1.0.0", "upload-length": String(video.length) },
+    });
     expect(created.status).toBe(201);
     const url = created.headers.get("location")!;
     expect(url).toMatch(/\/relay\/tus\/[0-9a-f]{24}$/);
@@ -266,7 +337,9 @@ describe("the protocol", () => {
 
   it("the OpenAPI documents describe the tus endpoints", async () => {
     for (const surface of ["api", "relay"]) {
-      const doc = (await (await fetch(`${server.url}/${surface}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters?: { name: string }[] }>> };
+      const doc = (await (await fetch(`${server.url}/${surface}/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters?: { name: string }[] }>>;
+      };
       expect(Object.keys(doc.paths["/tus"])).toEqual(["post"]);
       expect(Object.keys(doc.paths["/tus/{id}"]).sort()).toEqual(["delete", "head", "patch"]);
       expect(doc.paths["/tus"].post.responses).toHaveProperty("201");
@@ -274,4 +347,3 @@ describe("the protocol", () => {
     }
   });
 });
-

@@ -206,7 +206,12 @@ describe("failures", () => {
 
   it("bad headers, no file, or not multipart: 400 invalid_request", async () => {
     const png = await fixture("png");
-    const bad: Record<string, string>[] = [{ "include-metadata": "yes" }, { "post-privacy": "secret" }, { "post-type": "carousel" }, { priority: "1" }];
+    const bad: Record<string, string>[] = [
+      { "include-metadata": "yes" },
+      { "post-privacy": "secret" },
+      { "post-type": "carousel" },
+      { priority: "1" },
+    ];
     for (const headers of bad) {
       const reply = await upload([{ path: png }], headers);
       expect(reply.status, JSON.stringify(headers)).toBe(400);
@@ -279,8 +284,15 @@ describe("usage", () => {
       used: me.body.limits.usage.used,
       resets_at: me.body.limits.usage.resets_at,
     });
-    expect(viaRelay.body.error.message).toContain(new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)).toISOString());
-    const optOut = await relay("/upload", { method: "POST", key: who.relayKey, rawBody: await form([{ path: mp4 }]), headers: { priority: "false" } });
+    expect(viaRelay.body.error.message).toContain(
+      new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)).toISOString(),
+    );
+    const optOut = await relay("/upload", {
+      method: "POST",
+      key: who.relayKey,
+      rawBody: await form([{ path: mp4 }]),
+      headers: { priority: "false" },
+    });
     expect(optOut.status).toBe(200);
     const viaApi = await upload([{ path: mp4 }], {}, who);
     expect(viaApi.status).toBe(200);

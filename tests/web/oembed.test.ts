@@ -48,7 +48,9 @@ describe("GET /oembed", () => {
     const { status, body } = await oembed({ url: shareUrl(code), maxwidth: "640" });
     expect(status).toBe(200);
     expect(body).toMatchObject({ type: "video", width: 640, height: 360 });
-    expect(String(body.html)).toMatch(/^<video src="[^"<>]+\/cdn\/[^"]+\.mp4" width="640" height="360" controls playsinline preload="metadata"><\/video>$/);
+    expect(String(body.html)).toMatch(
+      /^<video src="[^"<>]+\/cdn\/[^"]+\.mp4" width="640" height="360" controls playsinline preload="metadata"><\/video>$/,
+    );
   });
 
   it("answers 404 for private, moderated and unknown posts and foreign URLs", async () => {

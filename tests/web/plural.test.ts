@@ -52,7 +52,8 @@ describe("the web UI's components", () => {
     for (const file of [...(await sources("components")), ...(await sources("app"))]) {
       const text = await readFile(join(ROOT, file), "utf8");
       text.split("\n").forEach((line, i) => {
-        if ((counted.test(line) || suffixed.test(line)) && !line.trimStart().startsWith("//")) offenders.push(`${relative(ROOT, join(ROOT, file))}:${i + 1}: ${line.trim()}`);
+        if ((counted.test(line) || suffixed.test(line)) && !line.trimStart().startsWith("//"))
+          offenders.push(`${relative(ROOT, join(ROOT, file))}:${i + 1}: ${line.trim()}`);
       });
     }
     expect(offenders).toEqual([]);

@@ -29,7 +29,13 @@ beforeAll(async () => {
     publicCodes.unshift(code);
   }
   const team = await createTestTeam(owner.id);
-  for (const options of [{ privacy: "unlisted" }, { privacy: "private" }, { moderated: true }, { draft: true }, { teamId: team.id }] as const) {
+  for (const options of [
+    { privacy: "unlisted" },
+    { privacy: "private" },
+    { moderated: true },
+    { draft: true },
+    { teamId: team.id },
+  ] as const) {
     await createTestPost(owner.id, { ...options, createdAt: new Date(base + 999_000) });
   }
 });

@@ -36,9 +36,12 @@ describe("isAllowedAddress", () => {
     expect(isAllowedAddress(address)).toBe(false);
   });
 
-  it.each(["93.184.215.14", "8.8.8.8", "172.32.0.1", "2606:4700::6810:85e5", "::ffff:8.8.8.8", "64:ff9b::808:808"])("allows %s", (address) => {
-    expect(isAllowedAddress(address)).toBe(true);
-  });
+  it.each(["93.184.215.14", "8.8.8.8", "172.32.0.1", "2606:4700::6810:85e5", "::ffff:8.8.8.8", "64:ff9b::808:808"])(
+    "allows %s",
+    (address) => {
+      expect(isAllowedAddress(address)).toBe(true);
+    },
+  );
 
   it("refuses what is not an address", () => {
     expect(isAllowedAddress("example.com")).toBe(false);

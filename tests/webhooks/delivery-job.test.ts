@@ -38,12 +38,32 @@ afterAll(async () => {
 });
 
 const hook = (url: string, extra: { events?: string; appId?: string; enabled?: boolean } = {}) =>
-  db().webhook.create({ data: { userId, url, secret: "whsec_test", events: extra.events ?? "upload", appId: extra.appId, enabled: extra.enabled ?? true } });
+  db().webhook.create({
+    data: { userId, url, secret: "whsec_test", events: extra.events ?? "upload", appId: extra.appId, enabled: extra.enabled ?? true },
+  });
 
-const payload = (webhookId: string, event = "upload", n = 0): DeliveryPayload => ({ webhookId, eventId: `evt_${event}_${n}`, event, format: "generic", body: `{"n":${n}}` });
+const payload = (webhookId: string, event = "upload", n = 0): DeliveryPayload => ({
+  webhookId,
+  eventId: `evt_${event}_${n}`,
+  event,
+  format: "generic",
+  body: `{"n":${n}}`,
+});
 
 const run = (p: DeliveryPayload, attempts = 1) =>
-  webhookJobHandler.run(p, { job: { id: "j", kind: "webhook", key: null, payload: JSON.stringify(p), state: "running", attempts, maxAttempts: 3, lastError: null } as JobRow, signal: new AbortController().signal });
+  webhookJobHandler.run(p, {
+    job: {
+      id: "j",
+      kind: "webhook",
+      key: null,
+      payload: JSON.stringify(p),
+      state: "running",
+      attempts,
+      maxAttempts: 3,
+      lastError: null,
+    } as JobRow,
+    signal: new AbortController().signal,
+  });
 
 describe("the webhook delivery job", () => {
   it("refuses, at attempt time, a URL that points at a private address (no retries) and logs why", async () => {

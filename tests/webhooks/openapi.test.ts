@@ -12,7 +12,15 @@ describe("webhooks in the OpenAPI documents", () => {
       components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
     };
     const ops = Object.values(doc.paths).flatMap((p) => Object.values(p).map((o) => o.operationId));
-    for (const id of ["listWebhooks", "createWebhook", "getWebhook", "updateWebhook", "deleteWebhook", "listWebhookDeliveries", "testWebhook"]) {
+    for (const id of [
+      "listWebhooks",
+      "createWebhook",
+      "getWebhook",
+      "updateWebhook",
+      "deleteWebhook",
+      "listWebhookDeliveries",
+      "testWebhook",
+    ]) {
       expect(ops).toContain(id);
     }
     expect(Object.keys(doc.paths["/webhooks/{id}"]).sort()).toEqual(["delete", "get", "patch"]);

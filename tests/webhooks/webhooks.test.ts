@@ -40,7 +40,10 @@ describe("webhooks on a real server", () => {
     const k = init.key ?? key;
     const res = await fetch(`${server.url}/${surface}${path}`, {
       method: init.method ?? "GET",
-      headers: { [surface === "api" ? "api-key" : "relay-key"]: k, ...(init.body !== undefined ? { "content-type": "application/json" } : {}) },
+      headers: {
+        [surface === "api" ? "api-key" : "relay-key"]: k,
+        ...(init.body !== undefined ? { "content-type": "application/json" } : {}),
+      },
       body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> & { error?: { type: string; message: string } } };
@@ -121,7 +124,9 @@ describe("webhooks on a real server", () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error?.type).toBe("invalid_request");
     }
-    expect((await api("/webhooks", { method: "POST", body: { url: receiver.url("/x"), events: ["upload"], app_id: "nosuchapp" } })).status).toBe(404);
+    expect(
+      (await api("/webhooks", { method: "POST", body: { url: receiver.url("/x"), events: ["upload"], app_id: "nosuchapp" } })).status,
+    ).toBe(404);
   });
 
   it("refuses private, loopback, link-local and metadata addresses the operator did not allow", async () => {
@@ -148,10 +153,16 @@ describe("webhooks on a real server", () => {
     const headers = request.headers;
     expect(headers["content-type"]).toBe("application/json");
     expect(headers["webhook-event"]).toBe("upload");
-    expect(verifySignature(hook.secret!, String(headers["webhook-signature"]), String(headers["webhook-timestamp"]), request.body)).toBe(true);
+    expect(verifySignature(hook.secret!, String(headers["webhook-signature"]), String(headers["webhook-timestamp"]), request.body)).toBe(
+      true,
+    );
     // Signed over the timestamp too: another timestamp or body does not verify.
-    expect(verifySignature(hook.secret!, String(headers["webhook-signature"]), String(Number(headers["webhook-timestamp"]) - 1), request.body)).toBe(false);
-    expect(verifySignature(hook.secret!, String(headers["webhook-signature"]), String(headers["webhook-timestamp"]), `${request.body} `)).toBe(false);
+    expect(
+      verifySignature(hook.secret!, String(headers["webhook-signature"]), String(Number(headers["webhook-timestamp"]) - 1), request.body),
+    ).toBe(false);
+    expect(
+      verifySignature(hook.secret!, String(headers["webhook-signature"]), String(headers["webhook-timestamp"]), `${request.body} `),
+    ).toBe(false);
     const event = json(request);
     expect(event.id).toBe(headers["webhook-id"]);
     expect(event.type).toBe("upload");
@@ -160,7 +171,15 @@ describe("webhooks on a real server", () => {
     // The delivery log has the attempt and the receiver's answer.
     let log = await api(`/webhooks/${hook.id}/deliveries`);
     while ((log.body.deliveries as unknown[]).length === 0) log = await api(`/webhooks/${hook.id}/deliveries`);
-    expect((log.body.deliveries as Record<string, unknown>[])[0]).toMatchObject({ event_id: event.id, event: "upload", attempt: 1, status: 200, ok: true, response: "thanks", error: null });
+    expect((log.body.deliveries as Record<string, unknown>[])[0]).toMatchObject({
+      event_id: event.id,
+      event: "upload",
+      attempt: 1,
+      status: 200,
+      ok: true,
+      response: "thanks",
+      error: null,
+    });
     await api(`/webhooks/${hook.id}`, { method: "DELETE" });
   });
 
@@ -168,8 +187,18 @@ describe("webhooks on a real server", () => {
     const hook = await createHook("/social", ["comment.received", "post.moderated", "post.deleted"]);
     const post = await upload();
     // The owner's own comment is not "received"; the fan's is.
-    expect((await call("relay", `/posts/${post.code}/comments`, { method: "POST", body: { body: "my own note" }, key: (await adminCli(server, "session", "create", "--user", "hook_owner")).key as string })).status).toBe(200);
-    expect((await call("relay", `/posts/${post.code}/comments`, { method: "POST", body: { body: "Nice shot!" }, key: commenterKey })).status).toBe(200);
+    expect(
+      (
+        await call("relay", `/posts/${post.code}/comments`, {
+          method: "POST",
+          body: { body: "my own note" },
+          key: (await adminCli(server, "session", "create", "--user", "hook_owner")).key as string,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await call("relay", `/posts/${post.code}/comments`, { method: "POST", body: { body: "Nice shot!" }, key: commenterKey })).status,
+    ).toBe(200);
     const [commented] = await receiver.waitFor("/social");
     const comment = json(commented);
     expect(comment.type).toBe("comment.received");
@@ -190,7 +219,12 @@ describe("webhooks on a real server", () => {
     expect(deleted.type).toBe("post.deleted");
     expect(deleted.data.post).toMatchObject({ code: post.code, file_count: 1 });
     // Only the subscribed events: no upload event reached this hook.
-    expect(receiver.requests("/social").map((r) => json(r).type)).toEqual(["comment.received", "post.moderated", "post.moderated", "post.deleted"]);
+    expect(receiver.requests("/social").map((r) => json(r).type)).toEqual([
+      "comment.received",
+      "post.moderated",
+      "post.moderated",
+      "post.deleted",
+    ]);
     await api(`/webhooks/${hook.id}`, { method: "DELETE" });
   });
 
@@ -199,7 +233,11 @@ describe("webhooks on a real server", () => {
     expect(hook.format).toBe("discord");
     const post = await upload();
     const [request] = await receiver.waitFor("/discord");
-    const body = JSON.parse(request.body) as { content?: string; allowed_mentions: unknown; embeds: { title: string; url: string; image: { url: string } }[] };
+    const body = JSON.parse(request.body) as {
+      content?: string;
+      allowed_mentions: unknown;
+      embeds: { title: string; url: string; image: { url: string } }[];
+    };
     expect(body.allowed_mentions).toEqual({ parse: [] });
     expect(body.embeds).toHaveLength(1);
     expect(body.embeds[0].title).toBe(`New upload: ${post.code}`);
@@ -251,7 +289,12 @@ describe("webhooks on a real server", () => {
     while (state.enabled) state = (await api(`/webhooks/${hook.id}`)).body.webhook as Hook;
     expect(state.failure_count).toBe(2);
     expect(state.disabled_reason).toMatch(/Disabled after 2 events in a row failed/);
-    const log = (await api(`/webhooks/${hook.id}/deliveries?limit=100`)).body.deliveries as { attempt: number; status: number; ok: boolean; response: string }[];
+    const log = (await api(`/webhooks/${hook.id}/deliveries?limit=100`)).body.deliveries as {
+      attempt: number;
+      status: number;
+      ok: boolean;
+      response: string;
+    }[];
     expect(log).toHaveLength(6);
     expect(log.map((d) => d.attempt).sort()).toEqual([1, 1, 2, 2, 3, 3]);
     expect(log.every((d) => d.status === 500 && !d.ok && d.response === "nope 500")).toBe(true);

@@ -32,7 +32,8 @@ export default async function AdminAuditPage({ searchParams }: { searchParams: S
             <li key={entry.id} className={`${card} space-y-1 text-sm`} data-action={entry.action}>
               <p className="flex flex-wrap items-baseline justify-between gap-2">
                 <span>
-                  <span className="font-medium">{entry.actorName}</span> <span className={muted}>({entry.source === "web" ? "web" : "CLI"})</span>{" "}
+                  <span className="font-medium">{entry.actorName}</span>{" "}
+                  <span className={muted}>({entry.source === "web" ? "web" : "CLI"})</span>{" "}
                   <code className="rounded bg-zinc-100 px-1 dark:bg-zinc-800">{entry.action}</code> {entry.targetType}{" "}
                   {href ? (
                     <Link href={href} className="underline">

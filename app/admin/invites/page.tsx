@@ -31,17 +31,37 @@ export default async function AdminInvitesPage({ searchParams }: { searchParams:
           <label htmlFor="days" className={label}>
             Valid for (days)
           </label>
-          <input id="days" name="days" type="number" min={1} max={INVITE_MAX_DAYS} defaultValue={INVITE_DEFAULT_DAYS} className={`${input} w-28`} required />
+          <input
+            id="days"
+            name="days"
+            type="number"
+            min={1}
+            max={INVITE_MAX_DAYS}
+            defaultValue={INVITE_DEFAULT_DAYS}
+            className={`${input} w-28`}
+            required
+          />
         </div>
-        <button type="submit" className={primaryButton}>Create invite</button>
+        <button type="submit" className={primaryButton}>
+          Create invite
+        </button>
       </form>
       {invites.length === 0 && <p className={muted}>No invites yet.</p>}
       <ul className="space-y-2">
         {invites.map((invite) => (
-          <li key={invite.code} className={`${card} flex flex-wrap items-center justify-between gap-2`} data-invite={invite.code} data-status={invite.status}>
+          <li
+            key={invite.code}
+            className={`${card} flex flex-wrap items-center justify-between gap-2`}
+            data-invite={invite.code}
+            data-status={invite.status}
+          >
             <div className="min-w-0">
               <p className="truncate font-mono text-sm">{invite.code}</p>
-              {invite.status === "unused" && <p className="select-all truncate text-xs text-zinc-500" data-testid="invite-url">{invite.url}</p>}
+              {invite.status === "unused" && (
+                <p className="select-all truncate text-xs text-zinc-500" data-testid="invite-url">
+                  {invite.url}
+                </p>
+              )}
               <p className={muted}>
                 {invite.status === "used"
                   ? `Used by ${invite.usedBy ?? "a deleted user"} on ${day(invite.usedAt)}`

@@ -27,7 +27,9 @@ function SuspendButton({ user }: { user: ReportUser }) {
     <form action={suspendAction}>
       <Back path={HERE} />
       <input type="hidden" name="user" value={user.id} />
-      <button type="submit" className={secondaryButton}>Suspend {user.username}</button>
+      <button type="submit" className={secondaryButton}>
+        Suspend {user.username}
+      </button>
     </form>
   );
 }
@@ -53,7 +55,8 @@ function Target({ report }: { report: QueuedReport }) {
   }
   return (
     <p>
-      Post <span className="font-medium">{t.title ? `${t.title} (${t.code})` : t.code}</span> by {t.author ? <UserLink user={t.author} /> : "a deleted user"}
+      Post <span className="font-medium">{t.title ? `${t.title} (${t.code})` : t.code}</span> by{" "}
+      {t.author ? <UserLink user={t.author} /> : "a deleted user"}
       {t.moderated && " · under moderation"}
     </p>
   );
@@ -69,19 +72,25 @@ function Actions({ report }: { report: QueuedReport }) {
         <Back path={HERE} />
         <input type="hidden" name="report" value={report.id} />
         <input type="hidden" name="outcome" value="resolved" />
-        <button type="submit" className={primaryButton}>Resolve</button>
+        <button type="submit" className={primaryButton}>
+          Resolve
+        </button>
       </form>
       <form action={decideReportAction}>
         <Back path={HERE} />
         <input type="hidden" name="report" value={report.id} />
         <input type="hidden" name="outcome" value="dismissed" />
-        <button type="submit" className={secondaryButton}>Dismiss</button>
+        <button type="submit" className={secondaryButton}>
+          Dismiss
+        </button>
       </form>
       {code && t.type === "post" && !t.moderated && (
         <form action={moderatePostAction}>
           <Back path={HERE} />
           <input type="hidden" name="code" value={code} />
-          <button type="submit" className={secondaryButton}>Moderate post</button>
+          <button type="submit" className={secondaryButton}>
+            Moderate post
+          </button>
         </form>
       )}
       {author && <SuspendButton user={author} />}

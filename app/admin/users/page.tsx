@@ -15,7 +15,10 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: S
   const href = (p: number) => `/admin/users?${new URLSearchParams({ ...(query ? { q: query } : {}), page: String(p) })}`;
   return (
     <>
-      <PageHeading title="Users">{plural(result.total, "user")}{query ? ` matching “${query}”` : ""}.</PageHeading>
+      <PageHeading title="Users">
+        {plural(result.total, "user")}
+        {query ? ` matching “${query}”` : ""}.
+      </PageHeading>
       <Flash notice={param(params, "notice")} error={param(params, "error")} />
       <form role="search" action="/admin/users" className="flex gap-2">
         <label htmlFor="q" className="sr-only">
@@ -38,8 +41,12 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: S
               </p>
             </div>
             <div className="flex gap-1 text-xs">
-              {user.role === "admin" && <span className="rounded bg-brand-100 px-2 py-0.5 text-brand-800 dark:bg-brand-500/20 dark:text-brand-300">admin</span>}
-              {user.suspended && <span className="rounded bg-red-100 px-2 py-0.5 text-red-800 dark:bg-red-900/40 dark:text-red-300">suspended</span>}
+              {user.role === "admin" && (
+                <span className="rounded bg-brand-100 px-2 py-0.5 text-brand-800 dark:bg-brand-500/20 dark:text-brand-300">admin</span>
+              )}
+              {user.suspended && (
+                <span className="rounded bg-red-100 px-2 py-0.5 text-red-800 dark:bg-red-900/40 dark:text-red-300">suspended</span>
+              )}
             </div>
           </li>
         ))}

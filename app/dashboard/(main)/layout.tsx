@@ -20,7 +20,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </p>
           <DashboardNav />
           {(await isActiveAdmin(viewer.id)) && (
-            <a href="/admin" className="mt-2 block px-3 py-2 text-sm font-medium text-brand-700 underline-offset-2 hover:underline dark:text-brand-400">
+            <a
+              href="/admin"
+              className="mt-2 block px-3 py-2 text-sm font-medium text-brand-700 underline-offset-2 hover:underline dark:text-brand-400"
+            >
               Admin console
             </a>
           )}

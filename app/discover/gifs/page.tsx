@@ -55,7 +55,10 @@ export default async function GifsPage({ searchParams }: { searchParams: SearchP
       )}
       {more && (
         <div className="text-center">
-          <Link href={more} className="inline-block rounded-md border border-zinc-300 px-4 py-2 font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800">
+          <Link
+            href={more}
+            className="inline-block rounded-md border border-zinc-300 px-4 py-2 font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+          >
             More GIFs
           </Link>
         </div>

@@ -45,7 +45,8 @@ function isPrefetch(requestHeaders: Headers): boolean {
 
 function describe(post: PostJson): string {
   if (post.description) return post.description;
-  const kind = post.file_count > 1 ? `An album of ${countOf(post.file_count, "file")}` : primaryKind(post) === "video" ? "A video" : "An image";
+  const kind =
+    post.file_count > 1 ? `An album of ${countOf(post.file_count, "file")}` : primaryKind(post) === "video" ? "A video" : "An image";
   return post.author ? `${kind} by ${post.author.username}` : kind;
 }
 
@@ -127,9 +128,7 @@ export default async function SharePage({ params, searchParams }: Props) {
     return (
       <section className="mx-auto max-w-md space-y-3 py-16 text-center">
         <h1 className="text-2xl font-bold tracking-tight">This post is under moderation</h1>
-        <p className="text-zinc-600 dark:text-zinc-300">
-          It was reported or flagged and is hidden while a moderator looks at it.
-        </p>
+        <p className="text-zinc-600 dark:text-zinc-300">It was reported or flagged and is hidden while a moderator looks at it.</p>
       </section>
     );
   }

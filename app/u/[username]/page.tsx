@@ -62,9 +62,7 @@ export default async function ProfilePageView(props: Props) {
     <div className="space-y-6">
       <section className="overflow-hidden rounded-xl border border-zinc-200 dark:border-zinc-800">
         <div className="h-32 bg-gradient-to-r from-brand-600 to-brand-400 sm:h-44">
-          {user.banner && (
-            <img src={user.banner} alt="" className="h-full w-full object-cover" />
-          )}
+          {user.banner && <img src={user.banner} alt="" className="h-full w-full object-cover" />}
         </div>
         <div className="space-y-4 p-4 sm:p-6">
           <div className="-mt-14 flex flex-wrap items-end justify-between gap-4 sm:-mt-16">
@@ -103,7 +101,10 @@ export default async function ProfilePageView(props: Props) {
           {user.blocking && <p className="text-sm text-zinc-600 dark:text-zinc-400">You have blocked this user.</p>}
           {!viewer && (
             <p className="text-sm">
-              <Link href={`/signin?callbackUrl=${encodeURIComponent(`/u/${user.username}`)}`} className="font-medium text-brand-600 hover:underline dark:text-brand-400">
+              <Link
+                href={`/signin?callbackUrl=${encodeURIComponent(`/u/${user.username}`)}`}
+                className="font-medium text-brand-600 hover:underline dark:text-brand-400"
+              >
                 Sign in
               </Link>{" "}
               to follow.

@@ -60,8 +60,12 @@ export async function listPasskeys(userId: string): Promise<PasskeyRecord[]> {
 
 /** Options for navigator.credentials.create(): a discoverable credential with user verification. */
 export async function passkeyRegistrationOptions(userId: string): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { displayUsername: true, passkeys: { select: { id: true, transports: true } } } });
-  if (user.passkeys.length >= PASSKEYS_PER_USER) throw new DomainError("invalid_request", `At most ${PASSKEYS_PER_USER} passkeys per account.`);
+  const user = await db().user.findUniqueOrThrow({
+    where: { id: userId },
+    select: { displayUsername: true, passkeys: { select: { id: true, transports: true } } },
+  });
+  if (user.passkeys.length >= PASSKEYS_PER_USER)
+    throw new DomainError("invalid_request", `At most ${PASSKEYS_PER_USER} passkeys per account.`);
   const { rpID, rpName } = relyingParty();
   return generateRegistrationOptions({
     rpName,
@@ -92,7 +96,8 @@ export async function registerPasskey(userId: string, response: RegistrationResp
   }
   if (!verified.verified) throw new DomainError("invalid_request", "The passkey could not be verified.");
   const { credential, credentialDeviceType, credentialBackedUp } = verified.registrationInfo;
-  if ((await db().passkey.count({ where: { userId } })) >= PASSKEYS_PER_USER) throw new DomainError("invalid_request", `At most ${PASSKEYS_PER_USER} passkeys per account.`);
+  if ((await db().passkey.count({ where: { userId } })) >= PASSKEYS_PER_USER)
+    throw new DomainError("invalid_request", `At most ${PASSKEYS_PER_USER} passkeys per account.`);
   const existing = await db().passkey.findUnique({ where: { id: credential.id }, select: { id: true } });
   if (existing) throw new DomainError("invalid_request", "This passkey is already registered.");
   return db().passkey.create({
@@ -126,7 +131,14 @@ export async function deletePasskey(userId: string, id: string): Promise<void> {
 /** Options for navigator.credentials.get() with no allow-list: the authenticator offers its passkeys for this site. */
 export async function passkeySignInOptions(ip: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const result = await counterStore().hit(`passkey_options:ip:${addressSubject(ip)}`, SIGN_IN_OPTIONS_PER_MINUTE, 60);
-  if (!result.allowed) throw new DomainError("rate_limited", `Too many passkey sign-ins; retry in ${result.retryAfter} s.`, undefined, undefined, result.retryAfter);
+  if (!result.allowed)
+    throw new DomainError(
+      "rate_limited",
+      `Too many passkey sign-ins; retry in ${result.retryAfter} s.`,
+      undefined,
+      undefined,
+      result.retryAfter,
+    );
   const { rpID } = relyingParty();
   return generateAuthenticationOptions({ rpID, challenge: issueChallenge("authenticate", null), userVerification: "required" });
 }

@@ -61,7 +61,8 @@ async function accountLabel(userId: string): Promise<{ issuer: string; account: 
 /** Starts (or restarts) enrolment. Refused while two-factor sign-in is on: turn it off first. */
 export async function beginTotpSetup(userId: string): Promise<TotpSetup> {
   const existing = await db().totpFactor.findUnique({ where: { userId }, select: { enabledAt: true } });
-  if (existing?.enabledAt) throw new DomainError("invalid_request", "Two-factor sign-in is already on; turn it off first to set up another app.");
+  if (existing?.enabledAt)
+    throw new DomainError("invalid_request", "Two-factor sign-in is already on; turn it off first to set up another app.");
   const secret = newTotpSecret();
   const secretEncrypted = sealSecret(secret, userId);
   // Only a not-yet-enabled row may be replaced: an enrolment confirmed meanwhile stays.
@@ -164,6 +165,9 @@ export async function renewRecoveryCodes(userId: string, proof: Confirmation, ip
  * stay; the owner manages them after signing in. Answers whether anything was removed.
  */
 export async function resetTwoFactor(userId: string): Promise<boolean> {
-  const [totp] = await db().$transaction([db().totpFactor.deleteMany({ where: { userId } }), db().recoveryCode.deleteMany({ where: { userId } })]);
+  const [totp] = await db().$transaction([
+    db().totpFactor.deleteMany({ where: { userId } }),
+    db().recoveryCode.deleteMany({ where: { userId } }),
+  ]);
   return totp.count > 0;
 }

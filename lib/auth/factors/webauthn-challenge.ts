@@ -17,7 +17,9 @@ const mac = (payload: string): string =>
 
 /** A new challenge, as the UTF-8 text the options carry (base64url-encoded by the library). */
 export function issueChallenge(purpose: ChallengePurpose, userId: string | null, nowMs: number = Date.now()): string {
-  const payload = [purpose, userId ?? "-", Math.floor(nowMs / 1000) + CHALLENGE_TTL_SECONDS, randomBytes(16).toString("base64url")].join(".");
+  const payload = [purpose, userId ?? "-", Math.floor(nowMs / 1000) + CHALLENGE_TTL_SECONDS, randomBytes(16).toString("base64url")].join(
+    ".",
+  );
   return `${payload}.${mac(payload)}`;
 }
 
@@ -25,7 +27,12 @@ export function issueChallenge(purpose: ChallengePurpose, userId: string | null,
  * Whether `encoded` (the challenge as the client data carries it: base64url of the text) is
  * one we issued for this purpose and user, unexpired and not used before. Uses it up.
  */
-export async function redeemChallenge(encoded: string, purpose: ChallengePurpose, userId: string | null, nowMs: number = Date.now()): Promise<boolean> {
+export async function redeemChallenge(
+  encoded: string,
+  purpose: ChallengePurpose,
+  userId: string | null,
+  nowMs: number = Date.now(),
+): Promise<boolean> {
   const text = Buffer.from(encoded, "base64url").toString("utf8");
   const parts = text.split(".");
   if (parts.length !== 5) return false;

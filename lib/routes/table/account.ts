@@ -80,5 +80,3 @@ export const accountRoutes = [
     handler: ({ body, request, ip }) => account.register(body, request, ip),
   }),
 ];
-
-

@@ -5,7 +5,13 @@ import { factorProofBody, passkeyCreateBody, passkeyLoginBody, passkeyParam, pas
 import * as factors from "../relay-factors";
 import { RELAY, deleted, Session } from "./shared";
 
-const PasskeyView = z.object({ id: z.string(), name: z.string(), backed_up: z.boolean(), created_at: z.string(), last_used_at: z.string().nullable() });
+const PasskeyView = z.object({
+  id: z.string(),
+  name: z.string(),
+  backed_up: z.boolean(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+});
 
 export const factorRoutes = [
   defineRoute({
@@ -137,5 +143,3 @@ export const factorRoutes = [
     handler: ({ body, request, ip }) => factors.passkeyLogin(body, request, ip),
   }),
 ];
-
-

@@ -35,7 +35,11 @@ const convert = defineRoute({
   rateLimit: "convert",
   multipart: { fields: { file: "The file to convert (only the first is read)." } },
   headers: {
-    [CONVERT_TARGET_HEADER]: { description: "The format to convert to (missing or other values: 400 invalid_request).", required: true, schema: z.enum(CONVERT_TARGETS) },
+    [CONVERT_TARGET_HEADER]: {
+      description: "The format to convert to (missing or other values: 400 invalid_request).",
+      required: true,
+      schema: z.enum(CONVERT_TARGETS),
+    },
   },
   response: { binary: "The converted file as an attachment" },
   handler: ({ principal, request }) => handleConvert(principal, request),

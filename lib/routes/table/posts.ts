@@ -4,7 +4,15 @@ import { defineRoute } from "../../http/route";
 import { codeParam, postsQuery, updatePostBody, updatePostBodyRelay } from "../params";
 import { paged, Post } from "../../presenters/schemas";
 import { batchBody, batchReply, handleBatch } from "../batch";
-import { handleAddFiles, handleDeletePost, handleGetPost, getPostFromCache, handleListPosts, handleUpdatePost, handleUpload } from "../posts";
+import {
+  handleAddFiles,
+  handleDeletePost,
+  handleGetPost,
+  getPostFromCache,
+  handleListPosts,
+  handleUpdatePost,
+  handleUpload,
+} from "../posts";
 import { BOTH, RELAY, PERSONAL_AND_TEAM, UPLOAD_FIELDS, UPLOAD_HEADERS, FILE_HEADERS, postReply, deleted, failedEntry } from "./shared";
 
 const upload = defineRoute({

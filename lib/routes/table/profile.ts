@@ -3,7 +3,6 @@ import { z } from "zod";
 import { defineRoute } from "../../http/route";
 import { profileBody } from "../params";
 import { OwnAccount, Post } from "../../presenters/schemas";
-import { profile } from "../../presenters/views";
 import * as account from "../relay-account";
 import * as social from "../relay-social";
 import { RELAY } from "./shared";

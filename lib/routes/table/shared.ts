@@ -10,7 +10,10 @@ export const UPLOAD_FIELDS = { file: "One or more files (repeat the field)." };
 /** How stored files are treated (interface.md, POST /upload); read when files are appended too. */
 export const FILE_HEADERS = {
   "include-metadata": { description: "`true` keeps the files' metadata (EXIF, GPS...); default `false` strips it." },
-  priority: { description: "`true` (default): videos ask for adaptive streaming, which spends priority minutes; `false`: standard delivery (docs/uploads.md)." },
+  priority: {
+    description:
+      "`true` (default): videos ask for adaptive streaming, which spends priority minutes; `false`: standard delivery (docs/uploads.md).",
+  },
 } as const;
 
 /** The headers of POST /upload (interface.md; docs/uploads.md, docs/expiry.md); other values are 400 invalid_request. */
@@ -23,10 +26,15 @@ export const UPLOAD_HEADERS = {
 } as const;
 
 export const postReply = z.object({ post: Post });
-export const deleted = <K extends string>(key: K) => z.object({ [key]: z.string(), deleted: z.literal(true) } as Record<K, z.ZodString> & { deleted: z.ZodLiteral<true> });
+export const deleted = <K extends string>(key: K) =>
+  z.object({ [key]: z.string(), deleted: z.literal(true) } as Record<K, z.ZodString> & { deleted: z.ZodLiteral<true> });
 export const failedEntry = z.object({ index: z.number().int(), error: z.looseObject({ type: z.string(), message: z.string() }) });
 
 export const reported = z.object({ reported: z.literal(true) });
-export const Session = z.object({ id: z.string(), name: z.string().nullable(), current: z.boolean(), created_at: z.string(), last_active_at: z.string() });
-
-
+export const Session = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  current: z.boolean(),
+  created_at: z.string(),
+  last_active_at: z.string(),
+});

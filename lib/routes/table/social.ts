@@ -239,5 +239,3 @@ export const socialRoutes = [
     handler: ({ principal, body }) => social.markNotificationsRead(principal, body),
   }),
 ];
-
-

@@ -30,16 +30,23 @@ const tusCreate = defineRoute({
   headers: {
     ...TUS_REQUEST,
     "upload-length": {
-      description: "Size of the file in bytes (required; over the plan's file cap: 413). Reserved from the weekly quota until the upload ends.",
+      description:
+        "Size of the file in bytes (required; over the plan's file cap: 413). Reserved from the weekly quota until the upload ends.",
       required: true,
     },
     "upload-metadata": {
       description:
         "tus metadata, `key base64value` pairs: `filename`, and POST /upload's `post-privacy`, `include-metadata`, `priority`, `post-type`; `post` (a share code) appends to that post instead.",
     },
-    "upload-defer-length": { description: "Not supported (no creation-defer-length extension): a request that sends it gets 400 invalid_request." },
+    "upload-defer-length": {
+      description: "Not supported (no creation-defer-length extension): a request that sends it gets 400 invalid_request.",
+    },
   },
-  reply: { status: 201, description: "Created; `Location` is the upload's URL.", headers: { location: "URL of the upload (HEAD, PATCH, DELETE).", ...TUS_STATE } },
+  reply: {
+    status: 201,
+    description: "Created; `Location` is the upload's URL.",
+    headers: { location: "URL of the upload (HEAD, PATCH, DELETE).", ...TUS_STATE },
+  },
   handler: ({ principal, request, surface }) => handleTusCreate(principal, request, surface),
 });
 
@@ -51,7 +58,11 @@ const tusHead = defineRoute({
   summary: "Where a resumable upload stands (offset, length, metadata; the post once finished)",
   params: tusIdParam,
   headers: TUS_REQUEST,
-  reply: { status: 200, description: "The upload's state (no body); 410 once expired.", headers: { "upload-length": "Size of the file.", "upload-metadata": "As sent at creation.", ...TUS_STATE } },
+  reply: {
+    status: 200,
+    description: "The upload's state (no body); 410 once expired.",
+    headers: { "upload-length": "Size of the file.", "upload-metadata": "As sent at creation.", ...TUS_STATE },
+  },
   handler: ({ principal, request, params }) => handleTusHead(principal, request, params.id),
 });
 
@@ -63,7 +74,10 @@ const tusPatch = defineRoute({
   summary: "Send the next bytes of a resumable upload; the last ones make the post",
   params: tusIdParam,
   rawBody: "application/offset+octet-stream",
-  headers: { ...TUS_REQUEST, "upload-offset": { description: "Where these bytes start: the upload's current offset (else 409).", required: true } },
+  headers: {
+    ...TUS_REQUEST,
+    "upload-offset": { description: "Where these bytes start: the upload's current offset (else 409).", required: true },
+  },
   reply: {
     status: 204,
     description: "Stored. When the file is complete it went through POST /upload's pipeline, and its errors are answered here.",

@@ -8,7 +8,6 @@ import { getOwnAccount, getProfile } from "../../users/profile";
 import { idParam, pageQuery } from "../params";
 import { OwnAccount, paged, Post, Profile } from "../../presenters/schemas";
 import { ownAccount, profile } from "../../presenters/views";
-import * as account from "../relay-account";
 import { handleUserPosts } from "../posts";
 import { BOTH } from "./shared";
 

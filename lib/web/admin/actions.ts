@@ -26,7 +26,8 @@ const back = z
 
 function fields<S extends z.ZodRawShape>(form: FormData, shape: S): z.output<z.ZodObject<S>> {
   const result = z.object(shape).safeParse(Object.fromEntries(form.entries()));
-  if (!result.success) throw new DomainError("invalid_request", result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+  if (!result.success)
+    throw new DomainError("invalid_request", result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   return result.data;
 }
 
@@ -85,13 +86,22 @@ export async function setQuotaAction(form: FormData): Promise<void> {
       throw new DomainError("invalid_request", "A quota is a number of bytes, such as 1073741824 or 10GB, or empty for the plan's.");
     }
     const account = await changeQuota(await adminActor(), user, bytes);
-    return account.quotaOverride === null ? `${account.displayUsername} has the plan's quota again.` : `${account.displayUsername}'s weekly quota is set.`;
+    return account.quotaOverride === null
+      ? `${account.displayUsername} has the plan's quota again.`
+      : `${account.displayUsername}'s weekly quota is set.`;
   });
 }
 
 export async function setPriorityAction(form: FormData): Promise<void> {
   await act(form, async () => {
-    const { user, minutes } = fields(form, { user: ref, minutes: z.string().trim().regex(/^\d{1,10}$/, "a whole number").transform(Number) });
+    const { user, minutes } = fields(form, {
+      user: ref,
+      minutes: z
+        .string()
+        .trim()
+        .regex(/^\d{1,10}$/, "a whole number")
+        .transform(Number),
+    });
     const account = await changePriorityMinutes(await adminActor(), user, minutes);
     return `${account.displayUsername} has ${minutes} priority minutes.`;
   });

@@ -83,7 +83,16 @@ export async function confirmDeleteAction(formData: FormData): Promise<void> {
 /** The share-page password of one of the caller's posts; null removes it (docs/share-passwords.md). */
 export async function setSharePasswordAction(postCode: string, password: string | null): Promise<ActionResult<null>> {
   return attempt(async () => {
-    const input = parse(z.object({ code: id, password: z.string().max(SHARE_PASSWORD_MAX * 4).nullable() }), { code: postCode, password });
+    const input = parse(
+      z.object({
+        code: id,
+        password: z
+          .string()
+          .max(SHARE_PASSWORD_MAX * 4)
+          .nullable(),
+      }),
+      { code: postCode, password },
+    );
     await setSharePassword(input.code, await actingUserId(), input.password);
     return null;
   });

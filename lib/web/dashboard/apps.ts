@@ -4,16 +4,15 @@
  * through the interface"). Plain serialisable data goes to the client: no Date objects,
  * and the key only in the result of create and regenerate.
  */
+import { createApp, listApps, regenerateApp, revokeApp, setGalleryAccess, type AppRecord, type IssuedApp } from "@/lib/apps/apps";
 import {
-  createApp,
-  listApps,
-  regenerateApp,
-  revokeApp,
-  setGalleryAccess,
-  type AppRecord,
-  type IssuedApp,
-} from "@/lib/apps/apps";
-import { chatterinoConfig, curlCommand, flameshotScript, sharexConfig, type ChatterinoConfig, type SharexConfig } from "@/lib/apps/client-config";
+  chatterinoConfig,
+  curlCommand,
+  flameshotScript,
+  sharexConfig,
+  type ChatterinoConfig,
+  type SharexConfig,
+} from "@/lib/apps/client-config";
 
 export interface AppView {
   id: string;
@@ -55,7 +54,11 @@ export function appView(app: AppRecord): AppView {
 
 /** A file name safe on every OS: the app's name reduced to letters, digits and dashes. */
 function sxcuName(appName: string): string {
-  const stem = appName.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "uploader";
+  const stem =
+    appName
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "uploader";
   return `mediahost-${stem}.sxcu`;
 }
 

@@ -57,7 +57,9 @@ export default async function AdminUserPage({ params, searchParams }: { params: 
                 <option key={p}>{p}</option>
               ))}
             </select>
-            <button type="submit" className={secondaryButton}>Set plan</button>
+            <button type="submit" className={secondaryButton}>
+              Set plan
+            </button>
           </div>
         </form>
         <form action={setRoleAction} className="space-y-1">
@@ -93,10 +95,13 @@ export default async function AdminUserPage({ params, searchParams }: { params: 
               defaultValue={user.quotaOverride === null ? "" : String(user.quotaOverride)}
               maxLength={32}
             />
-            <button type="submit" className={secondaryButton}>Set quota</button>
+            <button type="submit" className={secondaryButton}>
+              Set quota
+            </button>
           </div>
           <p className={muted}>
-            Now {user.quotaOverride === null ? "the plan's quota" : formatBytes(user.quotaOverride)}. Bytes, or 500MB, 10GB; empty for the plan&apos;s.
+            Now {user.quotaOverride === null ? "the plan's quota" : formatBytes(user.quotaOverride)}. Bytes, or 500MB, 10GB; empty for the
+            plan&apos;s.
           </p>
         </form>
         <form action={setPriorityAction} className="space-y-1">
@@ -106,8 +111,18 @@ export default async function AdminUserPage({ params, searchParams }: { params: 
             Priority minutes
           </label>
           <div className="flex gap-2">
-            <input id="minutes" name="minutes" inputMode="numeric" className={input} defaultValue={user.priorityMinutes ?? ""} required pattern="\d+" />
-            <button type="submit" className={secondaryButton}>Set minutes</button>
+            <input
+              id="minutes"
+              name="minutes"
+              inputMode="numeric"
+              className={input}
+              defaultValue={user.priorityMinutes ?? ""}
+              required
+              pattern="\d+"
+            />
+            <button type="submit" className={secondaryButton}>
+              Set minutes
+            </button>
           </div>
         </form>
         <form action={user.suspended ? unsuspendAction : suspendAction} className="flex items-center gap-3 sm:col-span-2">
@@ -117,7 +132,9 @@ export default async function AdminUserPage({ params, searchParams }: { params: 
             {user.suspended ? `Suspended since ${user.suspendedAt?.toISOString().slice(0, 16).replace("T", " ")} UTC.` : "Active."}
           </span>
           {user.suspended ? (
-            <button type="submit" className={primaryButton}>Unsuspend</button>
+            <button type="submit" className={primaryButton}>
+              Unsuspend
+            </button>
           ) : (
             <button type="submit" className={dangerButton} disabled={self}>
               Suspend
@@ -143,7 +160,11 @@ export default async function AdminUserPage({ params, searchParams }: { params: 
                 <form action={post.moderated ? releasePostAction : moderatePostAction}>
                   <Back path={here} />
                   <input type="hidden" name="code" value={post.code} />
-                  <button type="submit" className={secondaryButton} aria-label={`${post.moderated ? "Release" : "Moderate"} post ${post.code}`}>
+                  <button
+                    type="submit"
+                    className={secondaryButton}
+                    aria-label={`${post.moderated ? "Release" : "Moderate"} post ${post.code}`}
+                  >
                     {post.moderated ? "Release" : "Moderate"}
                   </button>
                 </form>

@@ -36,7 +36,10 @@ export default async function DeletePostPage({
     <div className="mx-auto max-w-lg space-y-5">
       <h1 className="text-2xl font-semibold tracking-tight">Delete post</h1>
       {(problem || error) && (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-700 dark:border-red-800 dark:bg-red-950/40 dark:text-red-300">
+        <p
+          role="alert"
+          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-700 dark:border-red-800 dark:bg-red-950/40 dark:text-red-300"
+        >
           {problem ?? error}
         </p>
       )}
@@ -52,12 +55,17 @@ export default async function DeletePostPage({
               <li key={name}>{name}</li>
             ))}
           </ul>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">The share link and the direct file links stop working. This cannot be undone.</p>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            The share link and the direct file links stop working. This cannot be undone.
+          </p>
           <div className="flex flex-wrap gap-3">
             <button type="submit" className="rounded-md bg-red-600 px-4 py-2 text-sm font-medium text-white hover:bg-red-700">
               Delete post
             </button>
-            <Link href="/dashboard" className="rounded-md border border-zinc-300 px-4 py-2 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800">
+            <Link
+              href="/dashboard"
+              className="rounded-md border border-zinc-300 px-4 py-2 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+            >
               Keep it
             </Link>
           </div>

@@ -11,7 +11,8 @@ import { adminOrNull } from "@/lib/web/admin/guard";
 
 export const dynamic = "force-dynamic";
 
-const notFound = () => new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
+const notFound = () =>
+  new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
 
 export async function GET(request: Request, { params }: { params: Promise<{ code: string; index: string }> }): Promise<Response> {
   if (!(await adminOrNull())) return notFound();

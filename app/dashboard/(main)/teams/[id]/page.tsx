@@ -38,9 +38,7 @@ export default async function TeamGalleryPage({ params }: { params: Promise<{ id
             <li key={post.code} className="overflow-hidden rounded-lg border border-zinc-200 dark:border-zinc-800">
               <a href={`/p/${post.code}`} className="block">
                 <div className="aspect-square bg-zinc-100 dark:bg-zinc-800">
-                  {post.preview && (
-                    <img src={post.preview} alt="" loading="lazy" className="h-full w-full object-cover" />
-                  )}
+                  {post.preview && <img src={post.preview} alt="" loading="lazy" className="h-full w-full object-cover" />}
                 </div>
                 <div className="p-2 text-sm">
                   <p className="truncate font-medium">{post.title || "Untitled"}</p>
