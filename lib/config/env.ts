@@ -96,6 +96,8 @@ const schema = z.object({
   /** PostgreSQL connections per process (lib/db/adapter.ts); unset: 10. */
   DATABASE_POOL_SIZE: optionalInt(1),
   REDIS_URL: optional,
+  /** Start of every Redis key of ours (rate limits, abuse counters); unset: "mh:". Separates deployments sharing one Redis. */
+  REDIS_PREFIX: optional,
   TRUST_PROXY: flag,
   /**
    * Multiplies every rate limit. For load tests and benchmarks only (bench:serve sets it so

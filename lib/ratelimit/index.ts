@@ -19,8 +19,8 @@ const holder = globalThis as unknown as { __mediahostCounterStore?: CounterStore
 
 export function createCounterStore(): CounterStore {
   // Parsed afresh (not env()'s cached copy): setCounterStore(undefined) means "read REDIS_URL again".
-  const url = parseEnv().REDIS_URL ?? "";
-  return url ? new RedisStore({ url }) : new MemoryStore();
+  const { REDIS_URL: url, REDIS_PREFIX: prefix } = parseEnv();
+  return url ? new RedisStore({ url, prefix: `${prefix ?? "mh:"}rl:` }) : new MemoryStore();
 }
 
 export function counterStore(): CounterStore {

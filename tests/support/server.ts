@@ -49,8 +49,12 @@ async function services(): Promise<{ env: Record<string, string>; drop(): Promis
   const redisUrl = process.env.TEST_REDIS_URL;
   const suffix = randomBytes(6).toString("hex");
   const env: Record<string, string> = { DATABASE_URL: "", REDIS_URL: redisUrl ?? "" };
-  // Servers share the Redis: each gets its own job queue (counter keys hold random ids).
-  if (redisUrl) env.JOB_QUEUE_NAME = `test-${suffix}`;
+  // Servers share the Redis: each gets its own job queue and its own counters (the sign-up
+  // limit is per address, and every server of a run sees 127.0.0.1).
+  if (redisUrl) {
+    env.JOB_QUEUE_NAME = `test-${suffix}`;
+    env.REDIS_PREFIX = `test-${suffix}:`;
+  }
   if (!pgUrl) return { env, drop: async () => {} };
   const schema = `s_${suffix}`;
   const query = async (sql: string): Promise<void> => {
