@@ -766,40 +766,21 @@ async function main(options: Options): Promise<void> {
   const writeKeys = async (): Promise<void> => writeFile(keyFile, `${readers.keys.join("\n")}\n`);
   await writeKeys();
 
-  const ours = (
-    name: string,
-    pair: PairName,
-    label: string,
-    path: string,
-    headers: Record<string, string> = {},
-    keyed = false,
-  ): Target => ({
-    name,
-    pair,
-    side: "ours",
-    label,
-    url: `${server.url}${path}`,
-    pid: server.pid,
-    headers,
-    ...(keyed ? { keyFile } : {}),
-  });
-  const reference = (
-    name: string,
-    pair: PairName,
-    label: string,
-    path: string,
-    headers: Record<string, string> = {},
-    keyed = false,
-  ): Target => ({
-    name,
-    pair,
-    side: "reference",
-    label,
-    url: `${bare.url}${path}`,
-    pid: bare.pid,
-    headers,
-    ...(keyed ? { keyFile } : {}),
-  });
+  // One target of a pair, on our server or the bare reference: the same fields either way.
+  const targetOf =
+    (side: "ours" | "reference") =>
+    (name: string, pair: PairName, label: string, path: string, headers: Record<string, string> = {}, keyed = false): Target => ({
+      name,
+      pair,
+      side,
+      label,
+      url: `${side === "ours" ? server.url : bare.url}${path}`,
+      pid: side === "ours" ? server.pid : bare.pid,
+      headers,
+      ...(keyed ? { keyFile } : {}),
+    });
+  const ours = targetOf("ours");
+  const reference = targetOf("reference");
   const all: Target[] = [
     reference("bare_file", "file", "bare node:http, stat + createReadStream + pipe of the JPEG", "/file"),
     reference("bare_file_fd", "file", "bare node:http, the JPEG from a descriptor opened once: fstat + readSync + end", "/file-fd"),
