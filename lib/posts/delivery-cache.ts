@@ -6,25 +6,32 @@
  *
  * Correctness: every change in this process to what an entry holds (privacy, moderation,
  * restriction, deleting or adding files) forgets the post's entries at once
- * (forgetDeliverable). Changes made elsewhere — the admin CLI, another instance — are
- * seen within TTL_MS. Only found files are cached: a file that appears is served at once.
+ * (forgetDeliverable). Changes made elsewhere — the admin CLI, another instance — are seen
+ * at once too: an entry counts only while the database's change number (docs/caching.md)
+ * is the one it was filled at, so a post moderated from the command line stops being
+ * served by the next request. Entries also expire after TTL_MS, a bound for changes no
+ * signal reports. Only found files are cached: a file that appears is served at once.
  *
  * The entries are one per process, on globalThis, like the change number (docs/caching.md):
  * the production server holds two copies of this code (the custom server's bundle, which
  * serves /cdn, and Next's, where the console's server actions moderate and delete posts),
  * and a forget in either must reach the entries /cdn reads.
  */
+import { changeVersion } from "../db/client";
+
 export interface CachedDeliverable<T> {
   postId: string;
   value: T;
 }
 
-/** How long another process's change may take to show; short enough to be invisible to people. */
+/** The most an entry lives, whatever the change number says (hand edits of the database). */
 export const DELIVERY_CACHE_TTL_MS = 1000;
 const MAX_POSTS = 5000;
 
 interface Entry {
   expires: number;
+  /** The change number the entry was filled at. */
+  version: number;
   postId: string;
   files: Map<string, unknown>;
 }
@@ -46,16 +53,18 @@ export async function cachedDeliverable<T>(
   load: () => Promise<CachedDeliverable<T> | null>,
 ): Promise<T | null> {
   const now = Date.now();
+  // Taken before the load: a load that overlaps a write is stored under the old number.
+  const version = changeVersion();
   const entry = byCode.get(code);
-  if (entry && entry.expires > now && entry.files.has(name)) return entry.files.get(name) as T;
+  if (entry && current(entry, now, version) && entry.files.has(name)) return entry.files.get(name) as T;
   const started = state.generation;
   const loaded = await load();
   if (!loaded || started !== state.generation) return loaded ? loaded.value : null;
   let target = byCode.get(code);
-  if (!target || target.expires <= now || target.postId !== loaded.postId) {
+  if (!target || !current(target, now, version) || target.postId !== loaded.postId) {
     forget(code);
     if (byCode.size >= MAX_POSTS) forget(byCode.keys().next().value as string);
-    target = { expires: now + DELIVERY_CACHE_TTL_MS, postId: loaded.postId, files: new Map() };
+    target = { expires: now + DELIVERY_CACHE_TTL_MS, version, postId: loaded.postId, files: new Map() };
     byCode.set(code, target);
     codeOfPost.set(loaded.postId, code);
   }
@@ -69,8 +78,12 @@ export async function cachedDeliverable<T>(
  */
 export function peekDeliverable<T>(code: string, name: string): T | undefined {
   const entry = byCode.get(code);
-  if (!entry || entry.expires <= Date.now()) return undefined;
+  if (!entry || !current(entry, Date.now(), changeVersion())) return undefined;
   return entry.files.get(name) as T | undefined;
+}
+
+function current(entry: Entry, now: number, version: number): boolean {
+  return entry.expires > now && entry.version === version;
 }
 
 /** Call after any change to a post's privacy, moderation, restriction or files. */

@@ -15,10 +15,9 @@ import { changeVersion, db } from "@/lib/db/client";
 import { stampActivity } from "@/lib/db/unannounced";
 import { ANONYMOUS, readPost } from "@/lib/posts/read";
 import { createTestPost, createTestUser } from "../support/fixtures";
-import { useTestDatabase } from "../support/db";
+import { useTestDatabase, settledVersion } from "../support/db";
 
 const database = useTestDatabase();
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** Runs SQL on a connection of its own (as the admin CLI would) and answers its rows. */
 async function elsewhere(sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
@@ -45,25 +44,6 @@ async function elsewhere(sql: string, params: unknown[] = []): Promise<Record<st
   } finally {
     await client.end();
   }
-}
-
-/**
- * The change number once it has held for 100 ms (PostgreSQL caches stay off until LISTEN
- * is up, and notifications of earlier writes may still be on their way). Used after a
- * write too: a PostgreSQL notification arrives within milliseconds, so a number that holds
- * for 100 ms after the commit was not moved by it.
- */
-async function settledVersion(): Promise<number> {
-  let last = changeVersion();
-  let stable = 0;
-  for (let i = 0; i < 200 && stable < 5; i++) {
-    await sleep(20);
-    const now = changeVersion();
-    stable = now === last ? stable + 1 : 0;
-    last = now;
-  }
-  if (stable < 5) throw new Error("the change signal never settled");
-  return last;
 }
 
 /** An app key never used before: its first use is marked for the next batch. */

@@ -13,7 +13,7 @@ import { VersionedCache } from "@/lib/cache/versioned";
 import { changeVersion, db } from "@/lib/db/client";
 import { ANONYMOUS, likedBy, readPost } from "@/lib/posts/read";
 import { createTestPost, createTestUser } from "../support/fixtures";
-import { useTestDatabase } from "../support/db";
+import { useTestDatabase, settledVersion } from "../support/db";
 
 const database = useTestDatabase();
 
@@ -51,23 +51,6 @@ async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 30
     value = await read();
   }
   return value;
-}
-
-/**
- * PostgreSQL caches stay off until LISTEN is up, and notifications of this file's own
- * earlier writes may still be on their way: wait until the number holds for 100 ms.
- */
-async function settledVersion(): Promise<number> {
-  let last = changeVersion();
-  let stable = 0;
-  for (let i = 0; i < 200 && stable < 5; i++) {
-    await new Promise((done) => setTimeout(done, 20));
-    const now = changeVersion();
-    stable = now === last ? stable + 1 : 0;
-    last = now;
-  }
-  if (stable < 5) throw new Error("the change signal never settled");
-  return last;
 }
 
 describe("the change number", () => {

@@ -1,6 +1,9 @@
 /** The /cdn look-up cache: served from memory within its lifetime, forgotten on change. */
-import { describe, expect, it } from "vitest";
-import { cachedDeliverable, forgetDeliverable } from "../../lib/posts/delivery-cache";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { closeDb, createDb } from "../../lib/db/client";
+import { markChanged } from "../../lib/db/change-signal";
+import { cachedDeliverable, DELIVERY_CACHE_TTL_MS, forgetDeliverable, peekDeliverable } from "../../lib/posts/delivery-cache";
+import { settledVersion, useTestDatabase } from "../support/db";
 
 const loader = (value: string, postId = "p1") => {
   let calls = 0;
@@ -12,6 +15,10 @@ const loader = (value: string, postId = "p1") => {
 };
 
 describe("delivery cache", () => {
+  // The entries follow the database's change number, which needs a real database.
+  const database = useTestDatabase();
+  beforeAll(settledVersion);
+
   it("loads once per post file within its lifetime", async () => {
     const l = loader("v1");
     expect(await cachedDeliverable("codeA", "a.png", l.load)).toBe("v1");
@@ -43,6 +50,37 @@ describe("delivery cache", () => {
     const fresh = loader("after", "pC");
     expect(await cachedDeliverable("codeC", "c.png", fresh.load)).toBe("after");
     expect(fresh.calls()).toBe(1);
+  });
+
+  it("counts an entry only while the database's change number is the one it was filled at", async () => {
+    // Another process (the admin CLI moderating a post, another instance) moves the number
+    // and forgets nothing here: the entry must not be served past it.
+    const l = loader("v1", "pE");
+    await cachedDeliverable("codeE", "e.png", l.load);
+    expect(peekDeliverable("codeE", "e.png")).toBe("v1");
+    markChanged();
+    expect(peekDeliverable("codeE", "e.png")).toBeUndefined();
+    await cachedDeliverable("codeE", "e.png", l.load);
+    expect(l.calls()).toBe(2);
+    expect(peekDeliverable("codeE", "e.png")).toBe("v1");
+  });
+
+  it("is not served past a commit made by another connection (the admin CLI, another instance)", async () => {
+    const l = loader("v1", "pF");
+    await cachedDeliverable("codeF", "f.png", l.load);
+    expect(peekDeliverable("codeF", "f.png")).toBe("v1");
+    const other = createDb(database().config);
+    try {
+      await other.user.create({ data: { username: "elsewhere", displayUsername: "elsewhere" } });
+    } finally {
+      await closeDb(other);
+    }
+    // SQLite shows it within a millisecond, PostgreSQL when its notification arrives: both
+    // well before the entry's own lifetime (DELIVERY_CACHE_TTL_MS) would end it.
+    await vi.waitFor(() => expect(peekDeliverable("codeF", "f.png")).toBeUndefined(), {
+      timeout: DELIVERY_CACHE_TTL_MS / 4,
+      interval: 2,
+    });
   });
 
   it("does not cache files that are not found", async () => {

@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
-import { closeDb, createDb, setDb, type Db } from "@/lib/db/client";
+import { changeVersion, closeDb, createDb, setDb, type Db } from "@/lib/db/client";
 import type { DatabaseConfig, DatabaseProvider } from "@/lib/db/config";
 import { migrationsDir } from "@/lib/db/migrator";
 
@@ -92,4 +92,21 @@ export function useTestDatabase(): () => TestDatabase {
     if (!current) throw new Error("useTestDatabase(): the database is created in beforeAll");
     return current;
   };
+}
+
+/**
+ * The change number once it holds still for 100 ms: PostgreSQL caches stay off until
+ * LISTEN is up, and notifications of a file's own earlier writes may still be on their way.
+ */
+export async function settledVersion(): Promise<number> {
+  let last = changeVersion();
+  let stable = 0;
+  for (let i = 0; i < 200 && stable < 5; i++) {
+    await new Promise((done) => setTimeout(done, 20));
+    const now = changeVersion();
+    stable = now === last ? stable + 1 : 0;
+    last = now;
+  }
+  if (stable < 5) throw new Error("the change signal never settled");
+  return last;
 }
