@@ -1,6 +1,6 @@
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQuery, Transaction } from "@prisma/driver-adapter-utils";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaPg } from "@prisma/adapter-pg";
+import { optionalPackage } from "../config/packages";
 import { env } from "../config/env";
 import { setGaugeSource } from "../metrics/registry";
 import { markChanged } from "./change-signal";
@@ -27,6 +27,7 @@ function createBaseAdapter(config: DatabaseConfig): SqlMigrationAwareDriverAdapt
     // Prisma's `?schema=` convention: generated queries qualify tables with it, and the
     // search_path makes raw SQL land in the same schema.
     const { connectionString, schema } = postgresTarget(config.url);
+    const { PrismaPg } = optionalPackage<typeof import("@prisma/adapter-pg")>("@prisma/adapter-pg");
     return new PrismaPg(
       {
         connectionString,

@@ -21,7 +21,8 @@
  * turns every cache into a miss: slower, never stale.
  */
 import Database from "better-sqlite3";
-import pg from "pg";
+import type pg from "pg";
+import { optionalPackage } from "../config/packages";
 import { postgresTarget, type DatabaseConfig } from "./config";
 
 export const CHANGE_CHANNEL = "mediahost_changes";
@@ -129,7 +130,8 @@ function watchPostgres(url: string): ChangeWatcher {
   const target = { config: { connectionString }, schema: schema ?? "public" };
 
   const connect = (): void => {
-    const c = new pg.Client(target.config);
+    const { Client } = optionalPackage<typeof pg>("pg");
+    const c = new Client(target.config);
     client = c;
     const lost = (): void => {
       if (client !== c) return;

@@ -12,7 +12,8 @@
  * One registry per process on globalThis: the fast lane (esbuild bundle) and Next's route
  * handlers (Next's bundles) load their own copies of this module.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { Counter, Histogram, Registry } from "prom-client";
+import { optionalPackage } from "../config/packages";
 import { env } from "../config/env";
 
 export type GaugeSource = () => number | Record<string, number> | Promise<number | Record<string, number>>;
@@ -58,6 +59,8 @@ export function resetMetrics(enabled: boolean): void {
 }
 
 function createMetrics(): Metrics {
+  // Loaded only when metrics are on (lib/config/packages.ts).
+  const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = optionalPackage<typeof import("prom-client")>("prom-client");
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry, prefix: PREFIX });

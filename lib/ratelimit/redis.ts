@@ -13,7 +13,8 @@
  * request; once a failure is seen, calls skip Redis until ioredis reports "ready" again.
  */
 import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import { optionalPackage } from "../config/packages";
 import { MemoryStore } from "./memory";
 import { toWindowResult, windowMs, type CounterStore, type WindowResult } from "./store";
 
@@ -112,7 +113,8 @@ export class RedisStore implements CounterStore {
     this.ownsFallback = !options.fallback;
     this.log = options.log ?? ((message) => console.warn(message));
 
-    const redis = new Redis(options.url, {
+    const { Redis: Client } = optionalPackage<typeof import("ioredis")>("ioredis");
+    const redis = new Client(options.url, {
       lazyConnect: false,
       // Few retries and a bounded connect: a rate-limit check must answer quickly;
       // our own timeout and the fallback cover the rest.

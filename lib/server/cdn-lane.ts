@@ -26,13 +26,28 @@ import type { OpenFile } from "../storage/open-files";
 /** Serves the request on the general path (lib/routes/cdn.ts). */
 export type CdnFallback = () => Promise<void>;
 
+/** Chunk size of streamed bodies (a 1 MiB range is 4 reads). */
+const STREAM_CHUNK = 256 * 1024;
 /**
  * Bodies up to this size are read with one positioned read and written in one piece;
  * larger ones stream with backpressure. A slow client holds at most this much of ours.
+ * Both read into the lent buffers below, so it is one chunk.
  */
-const SINGLE_READ_MAX = 256 * 1024;
-/** Chunk size of streamed bodies (a 1 MiB range is 4 reads). */
-const STREAM_CHUNK = 256 * 1024;
+const SINGLE_READ_MAX = STREAM_CHUNK;
+
+/**
+ * Body buffers of STREAM_CHUNK bytes, taken back once the socket has them (the write's
+ * callback) and lent to the next read. A fresh 256 KiB buffer per read was memory outside
+ * V8's heap that only a garbage collection gave back: under range load the server's RSS
+ * grew with it and the collector ran for it (docs/performance.md, "Range bodies from
+ * reused buffers"). At most SPARE_MAX wait here (16 MiB).
+ */
+const SPARE_MAX = 64;
+const spare: Buffer[] = [];
+const lend = (): Buffer => spare.pop() ?? Buffer.allocUnsafeSlow(STREAM_CHUNK);
+const giveBack = (buffer: Buffer): void => {
+  if (spare.length < SPARE_MAX) spare.push(buffer);
+};
 
 /** A path segment the general path's URL parser would leave exactly as it is. */
 const PLAIN_SEGMENT = /^[A-Za-z0-9._~!$&'()*+,;=:@%-]+$/;
@@ -245,13 +260,17 @@ function body(res: ServerResponse, store: DiskStorage, file: OpenFile, start: nu
     return;
   }
   if (length <= SINGLE_READ_MAX) {
-    const buffer = Buffer.allocUnsafe(length);
+    const buffer = lend();
     read(file.fd, buffer, 0, length, start, (error, bytes) => {
       store.openFiles.release(file);
       // A short read means the file shrank under us (it should not: keys are immutable);
       // the declared length cannot be honoured, so the connection is cut.
-      if (error || bytes !== length) res.destroy();
-      else res.end(buffer);
+      if (error || bytes !== length) {
+        giveBack(buffer);
+        res.destroy();
+      } else {
+        res.end(buffer.subarray(0, length), () => giveBack(buffer));
+      }
     });
     return;
   }
@@ -276,21 +295,27 @@ function pump(res: ServerResponse, store: DiskStorage, file: OpenFile, start: nu
   };
   const next = (): void => {
     const length = Math.min(STREAM_CHUNK, end - position + 1);
-    const buffer = Buffer.allocUnsafe(length);
+    const buffer = lend();
+    const done = (): void => giveBack(buffer);
     reading = true;
     read(file.fd, buffer, 0, length, position, (error, bytes) => {
       reading = false;
-      if (res.destroyed) return release();
+      if (res.destroyed) {
+        done();
+        return release();
+      }
       if (error || bytes !== length) {
+        done();
         release();
         res.destroy();
         return;
       }
       position += bytes;
+      const piece = buffer.subarray(0, length);
       if (position > end) {
         release();
-        res.end(buffer);
-      } else if (res.write(buffer)) {
+        res.end(piece, done);
+      } else if (res.write(piece, done)) {
         next();
       } else {
         res.once("drain", next);

@@ -13,12 +13,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
-import type { Reply } from "../http/dispatch";
+import type { ReadRequest, Reply } from "../http/dispatch";
 import { attachRequestBody, nativeResponseBody } from "../http/node-bridge";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
 import { metrics, recordRequest, recordServedBytes } from "../metrics/registry";
 import { serveCdnFile } from "./cdn-lane";
-import { nodeRequest } from "./node-request";
+import { NodeHeaders, nodeRequest } from "./node-request";
 
 type Handler = (request: Request) => Promise<Reply | Response>;
 
@@ -91,7 +91,7 @@ export async function createFastLane(): Promise<FastLane> {
         ? relayDispatcher
         : null;
     if (!target) return false;
-    const reply = target.replyNow(toRequest(req, res, url));
+    const reply = target.replyNow(readRequest(req, url));
     if (!reply) return false;
     writeReply(req, res, reply);
     return true;
@@ -116,10 +116,29 @@ function watchFileReply(res: ServerResponse): void {
 const isUnder = (path: string, prefix: string): boolean =>
   path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47) /* / */;
 
+// The origin only feeds `request.url`; handlers build absolute URLs from PUBLIC_URL.
+const absolute = (url: string): string => `http://localhost${url.startsWith("/") ? url : `/${url}`}`;
+
 function toRequest(req: IncomingMessage, res: ServerResponse, url: string): Request {
-  // The origin only feeds `request.url`; handlers build absolute URLs from PUBLIC_URL.
-  const request = nodeRequest(req, res, `http://localhost${url.startsWith("/") ? url : `/${url}`}`);
+  const request = nodeRequest(req, res, absolute(url));
   return req.method === "GET" || req.method === "HEAD" ? request : attachRequestBody(request, req);
+}
+
+/** A GET as a cached read sees it (Dispatcher.replyNow): one object over Node's headers. */
+function readRequest(req: IncomingMessage, url: string): ReadRequest {
+  return { method: "GET", url: absolute(url), headers: new NodeHeaders(req.headers) };
+}
+
+/**
+ * Whether the client may still be sending a body we did not read. A request without
+ * Content-Length or Transfer-Encoding has none (RFC 9112, section 6.3), and Node drops
+ * what is left of an unread request once the reply is finished: no lingering needed (its
+ * timer and listeners were a few percent of a cached read).
+ */
+function bodyPending(req: IncomingMessage): boolean {
+  if (req.complete || req.readableEnded) return false;
+  const length = req.headers["content-length"];
+  return (length !== undefined && length !== "0") || req.headers["transfer-encoding"] !== undefined;
 }
 
 /** How long a refused body is read and discarded before the socket is cut. */
@@ -145,7 +164,7 @@ function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply): vo
   const bodyless = req.method === "HEAD" || reply.status === 204 || reply.status === 304 || !reply.body;
   const head: Record<string, string> = reply.headers;
   if (reply.body && reply.status !== 204 && reply.status !== 304) head["content-length"] = String(Buffer.byteLength(reply.body.text));
-  if (!req.complete && !req.readableEnded) linger(req);
+  if (bodyPending(req)) linger(req);
   res.writeHead(reply.status, head);
   res.end(bodyless || !reply.body ? undefined : reply.body.text);
 }
@@ -171,7 +190,7 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
   // discard what the client is still sending for a while before cutting the connection
   // ("lingering close"). A client cut off mid-send reports a broken pipe instead of
   // showing our reply; one that finishes in time keeps its connection.
-  if (!req.complete && !req.readableEnded) linger(req);
+  if (bodyPending(req)) linger(req);
 
   res.writeHead(response.status, response.statusText || undefined, head);
   if (bodyless) {

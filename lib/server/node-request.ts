@@ -13,7 +13,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 
 /** The read side of `Headers`, over Node's parsed (lower-cased, joined) request headers. */
-class NodeHeaders {
+export class NodeHeaders {
   constructor(private readonly source: IncomingHttpHeaders) {}
 
   get(name: string): string | null {

@@ -7,7 +7,7 @@
  * cache, and the rest to Next.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { resolve } from "node:path";
 import { parseEnv } from "../config/env";
 import { newRequestId } from "../http/request-id";
@@ -43,43 +43,62 @@ export interface RunningServer {
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
- * Sets request headers in both views Node keeps of them (`undefined` removes one), so no
- * reader sees the client's values. One pass over the raw headers for all of them.
+ * Stamps the request id and the client address on the request before anything else runs,
+ * replacing whatever the client sent under those names. Only `req.headers` is changed
+ * here, which is all the fast lane reads; the raw header list is made to agree
+ * (syncRawHeaders) before the request goes anywhere else. The response gets the id from
+ * whoever answers: the dispatcher's replies carry it, and onRequest sets it on the
+ * response for everything else (a header set ahead of writeHead sends every header of
+ * the reply through Node's slower per-header path). Both were a few percent of a cached
+ * read (docs/performance.md, "Cached reads on Node's request"). Exported for tests.
  */
-function overwriteRequestHeaders(req: IncomingMessage, values: Record<string, string | undefined>): void {
+export function stampRequest(req: IncomingMessage, trustProxy: boolean): string {
+  const requestId = newRequestId();
+  const headers = req.headers;
+  const fromSocket = socketAddress(req.socket);
+  headers["request-id"] = requestId;
+  headers["x-client-ip"] = trustProxy ? resolveClientIp(req.socket.remoteAddress, headers["x-forwarded-for"], true) : fromSocket;
+  // Without a trusted proxy, any X-Forwarded-For is the client's own claim; replace it so
+  // nothing downstream (Next included) can be fooled by it.
+  if (!trustProxy) {
+    if (fromSocket) headers["x-forwarded-for"] = fromSocket;
+    else delete headers["x-forwarded-for"];
+  }
+  return requestId;
+}
+
+const STAMPED = ["request-id", "x-client-ip"];
+const STAMPED_WITHOUT_PROXY = [...STAMPED, "x-forwarded-for"];
+
+/**
+ * Makes `req.rawHeaders` agree with what stampRequest set, so that no reader of the raw
+ * list (Next) sees the client's values. One pass over the raw headers.
+ */
+export function syncRawHeaders(req: IncomingMessage, trustProxy: boolean): void {
+  const names = trustProxy ? STAMPED : STAMPED_WITHOUT_PROXY;
   const raw = req.rawHeaders;
   const kept: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
-    if (!Object.hasOwn(values, raw[i].toLowerCase())) kept.push(raw[i], raw[i + 1]);
+    if (!names.includes(raw[i].toLowerCase())) kept.push(raw[i], raw[i + 1]);
   }
-  const headers = req.headers;
-  for (const [name, value] of Object.entries(values)) {
-    if (value === undefined) {
-      delete headers[name];
-    } else {
-      headers[name] = value;
-      kept.push(name, value);
-    }
+  for (const name of names) {
+    const value = req.headers[name];
+    if (typeof value === "string") kept.push(name, value);
   }
   raw.splice(0, raw.length, ...kept);
 }
 
-/**
- * Stamps the request id and the client address on the request (and the id on the
- * response) before anything else runs. Exported for tests.
- */
-export function prepareRequest(req: IncomingMessage, res: ServerResponse, trustProxy: boolean): string {
-  const requestId = newRequestId();
-  res.setHeader("request-id", requestId);
-  const values: Record<string, string | undefined> = {
-    "request-id": requestId,
-    "x-client-ip": resolveClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy),
-  };
-  // Without a trusted proxy, any X-Forwarded-For is the client's own claim; replace it so
-  // nothing downstream (Next included) can be fooled by it.
-  if (!trustProxy) values["x-forwarded-for"] = normalizeIp(req.socket.remoteAddress ?? "") || undefined;
-  overwriteRequestHeaders(req, values);
-  return requestId;
+/** A keep-alive connection carries many requests: its address is normalized once. */
+const socketAddresses = new WeakMap<Socket, string>();
+function socketAddress(socket: Socket): string {
+  let address = socketAddresses.get(socket);
+  if (address === undefined) {
+    // Undefined once the socket has closed: not remembered.
+    if (!socket.remoteAddress) return "";
+    address = normalizeIp(socket.remoteAddress);
+    socketAddresses.set(socket, address);
+  }
+  return address;
 }
 
 /**
@@ -107,6 +126,7 @@ function answerFailure(res: ServerResponse, requestId: string, error: unknown): 
   console.error(`request ${requestId} failed`, error);
   if (!res.headersSent) {
     res.statusCode = 500;
+    res.setHeader("request-id", requestId);
     res.setHeader("content-type", "text/plain; charset=utf-8");
     res.end("Internal Server Error");
   } else {
@@ -164,14 +184,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const ready = new Promise<void>((done) => (markReady = done));
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    const requestId = prepareRequest(req, res, trustProxy);
-    // A direct file is answered here, without the promise chain below, once the lane exists.
-    if (fastLane && serveFileNow(fastLane, req, res, requestId)) return;
-    // So is a read the caches answer alone (docs/fast-lane.md).
+    const requestId = stampRequest(req, trustProxy);
+    // A read the caches answer alone is answered here, without the promise chain below,
+    // once the lane exists (docs/fast-lane.md); its reply carries the request id.
     if (fastLane && serveCachedNow(fastLane, req, res, requestId)) return;
+    // Every other reply takes the id from the response's headers, set here.
+    res.setHeader("request-id", requestId);
+    // A direct file is answered without the promise chain too.
+    if (fastLane && serveFileNow(fastLane, req, res, requestId)) return;
     ready
       .then(async () => {
         if (fastLane && (await fastLane(req, res))) return;
+        syncRawHeaders(req, trustProxy);
         if (!isNextMethod(req.method)) {
           return refuseBeforeNext(res, 405, "method_not_allowed", `Method ${req.method} is not allowed here.`, {
             allow: NEXT_METHODS.join(", "),

@@ -10,13 +10,16 @@ import { createReadStream } from "node:fs";
 import { stat as statFile } from "node:fs/promises";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
-import { BlobError, BlobNotFoundError, del, get, head, list, put } from "@vercel/blob";
+import { optionalPackage } from "../config/packages";
 import { assertValidKey, assertValidPrefix, assertValidRange, checkPut } from "./keys";
 import type { BlobStorageConfig } from "./config";
 import { limitBytes, parseContentRange } from "./streams";
 import type { ByteRange, ObjectInfo, ObjectStream, Storage } from "./types";
 
 export type { BlobStorageConfig } from "./config";
+
+/** Loaded when a Blob store is configured, not when the server starts (lib/config/packages.ts). */
+const { BlobError, BlobNotFoundError, del, get, head, list, put } = optionalPackage<typeof import("@vercel/blob")>("@vercel/blob");
 
 const MiB = 1024 * 1024;
 type PutBody = Parameters<typeof put>[1];

@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { normalizeIp, requestClientIp, resolveClientIp } from "@/lib/http/client-ip";
-import { prepareRequest } from "@/lib/server/server";
+import { stampRequest, syncRawHeaders } from "@/lib/server/server";
 
 describe("resolveClientIp (the custom server's rule)", () => {
   it("uses the socket address without TRUST_PROXY, whatever the headers say", () => {
@@ -62,11 +62,12 @@ describe("requestClientIp (route handlers, pages, server actions)", () => {
   });
 });
 
-describe("prepareRequest over a real socket", () => {
+describe("stampRequest and syncRawHeaders over a real socket", () => {
   const servers: Server[] = [];
   const echo = async (trustProxy: boolean): Promise<string> => {
     const server = createServer((req, res) => {
-      prepareRequest(req, res, trustProxy);
+      stampRequest(req, trustProxy);
+      syncRawHeaders(req, trustProxy);
       res.setHeader("content-type", "application/json");
       res.end(JSON.stringify({ headers: req.headers, raw: req.rawHeaders }));
     });
@@ -95,11 +96,10 @@ describe("prepareRequest over a real socket", () => {
   });
 
   it("without TRUST_PROXY: socket address everywhere, forged headers replaced", async () => {
-    const { res, body } = await call(direct, forged);
+    const { body } = await call(direct, forged);
     expect(body.headers["x-client-ip"]).toBe("127.0.0.1");
     expect(body.headers["x-forwarded-for"]).toBe("127.0.0.1");
     expect(body.headers["request-id"]).toMatch(/^[0-9a-f]{32}$/);
-    expect(res.headers.get("request-id")).toBe(body.headers["request-id"]);
     // The raw header list agrees, so nothing reading it sees the client's values.
     expect(body.raw.filter((v) => ["6.6.6.6", "mine", "198.51.100.1, 10.0.0.1"].includes(v))).toEqual([]);
   });
