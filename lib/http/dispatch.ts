@@ -20,7 +20,7 @@ import { metrics, recordRateLimited, recordRequest } from "../metrics/registry";
 import { counterStore } from "../ratelimit";
 import type { WindowResult } from "../ratelimit/store";
 import { RATE_LIMIT_HEADER, rateLimitHeaders } from "../ratelimit/headers";
-import { ALLOW_ORIGIN, EXPOSE_HEADERS, PREFLIGHT_HEADERS } from "./cors";
+import { ALLOW_ORIGIN, EXPOSE_HEADERS, preflightHeaders } from "./cors";
 import { attachResponseBody, carryNativeBody, readRequestBody } from "./node-bridge";
 import { CACHE_HEADER, CONTENT_LENGTH_CARRIER, errorBody, JSON_TYPE } from "./respond";
 import { describeZodError } from "./parse";
@@ -71,6 +71,7 @@ const UNMATCHED = "unmatched";
 /** A dispatcher for one surface, mounted at `basePath` (`/api`, `/relay`). */
 export function createDispatcher(routes: readonly RouteDef[], surface: Surface, basePath: string): Dispatcher {
   const router = new Router(routes, surface);
+  const preflight = preflightHeaders(routes);
   const begin = (request: Request): Pending => {
     const requestId = request.headers.get("request-id") || newRequestId();
     // CORS (docs/cors.md) on every reply, errors included: constants, nothing computed here.
@@ -105,7 +106,7 @@ export function createDispatcher(routes: readonly RouteDef[], surface: Surface, 
     try {
       outcome =
         answerFromCache(request, surface, basePath, router, headers, seen) ??
-        (await handle(request, surface, basePath, router, requestId, headers, seen));
+        (await handle(request, surface, basePath, router, preflight, requestId, headers, seen));
     } catch (error) {
       outcome = failed(pending, error);
     }
@@ -248,6 +249,7 @@ async function handle(
   surface: Surface,
   basePath: string,
   router: Router,
+  preflight: Readonly<Headers_>,
   requestId: string,
   headers: Headers_,
   seen: Seen,
@@ -262,7 +264,7 @@ async function handle(
     const methods = allow.join(", ");
     const own: Headers_ = {};
     for (const route of router.routesAt(path)) Object.assign(own, route.replyHeaders, route.optionsHeaders?.());
-    return { status: 204, headers: { allow: methods, "access-control-allow-methods": methods, ...PREFLIGHT_HEADERS, ...own }, body: null };
+    return { status: 204, headers: { allow: methods, "access-control-allow-methods": methods, ...preflight, ...own }, body: null };
   }
 
   const match = router.match(request.method, path);
