@@ -59,8 +59,8 @@ async function migrate(config: ReturnType<typeof databaseConfig>): Promise<strin
  * How far V8 lets the old generation grow past what survived the last full collection
  * before it collects again (V8's own default adapts between 10 % and 300 %). Under load a
  * server produces garbage much faster than it keeps data: with the default the heap grew
- * to several times its live size (peak RSS 470-650 MB serving reads whose live heap is
- * ~70 MB); at 50 % the peak stayed near 330 MB (docs/performance.md).
+ * to several times its live size, and a bound of 50 % kept the peak far lower
+ * (docs/performance.md, "Read path", "What made the difference").
  * V8 reads this setting at every collection, so it can be set here rather than on the
  * command line. HEAP_GROWING_PERCENT overrides it (0 leaves V8's default).
  */

@@ -138,8 +138,9 @@ export function migrationList(provider: DatabaseProvider): MigrationList {
 
 /**
  * The migrations of the folder the database has not finished applying, read from
- * `_prisma_migrations` with the plain driver: no schema engine (a WebAssembly module that
- * costs the process ~40 MB it never gives back), so a server can check at every start and
+ * `_prisma_migrations` with the plain driver: no schema engine (a WebAssembly module whose
+ * memory the process never gives back: docs/performance.md, "Read path", "What made the
+ * difference"), so a server can check at every start and
  * leave the applying to a short-lived process (scripts/start.ts).
  */
 export async function pendingMigrations(config: DatabaseConfig): Promise<string[]> {

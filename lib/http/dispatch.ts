@@ -7,7 +7,8 @@
  * The pipeline produces a plain Reply (status, header record, JSON text or a handler's
  * Response). The custom server writes that straight to the socket (lib/server/fast-lane.ts);
  * Next's route handlers get it as a Web Response. Building Web Headers and Responses for
- * every JSON answer, and copying them to add headers, was a fifth of a small read's time.
+ * every JSON answer, and copying them to add headers, was a large share of a small read's
+ * time (docs/performance.md, "Read path", "What made the difference").
  */
 import type { z } from "zod";
 import { authenticateKey, peekKey } from "../auth/authenticate";
@@ -231,7 +232,8 @@ function answerFromCache(
 /**
  * JSON text of frozen cached replies: a route's fromCache freezes a reply it hands out
  * again for as long as it stays right (lib/routes/posts.ts cachedPostView), so it is
- * checked and serialized once (docs/performance.md, 2026-11-26).
+ * checked and serialized once (docs/performance.md, "The cached post reply kept, cheaper
+ * cache hits and key hashes").
  */
 const jsonOfFrozen = new WeakMap<object, string>();
 function cachedJson(route: RouteDef, result: unknown): string {
