@@ -147,6 +147,11 @@ const schema = z.object({
   /** Signs the web sign-in cookie; unset: derived from the signing secret (lib/auth/web-session.ts). */
   NEXTAUTH_SECRET: optional,
   REGISTRATION: optional.transform((v) => (v || "open") as "open" | "invite" | "closed"),
+  /** Sign-in with GitHub and with Discord (docs/web-auth.md): each shown only when its id and secret are both set. */
+  GITHUB_CLIENT_ID: optional,
+  GITHUB_CLIENT_SECRET: optional,
+  DISCORD_CLIENT_ID: optional,
+  DISCORD_CLIENT_SECRET: optional,
   /**
    * A generic OpenID Connect sign-in beside GitHub and Discord (docs/web-auth.md): the issuer
    * URL (its /.well-known/openid-configuration is read), client id and secret; shown only
