@@ -165,7 +165,7 @@ const schema = z.object({
   METRICS_TOKEN: optional,
   /** Seconds an unfinished resumable (tus) upload is kept; default 86400 (docs/resumable-uploads.md). */
   TUS_EXPIRY_SECONDS: optionalInt(1),
-  /** V8's --heap-growing-percent, set by scripts/start.ts; unset: 50, 0 leaves V8's default (docs/performance.md). */
+  /** V8's --heap-growing-percent, set by scripts/start.ts; unset: 50, 0 leaves V8's default (README, docs/performance.md "Read path"). */
   HEAP_GROWING_PERCENT: optionalInt(0),
   /** The project folder holding prisma/ (the migrator's schemas and migrations); unset: the working directory. */
   APP_ROOT: optional,

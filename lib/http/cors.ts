@@ -51,7 +51,7 @@ const FIXED_REQUEST_HEADERS = [KEY_HEADER.api, KEY_HEADER.relay, "content-type"]
 
 /**
  * The request headers a browser may send cross-origin: the fixed ones, then every header a
- * route declares (`RouteDef.headers`: interface.md's upload and convert headers, tus's).
+ * route declares (`RouteDef.headers`: those of POST /upload and /convert, tus's).
  * Derived from the table so there is one list: a route that starts reading a header declares
  * it for its OpenAPI document, and the preflight allows it with no second edit (docs/cors.md).
  */
