@@ -1,6 +1,6 @@
 /**
  * `npm run -s admin -- <noun> <verb> [--flag value ...]`: the operator's command line
- * (operations.md, "Admin CLI"; docs/admin-cli.md). Prints exactly one JSON object on
+ * (docs/admin-cli.md). Prints exactly one JSON object on
  * stdout, exits 0 on success and 1 with `{"error": {"type", "message"}}` on failure.
  */
 

@@ -8,9 +8,9 @@
  *
  * Why not `node --import tsx scripts/start.ts`, as before: a server that compiles its own
  * sources at run time keeps the loader, every module's transformed text and source map
- * for good. Measured idle, the same server took ~335 MB under tsx and ~250 MB from the
- * bundle (docs/performance.md, "Read path"). For the CLI the cost was time: tsx compiled
- * every module on each call (1.0-1.3 s idle, docs/admin-cli.md).
+ * for good: the same server idles in much less memory from the bundle (docs/performance.md,
+ * "Read path", "What made the difference"). For the CLI the cost was time: tsx compiled
+ * every module on each call (docs/admin-cli.md).
  *
  * A bundle is reused while its inputs are unchanged: esbuild's metafile lists the files it
  * read, and `<entry>.json` in the cache folder keeps that list with a hash of their

@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import Database from "better-sqlite3";
-import { resetEnv } from "../lib/config/env";
+import { env, resetEnv } from "../lib/config/env";
 import { dataDir, databaseConfig } from "../lib/db/config";
 import { pendingMigrations } from "../lib/db/migrator";
 import { startJobWorkers, stopJobWorkers } from "../lib/jobs";
@@ -59,15 +59,14 @@ async function migrate(config: ReturnType<typeof databaseConfig>): Promise<strin
  * How far V8 lets the old generation grow past what survived the last full collection
  * before it collects again (V8's own default adapts between 10 % and 300 %). Under load a
  * server produces garbage much faster than it keeps data: with the default the heap grew
- * to several times its live size (peak RSS 470-650 MB serving reads whose live heap is
- * ~70 MB); at 50 % the peak stayed near 330 MB (docs/performance.md).
+ * to several times its live size, and a bound of 50 % kept the peak far lower
+ * (docs/performance.md, "Read path", "What made the difference").
  * V8 reads this setting at every collection, so it can be set here rather than on the
  * command line. HEAP_GROWING_PERCENT overrides it (0 leaves V8's default).
  */
 function limitHeapGrowth(): void {
-  const raw = process.env.HEAP_GROWING_PERCENT;
-  const percent = raw === undefined || raw.trim() === "" ? 50 : Number(raw);
-  if (!Number.isInteger(percent) || percent < 0) throw new Error(`HEAP_GROWING_PERCENT must be a whole number, got ${raw}`);
+  // Checked by lib/config/env.ts: a whole number, or the start stops there.
+  const percent = env().HEAP_GROWING_PERCENT ?? 50;
   if (percent > 0) setFlagsFromString(`--heap-growing-percent=${percent}`);
 }
 
@@ -101,16 +100,16 @@ async function main(): Promise<void> {
   const stopRecovery = await startRecovery(log);
 
   const server = await startServer({
-    port: Number(process.env.PORT || 3000),
+    port: env().PORT,
     // HOST, not HOSTNAME: Docker and Kubernetes set HOSTNAME to the machine's name, and
     // binding to that would leave localhost:PORT unanswered inside the container.
-    hostname: process.env.HOST || "0.0.0.0",
+    hostname: env().HOST ?? "0.0.0.0",
     dev,
     dir: root,
   });
   // PORT=0 lets the OS pick the port, so the default PUBLIC_URL (http://localhost:PORT,
   // lib/config/env.ts) is only known now; set it before anything reads the configuration.
-  if (!process.env.PUBLIC_URL?.trim() && Number(process.env.PORT || 3000) === 0) {
+  if (env().publicUrlFromPort && env().PORT === 0) {
     process.env.PUBLIC_URL = `http://localhost:${new URL(server.url).port}`;
     resetEnv();
   }

@@ -70,7 +70,8 @@ export class VersionedCache<K, V> {
     // Re-inserting keeps the Map in least-recently-used order, approximately: only an entry
     // that a quarter of the cache has passed since it last moved is moved again, so the hot
     // entries of a cached read (a key, a post, a like) cost no Map delete and set on every
-    // hit (docs/performance.md, 2026-11-26). Such an entry is still among the newest quarter.
+    // hit (docs/performance.md, "The cached post reply kept, cheaper cache hits and key
+    // hashes"). Such an entry is still among the newest quarter.
     if (this.moves - entry.moved > this.entries.size >> 2) {
       this.entries.delete(key);
       entry.moved = ++this.moves;

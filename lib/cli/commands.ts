@@ -1,5 +1,5 @@
 /**
- * The admin CLI's commands (operations.md, "Admin CLI"): for each, its flags as a zod
+ * The admin CLI's commands (docs/admin-cli.md): for each, its flags as a zod
  * schema and the JSON object it prints. The work itself is done by the domain modules;
  * this table only validates flags, resolves `U` (username or id) and shapes the output.
  */

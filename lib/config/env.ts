@@ -81,6 +81,29 @@ export const webhookFields = {
   WEBHOOK_LOG_KEEP: optionalInt(1),
 };
 
+/**
+ * A number that passes `accept`, or undefined (the caller's default) for anything else,
+ * unset included: the job settings have always fallen back to their defaults quietly.
+ */
+const lenientNumber = (accept: (n: number) => boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => {
+      const n = Number(v);
+      return v?.trim() && Number.isFinite(n) && accept(n) ? n : undefined;
+    });
+
+/** Background jobs (docs/priority-delivery.md). */
+export const jobFields = {
+  /** BullMQ queue name; unset: "mediahost-jobs". Separates deployments (or test servers) sharing one Redis. */
+  JOB_QUEUE_NAME: optional,
+  /** How often a worker polls the job table; unset: 2 s, 15 s when Redis carries the wake-ups. */
+  JOB_POLL_MS: lenientNumber((n) => n > 0),
+  /** The first retry's delay (each next one is 4 times longer); unset: 10 s. */
+  JOB_RETRY_BASE_MS: lenientNumber((n) => n >= 0),
+};
+
 const schema = z.object({
   NODE_ENV: optional,
   PORT: optional.transform((v) => Number(v || DEFAULT_PORT)),
@@ -124,6 +147,11 @@ const schema = z.object({
   /** Signs the web sign-in cookie; unset: derived from the signing secret (lib/auth/web-session.ts). */
   NEXTAUTH_SECRET: optional,
   REGISTRATION: optional.transform((v) => (v || "open") as "open" | "invite" | "closed"),
+  /** Sign-in with GitHub and with Discord (docs/web-auth.md): each shown only when its id and secret are both set. */
+  GITHUB_CLIENT_ID: optional,
+  GITHUB_CLIENT_SECRET: optional,
+  DISCORD_CLIENT_ID: optional,
+  DISCORD_CLIENT_SECRET: optional,
   /**
    * A generic OpenID Connect sign-in beside GitHub and Discord (docs/web-auth.md): the issuer
    * URL (its /.well-known/openid-configuration is read), client id and secret; shown only
@@ -137,9 +165,16 @@ const schema = z.object({
   METRICS_TOKEN: optional,
   /** Seconds an unfinished resumable (tus) upload is kept; default 86400 (docs/resumable-uploads.md). */
   TUS_EXPIRY_SECONDS: optionalInt(1),
+  /** V8's --heap-growing-percent, set by scripts/start.ts; unset: 50, 0 leaves V8's default (README, docs/performance.md "Read path"). */
+  HEAP_GROWING_PERCENT: optionalInt(0),
+  /** The project folder holding prisma/ (the migrator's schemas and migrations); unset: the working directory. */
+  APP_ROOT: optional,
+  /** Any value: the schema engine's log goes to stderr (docs/database.md). */
+  MIGRATE_DEBUG: optional,
   ...mediaQueueFields,
   ...recoveryFields,
   ...webhookFields,
+  ...jobFields,
 });
 
 /** The names of every variable above: the container recipe's test checks against them. */
@@ -147,6 +182,8 @@ export const ENV_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 export type Env = Omit<z.infer<typeof schema>, "PUBLIC_URL"> & {
   PUBLIC_URL: string;
+  /** PUBLIC_URL was unset: it is http://localhost:PORT (scripts/start.ts fixes it once PORT=0 has a port). */
+  publicUrlFromPort: boolean;
   apiUrl: string;
   relayUrl: string;
   cdnUrl: string;
@@ -159,6 +196,7 @@ export function parseEnv(source: Readonly<Record<string, string | undefined>> = 
   return {
     ...env,
     PUBLIC_URL: base,
+    publicUrlFromPort: env.PUBLIC_URL === undefined,
     apiUrl: stripSlash(env.API_URL || `${base}/api`),
     relayUrl: stripSlash(env.RELAY_URL || `${base}/relay`),
     cdnUrl: stripSlash(env.CDN_URL || `${base}/cdn`),

@@ -14,10 +14,11 @@
  */
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
+import { env } from "./env";
 
 let load: NodeJS.Require | undefined;
 
 export function optionalPackage<T>(name: string): T {
-  load ??= createRequire(join(resolve(process.env.APP_ROOT || process.cwd()), "package.json"));
+  load ??= createRequire(join(resolve(env().APP_ROOT || process.cwd()), "package.json"));
   return load(name) as T;
 }

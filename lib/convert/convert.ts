@@ -9,8 +9,9 @@
  * - In memory, for a small request (Content-Length up to CONVERT_IN_MEMORY_MAX_BYTES) to an
  *   image target whose source turns out to be an image of a few megapixels: received into a
  *   buffer, converted buffer to buffer, answered from the buffer. No file is ever made, so
- *   there is nothing to clean up; a screenshot conversion saves the ~1 ms of file-system
- *   calls that would otherwise cost more than the rest of the request's own work.
+ *   there is nothing to clean up; a screenshot conversion saves the file-system calls that
+ *   would otherwise cost more than the rest of the request's own work (docs/performance.md,
+ *   "Small images in memory, and the conversion alone").
  * - Through temporary files, for everything else (videos, large or chunked requests).
  *   Everything lives in one directory from withTempDir, which removes it when this function
  *   returns or throws (success, any error, client abort, timeout). The reply still has to be

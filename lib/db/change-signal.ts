@@ -9,9 +9,11 @@
  *   after every statement that may write outside a transaction and after every commit;
  * - SQLite: `PRAGMA data_version` on a connection of our own changes whenever any other
  *   connection commits (the CLI, and also our own Prisma connection). Its own commits,
- *   key activity only, do not count (lib/db/unannounced.ts). It needs no I/O but is a statement all the same (profiled at ~7 % of a cached read when run on
- *   every look-up), so it is read at most once per millisecond: another process's commit
- *   shows within 1 ms, this process's own at once (markChanged);
+ *   key activity only, do not count (lib/db/unannounced.ts). It needs no I/O but is a
+ *   statement all the same, which showed in a cached read's profile when run on every
+ *   look-up (docs/performance.md, "Read path", "What made the difference"), so it is read at
+ *   most once per millisecond: another process's commit shows within 1 ms, this process's
+ *   own at once (markChanged);
  * - PostgreSQL: statement triggers on the tables the caches read (migration
  *   `cache_change_notify`) `pg_notify` the channel below with their schema at commit; a
  *   LISTEN connection per process moves the number when one for its schema arrives.

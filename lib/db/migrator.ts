@@ -15,6 +15,7 @@ import {
   type SqlMigrationAwareDriverAdapterFactory,
 } from "@prisma/driver-adapter-utils";
 import { postgresTarget, type DatabaseConfig, type DatabaseProvider } from "./config";
+import { env } from "../config/env";
 import { createAdapter } from "./adapter";
 
 /** The subset of the wasm SchemaEngine we use (its .d.ts is not reachable as a type import here). */
@@ -48,9 +49,9 @@ type DiffTarget =
   | ({ tag: "migrations" } & MigrationList);
 
 const FILTERS: Filters = { externalTables: [], externalEnums: [] };
-const projectRoot = resolve(process.env.APP_ROOT || process.cwd());
+const projectRoot = (): string => resolve(env().APP_ROOT || process.cwd());
 
-export const prismaDir = (provider: DatabaseProvider): string => join(projectRoot, "prisma", provider);
+export const prismaDir = (provider: DatabaseProvider): string => join(projectRoot(), "prisma", provider);
 export const migrationsDir = (provider: DatabaseProvider): string => join(prismaDir(provider), "migrations");
 /** Copy of the schema as of the newest migration: new migrations are the diff from it. */
 export const snapshotPath = (provider: DatabaseProvider): string => join(migrationsDir(provider), "schema.snapshot.prisma");
@@ -59,7 +60,7 @@ let wasmModule: Promise<{ SchemaEngine: { new: (...args: unknown[]) => Promise<S
 
 function loadWasm() {
   wasmModule ??= (async () => {
-    const require = createRequire(join(projectRoot, "package.json"));
+    const require = createRequire(join(projectRoot(), "package.json"));
     const bgPath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
     const bg = await import(bgPath);
     const bytes = await readFile(join(dirname(bgPath), "schema_engine_bg.wasm"));
@@ -101,7 +102,7 @@ function trackConnections(factory: SqlMigrationAwareDriverAdapterFactory): {
 async function openEngine(config: DatabaseConfig, schemaPath: string): Promise<SchemaEngine & { close(): Promise<void> }> {
   const { SchemaEngine } = await loadWasm();
   const { factory, closeAll } = trackConnections(createAdapter(config));
-  const log = process.env.MIGRATE_DEBUG ? (msg: string) => console.error(msg) : () => {};
+  const log = env().MIGRATE_DEBUG ? (msg: string) => console.error(msg) : () => {};
   const engine = await SchemaEngine.new(
     { datamodels: [[schemaPath, readFileSync(schemaPath, "utf8")]] },
     log,
@@ -137,8 +138,9 @@ export function migrationList(provider: DatabaseProvider): MigrationList {
 
 /**
  * The migrations of the folder the database has not finished applying, read from
- * `_prisma_migrations` with the plain driver: no schema engine (a WebAssembly module that
- * costs the process ~40 MB it never gives back), so a server can check at every start and
+ * `_prisma_migrations` with the plain driver: no schema engine (a WebAssembly module whose
+ * memory the process never gives back: docs/performance.md, "Read path", "What made the
+ * difference"), so a server can check at every start and
  * leave the applying to a short-lived process (scripts/start.ts).
  */
 export async function pendingMigrations(config: DatabaseConfig): Promise<string[]> {

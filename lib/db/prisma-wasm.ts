@@ -2,12 +2,13 @@
  * The Prisma query compiler's WebAssembly, loaded without keeping its text for good.
  *
  * Prisma's generated client imports it as an ES module holding the binary as a base64
- * string (`query_compiler_fast_bg.<provider>.wasm-base64.mjs`, 4.4 MB). A module stays in
- * memory as long as the process: its source text and the string, 8.4 MB of the server's
- * ~53 MB idle heap, and with the heap allowed to grow by half under load, ~12 MB of peak
- * RSS (docs/performance.md, "Memory"). Read as a file instead, both are garbage once the
- * module is compiled. scripts/prisma-generate.mjs points the generated clients here; when the
- * file cannot be found this answers undefined and the client imports the module as before.
+ * string (`query_compiler_fast_bg.<provider>.wasm-base64.mjs`). A module stays in memory
+ * as long as the process: its source text and the string, a large part of the server's idle
+ * heap, and more of its peak RSS with the heap allowed to grow under load
+ * (docs/performance.md, "Key activity that invalidates nothing, ..."). Read as a file
+ * instead, both are garbage once the module is compiled. scripts/prisma-generate.mjs points
+ * the generated clients here; when the file cannot be found this answers undefined and the
+ * client imports the module as before.
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";

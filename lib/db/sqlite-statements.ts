@@ -1,8 +1,8 @@
 /**
  * Reusing prepared statements on the SQLite connection. The Prisma adapter for
  * better-sqlite3 calls `prepare(sql).bind(args)` for every query, so SQLite compiles the
- * same few dozen statements again and again (5 % of an upload's main-thread time in a
- * profile). Prisma's SQL text is stable per query shape, with values always bound, so a
+ * same few dozen statements again and again, a visible share of an upload's main thread
+ * (docs/performance.md, "Re-measured 24 November, later"). Prisma's SQL text is stable per query shape, with values always bound, so a
  * small LRU of compiled statements by SQL text serves almost every query.
  *
  * `bind` fixes a statement's parameters for good, so the cache hands out a bound *view*

@@ -6,11 +6,11 @@
  * whole policy: no origin list, no `Vary: Origin`, and a page that asks for credentials is
  * refused by the browser itself.
  *
- * Every value is a constant, built once: the dispatcher adds these to each reply without
- * computing anything per request.
+ * Every value is built once (the preflight's when its dispatcher is made): the dispatcher
+ * adds these to each reply without computing anything per request.
  */
 import { RATE_LIMIT_HEADER } from "../ratelimit/headers";
-import { KEY_HEADER } from "./route";
+import { KEY_HEADER, type RouteDef } from "./route";
 
 /** `Access-Control-Allow-Origin` of every API and Relay reply, errors included. */
 export const ALLOW_ORIGIN = "*";
@@ -44,34 +44,31 @@ export const EXPOSE_HEADERS = [
 ].join(", ");
 
 /**
- * The request headers a browser may send cross-origin: the two key headers, JSON and
- * multipart bodies, and every header an endpoint reads (interface.md's upload and convert
- * headers). A route that starts reading another header adds it here.
+ * Request headers a browser may send cross-origin on every route, whatever it declares: the
+ * two key headers and the type of a JSON or multipart body.
  */
-export const ALLOWED_REQUEST_HEADERS = [
-  KEY_HEADER.api,
-  KEY_HEADER.relay,
-  "content-type",
-  "post-privacy",
-  "include-metadata",
-  "post-type",
-  "priority",
-  "expires-at",
-  "max-views",
-  "convert-target",
-  // tus (docs/resumable-uploads.md)
-  "tus-resumable",
-  "upload-length",
-  "upload-metadata",
-  "upload-offset",
-  "upload-defer-length",
-] as const;
+const FIXED_REQUEST_HEADERS = [KEY_HEADER.api, KEY_HEADER.relay, "content-type"] as const;
+
+/**
+ * The request headers a browser may send cross-origin: the fixed ones, then every header a
+ * route declares (`RouteDef.headers`: those of POST /upload and /convert, tus's).
+ * Derived from the table so there is one list: a route that starts reading a header declares
+ * it for its OpenAPI document, and the preflight allows it with no second edit (docs/cors.md).
+ */
+export function allowedRequestHeaders(routes: readonly RouteDef[]): readonly string[] {
+  const names = new Set<string>(FIXED_REQUEST_HEADERS);
+  for (const route of routes) for (const name of Object.keys(route.headers ?? {})) names.add(name.toLowerCase());
+  return [...names];
+}
 
 /**
  * A preflight's answer beside the path's methods (`Access-Control-Allow-Methods`, the same
- * list as `Allow`). Browsers keep it for at most the max-age; 7200 s is Chromium's ceiling.
+ * list as `Allow`), built once per dispatcher. Browsers keep it for at most the max-age;
+ * 7200 s is Chromium's ceiling.
  */
-export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
-  "access-control-allow-headers": ALLOWED_REQUEST_HEADERS.join(", "),
-  "access-control-max-age": "7200",
-};
+export function preflightHeaders(routes: readonly RouteDef[]): Readonly<Record<string, string>> {
+  return {
+    "access-control-allow-headers": allowedRequestHeaders(routes).join(", "),
+    "access-control-max-age": "7200",
+  };
+}

@@ -7,7 +7,8 @@
  * The pipeline produces a plain Reply (status, header record, JSON text or a handler's
  * Response). The custom server writes that straight to the socket (lib/server/fast-lane.ts);
  * Next's route handlers get it as a Web Response. Building Web Headers and Responses for
- * every JSON answer, and copying them to add headers, was a fifth of a small read's time.
+ * every JSON answer, and copying them to add headers, was a large share of a small read's
+ * time (docs/performance.md, "Read path", "What made the difference").
  */
 import type { z } from "zod";
 import { authenticateKey, peekKey } from "../auth/authenticate";
@@ -20,7 +21,7 @@ import { metrics, recordRateLimited, recordRequest } from "../metrics/registry";
 import { counterStore } from "../ratelimit";
 import type { WindowResult } from "../ratelimit/store";
 import { RATE_LIMIT_HEADER, rateLimitHeaders } from "../ratelimit/headers";
-import { ALLOW_ORIGIN, EXPOSE_HEADERS, PREFLIGHT_HEADERS } from "./cors";
+import { ALLOW_ORIGIN, EXPOSE_HEADERS, preflightHeaders } from "./cors";
 import { attachResponseBody, carryNativeBody, readRequestBody } from "./node-bridge";
 import { CACHE_HEADER, CONTENT_LENGTH_CARRIER, errorBody, JSON_TYPE } from "./respond";
 import { describeZodError } from "./parse";
@@ -84,6 +85,7 @@ const UNMATCHED = "unmatched";
 /** A dispatcher for one surface, mounted at `basePath` (`/api`, `/relay`). */
 export function createDispatcher(routes: readonly RouteDef[], surface: Surface, basePath: string): Dispatcher {
   const router = new Router(routes, surface);
+  const preflight = preflightHeaders(routes);
   const begin = (request: ReadRequest): Pending => {
     const requestId = request.headers.get("request-id") || newRequestId();
     // CORS (docs/cors.md) on every reply, errors included: constants, nothing computed here.
@@ -119,7 +121,7 @@ export function createDispatcher(routes: readonly RouteDef[], surface: Surface, 
     try {
       outcome =
         answerFromCache(request, surface, basePath, router, headers, seen) ??
-        (await handle(request, surface, basePath, router, requestId, headers, seen));
+        (await handle(request, surface, basePath, router, preflight, requestId, headers, seen));
     } catch (error) {
       outcome = failed(pending, error);
     }
@@ -242,7 +244,8 @@ function answerFromCache(
 /**
  * JSON text of frozen cached replies: a route's fromCache freezes a reply it hands out
  * again for as long as it stays right (lib/routes/posts.ts cachedPostView), so it is
- * checked and serialized once (docs/performance.md, 2026-11-26).
+ * checked and serialized once (docs/performance.md, "The cached post reply kept, cheaper
+ * cache hits and key hashes").
  */
 const jsonOfFrozen = new WeakMap<object, string>();
 function cachedJson(route: RouteDef, result: unknown): string {
@@ -260,6 +263,7 @@ async function handle(
   surface: Surface,
   basePath: string,
   router: Router,
+  preflight: Readonly<Headers_>,
   requestId: string,
   headers: Headers_,
   seen: Seen,
@@ -274,7 +278,7 @@ async function handle(
     const methods = allow.join(", ");
     const own: Headers_ = {};
     for (const route of router.routesAt(path)) Object.assign(own, route.replyHeaders, route.optionsHeaders?.());
-    return { status: 204, headers: { allow: methods, "access-control-allow-methods": methods, ...PREFLIGHT_HEADERS, ...own }, body: null };
+    return { status: 204, headers: { allow: methods, "access-control-allow-methods": methods, ...preflight, ...own }, body: null };
   }
 
   const match = router.match(request.method, path);

@@ -111,7 +111,7 @@ export interface RouteDef<
   reply?: { status: number; description: string; headers: Readonly<Record<string, string>> };
   /**
    * Request headers the route reads (lower-case name → declaration), emitted as OpenAPI
-   * header parameters. CORS lets browsers send each of them (tests/http/cors.test.ts).
+   * header parameters. The CORS preflight allows each of them (`allowedRequestHeaders`, docs/cors.md).
    */
   headers?: Readonly<Record<string, HeaderDecl>>;
   /** Left out of the OpenAPI document. */

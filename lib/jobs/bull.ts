@@ -5,6 +5,7 @@
  * the next poll of the table; a duplicate one finds the row already claimed or done.
  */
 import type { Queue as BullQueue, Worker as BullWorker } from "bullmq";
+import { env } from "../config/env";
 
 /**
  * bullmq is loaded at run time from node_modules, only when REDIS_URL is set, and kept
@@ -14,7 +15,7 @@ import type { Queue as BullQueue, Worker as BullWorker } from "bullmq";
 const loadBullmq = (): Promise<typeof import("bullmq")> => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "bullmq");
 
 /** One queue per deployment; JOB_QUEUE_NAME separates deployments (or test runs) sharing a Redis. */
-export const queueName = (): string => process.env.JOB_QUEUE_NAME || "mediahost-jobs";
+export const queueName = (): string => env().JOB_QUEUE_NAME ?? "mediahost-jobs";
 
 export interface BullTransport {
   publish(jobId: string, delayMs?: number): Promise<void>;

@@ -44,8 +44,7 @@ export function startJobWorkers(opts: StartOptions = {}): JobWorker {
   const state = jobs();
   if (state.worker) return state.worker;
   const redisUrl = opts.redisUrl ?? env().REDIS_URL ?? "";
-  const polled = Number(process.env.JOB_POLL_MS);
-  const pollMs = opts.pollMs ?? (polled > 0 ? polled : redisUrl ? 15_000 : 2000);
+  const pollMs = opts.pollMs ?? env().JOB_POLL_MS ?? (redisUrl ? 15_000 : 2000);
   const worker = new JobWorker({ handlers: { [HLS_JOB]: hlsJobHandler }, concurrency: 1, pollMs, leaseMs: opts.leaseMs });
   const webhookWorker = new JobWorker({
     handlers: { [WEBHOOK_JOB]: webhookJobHandler },

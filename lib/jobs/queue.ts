@@ -7,6 +7,7 @@
  */
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
+import { env } from "../config/env";
 import { db, type Tx } from "../db/client";
 import { isUniqueViolation } from "../prisma-support";
 import { ownerTag } from "../files/owner-tag";
@@ -56,10 +57,7 @@ export function retryDelayMs(failedAttempts: number, baseMs: number = retryBaseM
 }
 
 /** JOB_RETRY_BASE_MS (default 10 s): the first retry's delay. */
-export function retryBaseMs(source: Record<string, string | undefined> = process.env): number {
-  const n = Number(source.JOB_RETRY_BASE_MS);
-  return Number.isFinite(n) && n >= 0 && source.JOB_RETRY_BASE_MS ? n : 10_000;
-}
+export const retryBaseMs = (): number => env().JOB_RETRY_BASE_MS ?? 10_000;
 
 export async function enqueueJob(kind: string, payload: unknown, opts: EnqueueOptions = {}): Promise<JobRow> {
   const client = opts.tx ?? db();

@@ -60,9 +60,10 @@ export type ImageTarget = "png" | "jpeg" | "webp" | "gif" | "avif";
 /** Files above this are not read into memory for surgery; they take the sharp path. */
 export const MAX_SURGERY_BYTES = 128 * 1024 * 1024;
 
-// Encoder settings, chosen for "as close to the original as is reasonable" at server speed:
+// Encoder settings, chosen for "as close to the original as is reasonable" at server speed
+// (docs/performance.md, "Settings and their measured reasons"):
 export const JPEG_QUALITY = 90; // mozjpeg off: several times faster, slightly larger files
-export const PNG_COMPRESSION = 6; // zlib's sweet spot; 9 is far slower for ~1 % less
+export const PNG_COMPRESSION = 6; // zlib's sweet spot; 9 is far slower for barely smaller files
 export const WEBP_QUALITY = 90; // lossless sources stay lossless (see renderImage)
 export const AVIF_QUALITY = 60; // a notch above sharp's default 50: keeps fine detail, still far smaller than JPEG
 export const AVIF_EFFORT = 4;

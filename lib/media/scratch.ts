@@ -4,9 +4,9 @@
  *
  * Why not a fresh Buffer per file: V8 counts the memory behind every Buffer as external
  * memory, and external memory allocated since the last full GC counts against the old
- * generation's limit. Two fresh 1 MB Buffers per uploaded photo made the server mark its
- * whole heap every few uploads: about a third of its CPU under a burst of uploads
- * (docs/performance.md, "Uploads: garbage collection"). Image jobs run a few at a time
+ * generation's limit. Fresh Buffers for every uploaded photo made the server mark its whole
+ * heap every few uploads (docs/performance.md, "Uploads: garbage collection"). Image jobs
+ * run a few at a time
  * (the media limiter), so a few kept buffers serve them all.
  *
  * A lent buffer is the caller's until `work` settles, then it goes back to the pool: never

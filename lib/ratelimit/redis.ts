@@ -1,6 +1,6 @@
 /**
  * Redis counter store: every instance pointed at the same Redis shares one count, which
- * is what REDIS_URL is for (operations.md). Each operation is one Lua script, so a
+ * is what REDIS_URL is for (docs/rate-limits.md, "Memory or Redis"). Each operation is one Lua script, so a
  * read-check-increment can never interleave with another instance's.
  *
  * Failure policy: fail open. Rate limits protect capacity; an outage of Redis must not

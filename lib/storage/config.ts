@@ -1,7 +1,8 @@
 /**
  * Adapter configuration read from the environment. Kept apart from the adapters so that
  * `storage()` can validate the configuration at start-up without loading the S3 or Blob
- * SDKs (together about 0.4 s of import time) in processes that never touch them.
+ * SDKs (slow to import: docs/performance.md, "Settings and their measured reasons") in
+ * processes that never touch them.
  */
 import type { S3Client } from "@aws-sdk/client-s3";
 import { parseEnv } from "../config/env";

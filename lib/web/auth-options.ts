@@ -11,7 +11,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import DiscordProvider from "next-auth/providers/discord";
 import GitHubProvider from "next-auth/providers/github";
 import type { Provider } from "next-auth/providers/index";
-import { env } from "../config/env";
+import { env, type Env } from "../config/env";
 import { db } from "../db/client";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { checkPassword } from "../auth/login";
@@ -180,16 +180,29 @@ const credentialsRegister = CredentialsProvider({
   },
 });
 
+/** The sign-in settings of lib/config/env.ts that the providers are made from. */
+type ProviderSettings = Pick<
+  Env,
+  | "GITHUB_CLIENT_ID"
+  | "GITHUB_CLIENT_SECRET"
+  | "DISCORD_CLIENT_ID"
+  | "DISCORD_CLIENT_SECRET"
+  | "OIDC_ISSUER"
+  | "OIDC_CLIENT_ID"
+  | "OIDC_CLIENT_SECRET"
+  | "OIDC_NAME"
+>;
+
 /** OAuth providers whose client id and secret are both configured. */
-export function oauthProviders(source: NodeJS.ProcessEnv = process.env): Provider[] {
+export function oauthProviders(settings: ProviderSettings = env()): Provider[] {
   const providers: Provider[] = [];
-  if (source.GITHUB_CLIENT_ID && source.GITHUB_CLIENT_SECRET) {
-    providers.push(GitHubProvider({ clientId: source.GITHUB_CLIENT_ID, clientSecret: source.GITHUB_CLIENT_SECRET }));
+  if (settings.GITHUB_CLIENT_ID && settings.GITHUB_CLIENT_SECRET) {
+    providers.push(GitHubProvider({ clientId: settings.GITHUB_CLIENT_ID, clientSecret: settings.GITHUB_CLIENT_SECRET }));
   }
-  if (source.DISCORD_CLIENT_ID && source.DISCORD_CLIENT_SECRET) {
-    providers.push(DiscordProvider({ clientId: source.DISCORD_CLIENT_ID, clientSecret: source.DISCORD_CLIENT_SECRET }));
+  if (settings.DISCORD_CLIENT_ID && settings.DISCORD_CLIENT_SECRET) {
+    providers.push(DiscordProvider({ clientId: settings.DISCORD_CLIENT_ID, clientSecret: settings.DISCORD_CLIENT_SECRET }));
   }
-  const oidc = oidcProvider(source);
+  const oidc = oidcProvider(settings);
   if (oidc) providers.push(oidc);
   return providers;
 }
@@ -200,14 +213,13 @@ export function oauthProviders(source: NodeJS.ProcessEnv = process.env): Provide
  * token checked by next-auth. The account is linked by the issuer's `sub` (provider id
  * "oidc"), never by email, like the others.
  */
-export function oidcProvider(source: NodeJS.ProcessEnv = process.env): Provider | null {
-  const issuer = source.OIDC_ISSUER?.trim().replace(/\/+$/, "");
-  const clientId = source.OIDC_CLIENT_ID?.trim();
-  const clientSecret = source.OIDC_CLIENT_SECRET?.trim();
+export function oidcProvider(settings: ProviderSettings = env()): Provider | null {
+  // Trimmed, and the issuer without a trailing slash, by lib/config/env.ts.
+  const { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret } = settings;
   if (!issuer || !clientId || !clientSecret) return null;
   return {
     id: "oidc",
-    name: source.OIDC_NAME?.trim() || "OpenID Connect",
+    name: settings.OIDC_NAME || "OpenID Connect",
     type: "oauth",
     wellKnown: `${issuer}/.well-known/openid-configuration`,
     issuer,

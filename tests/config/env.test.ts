@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "@/lib/config/env";
+import { ENV_VARIABLES, parseEnv } from "@/lib/config/env";
 
 describe("parseEnv", () => {
   it("DATABASE_POOL_SIZE: an integer of at least 1, unset by default, refused otherwise", () => {
@@ -19,17 +19,43 @@ describe("parseEnv", () => {
     expect(parseEnv({ NEXTAUTH_SECRET: "  " }).NEXTAUTH_SECRET).toBeUndefined();
   });
 
-  it("the service's code reads none of the README's variables from process.env itself", () => {
+  it("the job settings keep their quiet fallback: a value that is not a usable number means the default", () => {
+    const jobs = (source: Record<string, string>) => {
+      const e = parseEnv(source);
+      return [e.JOB_QUEUE_NAME, e.JOB_POLL_MS, e.JOB_RETRY_BASE_MS];
+    };
+    expect(jobs({ JOB_QUEUE_NAME: "test-1", JOB_POLL_MS: "200", JOB_RETRY_BASE_MS: "0" })).toEqual(["test-1", 200, 0]);
+    expect(jobs({ JOB_QUEUE_NAME: "", JOB_POLL_MS: "0", JOB_RETRY_BASE_MS: "-5" })).toEqual([undefined, undefined, undefined]);
+    expect(jobs({ JOB_POLL_MS: "soon", JOB_RETRY_BASE_MS: "" })).toEqual([undefined, undefined, undefined]);
+  });
+
+  it("HEAP_GROWING_PERCENT: a whole number of at least 0, refused otherwise (the start stops)", () => {
+    expect(parseEnv({ HEAP_GROWING_PERCENT: "0" }).HEAP_GROWING_PERCENT).toBe(0);
+    expect(parseEnv({}).HEAP_GROWING_PERCENT).toBeUndefined();
+    expect(() => parseEnv({ HEAP_GROWING_PERCENT: "half" })).toThrow(/HEAP_GROWING_PERCENT/);
+  });
+
+  it("publicUrlFromPort tells an unset PUBLIC_URL from one that was given", () => {
+    expect(parseEnv({ PORT: "0" }).publicUrlFromPort).toBe(true);
+    expect(parseEnv({ PORT: "0", PUBLIC_URL: "https://media.example" }).publicUrlFromPort).toBe(false);
+  });
+
+  it("the service's code and scripts read none of the service's variables from process.env itself", () => {
     const readme = readFileSync("README.md", "utf8");
     const documented = [...readme.matchAll(/^\| `([A-Z][A-Z0-9_]+)`/gm)].map((m) => m[1]);
     expect(documented).toEqual(expect.arrayContaining(["REDIS_URL", "TRUST_PROXY", "DATABASE_POOL_SIZE", "NEXTAUTH_SECRET"]));
-    const files = execFileSync("git", ["ls-files", "lib", "app", "components", "proxy.ts"], { encoding: "utf8" })
+    // NODE_ENV is Node's and Next's own switch (lib/server/server.ts sets it before Next
+    // loads), read where it is needed rather than through the cached configuration.
+    const names = new Set([...documented, ...ENV_VARIABLES].filter((name) => name !== "NODE_ENV"));
+    const files = execFileSync("git", ["ls-files", "lib", "app", "components", "scripts", "proxy.ts"], { encoding: "utf8" })
       .split("\n")
-      .filter((f) => /\.(ts|tsx)$/.test(f) && f !== "lib/config/env.ts" && !f.startsWith("lib/db/generated/"));
+      .filter((f) => /\.(ts|tsx|mjs)$/.test(f) && f !== "lib/config/env.ts" && !f.startsWith("lib/db/generated/"));
     const raw: string[] = [];
     for (const file of files) {
       const text = readFileSync(file, "utf8");
-      for (const name of documented) if (text.includes(`process.env.${name}`)) raw.push(`${file}: ${name}`);
+      // A read, not an assignment (scripts/start.ts sets PUBLIC_URL once PORT=0 has a port).
+      for (const [, name] of text.matchAll(/process\.env\.([A-Z][A-Z0-9_]*)\b(?!\s*=[^=])/g))
+        if (names.has(name)) raw.push(`${file}: ${name}`);
     }
     expect(raw).toEqual([]);
   });

@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { resetEnv } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { dataDir } from "@/lib/db/config";
 import { enqueueJob } from "@/lib/jobs";
@@ -34,6 +35,7 @@ let worker: JobWorker | undefined;
 
 beforeAll(async () => {
   process.env.JOB_RETRY_BASE_MS = "50";
+  resetEnv();
   // The rules hold for any preset; the fastest keeps the suite quick.
   process.env.HLS_X264_PRESET = "ultrafast";
   // 10 s, 1280×720, H.264 + AAC: the size the rules are about, cheap to encode.

@@ -3,6 +3,7 @@
  * expired lease is taken over), retries with backoff, giving up, and a restart mid-queue.
  */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { resetEnv } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { claimJob, enqueueJob, retryDelayMs } from "@/lib/jobs/queue";
 import { JobWorker, PermanentJobError, type JobHandler } from "@/lib/jobs/worker";
@@ -12,6 +13,7 @@ useTestDatabase();
 
 beforeAll(() => {
   process.env.JOB_RETRY_BASE_MS = "30";
+  resetEnv();
 });
 
 const workers: JobWorker[] = [];
