@@ -1,7 +1,7 @@
 /**
  * Resumable uploads over tus 1.0 (core, creation, creation-with-upload, termination,
  * expiration), the HTTP half: tus headers and statuses in, lib/uploads/resumable.ts and the
- * POST /upload pipeline (publishUpload / publishAppend) out. docs/resumable-uploads.md says
+ * POST /upload pipeline (publishUpload / publishAppend in lib/uploads/publish.ts) out. docs/resumable-uploads.md says
  * why these are our own routes rather than @tus/server, and how a finished upload is found.
  */
 import type { RouteRequest } from "../types/route-request";
@@ -27,8 +27,10 @@ import {
   type ResumableUpload,
 } from "../uploads/resumable";
 import { withTempDir } from "../files/temp";
+import { publishAppend, publishUpload, postPrivacy, type UploadChoices } from "../uploads/publish";
 import { uploaderFor } from "../uploads/uploader";
-import { publishAppend, publishUpload, uploadRequestOptions, viewerOf } from "./posts";
+import { viewerOf } from "./posts";
+import { uploadRequestOptions } from "./upload-headers";
 
 export const TUS_VERSION = "1.0.0";
 export const TUS_EXTENSIONS = "creation,creation-with-upload,termination,expiration";
@@ -89,7 +91,7 @@ export function parseMetadata(header: string | null): Map<string, string> {
 interface Destination {
   filename: string;
   target: string | null;
-  options: ReturnType<typeof uploadRequestOptions>;
+  options: UploadChoices;
 }
 
 function destinationOf(principal: Principal, metadata: Map<string, string>): Destination {
@@ -100,7 +102,9 @@ function destinationOf(principal: Principal, metadata: Map<string, string>): Des
     if (value !== undefined) headers.set(key, value);
   }
   const target = metadata.get("post")?.trim() || null;
-  return { filename: metadata.get("filename") ?? metadata.get("name") ?? "", target, options: uploadRequestOptions(principal, headers) };
+  const uploader = uploaderFor(principal);
+  const options = uploadRequestOptions(headers, (asked) => postPrivacy(uploader, asked));
+  return { filename: metadata.get("filename") ?? metadata.get("name") ?? "", target, options };
 }
 
 const subjectOf = (principal: Principal): string => uploaderFor(principal).account.subject;
@@ -198,15 +202,15 @@ async function receivePatch(
 async function publishResumable(principal: Principal, surface: Surface, upload: ResumableUpload): Promise<ResumableUpload> {
   try {
     const destination = destinationOf(principal, parseMetadata(upload.metadata));
+    const uploader = uploaderFor(principal);
     const code = await withTempDir(async (tmpDir) => {
       const path = await assembleResumable(upload, tmpDir);
       const file: ReceivedFile = { index: 0, filename: destination.filename, path, size: upload.length };
       if (destination.target) {
-        const reply = await publishAppend(principal, surface, destination.target, [file], destination.options, tmpDir);
-        return reply.post.code;
+        const target = { code: destination.target, viewer: viewerOf(principal, surface) };
+        return (await publishAppend(uploader, surface, target, [file], destination.options, tmpDir)).post.code;
       }
-      const reply = await publishUpload(principal, surface, [file], destination.options, tmpDir);
-      return "post" in reply ? reply.post.code : reply.posts[0].code;
+      return (await publishUpload(uploader, surface, [file], destination.options, tmpDir)).posts[0].code;
     });
     await finishResumable(upload.id, code);
     return { ...upload, state: "done", postCode: code, chunks: [] };
