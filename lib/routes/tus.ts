@@ -1,8 +1,9 @@
 /**
  * Resumable uploads over tus 1.0 (core, creation, creation-with-upload, termination,
  * expiration), the HTTP half: tus headers and statuses in, lib/uploads/resumable.ts and the
- * POST /upload pipeline (publishUpload / publishAppend in lib/uploads/publish.ts) out. docs/resumable-uploads.md says
- * why these are our own routes rather than @tus/server, and how a finished upload is found.
+ * POST /upload pipeline (publishUpload / publishAppend, lib/uploads/publish.ts) out.
+ * docs/resumable-uploads.md says why these are our own routes rather than @tus/server, and
+ * how a finished upload is found.
  */
 import type { RouteRequest } from "../types/route-request";
 import { join } from "node:path";
@@ -28,7 +29,7 @@ import {
 } from "../uploads/resumable";
 import { withTempDir } from "../files/temp";
 import { publishAppend, publishUpload, postPrivacy, type UploadChoices } from "../uploads/publish";
-import { uploaderFor } from "../uploads/uploader";
+import { uploaderFor, type Uploader } from "../uploads/uploader";
 import { viewerOf } from "./posts";
 import { uploadRequestOptions } from "./upload-headers";
 
@@ -94,7 +95,7 @@ interface Destination {
   options: UploadChoices;
 }
 
-function destinationOf(principal: Principal, metadata: Map<string, string>): Destination {
+function destinationOf(uploader: Uploader, metadata: Map<string, string>): Destination {
   // The same parsers (and errors) as POST /upload's headers.
   const headers = new Headers();
   for (const key of OPTION_KEYS) {
@@ -102,7 +103,6 @@ function destinationOf(principal: Principal, metadata: Map<string, string>): Des
     if (value !== undefined) headers.set(key, value);
   }
   const target = metadata.get("post")?.trim() || null;
-  const uploader = uploaderFor(principal);
   const options = uploadRequestOptions(headers, (asked) => postPrivacy(uploader, asked));
   return { filename: metadata.get("filename") ?? metadata.get("name") ?? "", target, options };
 }
@@ -136,7 +136,7 @@ export async function handleTusCreate(principal: Principal, request: RouteReques
   const carriesBody = (bodyLength ?? 0) > 0 || headers.has("transfer-encoding");
   if (carriesBody) checkOffsetType(headers);
   const raw = headers.get("upload-metadata") ?? "";
-  const destination = destinationOf(principal, parseMetadata(raw));
+  const destination = destinationOf(uploader, parseMetadata(raw));
   // A post to append to must be the caller's and have room: refused now, not after the bytes.
   if (destination.target) {
     if (!hasGalleryAccess(principal)) throw new DomainError("forbidden", "This key has no gallery access.");
@@ -201,8 +201,8 @@ async function receivePatch(
 /** The complete file → a post (or more files of one), with POST /upload's rules and errors. */
 async function publishResumable(principal: Principal, surface: Surface, upload: ResumableUpload): Promise<ResumableUpload> {
   try {
-    const destination = destinationOf(principal, parseMetadata(upload.metadata));
     const uploader = uploaderFor(principal);
+    const destination = destinationOf(uploader, parseMetadata(upload.metadata));
     const code = await withTempDir(async (tmpDir) => {
       const path = await assembleResumable(upload, tmpDir);
       const file: ReceivedFile = { index: 0, filename: destination.filename, path, size: upload.length };
