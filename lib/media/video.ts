@@ -57,6 +57,11 @@ export type ProcessVideoOptions = {
   /** Aborts while queued or running. */
   signal?: AbortSignal;
   /**
+   * The container, when the caller has sniffed the bytes already (an upload is sniffed
+   * once, lib/uploads/sniff-received.ts); sniffed here when absent.
+   */
+  format?: VideoFormat;
+  /**
    * The input is a temporary file the caller gives up: an MP4 that needs no remux is edited
    * and moved to `output` instead of copied (lib/media/faststart.ts).
    */
@@ -89,13 +94,12 @@ export async function processVideo(input: string, output: string, thumbnail: str
       const clock = new JobClock(budgetMs, opts.signal);
       try {
         // The container is forced from the bytes, so ffmpeg never guesses another format.
-        const sniffed = await sniffFile(input);
-        if (sniffed?.kind !== "video") throw new DomainError("invalid_request", "The file is not an MP4, MOV or MKV video.");
-        const demuxer = demuxerFor(sniffed.format as VideoFormat);
+        const format = opts.format ?? (await sniffedVideoFormat(input));
+        const demuxer = demuxerFor(format);
         const probe = await probeInput(input, { ...clock.run(), demuxer });
         const plan = planMp4(probe, UPLOAD_COPY_VIDEO, demuxer);
         const fast =
-          sniffed.format === "mp4" &&
+          format === "mp4" &&
           onlyCopies(probe, plan) &&
           (await fastStart(input, output, {
             keepMetadata: opts.keepMetadata,
@@ -118,6 +122,12 @@ export async function processVideo(input: string, output: string, thumbnail: str
     },
     { signal: opts.signal, input },
   );
+}
+
+async function sniffedVideoFormat(input: string): Promise<VideoFormat> {
+  const sniffed = await sniffFile(input);
+  if (sniffed?.kind !== "video") throw new DomainError("invalid_request", "The file is not an MP4, MOV or MKV video.");
+  return sniffed.format as VideoFormat;
 }
 
 /** Every track of the file goes into the MP4 as it is: the case the in-place fast start handles. */

@@ -2,12 +2,10 @@
 import type { RouteRequest } from "../types/route-request";
 import type { Principal } from "../types/principal";
 import { accountOf } from "../types/principal";
-import { DomainError, errorBodyOf } from "../errors";
+import { DomainError } from "../errors";
 import { decodeCursor, pageReply } from "../http/cursor";
-import { booleanHeader, privacyHeader, type Privacy } from "../http/parse";
 import type { Surface } from "../http/route";
-import { sniffFile } from "../media/sniff";
-import { expiryHeaders, isGated, type ExpirySettings } from "../posts/expiry-rules";
+import { isGated } from "../posts/expiry-rules";
 import { listOwnPosts, listUserPosts, type GalleryFilters } from "../posts/list";
 import { updatePost, type PostChanges } from "../posts/edit";
 import { deleteFile, deletePost } from "../posts/remove";
@@ -28,13 +26,14 @@ import type { Page } from "../db/paging";
 import { checkUploadBurst } from "../uploads/abuse";
 import { receiveFiles, type ReceivedFile } from "../uploads/multipart";
 import { withTempDir } from "../files/temp";
-import { appendFiles, POST_TYPES, uploadPosts, type FailedFile, type PostType } from "../uploads/upload";
+import { publishAppend, publishUpload, postPrivacy } from "../uploads/publish";
+import type { FailedFile, UploadOutcome } from "../uploads/upload";
 import { uploaderFor, type Uploader } from "../uploads/uploader";
 import { countLimitedView, countView } from "../social/views";
-import { weeklyUsage } from "../usage/quota";
-import { nextPriorityReset } from "../usage/priority";
 import { moderator, screensFiles } from "../moderation/moderator";
 import { postView } from "../presenters/post-views";
+import { failedFilesView, type FailedFileView } from "../presenters/failed-files";
+import { appendRequestOptions, uploadRequestOptions } from "./upload-headers";
 
 type PostView = ReturnType<typeof postView>;
 
@@ -48,50 +47,8 @@ export function viewerOf(principal: Principal | null, surface: Surface): Viewer 
   return { userId: principal?.user.id ?? null, teamId: null, accessList };
 }
 
-function postTypeHeader(headers: Headers): PostType {
-  const raw = headers.get("post-type");
-  if (raw === null || raw.trim() === "") return "album";
-  const v = raw.trim().toLowerCase();
-  if ((POST_TYPES as readonly string[]).includes(v)) return v as PostType;
-  throw new DomainError("invalid_request", `Header post-type must be ${POST_TYPES.join(" or ")}.`);
-}
-
-/** One entry of a reply's `failed` list (interface.md, POST /upload). */
-type FailedJson = { index: number; error: ReturnType<typeof errorBodyOf>["error"] };
-const failedJson = (failed: FailedFile[]): FailedJson[] => failed.map((f) => ({ index: f.index, error: errorBodyOf(f.error).error }));
-
-/**
- * Priority streaming spends priority minutes. With none left, a video upload that asks
- * for it is refused with 403 quota_exceeded on Relay; the API falls back to standard
- * delivery (docs/uploads.md). The error's `quota`, `used` and `resets_at` are what
- * interface.md defines them as, the weekly quota's; the monthly refill of the minutes is
- * in the message.
- */
-async function checkPriorityMinutes(files: ReceivedFile[], priority: boolean, uploader: Uploader, surface: Surface) {
-  if (!priority || surface !== "relay") return;
-  for (const f of files) {
-    if (f.path && (await sniffFile(f.path))?.kind === "video") {
-      if ((await uploader.priorityMinutesLeft()) > 0) return;
-      const week = await weeklyUsage(uploader.account.subject, uploader.account.quota);
-      const refill = nextPriorityReset().toISOString();
-      throw new DomainError(
-        "quota_exceeded",
-        `No priority minutes left until ${refill}; upload with \`priority: false\` for standard delivery.`,
-        403,
-        { quota: week.quota, used: week.used, resets_at: week.resetsAt.toISOString() },
-      );
-    }
-  }
-}
-/**
- * Asked for and minutes left; on the API, none left falls back to standard delivery
- * (docs/priority-delivery.md). Asked only when a video was stored.
- */
-const onPriority = (asked: boolean, uploader: Uploader) => async (): Promise<boolean> =>
-  asked && (await uploader.priorityMinutesLeft()) > 0;
-
 /** The request's `file` parts, within the uploader's limits. */
-async function receiveUpload(request: RouteRequest, uploader: Uploader, tmpDir: string) {
+async function receiveUpload(request: RouteRequest, uploader: Uploader, tmpDir: string): Promise<ReceivedFile[]> {
   return receiveFiles(request, {
     field: "file",
     maxFileBytes: uploader.limits.uploadFileBytes,
@@ -102,101 +59,44 @@ async function receiveUpload(request: RouteRequest, uploader: Uploader, tmpDir: 
   });
 }
 
-/** Every file failed: one file → its own error; several → upload_failed with the list. */
-function allFailed(failed: FailedFile[], fileCount: number): never {
-  if (fileCount === 1 && failed.length === 1) throw failed[0].error;
-  throw new DomainError("upload_failed", "Every file of the upload failed.", undefined, { failed: failedJson(failed) });
-}
+/** The `failed` list of a reply, present only when some file failed (interface.md, POST /upload). */
+const failedPart = (failed: readonly FailedFile[]): { failed?: FailedFileView[] } =>
+  failed.length ? { failed: failedFilesView(failed) } : {};
 
-/** The options of POST /upload, from its headers (or a tus upload's metadata, read as headers). */
-export interface UploadRequestOptions {
-  privacy: Privacy;
-  keepMetadata: boolean;
-  priority: boolean;
-  postType: PostType;
-  /** `expires-at` and `max-views` (docs/expiry.md). */
-  expiry: ExpirySettings;
-}
+export type UploadReply = { url: string; post: PostView; failed?: FailedFileView[] } | { posts: PostView[]; failed?: FailedFileView[] };
 
-/** Parses the upload headers; each bad value is 400 invalid_request naming the header. */
-export function uploadRequestOptions(principal: Principal, headers: Headers): UploadRequestOptions {
-  return {
-    // A team key's posts are always private: its post-privacy header is ignored, even when invalid.
-    privacy: principal.kind === "team" ? "private" : privacyHeader(headers),
-    keepMetadata: booleanHeader(headers, "include-metadata", false),
-    priority: booleanHeader(headers, "priority", true),
-    postType: postTypeHeader(headers),
-    expiry: expiryHeaders(headers),
-  };
-}
-
-/**
- * Received files → posts and the reply of POST /upload. Shared by POST /upload and the
- * last PATCH of a resumable upload (docs/resumable-uploads.md): one pipeline, one set of
- * rules and errors.
- */
-export async function publishUpload(
-  principal: Principal,
-  surface: Surface,
-  files: ReceivedFile[],
-  options: UploadRequestOptions,
-  tmpDir: string,
-): Promise<{ url: string; post: PostView; failed?: FailedJson[] } | { posts: PostView[]; failed?: FailedJson[] }> {
-  const uploader = uploaderFor(principal);
-  await checkPriorityMinutes(files, options.priority, uploader, surface);
-  const outcome = await uploadPosts(uploader, files, {
-    privacy: options.privacy,
-    keepMetadata: options.keepMetadata,
-    postType: options.postType,
-    expiry: options.expiry,
-    tmpDir,
-    priority: onPriority(options.priority, uploader),
-  });
-  if (!outcome.posts.length) allFailed(outcome.failed, files.length);
+/** The reply of POST /upload: one post with its direct URL, or the list of posts. */
+export function uploadReply(outcome: UploadOutcome, surface: Surface): UploadReply {
   const posts = outcome.posts.map((post) => postView(post, { owner: true, liked: false, surface }));
-  const failed = outcome.failed.length ? { failed: failedJson(outcome.failed) } : {};
-  if (posts.length === 1) return { url: posts[0].files[0].url, post: posts[0], ...failed };
-  return { posts, ...failed };
+  if (posts.length === 1) return { url: posts[0].files[0].url, post: posts[0], ...failedPart(outcome.failed) };
+  return { posts, ...failedPart(outcome.failed) };
 }
 
-/** Received files → more files of the post `code` and the reply of POST /posts/{code}/files (shared like publishUpload). */
-export async function publishAppend(
-  principal: Principal,
+/** The reply of POST /posts/{code}/files: the post with every file. */
+export function appendReply(
+  outcome: { post: PostRecord; failed: FailedFile[] },
   surface: Surface,
-  code: string,
-  files: ReceivedFile[],
-  options: Pick<UploadRequestOptions, "keepMetadata" | "priority">,
-  tmpDir: string,
-): Promise<{ post: PostView; failed?: FailedJson[] }> {
-  const post = await postForChange(code, viewerOf(principal, surface));
-  const uploader = uploaderFor(principal);
-  await checkPriorityMinutes(files, options.priority, uploader, surface);
-  const { failed } = await appendFiles({ postId: post.id }, uploader, files, {
-    keepMetadata: options.keepMetadata,
-    tmpDir,
-    priority: onPriority(options.priority, uploader),
-  });
-  if (failed.length === files.length) allFailed(failed, files.length);
-  const fresh = await findPostByCode(code);
-  if (!fresh) throw new DomainError("not_found", "No such post.");
-  return { post: postView(fresh, { owner: true, liked: false, surface }), ...(failed.length ? { failed: failedJson(failed) } : {}) };
+): { post: PostView; failed?: FailedFileView[] } {
+  return { post: postView(outcome.post, { owner: true, liked: false, surface }), ...failedPart(outcome.failed) };
 }
 
-export async function handleUpload(principal: Principal, request: RouteRequest, surface: Surface) {
+export async function handleUpload(principal: Principal, request: RouteRequest, surface: Surface): Promise<UploadReply> {
   await checkUploadBurst(principal);
-  const options = uploadRequestOptions(principal, request.headers);
   const uploader = uploaderFor(principal);
-  return withTempDir(async (tmpDir) => publishUpload(principal, surface, await receiveUpload(request, uploader, tmpDir), options, tmpDir));
+  const choices = uploadRequestOptions(request.headers, (asked) => postPrivacy(uploader, asked));
+  return withTempDir(async (tmpDir) =>
+    uploadReply(await publishUpload(uploader, surface, await receiveUpload(request, uploader, tmpDir), choices, tmpDir), surface),
+  );
 }
 
 export async function handleAddFiles(principal: Principal, request: RouteRequest, surface: Surface, code: string) {
+  const target = { code, viewer: viewerOf(principal, surface) };
   // Ownership first: a stranger's request is refused before its body is read.
-  await postForChange(code, viewerOf(principal, surface));
-  const keepMetadata = booleanHeader(request.headers, "include-metadata", false);
-  const priority = booleanHeader(request.headers, "priority", true);
+  await postForChange(code, target.viewer);
+  const choices = appendRequestOptions(request.headers);
   const uploader = uploaderFor(principal);
   return withTempDir(async (tmpDir) =>
-    publishAppend(principal, surface, code, await receiveUpload(request, uploader, tmpDir), { keepMetadata, priority }, tmpDir),
+    appendReply(await publishAppend(uploader, surface, target, await receiveUpload(request, uploader, tmpDir), choices, tmpDir), surface),
   );
 }
 

@@ -1,8 +1,9 @@
 /**
  * Resumable uploads over tus 1.0 (core, creation, creation-with-upload, termination,
  * expiration), the HTTP half: tus headers and statuses in, lib/uploads/resumable.ts and the
- * POST /upload pipeline (publishUpload / publishAppend) out. docs/resumable-uploads.md says
- * why these are our own routes rather than @tus/server, and how a finished upload is found.
+ * POST /upload pipeline (publishUpload / publishAppend, lib/uploads/publish.ts) out.
+ * docs/resumable-uploads.md says why these are our own routes rather than @tus/server, and
+ * how a finished upload is found.
  */
 import type { RouteRequest } from "../types/route-request";
 import { join } from "node:path";
@@ -27,8 +28,10 @@ import {
   type ResumableUpload,
 } from "../uploads/resumable";
 import { withTempDir } from "../files/temp";
-import { uploaderFor } from "../uploads/uploader";
-import { publishAppend, publishUpload, uploadRequestOptions, viewerOf } from "./posts";
+import { publishAppend, publishUpload, postPrivacy, type UploadChoices } from "../uploads/publish";
+import { uploaderFor, type Uploader } from "../uploads/uploader";
+import { viewerOf } from "./posts";
+import { uploadRequestOptions } from "./upload-headers";
 
 export const TUS_VERSION = "1.0.0";
 export const TUS_EXTENSIONS = "creation,creation-with-upload,termination,expiration";
@@ -89,10 +92,10 @@ export function parseMetadata(header: string | null): Map<string, string> {
 interface Destination {
   filename: string;
   target: string | null;
-  options: ReturnType<typeof uploadRequestOptions>;
+  options: UploadChoices;
 }
 
-function destinationOf(principal: Principal, metadata: Map<string, string>): Destination {
+function destinationOf(uploader: Uploader, metadata: Map<string, string>): Destination {
   // The same parsers (and errors) as POST /upload's headers.
   const headers = new Headers();
   for (const key of OPTION_KEYS) {
@@ -100,7 +103,8 @@ function destinationOf(principal: Principal, metadata: Map<string, string>): Des
     if (value !== undefined) headers.set(key, value);
   }
   const target = metadata.get("post")?.trim() || null;
-  return { filename: metadata.get("filename") ?? metadata.get("name") ?? "", target, options: uploadRequestOptions(principal, headers) };
+  const options = uploadRequestOptions(headers, (asked) => postPrivacy(uploader, asked));
+  return { filename: metadata.get("filename") ?? metadata.get("name") ?? "", target, options };
 }
 
 const subjectOf = (principal: Principal): string => uploaderFor(principal).account.subject;
@@ -132,7 +136,7 @@ export async function handleTusCreate(principal: Principal, request: RouteReques
   const carriesBody = (bodyLength ?? 0) > 0 || headers.has("transfer-encoding");
   if (carriesBody) checkOffsetType(headers);
   const raw = headers.get("upload-metadata") ?? "";
-  const destination = destinationOf(principal, parseMetadata(raw));
+  const destination = destinationOf(uploader, parseMetadata(raw));
   // A post to append to must be the caller's and have room: refused now, not after the bytes.
   if (destination.target) {
     if (!hasGalleryAccess(principal)) throw new DomainError("forbidden", "This key has no gallery access.");
@@ -197,16 +201,16 @@ async function receivePatch(
 /** The complete file → a post (or more files of one), with POST /upload's rules and errors. */
 async function publishResumable(principal: Principal, surface: Surface, upload: ResumableUpload): Promise<ResumableUpload> {
   try {
-    const destination = destinationOf(principal, parseMetadata(upload.metadata));
+    const uploader = uploaderFor(principal);
+    const destination = destinationOf(uploader, parseMetadata(upload.metadata));
     const code = await withTempDir(async (tmpDir) => {
       const path = await assembleResumable(upload, tmpDir);
       const file: ReceivedFile = { index: 0, filename: destination.filename, path, size: upload.length };
       if (destination.target) {
-        const reply = await publishAppend(principal, surface, destination.target, [file], destination.options, tmpDir);
-        return reply.post.code;
+        const target = { code: destination.target, viewer: viewerOf(principal, surface) };
+        return (await publishAppend(uploader, surface, target, [file], destination.options, tmpDir)).post.code;
       }
-      const reply = await publishUpload(principal, surface, [file], destination.options, tmpDir);
-      return "post" in reply ? reply.post.code : reply.posts[0].code;
+      return (await publishUpload(uploader, surface, [file], destination.options, tmpDir)).posts[0].code;
     });
     await finishResumable(upload.id, code);
     return { ...upload, state: "done", postCode: code, chunks: [] };

@@ -89,24 +89,9 @@ async function receiveAdmitted(
   options: ReceiveOptions,
   ticket: Ticket,
 ): Promise<ReceivedFile[]> {
+  const parser = multipartParser(contentType, options.maxFileBytes);
   const files: ReceivedFile[] = [];
   const writes: Promise<void>[] = [];
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({
-      headers: { "content-type": contentType },
-      // Browsers and curl send file names as raw UTF-8; busboy's default decodes them as latin1.
-      defParamCharset: "utf8",
-      // busboy flags a file on *reaching* fileSize, so a file of exactly the limit would fail: +1.
-      limits: { fileSize: options.maxFileBytes + 1, fieldSize: 64 * 1024, fields: 100, parts: 1000 },
-      highWaterMark: STREAM_BUFFER_BYTES,
-      fileHwm: STREAM_BUFFER_BYTES,
-    });
-  } catch {
-    throw new DomainError("invalid_request", "The multipart body could not be parsed (bad boundary).");
-  }
-
-  let total = 0;
   let stopped = false;
 
   const done = new Promise<void>((resolve, reject) => {
@@ -119,6 +104,7 @@ async function receiveAdmitted(
       parser.destroy();
       reject(error);
     };
+    let total = 0;
     source.on("data", (chunk: Buffer) => {
       ticket.touch();
       total += chunk.length;
@@ -132,31 +118,7 @@ async function receiveAdmitted(
       }
       const entry: ReceivedFile = { index: files.length, filename: info.filename ?? "", size: 0 };
       files.push(entry);
-      if (files.length > options.maxFiles) {
-        entry.error = new DomainError("invalid_request", `At most ${options.maxFiles} files per request.`);
-        stream.resume();
-        return;
-      }
-      // Hashed on the way in: reading a 1 GB file again later costs seconds.
-      const hash = options.hash ? createHash("sha256") : null;
-      stream.on("data", (chunk: Buffer) => {
-        entry.size += chunk.length;
-        hash?.update(chunk);
-      });
-      stream.on("limit", () => {
-        entry.error = tooLarge(`File ${entry.index}`, options.maxFileBytes);
-      });
-      const received = options.inMemory ? intoMemory(stream, entry) : intoFile(stream, entry, join(options.tmpDir, `part-${entry.index}`));
-      writes.push(
-        received.then(
-          () => {
-            if (hash && !entry.error) entry.sha256 = hash.digest("hex");
-          },
-          () => {
-            entry.error ??= new DomainError("invalid_request", "The upload was interrupted.");
-          },
-        ),
-      );
+      writes.push(receivePart(stream, entry, options));
     });
     parser.on("error", () => fail(new DomainError("invalid_request", "The multipart body could not be parsed.")));
     parser.on("close", () => resolve());
@@ -171,6 +133,54 @@ async function receiveAdmitted(
   }
   if (files.length === 0) throw new DomainError("invalid_request", `No file in field "${options.field}".`);
   return files;
+}
+
+/** A busboy parser for the body's boundary; a bad boundary is 400. */
+function multipartParser(contentType: string, maxFileBytes: number): busboy.Busboy {
+  try {
+    return busboy({
+      headers: { "content-type": contentType },
+      // Browsers and curl send file names as raw UTF-8; busboy's default decodes them as latin1.
+      defParamCharset: "utf8",
+      // busboy flags a file on *reaching* fileSize, so a file of exactly the limit would fail: +1.
+      limits: { fileSize: maxFileBytes + 1, fieldSize: 64 * 1024, fields: 100, parts: 1000 },
+      highWaterMark: STREAM_BUFFER_BYTES,
+      fileHwm: STREAM_BUFFER_BYTES,
+    });
+  } catch {
+    throw new DomainError("invalid_request", "The multipart body could not be parsed (bad boundary).");
+  }
+}
+
+/**
+ * One file part (`entry`, already counted) to disk or memory: its size and hash as it
+ * arrives, `file_too_large` at the per-file limit, and past `maxFiles` not written at all.
+ * Never rejects: a part that breaks off fails alone, with the error on its entry.
+ */
+function receivePart(stream: Readable, entry: ReceivedFile, options: ReceiveOptions): Promise<void> {
+  if (entry.index >= options.maxFiles) {
+    entry.error = new DomainError("invalid_request", `At most ${options.maxFiles} files per request.`);
+    stream.resume();
+    return Promise.resolve();
+  }
+  // Hashed on the way in: reading a 1 GB file again later costs seconds.
+  const hash = options.hash ? createHash("sha256") : null;
+  stream.on("data", (chunk: Buffer) => {
+    entry.size += chunk.length;
+    hash?.update(chunk);
+  });
+  stream.on("limit", () => {
+    entry.error = tooLarge(`File ${entry.index}`, options.maxFileBytes);
+  });
+  const received = options.inMemory ? intoMemory(stream, entry) : intoFile(stream, entry, join(options.tmpDir, `part-${entry.index}`));
+  return received.then(
+    () => {
+      if (hash && !entry.error) entry.sha256 = hash.digest("hex");
+    },
+    () => {
+      entry.error ??= new DomainError("invalid_request", "The upload was interrupted.");
+    },
+  );
 }
 
 /** Streams a part to `path`; sets `entry.path` when all of it is there (a part over the cap is removed at once). */

@@ -1,13 +1,13 @@
 /**
- * One received file → one stored file: detect the type from the bytes, process it
+ * One received file → one stored file: take the type sniffed from its bytes, process it
  * (orientation, metadata, fast-start remux, thumbnail), check moderation, reserve quota,
  * store. Every failure is a DomainError for that file alone, and leaves nothing behind:
  * reserved quota is given back and stored objects are deleted.
  */
 import { join } from "node:path";
 import { DomainError, isDomainError } from "../errors";
-import { sniffFile } from "../media/sniff";
 import { processImage } from "../media/image";
+import { isVideoFormat } from "../media/sniff";
 import { processVideo } from "../media/video";
 import { moderator, screensFiles, sha256File } from "../moderation/moderator";
 import { storage } from "../storage";
@@ -15,7 +15,7 @@ import { reserveQuota, type Reservation } from "../usage/reserve";
 import { abandonPending, journalPending } from "./pending";
 import { newId } from "../db/ids";
 import { fileNameFor } from "../posts/names";
-import type { ReceivedFile } from "./multipart";
+import type { SniffedFile } from "./sniff-received";
 
 export interface QuotaAccount {
   subject: string;
@@ -47,10 +47,10 @@ export interface ProcessOptions {
 }
 
 /** Processes and stores one file. Throws a DomainError for this file. */
-export async function processAndStore(file: ReceivedFile, options: ProcessOptions): Promise<StoredFile> {
+export async function processAndStore(file: SniffedFile, options: ProcessOptions): Promise<StoredFile> {
   if (file.error) throw file.error;
   if (!file.path) throw new DomainError("invalid_request", "The file could not be read.");
-  const sniffed = await sniffFile(file.path);
+  const { sniffed } = file;
   if (!sniffed) {
     throw new DomainError("unsupported_type", "Unsupported file type: upload PNG, JPEG, WebP, GIF, MP4, MOV or MKV.");
   }
@@ -62,10 +62,11 @@ export async function processAndStore(file: ReceivedFile, options: ProcessOption
   const id = newId();
   const output = join(options.tmpDir, `${id}.out`);
   const thumbPath = join(options.tmpDir, `${id}.thumb.jpg`);
-  const isVideo = sniffed.kind === "video";
+  const format = sniffed.format;
+  const isVideo = isVideoFormat(format);
   const result = isVideo
-    ? await processVideo(file.path, output, thumbPath, { keepMetadata: options.keepMetadata, consumeInput: true })
-    : await processImage(file.path, output, { keepMetadata: options.keepMetadata, format: sniffed.format });
+    ? await processVideo(file.path, output, thumbPath, { keepMetadata: options.keepMetadata, consumeInput: true, format })
+    : await processImage(file.path, output, { keepMetadata: options.keepMetadata, format });
 
   const storageKey = `p/${options.postId}/${id}.${result.ext}`;
   const thumbnailKey = isVideo ? `p/${options.postId}/${id}.thumb.jpg` : null;

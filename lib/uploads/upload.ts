@@ -18,7 +18,7 @@ import { recordUpload } from "../usage/reserve";
 import { forgetDeliverable } from "../posts/delivery-cache";
 import { enqueueJob, notifyJobs } from "../jobs";
 import { HLS_JOB, hlsJobKey } from "../jobs/hls-job";
-import type { ReceivedFile } from "./multipart";
+import type { SniffedFile } from "./sniff-received";
 import { asFileError, discardStored, processAndStore, type StoredFile } from "./process";
 import { settlePending } from "./pending";
 import type { Uploader } from "./uploader";
@@ -41,6 +41,7 @@ export interface UploadOutcome {
 }
 
 export interface UploadOptions {
+  /** The posts' privacy as decided for the uploader (postPrivacy, lib/uploads/publish.ts). */
   privacy: Privacy;
   /** The `expires-at` and `max-views` headers (docs/expiry.md). */
   expiry?: ExpirySettings;
@@ -48,17 +49,17 @@ export interface UploadOptions {
   postType: PostType;
   tmpDir: string;
   /**
-   * Whether videos go on priority (adaptive) delivery: an HLS job per video, run after the
-   * reply (lib/jobs). Asked only when the request stored a video (it may read the balance);
-   * the caller answers false when the header opts out or no minutes are left.
+   * Whether the request asks for priority (adaptive) delivery of its videos: an HLS job per
+   * video, run after the reply (lib/jobs). Granted only while the uploader has priority
+   * minutes left, read only when the request stored a video (docs/priority-delivery.md).
    */
-  priority?: () => Promise<boolean>;
+  priority: boolean;
 }
 
 /** POST /upload: `album` puts the request's files in one post (9 at most); `single` makes one post per file. */
-export async function uploadPosts(uploader: Uploader, files: readonly ReceivedFile[], options: UploadOptions): Promise<UploadOutcome> {
+export async function uploadPosts(uploader: Uploader, files: readonly SniffedFile[], options: UploadOptions): Promise<UploadOutcome> {
   const failed: FailedFile[] = [];
-  const groups: ReceivedFile[][] = options.postType === "single" ? files.map((f) => [f]) : [files.slice(0, ALBUM_MAX_FILES)];
+  const groups: SniffedFile[][] = options.postType === "single" ? files.map((f) => [f]) : [files.slice(0, ALBUM_MAX_FILES)];
   if (options.postType === "album") {
     for (const f of files.slice(ALBUM_MAX_FILES)) {
       failed.push({ index: f.index, error: new DomainError("invalid_request", `An album holds at most ${ALBUM_MAX_FILES} files.`) });
@@ -81,7 +82,14 @@ export async function uploadPosts(uploader: Uploader, files: readonly ReceivedFi
     if (!stored.length) continue;
     let written: { post: PostRecord; jobIds: string[] };
     try {
-      written = await writePost(postId, uploader, options.privacy, stored, await streamsVideos(stored, options), options.expiry ?? {});
+      written = await writePost(
+        postId,
+        uploader,
+        options.privacy,
+        stored,
+        await streamsVideos(stored, uploader, options.priority),
+        options.expiry ?? {},
+      );
     } catch (error) {
       await discardStored(stored);
       for (const f of stored) failed.push({ index: f.index, error: asFileError(error) });
@@ -125,8 +133,7 @@ async function writePost(
             userId: uploader.userId,
             teamId: uploader.teamId,
             appId: uploader.appId,
-            // Team posts are always private (the post-privacy header is ignored for them).
-            privacy: uploader.teamId ? "private" : privacy,
+            privacy,
             moderated: stored.some((f) => f.flagged),
             firstFileGif: stored[0].mimeType === "image/gif",
             fileCount: files.length,
@@ -165,7 +172,7 @@ export interface AppendTarget {
 export async function appendFiles(
   target: AppendTarget,
   uploader: Uploader,
-  files: readonly ReceivedFile[],
+  files: readonly SniffedFile[],
   options: Omit<UploadOptions, "postType" | "privacy">,
 ): Promise<{ failed: FailedFile[] }> {
   let jobIds: string[] = [];
@@ -194,7 +201,7 @@ export async function appendFiles(
   }
   if (stored.length) {
     try {
-      const priority = await streamsVideos(stored, options);
+      const priority = await streamsVideos(stored, uploader, options.priority);
       jobIds = await db().$transaction(async (tx) => {
         const ids = await appendRows(tx, target.postId, stored, priority);
         await recordUpload(tx, uploader.account.subject, sum(stored), stored.length);
@@ -243,9 +250,13 @@ async function appendRows(tx: Tx, postId: string, stored: StoredFile[], priority
   return streamJobs(tx, rows);
 }
 
-/** Whether the stored videos go on priority delivery; the caller's answer is asked for only when there is one. */
-async function streamsVideos(stored: readonly StoredFile[], options: Pick<UploadOptions, "priority">): Promise<boolean> {
-  return stored.some((f) => f.isVideo) && (await options.priority?.()) === true;
+/**
+ * Whether the stored videos go on priority delivery: asked for and minutes left. With none
+ * left, standard delivery (docs/priority-delivery.md); Relay refused such a request before
+ * its files were processed (checkPriorityMinutes, lib/uploads/publish.ts).
+ */
+async function streamsVideos(stored: readonly StoredFile[], uploader: Uploader, asked: boolean): Promise<boolean> {
+  return asked && stored.some((f) => f.isVideo) && (await uploader.priorityMinutesLeft()) > 0;
 }
 
 /** One HLS job per video on priority delivery, written with the rows (lib/jobs/hls-job.ts). */

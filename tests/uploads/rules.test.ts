@@ -1,5 +1,5 @@
 /** Upload rules: size limits, quota (also under concurrency), teams, the abuse safeguard, appends, clean failure. */
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { setStorage, storage, type Storage } from "@/lib/storage";
@@ -102,6 +102,38 @@ describe("team keys", () => {
     // Not in the owner's personal gallery.
     const gallery = await api("/posts", { key: owner.apiKey });
     expect(gallery.body.posts.map((p: { code: string }) => p.code)).not.toContain(reply.body.post.code);
+  });
+});
+
+describe("team posts are private", () => {
+  it("whatever post-privacy POST /upload and a resumable upload's metadata ask for", async () => {
+    const owner = await createTestUser({ plan: "ultra" });
+    const team = await createTestTeam(owner.id);
+    const bytes = await readFile(await fixture("png"));
+    const viaUpload = await uploadAs({ key: team.key }, [{ path: await fixture("png") }], { "post-privacy": "public" });
+    expect(viaUpload.status, viaUpload.text).toBe(200);
+    expect(viaUpload.body.post).toMatchObject({ privacy: "private", team_id: team.id });
+    // creation-with-upload: the whole file in the creating request publishes it at once.
+    for (const asked of ["public", "nonsense"]) {
+      const viaTus = await api("/tus", {
+        method: "POST",
+        key: team.key,
+        rawBody: bytes,
+        headers: {
+          "tus-resumable": "1.0.0",
+          "upload-length": String(bytes.length),
+          "content-length": String(bytes.length),
+          "upload-metadata": `filename ${Buffer.from("shot.png").toString("base64")},post-privacy ${Buffer.from(asked).toString("base64")}`,
+          "content-type": "application/offset+octet-stream",
+        },
+      });
+      expect(viaTus.status, viaTus.text).toBe(201);
+      const code = viaTus.headers.get("upload-post");
+      expect(await db().post.findUnique({ where: { code: code! }, select: { privacy: true, teamId: true } })).toEqual({
+        privacy: "private",
+        teamId: team.id,
+      });
+    }
   });
 });
 

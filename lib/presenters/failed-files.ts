@@ -1,0 +1,7 @@
+/** The `failed` list of an upload reply (interface.md, POST /upload): one entry per refused file. */
+import { type DomainError, errorBodyOf } from "../errors";
+
+export type FailedFileView = { index: number; error: ReturnType<typeof errorBodyOf>["error"] };
+
+export const failedFilesView = (failed: readonly { index: number; error: DomainError }[]): FailedFileView[] =>
+  failed.map((f) => ({ index: f.index, error: errorBodyOf(f.error).error }));

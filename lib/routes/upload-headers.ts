@@ -1,0 +1,41 @@
+/**
+ * The options of POST /upload from its headers (and of a resumable upload, whose
+ * Upload-Metadata is read as the same headers, lib/routes/tus.ts). Each bad value is 400
+ * invalid_request naming the header.
+ */
+import { DomainError } from "../errors";
+import { booleanHeader, privacyHeader, type Privacy } from "../http/parse";
+import { expiryHeaders } from "../posts/expiry-rules";
+import type { UploadChoices } from "../uploads/publish";
+import { POST_TYPES, type PostType } from "../uploads/upload";
+
+function postTypeHeader(headers: Headers): PostType {
+  const raw = headers.get("post-type");
+  if (raw === null || raw.trim() === "") return "album";
+  const v = raw.trim().toLowerCase();
+  if ((POST_TYPES as readonly string[]).includes(v)) return v as PostType;
+  throw new DomainError("invalid_request", `Header post-type must be ${POST_TYPES.join(" or ")}.`);
+}
+
+/**
+ * Parses the upload headers in order, post-privacy first. Whether the uploader's privacy is
+ * read at all is the domain's decision (`postPrivacy` in lib/uploads/publish.ts, passed as
+ * `privacyOf`): the header is handed over unread, so a value that is ignored is never refused.
+ */
+export function uploadRequestOptions(headers: Headers, privacyOf: (asked: () => Privacy) => Privacy): UploadChoices {
+  return {
+    privacy: privacyOf(() => privacyHeader(headers)),
+    keepMetadata: booleanHeader(headers, "include-metadata", false),
+    priority: booleanHeader(headers, "priority", true),
+    postType: postTypeHeader(headers),
+    expiry: expiryHeaders(headers),
+  };
+}
+
+/** The options of POST /posts/{code}/files: the files join a post, whose privacy and type stay. */
+export function appendRequestOptions(headers: Headers): Pick<UploadChoices, "keepMetadata" | "priority"> {
+  return {
+    keepMetadata: booleanHeader(headers, "include-metadata", false),
+    priority: booleanHeader(headers, "priority", true),
+  };
+}
