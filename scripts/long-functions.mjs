@@ -13,7 +13,7 @@
  * included (they are listed on their own too). Uses the TypeScript compiler's parser only.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
@@ -89,8 +89,8 @@ function kindOf(name, file) {
   return "function";
 }
 
-function longFunctions(file, max) {
-  const text = readFileSync(join(root, file), "utf8");
+/** The functions of one file over `max` lines: { file, line, lines, name, kind }. */
+export function longFunctionsIn(file, text, max) {
   const kind = /\.(tsx|jsx)$/.test(file) ? ts.ScriptKind.TSX : /\.(js|mjs|cjs)$/.test(file) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
   const found = [];
@@ -110,13 +110,23 @@ function longFunctions(file, max) {
   return found;
 }
 
-const max = parseMax(process.argv.slice(2));
-const files = ROOTS.flatMap((dir) => listSources(dir, []));
-const found = files.flatMap((file) => longFunctions(file, max)).sort((a, b) => b.lines - a.lines || a.file.localeCompare(b.file));
-
-for (const f of found) {
-  console.log(`${String(f.lines).padStart(5)}  ${`${f.file}:${f.line}`.padEnd(56)} ${f.kind.padEnd(9)} ${f.name}`);
+/** The files read: sources under app/, components/, lib/ and scripts/, generated code left out. */
+export function sourceFiles() {
+  return ROOTS.flatMap((dir) => listSources(dir, []));
 }
-console.log(
-  `${found.length} function${found.length === 1 ? "" : "s"} over ${max} lines in ${relative(process.cwd(), root) || "."}/{${ROOTS.join(",")}}`,
-);
+
+/** Every function over `max` lines in app/, components/, lib/ and scripts/, longest first. */
+export function longFunctions(max = DEFAULT_MAX) {
+  return sourceFiles()
+    .flatMap((file) => longFunctionsIn(file, readFileSync(join(root, file), "utf8"), max))
+    .sort((a, b) => b.lines - a.lines || a.file.localeCompare(b.file));
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const max = parseMax(process.argv.slice(2));
+  const found = longFunctions(max);
+  for (const f of found) {
+    console.log(`${String(f.lines).padStart(5)}  ${`${f.file}:${f.line}`.padEnd(56)} ${f.kind.padEnd(9)} ${f.name}`);
+  }
+  console.log(`${found.length} function${found.length === 1 ? "" : "s"} over ${max} lines in ${ROOTS.join("/, ")}/`);
+}
