@@ -21,6 +21,20 @@ function toLocalInput(iso: string | null): string {
 
 const ALBUM_MAX_FILES = 9;
 
+/** The editor's last word: a success (status) or a failure (alert). */
+type Notice = { text: string; error: boolean };
+/** Runs one change of the post: one at a time (`busy`), a thrown error shown as the notice. */
+type Run = (work: () => Promise<void>) => Promise<void>;
+
+/** What every part of the editor gets: the post, the one runner, and how to report back. */
+type PartProps = {
+  post: Post;
+  busy: boolean;
+  run: Run;
+  notify: (notice: Notice) => void;
+  onChanged: (post: Post) => void;
+};
+
 export function PostEditor({
   post,
   onClose,
@@ -33,33 +47,72 @@ export function PostEditor({
   onDeleted: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
-  const [title, setTitle] = useState(post.title ?? "");
-  const [description, setDescription] = useState(post.description ?? "");
-  const [privacy, setPrivacy] = useState<Privacy>(post.privacy);
-  const [expiresAt, setExpiresAt] = useState(toLocalInput(post.expires_at));
-  const [maxViews, setMaxViews] = useState(post.max_views === null ? "" : String(post.max_views));
-  const [password, setPassword] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const ids = {
-    title: useId(),
-    description: useId(),
-    privacy: useId(),
-    heading: useId(),
-    expires: useId(),
-    views: useId(),
-    password: useId(),
-  };
-  const path = `/api/posts/${encodeURIComponent(post.code)}`;
+  const { busy, message, setMessage, run } = useRunner();
+  const headingId = useId();
+  const parts: PartProps = { post, busy, run, notify: setMessage, onChanged };
 
   useEffect(() => {
     const node = dialog.current;
     if (node && !node.open) node.showModal();
   }, []);
 
-  const run = async (work: () => Promise<void>) => {
+  const deletePost = () =>
+    void run(async () => {
+      if (!window.confirm("Delete this post and all its files? This cannot be undone.")) return;
+      await api(postPath(post), { method: "DELETE" });
+      onDeleted();
+    });
+
+  return (
+    <dialog
+      ref={dialog}
+      onClose={onClose}
+      aria-labelledby={headingId}
+      className="m-auto w-[min(40rem,calc(100vw-2rem))] rounded-xl bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-black/50 dark:bg-zinc-900 dark:text-zinc-100"
+    >
+      <div className="max-h-[85vh] space-y-5 overflow-y-auto p-5">
+        <div className="flex items-start justify-between gap-3">
+          <h2 id={headingId} className="text-lg font-semibold">
+            Edit post <span className="font-mono text-sm text-zinc-500">{post.code}</span>
+          </h2>
+          <button type="button" className={secondaryButton} onClick={() => dialog.current?.close()}>
+            Close
+          </button>
+        </div>
+
+        <div className="flex flex-wrap items-center gap-2 text-sm">
+          <a href={post.url} target="_blank" rel="noreferrer" className="text-brand-600 underline dark:text-brand-400">
+            Open share page
+          </a>
+          <CopyButton value={post.url} label="Copy link" />
+        </div>
+
+        <DetailsForm {...parts} />
+        {!post.team_id && <SharePassword {...parts} />}
+        <PostFiles {...parts} onDeleted={onDeleted} />
+
+        {message && (
+          <p role={message.error ? "alert" : "status"} className={message.error ? "text-sm text-red-600 dark:text-red-400" : muted}>
+            {message.text}
+          </p>
+        )}
+
+        <div className="border-t border-zinc-200 pt-4 dark:border-zinc-800">
+          <button type="button" className={dangerButton} disabled={busy} onClick={deletePost}>
+            Delete post
+          </button>
+        </div>
+      </div>
+    </dialog>
+  );
+}
+
+const postPath = (post: Post): string => `/api/posts/${encodeURIComponent(post.code)}`;
+
+function useRunner(): { busy: boolean; message: Notice | null; setMessage: (notice: Notice | null) => void; run: Run } {
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<Notice | null>(null);
+  const run: Run = async (work) => {
     setBusy(true);
     setMessage(null);
     try {
@@ -70,6 +123,17 @@ export function PostEditor({
       setBusy(false);
     }
   };
+  return { busy, message, setMessage, run };
+}
+
+/** Title, description, privacy, expiry and view limit (docs/expiry.md), saved in one PATCH. */
+function DetailsForm({ post, busy, run, notify, onChanged }: PartProps) {
+  const [title, setTitle] = useState(post.title ?? "");
+  const [description, setDescription] = useState(post.description ?? "");
+  const [privacy, setPrivacy] = useState<Privacy>(post.privacy);
+  const [expiresAt, setExpiresAt] = useState(toLocalInput(post.expires_at));
+  const [maxViews, setMaxViews] = useState(post.max_views === null ? "" : String(post.max_views));
+  const ids = { title: useId(), description: useId(), privacy: useId(), expires: useId(), views: useId() };
 
   const save = (event: FormEvent) => {
     event.preventDefault();
@@ -80,11 +144,91 @@ export function PostEditor({
       if (expiresAt !== toLocalInput(post.expires_at)) body.expires_at = expiresAt ? new Date(expiresAt).toISOString() : null;
       const views = maxViews.trim() === "" ? null : Number(maxViews);
       if (views !== post.max_views) body.max_views = views;
-      const { post: updated } = await api<{ post: Post }>(path, { method: "PATCH", body: JSON.stringify(body) });
+      const { post: updated } = await api<{ post: Post }>(postPath(post), { method: "PATCH", body: JSON.stringify(body) });
       onChanged(updated);
-      setMessage({ text: "Saved.", error: false });
+      notify({ text: "Saved.", error: false });
     });
   };
+
+  return (
+    <form onSubmit={save} className="space-y-4">
+      <div className="space-y-1">
+        <label htmlFor={ids.title} className={label}>
+          Title
+        </label>
+        <input id={ids.title} value={title} maxLength={100} onChange={(e) => setTitle(e.target.value)} className={input} />
+      </div>
+      <div className="space-y-1">
+        <label htmlFor={ids.description} className={label}>
+          Description
+        </label>
+        <textarea
+          id={ids.description}
+          value={description}
+          rows={3}
+          maxLength={1000}
+          onChange={(e) => setDescription(e.target.value)}
+          className={input}
+        />
+      </div>
+      <div className="space-y-1">
+        <label htmlFor={ids.privacy} className={label}>
+          Privacy
+        </label>
+        <select
+          id={ids.privacy}
+          value={privacy}
+          disabled={!!post.team_id}
+          onChange={(e) => setPrivacy(e.target.value as Privacy)}
+          className={input}
+        >
+          <option value="public">Public: listed on discover and your profile</option>
+          <option value="unlisted">Unlisted: anyone with the link</option>
+          <option value="private">Private: only you</option>
+        </select>
+        {post.team_id && <p className={muted}>Team posts are always private.</p>}
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="space-y-1">
+          <label htmlFor={ids.expires} className={label}>
+            Expires
+          </label>
+          <input
+            id={ids.expires}
+            type="datetime-local"
+            value={expiresAt}
+            onChange={(e) => setExpiresAt(e.target.value)}
+            className={input}
+          />
+          <p className={muted}>Empty: never. Then the post and its files are deleted.</p>
+        </div>
+        <div className="space-y-1">
+          <label htmlFor={ids.views} className={label}>
+            View limit
+          </label>
+          <input
+            id={ids.views}
+            type="number"
+            min={1}
+            step={1}
+            value={maxViews}
+            onChange={(e) => setMaxViews(e.target.value)}
+            className={input}
+          />
+          <p className={muted}>Empty: no limit. Counts every view but yours ({post.view_count} so far).</p>
+        </div>
+      </div>
+      <button type="submit" className={primaryButton} disabled={busy}>
+        Save changes
+      </button>
+    </form>
+  );
+}
+
+/** The share-page password (docs/share-passwords.md): set, replace or remove; never shown. */
+function SharePassword({ post, busy, run, notify, onChanged }: PartProps) {
+  const [password, setPassword] = useState("");
+  const passwordId = useId();
 
   const changePassword = (next: string | null) =>
     void run(async () => {
@@ -92,8 +236,42 @@ export function PostEditor({
       if (!result.ok) throw new Error(result.error);
       setPassword("");
       onChanged({ ...post, password_protected: next !== null });
-      setMessage({ text: next === null ? "Password removed." : "Password set.", error: false });
+      notify({ text: next === null ? "Password removed." : "Password set.", error: false });
     });
+
+  return (
+    <section className="space-y-2" aria-label="Share-page protection">
+      <label htmlFor={passwordId} className={label}>
+        Share-page password {post.password_protected ? "(set)" : "(none)"}
+      </label>
+      <div className="flex flex-wrap gap-2">
+        <input
+          id={passwordId}
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          className={input}
+        />
+        <button type="button" className={secondaryButton} disabled={busy || !password} onClick={() => changePassword(password)}>
+          Set password
+        </button>
+        {post.password_protected && (
+          <button type="button" className={secondaryButton} disabled={busy} onClick={() => changePassword(null)}>
+            Remove password
+          </button>
+        )}
+      </div>
+      <p className={muted}>Visitors must enter it on the share page; apps see the post as private.</p>
+    </section>
+  );
+}
+
+/** The files of the post (an album of up to ALBUM_MAX_FILES): add, preview, remove; removing the last deletes the post. */
+function PostFiles({ post, busy, run, notify, onChanged, onDeleted }: PartProps & { onDeleted: () => void }) {
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const path = postPath(post);
 
   const removeFile = (name: string) =>
     void run(async () => {
@@ -117,227 +295,90 @@ export function PostEditor({
       const body = result.body as { post: Post; failed?: { index: number; error: { message: string } }[] };
       onChanged(body.post);
       if (body.failed?.length) {
-        setMessage({
+        notify({
           text: body.failed.map((f) => `${files[f.index]?.name ?? `File ${f.index + 1}`}: ${f.error.message}`).join(" "),
           error: true,
         });
       }
     });
 
-  const deletePost = () =>
-    void run(async () => {
-      if (!window.confirm("Delete this post and all its files? This cannot be undone.")) return;
-      await api(path, { method: "DELETE" });
-      onDeleted();
-    });
-
   return (
-    <dialog
-      ref={dialog}
-      onClose={onClose}
-      aria-labelledby={ids.heading}
-      className="m-auto w-[min(40rem,calc(100vw-2rem))] rounded-xl bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-black/50 dark:bg-zinc-900 dark:text-zinc-100"
-    >
-      <div className="max-h-[85vh] space-y-5 overflow-y-auto p-5">
-        <div className="flex items-start justify-between gap-3">
-          <h2 id={ids.heading} className="text-lg font-semibold">
-            Edit post <span className="font-mono text-sm text-zinc-500">{post.code}</span>
-          </h2>
-          <button type="button" className={secondaryButton} onClick={() => dialog.current?.close()}>
-            Close
-          </button>
-        </div>
-
-        <div className="flex flex-wrap items-center gap-2 text-sm">
-          <a href={post.url} target="_blank" rel="noreferrer" className="text-brand-600 underline dark:text-brand-400">
-            Open share page
-          </a>
-          <CopyButton value={post.url} label="Copy link" />
-        </div>
-
-        <form onSubmit={save} className="space-y-4">
-          <div className="space-y-1">
-            <label htmlFor={ids.title} className={label}>
-              Title
-            </label>
-            <input id={ids.title} value={title} maxLength={100} onChange={(e) => setTitle(e.target.value)} className={input} />
-          </div>
-          <div className="space-y-1">
-            <label htmlFor={ids.description} className={label}>
-              Description
-            </label>
-            <textarea
-              id={ids.description}
-              value={description}
-              rows={3}
-              maxLength={1000}
-              onChange={(e) => setDescription(e.target.value)}
-              className={input}
-            />
-          </div>
-          <div className="space-y-1">
-            <label htmlFor={ids.privacy} className={label}>
-              Privacy
-            </label>
-            <select
-              id={ids.privacy}
-              value={privacy}
-              disabled={!!post.team_id}
-              onChange={(e) => setPrivacy(e.target.value as Privacy)}
-              className={input}
-            >
-              <option value="public">Public: listed on discover and your profile</option>
-              <option value="unlisted">Unlisted: anyone with the link</option>
-              <option value="private">Private: only you</option>
-            </select>
-            {post.team_id && <p className={muted}>Team posts are always private.</p>}
-          </div>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <div className="space-y-1">
-              <label htmlFor={ids.expires} className={label}>
-                Expires
-              </label>
-              <input
-                id={ids.expires}
-                type="datetime-local"
-                value={expiresAt}
-                onChange={(e) => setExpiresAt(e.target.value)}
-                className={input}
-              />
-              <p className={muted}>Empty: never. Then the post and its files are deleted.</p>
-            </div>
-            <div className="space-y-1">
-              <label htmlFor={ids.views} className={label}>
-                View limit
-              </label>
-              <input
-                id={ids.views}
-                type="number"
-                min={1}
-                step={1}
-                value={maxViews}
-                onChange={(e) => setMaxViews(e.target.value)}
-                className={input}
-              />
-              <p className={muted}>Empty: no limit. Counts every view but yours ({post.view_count} so far).</p>
-            </div>
-          </div>
-          <button type="submit" className={primaryButton} disabled={busy}>
-            Save changes
-          </button>
-        </form>
-
-        {!post.team_id && (
-          <section className="space-y-2" aria-label="Share-page protection">
-            <label htmlFor={ids.password} className={label}>
-              Share-page password {post.password_protected ? "(set)" : "(none)"}
-            </label>
-            <div className="flex flex-wrap gap-2">
-              <input
-                id={ids.password}
-                type="password"
-                autoComplete="new-password"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-                className={input}
-              />
-              <button type="button" className={secondaryButton} disabled={busy || !password} onClick={() => changePassword(password)}>
-                Set password
-              </button>
-              {post.password_protected && (
-                <button type="button" className={secondaryButton} disabled={busy} onClick={() => changePassword(null)}>
-                  Remove password
-                </button>
-              )}
-            </div>
-            <p className={muted}>Visitors must enter it on the share page; apps see the post as private.</p>
-          </section>
-        )}
-
-        <section className="space-y-2" aria-label="Files">
-          <div className="flex items-center justify-between gap-2">
-            <h3 className="font-medium">
-              Files ({post.files.length}/{ALBUM_MAX_FILES})
-            </h3>
-            <button
-              type="button"
-              className={secondaryButton}
-              disabled={busy || post.files.length >= ALBUM_MAX_FILES}
-              onClick={() => fileInput.current?.click()}
-            >
-              Add files
-            </button>
-            <input
-              ref={fileInput}
-              type="file"
-              multiple
-              accept="image/*,video/*"
-              className="sr-only"
-              tabIndex={-1}
-              aria-label="Files to add"
-              onChange={(e) => {
-                const files = Array.from(e.target.files ?? []);
-                e.target.value = "";
-                if (files.length) addFiles(files);
-              }}
-            />
-          </div>
-          {progress !== null && <progress max={100} value={progress} className="h-2 w-full" aria-label="Adding files" />}
-          {post.files
-            .filter((file) => file.mime_type.startsWith("video/"))
-            .map((file) => (
-              // The adaptive stream once it is ready (hls.js), the fast-start MP4 until then.
-              <AdaptiveVideo
-                key={file.name}
-                src={file.url}
-                streamUrl={file.stream_url}
-                type={file.mime_type}
-                controls
-                playsInline
-                preload="metadata"
-                poster={file.thumbnail_url ?? undefined}
-                className="max-h-72 w-full rounded bg-black"
-                aria-label={`Preview of ${file.name}`}
-              />
-            ))}
-          <ul className="divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
-            {post.files.map((file) => (
-              <li key={file.name} className="flex items-center gap-3 p-2 text-sm">
-                {file.thumbnail_url || file.mime_type.startsWith("image/") ? (
-                  <img src={file.thumbnail_url ?? file.url} alt="" className="h-12 w-12 shrink-0 rounded object-cover" />
-                ) : (
-                  <span className="h-12 w-12 shrink-0 rounded bg-zinc-200 dark:bg-zinc-800" />
-                )}
-                <a href={file.url} target="_blank" rel="noreferrer" className="min-w-0 flex-1 truncate underline">
-                  {file.name}
-                </a>
-                <span className="shrink-0 text-zinc-500">{formatBytes(file.size)}</span>
-                <button
-                  type="button"
-                  className={secondaryButton}
-                  disabled={busy}
-                  onClick={() => removeFile(file.name)}
-                  aria-label={`Remove ${file.name}`}
-                >
-                  Remove
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
-
-        {message && (
-          <p role={message.error ? "alert" : "status"} className={message.error ? "text-sm text-red-600 dark:text-red-400" : muted}>
-            {message.text}
-          </p>
-        )}
-
-        <div className="border-t border-zinc-200 pt-4 dark:border-zinc-800">
-          <button type="button" className={dangerButton} disabled={busy} onClick={deletePost}>
-            Delete post
-          </button>
-        </div>
+    <section className="space-y-2" aria-label="Files">
+      <div className="flex items-center justify-between gap-2">
+        <h3 className="font-medium">
+          Files ({post.files.length}/{ALBUM_MAX_FILES})
+        </h3>
+        <button
+          type="button"
+          className={secondaryButton}
+          disabled={busy || post.files.length >= ALBUM_MAX_FILES}
+          onClick={() => fileInput.current?.click()}
+        >
+          Add files
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          accept="image/*,video/*"
+          className="sr-only"
+          tabIndex={-1}
+          aria-label="Files to add"
+          onChange={(e) => {
+            const files = Array.from(e.target.files ?? []);
+            e.target.value = "";
+            if (files.length) addFiles(files);
+          }}
+        />
       </div>
-    </dialog>
+      {progress !== null && <progress max={100} value={progress} className="h-2 w-full" aria-label="Adding files" />}
+      <VideoPreviews files={post.files} />
+      <ul className="divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
+        {post.files.map((file) => (
+          <FileRow key={file.name} file={file} busy={busy} onRemove={() => removeFile(file.name)} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+type PostFile = Post["files"][number];
+
+function VideoPreviews({ files }: { files: readonly PostFile[] }) {
+  return files
+    .filter((file) => file.mime_type.startsWith("video/"))
+    .map((file) => (
+      // The adaptive stream once it is ready (hls.js), the fast-start MP4 until then.
+      <AdaptiveVideo
+        key={file.name}
+        src={file.url}
+        streamUrl={file.stream_url}
+        type={file.mime_type}
+        controls
+        playsInline
+        preload="metadata"
+        poster={file.thumbnail_url ?? undefined}
+        className="max-h-72 w-full rounded bg-black"
+        aria-label={`Preview of ${file.name}`}
+      />
+    ));
+}
+
+function FileRow({ file, busy, onRemove }: { file: PostFile; busy: boolean; onRemove: () => void }) {
+  return (
+    <li className="flex items-center gap-3 p-2 text-sm">
+      {file.thumbnail_url || file.mime_type.startsWith("image/") ? (
+        <img src={file.thumbnail_url ?? file.url} alt="" className="h-12 w-12 shrink-0 rounded object-cover" />
+      ) : (
+        <span className="h-12 w-12 shrink-0 rounded bg-zinc-200 dark:bg-zinc-800" />
+      )}
+      <a href={file.url} target="_blank" rel="noreferrer" className="min-w-0 flex-1 truncate underline">
+        {file.name}
+      </a>
+      <span className="shrink-0 text-zinc-500">{formatBytes(file.size)}</span>
+      <button type="button" className={secondaryButton} disabled={busy} onClick={onRemove} aria-label={`Remove ${file.name}`}>
+        Remove
+      </button>
+    </li>
   );
 }

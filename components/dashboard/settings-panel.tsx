@@ -9,6 +9,7 @@ import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { api, type OwnAccount } from "./api";
 import { PasskeySettings, TwoFactorSettings } from "./sign-in-factors";
 import { sendFiles } from "./upload";
+import { Pending } from "./notices";
 import { card, dangerButton, formatBytes, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
 
 interface Preferences {
@@ -222,7 +223,7 @@ function PreferencesForm() {
     onSuccess: (data) => queryClient.setQueryData(["preferences"], data),
     onError: (e) => setError(e.message),
   });
-  if (!prefs.data) return <p className={muted}>{prefs.error?.message ?? "Loading…"}</p>;
+  if (!prefs.data) return <Pending error={prefs.error} />;
   return (
     <fieldset className="space-y-2">
       <legend className={muted}>Notify me when:</legend>
@@ -266,7 +267,7 @@ function SessionsList() {
       setError((e as Error).message);
     }
   };
-  if (!sessions.data) return <p className={muted}>{sessions.error?.message ?? "Loading…"}</p>;
+  if (!sessions.data) return <Pending error={sessions.error} />;
   return (
     <div className="space-y-3">
       <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
@@ -312,7 +313,7 @@ const PLAN_TEXT: Record<OwnAccount["plan"], string> = {
 export function SettingsPanel() {
   // GET answers the account itself; PATCH and the image routes answer {user} (interface.md).
   const me = useQuery({ queryKey: ["relay-me"], queryFn: () => api<OwnAccount>("/relay/users/@me") });
-  if (!me.data) return <p className={muted}>{me.error?.message ?? "Loading…"}</p>;
+  if (!me.data) return <Pending error={me.error} />;
   const user = me.data;
   return (
     <div className="space-y-6">

@@ -10,6 +10,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { api } from "./api";
 import { CopyButton } from "./copy-button";
+import { Pending } from "./notices";
 import { dangerButton, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
 
 interface TwoFactorStatus {
@@ -136,7 +137,7 @@ export function TwoFactorSettings() {
     }
   };
 
-  if (!status.data) return <p className={muted}>{status.error?.message ?? "Loading…"}</p>;
+  if (!status.data) return <Pending error={status.error} />;
   const { totp_enabled: enabled, recovery_codes_left: left } = status.data;
   return (
     <div className="space-y-4">
@@ -277,7 +278,7 @@ export function PasskeySettings() {
           ))}
         </ul>
       ) : (
-        <p className={muted}>{list.error?.message ?? "Loading…"}</p>
+        <Pending error={list.error} />
       )}
       <form onSubmit={add} className="flex flex-wrap items-end gap-2">
         <div className="space-y-1">

@@ -32,12 +32,38 @@ export function UploadPanel({
   onPause?: (id: number) => void;
   onResume?: (id: number) => void;
 }) {
-  const [dragging, setDragging] = useState(false);
   const [privacy, setPrivacy] = useState<Privacy>("unlisted");
-  const inputRef = useRef<HTMLInputElement>(null);
-  const privacyId = useId();
+  usePasteToUpload(onFiles, privacy);
+  const finished = items.some((i) => i.state === "done" || i.state === "failed");
 
-  // Paste anywhere on the page (outside text fields) uploads the clipboard's files.
+  return (
+    <section aria-labelledby="upload-heading" className="space-y-3">
+      <h2 id="upload-heading" className="sr-only">
+        Upload
+      </h2>
+      <DropZone privacy={privacy} onPrivacy={setPrivacy} onFiles={onFiles} />
+
+      {items.length > 0 && (
+        <div className="space-y-2">
+          <UploadSummary items={items} pausedUntil={pausedUntil} />
+          <ul className="space-y-2" aria-label="Uploads">
+            {items.map((item) => (
+              <UploadRow key={item.id} item={item} onPause={onPause} onResume={onResume} />
+            ))}
+          </ul>
+          {finished && (
+            <button type="button" className="text-sm text-zinc-600 underline dark:text-zinc-400" onClick={onClear}>
+              Clear finished uploads
+            </button>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** Paste anywhere on the page (outside text fields) uploads the clipboard's files. */
+function usePasteToUpload(onFiles: (files: File[], privacy: Privacy) => void, privacy: Privacy): void {
   useEffect(() => {
     const onPaste = (event: ClipboardEvent) => {
       const target = event.target as HTMLElement | null;
@@ -51,6 +77,21 @@ export function UploadPanel({
     window.addEventListener("paste", onPaste);
     return () => window.removeEventListener("paste", onPaste);
   }, [onFiles, privacy]);
+}
+
+/** Where files come in: dropped, or chosen with the picker; with the privacy new uploads get. */
+function DropZone({
+  privacy,
+  onPrivacy,
+  onFiles,
+}: {
+  privacy: Privacy;
+  onPrivacy: (privacy: Privacy) => void;
+  onFiles: (files: File[], privacy: Privacy) => void;
+}) {
+  const [dragging, setDragging] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const privacyId = useId();
 
   const onDrop = (event: DragEvent<HTMLDivElement>) => {
     event.preventDefault();
@@ -59,128 +100,96 @@ export function UploadPanel({
     if (files.length > 0) onFiles(files, privacy);
   };
 
-  const finished = items.some((i) => i.state === "done" || i.state === "failed");
-
   return (
-    <section aria-labelledby="upload-heading" className="space-y-3">
-      <h2 id="upload-heading" className="sr-only">
-        Upload
-      </h2>
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop zone; the file input and paste inside it are the keyboard's way in */}
-      <div
-        onDragOver={(e) => {
-          e.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        data-testid="dropzone"
-        className={`flex flex-col items-center justify-center gap-3 rounded-lg border-2 border-dashed px-4 py-6 text-center transition-colors sm:flex-row sm:justify-between sm:text-left ${
-          dragging ? "border-brand-500 bg-brand-50 dark:bg-brand-500/10" : "border-zinc-300 dark:border-zinc-700"
-        }`}
-      >
-        <p className={muted}>
-          <span className="font-medium text-zinc-900 dark:text-zinc-100">Drop files here</span>, paste with Ctrl+V, or choose them.
-        </p>
-        <div className="flex flex-wrap items-center justify-center gap-2">
-          <label htmlFor={privacyId} className="sr-only">
-            Privacy of new uploads
-          </label>
-          <select
-            id={privacyId}
-            value={privacy}
-            onChange={(e) => setPrivacy(e.target.value as Privacy)}
-            className="rounded-md border border-zinc-300 bg-white px-2 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-          >
-            <option value="unlisted">Unlisted</option>
-            <option value="public">Public</option>
-            <option value="private">Private</option>
-          </select>
-          <button type="button" className={secondaryButton} onClick={() => inputRef.current?.click()}>
-            Choose files
-          </button>
-          <input
-            ref={inputRef}
-            type="file"
-            multiple
-            accept="image/*,video/*"
-            aria-label="Files to upload"
-            className="sr-only"
-            tabIndex={-1}
-            onChange={(e) => {
-              const files = Array.from(e.target.files ?? []);
-              e.target.value = "";
-              if (files.length > 0) onFiles(files, privacy);
-            }}
-          />
-        </div>
+    // biome-ignore lint/a11y/noStaticElementInteractions: a drop zone; the file input and paste inside it are the keyboard's way in
+    <div
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+      data-testid="dropzone"
+      className={`flex flex-col items-center justify-center gap-3 rounded-lg border-2 border-dashed px-4 py-6 text-center transition-colors sm:flex-row sm:justify-between sm:text-left ${
+        dragging ? "border-brand-500 bg-brand-50 dark:bg-brand-500/10" : "border-zinc-300 dark:border-zinc-700"
+      }`}
+    >
+      <p className={muted}>
+        <span className="font-medium text-zinc-900 dark:text-zinc-100">Drop files here</span>, paste with Ctrl+V, or choose them.
+      </p>
+      <div className="flex flex-wrap items-center justify-center gap-2">
+        <label htmlFor={privacyId} className="sr-only">
+          Privacy of new uploads
+        </label>
+        <select
+          id={privacyId}
+          value={privacy}
+          onChange={(e) => onPrivacy(e.target.value as Privacy)}
+          className="rounded-md border border-zinc-300 bg-white px-2 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+        >
+          <option value="unlisted">Unlisted</option>
+          <option value="public">Public</option>
+          <option value="private">Private</option>
+        </select>
+        <button type="button" className={secondaryButton} onClick={() => inputRef.current?.click()}>
+          Choose files
+        </button>
+        <input
+          ref={inputRef}
+          type="file"
+          multiple
+          accept="image/*,video/*"
+          aria-label="Files to upload"
+          className="sr-only"
+          tabIndex={-1}
+          onChange={(e) => {
+            const files = Array.from(e.target.files ?? []);
+            e.target.value = "";
+            if (files.length > 0) onFiles(files, privacy);
+          }}
+        />
       </div>
+    </div>
+  );
+}
 
-      {items.length > 0 && (
-        <div className="space-y-2">
-          <UploadSummary items={items} pausedUntil={pausedUntil} />
-          <ul className="space-y-2" aria-label="Uploads">
-            {items.map((item) => {
-              const percent = item.size > 0 ? Math.min(100, Math.round((item.loaded / item.size) * 100)) : item.state === "done" ? 100 : 0;
-              return (
-                <li
-                  key={item.id}
-                  className="rounded-md border border-zinc-200 p-3 text-sm dark:border-zinc-800"
-                  data-upload-state={item.state}
-                >
-                  <div className="flex items-center justify-between gap-3">
-                    <span className="truncate font-medium">{item.name}</span>
-                    <span className="flex shrink-0 items-center gap-2 text-zinc-500 dark:text-zinc-400">
-                      {STATE_TEXT[item.state]} · {formatBytes(item.size)}
-                      {item.resumable && item.state === "uploading" && onPause && (
-                        <button
-                          type="button"
-                          className="underline"
-                          onClick={() => onPause(item.id)}
-                          aria-label={`Pause upload of ${item.name}`}
-                        >
-                          Pause
-                        </button>
-                      )}
-                      {item.resumable && item.state === "paused" && onResume && (
-                        <button
-                          type="button"
-                          className="underline"
-                          onClick={() => onResume(item.id)}
-                          aria-label={`Resume upload of ${item.name}`}
-                        >
-                          Resume
-                        </button>
-                      )}
-                    </span>
-                  </div>
-                  <progress
-                    className="mt-2 h-2 w-full overflow-hidden rounded [&::-webkit-progress-bar]:bg-zinc-200 [&::-webkit-progress-value]:bg-brand-600 dark:[&::-webkit-progress-bar]:bg-zinc-800"
-                    max={100}
-                    value={item.state === "failed" ? 0 : percent}
-                    aria-label={`Upload progress of ${item.name}`}
-                  />
-                  {item.error && (
-                    <p role="alert" className="mt-1 text-red-600 dark:text-red-400">
-                      {item.error}
-                    </p>
-                  )}
-                  {item.url && (
-                    <a href={item.url} className="mt-1 inline-block text-brand-600 underline dark:text-brand-400">
-                      Open share page
-                    </a>
-                  )}
-                </li>
-              );
-            })}
-          </ul>
-          {finished && (
-            <button type="button" className="text-sm text-zinc-600 underline dark:text-zinc-400" onClick={onClear}>
-              Clear finished uploads
+/** One file of the batch: its state, size and bar; pause/resume for resumable ones; its error or its link. */
+function UploadRow({ item, onPause, onResume }: { item: UploadItem; onPause?: (id: number) => void; onResume?: (id: number) => void }) {
+  const percent = item.size > 0 ? Math.min(100, Math.round((item.loaded / item.size) * 100)) : item.state === "done" ? 100 : 0;
+  return (
+    <li className="rounded-md border border-zinc-200 p-3 text-sm dark:border-zinc-800" data-upload-state={item.state}>
+      <div className="flex items-center justify-between gap-3">
+        <span className="truncate font-medium">{item.name}</span>
+        <span className="flex shrink-0 items-center gap-2 text-zinc-500 dark:text-zinc-400">
+          {STATE_TEXT[item.state]} · {formatBytes(item.size)}
+          {item.resumable && item.state === "uploading" && onPause && (
+            <button type="button" className="underline" onClick={() => onPause(item.id)} aria-label={`Pause upload of ${item.name}`}>
+              Pause
             </button>
           )}
-        </div>
+          {item.resumable && item.state === "paused" && onResume && (
+            <button type="button" className="underline" onClick={() => onResume(item.id)} aria-label={`Resume upload of ${item.name}`}>
+              Resume
+            </button>
+          )}
+        </span>
+      </div>
+      <progress
+        className="mt-2 h-2 w-full overflow-hidden rounded [&::-webkit-progress-bar]:bg-zinc-200 [&::-webkit-progress-value]:bg-brand-600 dark:[&::-webkit-progress-bar]:bg-zinc-800"
+        max={100}
+        value={item.state === "failed" ? 0 : percent}
+        aria-label={`Upload progress of ${item.name}`}
+      />
+      {item.error && (
+        <p role="alert" className="mt-1 text-red-600 dark:text-red-400">
+          {item.error}
+        </p>
       )}
-    </section>
+      {item.url && (
+        <a href={item.url} className="mt-1 inline-block text-brand-600 underline dark:text-brand-400">
+          Open share page
+        </a>
+      )}
+    </li>
   );
 }

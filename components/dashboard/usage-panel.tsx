@@ -5,6 +5,7 @@ import { useId, useState } from "react";
 import { api, type OwnAccount } from "./api";
 import { BarChart, UploadHeatmap, type HeatmapDay } from "./charts";
 import { countOf, nounFor } from "../plural";
+import { Pending } from "./notices";
 import { card, formatBytes, formatDate, input, muted } from "./ui";
 
 interface UsageHistory {
@@ -83,99 +84,118 @@ export function QuotaBar({ usage }: { usage: OwnAccount["limits"]["usage"] }) {
 }
 
 export function UsagePanel() {
-  const [range, setRange] = useState<(typeof RANGES)[number]["value"]>("30d");
-  const rangeId = useId();
-  const me = useQuery({ queryKey: ["me"], queryFn: () => api<OwnAccount>("/api/users/@me") });
-  const history = useQuery({ queryKey: ["usage-history"], queryFn: () => api<UsageHistory>("/api/usage-history") });
-  const analytics = useQuery({ queryKey: ["analytics", range], queryFn: () => api<AnalyticsReply>(`/api/analytics?range=${range}`) });
-  const today = new Date().toISOString().slice(0, 10);
-
   return (
     <div className="space-y-8">
       <h1 className="text-2xl font-semibold tracking-tight">Usage</h1>
+      <QuotaSection />
+      <ActivitySection />
+      <AnalyticsSection />
+    </div>
+  );
+}
 
-      <section aria-labelledby="quota-heading" className={`${card} space-y-3`}>
-        <h2 id="quota-heading" className="font-medium">
-          Weekly quota
+function QuotaSection() {
+  const me = useQuery({ queryKey: ["me"], queryFn: () => api<OwnAccount>("/api/users/@me") });
+  return (
+    <section aria-labelledby="quota-heading" className={`${card} space-y-3`}>
+      <h2 id="quota-heading" className="font-medium">
+        Weekly quota
+      </h2>
+      {me.data ? <QuotaBar usage={me.data.limits.usage} /> : <Pending error={me.error} />}
+      {me.data && (
+        <p className={muted}>
+          Plan <strong className="capitalize">{me.data.plan}</strong> · files up to {formatBytes(me.data.upload_limits.file_bytes)} ·{" "}
+          {me.data.limits.priority.minutes_left} priority streaming {nounFor(me.data.limits.priority.minutes_left, "minute")} left
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** The last 365 days: totals and the calendar. */
+function ActivitySection() {
+  const history = useQuery({ queryKey: ["usage-history"], queryFn: () => api<UsageHistory>("/api/usage-history") });
+  const today = new Date().toISOString().slice(0, 10);
+  return (
+    <section aria-labelledby="activity-heading" className="space-y-3">
+      <h2 id="activity-heading" className="font-medium">
+        Upload activity
+      </h2>
+      {history.data ? (
+        <>
+          <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+            <Stat label="Uploads (365 days)" value={String(history.data.stats.upload_count)} />
+            <Stat label="Uploaded" value={formatBytes(history.data.stats.total_bytes)} />
+            <Stat label="Active days" value={String(history.data.stats.active_days)} />
+            <Stat label="Current streak" value={countOf(history.data.stats.current_streak, "day")} />
+          </div>
+          <div className={card}>
+            <UploadHeatmap history={history.data.history} today={today} />
+          </div>
+        </>
+      ) : (
+        <Pending error={history.error} />
+      )}
+    </section>
+  );
+}
+
+/** Views and uploads over the chosen range, and the most viewed posts in it. */
+function AnalyticsSection() {
+  const [range, setRange] = useState<(typeof RANGES)[number]["value"]>("30d");
+  const rangeId = useId();
+  const analytics = useQuery({ queryKey: ["analytics", range], queryFn: () => api<AnalyticsReply>(`/api/analytics?range=${range}`) });
+  return (
+    <section aria-labelledby="analytics-heading" className="space-y-3">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="analytics-heading" className="font-medium">
+          Analytics
         </h2>
-        {me.data ? <QuotaBar usage={me.data.limits.usage} /> : <p className={muted}>{me.error?.message ?? "Loading…"}</p>}
-        {me.data && (
-          <p className={muted}>
-            Plan <strong className="capitalize">{me.data.plan}</strong> · files up to {formatBytes(me.data.upload_limits.file_bytes)} ·{" "}
-            {me.data.limits.priority.minutes_left} priority streaming {nounFor(me.data.limits.priority.minutes_left, "minute")} left
-          </p>
-        )}
-      </section>
-
-      <section aria-labelledby="activity-heading" className="space-y-3">
-        <h2 id="activity-heading" className="font-medium">
-          Upload activity
-        </h2>
-        {history.data ? (
-          <>
-            <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-              <Stat label="Uploads (365 days)" value={String(history.data.stats.upload_count)} />
-              <Stat label="Uploaded" value={formatBytes(history.data.stats.total_bytes)} />
-              <Stat label="Active days" value={String(history.data.stats.active_days)} />
-              <Stat label="Current streak" value={countOf(history.data.stats.current_streak, "day")} />
-            </div>
-            <div className={card}>
-              <UploadHeatmap history={history.data.history} today={today} />
-            </div>
-          </>
-        ) : (
-          <p className={muted}>{history.error?.message ?? "Loading…"}</p>
-        )}
-      </section>
-
-      <section aria-labelledby="analytics-heading" className="space-y-3">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 id="analytics-heading" className="font-medium">
-            Analytics
-          </h2>
-          <div className="flex items-center gap-2">
-            <label htmlFor={rangeId} className="text-sm">
-              Range
-            </label>
-            <select id={rangeId} value={range} onChange={(e) => setRange(e.target.value as typeof range)} className={`${input} w-auto`}>
-              {RANGES.map((r) => (
-                <option key={r.value} value={r.value}>
-                  {r.label}
-                </option>
-              ))}
-            </select>
+        <div className="flex items-center gap-2">
+          <label htmlFor={rangeId} className="text-sm">
+            Range
+          </label>
+          <select id={rangeId} value={range} onChange={(e) => setRange(e.target.value as typeof range)} className={`${input} w-auto`}>
+            {RANGES.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {analytics.data ? (
+        <div className="grid gap-4 lg:grid-cols-2">
+          <div className={card}>
+            <BarChart label="Views" points={analytics.data.series.map((p) => ({ day: bucketLabel(p), value: p.view_count }))} />
+          </div>
+          <div className={card}>
+            <BarChart label="Uploads" points={analytics.data.series.map((p) => ({ day: bucketLabel(p), value: p.upload_count }))} />
+          </div>
+          <div className={`${card} lg:col-span-2`}>
+            <h3 className="mb-2 text-sm font-medium">Most viewed posts</h3>
+            <TopPosts posts={analytics.data.top_posts} />
           </div>
         </div>
-        {analytics.data ? (
-          <div className="grid gap-4 lg:grid-cols-2">
-            <div className={card}>
-              <BarChart label="Views" points={analytics.data.series.map((p) => ({ day: bucketLabel(p), value: p.view_count }))} />
-            </div>
-            <div className={card}>
-              <BarChart label="Uploads" points={analytics.data.series.map((p) => ({ day: bucketLabel(p), value: p.upload_count }))} />
-            </div>
-            <div className={`${card} lg:col-span-2`}>
-              <h3 className="mb-2 text-sm font-medium">Most viewed posts</h3>
-              {analytics.data.top_posts.length === 0 ? (
-                <p className={muted}>No views in this range yet.</p>
-              ) : (
-                <ol className="space-y-1 text-sm">
-                  {analytics.data.top_posts.map((p) => (
-                    <li key={p.code} className="flex justify-between gap-3">
-                      <a href={p.url} className="truncate underline">
-                        {p.title || p.code}
-                      </a>
-                      <span className="shrink-0 text-zinc-500">{countOf(p.range_view_count, "view")}</span>
-                    </li>
-                  ))}
-                </ol>
-              )}
-            </div>
-          </div>
-        ) : (
-          <p className={muted}>{analytics.error?.message ?? "Loading…"}</p>
-        )}
-      </section>
-    </div>
+      ) : (
+        <Pending error={analytics.error} />
+      )}
+    </section>
+  );
+}
+
+function TopPosts({ posts }: { posts: AnalyticsReply["top_posts"] }) {
+  if (posts.length === 0) return <p className={muted}>No views in this range yet.</p>;
+  return (
+    <ol className="space-y-1 text-sm">
+      {posts.map((p) => (
+        <li key={p.code} className="flex justify-between gap-3">
+          <a href={p.url} className="truncate underline">
+            {p.title || p.code}
+          </a>
+          <span className="shrink-0 text-zinc-500">{countOf(p.range_view_count, "view")}</span>
+        </li>
+      ))}
+    </ol>
   );
 }

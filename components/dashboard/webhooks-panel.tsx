@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
 import { api, ApiError } from "./api";
 import { CopyButton } from "./copy-button";
+import { ErrorNotice, LoadedList } from "./notices";
 import { card, dangerButton, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
 
 const EVENTS = [
@@ -44,54 +45,14 @@ interface Delivery {
   created_at: string;
 }
 
+/** Runs one request of the panel: one at a time (`busy`), its failure shown at the top. */
+type Run = (work: () => Promise<void>) => Promise<void>;
+
 const message = (e: unknown) => (e instanceof ApiError || e instanceof Error ? e.message : String(e));
 
 export function WebhooksPanel({ apps }: { apps: { id: string; name: string }[] }) {
-  const [hooks, setHooks] = useState<Webhook[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { hooks, error, busy, load, run } = useWebhooks();
   const [created, setCreated] = useState<Webhook | null>(null);
-  const [url, setUrl] = useState("");
-  const [events, setEvents] = useState<string[]>(["upload"]);
-  const [format, setFormat] = useState<"generic" | "discord">("generic");
-  const [appId, setAppId] = useState("");
-  const [busy, setBusy] = useState(false);
-  const ids = { url: useId(), format: useId(), app: useId() };
-
-  const load = useCallback(async () => {
-    try {
-      setHooks((await api<{ webhooks: Webhook[] }>("/api/webhooks")).webhooks);
-    } catch (e) {
-      setError(message(e));
-    }
-  }, []);
-  useEffect(() => void load(), [load]);
-
-  const run = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (e) {
-      setError(message(e));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const create = (event: FormEvent) => {
-    event.preventDefault();
-    void run(async () => {
-      const { webhook } = await api<{ webhook: Webhook }>("/api/webhooks", {
-        method: "POST",
-        body: JSON.stringify({ url, events, format, app_id: appId || null }),
-      });
-      setCreated(webhook);
-      setUrl("");
-      await load();
-    });
-  };
-
-  const toggle = (type: string) => setEvents((list) => (list.includes(type) ? list.filter((t) => t !== type) : [...list, type]));
 
   return (
     <div className="space-y-6">
@@ -103,118 +64,187 @@ export function WebhooksPanel({ apps }: { apps: { id: string; name: string }[] }
         </p>
       </div>
 
-      {error && (
-        <p
-          role="alert"
-          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-700 dark:border-red-800 dark:bg-red-950/40 dark:text-red-300"
-        >
-          {error}
-        </p>
-      )}
+      {error && <ErrorNotice>{error}</ErrorNotice>}
 
-      {created?.secret && (
-        <section className={card} aria-label="New webhook secret">
-          <p className="text-sm font-medium">Signing secret of {created.url}</p>
-          <p className={muted}>Shown only now. Verify the webhook-signature header with it (see the docs).</p>
-          <div className="mt-2 flex items-center gap-2">
-            <code data-testid="webhook-secret" className="break-all rounded bg-zinc-100 px-2 py-1 text-sm dark:bg-zinc-800">
-              {created.secret}
-            </code>
-            <CopyButton value={created.secret} />
-          </div>
-          <button type="button" className={`${secondaryButton} mt-3`} onClick={() => setCreated(null)}>
-            Done
-          </button>
-        </section>
-      )}
+      {created?.secret && <NewWebhookSecret url={created.url} secret={created.secret} onDone={() => setCreated(null)} />}
 
-      <form onSubmit={create} className={`${card} space-y-3`} aria-label="Add a webhook">
-        <h2 className="font-semibold">Add a webhook</h2>
-        <div>
-          <label htmlFor={ids.url} className={label}>
-            Payload URL
-          </label>
-          <input
-            id={ids.url}
-            className={input}
-            type="url"
-            required
-            placeholder="https://example.com/hooks/mediahost"
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-          />
-        </div>
-        <fieldset>
-          <legend className={label}>Events</legend>
-          <div className="mt-1 flex flex-wrap gap-4">
-            {EVENTS.map((e) => (
-              <label key={e.type} className="flex items-center gap-2 text-sm">
-                <input type="checkbox" checked={events.includes(e.type)} onChange={() => toggle(e.type)} />
-                {e.label}
-              </label>
+      <AddWebhookForm apps={apps} busy={busy} run={run} reload={load} onCreated={setCreated} />
+
+      <LoadedList items={hooks} empty="No webhooks yet.">
+        {(list) => (
+          <ul className="space-y-4">
+            {list.map((hook) => (
+              <WebhookCard key={hook.id} hook={hook} busy={busy} run={run} reload={load} />
             ))}
-          </div>
-        </fieldset>
-        <div className="flex flex-wrap gap-4">
-          <div>
-            <label htmlFor={ids.format} className={label}>
-              Format
-            </label>
-            <select
-              id={ids.format}
-              className={input}
-              value={format}
-              onChange={(e) => setFormat(e.target.value === "discord" ? "discord" : "generic")}
-            >
-              <option value="generic">JSON (signed)</option>
-              <option value="discord">Discord</option>
-            </select>
-          </div>
-          <div>
-            <label htmlFor={ids.app} className={label}>
-              Posts of
-            </label>
-            <select id={ids.app} className={input} value={appId} onChange={(e) => setAppId(e.target.value)}>
-              <option value="">Every app (the whole account)</option>
-              {apps.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
-        <button type="submit" className={primaryButton} disabled={busy || !url || events.length === 0}>
-          Add webhook
-        </button>
-      </form>
-
-      {hooks === null ? (
-        <p className={muted}>Loading…</p>
-      ) : hooks.length === 0 ? (
-        <p className={muted}>No webhooks yet.</p>
-      ) : (
-        <ul className="space-y-4">
-          {hooks.map((hook) => (
-            <WebhookCard key={hook.id} hook={hook} busy={busy} run={run} reload={load} />
-          ))}
-        </ul>
-      )}
+          </ul>
+        )}
+      </LoadedList>
     </div>
   );
 }
 
-function WebhookCard({
-  hook,
+/** The account's webhooks (null until loaded), and `run` for every request the panel makes. */
+function useWebhooks(): { hooks: Webhook[] | null; error: string | null; busy: boolean; load: () => Promise<void>; run: Run } {
+  const [hooks, setHooks] = useState<Webhook[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      setHooks((await api<{ webhooks: Webhook[] }>("/api/webhooks")).webhooks);
+    } catch (e) {
+      setError(message(e));
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+
+  const run: Run = async (work) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (e) {
+      setError(message(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return { hooks, error, busy, load, run };
+}
+
+/** The signing secret of the webhook just created: the API returns it this once. */
+function NewWebhookSecret({ url, secret, onDone }: { url: string; secret: string; onDone: () => void }) {
+  return (
+    <section className={card} aria-label="New webhook secret">
+      <p className="text-sm font-medium">Signing secret of {url}</p>
+      <p className={muted}>Shown only now. Verify the webhook-signature header with it (see the docs).</p>
+      <div className="mt-2 flex items-center gap-2">
+        <code data-testid="webhook-secret" className="break-all rounded bg-zinc-100 px-2 py-1 text-sm dark:bg-zinc-800">
+          {secret}
+        </code>
+        <CopyButton value={secret} />
+      </div>
+      <button type="button" className={`${secondaryButton} mt-3`} onClick={onDone}>
+        Done
+      </button>
+    </section>
+  );
+}
+
+function AddWebhookForm({
+  apps,
   busy,
   run,
   reload,
+  onCreated,
 }: {
-  hook: Webhook;
+  apps: { id: string; name: string }[];
   busy: boolean;
-  run: (work: () => Promise<void>) => Promise<void>;
+  run: Run;
   reload: () => Promise<void>;
+  onCreated: (webhook: Webhook) => void;
 }) {
+  const [url, setUrl] = useState("");
+  const [events, setEvents] = useState<string[]>(["upload"]);
+  const [format, setFormat] = useState<"generic" | "discord">("generic");
+  const [appId, setAppId] = useState("");
+  const ids = { url: useId(), format: useId() };
+
+  const create = (event: FormEvent) => {
+    event.preventDefault();
+    void run(async () => {
+      const { webhook } = await api<{ webhook: Webhook }>("/api/webhooks", {
+        method: "POST",
+        body: JSON.stringify({ url, events, format, app_id: appId || null }),
+      });
+      onCreated(webhook);
+      setUrl("");
+      await reload();
+    });
+  };
+
+  const toggle = (type: string) => setEvents((list) => (list.includes(type) ? list.filter((t) => t !== type) : [...list, type]));
+
+  return (
+    <form onSubmit={create} className={`${card} space-y-3`} aria-label="Add a webhook">
+      <h2 className="font-semibold">Add a webhook</h2>
+      <div>
+        <label htmlFor={ids.url} className={label}>
+          Payload URL
+        </label>
+        <input
+          id={ids.url}
+          className={input}
+          type="url"
+          required
+          placeholder="https://example.com/hooks/mediahost"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+        />
+      </div>
+      <EventChoices chosen={events} onToggle={toggle} />
+      <div className="flex flex-wrap gap-4">
+        <div>
+          <label htmlFor={ids.format} className={label}>
+            Format
+          </label>
+          <select
+            id={ids.format}
+            className={input}
+            value={format}
+            onChange={(e) => setFormat(e.target.value === "discord" ? "discord" : "generic")}
+          >
+            <option value="generic">JSON (signed)</option>
+            <option value="discord">Discord</option>
+          </select>
+        </div>
+        <AppChoice apps={apps} value={appId} onChange={setAppId} />
+      </div>
+      <button type="submit" className={primaryButton} disabled={busy || !url || events.length === 0}>
+        Add webhook
+      </button>
+    </form>
+  );
+}
+
+function EventChoices({ chosen, onToggle }: { chosen: readonly string[]; onToggle: (type: string) => void }) {
+  return (
+    <fieldset>
+      <legend className={label}>Events</legend>
+      <div className="mt-1 flex flex-wrap gap-4">
+        {EVENTS.map((e) => (
+          <label key={e.type} className="flex items-center gap-2 text-sm">
+            <input type="checkbox" checked={chosen.includes(e.type)} onChange={() => onToggle(e.type)} />
+            {e.label}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** Which posts the webhook hears of: one app's, or the whole account's (empty value). */
+function AppChoice({ apps, value, onChange }: { apps: { id: string; name: string }[]; value: string; onChange: (appId: string) => void }) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className={label}>
+        Posts of
+      </label>
+      <select id={id} className={input} value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">Every app (the whole account)</option>
+        {apps.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function WebhookCard({ hook, busy, run, reload }: { hook: Webhook; busy: boolean; run: Run; reload: () => Promise<void> }) {
   const [log, setLog] = useState<Delivery[] | null>(null);
   const [open, setOpen] = useState(false);
 
@@ -227,9 +257,56 @@ function WebhookCard({
       await api(`/api/webhooks/${hook.id}`, { method: "PATCH", body: JSON.stringify(body) });
       await reload();
     });
+  const sendTest = () =>
+    run(async () => {
+      await api(`/api/webhooks/${hook.id}/test`, { method: "POST" });
+      setOpen(true);
+      await loadLog();
+    });
+  const toggleLog = () =>
+    run(async () => {
+      setOpen(!open);
+      if (!open) await loadLog();
+    });
+  const remove = () =>
+    run(async () => {
+      if (!window.confirm(`Delete the webhook to ${hook.url}?`)) return;
+      await api(`/api/webhooks/${hook.id}`, { method: "DELETE" });
+      await reload();
+    });
 
   return (
     <li className={card} aria-label={`Webhook ${hook.url}`}>
+      <WebhookSummary hook={hook} />
+      <div className="mt-3 flex flex-wrap gap-2">
+        <button type="button" className={secondaryButton} disabled={busy} onClick={() => void sendTest()}>
+          Send test
+        </button>
+        <button type="button" className={secondaryButton} disabled={busy} onClick={() => void toggleLog()}>
+          {open ? "Hide deliveries" : "Recent deliveries"}
+        </button>
+        {hook.enabled ? (
+          <button type="button" className={secondaryButton} disabled={busy} onClick={() => void patch({ enabled: false })}>
+            Pause
+          </button>
+        ) : (
+          <button type="button" className={primaryButton} disabled={busy} onClick={() => void patch({ enabled: true })}>
+            Re-enable
+          </button>
+        )}
+        <button type="button" className={dangerButton} disabled={busy} onClick={() => void remove()}>
+          Delete
+        </button>
+      </div>
+      {open && <DeliveryLog log={log} onRefresh={() => void run(loadLog)} />}
+    </li>
+  );
+}
+
+/** Where a webhook posts, what and for which app, whether it is active, and why not. */
+function WebhookSummary({ hook }: { hook: Webhook }) {
+  return (
+    <>
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
           <p className="break-all font-medium">{hook.url}</p>
@@ -246,109 +323,58 @@ function WebhookCard({
         </span>
       </div>
       {!hook.enabled && hook.disabled_reason && (
-        <p
-          role="status"
-          className="mt-2 rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-700 dark:border-red-800 dark:bg-red-950/40 dark:text-red-300"
-        >
+        <ErrorNotice role="status" spacing="mt-2 p-2">
           {hook.disabled_reason}
-        </p>
+        </ErrorNotice>
       )}
-      <div className="mt-3 flex flex-wrap gap-2">
-        <button
-          type="button"
-          className={secondaryButton}
-          disabled={busy}
-          onClick={() =>
-            void run(async () => {
-              await api(`/api/webhooks/${hook.id}/test`, { method: "POST" });
-              setOpen(true);
-              await loadLog();
-            })
-          }
-        >
-          Send test
-        </button>
-        <button
-          type="button"
-          className={secondaryButton}
-          disabled={busy}
-          onClick={() =>
-            void run(async () => {
-              setOpen(!open);
-              if (!open) await loadLog();
-            })
-          }
-        >
-          {open ? "Hide deliveries" : "Recent deliveries"}
-        </button>
-        {hook.enabled ? (
-          <button type="button" className={secondaryButton} disabled={busy} onClick={() => void patch({ enabled: false })}>
-            Pause
-          </button>
-        ) : (
-          <button type="button" className={primaryButton} disabled={busy} onClick={() => void patch({ enabled: true })}>
-            Re-enable
-          </button>
-        )}
-        <button
-          type="button"
-          className={dangerButton}
-          disabled={busy}
-          onClick={() =>
-            void run(async () => {
-              if (!window.confirm(`Delete the webhook to ${hook.url}?`)) return;
-              await api(`/api/webhooks/${hook.id}`, { method: "DELETE" });
-              await reload();
-            })
-          }
-        >
-          Delete
+    </>
+  );
+}
+
+/** The last deliveries of a webhook (null while loading), refreshed on demand. */
+function DeliveryLog({ log, onRefresh }: { log: readonly Delivery[] | null; onRefresh: () => void }) {
+  return (
+    <div className="mt-3">
+      <div className="flex items-center justify-between">
+        <h3 className="text-sm font-semibold">Recent deliveries</h3>
+        <button type="button" className="text-sm underline" onClick={onRefresh}>
+          Refresh
         </button>
       </div>
-      {open && (
-        <div className="mt-3">
-          <div className="flex items-center justify-between">
-            <h3 className="text-sm font-semibold">Recent deliveries</h3>
-            <button type="button" className="text-sm underline" onClick={() => void run(loadLog)}>
-              Refresh
-            </button>
-          </div>
-          {log === null ? (
-            <p className={muted}>Loading…</p>
-          ) : log.length === 0 ? (
-            <p className={muted}>No deliveries yet.</p>
-          ) : (
-            <table className="mt-2 w-full text-left text-sm">
-              <thead>
-                <tr className="text-zinc-500">
-                  <th className="py-1 pr-2 font-medium">Time</th>
-                  <th className="py-1 pr-2 font-medium">Event</th>
-                  <th className="py-1 pr-2 font-medium">Attempt</th>
-                  <th className="py-1 pr-2 font-medium">Result</th>
-                  <th className="py-1 font-medium">Response</th>
-                </tr>
-              </thead>
-              <tbody>
-                {log.map((d) => (
-                  <tr key={d.id} className="border-t border-zinc-200 align-top dark:border-zinc-800">
-                    <td className="py-1 pr-2 whitespace-nowrap">{formatDate(d.created_at)}</td>
-                    <td className="py-1 pr-2">{d.event}</td>
-                    <td className="py-1 pr-2">{d.attempt}</td>
-                    <td
-                      className={`py-1 pr-2 whitespace-nowrap ${d.ok ? "text-green-700 dark:text-green-400" : "text-red-700 dark:text-red-400"}`}
-                    >
-                      {d.status ?? "no response"} · {d.duration_ms} ms
-                    </td>
-                    <td className="py-1 break-all">
-                      <code className="text-xs">{d.error ?? d.response ?? ""}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </div>
-      )}
-    </li>
+      <LoadedList items={log} empty="No deliveries yet.">
+        {(deliveries) => <DeliveryTable deliveries={deliveries} />}
+      </LoadedList>
+    </div>
+  );
+}
+
+function DeliveryTable({ deliveries }: { deliveries: readonly Delivery[] }) {
+  return (
+    <table className="mt-2 w-full text-left text-sm">
+      <thead>
+        <tr className="text-zinc-500">
+          <th className="py-1 pr-2 font-medium">Time</th>
+          <th className="py-1 pr-2 font-medium">Event</th>
+          <th className="py-1 pr-2 font-medium">Attempt</th>
+          <th className="py-1 pr-2 font-medium">Result</th>
+          <th className="py-1 font-medium">Response</th>
+        </tr>
+      </thead>
+      <tbody>
+        {deliveries.map((d) => (
+          <tr key={d.id} className="border-t border-zinc-200 align-top dark:border-zinc-800">
+            <td className="py-1 pr-2 whitespace-nowrap">{formatDate(d.created_at)}</td>
+            <td className="py-1 pr-2">{d.event}</td>
+            <td className="py-1 pr-2">{d.attempt}</td>
+            <td className={`py-1 pr-2 whitespace-nowrap ${d.ok ? "text-green-700 dark:text-green-400" : "text-red-700 dark:text-red-400"}`}>
+              {d.status ?? "no response"} · {d.duration_ms} ms
+            </td>
+            <td className="py-1 break-all">
+              <code className="text-xs">{d.error ?? d.response ?? ""}</code>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -6,8 +6,9 @@
  * Binaries: chosen by tools.ts (FFMPEG_PATH / FFPROBE_PATH, else the system's on PATH,
  * else the static builds of @ffmpeg-installer and @ffprobe-installer).
  */
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { setPriority } from "node:os";
+import type { Readable } from "node:stream";
 import { DomainError } from "../errors";
 import { mediaConfig } from "./config";
 import { withMediaSlot } from "./limiter";
@@ -89,101 +90,150 @@ function spawnTool(tool: MediaTool, args: string[], opts: RunOptions, keepStdout
       reject(new MediaToolError(tool, "aborted", `${tool} was aborted before it started.`, ""));
       return;
     }
-    let stderr = "";
-    let stdout = "";
-    let stdoutOverflow = false;
-    let progressLine = "";
-    let progress: Record<string, string> = {};
-    let stopping: "timeout" | "aborted" | undefined;
-    let killTimer: NodeJS.Timeout | undefined;
+    const child = startChild(tool, args);
+    const limits = enforceLimits(child, timeoutMs, graceMs, signal);
+    const output = collectOutput(child, keepStdout, opts.onProgress);
+
     let settled = false;
-
-    const child = spawn(binaryPath(tool), args, { stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
-    if (child.pid !== undefined) {
-      try {
-        setPriority(child.pid, CHILD_NICENESS);
-      } catch {
-        // Not permitted in some containers; running at normal priority is fine.
-      }
-    }
-
-    const stop = (why: "timeout" | "aborted") => {
-      if (stopping || settled) return;
-      stopping = why;
-      child.kill("SIGTERM");
-      killTimer = setTimeout(() => child.kill("SIGKILL"), graceMs);
-    };
-    const timer = setTimeout(() => stop("timeout"), Math.max(1, timeoutMs));
-    const onAbort = () => stop("aborted");
-    signal?.addEventListener("abort", onAbort, { once: true });
-
     const finish = (error: MediaToolError | null) => {
       if (settled) return;
       settled = true;
+      limits.release();
+      if (error) reject(error);
+      else resolve({ stdout: output.stdout, stderrTail: output.stderrTail });
+    };
+    child.on("error", (err) => {
+      const why = (err as NodeJS.ErrnoException).code ?? err.message;
+      finish(new MediaToolError(tool, "spawn", `${tool} could not be started (${why}).`, output.stderrTail));
+    });
+    child.on("close", (code, exitSignal) => {
+      finish(closeFailure(tool, { stopped: limits.stopped(), timeoutMs, output, code, exitSignal }));
+    });
+  });
+}
+
+/** A running ffmpeg/ffprobe: no stdin, stdout and stderr piped. */
+type ToolChild = ChildProcessByStdio<null, Readable, Readable>;
+
+/** Spawns the binary without a shell, at a lower priority than the server. */
+function startChild(tool: MediaTool, args: string[]): ToolChild {
+  const child = spawn(binaryPath(tool), args, { stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
+  if (child.pid !== undefined) {
+    try {
+      setPriority(child.pid, CHILD_NICENESS);
+    } catch {
+      // Not permitted in some containers; running at normal priority is fine.
+    }
+  }
+  return child;
+}
+
+/** Why the process was told to stop, when it was. */
+type StopReason = "timeout" | "aborted";
+
+type Limits = {
+  /** Set once the time limit passed or the caller aborted. */
+  stopped(): StopReason | undefined;
+  /** Clears the timers and the abort listener; nothing is killed after this. */
+  release(): void;
+};
+
+/** Kills the child at the time limit or on abort: SIGTERM (lets ffmpeg close files), then SIGKILL after `graceMs`. */
+function enforceLimits(child: ToolChild, timeoutMs: number, graceMs: number, signal: AbortSignal | undefined): Limits {
+  let stopping: StopReason | undefined;
+  let killTimer: NodeJS.Timeout | undefined;
+  let released = false;
+
+  const stop = (why: StopReason) => {
+    if (stopping || released) return;
+    stopping = why;
+    child.kill("SIGTERM");
+    killTimer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+  };
+  const timer = setTimeout(() => stop("timeout"), Math.max(1, timeoutMs));
+  const onAbort = () => stop("aborted");
+  signal?.addEventListener("abort", onAbort, { once: true });
+
+  return {
+    stopped: () => stopping,
+    release: () => {
+      released = true;
       clearTimeout(timer);
       clearTimeout(killTimer);
       signal?.removeEventListener("abort", onAbort);
-      if (error) reject(error);
-      else resolve({ stdout, stderrTail: stderr });
-    };
+    },
+  };
+}
 
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
-      stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
-    });
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
-      if (keepStdout) {
-        if (stdout.length + chunk.length > STDOUT_MAX_CHARS) stdoutOverflow = true;
-        else stdout += chunk;
-        return;
-      }
-      // `-progress pipe:1`: blocks of key=value lines, each ending with progress=continue|end.
-      const lines = (progressLine + chunk).split("\n");
-      progressLine = lines.pop() ?? "";
-      for (const line of lines) {
-        const eq = line.indexOf("=");
-        if (eq < 0) continue;
-        const key = line.slice(0, eq).trim();
-        const value = line.slice(eq + 1).trim();
-        if (key !== "progress") {
-          progress[key] = value;
-          continue;
-        }
-        opts.onProgress?.({ outTimeSeconds: parseOutTime(progress.out_time), done: value === "end" });
-        progress = {};
-      }
-    });
+/** What the child wrote so far, filled in as it arrives. */
+type CollectedOutput = {
+  /** All of stdout when kept (ffprobe's JSON), up to STDOUT_MAX_CHARS. */
+  stdout: string;
+  /** True when stdout went past STDOUT_MAX_CHARS (the run then fails). */
+  stdoutOverflow: boolean;
+  /** The last STDERR_TAIL_CHARS of stderr, for errors and logs. */
+  stderrTail: string;
+};
 
-    child.on("error", (err) => {
-      finish(
-        new MediaToolError(tool, "spawn", `${tool} could not be started (${(err as NodeJS.ErrnoException).code ?? err.message}).`, stderr),
-      );
-    });
-    child.on("close", (code, exitSignal) => {
-      if (stopping === "timeout") {
-        finish(
-          new MediaToolError(
-            tool,
-            "timeout",
-            `${tool} was stopped after the ${formatSeconds(timeoutMs)} time limit.`,
-            stderr,
-            code,
-            exitSignal,
-          ),
-        );
-      } else if (stopping === "aborted") {
-        finish(new MediaToolError(tool, "aborted", `${tool} was aborted.`, stderr, code, exitSignal));
-      } else if (code !== 0) {
-        const how = code === null ? `was killed by ${exitSignal}` : `exited with code ${code}`;
-        finish(new MediaToolError(tool, "exit", `${tool} ${how}.`, stderr, code, exitSignal));
-      } else if (stdoutOverflow) {
-        finish(new MediaToolError(tool, "exit", `${tool} wrote more output than expected.`, stderr, code, exitSignal));
-      } else {
-        finish(null);
-      }
-    });
+/** Keeps the stderr tail, and either keeps stdout or reads it as ffmpeg's `-progress` reports. */
+function collectOutput(child: ToolChild, keepStdout: boolean, onProgress: RunOptions["onProgress"]): CollectedOutput {
+  const output: CollectedOutput = { stdout: "", stdoutOverflow: false, stderrTail: "" };
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk: string) => {
+    output.stderrTail = (output.stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
   });
+  const readProgress = keepStdout ? undefined : progressReader(onProgress);
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk: string) => {
+    if (readProgress) return readProgress(chunk);
+    if (output.stdout.length + chunk.length > STDOUT_MAX_CHARS) output.stdoutOverflow = true;
+    else output.stdout += chunk;
+  });
+  return output;
+}
+
+/**
+ * A reader of `-progress pipe:1` output: blocks of key=value lines, each ending with
+ * progress=continue|end, which reports the block. Chunks may split a line anywhere.
+ */
+function progressReader(onProgress: RunOptions["onProgress"]): (chunk: string) => void {
+  let partialLine = "";
+  let block: Record<string, string> = {};
+  return (chunk) => {
+    const lines = (partialLine + chunk).split("\n");
+    partialLine = lines.pop() ?? "";
+    for (const line of lines) {
+      const eq = line.indexOf("=");
+      if (eq < 0) continue;
+      const key = line.slice(0, eq).trim();
+      const value = line.slice(eq + 1).trim();
+      if (key !== "progress") {
+        block[key] = value;
+        continue;
+      }
+      onProgress?.({ outTimeSeconds: parseOutTime(block.out_time), done: value === "end" });
+      block = {};
+    }
+  };
+}
+
+type ClosedRun = {
+  stopped: StopReason | undefined;
+  timeoutMs: number;
+  output: CollectedOutput;
+  code: number | null;
+  exitSignal: NodeJS.Signals | null;
+};
+
+/** The error a finished run ends with, or null when it succeeded. Our own stop explains the exit before the code does. */
+function closeFailure(tool: MediaTool, run: ClosedRun): MediaToolError | null {
+  const { stopped, output, code, exitSignal } = run;
+  const fail = (reason: ToolFailure, message: string) => new MediaToolError(tool, reason, message, output.stderrTail, code, exitSignal);
+  if (stopped === "timeout") return fail("timeout", `${tool} was stopped after the ${formatSeconds(run.timeoutMs)} time limit.`);
+  if (stopped === "aborted") return fail("aborted", `${tool} was aborted.`);
+  if (code !== 0) return fail("exit", `${tool} ${code === null ? `was killed by ${exitSignal}` : `exited with code ${code}`}.`);
+  if (output.stdoutOverflow) return fail("exit", `${tool} wrote more output than expected.`);
+  return null;
 }
 
 function parseOutTime(v: string | undefined): number {

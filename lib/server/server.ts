@@ -6,7 +6,7 @@
  * the fast lane (no Next in the way of bodies and files), robots' share pages to the page
  * cache, and the rest to Next.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { resolve } from "node:path";
 import { parseEnv } from "../config/env";
@@ -178,61 +178,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   // Listen first so that port 0 resolves to a real port Next can be told about; requests
   // that arrive while Next prepares wait for it.
-  let handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
-  let fastLane: FastLane | undefined;
+  const handlers: Handlers = {};
   let markReady!: () => void;
   const ready = new Promise<void>((done) => (markReady = done));
-
-  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    const requestId = stampRequest(req, trustProxy);
-    // A read the caches answer alone is answered here, without the promise chain below,
-    // once the lane exists (docs/fast-lane.md); its reply carries the request id.
-    if (fastLane && serveCachedNow(fastLane, req, res, requestId)) return;
-    // Every other reply takes the id from the response's headers, set here.
-    res.setHeader("request-id", requestId);
-    // A direct file is answered without the promise chain too.
-    if (fastLane && serveFileNow(fastLane, req, res, requestId)) return;
-    ready
-      .then(async () => {
-        if (fastLane && (await fastLane(req, res))) return;
-        syncRawHeaders(req, trustProxy);
-        if (!isNextMethod(req.method)) {
-          return refuseBeforeNext(res, 405, "method_not_allowed", `Method ${req.method} is not allowed here.`, {
-            allow: NEXT_METHODS.join(", "),
-          });
-        }
-        if (hasMalformedPath(req.url ?? "/"))
-          return refuseBeforeNext(res, 400, "invalid_request", "The request path is not valid percent-encoded UTF-8.");
-        let forNext = req;
-        if (isFormPost(req)) {
-          const verdict = await screenFormPost(req);
-          if (!verdict.ok) return refuseBeforeNext(res, verdict.status, verdict.type, verdict.message);
-          forNext = verdict.req;
-        }
-        restoreContentLength(res);
-        // Robots' share pages may come from memory (page-cache.ts); not in development,
-        // where pages must reflect every edit.
-        if (options.dev) await handle!(forNext, res);
-        else await servePage(forNext, res, () => handle!(forNext, res));
-      })
-      .catch((error: unknown) => answerFailure(res, requestId, error));
-  };
-  const server = createServer(onRequest);
-  // An `Expect` other than 100-continue: Node answers a bare 417 (no body, no request-id)
-  // unless someone listens. We serve the request as if the header were absent, which
-  // RFC 9110 (section 10.1.1) allows, so every reply stays ours (docs/fuzzing.md).
-  server.on("checkExpectation", onRequest);
-
-  server.on("clientError", answerClientError);
-
-  await new Promise<void>((done, fail) => {
-    server.once("error", fail);
-    server.listen(options.port, options.hostname, () => {
-      server.off("error", fail);
-      done();
-    });
-  });
-  const address = server.address() as AddressInfo;
+  const server = createHttpServer(requestListener(handlers, ready, trustProxy, options.dev));
+  const address = await listen(server, options.port, options.hostname);
 
   const app = next({ dev: options.dev, dir, hostname: options.hostname, port: address.port });
   try {
@@ -241,11 +191,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     server.close();
     throw error;
   }
-  handle = app.getRequestHandler();
+  handlers.next = app.getRequestHandler();
   // In development Next serves everything, so edits to lib/ hot-reload.
   // Post events reach the webhooks from the start, pages and server actions included (lib/posts/events.ts).
   listenForPostEvents();
-  fastLane = options.dev || options.fastLane === false ? undefined : await createFastLane();
+  handlers.fastLane = options.dev || options.fastLane === false ? undefined : await createFastLane();
   // `next dev` needs websocket upgrades for hot reloading.
   if (options.dev) {
     const upgrade = app.getUpgradeHandler();
@@ -255,8 +205,102 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   }
   markReady();
 
+  return { url: reachableUrl(address), close: closeOnce(server, app) };
+}
+
+type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** Where requests go once Next is prepared; filled in by startServer, read on every request. */
+type Handlers = {
+  next?: RequestHandler;
+  /** Absent in development and when turned off. */
+  fastLane?: FastLane;
+};
+
+/**
+ * The server's request listener: stamps the request, answers direct files and cached reads
+ * at once, and everything else once `ready` (Next prepared) through serveWhenReady.
+ */
+function requestListener(
+  handlers: Handlers,
+  ready: Promise<void>,
+  trustProxy: boolean,
+  dev: boolean,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const requestId = stampRequest(req, trustProxy);
+    const { fastLane } = handlers;
+    // A read the caches answer alone is answered here, without the promise chain below,
+    // once the lane exists (docs/fast-lane.md); its reply carries the request id.
+    if (fastLane && serveCachedNow(fastLane, req, res, requestId)) return;
+    // Every other reply takes the id from the response's headers, set here.
+    res.setHeader("request-id", requestId);
+    // A direct file is answered without the promise chain too.
+    if (fastLane && serveFileNow(fastLane, req, res, requestId)) return;
+    ready.then(() => serveWhenReady(handlers, req, res, trustProxy, dev)).catch((error: unknown) => answerFailure(res, requestId, error));
+  };
+}
+
+/** The fast lane first; what it leaves goes to Next, after the gates Next cannot be trusted with. */
+async function serveWhenReady(
+  handlers: Handlers,
+  req: IncomingMessage,
+  res: ServerResponse,
+  trustProxy: boolean,
+  dev: boolean,
+): Promise<void> {
+  if (handlers.fastLane && (await handlers.fastLane(req, res))) return;
+  syncRawHeaders(req, trustProxy);
+  if (!isNextMethod(req.method)) {
+    return refuseBeforeNext(res, 405, "method_not_allowed", `Method ${req.method} is not allowed here.`, {
+      allow: NEXT_METHODS.join(", "),
+    });
+  }
+  if (hasMalformedPath(req.url ?? "/"))
+    return refuseBeforeNext(res, 400, "invalid_request", "The request path is not valid percent-encoded UTF-8.");
+  let forNext = req;
+  if (isFormPost(req)) {
+    const verdict = await screenFormPost(req);
+    if (!verdict.ok) return refuseBeforeNext(res, verdict.status, verdict.type, verdict.message);
+    forNext = verdict.req;
+  }
+  restoreContentLength(res);
+  const handle = handlers.next!;
+  // Robots' share pages may come from memory (page-cache.ts); not in development,
+  // where pages must reflect every edit.
+  if (dev) await handle(forNext, res);
+  else await servePage(forNext, res, () => handle(forNext, res));
+}
+
+/** An HTTP server whose every reply, odd requests' included, is ours. */
+function createHttpServer(onRequest: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  const server = createServer(onRequest);
+  // An `Expect` other than 100-continue: Node answers a bare 417 (no body, no request-id)
+  // unless someone listens. We serve the request as if the header were absent, which
+  // RFC 9110 (section 10.1.1) allows, so every reply stays ours (docs/fuzzing.md).
+  server.on("checkExpectation", onRequest);
+  server.on("clientError", answerClientError);
+  return server;
+}
+
+/** Binds the server; resolves with the bound address (port 0 becomes a real port), rejects on EADDRINUSE and the like. */
+function listen(server: Server, port: number, hostname: string): Promise<AddressInfo> {
+  return new Promise<AddressInfo>((done, fail) => {
+    server.once("error", fail);
+    server.listen(port, hostname, () => {
+      server.off("error", fail);
+      done(server.address() as AddressInfo);
+    });
+  });
+}
+
+/**
+ * RunningServer.close: stops accepting, waits for requests in flight (up to SHUTDOWN_GRACE_MS),
+ * then stops Next. Calling it again returns the same promise.
+ */
+function closeOnce(server: Server, app: { close(): Promise<void> }): () => Promise<void> {
   let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
+  return () => {
     closing ??= (async () => {
       const closed = new Promise<void>((done) => server.close(() => done()));
       // Keep-alive sockets idle between requests would hold close() open; drop them as
@@ -271,8 +315,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     })();
     return closing;
   };
-
-  return { url: reachableUrl(address), close };
 }
 
 /** Closes the server on SIGTERM/SIGINT, then exits; a second signal exits at once. */

@@ -9,6 +9,7 @@ import { confirmDeleteAction } from "@/lib/web/dashboard/actions";
 import { deleteTarget, type DeleteTarget } from "@/lib/web/dashboard/delete-post";
 import { requireDashboardUser } from "@/lib/web/dashboard/user";
 import { countOf } from "@/components/plural";
+import { ErrorNotice } from "@/components/dashboard/notices";
 
 export const metadata: Metadata = { title: "Delete post", robots: { index: false, follow: false } };
 export const dynamic = "force-dynamic";
@@ -35,14 +36,7 @@ export default async function DeletePostPage({
   return (
     <div className="mx-auto max-w-lg space-y-5">
       <h1 className="text-2xl font-semibold tracking-tight">Delete post</h1>
-      {(problem || error) && (
-        <p
-          role="alert"
-          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-700 dark:border-red-800 dark:bg-red-950/40 dark:text-red-300"
-        >
-          {problem ?? error}
-        </p>
-      )}
+      {(problem || error) && <ErrorNotice>{problem ?? error}</ErrorNotice>}
       {target && (
         <form action={confirmDeleteAction} className="space-y-4 rounded-lg border border-zinc-200 p-5 dark:border-zinc-800">
           <input type="hidden" name="code" value={target.code} />
