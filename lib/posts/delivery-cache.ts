@@ -36,16 +36,27 @@ interface Entry {
   files: Map<string, unknown>;
 }
 
+/** A load in progress, shared by every request for the same file that arrives meanwhile. */
+interface Flight {
+  version: number;
+  generation: number;
+  promise: Promise<unknown>;
+}
+
 interface DeliveryCacheState {
   byCode: Map<string, Entry>;
   codeOfPost: Map<string, string>;
+  /** By code and file name. */
+  flights: Map<string, Flight>;
   /** Bumped by every forget: a load that overlapped a change must not store what it read. */
   generation: number;
 }
 
 const shared = globalThis as unknown as { __mediahostDeliverables?: DeliveryCacheState };
-const state = (shared.__mediahostDeliverables ??= { byCode: new Map(), codeOfPost: new Map(), generation: 0 });
+const state = (shared.__mediahostDeliverables ??= { byCode: new Map(), codeOfPost: new Map(), flights: new Map(), generation: 0 });
 const { byCode, codeOfPost } = state;
+// A state made by an older copy of this module (development's hot reload) has no flights yet.
+const flights = (state.flights ??= new Map());
 
 export async function cachedDeliverable<T>(
   code: string,
@@ -57,6 +68,30 @@ export async function cachedDeliverable<T>(
   const version = changeVersion();
   const entry = byCode.get(code);
   if (entry && current(entry, now, version) && entry.files.has(name)) return entry.files.get(name) as T;
+  // One load per file at a time: when an entry lapses under load, the requests that find
+  // it gone wait for one query instead of each making their own (on PostgreSQL fifty of
+  // them queued for the pool every second, the p99 of a busy file; docs/performance.md,
+  // "One look-up per lapsed file"). Only a load started at this very change number and
+  // generation is joined: one that overlapped a change answers its own callers only.
+  const key = `${code}/${name}`;
+  const flying = flights.get(key);
+  if (flying && flying.version === version && flying.generation === state.generation) return flying.promise as Promise<T | null>;
+  const flight: Flight = { version, generation: state.generation, promise: fill(code, name, now, version, load) };
+  flights.set(key, flight);
+  try {
+    return (await flight.promise) as T | null;
+  } finally {
+    if (flights.get(key) === flight) flights.delete(key);
+  }
+}
+
+async function fill<T>(
+  code: string,
+  name: string,
+  now: number,
+  version: number,
+  load: () => Promise<CachedDeliverable<T> | null>,
+): Promise<T | null> {
   const started = state.generation;
   const loaded = await load();
   if (!loaded || started !== state.generation) return loaded ? loaded.value : null;

@@ -83,6 +83,25 @@ describe("delivery cache", () => {
     });
   });
 
+  it("makes one load for requests that miss together, and none shared across a change", async () => {
+    let calls = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((done) => (release = done));
+    const load = async () => {
+      const call = ++calls;
+      await gate;
+      return { postId: "pG", value: `v${call}` };
+    };
+    const together = [cachedDeliverable("codeG", "g.png", load), cachedDeliverable("codeG", "g.png", load)];
+    // A change while the load is out: a request after it must not join the old load.
+    forgetDeliverable({ code: "codeG" });
+    const after = cachedDeliverable("codeG", "g.png", load);
+    release();
+    expect(await Promise.all(together)).toEqual(["v1", "v1"]);
+    expect(await after).toBe("v2");
+    expect(calls).toBe(2);
+  });
+
   it("does not cache files that are not found", async () => {
     let calls = 0;
     const missing = async () => {
