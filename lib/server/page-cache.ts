@@ -59,15 +59,37 @@ export async function servePage(req: IncomingMessage, res: ServerResponse, rende
   const key = cacheKey(req);
   if (!key) return render();
   const stamp = pages.stamp();
-  const hit = pages.peek(key, stamp);
-  // An expiring post's page is replayed only until the post expires (docs/expiry.md).
-  if (hit && !pageExpired(shareCodeOf(req.url ?? ""))) {
-    res.writeHead(hit.status, { ...hit.headers, "content-length": String(hit.body.length), [CACHE_HEADER]: "hit" });
-    res.end(hit.body);
-    return;
+  if (replay(req, res, key, stamp)) return;
+  // One render per page at a time: robots that ask while it renders wait for it and get
+  // the recorded page, where each used to render its own (a burst of them, every time the
+  // page was forgotten, was the p99 of robots' pages; docs/performance.md, "One look-up
+  // per lapsed file"). Only a render started at the same change number is waited for.
+  const flying = renders.get(key);
+  if (flying && flying.stamp === stamp) {
+    await flying.done;
+    if (replay(req, res, key, stamp)) return;
   }
+  const finished = new Promise<void>((done) => res.once("close", done));
+  const flight = { stamp, done: finished };
+  renders.set(key, flight);
+  void finished.then(() => {
+    if (renders.get(key) === flight) renders.delete(key);
+  });
   record(res, (page) => pages.put(key, page, stamp));
   return render();
+}
+
+/** Renders in progress, by cache key: what robots arriving meanwhile wait for. */
+const renders = new Map<string, { stamp: number; done: Promise<void> }>();
+
+/** Writes the recorded page when there is a current one; false when it must be rendered. */
+function replay(req: IncomingMessage, res: ServerResponse, key: string, stamp: number): boolean {
+  const hit = pages.peek(key, stamp);
+  // An expiring post's page is replayed only until the post expires (docs/expiry.md).
+  if (!hit || pageExpired(shareCodeOf(req.url ?? ""))) return false;
+  res.writeHead(hit.status, { ...hit.headers, "content-length": String(hit.body.length), [CACHE_HEADER]: "hit" });
+  res.end(hit.body);
+  return true;
 }
 
 /** Tees what is written to `res`; hands over the page once it is complete and cacheable. */

@@ -90,6 +90,22 @@ describe("read caches on the production server", () => {
     expect((await page(code, ROBOT)).status).toBe(404);
   });
 
+  it("robots that ask while a page renders wait for that one render and get it replayed", async () => {
+    const code = await uploadPost();
+    await new Promise((done) => setTimeout(done, FLUSH_DELAY_MS * 3));
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const res = await page(code, ROBOT, { "accept-encoding": "identity" });
+        return { status: res.status, cache: res.headers.get("x-mediahost-cache"), text: await res.text() };
+      }),
+    );
+    for (const reply of replies) expect(reply.status).toBe(200);
+    // One render; the seven others are its recording.
+    expect(replies.filter((reply) => reply.cache !== "hit")).toHaveLength(1);
+    const rendered = replies.find((reply) => reply.cache !== "hit")!;
+    for (const reply of replies) expect(reply.text).toBe(rendered.text);
+  });
+
   it("sees the admin CLI's changes (another process) at once", async () => {
     const code = await uploadPost();
     expect((await page(code, ROBOT)).status).toBe(200);
