@@ -3,7 +3,7 @@
  *
  * Stored as `scrypt$N$r$p$salt$hash`: the parameters travel with each hash, so a hash made
  * under older settings still verifies, and `needsRehash` tells the sign-in to replace it
- * (docs/web-auth.md, "Passwords"). Current settings are OWASP's first recommended scrypt
+ * (docs/web-auth.md, "Ways to sign in"). Current settings are OWASP's first recommended scrypt
  * configuration, N=2^17, r=8, p=1: 128 MiB of memory per hash.
  *
  * At most HASH_CONCURRENCY hashes run at once: each holds 128 MiB, and scrypt runs on

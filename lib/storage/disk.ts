@@ -47,8 +47,10 @@ const isMissing = (error: unknown): boolean => {
 const etagOf = etagOfStats;
 
 /**
- * How long a cached descriptor is trusted before its path is checked again: a change made
- * by another process shows within this, as it does in the delivery cache (docs/fast-lane.md).
+ * How long a cached descriptor is trusted before its path is checked again: a file replaced
+ * or removed on disk by another process shows within this (docs/fast-lane.md). Stored keys
+ * never change in place, so this only bounds hand edits and other instances' deletes; the
+ * post's own state (deleted, private, moderated) is seen at once through the delivery cache.
  */
 export const OPEN_FILE_VALID_MS = 1000;
 /** Open descriptors kept at most (the default soft limit of a process is 1024). */

@@ -3,13 +3,13 @@
  * adapter. Serving a small file used to cost open + fstat + close around its read on every
  * request; with the descriptor, size and ETag cached, a hit is one positioned read.
  *
- * Rules (docs/performance.md, "Open-file cache"):
+ * Rules (docs/fast-lane.md, where the open-file cache is described):
  * - Every delete or overwrite through this process's storage forgets the key at once
  *   (`forget`), before the file is unlinked or replaced; a load that overlapped such a
  *   change is used for its one request and not stored. So a deleted file is never served
  *   from a cached descriptor afterwards.
  * - Changes made by another process (the admin CLI, another instance on the same disk) are
- *   seen within `validMs` (the delivery cache's window, docs/fast-lane.md): an entry older
+ *   seen within `validMs` (one second, docs/fast-lane.md): an entry older
  *   than that is checked with stat(2) against the path, and replaced when the inode, size
  *   or mtime differ or the file is gone.
  * - A forgotten entry's descriptor is closed when the last read using it ends (`release`).

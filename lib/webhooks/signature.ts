@@ -1,5 +1,5 @@
 /**
- * Webhook signatures (docs/webhooks.md, "Verifying"): `webhook-signature: v1=<hex>` where
+ * Webhook signatures (docs/webhooks.md, "Headers and verifying"): `webhook-signature: v1=<hex>` where
  * hex is HMAC-SHA256 with the webhook's secret over `${webhook-timestamp}.${body}`.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
