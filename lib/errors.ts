@@ -1,5 +1,6 @@
 /**
- * The error vocabulary of the whole service (interface.md, Errors). Domain code throws
+ * The error vocabulary of the whole service (the OpenAPI documents' `Error` schema;
+ * docs/architecture.md, "Domain and features know nothing of HTTP"). Domain code throws
  * DomainError with a stable `type`; the HTTP layer turns it into `{error: {type, message,
  * ...context}}` with the status below; the admin CLI prints the same object.
  */
@@ -52,8 +53,8 @@ export class DomainError extends Error {
 export const isDomainError = (e: unknown): e is DomainError => e instanceof DomainError;
 
 /**
- * The error object of interface.md, the one place it is shaped: `{error: {type, message,
- * ...context}}`. HTTP replies, per-item `failed[]` entries (their `error`) and the admin
+ * The error object (docs/http-core.md, "Where each rule lives"), the one place it is
+ * shaped: `{error: {type, message, ...context}}`. HTTP replies, per-item `failed[]` entries (their `error`) and the admin
  * CLI's output all use it; context never overrides type or message.
  */
 export const errorBody = (type: ErrorType, message: string, context?: Record<string, unknown>) => ({

@@ -311,7 +311,7 @@ const PLAN_TEXT: Record<OwnAccount["plan"], string> = {
 };
 
 export function SettingsPanel() {
-  // GET answers the account itself; PATCH and the image routes answer {user} (interface.md).
+  // GET answers the account itself; PATCH and the image routes answer {user} (docs/relay-account.md).
   const me = useQuery({ queryKey: ["relay-me"], queryFn: () => api<OwnAccount>("/relay/users/@me") });
   if (!me.data) return <Pending error={me.error} />;
   const user = me.data;

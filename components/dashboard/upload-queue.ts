@@ -4,9 +4,10 @@
  * files never fails on our own limits:
  * - 429 `rate_limited` and 503 `unavailable` put the file back at the head of the queue
  *   and pause the whole queue for `Retry-After` (the limit is per account: the other files
- *   would be refused too). interface.md: "retry `rate_limited` after `Retry-After`".
+ *   would be refused too). `Retry-After` is when the window has room again
+ *   (docs/rate-limits.md, "Windows").
  * - Request starts are paced to `startsPerSecond` in any second: more than 8 uploads in
- *   one second suspends the account (interface.md, "Abuse safeguard").
+ *   one second suspends the account (docs/rate-limits.md, "Other counters").
  * No React in here: the hook in upload.ts renders what `onChange` reports.
  */
 
@@ -37,7 +38,7 @@ export interface UploadQueueOptions {
   onIdle(): void;
 }
 
-/** Statuses worth a retry after a wait: the limiter's and the media queue's (interface.md, Errors). */
+/** Statuses worth a retry after a wait: the limiter's and the media queue's (docs/rate-limits.md, "Windows"; docs/media.md, "Limits"). */
 const RETRYABLE = new Set([429, 503]);
 /** Without a Retry-After header: back off 2, 4, 8 ... up to 30 seconds. */
 const backoffSeconds = (attempt: number) => Math.min(30, 2 ** attempt);

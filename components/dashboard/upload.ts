@@ -27,7 +27,7 @@ export interface UploadItem {
 }
 
 const PARALLEL = 3;
-/** Below the abuse safeguard's 8 uploads in one second (interface.md), with room for jitter. */
+/** Below the abuse safeguard's 8 uploads in one second (docs/rate-limits.md, "Other counters"), with room for jitter. */
 const STARTS_PER_SECOND = 5;
 const MAX_ATTEMPTS = 20;
 

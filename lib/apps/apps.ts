@@ -1,5 +1,6 @@
 /**
- * Apps: named api-keys of a user (interface.md, Authentication 2–3). At most
+ * Apps: named api-keys of a user (docs/admin-cli.md, "Choices where the spec is silent";
+ * docs/keys.md). At most
  * MAX_APPS_PER_USER working apps per user; a key is shown once, at creation or
  * regeneration, and only its SHA-256 is stored.
  */

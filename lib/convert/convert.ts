@@ -3,7 +3,7 @@
  * the matrix and the caller's plan, convert it with the media layer (the same pipeline
  * uploads use), and hand back the result.
  *
- * Nothing is stored: no post, no storage object, no usage row (interface.md rule 7).
+ * Nothing is stored: no post, no storage object, no usage row (docs/convert.md).
  *
  * Two ways through, with the same checks and answers:
  * - In memory, for a small request (Content-Length up to CONVERT_IN_MEMORY_MAX_BYTES) to an
@@ -51,7 +51,8 @@ export const CONVERT_FIELD = "file";
  * Room for multipart framing (boundaries, part headers, a few small fields) on top of the
  * file cap. The whole request counts, parts after the first included: they are read and
  * discarded, never written, but an endless second part must still end in a 413 rather
- * than be drained forever (interface.md: 413 when "a file or the whole request" is over).
+ * than be drained forever (docs/convert.md, "Size caps": 413 when the file or the whole
+ * request is over).
  */
 export { MULTIPART_OVERHEAD_BYTES } from "../uploads/multipart";
 

@@ -1,6 +1,6 @@
 /**
- * The name of the converted file in `Content-Disposition` (interface.md: "filename=<original
- * base name>.<target ext>"). The client's file name is untrusted: it may carry a path, control
+ * The name of the converted file in `Content-Disposition` (docs/convert.md, "The reply":
+ * `filename="<base>.<ext>"`). The client's file name is untrusted: it may carry a path, control
  * characters, quotes that would break the header, bidi overrides that disguise an extension,
  * or names Windows refuses. The result is safe to save as-is on any common OS.
  */

@@ -1,7 +1,7 @@
 /**
- * The `convert-target` header (interface.md, POST /convert rule 1): required, one of the
- * spec's seven values, trimmed and case-insensitive like the other headers. Anything else
- * is 400, `jpg` included: the rule lists the values, and a client written against it
+ * The `convert-target` header (docs/convert.md, "`convert-target` values"): required, one of
+ * the spec's seven values, trimmed and case-insensitive like the other headers. Anything else
+ * is 400, `jpg` included: the spec lists the values, and a client written against it
  * must see the same answer here as anywhere. The message names `jpeg` for those who typed
  * the extension.
  */

@@ -1,6 +1,6 @@
 /**
- * Signed URLs for the files of private posts (interface.md: they expire after 24 hours).
- * A URL carries `?exp=<unix seconds>&sig=<base64url HMAC-SHA256>` over the URL's path and
+ * Signed URLs for the files of private posts (docs/storage.md, "Signed URLs for private
+ * files": they expire after 24 hours). A URL carries `?exp=<unix seconds>&sig=<base64url HMAC-SHA256>` over the URL's path and
  * the expiry; nothing is stored per URL, so any process with the secret can check it.
  *
  * The secret is SIGNING_SECRET, else a random one generated on first use and kept in

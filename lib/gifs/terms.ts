@@ -5,7 +5,7 @@
  */
 import { normaliseWords, prefixUpperBound } from "../posts/words";
 
-/** interface.md, Limits: at most 6 search words are used; later ones are ignored. */
+/** At most 6 search words are used; later ones are ignored (docs/gifs.md, "Search semantics"). */
 export const MAX_SEARCH_WORDS = 6;
 
 /** One search word: matches stored words w with `prefix <= w < upper`, i.e. starting with `prefix`. */

@@ -45,8 +45,8 @@ export function decodeCursor(endpoint: string, cursor: string, filters: Record<s
 }
 
 /**
- * The one shape of a page (interface.md, Pagination): `{<key>: [...], has_more,
- * next_cursor}`, the cursor bound to the endpoint and its filters.
+ * The one shape of a page (docs/http-core.md, "Where each rule lives"): `{<key>: [...],
+ * has_more, next_cursor}`, the cursor bound to the endpoint and its filters ("Cursors").
  */
 export function pageReply<K extends string, T, V>(
   key: K,

@@ -340,7 +340,7 @@ async function authorize(route: RouteDef, key: string | null, surface: Surface, 
 /** What a known principal may do on this route: key kind, suspension, lapsed team, gallery access. */
 function checkPrincipal(route: RouteDef, principal: Principal): void {
   // A team key whose owner is suspended is refused on every endpoint with 403 suspended
-  // (interface.md, states and authentication rule 5), even where team keys are otherwise 401.
+  // (docs/http-core.md, the authenticate step), even where team keys are otherwise 401.
   if (principal.kind === "team" && principal.owner.suspended) {
     throw new DomainError("suspended", "The team owner's account is suspended.");
   }

@@ -41,7 +41,7 @@ export const CONVERT_TARGETS = ["png", "jpeg", "webp", "avif", "gif", "mp4", "mp
 export type ConvertTarget = (typeof CONVERT_TARGETS)[number];
 
 const STILL_TARGETS = ["png", "jpeg", "webp", "avif", "gif"] as const satisfies readonly ConvertTarget[];
-/** interface.md, POST /convert rule 3. Other pairs are unsupported_type. */
+/** The conversion matrix (docs/media.md, "Conversion (`convertFile`)"). Other pairs are unsupported_type. */
 export const CONVERT_MATRIX: Readonly<Record<SniffedFormat, readonly ConvertTarget[]>> = {
   png: STILL_TARGETS,
   jpeg: STILL_TARGETS,

@@ -7,8 +7,9 @@
  * Choices:
  * - HEIC/HEIF/AVIF (also ISO-BMFF) and audio-only M4A/M4B are not upload types → null.
  * - 3GP/3G2 phone videos are MP4-family files and become `mp4` (they are remuxed to MP4).
- * - Matroska with DocType `webm` → null: WebM is not an upload type (interface.md lists
- *   .mp4, .mov, .mkv). Only DocType `matroska` is `mkv`. Accepting WebM later is one line.
+ * - Matroska with DocType `webm` → null: WebM is not an upload type (docs/media.md, "Types
+ *   accepted": .mp4, .mov, .mkv). Only DocType `matroska` is `mkv`. Accepting WebM later
+ *   is one line.
  * - Old QuickTime files without `ftyp` (first atom `moov`/`mdat`, possibly after `wide`,
  *   `free`, `skip`, `pnot`) → mov.
  */

@@ -76,7 +76,10 @@ export function listedPostWhere(now: Date = new Date()): Prisma.PostWhereInput {
   return { ...publicPostWhere, maxViews: null, passwordHash: null, AND: [notExpiredWhere(now)] };
 }
 
-/** GET /users/{id}/posts: public posts of a user; 404 unknown, 403 suspended (no `username`: interface.md gives it on GET /users/{id} only). */
+/**
+ * GET /users/{id}/posts: public posts of a user; 404 unknown, 403 suspended (no `username`:
+ * only GET /users/{id} gives it; docs/uploads.md, "Posts").
+ */
 export async function listUserPosts(ref: string, limit: number, after?: Position): Promise<Page<PostRecord>> {
   const user = await findUser(ref);
   if (!user) throw new DomainError("not_found", "No such user.");

@@ -1,7 +1,7 @@
 /**
- * Operator moderation of posts (interface.md, States): `moderated` quarantines a whole
- * post (others get 403 `moderated`, the owner cannot modify it); `restricted` keeps a post
- * out of public listings by forcing it to unlisted for good.
+ * Operator moderation of posts (docs/uploads.md, "Posts"; docs/admin-cli.md): `moderated`
+ * quarantines a whole post (others get 403 `moderated`, the owner cannot modify it);
+ * `restricted` keeps a post out of public listings by forcing it to unlisted for good.
  */
 import { db } from "../db/client";
 import { DomainError } from "../errors";

@@ -1,3 +1,3 @@
-/** A post's privacy (interface.md, "States and transitions"): the one list of its values. */
+/** A post's privacy (docs/uploads.md, "Privacy, teams, priority"): the one list of its values. */
 export const PRIVACIES = ["public", "unlisted", "private"] as const;
 export type Privacy = (typeof PRIVACIES)[number];

@@ -1,5 +1,5 @@
 /**
- * Loading posts and deciding who may see them (interface.md, visibility rules):
+ * Loading posts and deciding who may see them (docs/uploads.md, "Posts"):
  * private posts, drafts and team posts are visible to their owner (team posts to team
  * members) and, on Relay (and the web), to users on the post's access list
  * (`Viewer.accessList`); everyone else gets 404,
@@ -27,9 +27,9 @@ export interface Viewer {
   /** Set when the request uses a team key. */
   teamId: string | null;
   /**
-   * False on the API: a private post's access list is a Relay feature (interface.md:
-   * `access` is "Relay only"; on the API "only the owner sees" a private post). Relay, the
-   * web share page and reports leave it unset, and the list applies.
+   * False on the API: a private post's access list is a Relay feature (docs/uploads.md,
+   * "Posts": on the API a private post is the owner's alone). Relay, the web share page and
+   * reports leave it unset, and the list applies.
    */
   accessList?: boolean;
 }

@@ -1,4 +1,4 @@
-/** The `failed` list of an upload reply (interface.md, POST /upload): one entry per refused file. */
+/** The `failed` list of an upload reply (docs/uploads.md, "How files map to posts"): one entry per refused file. */
 import { type DomainError, errorBodyOf } from "../errors";
 
 export type FailedFileView = { index: number; error: ReturnType<typeof errorBodyOf>["error"] };

@@ -1,4 +1,4 @@
-/** The post and file objects of interface.md, built from post records. */
+/** The post and file objects (`Post`, `File` in ./schemas.ts and the OpenAPI documents), built from post records. */
 import type { z } from "zod";
 import { env } from "../config/env";
 import { SIGNED_URL_TTL_SECONDS, signPath } from "../crypto/signing";

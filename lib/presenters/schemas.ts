@@ -1,6 +1,7 @@
 /**
- * The resources of interface.md as zod schemas. They describe the JSON we send (checked
- * against every reply outside production) and feed the OpenAPI documents.
+ * The resources of the API and Relay (post, file, user, error) as zod schemas. They describe
+ * the JSON we send (checked against every reply outside production) and feed the OpenAPI
+ * documents, where clients read them (docs/http-core.md, "OpenAPI").
  */
 import { z } from "zod";
 import { ERROR_TYPES } from "../errors";

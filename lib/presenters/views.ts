@@ -1,4 +1,4 @@
-/** JSON shapes of interface.md, built from domain records. The only place field names are chosen. */
+/** JSON shapes of the replies (./schemas.ts, the OpenAPI documents), built from domain records. The only place field names are chosen. */
 import type { z } from "zod";
 import { env } from "../config/env";
 import { planLimits } from "../plans";

@@ -1,5 +1,6 @@
 /**
- * The rate-limit table of interface.md ("Limits") as data. One entry per bucket; several
+ * The rate limits as data (docs/rate-limits.md; each limited operation of the OpenAPI
+ * documents shows its bucket's as `x-rate-limit`). One entry per bucket; several
  * endpoints name the same bucket when the spec says the limit is shared (e.g. deleting
  * a post or a file, the three kinds of report, like and comment like).
  *
@@ -29,14 +30,14 @@ export const BUCKETS = {
   posts_update: perUser(20, 30), // PATCH /posts/{code} (formerly PATCH /editUpload)
   posts_files_add: perUser(10, 60), // POST /posts/{code}/files (formerly POST /appendUpload)
   posts_delete: perUser(20, 30), // DELETE /posts/{code} and DELETE /posts/{code}/files/{name}
-  // Not in interface.md: POST /posts/batch, up to 100 posts per request (docs/bulk-actions.md).
+  // Our own bucket (docs/rate-limits.md): POST /posts/batch, up to 100 posts per request (docs/bulk-actions.md).
   posts_batch: perUser(10, 60),
   reports: perUser(3, 60), // post, user and (Relay) comment reports, combined
   usage_history: perUser(30, 60), // GET /usage-history
   analytics: perUser(30, 60), // GET /analytics
   gifs: { limit: 60, windowSeconds: 60, scope: "ip" }, // GET /gifs, per IP
   convert: perUser(10, 60), // POST /convert
-  // Webhooks (issue #19; not in interface.md: docs/webhooks.md)
+  // Webhooks (issue #19; our own buckets: docs/webhooks.md, "API")
   webhooks_read: perUser(60, 60), // GET /webhooks, /webhooks/{id}, /webhooks/{id}/deliveries
   webhooks_write: perUser(20, 60), // create, update, delete
   webhooks_test: perUser(5, 60), // POST /webhooks/{id}/test

@@ -1,4 +1,4 @@
-/** The response headers interface.md ("Limits") prescribes for a rate-limited endpoint. */
+/** The response headers of a rate-limited endpoint (docs/rate-limits.md, "Windows"). */
 import type { WindowResult } from "./store";
 
 /** Their names, lower-case (the dispatcher's replies keep header names lower-case). */

@@ -1,5 +1,5 @@
 /**
- * Filing reports (interface.md, "Rules for reports"): POST /posts/{code}/report,
+ * Filing reports (docs/reports.md): POST /posts/{code}/report,
  * POST /users/{id}/report and Relay POST /comments/{id}/report. One function per target.
  *
  * Checks run in the order that leaks nothing: existence and visibility first (404, the
@@ -40,7 +40,7 @@ type TargetColumns =
   | { targetType: "user"; targetUserId: string }
   | { targetType: "comment"; commentId: string };
 
-/** `@me` addresses the caller everywhere an `{id}` is a user (interface.md, Endpoints). */
+/** `@me` addresses the caller everywhere an `{id}` is a user (docs/http-core.md, "User paths"). */
 const SELF = "@me";
 
 /** POST /users/{id}/report; `ref` is a user id, a username or `@me`. */

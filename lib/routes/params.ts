@@ -34,9 +34,9 @@ export const postsQuery = pagingQuery.extend({
   privacy: z.enum(PRIVACIES, { error: "privacy must be public, unlisted or private." }).optional(),
   tab: z.enum(GALLERY_TABS, { error: `tab must be one of ${GALLERY_TABS.join(", ")}.` }).optional(),
 });
-// interface.md: at most 6 words of `search` are used, and only `limit` and `cursor` can be
-// invalid. So a long search is cut, never refused: any sane query has its first 6 words in
-// its first 1,000 characters.
+// At most 6 words of `search` are used, and only `limit` and `cursor` can be invalid
+// (docs/gifs.md, "Search semantics"). So a long search is cut, never refused: any sane query
+// has its first 6 words in its first 1,000 characters.
 export const gifsQuery = pagingQuery.extend({
   search: z
     .string()

@@ -59,7 +59,7 @@ async function receiveUpload(request: RouteRequest, uploader: Uploader, tmpDir: 
   });
 }
 
-/** The `failed` list of a reply, present only when some file failed (interface.md, POST /upload). */
+/** The `failed` list of a reply, present only when some file failed (docs/uploads.md, "How files map to posts"). */
 const failedPart = (failed: readonly FailedFile[]): { failed?: FailedFileView[] } =>
   failed.length ? { failed: failedFilesView(failed) } : {};
 

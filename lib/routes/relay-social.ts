@@ -1,6 +1,6 @@
 /**
  * Relay social endpoints: discover, follows, blocks, likes, comments, notifications.
- * Thin: the caller's account, the domain verb in lib/social, the JSON of interface.md.
+ * Thin: the caller's account, the domain verb in lib/social, the JSON of lib/presenters (the OpenAPI documents).
  * Rules and choices: docs/relay-social.md.
  */
 import { refuseIfPasswordLocked } from "../posts/share-password";

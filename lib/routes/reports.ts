@@ -34,7 +34,7 @@ export async function report(
 }
 
 const count = z.number().int().nonnegative();
-// The spec's names for counts (interface.md, Versioning: `views`, `uploads` → `view_count`, `upload_count`).
+// The spec's names for counts (docs/analytics.md, "Choices": `views`, `uploads` → `view_count`, `upload_count`).
 const figures = { view_count: count, upload_count: count, bytes: count };
 
 /** The 200 body of GET /analytics (docs/analytics.md). */

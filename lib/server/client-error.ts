@@ -4,9 +4,9 @@
  * Content-Lengths, a bad chunk size, bytes a header may not hold, a malformed request line.
  * Node's default answer is a bare `400 Bad Request` with no body and no `request-id`;
  * uploader tools then show "invalid response". We answer the documented error object
- * instead (interface.md, Errors: a request that cannot be parsed is `invalid_request` with
- * the parser's status), then close the connection: after a framing error nothing more on
- * it can be trusted (docs/http-core.md).
+ * instead (docs/http-core.md, "Before the pipeline": a request that cannot be parsed is
+ * `invalid_request` with the parser's status), then close the connection: after a framing
+ * error nothing more on it can be trusted.
  */
 import type { Socket } from "node:net";
 import { errorBody } from "../errors";

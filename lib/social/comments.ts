@@ -17,7 +17,7 @@ import { assertNoBlock, blockBetween, postToDisengage, postToEngage, visibleUser
 import { refreshDiscoverScore, scoreSelect } from "./score";
 import { emitPostEvent } from "../posts/events";
 
-/** Comments returned by GET /posts/{code}/comments (interface.md, Limits). */
+/** Comments returned by GET /posts/{code}/comments (docs/relay-social.md, "Comments"). */
 export const MAX_COMMENTS = 500;
 /** Mentions per comment that notify; more are ignored. */
 export const MAX_MENTIONS = 10;

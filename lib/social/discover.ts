@@ -26,7 +26,7 @@ import { visibleUserWhere } from "./relations";
 import { discoverScore } from "./score";
 import { countViews } from "./views";
 
-/** Items per reply (interface.md, Limits). */
+/** Items per reply (docs/relay-social.md, "Discover"). */
 export const DISCOVER_LIMIT = 50;
 /** Candidates read from each index. */
 export const CANDIDATES_PER_SOURCE = 200;

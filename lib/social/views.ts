@@ -1,6 +1,7 @@
 /**
- * Counted views (interface.md): Relay GET /posts/{code} and each post discover returns
- * count a view on public, non-moderated posts, at most 3 per IP per post per hour.
+ * Counted views (docs/relay-social.md, "Views"): Relay GET /posts/{code} and each post
+ * discover returns count a view on public, non-moderated posts, at most 3 per IP per post
+ * per hour.
  *
  * The de-duplication counter lives in the counter store (memory, or Redis when
  * REDIS_URL is set, so every instance shares it): one fixed one-hour window per

@@ -1,6 +1,7 @@
 /**
  * Teams (an Ultra feature): a shared gallery with one team access key. The subscription
- * state is `active` or `lapsed`; a lapsed team's key is restricted (interface.md, States).
+ * state is `active` or `lapsed`; a lapsed team's key is restricted (docs/http-core.md, the
+ * account-state step: 403 `forbidden` on upload, add-files and convert).
  */
 import { db } from "../db/client";
 import { issueKey } from "../crypto/keys";

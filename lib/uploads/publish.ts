@@ -32,8 +32,9 @@ export interface UploadChoices {
 
 /**
  * A team's posts are always private: the privacy the request asks for is not even read for
- * them, so a team key's invalid post-privacy is ignored rather than refused (interface.md,
- * "States and transitions"). `asked` throws the request's error for a bad value.
+ * them, so a team key's invalid post-privacy is ignored rather than refused (docs/architecture.md,
+ * "An upload's path"; docs/uploads.md, "Privacy, teams, priority"). `asked` throws the
+ * request's error for a bad value.
  */
 export function postPrivacy(uploader: Uploader, asked: () => Privacy): Privacy {
   return uploader.teamId ? "private" : asked();
@@ -83,9 +84,9 @@ export async function publishAppend(
 /**
  * Priority streaming spends priority minutes. With none left, a video upload that asks
  * for it is refused with 403 quota_exceeded on Relay; the API falls back to standard
- * delivery (docs/uploads.md). The error's `quota`, `used` and `resets_at` are what
- * interface.md defines them as, the weekly quota's; the monthly refill of the minutes is
- * in the message.
+ * delivery (docs/uploads.md). The error's `quota`, `used` and `resets_at` are the weekly
+ * quota's, as on every quota_exceeded (docs/priority-delivery.md, "Priority minutes"); the
+ * monthly refill of the minutes is in the message.
  */
 async function checkPriorityMinutes(files: readonly SniffedFile[], asked: boolean, uploader: Uploader, surface: Surface): Promise<void> {
   if (!asked || surface !== "relay") return;

@@ -2,8 +2,9 @@
  * The data of a share page (/p/{code}) and of its unfurl tags: one post read per request
  * (cached with React's `cache`, so generateMetadata and the page share it), shaped with
  * the same builder as GET /posts/{code} so URLs, signing and author references match the
- * API exactly. Visibility is readPost's (interface.md): hidden posts are 404 for all but
- * the owner and the access list; moderated posts are a notice for all but the owner.
+ * API exactly. Visibility is readPost's (docs/share-pages.md, "`/p/{code}`"): hidden posts
+ * are 404 for all but the owner and the access list; moderated posts are a notice for all
+ * but the owner.
  */
 import { cache } from "react";
 import type { z } from "zod";

@@ -31,7 +31,7 @@ export interface CommentJson {
   author: { username: string; nickname: string; avatar: string };
 }
 
-/** interface.md: comments and report reasons are at most 200 characters. */
+/** Comments and report reasons are at most 200 characters (docs/relay-social.md, "Comments"; docs/reports.md). */
 const TEXT_MAX_LENGTH = 200;
 const code = z.string().min(1).max(64);
 

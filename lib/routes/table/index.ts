@@ -1,5 +1,5 @@
 /**
- * Every endpoint of interface.md, declared once, one file per domain. The catch-all route
+ * Every endpoint of the API and Relay, declared once, one file per domain. The catch-all route
  * handlers under app/api and app/relay dispatch into this table, and the OpenAPI documents
  * are generated from it, in this order (the order of the OpenAPI paths; docs/http-core.md).
  */

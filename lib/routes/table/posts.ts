@@ -1,4 +1,4 @@
-/** Posts and uploads (API and Relay): interface.md, Posts. */
+/** Posts and uploads (API and Relay): docs/uploads.md. */
 import { z } from "zod";
 import { defineRoute } from "../../http/route";
 import { codeParam, postsQuery, updatePostBody, updatePostBodyRelay } from "../params";

@@ -7,7 +7,7 @@ export const RELAY = ["relay"] as const;
 export const PERSONAL_AND_TEAM = ["personal", "team"] as const;
 export const UPLOAD_FIELDS = { file: "One or more files (repeat the field)." };
 
-/** How stored files are treated (interface.md, POST /upload); read when files are appended too. */
+/** How stored files are treated (docs/uploads.md, "The pipeline, per file"); read when files are appended too. */
 export const FILE_HEADERS = {
   "include-metadata": { description: "`true` keeps the files' metadata (EXIF, GPS...); default `false` strips it." },
   priority: {
@@ -16,7 +16,7 @@ export const FILE_HEADERS = {
   },
 } as const;
 
-/** The headers of POST /upload (interface.md; docs/uploads.md, docs/expiry.md); other values are 400 invalid_request. */
+/** The headers of POST /upload (docs/uploads.md, docs/expiry.md); other values are 400 invalid_request. */
 export const UPLOAD_HEADERS = {
   "post-privacy": { description: "`public`, `unlisted` or `private` (default; trimmed, any case). A team key's posts are always private." },
   ...FILE_HEADERS,

@@ -1,7 +1,7 @@
 /**
  * Apps and keys for the dashboard, acting for one signed-in user. Apps are created here
- * only (interface.md, Authentication 2: "created in the account settings under Apps, not
- * through the interface"). Plain serialisable data goes to the client: no Date objects,
+ * only (docs/dashboard.md, "How the pieces fit": apps are created "in the account settings,
+ * not through the interface"). Plain serialisable data goes to the client: no Date objects,
  * and the key only in the result of create and regenerate.
  */
 import { createApp, listApps, regenerateApp, revokeApp, setGalleryAccess, type AppRecord, type IssuedApp } from "@/lib/apps/apps";
