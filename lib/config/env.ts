@@ -1,6 +1,14 @@
 /**
- * Every environment variable the service reads, parsed once with zod. `||` semantics: an
- * empty value means the default. README's Configuration table lists the same names.
+ * The service-wide environment variables, parsed once with zod. `||` semantics: an empty
+ * value means the default. README's Configuration table lists every variable.
+ *
+ * Settings of one subsystem are parsed beside it by a function that takes the environment
+ * as a parameter (tests pass their own): media tools and queue (lib/media/config.ts), HLS
+ * (lib/media/hls.ts), conversion (lib/convert/config.ts), plan limits (lib/plans.ts),
+ * moderation lists (lib/moderation/moderator.ts), the receive gate
+ * (lib/uploads/receive-gate.ts), the storage adapters (lib/storage/config.ts) and the
+ * database location (lib/db/config.ts). No other module reads `process.env`
+ * (tests/config/env.test.ts).
  */
 import { z } from "zod";
 import { parseBytes } from "../plans";
