@@ -4,7 +4,7 @@
  * twice). Real Redis: TEST_REDIS_URL, else redis://127.0.0.1:6379 when it answers.
  */
 import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
+import { redisAnswers } from "../support/redis";
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { openBullTransport, type BullTransport } from "@/lib/jobs/bull";
@@ -17,25 +17,7 @@ useTestDatabase();
 const EXPLICIT_URL = process.env.TEST_REDIS_URL || "";
 const REDIS_URL = EXPLICIT_URL || "redis://127.0.0.1:6379";
 
-async function ping(url: string): Promise<boolean> {
-  const client = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: 1000,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    retryStrategy: () => null,
-  });
-  client.on("error", () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
-const reachable = await ping(REDIS_URL);
+const reachable = await redisAnswers(REDIS_URL);
 
 const closers: (() => Promise<void>)[] = [];
 afterAll(async () => {

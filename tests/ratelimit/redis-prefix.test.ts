@@ -8,32 +8,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
+import { redisAnswers } from "../support/redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createCounterStore, type CounterStore } from "@/lib/ratelimit";
 
 const EXPLICIT_URL = process.env.TEST_REDIS_URL || "";
 const REDIS_URL = EXPLICIT_URL || "redis://127.0.0.1:6379";
 
-async function ping(url: string): Promise<boolean> {
-  const client = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: 1000,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    retryStrategy: () => null,
-  });
-  client.on("error", () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
-
-const reachable = await ping(REDIS_URL);
+const reachable = await redisAnswers(REDIS_URL);
 /** Unique per run, so parallel runs sharing the Redis never meet. */
 const RUN = `mh:prefix-test:${process.pid}:${randomBytes(4).toString("hex")}:`;
 
