@@ -48,11 +48,8 @@ const optionalBytes = z
     return n;
   });
 
-/**
- * The media queue's bounds (docs/media.md, "Limits"). Exported so lib/media/config.ts, which
- * parses the media layer's own settings, reads them with exactly these rules.
- */
-export const mediaQueueFields = {
+/** The media queue's bounds (docs/media.md, "Limits"), read by lib/media/config.ts through `setting`. */
+const mediaQueueFields = {
   /** Input bytes of the jobs waiting for a media slot; past it 503 `unavailable`. */
   MEDIA_QUEUE_BYTES: optionalBytes,
   /** Seconds a job may wait for a media slot before 503 `unavailable`; 0 turns the bound off. */
@@ -60,7 +57,7 @@ export const mediaQueueFields = {
 };
 
 /** Crash recovery (docs/crash-recovery.md). */
-export const recoveryFields = {
+const recoveryFields = {
   /** Seconds between sweeps of what dead processes left behind; 0: only at start-up. */
   RECOVERY_INTERVAL_SECONDS: optionalInt(0),
   /** Age past which leftovers whose owner cannot be checked (another machine) are removed. */
@@ -70,7 +67,7 @@ export const recoveryFields = {
 };
 
 /** Webhooks (docs/webhooks.md). */
-export const webhookFields = {
+const webhookFields = {
   /**
    * `1`: deliveries may go to private, loopback and link-local addresses; or a
    * comma-separated allow-list of addresses and CIDR ranges (`10.0.0.0/8,fd00::/8`).
@@ -103,7 +100,7 @@ const lenientNumber = (accept: (n: number) => boolean) =>
     });
 
 /** Background jobs (docs/priority-delivery.md). */
-export const jobFields = {
+const jobFields = {
   /** BullMQ queue name; unset: "mediahost-jobs". Separates deployments (or test servers) sharing one Redis. */
   JOB_QUEUE_NAME: optional,
   /** How often a worker polls the job table; unset: 2 s, 15 s when Redis carries the wake-ups. */
@@ -210,6 +207,25 @@ export function parseEnv(source: Readonly<Record<string, string | undefined>> = 
     cdnUrl: stripSlash(env.CDN_URL || `${base}/cdn`),
     shareUrl: stripSlash(env.SHARE_URL || `${base}/p`),
   };
+}
+
+type Fields = typeof schema.shape;
+/** Variables by name: process.env, or a test's own. */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/**
+ * One variable, parsed by this module's rule for it, from `source`. For the subsystems that
+ * read a service-wide variable at call time (the data directory, which tests move) or beside
+ * settings of their own (the media queue's bounds): parsing the whole schema there would cost
+ * every call, and a second rule for the same variable could drift from this one.
+ */
+export function setting<K extends keyof Fields>(
+  name: K,
+  source: Environment = process.env,
+): z.output<Fields[K]> {
+  const parsed = schema.shape[name].safeParse(source[name]);
+  if (parsed.success) return parsed.data as z.output<Fields[K]>;
+  throw new Error(`Invalid setting ${name}: ${parsed.error.issues[0]?.message ?? "not accepted"}`);
 }
 
 let cached: Env | undefined;

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { type Environment, setting } from "../config/env";
 
 export type DatabaseProvider = "sqlite" | "postgres";
 
@@ -21,17 +22,17 @@ export interface DatabaseConfig {
 }
 
 /** Where the embedded database and local files live. `||`: an empty value means the default. */
-export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
+export function dataDir(env: Environment = process.env): string {
   // turbopackIgnore: a runtime path, not a build input (silences whole-project file tracing).
-  return resolve(/* turbopackIgnore: true */ env.DATA_DIR || "./data");
+  return resolve(/* turbopackIgnore: true */ setting("DATA_DIR", env) ?? "./data");
 }
 
 /**
  * `DATABASE_URL` starting with postgres switches to PostgreSQL; anything else (unset, empty,
  * or a `file:` URL) is the embedded SQLite database under DATA_DIR.
  */
-export function databaseConfig(env: NodeJS.ProcessEnv = process.env): DatabaseConfig {
-  const url = env.DATABASE_URL || "";
+export function databaseConfig(env: Environment = process.env): DatabaseConfig {
+  const url = setting("DATABASE_URL", env) ?? "";
   if (/^postgres(ql)?:\/\//i.test(url)) return { provider: "postgres", url };
   if (url.startsWith("file:")) return { provider: "sqlite", url: resolve(url.slice("file:".length)) };
   const dir = dataDir(env);

@@ -5,13 +5,12 @@
  */
 import { availableParallelism } from "node:os";
 import { z } from "zod";
-import { mediaQueueFields, parseEnv } from "../config/env";
+import { setting } from "../config/env";
 import { optionalInt } from "../config/env-fields";
 
 const schema = z.object({
   MEDIA_CONCURRENCY: optionalInt(1),
   MEDIA_QUEUE_MAX: optionalInt(0),
-  ...mediaQueueFields,
   MEDIA_TIMEOUT_SECONDS: optionalInt(1),
   FFMPEG_SOURCE: z
     .string()
@@ -70,16 +69,16 @@ export function parseMediaConfig(source: Record<string, string | undefined> = pr
     throw new Error(`Invalid media setting ${issue?.path.join(".")}: ${issue?.message}`);
   }
   const env = parsed.data;
-  // The binaries are service-wide settings, parsed with the others in lib/config/env.ts.
-  const { FFMPEG_PATH, FFPROBE_PATH } = parseEnv(source);
+  // The queue's bounds and the binaries are service-wide settings (README's table, the
+  // container recipe): lib/config/env.ts holds their rules, read here one by one.
   return {
     concurrency: env.MEDIA_CONCURRENCY ?? defaultConcurrency(),
     queueMax: env.MEDIA_QUEUE_MAX ?? null,
-    queueBytes: env.MEDIA_QUEUE_BYTES ?? DEFAULT_QUEUE_BYTES,
-    queueWaitMs: (env.MEDIA_QUEUE_WAIT_SECONDS ?? DEFAULT_QUEUE_WAIT_SECONDS) * 1000,
+    queueBytes: setting("MEDIA_QUEUE_BYTES", source) ?? DEFAULT_QUEUE_BYTES,
+    queueWaitMs: (setting("MEDIA_QUEUE_WAIT_SECONDS", source) ?? DEFAULT_QUEUE_WAIT_SECONDS) * 1000,
     timeoutMs: (env.MEDIA_TIMEOUT_SECONDS ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
-    ffmpegPath: FFMPEG_PATH,
-    ffprobePath: FFPROBE_PATH,
+    ffmpegPath: setting("FFMPEG_PATH", source),
+    ffprobePath: setting("FFPROBE_PATH", source),
     toolsSource: env.FFMPEG_SOURCE,
     searchPath: env.PATH ?? "",
   };

@@ -1,8 +1,11 @@
 /** lib/config/env.ts parses every variable the service reads (issue #21 §2: none read raw elsewhere). */
 import { readFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ENV_VARIABLES, parseEnv } from "@/lib/config/env";
+import { ENV_VARIABLES, parseEnv, setting } from "@/lib/config/env";
+import { databaseConfig, dataDir } from "@/lib/db/config";
+import { parseMediaConfig } from "@/lib/media/config";
 
 describe("parseEnv", () => {
   it("DATABASE_POOL_SIZE: an integer of at least 1, unset by default, refused otherwise", () => {
@@ -58,5 +61,34 @@ describe("parseEnv", () => {
         if (names.has(name)) raw.push(`${file}: ${name}`);
     }
     expect(raw).toEqual([]);
+  });
+
+  it("a service-wide variable has one rule: no module but env.ts declares a zod field for one", () => {
+    const files = execFileSync("git", ["ls-files", "lib", "app", "components", "scripts"], { encoding: "utf8" })
+      .split("\n")
+      .filter((f) => /\.(ts|tsx|mjs)$/.test(f) && f !== "lib/config/env.ts" && !f.startsWith("lib/db/generated/"));
+    const fields: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      for (const [, name] of text.matchAll(/^\s*([A-Z][A-Z0-9_]+):\s*(?:z\.|optional|flag|lenient|\.\.\.)/gm))
+        if (ENV_VARIABLES.includes(name)) fields.push(`${file}: ${name}`);
+    }
+    expect(fields).toEqual([]);
+  });
+});
+
+describe("setting: one variable by env.ts's rule", () => {
+  it("the data directory and the database URL follow the `||` rule (blank is unset) at every call", () => {
+    expect(dataDir({ DATA_DIR: "  /srv/media  " })).toBe("/srv/media");
+    expect(dataDir({ DATA_DIR: " " })).toBe(resolve("./data"));
+    expect(databaseConfig({ DATABASE_URL: " postgres://db/x " })).toEqual({ provider: "postgres", url: "postgres://db/x" });
+  });
+
+  it("the media queue's bounds and the binaries come from env.ts's rules, with the variable named when refused", () => {
+    const media = parseMediaConfig({ MEDIA_QUEUE_BYTES: "2GB", MEDIA_QUEUE_WAIT_SECONDS: "0", FFMPEG_PATH: " /opt/ffmpeg " });
+    expect([media.queueBytes, media.queueWaitMs, media.ffmpegPath]).toEqual([2 * 1024 ** 3, 0, "/opt/ffmpeg"]);
+    expect(setting("MEDIA_QUEUE_BYTES", { MEDIA_QUEUE_BYTES: "512 MB" })).toBe(parseEnv({ MEDIA_QUEUE_BYTES: "512 MB" }).MEDIA_QUEUE_BYTES);
+    expect(() => parseMediaConfig({ MEDIA_QUEUE_BYTES: "lots" })).toThrow(/^Invalid setting MEDIA_QUEUE_BYTES: must be a byte count/);
+    expect(() => setting("DATABASE_POOL_SIZE", { DATABASE_POOL_SIZE: "0" })).toThrow(/DATABASE_POOL_SIZE: must be an integer >= 1/);
   });
 });
