@@ -92,7 +92,6 @@ export function planRenditions(width: number, height: number): Rendition[] {
 
 /** Transcodes `input` (an MP4 we wrote) into `outDir` (must exist and be empty). */
 export async function transcodeHls(input: string, outDir: string, opts: HlsOptions = {}): Promise<HlsResult> {
-  const segmentSeconds = opts.segmentSeconds ?? HLS_SEGMENT_SECONDS;
   const probe = await probeInput(input, { demuxer: "mov", signal: opts.signal });
   const video = primaryVideo(probe);
   if (!video) throw new DomainError("invalid_request", "The file has no playable video track.");
@@ -101,72 +100,111 @@ export async function transcodeHls(input: string, outDir: string, opts: HlsOptio
   const duration = durationOf(probe, video) ?? 0;
   const renditions = planRenditions(width, height);
   const budgetMs = opts.timeoutMs ?? Math.max(mediaConfig().timeoutMs, Math.ceil(duration * 10_000));
-  const threads = opts.threads ?? hlsThreads();
-  const preset = hlsPreset();
+  const run: HlsRun = {
+    input,
+    outDir,
+    videoIndex: video.index,
+    audioIndex: audio?.index ?? null,
+    renditions,
+    threads: opts.threads ?? hlsThreads(),
+    preset: hlsPreset(),
+    segmentSeconds: opts.segmentSeconds ?? HLS_SEGMENT_SECONDS,
+  };
 
-  const split = renditions.map((_, i) => `[v${i}]`).join("");
-  const scales = renditions.map((r, i) => `[v${i}]scale=${r.width}:${r.height},setsar=1[o${i}]`);
-  const args = [
+  await runHlsFfmpeg(hlsArgs(run), budgetMs, opts.signal);
+
+  const done: HlsResult["renditions"] = [];
+  for (const r of renditions) done.push(await measureRendition(outDir, r));
+  await writeFile(join(outDir, MASTER_PLAYLIST), masterPlaylist(done, audio !== undefined));
+  return { renditions: done, duration, files: (await readdir(outDir)).sort() };
+}
+
+/** One ffmpeg run's inputs: the source's streams, what to make of them, and how hard to work. */
+interface HlsRun {
+  input: string;
+  outDir: string;
+  videoIndex: number;
+  /** The audio stream to carry over, or null for a silent video. */
+  audioIndex: number | null;
+  renditions: readonly Rendition[];
+  threads: number;
+  preset: string;
+  segmentSeconds: number;
+}
+
+/** ffmpeg's arguments: the source decoded once and split, then one hls output per rendition. */
+function hlsArgs(run: HlsRun): string[] {
+  const split = run.renditions.map((_, i) => `[v${i}]`).join("");
+  const scales = run.renditions.map((r, i) => `[v${i}]scale=${r.width}:${r.height},setsar=1[o${i}]`);
+  return [
     "-threads",
-    String(threads),
+    String(run.threads),
     "-filter_threads",
     "1",
-    ...inputArgs(input, "mov"),
+    ...inputArgs(run.input, "mov"),
     "-filter_complex",
-    [`[0:${video.index}]split=${renditions.length}${split}`, ...scales].join(";"),
+    [`[0:${run.videoIndex}]split=${run.renditions.length}${split}`, ...scales].join(";"),
+    ...run.renditions.flatMap((r, i) => renditionOutputArgs(run, r, `[o${i}]`)),
   ];
-  for (const [i, r] of renditions.entries()) {
-    args.push(
-      "-map",
-      `[o${i}]`,
-      ...(audio ? ["-map", `0:${audio.index}`] : []),
-      "-c:v",
-      "libx264",
-      "-preset",
-      preset,
-      "-profile:v",
-      "main",
-      "-level:v",
-      "4.0",
-      "-pix_fmt",
-      "yuv420p",
-      "-crf",
-      "23",
-      "-maxrate",
-      String(r.maxrate),
-      "-bufsize",
-      String(r.maxrate * 2),
-      "-threads",
-      String(threads),
-      // A keyframe every segment boundary and none from scene cuts: segments of equal length.
-      "-force_key_frames",
-      `expr:gte(t,n_forced*${segmentSeconds})`,
-      "-sc_threshold",
-      "0",
-      ...(audio ? ["-c:a", "aac", "-b:a", String(AUDIO_BITRATE), "-ac", "2"] : []),
-      "-map_metadata",
-      "-1",
-      "-map_chapters",
-      "-1",
-      "-f",
-      "hls",
-      "-hls_time",
-      String(segmentSeconds),
-      "-hls_playlist_type",
-      "vod",
-      "-hls_list_size",
-      "0",
-      "-hls_segment_type",
-      "mpegts",
-      "-hls_segment_filename",
-      fileArg(join(outDir, `${r.name}_%04d.ts`)),
-      "-max_muxing_queue_size",
-      "4096",
-      fileArg(join(outDir, `${r.name}.m3u8`)),
-    );
-  }
+}
+
+/** The output of one rendition: H.264 Main 4.0 (+ AAC stereo) in MPEG-TS segments and its media playlist. */
+function renditionOutputArgs(run: HlsRun, r: Rendition, scaledVideo: string): string[] {
+  const audio = run.audioIndex !== null;
+  return [
+    "-map",
+    scaledVideo,
+    ...(audio ? ["-map", `0:${run.audioIndex}`] : []),
+    "-c:v",
+    "libx264",
+    "-preset",
+    run.preset,
+    "-profile:v",
+    "main",
+    "-level:v",
+    "4.0",
+    "-pix_fmt",
+    "yuv420p",
+    "-crf",
+    "23",
+    "-maxrate",
+    String(r.maxrate),
+    "-bufsize",
+    String(r.maxrate * 2),
+    "-threads",
+    String(run.threads),
+    // A keyframe every segment boundary and none from scene cuts: segments of equal length.
+    "-force_key_frames",
+    `expr:gte(t,n_forced*${run.segmentSeconds})`,
+    "-sc_threshold",
+    "0",
+    ...(audio ? ["-c:a", "aac", "-b:a", String(AUDIO_BITRATE), "-ac", "2"] : []),
+    "-map_metadata",
+    "-1",
+    "-map_chapters",
+    "-1",
+    "-f",
+    "hls",
+    "-hls_time",
+    String(run.segmentSeconds),
+    "-hls_playlist_type",
+    "vod",
+    "-hls_list_size",
+    "0",
+    "-hls_segment_type",
+    "mpegts",
+    "-hls_segment_filename",
+    fileArg(join(run.outDir, `${r.name}_%04d.ts`)),
+    "-max_muxing_queue_size",
+    "4096",
+    fileArg(join(run.outDir, `${r.name}.m3u8`)),
+  ];
+}
+
+/** Runs ffmpeg within the budget, its failures turned into the job's error types. */
+async function runHlsFfmpeg(args: string[], budgetMs: number, signal: AbortSignal | undefined): Promise<void> {
   try {
-    await runFfmpeg(args, { timeoutMs: budgetMs, signal: opts.signal });
+    await runFfmpeg(args, { timeoutMs: budgetMs, signal });
   } catch (error) {
     // Over the limit usually means a busy machine, not a bad file: retryable (unavailable),
     // unlike an ffmpeg error on the file itself (invalid_request, final).
@@ -175,22 +213,22 @@ export async function transcodeHls(input: string, outDir: string, opts: HlsOptio
     }
     throw jobError(error, budgetMs, "video");
   }
+}
 
-  const done: HlsResult["renditions"] = [];
-  for (const r of renditions) {
-    const playlist = parseMediaPlaylist(await readFile(join(outDir, `${r.name}.m3u8`), "utf8"));
-    if (!playlist.segments.length) throw new DomainError("internal", `The ${r.name} rendition has no segments.`);
-    let peak = 0;
-    for (const s of playlist.segments) {
-      const { size } = await stat(join(outDir, s.uri));
-      // Short tail segments overstate the rate; count them as at least one second.
-      peak = Math.max(peak, (size * 8) / Math.max(1, s.duration));
-    }
-    done.push({ ...r, bandwidth: Math.ceil(peak), segments: playlist.segments.length });
+/**
+ * A written rendition's segment count and BANDWIDTH: the peak rate of its segments as
+ * written, which the master playlist must not understate (players pick variants by it).
+ */
+async function measureRendition(outDir: string, r: Rendition): Promise<HlsResult["renditions"][number]> {
+  const playlist = parseMediaPlaylist(await readFile(join(outDir, `${r.name}.m3u8`), "utf8"));
+  if (!playlist.segments.length) throw new DomainError("internal", `The ${r.name} rendition has no segments.`);
+  let peak = 0;
+  for (const s of playlist.segments) {
+    const { size } = await stat(join(outDir, s.uri));
+    // Short tail segments overstate the rate; count them as at least one second.
+    peak = Math.max(peak, (size * 8) / Math.max(1, s.duration));
   }
-  const master = masterPlaylist(done, !!audio);
-  await writeFile(join(outDir, MASTER_PLAYLIST), master);
-  return { renditions: done, duration, files: (await readdir(outDir)).sort() };
+  return { ...r, bandwidth: Math.ceil(peak), segments: playlist.segments.length };
 }
 
 /** The master playlist: one variant per rendition, lowest first (players start there). */

@@ -58,18 +58,27 @@ export function resetMetrics(enabled: boolean): void {
   holder.__mediahostMetrics = enabled ? createMetrics() : null;
 }
 
+type PromClient = typeof import("prom-client");
+/** What the record… functions below bump; the registry and the children cache are added around them. */
+type Recorded = Omit<Metrics, "registry" | "children">;
+
 function createMetrics(): Metrics {
   // Loaded only when metrics are on (lib/config/packages.ts).
-  const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = optionalPackage<typeof import("prom-client")>("prom-client");
-  const registry = new Registry();
-  const registers = [registry];
-  collectDefaultMetrics({ register: registry, prefix: PREFIX });
+  const prom = optionalPackage<PromClient>("prom-client");
+  const registry = new prom.Registry();
+  prom.collectDefaultMetrics({ register: registry, prefix: PREFIX });
+  registerGauges(prom, registry);
+  return { registry, ...createRecorded(prom, registry), children: new Map() };
+}
+
+/** The gauges of GAUGES: each asks its source (setGaugeSource) at scrape time, and shows nothing until one is registered. */
+function registerGauges({ Gauge }: PromClient, registry: Registry): void {
   for (const [name, { help, label }] of Object.entries(GAUGES) as [GaugeName, (typeof GAUGES)[GaugeName]][]) {
     new Gauge({
       name: `${PREFIX}${name}`,
       help,
       labelNames: label ? [label] : [],
-      registers,
+      registers: [registry],
       async collect() {
         const source = sources.get(name);
         if (!source) return;
@@ -80,8 +89,11 @@ function createMetrics(): Metrics {
       },
     });
   }
+}
+
+function createRecorded({ Counter, Histogram }: PromClient, registry: Registry): Recorded {
+  const registers = [registry];
   return {
-    registry,
     requests: new Counter({
       name: `${PREFIX}http_requests_total`,
       help: "API, Relay and file requests by route id, surface and status",
@@ -126,7 +138,6 @@ function createMetrics(): Metrics {
       buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 1800],
       registers,
     }),
-    children: new Map(),
   };
 }
 

@@ -150,61 +150,80 @@ export class OpenFileCache {
     const previous = this.entries.get(key);
     if (previous) {
       // Trusted for validMs; after that, still the same file on disk?
-      const current = await statAsync(path);
-      if (
-        current?.isFile() &&
-        current.ino === previous.ino &&
-        current.size === BigInt(previous.size) &&
-        current.mtimeNs === previous.mtimeNs
-      ) {
-        if (previous.live && (this.generations.get(key) ?? 0) === generation) {
-          previous.checkedAt = this.now();
-          return previous;
-        }
+      if (sameFile(await statAsync(path), previous) && previous.live && this.unchanged(key, generation)) {
+        previous.checkedAt = this.now();
+        return previous;
       }
       this.retire(previous);
     }
-    const fd = await new Promise<number | null>((done, fail) =>
-      open(path, "r", (error, opened) => (error ? (isMissing(error) ? done(null) : fail(error)) : done(opened))),
-    );
-    if (fd === null) return null;
-    let stats: BigIntStats;
-    try {
-      stats = await new Promise<BigIntStats>((done, fail) => fstat(fd, { bigint: true }, (error, s) => (error ? fail(error) : done(s))));
-    } catch (error) {
-      close(fd, () => {});
-      throw error;
-    }
-    if (!stats.isFile()) {
-      close(fd, () => {});
-      return null;
-    }
-    const entry: Entry = {
-      key,
-      path,
-      fd,
-      size: Number(stats.size),
-      etag: etagOfStats(stats),
-      lastModified: stats.mtime,
-      memo: new Map(),
-      refs: 0,
-      live: true,
-      checkedAt: this.now(),
-      ino: stats.ino,
-      mtimeNs: stats.mtimeNs,
-    };
-    if ((this.generations.get(key) ?? 0) !== generation) {
+    const opened = await openRegularFile(path);
+    if (!opened) return null;
+    const entry = newEntry(key, path, opened.fd, opened.stats, this.now());
+    if (!this.unchanged(key, generation)) {
       // Deleted or replaced while we opened it: good for this one read, never stored.
       entry.live = false;
       return entry;
     }
-    const stale = this.entries.get(key);
+    this.store(entry);
+    return entry;
+  }
+
+  /** Whether no `forget` of the key came since a load read its generation. */
+  private unchanged(key: string, generation: number): boolean {
+    return (this.generations.get(key) ?? 0) === generation;
+  }
+
+  /** Caches a fresh entry in place of the key's old one, retiring the oldest when full. */
+  private store(entry: Entry): void {
+    const stale = this.entries.get(entry.key);
     if (stale) this.retire(stale);
     if (this.entries.size >= this.options.maxEntries) {
       const oldest = this.entries.values().next().value;
       if (oldest) this.retire(oldest);
     }
-    this.entries.set(key, entry);
-    return entry;
+    this.entries.set(entry.key, entry);
   }
+}
+
+/** Whether `stats` (of the entry's path now) describe the file the entry opened: same inode, size and mtime. */
+function sameFile(stats: BigIntStats | null, entry: Entry): boolean {
+  return !!stats?.isFile() && stats.ino === entry.ino && stats.size === BigInt(entry.size) && stats.mtimeNs === entry.mtimeNs;
+}
+
+/** Opens `path` for reading, with its stats; null when it is missing or not a regular file. */
+async function openRegularFile(path: string): Promise<{ fd: number; stats: BigIntStats } | null> {
+  const fd = await new Promise<number | null>((done, fail) =>
+    open(path, "r", (error, opened) => (error ? (isMissing(error) ? done(null) : fail(error)) : done(opened))),
+  );
+  if (fd === null) return null;
+  let stats: BigIntStats;
+  try {
+    stats = await new Promise<BigIntStats>((done, fail) => fstat(fd, { bigint: true }, (error, s) => (error ? fail(error) : done(s))));
+  } catch (error) {
+    close(fd, () => {});
+    throw error;
+  }
+  if (!stats.isFile()) {
+    close(fd, () => {});
+    return null;
+  }
+  return { fd, stats };
+}
+
+/** A live, unreferenced entry for a descriptor just opened, checked at `now`. */
+function newEntry(key: string, path: string, fd: number, stats: BigIntStats, now: number): Entry {
+  return {
+    key,
+    path,
+    fd,
+    size: Number(stats.size),
+    etag: etagOfStats(stats),
+    lastModified: stats.mtime,
+    memo: new Map(),
+    refs: 0,
+    live: true,
+    checkedAt: now,
+    ino: stats.ino,
+    mtimeNs: stats.mtimeNs,
+  };
 }

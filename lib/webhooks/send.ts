@@ -25,21 +25,17 @@ export function sendWebhook(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<AttemptResult> {
-  const pinned: LookupFunction = (_host, options, callback) => {
-    // net asks for every address when it races IPv4 and IPv6 (autoSelectFamily).
-    if ((options as { all?: boolean }).all)
-      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
-        { address: target.address, family: target.family },
-      ]);
-    else callback(null, target.address, target.family);
-  };
   const client = target.url.protocol === "https:" ? https : http;
   return new Promise<AttemptResult>((resolve, reject) => {
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      reject(error);
+    };
     const request = client.request(
       target.url,
       {
         method: "POST",
-        lookup: pinned,
+        lookup: pinnedLookup(target),
         agent: false,
         headers: {
           ...headers,
@@ -49,37 +45,48 @@ export function sendWebhook(
         },
         signal,
       },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const finish = () => {
-          clearTimeout(timer);
-          resolve({
-            status: response.statusCode ?? 0,
-            snippet: Buffer.concat(chunks).subarray(0, RESPONSE_SNIPPET_BYTES).toString("utf8"),
-          });
-        };
-        response.on("data", (chunk: Buffer) => {
-          if (size < RESPONSE_SNIPPET_BYTES) chunks.push(chunk);
-          size += chunk.length;
-          // Enough for the log: stop reading a large (or endless) body.
-          if (size >= RESPONSE_SNIPPET_BYTES) {
-            response.destroy();
-            finish();
-          }
-        });
-        response.on("end", finish);
-        response.on("error", (error) => {
-          clearTimeout(timer);
-          reject(error);
-        });
-      },
+      (response) =>
+        readSnippet(
+          response,
+          (snippet) => {
+            clearTimeout(timer);
+            resolve({ status: response.statusCode ?? 0, snippet });
+          },
+          fail,
+        ),
     );
     const timer = setTimeout(() => request.destroy(new Error(`No response within ${timeoutMs} ms.`)), timeoutMs);
-    request.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
+    request.on("error", fail);
     request.end(body);
   });
+}
+
+/** A DNS look-up that answers with the address the guard checked, so the host cannot be rebound between check and connect. */
+function pinnedLookup(target: ResolvedTarget): LookupFunction {
+  return (_host, options, callback) => {
+    // net asks for every address when it races IPv4 and IPv6 (autoSelectFamily).
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+        { address: target.address, family: target.family },
+      ]);
+    else callback(null, target.address, target.family);
+  };
+}
+
+/** Hands the start of the response body to `done`, at its end or once the log has enough of it. */
+function readSnippet(response: http.IncomingMessage, done: (snippet: string) => void, failed: (error: Error) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const finish = () => done(Buffer.concat(chunks).subarray(0, RESPONSE_SNIPPET_BYTES).toString("utf8"));
+  response.on("data", (chunk: Buffer) => {
+    if (size < RESPONSE_SNIPPET_BYTES) chunks.push(chunk);
+    size += chunk.length;
+    // Enough for the log: stop reading a large (or endless) body.
+    if (size >= RESPONSE_SNIPPET_BYTES) {
+      response.destroy();
+      finish();
+    }
+  });
+  response.on("end", finish);
+  response.on("error", failed);
 }
