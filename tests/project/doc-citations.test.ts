@@ -1,6 +1,6 @@
 /**
- * Comments cite the repository's own documents (docs/code-style.md): every `docs/<page>.md`
- * a comment names exists, and a section it names in quotes (`docs/caching.md, "The change
+ * Comments, docs pages and the README cite the repository's own documents
+ * (docs/code-style.md): every `docs/<page>.md` they name exists, and a section it names in quotes (`docs/caching.md, "The change
  * number"`) is a heading of that page or a bold label in it (`**Retries**`). A renamed page or heading fails here instead of
  * leaving readers a citation that leads nowhere.
  */
@@ -45,15 +45,24 @@ function headingsOf(page: string): string[] | null {
   return headings.get(page) ?? null;
 }
 
-describe("documents cited by comments", () => {
-  const citations = FOLDERS.flatMap((folder) =>
-    sources(join(ROOT, folder)).flatMap((file) =>
-      [...joined(readFileSync(file, "utf8")).matchAll(/docs\/([\w.-]+\.md)(?:,\s*"([^"]+)")?/g)].map((m) => ({
-        where: relative(ROOT, file),
-        page: m[1],
-        section: m[2],
-      })),
-    ),
+/** The docs pages and the README, whose lines are joined the same way (a citation may wrap). */
+function documents(): string[] {
+  const pages = readdirSync(join(ROOT, "docs")).filter((name) => name.endsWith(".md"));
+  return [join(ROOT, "README.md"), ...pages.map((name) => join(ROOT, "docs", name))];
+}
+const joinedLines = (text: string): string => text.replace(/\r?\n\s*/g, " ");
+
+describe("documents cited by comments and by the documents", () => {
+  const texts = [
+    ...FOLDERS.flatMap((folder) => sources(join(ROOT, folder))).map((file) => ({ file, text: joined(readFileSync(file, "utf8")) })),
+    ...documents().map((file) => ({ file, text: joinedLines(readFileSync(file, "utf8")) })),
+  ];
+  const citations = texts.flatMap(({ file, text }) =>
+    [...text.matchAll(/docs\/([\w.-]+\.md)(?:,\s*"([^"]+)")?/g)].map((m) => ({
+      where: relative(ROOT, file),
+      page: m[1],
+      section: m[2],
+    })),
   );
 
   it("finds citations to check", () => {
