@@ -92,17 +92,15 @@ function CreateTeamForm({ act, pending, onCreated }: { act: Act; pending: boolea
   );
 }
 
-function TeamCard({
-  team,
-  act,
-  pending,
-  onIssued,
-}: {
+/** What a team's card and its key controls get: the team, the panel's one action runner, and where a new key goes. */
+type TeamProps = {
   team: TeamView;
   act: Act;
   pending: boolean;
   onIssued: (value: IssuedTeamKey | null) => void;
-}) {
+};
+
+function TeamCard({ team, act, pending, onIssued }: TeamProps) {
   const active = team.status === "active";
   return (
     <li className={`${card} space-y-3`}>
@@ -138,17 +136,7 @@ function TeamCard({
 }
 
 /** The owner's controls of the team key: create or regenerate (the new key is shown once), delete. */
-function TeamKeyButtons({
-  team,
-  act,
-  pending,
-  onIssued,
-}: {
-  team: TeamView;
-  act: Act;
-  pending: boolean;
-  onIssued: (value: IssuedTeamKey | null) => void;
-}) {
+function TeamKeyButtons({ team, act, pending, onIssued }: TeamProps) {
   const regenerate = () => {
     if (team.hasKey && !window.confirm("Regenerate the team key? The current key stops working at once.")) return;
     act(() => regenerateTeamKeyAction(team.id), onIssued);
