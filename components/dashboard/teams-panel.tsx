@@ -5,9 +5,10 @@ import { useRouter } from "next/navigation";
 import { createTeamAction, deleteTeamKeyAction, regenerateTeamKeyAction } from "@/lib/web/dashboard/actions";
 import type { IssuedTeamKey, TeamView } from "@/lib/web/dashboard/teams";
 import { CopyButton } from "./copy-button";
+import { Field } from "./field";
 import { ErrorNotice } from "./notices";
 import { type Act, useAction } from "./use-action";
-import { card, dangerButton, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
+import { card, dangerButton, formatDate, input, muted, primaryButton, secondaryButton } from "./ui";
 
 export function TeamsPanel({ teams, canCreate }: { teams: TeamView[]; canCreate: boolean }) {
   const router = useRouter();
@@ -72,10 +73,7 @@ function CreateTeamForm({ act, pending, onCreated }: { act: Act; pending: boolea
 
   return (
     <form onSubmit={create} className={`${card} grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end`} aria-label="Create a team">
-      <div className="space-y-1">
-        <label htmlFor={nameId} className={label}>
-          Team name
-        </label>
+      <Field id={nameId} label="Team name">
         <input
           id={nameId}
           value={name}
@@ -84,7 +82,7 @@ function CreateTeamForm({ act, pending, onCreated }: { act: Act; pending: boolea
           className={input}
           placeholder="e.g. Design"
         />
-      </div>
+      </Field>
       <button type="submit" className={primaryButton} disabled={pending}>
         Create team
       </button>
