@@ -1,12 +1,12 @@
 import Link from "next/link";
-import { Confirm } from "@/components/admin/confirm";
+import { DeletePost } from "@/components/admin/delete-post";
 import { Back, Flash, PageHeading, param, plural, type SearchParams } from "@/components/admin/parts";
 import { PostPreviews } from "@/components/admin/preview";
 import { card, muted, primaryButton, secondaryButton } from "@/components/dashboard/ui";
 import { reportQueue, type QueuedReport } from "@/lib/admin/reports";
 import type { ReportUser } from "@/lib/reports/review";
 import { requireAdmin } from "@/lib/web/admin/guard";
-import { decideReportAction, deletePostAction, moderatePostAction, suspendAction } from "@/lib/web/admin/actions";
+import { decideReportAction, moderatePostAction, suspendAction } from "@/lib/web/admin/actions";
 
 export const metadata = { title: "Reports" };
 
@@ -94,12 +94,7 @@ function Actions({ report }: { report: QueuedReport }) {
         </form>
       )}
       {author && <SuspendButton user={author} />}
-      {code && (
-        <Confirm label="Delete post" confirm={`Delete ${code} for good`} action={deletePostAction}>
-          <Back path={HERE} />
-          <input type="hidden" name="code" value={code} />
-        </Confirm>
-      )}
+      {code && <DeletePost code={code} back={HERE} label="Delete post" />}
     </div>
   );
 }
