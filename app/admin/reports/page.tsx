@@ -62,28 +62,38 @@ function Target({ report }: { report: QueuedReport }) {
   );
 }
 
+/** Closes the report as resolved (acted on) or dismissed (nothing to do). */
+function CloseReport({
+  report,
+  outcome,
+  className,
+  label,
+}: {
+  report: QueuedReport;
+  outcome: "resolved" | "dismissed";
+  className: string;
+  label: string;
+}) {
+  return (
+    <form action={decideReportAction}>
+      <Back path={HERE} />
+      <input type="hidden" name="report" value={report.id} />
+      <input type="hidden" name="outcome" value={outcome} />
+      <button type="submit" className={className}>
+        {label}
+      </button>
+    </form>
+  );
+}
+
 function Actions({ report }: { report: QueuedReport }) {
   const t = report.target;
   const author = t.type === "user" ? t.user : t.author;
   const code = t.type === "post" ? t.code : null;
   return (
     <div className="flex flex-wrap gap-2">
-      <form action={decideReportAction}>
-        <Back path={HERE} />
-        <input type="hidden" name="report" value={report.id} />
-        <input type="hidden" name="outcome" value="resolved" />
-        <button type="submit" className={primaryButton}>
-          Resolve
-        </button>
-      </form>
-      <form action={decideReportAction}>
-        <Back path={HERE} />
-        <input type="hidden" name="report" value={report.id} />
-        <input type="hidden" name="outcome" value="dismissed" />
-        <button type="submit" className={secondaryButton}>
-          Dismiss
-        </button>
-      </form>
+      <CloseReport report={report} outcome="resolved" className={primaryButton} label="Resolve" />
+      <CloseReport report={report} outcome="dismissed" className={secondaryButton} label="Dismiss" />
       {code && t.type === "post" && !t.moderated && (
         <form action={moderatePostAction}>
           <Back path={HERE} />
