@@ -4,7 +4,8 @@
  * authenticator app or a recovery code; or a passkey. docs/two-factor.md, docs/passkeys.md.
  */
 import { signIn } from "next-auth/react";
-import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "./styles";
+import { Field } from "./field";
+import { inputClass, primaryButtonClass, secondaryButtonClass } from "./styles";
 import { type SignIn, useSignIn } from "./use-sign-in";
 
 export interface SignInFormProps {
@@ -40,10 +41,7 @@ function CodeStep({ signingIn: { error, pending, submitCode, startOver } }: { si
   return (
     <form onSubmit={submitCode} className="space-y-4" aria-describedby={error ? "signin-error" : undefined}>
       <p className="text-sm text-zinc-600 dark:text-zinc-400">This account uses two-factor sign-in.</p>
-      <div className="space-y-1">
-        <label htmlFor="code" className={labelClass}>
-          Authentication code
-        </label>
+      <Field id="code" label="Authentication code">
         <input
           id="code"
           name="code"
@@ -57,7 +55,7 @@ function CodeStep({ signingIn: { error, pending, submitCode, startOver } }: { si
         <p id="code-help" className="text-xs text-zinc-500">
           The 6-digit code from your authenticator app, or one of your recovery codes.
         </p>
-      </div>
+      </Field>
       <ErrorLine error={error} />
       <button type="submit" disabled={pending} className={primaryButtonClass}>
         {pending ? "Checking…" : "Verify"}
@@ -72,18 +70,12 @@ function CodeStep({ signingIn: { error, pending, submitCode, startOver } }: { si
 function PasswordStep({ signingIn: { error, pending, submitPassword } }: { signingIn: SignIn }) {
   return (
     <form onSubmit={submitPassword} className="space-y-4" aria-describedby={error ? "signin-error" : undefined}>
-      <div className="space-y-1">
-        <label htmlFor="login" className={labelClass}>
-          Username or email
-        </label>
+      <Field id="login" label="Username or email">
         <input id="login" name="login" autoComplete="username webauthn" required className={inputClass} />
-      </div>
-      <div className="space-y-1">
-        <label htmlFor="password" className={labelClass}>
-          Password
-        </label>
+      </Field>
+      <Field id="password" label="Password">
         <input id="password" name="password" type="password" autoComplete="current-password" required className={inputClass} />
-      </div>
+      </Field>
       <ErrorLine error={error} />
       <button type="submit" disabled={pending} className={primaryButtonClass}>
         {pending ? "Signing in…" : "Sign in"}
