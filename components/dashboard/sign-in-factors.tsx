@@ -289,10 +289,7 @@ export function PasskeySettings() {
         <Pending error={list.error} />
       )}
       <form onSubmit={add} className="flex flex-wrap items-end gap-2">
-        <div className="space-y-1">
-          <label htmlFor={nameId} className={label}>
-            Passkey name
-          </label>
+        <Field id={nameId} label="Passkey name">
           <input
             id={nameId}
             value={name}
@@ -301,7 +298,7 @@ export function PasskeySettings() {
             onChange={(e) => setName(e.target.value)}
             className={input}
           />
-        </div>
+        </Field>
         <button type="submit" className={primaryButton}>
           Add a passkey
         </button>
