@@ -9,7 +9,7 @@ import { api, type Post, type Privacy } from "./api";
 import { sendFiles } from "./upload";
 import { dangerButton, formatBytes, input, label, muted, primaryButton, secondaryButton } from "./ui";
 import { CopyButton } from "./copy-button";
-import { Field } from "./field";
+import { Field } from "../field";
 import { setSharePasswordAction } from "@/lib/web/dashboard/actions";
 
 /** An ISO time as the value of a `datetime-local` input, in the browser's zone. */

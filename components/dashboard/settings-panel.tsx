@@ -9,7 +9,7 @@ import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { api, type OwnAccount } from "./api";
 import { PasskeySettings, TwoFactorSettings } from "./sign-in-factors";
 import { sendFiles } from "./upload";
-import { Field } from "./field";
+import { Field } from "../field";
 import { Pending } from "./notices";
 import { card, dangerButton, formatBytes, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
 

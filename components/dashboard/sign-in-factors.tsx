@@ -10,7 +10,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { api } from "./api";
 import { CopyButton } from "./copy-button";
-import { Field } from "./field";
+import { Field } from "../field";
 import { Pending } from "./notices";
 import { dangerButton, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
 
