@@ -3,7 +3,8 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { inputClass, labelClass, primaryButtonClass } from "./styles";
+import { Field } from "../field";
+import { inputClass, primaryButtonClass } from "./styles";
 
 export interface RegisterFormProps {
   /** REGISTRATION=invite: an invite code is asked for. */
@@ -40,10 +41,7 @@ export function RegisterForm({ needsInvite, invite }: RegisterFormProps) {
 
   return (
     <form onSubmit={submit} className="space-y-4">
-      <div className="space-y-1">
-        <label htmlFor="username" className={labelClass}>
-          Username
-        </label>
+      <Field id="username" label="Username">
         <input
           id="username"
           name="username"
@@ -58,17 +56,18 @@ export function RegisterForm({ needsInvite, invite }: RegisterFormProps) {
         <p id="username-help" className="text-xs text-zinc-500 dark:text-zinc-400">
           2 to 32 letters, digits, “_”, “.” or “-”.
         </p>
-      </div>
-      <div className="space-y-1">
-        <label htmlFor="email" className={labelClass}>
-          Email <span className="font-normal text-zinc-500">(optional, lets you sign in with it)</span>
-        </label>
+      </Field>
+      <Field
+        id="email"
+        label={
+          <>
+            Email <span className="font-normal text-zinc-500">(optional, lets you sign in with it)</span>
+          </>
+        }
+      >
         <input id="email" name="email" type="email" autoComplete="email" className={inputClass} />
-      </div>
-      <div className="space-y-1">
-        <label htmlFor="password" className={labelClass}>
-          Password
-        </label>
+      </Field>
+      <Field id="password" label="Password">
         <input
           id="password"
           name="password"
@@ -82,14 +81,11 @@ export function RegisterForm({ needsInvite, invite }: RegisterFormProps) {
         <p id="password-help" className="text-xs text-zinc-500 dark:text-zinc-400">
           At least 8 characters.
         </p>
-      </div>
+      </Field>
       {needsInvite && (
-        <div className="space-y-1">
-          <label htmlFor="invite" className={labelClass}>
-            Invite code
-          </label>
+        <Field id="invite" label="Invite code">
           <input id="invite" name="invite" required defaultValue={invite ?? ""} className={inputClass} />
-        </div>
+        </Field>
       )}
       {error && (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">

@@ -3,10 +3,11 @@
 import { useId, useState, type FormEvent } from "react";
 import { createAppAction, regenerateAppAction, revokeAppAction, setGalleryAccessAction } from "@/lib/web/dashboard/actions";
 import type { AppView, IssuedAppView } from "@/lib/web/dashboard/apps";
+import { Field } from "../field";
 import { ErrorNotice } from "./notices";
 import { UploaderSetupPanel } from "./uploader-setup";
 import { type Act, useAction } from "./use-action";
-import { card, dangerButton, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
+import { card, dangerButton, formatDate, input, muted, primaryButton, secondaryButton } from "./ui";
 
 export function AppsPanel({ initialApps, maxApps }: { initialApps: AppView[]; maxApps: number }) {
   const [apps, setApps] = useState(initialApps);
@@ -70,10 +71,7 @@ function CreateAppForm({ act, disabled, onCreated }: { act: Act; disabled: boole
 
   return (
     <form onSubmit={create} className={`${card} grid gap-3 sm:grid-cols-[1fr_auto_auto] sm:items-end`} aria-label="Create an app">
-      <div className="space-y-1">
-        <label htmlFor={ids.name} className={label}>
-          App name
-        </label>
+      <Field id={ids.name} label="App name">
         <input
           id={ids.name}
           value={name}
@@ -82,7 +80,7 @@ function CreateAppForm({ act, disabled, onCreated }: { act: Act; disabled: boole
           onChange={(e) => setName(e.target.value)}
           className={input}
         />
-      </div>
+      </Field>
       <label htmlFor={ids.gallery} className="flex items-center gap-2 text-sm sm:pb-2">
         <input
           id={ids.gallery}

@@ -9,6 +9,7 @@ import { api, type Post, type Privacy } from "./api";
 import { sendFiles } from "./upload";
 import { dangerButton, formatBytes, input, label, muted, primaryButton, secondaryButton } from "./ui";
 import { CopyButton } from "./copy-button";
+import { Field } from "../field";
 import { setSharePasswordAction } from "@/lib/web/dashboard/actions";
 
 /** An ISO time as the value of a `datetime-local` input, in the browser's zone. */
@@ -126,24 +127,41 @@ function useRunner(): { busy: boolean; message: Notice | null; setMessage: (noti
   return { busy, message, setMessage, run };
 }
 
+/** The details form's fields as typed. */
+type Draft = { title: string; description: string; privacy: Privacy; expiresAt: string; maxViews: string };
+type Edit = (change: Partial<Draft>) => void;
+
+function draftOf(post: Post): Draft {
+  return {
+    title: post.title ?? "",
+    description: post.description ?? "",
+    privacy: post.privacy,
+    expiresAt: toLocalInput(post.expires_at),
+    maxViews: post.max_views === null ? "" : String(post.max_views),
+  };
+}
+
+/** The PATCH body of the draft: a team post's privacy is never sent, nor an unchanged expiry or view limit. */
+function detailsPatch(post: Post, draft: Draft): Record<string, unknown> {
+  const body: Record<string, unknown> = { title: draft.title.trim() || null, description: draft.description.trim() || null };
+  if (!post.team_id) body.privacy = draft.privacy;
+  // Sent only when changed: re-sending an unchanged past-the-minute time would be refused.
+  if (draft.expiresAt !== toLocalInput(post.expires_at)) body.expires_at = draft.expiresAt ? new Date(draft.expiresAt).toISOString() : null;
+  const views = draft.maxViews.trim() === "" ? null : Number(draft.maxViews);
+  if (views !== post.max_views) body.max_views = views;
+  return body;
+}
+
 /** Title, description, privacy, expiry and view limit (docs/expiry.md), saved in one PATCH. */
 function DetailsForm({ post, busy, run, notify, onChanged }: PartProps) {
-  const [title, setTitle] = useState(post.title ?? "");
-  const [description, setDescription] = useState(post.description ?? "");
-  const [privacy, setPrivacy] = useState<Privacy>(post.privacy);
-  const [expiresAt, setExpiresAt] = useState(toLocalInput(post.expires_at));
-  const [maxViews, setMaxViews] = useState(post.max_views === null ? "" : String(post.max_views));
+  const [draft, setDraft] = useState<Draft>(() => draftOf(post));
+  const edit: Edit = (change) => setDraft((current) => ({ ...current, ...change }));
   const ids = { title: useId(), description: useId(), privacy: useId(), expires: useId(), views: useId() };
 
   const save = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      const body: Record<string, unknown> = { title: title.trim() || null, description: description.trim() || null };
-      if (!post.team_id) body.privacy = privacy;
-      // Sent only when changed: re-sending an unchanged past-the-minute time would be refused.
-      if (expiresAt !== toLocalInput(post.expires_at)) body.expires_at = expiresAt ? new Date(expiresAt).toISOString() : null;
-      const views = maxViews.trim() === "" ? null : Number(maxViews);
-      if (views !== post.max_views) body.max_views = views;
+      const body = detailsPatch(post, draft);
       const { post: updated } = await api<{ post: Post }>(postPath(post), { method: "PATCH", body: JSON.stringify(body) });
       onChanged(updated);
       notify({ text: "Saved.", error: false });
@@ -152,76 +170,75 @@ function DetailsForm({ post, busy, run, notify, onChanged }: PartProps) {
 
   return (
     <form onSubmit={save} className="space-y-4">
-      <div className="space-y-1">
-        <label htmlFor={ids.title} className={label}>
-          Title
-        </label>
-        <input id={ids.title} value={title} maxLength={100} onChange={(e) => setTitle(e.target.value)} className={input} />
-      </div>
-      <div className="space-y-1">
-        <label htmlFor={ids.description} className={label}>
-          Description
-        </label>
+      <Field id={ids.title} label="Title">
+        <input id={ids.title} value={draft.title} maxLength={100} onChange={(e) => edit({ title: e.target.value })} className={input} />
+      </Field>
+      <Field id={ids.description} label="Description">
         <textarea
           id={ids.description}
-          value={description}
+          value={draft.description}
           rows={3}
           maxLength={1000}
-          onChange={(e) => setDescription(e.target.value)}
+          onChange={(e) => edit({ description: e.target.value })}
           className={input}
         />
-      </div>
-      <div className="space-y-1">
-        <label htmlFor={ids.privacy} className={label}>
-          Privacy
-        </label>
+      </Field>
+      <Field id={ids.privacy} label="Privacy" hint={post.team_id ? "Team posts are always private." : undefined}>
         <select
           id={ids.privacy}
-          value={privacy}
+          value={draft.privacy}
           disabled={!!post.team_id}
-          onChange={(e) => setPrivacy(e.target.value as Privacy)}
+          onChange={(e) => edit({ privacy: e.target.value as Privacy })}
           className={input}
         >
           <option value="public">Public: listed on discover and your profile</option>
           <option value="unlisted">Unlisted: anyone with the link</option>
           <option value="private">Private: only you</option>
         </select>
-        {post.team_id && <p className={muted}>Team posts are always private.</p>}
-      </div>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <div className="space-y-1">
-          <label htmlFor={ids.expires} className={label}>
-            Expires
-          </label>
-          <input
-            id={ids.expires}
-            type="datetime-local"
-            value={expiresAt}
-            onChange={(e) => setExpiresAt(e.target.value)}
-            className={input}
-          />
-          <p className={muted}>Empty: never. Then the post and its files are deleted.</p>
-        </div>
-        <div className="space-y-1">
-          <label htmlFor={ids.views} className={label}>
-            View limit
-          </label>
-          <input
-            id={ids.views}
-            type="number"
-            min={1}
-            step={1}
-            value={maxViews}
-            onChange={(e) => setMaxViews(e.target.value)}
-            className={input}
-          />
-          <p className={muted}>Empty: no limit. Counts every view but yours ({post.view_count} so far).</p>
-        </div>
-      </div>
+      </Field>
+      <LimitFields ids={ids} draft={draft} edit={edit} viewCount={post.view_count} />
       <button type="submit" className={primaryButton} disabled={busy}>
         Save changes
       </button>
     </form>
+  );
+}
+
+/** When the post goes: at a time, or after so many views (docs/expiry.md). */
+function LimitFields({
+  ids,
+  draft,
+  edit,
+  viewCount,
+}: {
+  ids: { expires: string; views: string };
+  draft: Draft;
+  edit: Edit;
+  viewCount: number;
+}) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <Field id={ids.expires} label="Expires" hint="Empty: never. Then the post and its files are deleted.">
+        <input
+          id={ids.expires}
+          type="datetime-local"
+          value={draft.expiresAt}
+          onChange={(e) => edit({ expiresAt: e.target.value })}
+          className={input}
+        />
+      </Field>
+      <Field id={ids.views} label="View limit" hint={<>Empty: no limit. Counts every view but yours ({viewCount} so far).</>}>
+        <input
+          id={ids.views}
+          type="number"
+          min={1}
+          step={1}
+          value={draft.maxViews}
+          onChange={(e) => edit({ maxViews: e.target.value })}
+          className={input}
+        />
+      </Field>
+    </div>
   );
 }
 

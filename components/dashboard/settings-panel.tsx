@@ -9,6 +9,7 @@ import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { api, type OwnAccount } from "./api";
 import { PasskeySettings, TwoFactorSettings } from "./sign-in-factors";
 import { sendFiles } from "./upload";
+import { Field } from "../field";
 import { Pending } from "./notices";
 import { card, dangerButton, formatBytes, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
 
@@ -87,22 +88,16 @@ function ProfileForm({ user }: { user: OwnAccount }) {
   };
   return (
     <form onSubmit={submit} className="grid gap-4 sm:grid-cols-2">
-      <div className="space-y-1">
-        <label htmlFor={ids.nickname} className={label}>
-          Display name
-        </label>
+      <Field id={ids.nickname} label="Display name">
         <input id={ids.nickname} value={nickname} maxLength={32} onChange={(e) => setNickname(e.target.value)} className={input} />
-      </div>
-      <div className="space-y-1">
-        <label htmlFor={ids.theme} className={label}>
-          Theme
-        </label>
+      </Field>
+      <Field id={ids.theme} label="Theme">
         <select id={ids.theme} value={theme} onChange={(e) => setTheme(e.target.value as ThemeMode)} className={input}>
           <option value="system">Same as my device</option>
           <option value="light">Light</option>
           <option value="dark">Dark</option>
         </select>
-      </div>
+      </Field>
       <div className="space-y-1 sm:col-span-2">
         <label htmlFor={ids.bio} className={label}>
           Bio

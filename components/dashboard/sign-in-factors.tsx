@@ -10,6 +10,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { api } from "./api";
 import { CopyButton } from "./copy-button";
+import { Field } from "../field";
 import { Pending } from "./notices";
 import { dangerButton, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
 
@@ -87,12 +88,9 @@ function ProofForm({
   const title = action === "disable" ? "Turn off two-factor sign-in" : "New recovery codes";
   return (
     <form onSubmit={submit} className="flex flex-wrap items-end gap-2">
-      <div className="space-y-1">
-        <label htmlFor={id} className={label}>
-          Password or code ({title.toLowerCase()})
-        </label>
+      <Field id={id} label={<>Password or code ({title.toLowerCase()})</>}>
         <input id={id} name="proof" type="password" autoComplete="current-password" required className={input} />
-      </div>
+      </Field>
       <button type="submit" disabled={busy} className={danger ? dangerButton : secondaryButton}>
         {title}
       </button>
@@ -101,10 +99,13 @@ function ProofForm({
   );
 }
 
+/** The authenticator app's key while it is being set up, before a code confirms it. */
+type TotpSetup = { secret: string; otpauth_uri: string };
+
 export function TwoFactorSettings() {
   const queryClient = useQueryClient();
   const status = useQuery({ queryKey: ["two-factor"], queryFn: () => api<TwoFactorStatus>("/relay/auth/two-factor") });
-  const [setup, setSetup] = useState<{ secret: string; otpauth_uri: string } | null>(null);
+  const [setup, setSetup] = useState<TotpSetup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [result, setResult] = useState<Result>(null);
   const codeId = useId();
@@ -114,14 +115,12 @@ export function TwoFactorSettings() {
     setResult(null);
     setCodes(null);
     try {
-      setSetup(await api<{ secret: string; otpauth_uri: string }>("/relay/auth/two-factor/totp", { method: "POST" }));
+      setSetup(await api<TotpSetup>("/relay/auth/two-factor/totp", { method: "POST" }));
     } catch (error) {
       setResult({ text: (error as Error).message, error: true });
     }
   };
-  const confirm = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const code = String(new FormData(event.currentTarget).get("code") ?? "");
+  const confirm = async (code: string) => {
     setResult(null);
     try {
       const reply = await api<{ recovery_codes: string[] }>("/relay/auth/two-factor/totp/confirm", {
@@ -151,58 +150,67 @@ export function TwoFactorSettings() {
           Set up an authenticator app
         </button>
       )}
-      {!enabled && setup && (
-        <form onSubmit={confirm} className="space-y-3">
-          <p className={muted}>
-            Add this key to your authenticator app (Aegis, 2FAS, Google Authenticator, 1Password, …), or open the link on the phone that has
-            the app. Then enter the 6-digit code it shows.
-          </p>
-          <p className="flex flex-wrap items-center gap-2">
-            <span className={label}>Key</span>
-            <code data-testid="totp-secret" className="break-all rounded bg-zinc-100 px-2 py-1 font-mono text-sm dark:bg-zinc-800">
-              {setup.secret}
-            </code>
-            <CopyButton value={setup.secret} label="Copy key" />
-          </p>
-          <p className="text-sm">
-            <a href={setup.otpauth_uri} className="text-brand-600 underline dark:text-brand-400">
-              Open in authenticator app
-            </a>
-          </p>
-          <div className="flex flex-wrap items-end gap-2">
-            <div className="space-y-1">
-              <label htmlFor={codeId} className={label}>
-                Code from the app
-              </label>
-              <input id={codeId} name="code" inputMode="numeric" autoComplete="one-time-code" required maxLength={6} className={input} />
-            </div>
-            <button type="submit" className={primaryButton}>
-              Turn on
-            </button>
-          </div>
-        </form>
-      )}
+      {!enabled && setup && <TotpSetupForm setup={setup} codeId={codeId} onCode={(code) => void confirm(code)} />}
       {enabled && (
-        <div className="space-y-3">
-          <ProofForm
-            action="recovery-codes"
-            onDone={(fresh) => {
-              setCodes(fresh ?? null);
-              void refresh();
-            }}
-          />
-          <ProofForm
-            action="disable"
-            danger
-            onDone={() => {
-              setCodes(null);
-              setResult({ text: "Two-factor sign-in is off.", error: false });
-              void refresh();
-            }}
-          />
-        </div>
+        <TotpOffOrNewCodes
+          onNewCodes={(fresh) => {
+            setCodes(fresh ?? null);
+            void refresh();
+          }}
+          onOff={() => {
+            setCodes(null);
+            setResult({ text: "Two-factor sign-in is off.", error: false });
+            void refresh();
+          }}
+        />
       )}
       <Message result={result} />
+    </div>
+  );
+}
+
+/** Set-up's second step: the key to add to the app (or its link), and the code that proves it was added. */
+function TotpSetupForm({ setup, codeId, onCode }: { setup: TotpSetup; codeId: string; onCode: (code: string) => void }) {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    onCode(String(new FormData(event.currentTarget).get("code") ?? ""));
+  };
+  return (
+    <form onSubmit={submit} className="space-y-3">
+      <p className={muted}>
+        Add this key to your authenticator app (Aegis, 2FAS, Google Authenticator, 1Password, …), or open the link on the phone that has the
+        app. Then enter the 6-digit code it shows.
+      </p>
+      <p className="flex flex-wrap items-center gap-2">
+        <span className={label}>Key</span>
+        <code data-testid="totp-secret" className="break-all rounded bg-zinc-100 px-2 py-1 font-mono text-sm dark:bg-zinc-800">
+          {setup.secret}
+        </code>
+        <CopyButton value={setup.secret} label="Copy key" />
+      </p>
+      <p className="text-sm">
+        <a href={setup.otpauth_uri} className="text-brand-600 underline dark:text-brand-400">
+          Open in authenticator app
+        </a>
+      </p>
+      <div className="flex flex-wrap items-end gap-2">
+        <Field id={codeId} label="Code from the app">
+          <input id={codeId} name="code" inputMode="numeric" autoComplete="one-time-code" required maxLength={6} className={input} />
+        </Field>
+        <button type="submit" className={primaryButton}>
+          Turn on
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** What an account with two-factor sign-in on can do: get new recovery codes, or turn it off. */
+function TotpOffOrNewCodes({ onNewCodes, onOff }: { onNewCodes: (codes?: string[]) => void; onOff: () => void }) {
+  return (
+    <div className="space-y-3">
+      <ProofForm action="recovery-codes" onDone={onNewCodes} />
+      <ProofForm action="disable" danger onDone={onOff} />
     </div>
   );
 }
@@ -281,10 +289,7 @@ export function PasskeySettings() {
         <Pending error={list.error} />
       )}
       <form onSubmit={add} className="flex flex-wrap items-end gap-2">
-        <div className="space-y-1">
-          <label htmlFor={nameId} className={label}>
-            Passkey name
-          </label>
+        <Field id={nameId} label="Passkey name">
           <input
             id={nameId}
             value={name}
@@ -293,7 +298,7 @@ export function PasskeySettings() {
             onChange={(e) => setName(e.target.value)}
             className={input}
           />
-        </div>
+        </Field>
         <button type="submit" className={primaryButton}>
           Add a passkey
         </button>

@@ -5,9 +5,10 @@ import { useRouter } from "next/navigation";
 import { createTeamAction, deleteTeamKeyAction, regenerateTeamKeyAction } from "@/lib/web/dashboard/actions";
 import type { IssuedTeamKey, TeamView } from "@/lib/web/dashboard/teams";
 import { CopyButton } from "./copy-button";
+import { Field } from "../field";
 import { ErrorNotice } from "./notices";
 import { type Act, useAction } from "./use-action";
-import { card, dangerButton, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
+import { card, dangerButton, formatDate, input, muted, primaryButton, secondaryButton } from "./ui";
 
 export function TeamsPanel({ teams, canCreate }: { teams: TeamView[]; canCreate: boolean }) {
   const router = useRouter();
@@ -72,10 +73,7 @@ function CreateTeamForm({ act, pending, onCreated }: { act: Act; pending: boolea
 
   return (
     <form onSubmit={create} className={`${card} grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end`} aria-label="Create a team">
-      <div className="space-y-1">
-        <label htmlFor={nameId} className={label}>
-          Team name
-        </label>
+      <Field id={nameId} label="Team name">
         <input
           id={nameId}
           value={name}
@@ -84,7 +82,7 @@ function CreateTeamForm({ act, pending, onCreated }: { act: Act; pending: boolea
           className={input}
           placeholder="e.g. Design"
         />
-      </div>
+      </Field>
       <button type="submit" className={primaryButton} disabled={pending}>
         Create team
       </button>
@@ -92,17 +90,15 @@ function CreateTeamForm({ act, pending, onCreated }: { act: Act; pending: boolea
   );
 }
 
-function TeamCard({
-  team,
-  act,
-  pending,
-  onIssued,
-}: {
+/** What a team's card and its key controls get: the team, the panel's one action runner, and where a new key goes. */
+type TeamProps = {
   team: TeamView;
   act: Act;
   pending: boolean;
   onIssued: (value: IssuedTeamKey | null) => void;
-}) {
+};
+
+function TeamCard({ team, act, pending, onIssued }: TeamProps) {
   const active = team.status === "active";
   return (
     <li className={`${card} space-y-3`}>
@@ -138,17 +134,7 @@ function TeamCard({
 }
 
 /** The owner's controls of the team key: create or regenerate (the new key is shown once), delete. */
-function TeamKeyButtons({
-  team,
-  act,
-  pending,
-  onIssued,
-}: {
-  team: TeamView;
-  act: Act;
-  pending: boolean;
-  onIssued: (value: IssuedTeamKey | null) => void;
-}) {
+function TeamKeyButtons({ team, act, pending, onIssued }: TeamProps) {
   const regenerate = () => {
     if (team.hasKey && !window.confirm("Regenerate the team key? The current key stops working at once.")) return;
     act(() => regenerateTeamKeyAction(team.id), onIssued);

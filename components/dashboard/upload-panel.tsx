@@ -2,6 +2,7 @@
 /** Drop zone, paste target and file picker, with one progress display over the batch and a bar per file. */
 import { useEffect, useId, useRef, useState, type DragEvent } from "react";
 import type { Privacy } from "./api";
+import { PrivacySelect } from "./privacy-select";
 import { formatBytes, muted, secondaryButton } from "./ui";
 import type { UploadItem } from "./upload";
 import { UploadSummary } from "./upload-summary";
@@ -118,19 +119,13 @@ function DropZone({
         <span className="font-medium text-zinc-900 dark:text-zinc-100">Drop files here</span>, paste with Ctrl+V, or choose them.
       </p>
       <div className="flex flex-wrap items-center justify-center gap-2">
-        <label htmlFor={privacyId} className="sr-only">
-          Privacy of new uploads
-        </label>
-        <select
+        <PrivacySelect
           id={privacyId}
+          label="Privacy of new uploads"
           value={privacy}
-          onChange={(e) => onPrivacy(e.target.value as Privacy)}
-          className="rounded-md border border-zinc-300 bg-white px-2 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-        >
-          <option value="unlisted">Unlisted</option>
-          <option value="public">Public</option>
-          <option value="private">Private</option>
-        </select>
+          choices={["unlisted", "public", "private"]}
+          onChange={onPrivacy}
+        />
         <button type="button" className={secondaryButton} onClick={() => inputRef.current?.click()}>
           Choose files
         </button>

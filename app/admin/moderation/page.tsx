@@ -1,11 +1,11 @@
 import Link from "next/link";
-import { Confirm } from "@/components/admin/confirm";
+import { DeletePost } from "@/components/admin/delete-post";
 import { Back, Flash, PageHeading, Pager, param, plural, type SearchParams } from "@/components/admin/parts";
 import { PostPreviews } from "@/components/admin/preview";
 import { card, muted, primaryButton } from "@/components/dashboard/ui";
 import { moderationQueue } from "@/lib/admin/posts";
 import { requireAdmin } from "@/lib/web/admin/guard";
-import { deletePostAction, releasePostAction } from "@/lib/web/admin/actions";
+import { releasePostAction } from "@/lib/web/admin/actions";
 
 export const metadata = { title: "Moderation" };
 
@@ -49,10 +49,7 @@ export default async function AdminModerationPage({ searchParams }: { searchPara
                   Release
                 </button>
               </form>
-              <Confirm label="Delete" confirm={`Delete ${post.code} for good`} action={deletePostAction}>
-                <Back path={here} />
-                <input type="hidden" name="code" value={post.code} />
-              </Confirm>
+              <DeletePost code={post.code} back={here} />
             </div>
           </li>
         ))}

@@ -1,12 +1,12 @@
 import Link from "next/link";
-import { Confirm } from "@/components/admin/confirm";
+import { DeletePost } from "@/components/admin/delete-post";
 import { Back, Flash, PageHeading, param, plural, type SearchParams } from "@/components/admin/parts";
 import { PostPreviews } from "@/components/admin/preview";
 import { card, muted, primaryButton, secondaryButton } from "@/components/dashboard/ui";
 import { reportQueue, type QueuedReport } from "@/lib/admin/reports";
 import type { ReportUser } from "@/lib/reports/review";
 import { requireAdmin } from "@/lib/web/admin/guard";
-import { decideReportAction, deletePostAction, moderatePostAction, suspendAction } from "@/lib/web/admin/actions";
+import { decideReportAction, moderatePostAction, suspendAction } from "@/lib/web/admin/actions";
 
 export const metadata = { title: "Reports" };
 
@@ -62,28 +62,38 @@ function Target({ report }: { report: QueuedReport }) {
   );
 }
 
+/** Closes the report as resolved (acted on) or dismissed (nothing to do). */
+function CloseReport({
+  report,
+  outcome,
+  className,
+  label,
+}: {
+  report: QueuedReport;
+  outcome: "resolved" | "dismissed";
+  className: string;
+  label: string;
+}) {
+  return (
+    <form action={decideReportAction}>
+      <Back path={HERE} />
+      <input type="hidden" name="report" value={report.id} />
+      <input type="hidden" name="outcome" value={outcome} />
+      <button type="submit" className={className}>
+        {label}
+      </button>
+    </form>
+  );
+}
+
 function Actions({ report }: { report: QueuedReport }) {
   const t = report.target;
   const author = t.type === "user" ? t.user : t.author;
   const code = t.type === "post" ? t.code : null;
   return (
     <div className="flex flex-wrap gap-2">
-      <form action={decideReportAction}>
-        <Back path={HERE} />
-        <input type="hidden" name="report" value={report.id} />
-        <input type="hidden" name="outcome" value="resolved" />
-        <button type="submit" className={primaryButton}>
-          Resolve
-        </button>
-      </form>
-      <form action={decideReportAction}>
-        <Back path={HERE} />
-        <input type="hidden" name="report" value={report.id} />
-        <input type="hidden" name="outcome" value="dismissed" />
-        <button type="submit" className={secondaryButton}>
-          Dismiss
-        </button>
-      </form>
+      <CloseReport report={report} outcome="resolved" className={primaryButton} label="Resolve" />
+      <CloseReport report={report} outcome="dismissed" className={secondaryButton} label="Dismiss" />
       {code && t.type === "post" && !t.moderated && (
         <form action={moderatePostAction}>
           <Back path={HERE} />
@@ -94,12 +104,7 @@ function Actions({ report }: { report: QueuedReport }) {
         </form>
       )}
       {author && <SuspendButton user={author} />}
-      {code && (
-        <Confirm label="Delete post" confirm={`Delete ${code} for good`} action={deletePostAction}>
-          <Back path={HERE} />
-          <input type="hidden" name="code" value={code} />
-        </Confirm>
-      )}
+      {code && <DeletePost code={code} back={HERE} label="Delete post" />}
     </div>
   );
 }

@@ -1,0 +1,102 @@
+"use client";
+/** The gallery's filters: title search, privacy and kind. */
+import { useEffect, useId, useState } from "react";
+import type { Privacy } from "./api";
+import { input } from "./ui";
+
+const TABS = [
+  { value: "all", label: "All kinds" },
+  { value: "images", label: "Images" },
+  { value: "videos", label: "Videos" },
+  { value: "gifs", label: "GIFs" },
+  { value: "albums", label: "Albums" },
+] as const;
+
+type Tab = (typeof TABS)[number]["value"];
+/** What GET /api/posts is asked for. */
+export type Filters = { search: string; privacy: "" | Privacy; tab: Tab };
+
+type FilterBarProps = {
+  search: string;
+  onSearch: (search: string) => void;
+  privacy: "" | Privacy;
+  onPrivacy: (privacy: "" | Privacy) => void;
+  tab: Tab;
+  onTab: (tab: Tab) => void;
+};
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+/** The filter bar's values as typed, and the filters to query with: the search trimmed and 300 ms behind the typing. */
+export function useFilters(): FilterBarProps & { filters: Filters } {
+  const [search, setSearch] = useState("");
+  const [privacy, setPrivacy] = useState<"" | Privacy>("");
+  const [tab, setTab] = useState<Tab>("all");
+  const debouncedSearch = useDebounced(search.trim(), 300);
+  return {
+    search,
+    onSearch: setSearch,
+    privacy,
+    onPrivacy: setPrivacy,
+    tab,
+    onTab: setTab,
+    filters: { search: debouncedSearch, privacy, tab },
+  };
+}
+
+/** Whether any filter narrows the list (an empty list then says so rather than inviting a first upload). */
+export function isFiltered({ search, privacy, tab }: Filters): boolean {
+  return Boolean(search || privacy || tab !== "all");
+}
+
+/** The search field and the privacy and kind filters above the grid. */
+export function FilterBar({ search, onSearch, privacy, onPrivacy, tab, onTab }: FilterBarProps) {
+  const ids = { search: useId(), privacy: useId(), tab: useId() };
+  return (
+    <div className="grid gap-3 sm:grid-cols-[1fr_auto_auto]">
+      <div>
+        <label htmlFor={ids.search} className="sr-only">
+          Search by title
+        </label>
+        <input
+          id={ids.search}
+          type="search"
+          placeholder="Search titles and descriptions"
+          value={search}
+          onChange={(e) => onSearch(e.target.value)}
+          className={input}
+        />
+      </div>
+      <div>
+        <label htmlFor={ids.privacy} className="sr-only">
+          Filter by privacy
+        </label>
+        <select id={ids.privacy} value={privacy} onChange={(e) => onPrivacy(e.target.value as "" | Privacy)} className={input}>
+          <option value="">Any privacy</option>
+          <option value="public">Public</option>
+          <option value="unlisted">Unlisted</option>
+          <option value="private">Private</option>
+        </select>
+      </div>
+      <div>
+        <label htmlFor={ids.tab} className="sr-only">
+          Filter by kind
+        </label>
+        <select id={ids.tab} value={tab} onChange={(e) => onTab(e.target.value as Tab)} className={input}>
+          {TABS.map((t) => (
+            <option key={t.value} value={t.value}>
+              {t.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+/** The gallery's posts: GET /api/posts page by page, the next page on scroll. */
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { type RefObject, useEffect, useRef } from "react";
+import { api, type PostPage } from "./api";
+import type { Filters } from "./gallery-filters";
+
+const PAGE_SIZE = 30;
+
+/** GET /api/posts page by page (cursor), with the filters as the query key. */
+export function usePostPages({ search, privacy, tab }: Filters) {
+  return useInfiniteQuery({
+    queryKey: ["posts", { search, privacy, tab }],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam, signal }) => {
+      const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
+      if (pageParam) params.set("cursor", pageParam);
+      if (search) params.set("search", search);
+      if (privacy) params.set("privacy", privacy);
+      if (tab !== "all") params.set("tab", tab);
+      return api<PostPage>(`/api/posts?${params}`, { signal });
+    },
+    getNextPageParam: (last) => (last.has_more ? last.next_cursor : null),
+  });
+}
+
+/** Infinite scroll: the next page loads when the returned sentinel (below the grid) comes into view. */
+export function useNextPageOnScroll({
+  hasNextPage,
+  isFetchingNextPage,
+  fetchNextPage,
+}: {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => Promise<unknown>;
+}): RefObject<HTMLDivElement | null> {
+  const sentinel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const node = sentinel.current;
+    if (!node || !hasNextPage) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+      },
+      { rootMargin: "400px" },
+    );
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  return sentinel;
+}

@@ -1,0 +1,52 @@
+/** One post in the gallery's grid. */
+import { countOf } from "../plural";
+import { FOUR_COLUMN_SIZES, previewSources } from "../preview-image";
+import type { Post, Privacy } from "./api";
+
+const PRIVACY_BADGE: Record<Privacy, string> = {
+  public: "bg-emerald-100 text-emerald-800 dark:bg-emerald-500/15 dark:text-emerald-300",
+  unlisted: "bg-amber-100 text-amber-800 dark:bg-amber-500/15 dark:text-amber-300",
+  private: "bg-zinc-200 text-zinc-800 dark:bg-zinc-700 dark:text-zinc-200",
+};
+
+/** One post in the grid: its preview opens the editor; the checkbox selects it. */
+export function PostTile({ post, checked, onEdit, onToggle }: { post: Post; checked: boolean; onEdit: () => void; onToggle: () => void }) {
+  const preview = previewSources(post.files[0]);
+  const title = post.title || "Untitled";
+  return (
+    <li
+      data-code={post.code}
+      className={`group relative overflow-hidden rounded-lg border bg-zinc-50 dark:bg-zinc-900 ${checked ? "border-brand-500 ring-2 ring-brand-500" : "border-zinc-200 dark:border-zinc-800"}`}
+    >
+      <button type="button" onClick={onEdit} className="block w-full text-left" aria-label={`Edit ${title}`}>
+        <div className="aspect-square w-full bg-zinc-100 dark:bg-zinc-800">
+          {preview ? (
+            <img
+              src={preview.src}
+              srcSet={preview.srcSet}
+              sizes={preview.srcSet ? FOUR_COLUMN_SIZES : undefined}
+              alt=""
+              loading="lazy"
+              className="h-full w-full object-cover"
+            />
+          ) : (
+            <div className="flex h-full items-center justify-center text-sm text-zinc-500">{post.files[0]?.mime_type ?? "No file"}</div>
+          )}
+        </div>
+        <div className="space-y-1 p-2">
+          <p className="truncate text-sm font-medium">{title}</p>
+          <p className="flex flex-wrap items-center gap-1.5 text-xs text-zinc-500 dark:text-zinc-400">
+            <span className={`rounded px-1.5 py-0.5 font-medium ${PRIVACY_BADGE[post.privacy]}`}>{post.privacy}</span>
+            {post.file_count > 1 && <span>{countOf(post.file_count, "file")}</span>}
+            <span>{countOf(post.view_count, "view")}</span>
+            {post.moderated && <span className="text-red-600">moderated</span>}
+          </p>
+        </div>
+      </button>
+      <label className="absolute left-2 top-2 flex items-center rounded bg-white/90 p-1.5 shadow dark:bg-zinc-900/90">
+        <input type="checkbox" checked={checked} onChange={onToggle} className="h-4 w-4 accent-brand-600" />
+        <span className="sr-only">Select {title}</span>
+      </label>
+    </li>
+  );
+}
