@@ -21,6 +21,9 @@
  * Anything else (fragmented MP4, extra tracks, `hev1`, encrypted samples, a `moov` between
  * two `mdat`s, 32-bit offsets that would overflow) returns false before a byte is written,
  * and the caller remuxes with ffmpeg.
+ *
+ * The moov plan and the chunk-offset helpers are shared with lib/media/mov-to-mp4.ts, which
+ * does the same for a MOV after rewriting its moov in MP4 form.
  */
 import { execFile } from "node:child_process";
 import { constants as fsConstants } from "node:fs";

@@ -72,7 +72,8 @@ export async function movToMp4(input: string, output: string, opts: FastStartOpt
       await rename(input, output);
       return true;
     }
-    // One sequential copy: the head, then the media; the media moves from mdat.start to head.length.
+    // One sequential copy: the head, then the media; the media moves from mdat.start to head.length
+    // (maybe back: every chunk starts inside the mdat, so no offset goes below 0).
     const shift = layout.head.length - layout.mdat.start;
     if (!fitsOffsets(layout.moov, layout.plan, shift)) return false;
     shiftChunkOffsets(layout.moov, layout.plan, shift);
