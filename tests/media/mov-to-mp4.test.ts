@@ -109,6 +109,22 @@ describe("movToMp4: moov at the end (ffmpeg's and cameras' layout)", () => {
     await expectMp4Of(at("silent.mp4"), reference, ["h264"]);
   });
 
+  it("MP3 audio (`.mp3` in QuickTime) becomes `mp4a` with the esds ffmpeg writes for it", async () => {
+    const reference = await makeMov("mp3.mov", ["-c:a", "libmp3lame"]);
+    expect((await probeJson(reference)).streams[1].codec_tag_string).toBe(".mp3");
+    expect(await movToMp4(reference, at("mp3.mp4"), { keepMetadata: false, withAudio: true, consumeInput: false })).toBe(true);
+    await expectMp4Of(at("mp3.mp4"), reference, ["h264", "mp3"]);
+    const remuxed = at("mp3-remuxed.mp4");
+    await ffmpeg(["-i", reference, "-map", "0", "-c", "copy", "-map_metadata", "-1", "-f", "mp4", remuxed]);
+    const esds = async (path: string) => {
+      const bytes = await readFile(path);
+      const start = bytes.indexOf("esds", 0, "latin1") - 4;
+      return bytes.subarray(start, start + bytes.readUInt32BE(start)).toString("hex");
+    };
+    expect(await esds(at("mp3.mp4"))).toBe(await esds(remuxed));
+    expect((await probeJson(at("mp3.mp4"))).streams[1].codec_tag_string).toBe("mp4a");
+  });
+
   it("the display rotation survives", async () => {
     const rotated = at("rot.mov");
     await ffmpeg(["-i", await makeMov("rot-src.mov"), "-c", "copy", "-metadata:s:v:0", "rotate=270", "-f", "mov", rotated]);
