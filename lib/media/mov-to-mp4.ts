@@ -1,6 +1,6 @@
 /**
  * MOV → fast-start MP4 without a remux, for a QuickTime file whose tracks would only be copied:
- * one H.264 video track and at most one AAC/MP3 (`mp4a`) audio track. What fastStart
+ * one H.264 video track and at most one AAC or MP3 (`mp4a`, `.mp3`) audio track. What fastStart
  * (lib/media/faststart.ts) does for an MP4, with the moov rewritten in MP4 form on the way
  * (lib/media/quicktime-moov.ts) and an ISO `ftyp` (isom) in place of `qt  `.
  *
