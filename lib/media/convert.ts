@@ -34,8 +34,7 @@ import { primaryAudio, primaryVideo } from "./probe";
 import { probeInput } from "./probe-input";
 import { imageError } from "./sharp";
 import type { ImageFormat, Sniffed, SniffedFormat } from "./sniff";
-import { fastStart } from "./faststart";
-import { CONVERT_COPY_VIDEO, onlyCopies, planMp4, writeMp4 } from "./video";
+import { CONVERT_COPY_VIDEO, onlyCopies, planMp4, writeMp4, writeWithoutRemux } from "./video";
 
 export const CONVERT_TARGETS = ["png", "jpeg", "webp", "avif", "gif", "mp4", "mp3"] as const;
 export type ConvertTarget = (typeof CONVERT_TARGETS)[number];
@@ -129,12 +128,12 @@ export async function convertFile(input: string, output: string, opts: ConvertOp
         if (target === "mp4") {
           const probe = await probeInput(input, { ...clock.run(), demuxer });
           const plan = planMp4(probe, CONVERT_COPY_VIDEO, demuxer);
-          // An H.264 MP4 whose tracks are all copied needs no remux, as on upload: the moov is
-          // moved to the front and the metadata zeroed in place (docs/convert.md, "MP4 output").
+          // An H.264 MP4 or MOV whose tracks are all copied needs no remux, as on upload: the
+          // moov is moved to the front (a MOV's rewritten in MP4 form) and the metadata dropped
+          // (docs/convert.md, "MP4 output").
           const fast =
-            source.format === "mp4" &&
             onlyCopies(probe, plan) &&
-            (await fastStart(input, output, {
+            (await writeWithoutRemux(source.format, input, output, {
               keepMetadata: false,
               withAudio: plan.audio !== undefined,
               consumeInput: opts.consumeInput === true,

@@ -21,11 +21,14 @@
  * Anything else (fragmented MP4, extra tracks, `hev1`, encrypted samples, a `moov` between
  * two `mdat`s, 32-bit offsets that would overflow) returns false before a byte is written,
  * and the caller remuxes with ffmpeg.
+ *
+ * The moov plan and the chunk-offset helpers are shared with lib/media/mov-to-mp4.ts, which
+ * does the same for a MOV after rewriting its moov in MP4 form.
  */
 import { execFile } from "node:child_process";
 import { constants as fsConstants } from "node:fs";
 import { copyFile, open, rename, rm, type FileHandle } from "node:fs/promises";
-import { childBoxes, endOf, findChild, MalformedBox, payloadOf, topLevelBoxes, type Box } from "./mp4-boxes";
+import { boxHeader, childBoxes, endOf, findChild, MalformedBox, payloadOf, readBox, topLevelBoxes, type Box } from "./mp4-boxes";
 
 export type FastStartOptions = {
   keepMetadata: boolean;
@@ -44,14 +47,14 @@ const AUDIO_ENTRIES: ReadonlySet<string> = new Set(["mp4a", ".mp3"]);
 const KEPT_TOP: ReadonlySet<string> = new Set(["ftyp", "moov", "mdat", "free", "skip", "wide"]);
 const METADATA: ReadonlySet<string> = new Set(["udta", "meta", "uuid"]);
 /** A moov bigger than this (hours of tiny samples) is left to ffmpeg rather than held in memory. */
-const MAX_MOOV_BYTES = 64 * 1024 * 1024;
+export const MAX_MOOV_BYTES = 64 * 1024 * 1024;
 const COPY_CHUNK = 1024 * 1024;
 const UINT32_LIMIT = 2 ** 32;
 
-type ChunkTable = { box: Box; wide: boolean };
+export type ChunkTable = { box: Box; wide: boolean };
 
 /** What the edit needs to know about the moov, found without changing anything. */
-type MoovPlan = {
+export type MoovPlan = {
   /** Boxes (positions inside the moov buffer) to turn into zero-filled `free`. */
   strip: Box[];
   /** mvhd/tkhd/mdhd boxes whose times are zeroed. */
@@ -173,7 +176,7 @@ async function readLayout(file: FileHandle, opts: FastStartOptions): Promise<Lay
 }
 
 /** Finds what to edit in the moov (positions relative to the moov buffer), or null when it is not the simple case. */
-function planMoov(buf: Buffer, opts: FastStartOptions): MoovPlan | null {
+export function planMoov(buf: Buffer, opts: Pick<FastStartOptions, "withAudio">): MoovPlan | null {
   const moov: Box = { type: "moov", start: 0, size: buf.length, header: 8 };
   const plan: MoovPlan = { strip: [], timed: [], chunkTables: [] };
   const handlers: string[] = [];
@@ -235,7 +238,7 @@ function planTrak(buf: Buffer, trak: Box, plan: MoovPlan): "vide" | "soun" | nul
   return null;
 }
 
-function applyMetadataEdits(buf: Buffer, plan: MoovPlan, keepMetadata: boolean): void {
+export function applyMetadataEdits(buf: Buffer, plan: MoovPlan, keepMetadata: boolean): void {
   if (keepMetadata) return;
   for (const box of plan.timed) {
     // FullBox: version (1) + flags (3), then creation and modification time (4 or 8 bytes each).
@@ -250,7 +253,7 @@ function applyMetadataEdits(buf: Buffer, plan: MoovPlan, keepMetadata: boolean):
 }
 
 /** True when every chunk offset in a 32-bit table still fits after moving by `shift`. */
-function fitsOffsets(buf: Buffer, plan: MoovPlan, shift: number): boolean {
+export function fitsOffsets(buf: Buffer, plan: MoovPlan, shift: number): boolean {
   for (const { box, wide } of plan.chunkTables) {
     if (wide) continue;
     const count = buf.readUInt32BE(payloadOf(box) + 4);
@@ -260,7 +263,7 @@ function fitsOffsets(buf: Buffer, plan: MoovPlan, shift: number): boolean {
   return true;
 }
 
-function shiftChunkOffsets(buf: Buffer, plan: MoovPlan, shift: number): void {
+export function shiftChunkOffsets(buf: Buffer, plan: MoovPlan, shift: number): void {
   for (const { box, wide } of plan.chunkTables) {
     const count = buf.readUInt32BE(payloadOf(box) + 4);
     const first = payloadOf(box) + 8;
@@ -314,19 +317,12 @@ async function copyWithMoovFirst(
 }
 
 /** `fallocate --insert-range`: a zero-filled gap of `length` bytes at the start. False when unsupported here. */
-function insertGapAtStart(path: string, length: number): Promise<boolean> {
+export function insertGapAtStart(path: string, length: number): Promise<boolean> {
   return new Promise((resolve) => {
     execFile("fallocate", ["--insert-range", "--offset", "0", "--length", String(length), "--", path], { timeout: 60_000 }, (error) =>
       resolve(!error),
     );
   });
-}
-
-async function readBox(file: FileHandle, box: Box): Promise<Buffer> {
-  const buf = Buffer.alloc(box.size);
-  const { bytesRead } = await file.read(buf, 0, box.size, box.start);
-  if (bytesRead !== box.size) throw new MalformedBox(`short read of ${box.type}`);
-  return buf;
 }
 
 /** Turns a top-level box (now at `at`) into a zero-filled `free` box of the same size. */
@@ -338,15 +334,6 @@ async function zeroBox(file: FileHandle, at: number, box: Box): Promise<void> {
   // A 64-bit-size box keeps its 16-byte header shape.
   const head = boxHeader(box.size, "free", box.header === 16);
   await file.write(head, 0, head.length, at);
-}
-
-/** A box header: 8 bytes, or with `large` 16 (size field 1, then the 64-bit size). */
-function boxHeader(size: number, type: string, large = false): Buffer {
-  const head = Buffer.alloc(large ? 16 : 8);
-  head.writeUInt32BE(large ? 1 : size, 0);
-  head.write(type, 4, "latin1");
-  if (large) head.writeBigUInt64BE(BigInt(size), 8);
-  return head;
 }
 
 const firstMdat = (top: Box[]): Box => top.find((b) => b.type === "mdat") as Box;

@@ -1,6 +1,7 @@
 /**
- * Reading ISO-BMFF (MP4) box headers: just enough structure for the in-place fast start
- * (lib/media/faststart.ts). Not a demuxer: sizes and positions, never sample data.
+ * Reading (and writing) ISO-BMFF (MP4) box headers: just enough structure for the in-place
+ * fast start (lib/media/faststart.ts) and the MOV rewrite (lib/media/mov-to-mp4.ts). Not a
+ * demuxer: sizes and positions, never sample data.
  */
 import type { FileHandle } from "node:fs/promises";
 
@@ -78,4 +79,21 @@ export async function topLevelBoxes(file: FileHandle, fileSize: number, maxBoxes
 /** The first child of `parent` (inside `buf`) of `type`, skipping `skip` payload bytes first (FullBox fields). */
 export function findChild(buf: Buffer, parent: Box, type: string, skip = 0): Box | undefined {
   return childBoxes(buf, payloadOf(parent) + skip, endOf(parent)).find((b) => b.type === type);
+}
+
+/** The whole of `box` read from an open file. */
+export async function readBox(file: FileHandle, box: Box): Promise<Buffer> {
+  const buf = Buffer.alloc(box.size);
+  const { bytesRead } = await file.read(buf, 0, box.size, box.start);
+  if (bytesRead !== box.size) throw new MalformedBox(`short read of ${box.type}`);
+  return buf;
+}
+
+/** A box header: 8 bytes, or with `large` 16 (size field 1, then the 64-bit size). */
+export function boxHeader(size: number, type: string, large = false): Buffer {
+  const head = Buffer.alloc(large ? 16 : 8);
+  head.writeUInt32BE(large ? 1 : size, 0);
+  head.write(type, 4, "latin1");
+  if (large) head.writeBigUInt64BE(BigInt(size), 8);
+  return head;
 }

@@ -14,7 +14,9 @@
  *
  * Uploads of an MP4 whose tracks are all copied skip ffmpeg's remux: lib/media/faststart.ts
  * moves the moov to the front and zeroes the metadata boxes without copying the media
- * (ffmpeg's +faststart writes a 1 GB file twice). Everything else goes through ffmpeg.
+ * (ffmpeg's +faststart writes a 1 GB file twice). A MOV of H.264 + AAC/MP3 without kept
+ * metadata does too: lib/media/mov-to-mp4.ts rewrites its moov in MP4 form. Everything else
+ * goes through ffmpeg.
  *
  * Metadata: `-map_metadata -1 -map_chapters -1` drops container and stream tags (title,
  * GPS location, device, dates) unless keepMetadata, which keeps them with
@@ -26,14 +28,15 @@ import { rm, stat } from "node:fs/promises";
 import { DomainError } from "../errors";
 import { mediaConfig } from "./config";
 import { demuxerFor, fileArg, inputArgs, isMediaToolError, runFfmpeg, type Demuxer, type RunOptions } from "./ffmpeg";
-import { fastStart } from "./faststart";
+import { fastStart, type FastStartOptions } from "./faststart";
 import { JobClock, jobError } from "./job";
 import { withMediaSlot } from "./limiter";
+import { movToMp4 } from "./mov-to-mp4";
 import { probeInput } from "./probe-input";
 import { displaySize, durationOf, primaryAudio, primaryVideo, type ProbeResult, type ProbeStream } from "./probe";
 import { settleBoth } from "./settle";
 import { openImage } from "./sharp";
-import { sniffFile, type VideoFormat } from "./sniff";
+import { sniffFile, type SniffedFormat, type VideoFormat } from "./sniff";
 
 export type VideoResult = {
   /** As displayed (rotation applied). */
@@ -99,9 +102,8 @@ export async function processVideo(input: string, output: string, thumbnail: str
         const probe = await probeInput(input, { ...clock.run(), demuxer });
         const plan = planMp4(probe, UPLOAD_COPY_VIDEO, demuxer);
         const fast =
-          format === "mp4" &&
           onlyCopies(probe, plan) &&
-          (await fastStart(input, output, {
+          (await writeWithoutRemux(format, input, output, {
             keepMetadata: opts.keepMetadata,
             withAudio: plan.audio !== undefined,
             consumeInput: opts.consumeInput === true,
@@ -128,6 +130,24 @@ async function sniffedVideoFormat(input: string): Promise<VideoFormat> {
   const sniffed = await sniffFile(input);
   if (sniffed?.kind !== "video") throw new DomainError("invalid_request", "The file is not an MP4, MOV or MKV video.");
   return sniffed.format as VideoFormat;
+}
+
+/** Writes the MP4 without ffmpeg; resolves false, with nothing written, when the file is not its simple case. */
+type Rewrite = (input: string, output: string, opts: FastStartOptions) => Promise<boolean>;
+/** The rewrites by input container. */
+const WITHOUT_REMUX: Readonly<Partial<Record<SniffedFormat, Rewrite>>> = {
+  mp4: fastStart,
+  mov: movToMp4,
+};
+
+/**
+ * Writes the fast-start MP4 of a file whose tracks are all copied (onlyCopies) without
+ * ffmpeg: the MP4's own boxes edited (fastStart), or a MOV's rewritten in MP4 form
+ * (movToMp4). False, with nothing written, when the caller has to remux.
+ */
+export async function writeWithoutRemux(format: SniffedFormat, input: string, output: string, opts: FastStartOptions): Promise<boolean> {
+  const rewrite = WITHOUT_REMUX[format];
+  return rewrite ? rewrite(input, output, opts) : false;
 }
 
 /** Every track of the file goes into the MP4 as it is: the case the in-place fast start handles. */

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fastStart } from "@/lib/media/faststart";
+import { movToMp4 } from "@/lib/media/mov-to-mp4";
 import { childBoxes, MalformedBox, topLevelBoxes as readTopLevel } from "@/lib/media/mp4-boxes";
 import { rewriteImage, scanImage } from "@/lib/media/image-container";
 import { sniffBuffer, sniffFile, type ImageFormat } from "@/lib/media/sniff";
@@ -258,6 +259,46 @@ describe("MP4 boxes and fast start under generated input", () => {
       { numRuns: RUNS, seed: SEED },
     );
     // Both ways out are exercised: damage the edit survives (metadata, padding) and damage it refuses.
+    expect(outcomes.done).toBeGreaterThan(RUNS / 50);
+    expect(outcomes.refused).toBeGreaterThan(RUNS / 50);
+  }, 300_000);
+
+  it("MOV → MP4: true or false, no hang, nothing written beside its output, an MP4 head in front of the mdat", async () => {
+    const mov = mp4s[2];
+    let n = 0;
+    const outcomes = { done: 0, refused: 0 };
+    await fc.assert(
+      fc.asyncProperty(fc.array(mutation, { minLength: 1, maxLength: 4 }), fc.boolean(), async (mutations, consumeInput) => {
+        const buf = mutate(mov, mutations);
+        const caseDir = join(dir, `m${n++}`);
+        await mkdir(caseDir);
+        const inPath = join(caseDir, "in.mov");
+        const outPath = join(caseDir, "out.mp4");
+        await writeFile(inPath, buf);
+        try {
+          const opts = { consumeInput, keepMetadata: false, withAudio: true, insertRange: false };
+          const done = await within(movToMp4(inPath, outPath, opts), "movToMp4");
+          const files = await listDir(caseDir);
+          outcomes[done ? "done" : "refused"]++;
+          if (!done) {
+            expect(files).toEqual(["in.mov"]);
+            expect((await readFile(inPath)).equals(buf)).toBe(true);
+            return;
+          }
+          expect(files).toEqual(consumeInput ? ["out.mp4"] : ["in.mov", "out.mp4"]);
+          const handle = await open(outPath, "r");
+          try {
+            const top = await readTopLevel(handle, (await handle.stat()).size);
+            expect(top.map((b) => b.type).filter((t) => t !== "free")).toEqual(["ftyp", "moov", "mdat"]);
+          } finally {
+            await handle.close();
+          }
+        } finally {
+          await rm(caseDir, { recursive: true, force: true });
+        }
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
     expect(outcomes.done).toBeGreaterThan(RUNS / 50);
     expect(outcomes.refused).toBeGreaterThan(RUNS / 50);
   }, 300_000);
