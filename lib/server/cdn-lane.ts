@@ -12,7 +12,7 @@
  * (lib/delivery/headers.ts). Everything else (errors, other storage, user media, HLS,
  * unusual paths) goes to the general path, which decides as it always did.
  */
-import { read, readSync } from "node:fs";
+import { read } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ifRangeAllows, noneMatchHits, notModifiedSince, parseRange } from "../delivery/conditional";
 import { FILE_SECURITY_HEADERS, PUBLIC_CACHE_CONTROL, cacheControl, contentDisposition, resolveType } from "../delivery/headers";
@@ -22,7 +22,6 @@ import { parseRenditionSegments, renditionKey, renditionSourceKey, type Renditio
 import { storage } from "../storage";
 import { DiskStorage } from "../storage/disk";
 import type { OpenFile } from "../storage/open-files";
-import { isWarm, markWarm } from "./warm-reads";
 
 /** Serves the request on the general path (lib/routes/cdn.ts). */
 export type CdnFallback = () => Promise<void>;
@@ -262,7 +261,7 @@ function body(res: ServerResponse, store: DiskStorage, file: OpenFile, start: nu
   }
   if (length <= SINGLE_READ_MAX) {
     const buffer = lend();
-    const answer = (error: Error | null, bytes: number): void => {
+    read(file.fd, buffer, 0, length, start, (error, bytes) => {
       store.openFiles.release(file);
       // A short read means the file shrank under us (it should not: keys are immutable);
       // the declared length cannot be honoured, so the connection is cut.
@@ -272,32 +271,10 @@ function body(res: ServerResponse, store: DiskStorage, file: OpenFile, start: nu
       } else {
         res.end(buffer.subarray(0, length), () => giveBack(buffer));
       }
-    };
-    if (isWarm(file, start, length)) {
-      const { error, bytes } = readNow(file, buffer, length, start);
-      return answer(error, bytes);
-    }
-    read(file.fd, buffer, 0, length, start, (error, bytes) => {
-      if (!error) markWarm(file, start, bytes);
-      answer(error, bytes);
     });
     return;
   }
   pump(res, store, file, start, end);
-}
-
-interface ReadResult {
-  error: Error | null;
-  bytes: number;
-}
-
-/** A positioned read of cached bytes on this thread (lib/server/warm-reads.ts). */
-function readNow(file: OpenFile, buffer: Buffer, length: number, position: number): ReadResult {
-  try {
-    return { error: null, bytes: readSync(file.fd, buffer, 0, length, position) };
-  } catch (error) {
-    return { error: error as Error, bytes: 0 };
-  }
 }
 
 /**
@@ -306,8 +283,6 @@ function readNow(file: OpenFile, buffer: Buffer, length: number, position: numbe
  * mid-body) closes its descriptor whatever `autoClose` says, and this descriptor belongs
  * to the cache; a closed number reused by another file or socket would then be read or
  * closed again. The file is released exactly once, never while a read is in flight.
- * Chunks read lately are read on this thread, in a loop rather than by recursion (a body
- * of 4 096 chunks whose writes all fit would otherwise nest that deep).
  */
 function pump(res: ServerResponse, store: DiskStorage, file: OpenFile, start: number, end: number): void {
   let position = start;
@@ -318,50 +293,34 @@ function pump(res: ServerResponse, store: DiskStorage, file: OpenFile, start: nu
     released = true;
     store.openFiles.release(file);
   };
-  /** Writes one chunk; true when the next may be read at once. */
-  const deliver = (buffer: Buffer, error: Error | null, bytes: number, length: number): boolean => {
-    const done = (): void => giveBack(buffer);
-    if (res.destroyed) {
-      done();
-      release();
-      return false;
-    }
-    if (error || bytes !== length) {
-      done();
-      release();
-      res.destroy();
-      return false;
-    }
-    position += bytes;
-    const piece = buffer.subarray(0, length);
-    if (position > end) {
-      release();
-      res.end(piece, done);
-      return false;
-    }
-    if (res.write(piece, done)) return true;
-    res.once("drain", next);
-    return false;
-  };
   const next = (): void => {
-    for (;;) {
-      if (res.destroyed) return release();
-      const length = Math.min(STREAM_CHUNK, end - position + 1);
-      const buffer = lend();
-      const at = position;
-      if (isWarm(file, at, length)) {
-        const { error, bytes } = readNow(file, buffer, length, at);
-        if (deliver(buffer, error, bytes, length)) continue;
+    const length = Math.min(STREAM_CHUNK, end - position + 1);
+    const buffer = lend();
+    const done = (): void => giveBack(buffer);
+    reading = true;
+    read(file.fd, buffer, 0, length, position, (error, bytes) => {
+      reading = false;
+      if (res.destroyed) {
+        done();
+        return release();
+      }
+      if (error || bytes !== length) {
+        done();
+        release();
+        res.destroy();
         return;
       }
-      reading = true;
-      read(file.fd, buffer, 0, length, at, (error, bytes) => {
-        reading = false;
-        if (!error) markWarm(file, at, bytes);
-        if (deliver(buffer, error, bytes, length)) next();
-      });
-      return;
-    }
+      position += bytes;
+      const piece = buffer.subarray(0, length);
+      if (position > end) {
+        release();
+        res.end(piece, done);
+      } else if (res.write(piece, done)) {
+        next();
+      } else {
+        res.once("drain", next);
+      }
+    });
   };
   res.once("close", () => {
     if (!reading) release();
