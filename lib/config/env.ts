@@ -128,8 +128,9 @@ const schema = z.object({
   REDIS_PREFIX: optional,
   TRUST_PROXY: flag,
   /**
-   * Multiplies every rate limit. For load tests and benchmarks only (bench:serve sets it so
-   * 50 connections measure reads, not 429s); the spec's limits hold at the default 1.
+   * Multiplies every rate limit. For load tests only, whose client cannot spread its requests
+   * over many keys (bench:serve does: it rotates reader keys and keeps the limits as they
+   * are); the documented limits hold at the default 1.
    */
   RATE_LIMIT_SCALE: optional.transform((v) => {
     const n = Number(v || 1);
