@@ -48,7 +48,28 @@ export async function findPostByCode(code: string): Promise<PostRecord | null> {
  */
 const posts = new VersionedCache<string, PostRecord | null>({ name: "posts", maxEntries: 5_000, ttlMs: 60_000 });
 const memberships = new VersionedCache<string, boolean>({ name: "team_memberships", maxEntries: 10_000, ttlMs: 60_000 });
+/**
+ * "Did this viewer like the post" from the post's likers, loaded once per post: an entry
+ * per viewer and post filled the cache with one entry per reader of a busy post, and
+ * readers beyond its size, in turn, evicted each other (LRU under a cycle larger than the
+ * cache answers nothing: docs/performance.md, "Likers per post"). A post with more than
+ * LIKERS_MAX likers is asked per viewer (`likes`), as before.
+ */
+const LIKERS_MAX = 2_000;
+const likers = new VersionedCache<string, ReadonlySet<string> | null>({
+  name: "likers",
+  maxEntries: 5_000,
+  ttlMs: 60_000,
+  maxWeight: 250_000,
+  weigh: (set) => 1 + (set?.size ?? 0),
+});
 const likes = new VersionedCache<string, boolean>({ name: "likes", maxEntries: 20_000, ttlMs: 60_000 });
+
+/** The users who liked the post, or null when there are more than LIKERS_MAX. */
+async function loadLikers(postId: string): Promise<ReadonlySet<string> | null> {
+  const rows = await db().like.findMany({ where: { postId }, select: { userId: true }, take: LIKERS_MAX + 1 });
+  return rows.length > LIKERS_MAX ? null : new Set(rows.map((row) => row.userId));
+}
 
 const cachedPostByCode = (code: string): Promise<PostRecord | null> => posts.get(code, async () => deepFreeze(await findPostByCode(code)));
 
@@ -146,6 +167,8 @@ export async function likedBy(postId: string, userId: string | null): Promise<bo
   const known = peekLikedBy(postId, userId);
   if (known !== undefined) return known;
   if (!userId) return false;
+  const set = await likers.get(postId, () => loadLikers(postId));
+  if (set) return set.has(userId);
   return likes.get(`${postId}:${userId}`, async () => {
     const like = await db().like.findUnique({ where: { postId_userId: { postId, userId } }, select: { userId: true } });
     return !!like;
@@ -161,7 +184,10 @@ export async function likedAmong(userId: string | null, postIds: readonly string
 
 /** likedBy without I/O; undefined when not cached. */
 export function peekLikedBy(postId: string, userId: string | null): boolean | undefined {
-  return userId ? likes.peek(`${postId}:${userId}`) : false;
+  if (!userId) return false;
+  const set = likers.peek(postId);
+  if (set === undefined) return undefined;
+  return set ? set.has(userId) : likes.peek(`${postId}:${userId}`);
 }
 
 export const notFound = () => new DomainError("not_found", "No such post.");
