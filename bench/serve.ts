@@ -819,11 +819,11 @@ async function main(options: Options): Promise<void> {
    * Requests per second the reader pool must carry. The warm-up's post rate is measured
    * before the main thread has its core to itself and with its keys running out, so it
    * understates the measured rounds (by 3x on a fast machine, which left the first round a
-   * third 429s). 0.4 of the bare JSON server's rate covers round one (ours has reached 0.39–
+   * third 429s). Half the bare JSON server's rate covers round one (ours has reached 0.39–
    * 0.47 of it): no more, because every key is a reader the server's caches must hold, and a
    * pool larger than needed measures a load no real reader mix makes.
    */
-  const poolRps = (): number => Math.max(postRps * 1.5, bareJsonRps * 0.4);
+  const poolRps = (): number => Math.max(postRps * 1.5, bareJsonRps * 0.5);
 
   if (options.pin && options.splitPin) {
     pinMainThread(server.pid, SERVER_CPU, WRK_CPU);

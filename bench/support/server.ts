@@ -75,6 +75,9 @@ export interface Server extends Child {
   env: NodeJS.ProcessEnv;
 }
 
+/** The node flags `npm start` passes (package.json); BENCH_NODE_ARGS, later on the line, overrides them. */
+const START_NODE_FLAGS = ["--max-semi-space-size=8"];
+
 /**
  * `npm start` (scripts/launch.mjs: scripts/start.ts bundled, the production build) on a free loopback port with a
  * fresh DATA_DIR and the embedded defaults, changed only by `extraEnv`. With a
@@ -100,7 +103,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, profile
   };
   // BENCH_NODE_ARGS: extra node flags for experiments (V8 heap and GC flags, which NODE_OPTIONS partly refuses).
   const extraArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child = await spawnListening("server", [...profile, ...extraArgs, "scripts/launch.mjs"], env);
+  const child = await spawnListening("server", [...START_NODE_FLAGS, ...profile, ...extraArgs, "scripts/launch.mjs"], env);
   return { ...child, dataDir, env };
 }
 

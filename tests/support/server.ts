@@ -93,7 +93,8 @@ export async function startTestServer(extraEnv: Record<string, string> = {}, opt
     ...extraEnv,
   };
   // What `npm start` runs, without npm in between: one process, so signals reach the server.
-  const child: ChildProcess = spawn(process.execPath, ["scripts/launch.mjs"], {
+  // Its node flag too (package.json): a young generation of 2 x 8 MB.
+  const child: ChildProcess = spawn(process.execPath, ["--max-semi-space-size=8", "scripts/launch.mjs"], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
