@@ -99,6 +99,8 @@ export async function startServer(extraEnv: Record<string, string> = {}, profile
     DATABASE_URL: "",
     // As `npm start` sets it (package.json): two malloc arenas, not 8 per core.
     MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
+    // For experiments with the old generation's growth (scripts/start.ts), like BENCH_NODE_ARGS.
+    ...(process.env.HEAP_GROWING_PERCENT ? { HEAP_GROWING_PERCENT: process.env.HEAP_GROWING_PERCENT } : {}),
     ...extraEnv,
   };
   // BENCH_NODE_ARGS: extra node flags for experiments (V8 heap and GC flags, which NODE_OPTIONS partly refuses).
