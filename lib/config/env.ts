@@ -220,10 +220,7 @@ export type Environment = Readonly<Record<string, string | undefined>>;
  * settings of their own (the media queue's bounds): parsing the whole schema there would cost
  * every call, and a second rule for the same variable could drift from this one.
  */
-export function setting<K extends keyof Fields>(
-  name: K,
-  source: Environment = process.env,
-): z.output<Fields[K]> {
+export function setting<K extends keyof Fields>(name: K, source: Environment = process.env): z.output<Fields[K]> {
   const parsed = schema.shape[name].safeParse(source[name]);
   if (parsed.success) return parsed.data as z.output<Fields[K]>;
   throw new Error(`Invalid setting ${name}: ${parsed.error.issues[0]?.message ?? "not accepted"}`);
