@@ -28,7 +28,7 @@
 import { execFile } from "node:child_process";
 import { constants as fsConstants } from "node:fs";
 import { copyFile, open, rename, rm, type FileHandle } from "node:fs/promises";
-import { boxHeader, childBoxes, endOf, findChild, MalformedBox, payloadOf, readBox, topLevelBoxes, type Box } from "./mp4-boxes";
+import { boxHeader, childBoxes, endOf, findChild, payloadOf, readBox, topLevelBoxes, type Box, unlessMalformed } from "./mp4-boxes";
 
 export type FastStartOptions = {
   keepMetadata: boolean;
@@ -70,13 +70,7 @@ export type MoovPlan = {
 export async function fastStart(input: string, output: string, opts: FastStartOptions): Promise<boolean> {
   const file = await open(input, opts.consumeInput ? "r+" : "r");
   try {
-    let layout: Layout | null;
-    try {
-      layout = await readLayout(file, opts);
-    } catch (error) {
-      if (error instanceof MalformedBox) return false;
-      throw error;
-    }
+    const layout = await unlessMalformed(readLayout(file, opts));
     if (!layout) return false;
     const { top, ftyp, ftypBuf, moov, moovBuf, plan, blockSize, fileSize } = layout;
     applyMetadataEdits(moovBuf, plan, opts.keepMetadata);

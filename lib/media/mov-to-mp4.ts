@@ -31,7 +31,7 @@ import {
   type FastStartOptions,
   type MoovPlan,
 } from "./faststart";
-import { boxHeader, endOf, MalformedBox, payloadOf, readBox, topLevelBoxes, type Box } from "./mp4-boxes";
+import { boxHeader, endOf, payloadOf, readBox, topLevelBoxes, type Box, unlessMalformed } from "./mp4-boxes";
 import { MP4_FTYP, quickTimeMoovToMp4 } from "./quicktime-moov";
 
 /** Top-level boxes other than ftyp, moov and mdat that may be left behind: padding. */
@@ -59,13 +59,7 @@ export async function movToMp4(input: string, output: string, opts: FastStartOpt
   if (opts.keepMetadata) return false;
   const file = await open(input, opts.consumeInput ? "r+" : "r");
   try {
-    let layout: MovLayout | null;
-    try {
-      layout = await readMovLayout(file, opts);
-    } catch (error) {
-      if (error instanceof MalformedBox) return false;
-      throw error;
-    }
+    const layout = await unlessMalformed(readMovLayout(file, opts));
     if (!layout) return false;
     if (opts.consumeInput && (await rewriteInPlace(file, input, layout, opts.insertRange !== false))) {
       await file.close();

@@ -24,6 +24,19 @@ export class MalformedBox extends Error {
   }
 }
 
+/**
+ * A layout read whose malformed boxes mean "not the simple case" (null, and the caller
+ * remuxes with ffmpeg); any other error (I/O) propagates.
+ */
+export async function unlessMalformed<T>(read: Promise<T | null>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof MalformedBox) return null;
+    throw error;
+  }
+}
+
 /** Payload start of `box`. */
 export const payloadOf = (box: Box): number => box.start + box.header;
 export const endOf = (box: Box): number => box.start + box.size;
