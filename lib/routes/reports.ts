@@ -6,7 +6,7 @@
 import { refuseIfPasswordLocked } from "../posts/share-password";
 import { z } from "zod";
 import { ANALYTICS_RANGES, accountAnalytics, type Analytics, type AnalyticsFigures } from "../analytics/analytics";
-import { hourStart } from "../analytics/hours";
+import { hourStart } from "../usage/hours";
 import type { Principal } from "../types/principal";
 import { DomainError } from "../errors";
 import { reportComment, reportPost, reportUser, type ReportInput } from "../reports/submit";
