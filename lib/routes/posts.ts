@@ -1,7 +1,6 @@
 /** Handlers of the upload and post endpoints: parse, call lib/uploads and lib/posts, shape. */
 import type { RouteRequest } from "../types/route-request";
-import type { Principal } from "../types/principal";
-import { accountOf } from "../types/principal";
+import type { PersonalPrincipal, Principal } from "../types/principal";
 import { decodeCursor, pageReply } from "../http/cursor";
 import type { Surface } from "../http/route";
 import { isGated } from "../posts/expiry-rules";
@@ -163,16 +162,25 @@ async function postsPage(
   return pageReply("posts", endpoint, filters, page, (p) => postView(p, { owner, liked: liked.has(p.id), surface }));
 }
 
-export async function handleListPosts(principal: Principal, surface: Surface, query: { limit: number; cursor?: string } & GalleryFilters) {
-  const user = accountOf(principal);
+export async function handleListPosts(
+  principal: PersonalPrincipal,
+  surface: Surface,
+  query: { limit: number; cursor?: string } & GalleryFilters,
+) {
+  const user = principal.user;
   const filters = { search: query.search ?? null, privacy: query.privacy ?? null, tab: query.tab ?? null };
   const after = query.cursor ? decodeCursor("listPosts", query.cursor, filters) : undefined;
   const page = await listOwnPosts(user.id, query, query.limit, after);
   return postsPage("listPosts", page, filters, viewerOf(principal, surface), surface, true);
 }
 
-export async function handleUserPosts(principal: Principal, surface: Surface, id: string, query: { limit: number; cursor?: string }) {
-  const ref = id === "@me" ? accountOf(principal).id : id;
+export async function handleUserPosts(
+  principal: PersonalPrincipal,
+  surface: Surface,
+  id: string,
+  query: { limit: number; cursor?: string },
+) {
+  const ref = id === "@me" ? principal.user.id : id;
   const filters = { user: ref };
   const after = query.cursor ? decodeCursor("listUserPosts", query.cursor, filters) : undefined;
   const page = await listUserPosts(ref, query.limit, after);
