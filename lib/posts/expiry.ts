@@ -4,7 +4,7 @@
  * 404, /cdn refuses its files, and the post is deleted (rows, then stored files) by the
  * same function as a delete, at once when a read notices it and otherwise by the sweep.
  *
- * A view limit is spent by people's views (lib/social/views.ts, countLimitedView): the
+ * A view limit is spent by people's views (lib/posts/views.ts, countLimitedView): the
  * Nth view is served and moves `expiresAt` to at most VIEW_LIMIT_GRACE_SECONDS from then, so the
  * Nth viewer's page can still load its media; every later view is refused with 404.
  */
