@@ -16,6 +16,7 @@ import { pendingMigrations } from "../lib/db/migrator";
 import { startJobWorkers, stopJobWorkers } from "../lib/jobs";
 import { describeMediaTools, formatMediaToolsReport } from "../lib/media/tools";
 import { startRecovery } from "../lib/recovery/recover";
+import { registerWebhookJobs } from "../lib/webhooks/delivery-job";
 import { ensureBuild } from "../lib/server/build";
 import { shutdownOnSignals, startServer } from "../lib/server/server";
 
@@ -97,6 +98,8 @@ async function main(): Promise<void> {
   // What a crashed predecessor left (temporary files, half-stored uploads and their quota,
   // running jobs) is removed before anything is served, then swept again periodically
   // (docs/crash-recovery.md).
+  // Job kinds of the features, before the recovery and the workers look their handlers up.
+  registerWebhookJobs();
   const stopRecovery = await startRecovery(log);
 
   const server = await startServer({
