@@ -11,7 +11,7 @@ import { issuePendingTicket } from "../../auth/factors/pending";
 import { requiresSecondFactor } from "../../auth/factors/two-factor";
 import { userForOAuthIdentity } from "../../auth/oauth";
 import { webAuthSecret, type WebSessionClaims } from "../../auth/web-session";
-import { env } from "../../config/env";
+import { provideNextAuthUrl } from "../../config/process-env";
 import { openSession, revokeSession } from "../../sessions/devices";
 import { credentialsRegister, credentialsSignIn } from "./credentials";
 import { oauthProviders } from "./oauth-providers";
@@ -26,8 +26,8 @@ let cached: NextAuthOptions | undefined;
 
 export function authOptions(): NextAuthOptions {
   if (cached) return cached;
-  // next-auth builds its callback URLs and picks secure cookies from NEXTAUTH_URL.
-  process.env.NEXTAUTH_URL ||= env().PUBLIC_URL;
+  // next-auth builds its callback URLs and picks secure cookies from NEXTAUTH_URL alone.
+  provideNextAuthUrl();
   cached = {
     secret: webAuthSecret(),
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
