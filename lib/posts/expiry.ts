@@ -10,8 +10,8 @@
  */
 import { db } from "../db/client";
 import { isExpired } from "./expiry-rules";
-import { removePostRecord } from "./remove";
-import { findPostByCode } from "./read";
+import { removePostRecord } from "./erase";
+import { findPostByCode } from "./record";
 
 /**
  * Deletes the post behind `code` when it has expired (re-read from the database, so a
