@@ -12,7 +12,7 @@ import { ROLES, setRole } from "../admin/roles";
 import { changePlan, changePriorityMinutes, changeQuota, suspendAccount, unsuspendAccount } from "../admin/users";
 import { createApp, regenerateApp, revokeApp, verifyAppKey } from "../apps/apps";
 import { resetTwoFactor } from "../auth/factors/two-factor";
-import { chatterinoConfig, flameshotScript, sharexConfig } from "../apps/client-config";
+import { chatterinoConfig, flameshotScript, sharexConfig, sharexLinksConfig } from "../apps/client-config";
 import { DomainError } from "../errors";
 import { PLANS, parseBytes } from "../plans";
 import { restrictPost } from "../posts/moderation";
@@ -98,7 +98,7 @@ const role = z.enum(ROLES, { error: flagError(`must be one of ${ROLES.join(", ")
  */
 const audit = (action: string, target: AuditTarget, detail?: Record<string, unknown>) => recordAudit(cliActor(), action, target, detail);
 
-const CLIENTS = ["sharex", "chatterino", "flameshot"] as const;
+const CLIENTS = ["sharex", "sharex-links", "chatterino", "flameshot"] as const;
 const client = z.enum(CLIENTS, { error: flagError(`must be one of ${CLIENTS.join(", ")}`) });
 
 // ───────────── plumbing ─────────────
@@ -214,13 +214,14 @@ export const COMMANDS: readonly Command[] = [
   }),
   command(
     "app config",
-    "--app ID --key KEY --client sharex|chatterino|flameshot",
+    "--app ID --key KEY --client sharex|sharex-links|chatterino|flameshot",
     { app: id("an app"), key: value("the app's api-key"), client },
     async (flags) => {
       // Only the key's hash is stored, so the operator hands the key back; it must be the app's current one.
       const app = await verifyAppKey(flags.app, flags.key);
       const options = { appName: app.name };
       if (flags.client === "sharex") return { ...sharexConfig(flags.key, options) };
+      if (flags.client === "sharex-links") return { ...sharexLinksConfig(flags.key, options) };
       if (flags.client === "chatterino") return { ...chatterinoConfig(flags.key, options) };
       return { ...flameshotScript(flags.key, options) };
     },

@@ -11,7 +11,7 @@ const TOP_LABEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 function ownHosts(): Set<string> {
   const e = env();
   const hosts = new Set<string>();
-  for (const url of [e.PUBLIC_URL, e.apiUrl, e.relayUrl, e.cdnUrl, e.shareUrl]) {
+  for (const url of [e.PUBLIC_URL, e.apiUrl, e.relayUrl, e.cdnUrl, e.shareUrl, e.shortUrl]) {
     try {
       hosts.add(new URL(url).hostname.toLowerCase());
     } catch {
