@@ -165,7 +165,7 @@ export async function findPublicFolder(code: string): Promise<(FolderRecord & { 
     where: { code },
     include: { ...withCount, user: { select: { displayUsername: true, suspended: true } } },
   });
-  if (!row || row.privacy !== "public" || row.user.suspended) return null;
+  if (row?.privacy !== "public" || row.user.suspended) return null;
   return { ...record(row), username: row.user.displayUsername };
 }
 

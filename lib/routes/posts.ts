@@ -99,7 +99,11 @@ export async function handleUpload(principal: Principal, request: RouteRequest, 
   const folderId = await uploadFolder(principal, request.headers);
   return withTempDir(async (tmpDir) => {
     const outcome = await publishUpload(uploader, surface, await receiveUpload(request, uploader, tmpDir), choices, tmpDir);
-    if (folderId) await addToFolder(folderId, outcome.posts.map((p) => p.id));
+    if (folderId)
+      await addToFolder(
+        folderId,
+        outcome.posts.map((p) => p.id),
+      );
     return uploadReply(outcome, surface);
   });
 }
@@ -210,7 +214,12 @@ async function postsPage(
 
 export async function handleListPosts(principal: Principal, surface: Surface, query: { limit: number; cursor?: string } & GalleryFilters) {
   const user = accountOf(principal);
-  const filters = { search: query.search ?? null, privacy: query.privacy ?? null, tab: query.tab ?? null, ...(query.folder ? { folder: query.folder } : {}) };
+  const filters = {
+    search: query.search ?? null,
+    privacy: query.privacy ?? null,
+    tab: query.tab ?? null,
+    ...(query.folder ? { folder: query.folder } : {}),
+  };
   const after = query.cursor ? decodeCursor("listPosts", query.cursor, filters) : undefined;
   const page = await listOwnPosts(user.id, query, query.limit, after);
   return postsPage("listPosts", page, filters, viewerOf(principal, surface), surface, true);
