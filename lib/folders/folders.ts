@@ -5,6 +5,7 @@
  * page at /f/{code} listing the posts anyone with their link may see.
  */
 import { sqltag as sql } from "@prisma/client/runtime/client";
+import { env } from "../config/env";
 import type { Prisma } from "../db/client";
 import { db } from "../db/client";
 import { afterPosition, keysetPage, newestFirst, type Page, type Position } from "../db/paging";
@@ -30,6 +31,9 @@ export interface FolderRecord {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** A public folder's page. */
+export const folderPageUrl = (code: string): string => `${env().PUBLIC_URL}/f/${code}`;
 
 const invalid = (message: string) => new DomainError("invalid_request", message);
 export const folderNotFound = () => new DomainError("not_found", "No such folder.");

@@ -10,12 +10,12 @@ import {
   deleteFolder,
   FOLDER_NAME_MAX_LENGTH,
   FOLDER_PRIVACIES,
+  folderPageUrl,
   type FolderRecord,
   getFolder,
   listFolders,
   updateFolder,
 } from "../folders/folders";
-import { env } from "../config/env";
 import { defineRoute } from "../http/route";
 import { accountOf } from "../types/principal";
 import { idParam } from "./params";
@@ -42,8 +42,6 @@ export const Folder = z
     updated_at: z.string(),
   })
   .meta({ id: "Folder" });
-
-export const folderPageUrl = (code: string): string => `${env().PUBLIC_URL}/f/${code}`;
 
 export function folderView(f: FolderRecord): z.input<typeof Folder> {
   return {
