@@ -10,6 +10,7 @@ import { countOf } from "../plural";
 import type { Post, Privacy } from "./api";
 import { useBatchActions } from "./gallery-batch";
 import { FilterBar, isFiltered, useFilters } from "./gallery-filters";
+import { FolderActions } from "./folder-actions";
 import { useNextPageOnScroll, usePostPages } from "./gallery-pages";
 import { PostEditor } from "./post-editor";
 import { PostTile } from "./post-tile";
@@ -64,7 +65,9 @@ export function Gallery() {
           onClear={() => setSelected(new Set())}
           onSetPrivacy={() => void applyToSelected({ action: "privacy", privacy: bulkPrivacy })}
           onDelete={() => void deleteSelected()}
-        />
+        >
+          <FolderActions busy={busy} onApply={(action) => void applyToSelected(action)} />
+        </SelectionBar>
       )}
 
       {query.isError && (

@@ -1,6 +1,6 @@
 "use client";
 /** The bar over the gallery while posts are selected. */
-import { useId } from "react";
+import { type ReactNode, useId } from "react";
 import type { Privacy } from "./api";
 import { PrivacySelect } from "./privacy-select";
 import { dangerButton, secondaryButton } from "./ui";
@@ -15,6 +15,7 @@ export function SelectionBar({
   onClear,
   onSetPrivacy,
   onDelete,
+  children,
 }: {
   count: number;
   busy: boolean;
@@ -24,6 +25,8 @@ export function SelectionBar({
   onClear: () => void;
   onSetPrivacy: () => void;
   onDelete: () => void;
+  /** More actions (the folder ones). */
+  children?: ReactNode;
 }) {
   const privacyId = useId();
   return (
@@ -46,6 +49,7 @@ export function SelectionBar({
         <button type="button" className={secondaryButton} disabled={busy} onClick={onSetPrivacy}>
           Set privacy
         </button>
+        {children}
         <button type="button" className={dangerButton} disabled={busy} onClick={onDelete}>
           Delete selected
         </button>
