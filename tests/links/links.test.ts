@@ -1,6 +1,9 @@
 /** Short links (docs/short-links.md): the API, the /s/{code} redirect, limits under concurrency, ShareX's shortener. */
 import { describe, expect, it } from "vitest";
+import { cliActor, listAudit } from "@/lib/admin/audit";
+import { adminDeleteLink, adminLinks } from "@/lib/admin/links";
 import { sharexLinksConfig } from "@/lib/apps/client-config";
+import { runAdmin } from "@/lib/cli/admin";
 import { env, resetEnv } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { checkTarget, followLink } from "@/lib/links/links";
@@ -285,5 +288,31 @@ describe("ShareX URL shortener", () => {
     const bad = await api("/links", { method: "POST", headers: request.headers, rawBody: sharexRequest(config, "ftp://x").data });
     expect(bad.status).toBe(400);
     expect(sharexTemplate(config.ErrorMessage, bad.body)).toMatch(/^invalid_request: /);
+  });
+});
+
+describe("admin", () => {
+  it("`app config --client sharex-links` prints the shortener's .sxcu for the app's current key", async () => {
+    const made = await runAdmin(["user", "create", "--username", "linker"]);
+    expect(made.exitCode).toBe(0);
+    const app = await runAdmin(["app", "create", "--user", "linker", "--name", "Desk"]);
+    const { id, key } = app.output as { id: string; key: string };
+    const out = await runAdmin(["app", "config", "--app", id, "--key", key, "--client", "sharex-links"]);
+    expect(out.exitCode).toBe(0);
+    expect(out.output).toEqual(sharexLinksConfig(key, { appName: "Desk" }));
+    const wrong = await runAdmin(["app", "config", "--app", id, "--key", "mha_wrong", "--client", "sharex-links"], { log: () => {} });
+    expect(wrong.exitCode).toBe(1);
+  });
+
+  it("the console lists every user's links and deletes one, with an audit entry", async () => {
+    const user = await createTestUser();
+    const { link } = (await create(user.apiKey, { url: "https://example.com/admin" })).body;
+    const listed = (await adminLinks()).items.find((l) => l.code === link.code);
+    expect(listed).toMatchObject({ url: "https://example.com/admin", username: user.username });
+    await adminDeleteLink(cliActor(), link.code);
+    expect((await visit(link.code)).status).toBe(404);
+    const { items } = await listAudit({ limit: 1 });
+    expect(items[0]).toMatchObject({ action: "link.delete", targetType: "link", targetId: link.code });
+    await expect(adminDeleteLink(cliActor(), link.code)).rejects.toMatchObject({ type: "not_found" });
   });
 });
