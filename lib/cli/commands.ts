@@ -19,7 +19,9 @@ import { restrictPost } from "../posts/moderation";
 import { listReports, type ReportRecord, type ReportUser } from "../reports/review";
 import { createSession } from "../sessions/sessions";
 import { addMember, createTeam, lapseTeam, renewTeam } from "../teams/teams";
+import { importDirectory } from "../uploads/import-dir";
 import { createUser, requireUser } from "../users/accounts";
+import { PRIVACIES } from "../posts/privacy";
 import type { FlagValue } from "./argv";
 import { backupCommands } from "./backup-commands";
 import { mediaCommands } from "./media-commands";
@@ -36,6 +38,8 @@ export interface Command {
   prepare(flags: Record<string, FlagValue>): () => Promise<CommandOutput>;
   /** False for commands that must see the database as it is (backups): no migrations first. */
   migrates?: boolean;
+  /** The flag a bare argument fills (`import dir ... PATH` sets `path`); other commands refuse bare arguments. */
+  positional?: string;
 }
 
 // ───────────── flag types ─────────────
@@ -289,6 +293,47 @@ export const COMMANDS: readonly Command[] = [
     const { code, revoked } = await revokeInvite(cliActor(), flags.code);
     return { code, revoked };
   }),
+  {
+    ...command(
+      "import dir",
+      "--user U PATH [--privacy public|unlisted|private] [--folder F] [--dry-run] [--ignore-quota]",
+      {
+        user: userRef,
+        path: z.string({ error: flagError("needs a value (the directory)") }).min(1, "needs a value (the directory)"),
+        privacy: z.enum(PRIVACIES, { error: flagError(`must be one of ${PRIVACIES.join(", ")}`) }).optional(),
+        folder: value("a folder name or id").optional(),
+        "dry-run": toggle,
+        "ignore-quota": toggle,
+      },
+      async (flags) => {
+        const user = await requireUser(flags.user);
+        const account = {
+          id: user.id,
+          username: user.displayUsername,
+          plan: user.plan,
+          suspended: user.suspended,
+          quotaOverride: user.quotaOverride === null ? null : Number(user.quotaOverride),
+        };
+        const summary = await importDirectory(account, flags.path, {
+          privacy: flags.privacy ?? "private",
+          folder: flags.folder,
+          dryRun: flags["dry-run"],
+          ignoreQuota: flags["ignore-quota"],
+          progress: (line) => process.stderr.write(`${line}\n`),
+        });
+        if (!flags["dry-run"] && summary.imported.length) {
+          await audit("user.import", { type: "user", id: user.id, label: user.displayUsername }, { imported: summary.imported.length });
+        }
+        return {
+          dry_run: flags["dry-run"],
+          imported: summary.imported,
+          ...(flags["dry-run"] ? { would_import: summary.wouldImport } : {}),
+          skipped: summary.skipped,
+        };
+      },
+    ),
+    positional: "path",
+  },
   command("audit list", "[--limit N]", { limit: listLimit }, async (flags) => {
     const page = await listAudit({ limit: flags.limit ?? REPORT_LIST_DEFAULT });
     return { entries: page.items.map(auditJson), has_more: page.hasMore };
