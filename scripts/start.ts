@@ -60,7 +60,7 @@ async function migrate(config: ReturnType<typeof databaseConfig>): Promise<strin
  * before it collects again (V8's own default adapts between 10 % and 300 %). Under load a
  * server produces garbage much faster than it keeps data: with the default the heap grew
  * to several times its live size, and a bound of 50 % kept the peak far lower
- * (docs/performance.md, "Read path", "What made the difference").
+ * (docs/performance.md, "--heap-growing-percent=50").
  * V8 reads this setting at every collection, so it can be set here rather than on the
  * command line. HEAP_GROWING_PERCENT overrides it (0 leaves V8's default).
  */

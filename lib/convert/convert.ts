@@ -11,7 +11,7 @@
  *   buffer, converted buffer to buffer, answered from the buffer. No file is ever made, so
  *   there is nothing to clean up; a screenshot conversion saves the file-system calls that
  *   would otherwise cost more than the rest of the request's own work (docs/performance.md,
- *   "Small images in memory, and the conversion alone").
+ *   "Small images converted in memory").
  * - Through temporary files, for everything else (videos, large or chunked requests).
  *   Everything lives in one directory from withTempDir, which removes it when this function
  *   returns or throws (success, any error, client abort, timeout). The reply still has to be

@@ -8,7 +8,7 @@
  * Response). The custom server writes that straight to the socket (lib/server/fast-lane.ts);
  * Next's route handlers get it as a Web Response. Building Web Headers and Responses for
  * every JSON answer, and copying them to add headers, was a large share of a small read's
- * time (docs/performance.md, "Read path", "What made the difference").
+ * time (docs/performance.md, "Cached reads on Node's request").
  */
 import type { z } from "zod";
 import { authenticateKey, peekKey } from "../auth/authenticate";

@@ -139,9 +139,10 @@ export function getPostFromCache(principal: Principal, surface: Surface, code: s
 
 /**
  * The reply of a cached read per post record and viewer kind (docs/performance.md,
- * 2026-11-26). A record in the posts cache is replaced, never changed, when the post
- * changes (lib/posts/read.ts), so keying by the record follows every change at once; the
- * viewer's like and ownership are part of the key. Frozen: the dispatcher keeps the JSON
+ * "The cached post reply kept, cheaper cache hits and key hashes"). A record in the posts
+ * cache is replaced, never changed, when the post changes (lib/posts/read.ts), so keying by
+ * the record follows every change at once; the viewer's like and ownership are part of the
+ * key. Frozen: the dispatcher keeps the JSON
  * text of frozen replies (lib/http/dispatch.ts, answerFromCache).
  */
 type PostReply = Readonly<{ post: ReturnType<typeof postView> }>;

@@ -2,7 +2,7 @@
  * The hit path of /cdn/<code>/<name> (and its thumbnail and stored renditions) written straight on Node's
  * request and response: no Web Request, Response, Headers or AbortSignal, no promise when
  * the delivery cache and the open-file cache both hold the file, header blocks built once
- * per file. Profiled before this (docs/performance.md, "Read path under wrk"), those
+ * per file. Profiled before this (docs/performance.md, "The /cdn lane and the open-file cache"), those
  * objects and the open + fstat + close around every read were most of a small file's time.
  *
  * It answers only what it can answer exactly as lib/routes/cdn.ts and lib/delivery/serve.ts
