@@ -31,7 +31,11 @@ export function Gallery() {
   const posts = query.data?.pages.flatMap((p) => p.posts) ?? [];
   const sentinel = useNextPageOnScroll(query);
 
-  const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: ["posts"] }), [queryClient]);
+  // Folders too: their post counts follow uploads, deletions and the folder actions.
+  const refresh = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: ["posts"] });
+    void queryClient.invalidateQueries({ queryKey: ["folders"] });
+  }, [queryClient]);
   const uploads = useUploads(refresh);
   const { busy, applyToSelected } = useBatchActions(selected, setSelected, setNotice, refresh);
 
