@@ -34,6 +34,7 @@ export const LAYERS = [
       "lib/convert/",
       "lib/gifs/",
       "lib/jobs/",
+      "lib/links/",
       "lib/recovery/",
       "lib/reports/",
       "lib/social/",
@@ -44,7 +45,7 @@ export const LAYERS = [
     ],
   ],
   ["presenters", ["lib/presenters/"]],
-  ["domain", ["lib/posts/", "lib/users/", "lib/sessions/", "lib/usage/"]],
+  ["domain", ["lib/folders/", "lib/posts/", "lib/users/", "lib/sessions/", "lib/usage/"]],
   [
     "services",
     [

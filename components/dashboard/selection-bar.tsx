@@ -1,6 +1,6 @@
 "use client";
 /** The bar over the gallery while posts are selected. */
-import { useId } from "react";
+import { type ReactNode, useId } from "react";
 import type { Privacy } from "./api";
 import { privaciesFrom } from "./privacies";
 import { PrivacySelect } from "./privacy-select";
@@ -16,6 +16,7 @@ export function SelectionBar({
   onClear,
   onSetPrivacy,
   onDelete,
+  children,
 }: {
   count: number;
   busy: boolean;
@@ -25,6 +26,8 @@ export function SelectionBar({
   onClear: () => void;
   onSetPrivacy: () => void;
   onDelete: () => void;
+  /** More actions (the folder ones). */
+  children?: ReactNode;
 }) {
   const privacyId = useId();
   return (
@@ -47,6 +50,7 @@ export function SelectionBar({
         <button type="button" className={secondaryButton} disabled={busy} onClick={onSetPrivacy}>
           Set privacy
         </button>
+        {children}
         <button type="button" className={dangerButton} disabled={busy} onClick={onDelete}>
           Delete selected
         </button>

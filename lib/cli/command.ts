@@ -18,6 +18,8 @@ export interface Command {
   prepare(flags: Record<string, FlagValue>): () => Promise<CommandOutput>;
   /** False for commands that must see the database as it is (backups): no migrations first. */
   migrates?: boolean;
+  /** The flag a bare argument fills (`import dir ... PATH` sets `path`); other commands refuse bare arguments. */
+  positional?: string;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

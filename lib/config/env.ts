@@ -109,6 +109,8 @@ const schema = z.object({
   RELAY_URL: optional,
   CDN_URL: optional,
   SHARE_URL: optional,
+  /** Base URL of short links (docs/short-links.md); unset: PUBLIC_URL/s. */
+  SHORT_URL: optional,
   DATA_DIR: optional,
   DATABASE_URL: optional,
   /** PostgreSQL connections per process (lib/db/adapter.ts); unset: 10. */
@@ -184,6 +186,7 @@ export type Env = Omit<z.infer<typeof schema>, "PUBLIC_URL"> & {
   relayUrl: string;
   cdnUrl: string;
   shareUrl: string;
+  shortUrl: string;
 };
 
 export function parseEnv(source: Readonly<Record<string, string | undefined>> = process.env): Env {
@@ -197,6 +200,7 @@ export function parseEnv(source: Readonly<Record<string, string | undefined>> = 
     relayUrl: stripSlash(env.RELAY_URL || `${base}/relay`),
     cdnUrl: stripSlash(env.CDN_URL || `${base}/cdn`),
     shareUrl: stripSlash(env.SHARE_URL || `${base}/p`),
+    shortUrl: stripSlash(env.SHORT_URL || `${base}/s`),
   };
 }
 

@@ -33,6 +33,7 @@ export const postsQuery = pagingQuery.extend({
   search: z.string().max(100).optional(),
   privacy: privacyField.optional(),
   tab: z.enum(GALLERY_TABS, { error: `tab must be one of ${GALLERY_TABS.join(", ")}.` }).optional(),
+  folder: z.string().max(64).optional().describe("Only posts in this folder (its id; docs/folders.md)"),
 });
 // At most 6 words of `search` are used, and only `limit` and `cursor` can be invalid
 // (docs/gifs.md, "Search semantics"). So a long search is cut, never refused: any sane query

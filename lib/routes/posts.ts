@@ -19,7 +19,8 @@ import { uploaderFor, type Uploader } from "../uploads/uploader";
 import { moderator, screensFiles } from "../moderation/moderator";
 import { postView } from "../presenters/post-views";
 import { failedFilesView, type FailedFileView } from "../presenters/failed-files";
-import { appendRequestOptions, uploadRequestOptions } from "./upload-headers";
+import { addToFolder, folderForUpload } from "../folders/folders";
+import { appendRequestOptions, folderHeader, uploadRequestOptions } from "./upload-headers";
 
 type PostView = ReturnType<typeof postView>;
 
@@ -66,13 +67,31 @@ export function appendReply(
   return { post: postView(outcome.post, { owner: true, liked: false, surface }), ...failedPart(outcome.failed) };
 }
 
+/**
+ * The `folder` header's folder, found or created before the body is read, so a bad name
+ * or one folder too many is refused before any byte is stored. Folders are a person's: a
+ * team key's header is ignored, as its post-privacy is (docs/folders.md).
+ */
+async function uploadFolder(principal: Principal, headers: Headers): Promise<string | null> {
+  const ref = folderHeader(headers);
+  if (ref === null || principal.kind === "team") return null;
+  return folderForUpload(principal.user.id, ref);
+}
+
 export async function handleUpload(principal: Principal, request: RouteRequest, surface: Surface): Promise<UploadReply> {
   await checkUploadBurst(principal);
   const uploader = uploaderFor(principal);
   const choices = uploadRequestOptions(request.headers, (asked) => postPrivacy(uploader, asked));
-  return withTempDir(async (tmpDir) =>
-    uploadReply(await publishUpload(uploader, surface, await receiveUpload(request, uploader, tmpDir), choices, tmpDir), surface),
-  );
+  const folderId = await uploadFolder(principal, request.headers);
+  return withTempDir(async (tmpDir) => {
+    const outcome = await publishUpload(uploader, surface, await receiveUpload(request, uploader, tmpDir), choices, tmpDir);
+    if (folderId)
+      await addToFolder(
+        folderId,
+        outcome.posts.map((p) => p.id),
+      );
+    return uploadReply(outcome, surface);
+  });
 }
 
 export async function handleAddFiles(principal: Principal, request: RouteRequest, surface: Surface, code: string) {
@@ -169,7 +188,12 @@ export async function handleListPosts(
   query: { limit: number; cursor?: string } & GalleryFilters,
 ) {
   const user = principal.user;
-  const filters = { search: query.search ?? null, privacy: query.privacy ?? null, tab: query.tab ?? null };
+  const filters = {
+    search: query.search ?? null,
+    privacy: query.privacy ?? null,
+    tab: query.tab ?? null,
+    ...(query.folder ? { folder: query.folder } : {}),
+  };
   const after = query.cursor ? decodeCursor("listPosts", query.cursor, filters) : undefined;
   const page = await listOwnPosts(user.id, query, query.limit, after);
   return postsPage("listPosts", page, filters, viewerOf(principal, surface), surface, true);

@@ -22,7 +22,7 @@ const invalid = (message: string) => new DomainError("invalid_request", message)
 function ownHosts(): Set<string> {
   const e = env();
   const hosts = new Set<string>();
-  for (const url of [e.PUBLIC_URL, e.apiUrl, e.relayUrl, e.cdnUrl, e.shareUrl]) {
+  for (const url of [e.PUBLIC_URL, e.apiUrl, e.relayUrl, e.cdnUrl, e.shareUrl, e.shortUrl]) {
     try {
       hosts.add(new URL(url).hostname.toLowerCase());
     } catch {
