@@ -14,6 +14,7 @@ describe("BUCKETS", () => {
       posts_files_add: [10, 60],
       posts_delete: [20, 30],
       posts_batch: [10, 60],
+      tus: [120, 60],
       reports: [3, 60],
       usage_history: [30, 60],
       analytics: [30, 60],
