@@ -15,7 +15,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Top to bottom. Each entry: the layer's name and the path prefixes it holds. */
 export const LAYERS = [
-  ["entry", ["app/", "components/", "proxy.ts", "lib/server/"]],
+  ["entry", ["app/", "components/", "proxy.ts", "instrumentation.ts", "lib/server/"]],
   ["surfaces", ["lib/web/", "lib/routes/", "lib/cli/"]],
   ["http", ["lib/http/", "lib/delivery/"]],
   [
@@ -98,7 +98,9 @@ function target(fromFile, spec) {
 }
 
 export function upwardImports() {
-  const files = ["app", "components", "lib"].flatMap((dir) => walk(join(root, dir))).concat([join(root, "proxy.ts")]);
+  const files = ["app", "components", "lib"]
+    .flatMap((dir) => walk(join(root, dir)))
+    .concat([join(root, "proxy.ts"), join(root, "instrumentation.ts")]);
   const problems = [];
   const placed = [];
   for (const path of files) {

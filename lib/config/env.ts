@@ -123,6 +123,13 @@ const schema = z.object({
   REDIS_URL: optional,
   /** Start of every Redis key of ours (rate limits, abuse counters); unset: "mh:". Separates deployments sharing one Redis. */
   REDIS_PREFIX: optional,
+  /**
+   * `off`: `npm start` serves only, running no media jobs, webhook deliveries or periodic
+   * sweeps (docs/deploy.md): `npm run worker` or the cron endpoint does that work. Unset: on.
+   */
+  BACKGROUND_WORK: optional.transform((v) => !/^(0|false|no|off)$/i.test(v ?? "")),
+  /** Bearer secret of GET /cron (docs/deploy.md); unset: the endpoint answers 404. */
+  CRON_SECRET: optional,
   /** Which proxies' client addresses to believe (lib/config/trust-proxy.ts; docs/operations.md). */
   TRUST_PROXY: optional,
   /** A header carrying the client address from a trusted proxy (CF-Connecting-IP...); needs TRUST_PROXY. */

@@ -24,6 +24,7 @@ import { RATE_LIMIT_HEADER, rateLimitHeaders } from "../ratelimit/headers";
 import { ALLOW_ORIGIN, EXPOSE_HEADERS, preflightHeaders } from "./cors";
 import { attachResponseBody, carryNativeBody, readRequestBody } from "./node-bridge";
 import { CACHE_HEADER, CONTENT_LENGTH_CARRIER, errorBody, JSON_TYPE } from "./respond";
+import { isMissingSchemaError, notMigratedMessage, requireMigratedSchema } from "../db/readiness";
 import { describeZodError } from "./parse";
 import { newRequestId } from "./request-id";
 import { KEY_HEADER, type RouteDef, type Surface } from "./route";
@@ -290,6 +291,8 @@ async function handle(
   }
   const { route } = match;
   seen.route = route.id;
+  // A schema behind the code (`next start` before `npm run db:migrate`): 503 naming the command.
+  await requireMigratedSchema();
   // On every reply of the route, errors included (`headers` is merged into whatever is answered).
   if (route.replyHeaders) Object.assign(headers, route.replyHeaders);
   const ip = requestClientIp(request.headers);
@@ -422,6 +425,7 @@ async function readTextBody(request: Request, limit: number): Promise<string> {
 
 function toErrorReply(error: unknown, requestId: string): Reply {
   if (isDomainError(error)) return errorReply(error.type, error.message, { status: error.httpStatus, context: error.context });
+  if (isMissingSchemaError(error)) return errorReply("unavailable", notMigratedMessage([]));
   console.error(`[${requestId}]`, error);
   return errorReply("internal", `Internal error; quote request-id ${requestId} if it persists.`);
 }

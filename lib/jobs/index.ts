@@ -63,6 +63,18 @@ export function startJobWorkers(opts: StartOptions = {}): JobWorker {
   return worker;
 }
 
+/**
+ * One pass over the queue for a process that runs no worker (the cron endpoint on a
+ * serverless platform, docs/deploy.md): due media jobs, then webhook deliveries, one after
+ * another until none is left or `budgetMs` has passed.
+ */
+export async function runDueJobs(budgetMs: number): Promise<{ ran: number }> {
+  const end = Date.now() + budgetMs;
+  const media = await new JobWorker({ handlers: { [HLS_JOB]: hlsJobHandler } }).drain(budgetMs);
+  const hooks = await new JobWorker({ handlers: { [WEBHOOK_JOB]: webhookJobHandler } }).drain(Math.max(0, end - Date.now()));
+  return { ran: media + hooks };
+}
+
 /** Stops the worker: the running job is aborted and queued again for the next start. */
 export async function stopJobWorkers(): Promise<void> {
   const state = jobs();
