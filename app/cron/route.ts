@@ -1,6 +1,6 @@
 /**
  * GET /cron: the background work of `npm start`, once, for platforms that run no process
- * between requests (docs/deploy.md, "Serverless"). Authenticated as serverless schedulers
+ * between requests (docs/deploy.md, "4. Serverless (Vercel)"). Authenticated as serverless schedulers
  * do it: `Authorization: Bearer <CRON_SECRET>` (Vercel Cron sends exactly that). Runs the
  * recovery sweep (expired posts and resumable uploads, leftovers, jobs of dead workers) and
  * then due jobs until none is left or the budget is spent. Without CRON_SECRET the endpoint
