@@ -20,7 +20,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Top to bottom. Each entry: the layer's name and the path prefixes it holds. */
 export const LAYERS = [
-  ["entry", ["app/", "components/", "proxy.ts", "lib/server/"]],
+  ["entry", ["app/", "components/", "proxy.ts", "instrumentation.ts", "lib/server/"]],
   ["surfaces", ["lib/web/", "lib/routes/", "lib/cli/"]],
   ["http", ["lib/http/", "lib/delivery/"]],
   [
@@ -119,10 +119,12 @@ function sourceFiles(base) {
       return [];
     }
   });
-  try {
-    if (statSync(join(base, "proxy.ts")).isFile()) files.push(join(base, "proxy.ts"));
-  } catch {
-    // no proxy.ts in this tree
+  for (const name of ["proxy.ts", "instrumentation.ts"]) {
+    try {
+      if (statSync(join(base, name)).isFile()) files.push(join(base, name));
+    } catch {
+      // not in this tree
+    }
   }
   return files;
 }

@@ -17,7 +17,7 @@ import { dataDir, databaseConfig } from "../lib/db/config";
 import { pendingMigrations } from "../lib/db/migrator";
 import { startJobWorkers, stopJobWorkers } from "../lib/jobs";
 import { describeMediaTools, formatMediaToolsReport } from "../lib/media/tools";
-import { startRecovery } from "../lib/recovery/recover";
+import { recoverySettings, startRecovery } from "../lib/recovery/recover";
 import { registerWebhookJobs } from "../lib/webhooks/delivery-job";
 import { ensureBuild } from "../lib/server/build";
 import { shutdownOnSignals, startServer } from "../lib/server/server";
@@ -102,7 +102,10 @@ async function main(): Promise<void> {
   // (docs/crash-recovery.md).
   // Job kinds of the features, before the recovery and the workers look their handlers up.
   registerWebhookJobs();
-  const stopRecovery = await startRecovery(log);
+  // BACKGROUND_WORK=off: the one start-up sweep, then no timer and no job workers; a
+  // separate `npm run worker` (or the cron endpoint) does that work (docs/deploy.md).
+  const background = env().BACKGROUND_WORK;
+  const stopRecovery = await startRecovery(log, background ? undefined : { ...recoverySettings(), intervalMs: 0 });
 
   const server = await startServer({
     port: env().PORT,
@@ -117,7 +120,8 @@ async function main(): Promise<void> {
   settlePublicUrl(Number(new URL(server.url).port));
   // Background jobs (HLS renditions) run next to the server; jobs left by a previous run
   // are picked up now. Stopping gives a running job back to the queue for the next start.
-  startJobWorkers();
+  if (background) startJobWorkers();
+  else log("BACKGROUND_WORK=off: no media jobs, webhook deliveries or periodic sweeps here (npm run worker does them)");
   shutdownOnSignals(
     {
       ...server,

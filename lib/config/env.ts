@@ -16,11 +16,8 @@
 import { z } from "zod";
 import { parseBytes } from "../plans";
 import { optionalInt } from "./env-fields";
+import { parseTrustProxy, type TrustProxy } from "./trust-proxy";
 
-const flag = z
-  .string()
-  .optional()
-  .transform((v) => /^(1|true|yes|on)$/i.test((v ?? "").trim()));
 const optional = z
   .string()
   .optional()
@@ -118,7 +115,17 @@ const schema = z.object({
   REDIS_URL: optional,
   /** Start of every Redis key of ours (rate limits, abuse counters); unset: "mh:". Separates deployments sharing one Redis. */
   REDIS_PREFIX: optional,
-  TRUST_PROXY: flag,
+  /**
+   * `off`: `npm start` serves only, running no media jobs, webhook deliveries or periodic
+   * sweeps (docs/deploy.md): `npm run worker` or the cron endpoint does that work. Unset: on.
+   */
+  BACKGROUND_WORK: optional.transform((v) => !/^(0|false|no|off)$/i.test(v ?? "")),
+  /** Bearer secret of GET /cron (docs/deploy.md); unset: the endpoint answers 404. */
+  CRON_SECRET: optional,
+  /** Which proxies' client addresses to believe (lib/config/trust-proxy.ts; docs/operations.md). */
+  TRUST_PROXY: optional,
+  /** A header carrying the client address from a trusted proxy (CF-Connecting-IP...); needs TRUST_PROXY. */
+  TRUST_PROXY_HEADER: optional,
   /**
    * Multiplies every rate limit. For load tests only, whose client cannot spread its requests
    * over many keys (bench:serve does: it rotates reader keys and keeps the limits as they
@@ -180,6 +187,8 @@ export const ENV_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 export type Env = Omit<z.infer<typeof schema>, "PUBLIC_URL"> & {
   PUBLIC_URL: string;
+  /** TRUST_PROXY and TRUST_PROXY_HEADER as one rule. */
+  trustProxy: TrustProxy;
   /** PUBLIC_URL was unset: it is http://localhost:PORT (scripts/start.ts fixes it once PORT=0 has a port). */
   publicUrlFromPort: boolean;
   apiUrl: string;
@@ -194,6 +203,7 @@ export function parseEnv(source: Readonly<Record<string, string | undefined>> = 
   const base = env.PUBLIC_URL ?? publicUrlDefault(env.PORT);
   return {
     ...env,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, env.TRUST_PROXY_HEADER),
     PUBLIC_URL: base,
     publicUrlFromPort: env.PUBLIC_URL === undefined,
     apiUrl: stripSlash(env.API_URL || `${base}/api`),

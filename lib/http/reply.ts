@@ -4,6 +4,7 @@
  * custom server writes a Reply straight to the socket (lib/server/fast-lane.ts); Next's
  * route handlers get it as a Web Response (web-response.ts).
  */
+import { isMissingSchemaError, notMigratedMessage } from "../db/readiness";
 import { isDomainError, statusOf, type ErrorType } from "../errors";
 import { describeZodError } from "./parse";
 import { errorBody, JSON_TYPE } from "./respond";
@@ -50,6 +51,7 @@ export function responseReply(response: Response): Reply {
 /** A DomainError as its documented error; anything else is logged and answered 500 with the request id. */
 export function toErrorReply(error: unknown, requestId: string): Reply {
   if (isDomainError(error)) return errorReply(error.type, error.message, { status: error.httpStatus, context: error.context });
+  if (isMissingSchemaError(error)) return errorReply("unavailable", notMigratedMessage([]));
   console.error(`[${requestId}]`, error);
   return errorReply("internal", `Internal error; quote request-id ${requestId} if it persists.`);
 }

@@ -99,6 +99,18 @@ export function startJobWorkers(opts: StartOptions = {}): JobWorker {
   return workers[0];
 }
 
+/**
+ * One pass over the queue for a process that runs no worker (the cron endpoint on a
+ * serverless platform, docs/deploy.md): each pool's due jobs (media first, then the kinds
+ * registered from above, such as webhook deliveries) until none is left or `budgetMs` has passed.
+ */
+export async function runDueJobs(budgetMs: number): Promise<{ ran: number }> {
+  const end = Date.now() + budgetMs;
+  let ran = 0;
+  for (const { handlers } of pools()) ran += await new JobWorker({ handlers }).drain(Math.max(0, end - Date.now()));
+  return { ran };
+}
+
 /** Stops the worker: the running job is aborted and queued again for the next start. */
 export async function stopJobWorkers(): Promise<void> {
   const state = jobs();

@@ -37,6 +37,9 @@ export const BUCKETS = {
   analytics: perUser(30, 60), // GET /analytics
   gifs: { limit: 60, windowSeconds: 60, scope: "ip" }, // GET /gifs, per IP
   convert: perUser(10, 60), // POST /convert
+  // Our own bucket (docs/rate-limits.md): HEAD, PATCH and DELETE of a resumable upload
+  // (creation counts on `upload`). 120 a minute is 100 MB/s with tus-js-client's 50 MB chunks.
+  tus: perUser(120, 60),
   // Webhooks (issue #19; our own buckets: docs/webhooks.md, "API")
   webhooks_read: perUser(60, 60), // GET /webhooks, /webhooks/{id}, /webhooks/{id}/deliveries
   webhooks_write: perUser(20, 60), // create, update, delete

@@ -17,8 +17,8 @@ describe("parseEnv", () => {
   it("REDIS_URL, TRUST_PROXY and NEXTAUTH_SECRET with the `||` rule: empty or blank means unset", () => {
     expect(parseEnv({ REDIS_URL: " redis://r:6379 " }).REDIS_URL).toBe("redis://r:6379");
     expect(parseEnv({ REDIS_URL: "" }).REDIS_URL).toBeUndefined();
-    expect(parseEnv({ TRUST_PROXY: "1" }).TRUST_PROXY).toBe(true);
-    expect(parseEnv({ TRUST_PROXY: "" }).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ TRUST_PROXY: "1" }).trustProxy).toEqual({ kind: "leftmost" });
+    expect(parseEnv({ TRUST_PROXY: "" }).trustProxy).toEqual({ kind: "off" });
     expect(parseEnv({ NEXTAUTH_SECRET: "  " }).NEXTAUTH_SECRET).toBeUndefined();
   });
 
@@ -58,8 +58,8 @@ describe("parseEnv", () => {
     const raw: string[] = [];
     for (const file of files) {
       const text = readFileSync(file, "utf8");
-      // A read, not an assignment (lib/config/process-env.ts writes the few that libraries read).
-      for (const [, name] of text.matchAll(/process\.env\.([A-Z][A-Z0-9_]*)\b(?!\s*=[^=])/g))
+      // A read, not an assignment (`=`, `||=`, `??=`: lib/config/process-env.ts writes the few that libraries read).
+      for (const [, name] of text.matchAll(/process\.env\.([A-Z][A-Z0-9_]*)\b(?!\s*(?:\|\||\?\?|&&)?=[^=])/g))
         if (names.has(name)) raw.push(`${file}: ${name}`);
     }
     expect(raw).toEqual([]);

@@ -18,6 +18,7 @@ describe("BUCKETS", () => {
       links_write: [30, 60],
       folders_read: [60, 60],
       folders_write: [30, 60],
+      tus: [120, 60],
       reports: [3, 60],
       usage_history: [30, 60],
       analytics: [30, 60],
