@@ -52,7 +52,7 @@ export async function processAndStore(file: SniffedFile, options: ProcessOptions
   if (!file.path) throw new DomainError("invalid_request", "The file could not be read.");
   const { sniffed } = file;
   if (!sniffed) {
-    throw new DomainError("unsupported_type", "Unsupported file type: upload PNG, JPEG, WebP, GIF, MP4, MOV or MKV.");
+    throw new DomainError("unsupported_type", "Unsupported file type: upload PNG, JPEG, WebP, GIF, MP4, MOV, MKV or WebM.");
   }
 
   // Before processing: a video's temp file may be moved into the output.
