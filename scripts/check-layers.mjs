@@ -52,6 +52,7 @@ export const LAYERS = [
       "lib/crypto/",
       "lib/files/",
       "lib/renditions/",
+      "lib/text/",
     ],
   ],
   ["config", ["lib/config/"]],

@@ -4,6 +4,7 @@
  * (avatars, banners) /cdn/u/<...>. Files of private posts need the URL's signature.
  * Every reply carries request-id from the custom server; errors are our JSON.
  */
+import { kindDelivery } from "../delivery/kinds";
 import { verifySignature } from "../crypto/signing";
 import { serveObject } from "../delivery/serve";
 import { serveHls } from "../delivery/hls";
@@ -87,6 +88,8 @@ async function resolveCdn(request: Request, basePath: string): Promise<Response>
   // A signed URL may be cached only until it expires; an expiring post's files only until the post does.
   const until = cacheableUntil(file, file.signed ? Number(exp) : undefined);
   return serveObject(request, {
+    // Text and other files: headers by kind (lib/delivery/kinds.ts).
+    ...(thumb ? {} : kindDelivery(file)),
     key: thumb ? file.thumbnailKey! : file.storageKey,
     contentType: thumb ? "image/jpeg" : file.mimeType,
     immutable: until === undefined,

@@ -144,6 +144,8 @@ function withFile(
   fallback: CdnFallback,
 ): void {
   if (target.thumb && !file.thumbnailKey) return general(res, fallback);
+  // Text and other files take their headers by kind on the general path (lib/delivery/kinds.ts).
+  if (!target.thumb && !target.width && file.kind !== "media") return general(res, fallback);
   if (target.width && !renditionSourceKey(file)) return general(res, fallback);
   if (file.moderated || deliverableExpired(file)) return general(res, fallback);
   let expiresAt: number | undefined;
