@@ -74,6 +74,12 @@ export async function highlightToHtml(text: string, language: string): Promise<{
 
 /** The first lines of a text, for unfurl descriptions (Discord shows about 350 characters). */
 export function firstLines(text: string, maxLines = 6, maxChars = 300): string {
-  const lines = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").split("\n").slice(0, maxLines).join("\n").trimEnd();
+  const lines = text
+    .replace(/^\uFEFF/, "")
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .slice(0, maxLines)
+    .join("\n")
+    .trimEnd();
   return lines.length > maxChars ? `${lines.slice(0, maxChars - 1)}…` : lines;
 }

@@ -129,8 +129,15 @@ async function storeAsIs(file: SniffedFile, path: string, other: OtherKind, opti
   const pixels = other.kind === "file" && other.image ? await readableImageSize(path) : null;
   // An image libvips cannot read is kept as a download only (no rendition is tried: docs/file-kinds.md).
   const mimeType = other.kind === "file" && other.image && !pixels ? "application/octet-stream" : other.mime;
-  const storageKey = `p/${options.postId}/${id}.${other.ext}`;
-  const reservation = await reserveQuota(options.account.subject, size, options.account.quota, new Date(), journalPending(id, [storageKey]));
+  // Not the client's extension: a key ending in a media extension must carry that type (lib/storage/keys.ts).
+  const storageKey = `p/${options.postId}/${id}.${other.kind === "text" ? "txt" : "bin"}`;
+  const reservation = await reserveQuota(
+    options.account.subject,
+    size,
+    options.account.quota,
+    new Date(),
+    journalPending(id, [storageKey]),
+  );
   try {
     await storage().putFile(storageKey, path, mimeType);
   } catch (error) {

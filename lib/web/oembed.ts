@@ -97,7 +97,7 @@ export function buildOEmbed(post: PostJson, options: { maxWidth?: number; maxHei
   if (!file?.width || !file.height) return base;
   const [width, height] = fit(file.width, file.height, options.maxWidth, options.maxHeight);
   const kind = primaryKind(post);
-  if (kind === "image") {
+  if (kind === "image" && post.kind === "image") {
     return { ...base, type: "photo", url: file.url, width, height };
   }
   if (kind === "video") {

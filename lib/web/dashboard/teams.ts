@@ -73,7 +73,15 @@ export async function deleteDashboardTeamKey(userId: string, teamId: string): Pr
 export interface TeamGalleryView {
   name: string;
   status: "active" | "lapsed";
-  posts: { code: string; title: string | null; displayTitle: string; createdAt: string; fileCount: number; preview: string | null; author: string | null }[];
+  posts: {
+    code: string;
+    title: string | null;
+    displayTitle: string;
+    createdAt: string;
+    fileCount: number;
+    preview: string | null;
+    author: string | null;
+  }[];
   hasMore: boolean;
 }
 
