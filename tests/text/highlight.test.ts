@@ -31,10 +31,9 @@ describe("highlightToHtml", () => {
     expect(big.html.match(/class="line"/g)).toHaveLength(HIGHLIGHT_MAX_LINES + 1);
   });
 
-  it("every language this service names has a grammar that loads", async () => {
-    for (const language of LANGUAGES.filter((l) => l !== "text")) {
-      expect((await highlightToHtml("a = 1\n", language)).highlighted, language).toBe(true);
-    }
+  it("every language this service names is a Shiki grammar (loaded only when a page needs it)", async () => {
+    const { bundledLanguages } = await import("shiki/langs");
+    expect(LANGUAGES.filter((l) => l !== "text" && !(l in bundledLanguages))).toEqual([]);
   });
 });
 
