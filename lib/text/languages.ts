@@ -87,6 +87,12 @@ const BY_EXTENSION: Readonly<Record<string, string>> = {
   prisma: "prisma",
 };
 
+/** The extension a paste of `language` is named with (so the upload's language rule finds it again). */
+export function extensionFor(language: string): string {
+  if (language === "text") return "txt";
+  return Object.entries(BY_EXTENSION).find(([, id]) => id === language)?.[0] ?? "txt";
+}
+
 /** Every language id this module can answer, "text" included (the share page and the paste form list them). */
 export const LANGUAGES: readonly string[] = [...new Set(["text", ...Object.values(BY_EXTENSION)])].sort();
 
