@@ -117,6 +117,22 @@ describe("UPLOAD_FILES=media,text", () => {
     expect(file.bytes.equals(await readFile(files["notes.txt"]!))).toBe(true);
   });
 
+  it("ShareX's Text uploader (the text as a .txt file part, ShareX's user agent) makes a text post", async () => {
+    allow("media,text");
+    const who = await createTestUser({ plan: "ultra" });
+    const body = new FormData();
+    body.append("file", new Blob(["copied from the clipboard\nline two"], { type: "text/plain" }), "uxhqJ4Ffl2.txt");
+    const reply = await api("/upload", {
+      method: "POST",
+      key: who.apiKey,
+      rawBody: body,
+      headers: { "post-privacy": "unlisted", "user-agent": "ShareX/16.1.0" },
+    });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.post).toMatchObject({ kind: "text", privacy: "unlisted" });
+    expect((await download(reply.body.url)).bytes.toString()).toBe("copied from the clipboard\nline two");
+  });
+
   it("the language comes from the extension, else the content (a shebang)", async () => {
     allow("media,text");
     const ts = await upload([{ path: files["app.ts"]!, name: "app.ts" }]);
