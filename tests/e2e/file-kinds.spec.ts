@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import ogs from "open-graph-scraper";
-import { adminOn, startLocalhostServer, type LocalhostServer } from "./own-server";
+import { adminOn, createAndSignIn, startLocalhostServer, type LocalhostServer } from "./own-server";
 import { uniqueName, watchPolicy } from "./support";
 import { ffmpeg } from "../support/media";
 
@@ -130,4 +130,23 @@ test("the raw link is UTF-8 plain text with nosniff; the file is an attachment; 
   const { result } = await ogs({ html: await unfurl.text() });
   expect(result.ogTitle).toBe("greet.py");
   expect(result.ogDescription).toContain("#!/usr/bin/env python3");
+});
+
+test("the dashboard's paste editor makes a text post with its language, title and privacy", async ({ page }) => {
+  test.setTimeout(180_000);
+  await createAndSignIn(page, own);
+  await page.goto(`${own.url}/dashboard`);
+  await page.getByText("New paste").click();
+  const form = page.getByRole("form", { name: "New paste" });
+  await form.getByLabel("Text").fill('fn main() {\n    println!("hi");\n}\n');
+  await form.getByLabel("Language").selectOption("rust");
+  await form.getByLabel("Title").fill("Hello in Rust");
+  await form.getByLabel("Paste privacy").selectOption("unlisted");
+  await form.getByRole("button", { name: "Create paste" }).click();
+  const created = form.getByRole("status").getByRole("link");
+  await expect(created).toBeVisible({ timeout: 30_000 });
+  await page.goto(String(await created.getAttribute("href")));
+  await expect(page.getByRole("heading", { name: "Hello in Rust" })).toBeVisible();
+  await expect(page.locator(".text-view")).toContainText("rust");
+  await expect(page.locator(".text-view-code")).toContainText('println!("hi");');
 });
