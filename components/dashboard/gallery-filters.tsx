@@ -2,6 +2,7 @@
 /** The gallery's filters: title search, privacy and kind. */
 import { useEffect, useId, useState } from "react";
 import type { Privacy } from "./api";
+import { PRIVACIES, PRIVACY_LABEL } from "./privacies";
 import { input } from "./ui";
 
 const TABS = [
@@ -80,9 +81,11 @@ export function FilterBar({ search, onSearch, privacy, onPrivacy, tab, onTab }: 
         </label>
         <select id={ids.privacy} value={privacy} onChange={(e) => onPrivacy(e.target.value as "" | Privacy)} className={input}>
           <option value="">Any privacy</option>
-          <option value="public">Public</option>
-          <option value="unlisted">Unlisted</option>
-          <option value="private">Private</option>
+          {PRIVACIES.map((privacy) => (
+            <option key={privacy} value={privacy}>
+              {PRIVACY_LABEL[privacy]}
+            </option>
+          ))}
         </select>
       </div>
       <div>

@@ -2,6 +2,7 @@
 /** The bar over the gallery while posts are selected. */
 import { useId } from "react";
 import type { Privacy } from "./api";
+import { privaciesFrom } from "./privacies";
 import { PrivacySelect } from "./privacy-select";
 import { dangerButton, secondaryButton } from "./ui";
 
@@ -40,7 +41,7 @@ export function SelectionBar({
           id={privacyId}
           label="New privacy of the selected posts"
           value={bulkPrivacy}
-          choices={["private", "unlisted", "public"]}
+          choices={privaciesFrom("private")}
           onChange={onBulkPrivacy}
         />
         <button type="button" className={secondaryButton} disabled={busy} onClick={onSetPrivacy}>

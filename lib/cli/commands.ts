@@ -13,30 +13,15 @@ import { changePlan, changePriorityMinutes, changeQuota, suspendAccount, unsuspe
 import { createApp, regenerateApp, revokeApp, verifyAppKey } from "../apps/apps";
 import { resetTwoFactor } from "../auth/factors/two-factor";
 import { chatterinoConfig, flameshotScript, sharexConfig } from "../apps/client-config";
-import { DomainError } from "../errors";
 import { PLANS, parseBytes } from "../plans";
 import { restrictPost } from "../posts/moderation";
 import { listReports, type ReportRecord, type ReportUser } from "../reports/review";
 import { createSession } from "../sessions/sessions";
 import { addMember, createTeam, lapseTeam, renewTeam } from "../teams/teams";
 import { createUser, requireUser } from "../users/accounts";
-import type { FlagValue } from "./argv";
 import { backupCommands } from "./backup-commands";
+import { command, type Command, type CommandOutput } from "./command";
 import { mediaCommands } from "./media-commands";
-
-/** What a command prints: one JSON object. */
-export type CommandOutput = Readonly<Record<string, unknown>>;
-
-export interface Command {
-  /** The command words, e.g. "team member add". */
-  name: string;
-  /** One line of help: the name and its flags. */
-  usage: string;
-  /** Validates the raw flags (no database access) and returns the work to do. */
-  prepare(flags: Record<string, FlagValue>): () => Promise<CommandOutput>;
-  /** False for commands that must see the database as it is (backups): no migrations first. */
-  migrates?: boolean;
-}
 
 // ───────────── flag types ─────────────
 
@@ -101,44 +86,9 @@ const audit = (action: string, target: AuditTarget, detail?: Record<string, unkn
 const CLIENTS = ["sharex", "chatterino", "flameshot"] as const;
 const client = z.enum(CLIENTS, { error: flagError(`must be one of ${CLIENTS.join(", ")}`) });
 
-// ───────────── plumbing ─────────────
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === "unrecognized_keys") {
-    return `Unknown flag${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `--${k}`).join(", ")}.`;
-  }
-  return issue.path.length ? `--${String(issue.path[0])} ${issue.message}.` : `${issue.message}.`;
-}
-
-/** Flag problems become one invalid_request naming every problem. */
-function parseFlags<S extends z.ZodType>(name: string, schema: S, flags: Record<string, FlagValue>): z.output<S> {
-  const result = schema.safeParse(flags);
-  if (result.success) return result.data;
-  const problems = result.error.issues.map(describeIssue).join(" ");
-  throw new DomainError("invalid_request", `${name}: ${problems}`);
-}
-
-export type DefineCommand = typeof command;
-
-function command<Shape extends z.ZodRawShape>(
-  name: string,
-  usage: string,
-  shape: Shape,
-  run: (flags: z.output<z.ZodObject<Shape>>) => Promise<CommandOutput>,
-): Command {
-  // strictObject: a misspelt flag is an error, never silently ignored.
-  const schema = z.strictObject(shape);
-  return {
-    name,
-    usage: `${name} ${usage}`.trim(),
-    prepare(flags) {
-      const parsed = parseFlags(name, schema, flags);
-      return () => run(parsed);
-    },
-  };
-}
-
 // ───────────── the commands ─────────────
+
+export type { Command, CommandOutput } from "./command";
 
 export const COMMANDS: readonly Command[] = [
   command(
@@ -275,8 +225,8 @@ export const COMMANDS: readonly Command[] = [
     const report = await decideReport(cliActor(), flags.id, flags.dismiss ? "dismissed" : "resolved");
     return { id: report.id, status: report.status };
   }),
-  ...backupCommands(command),
-  ...mediaCommands(command),
+  ...backupCommands(),
+  ...mediaCommands(),
   command("invite create", `[--days 1-${INVITE_MAX_DAYS}]`, { days: inviteDays }, async (flags) =>
     inviteJson(await createInvite(cliActor(), { days: flags.days })),
   ),

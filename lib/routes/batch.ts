@@ -1,13 +1,11 @@
 /** POST /posts/batch: one action on up to BATCH_MAX_ITEMS posts (docs/bulk-actions.md). */
 import { z } from "zod";
 import type { Principal } from "../types/principal";
-import { PRIVACIES } from "../http/parse";
+import { privacyField } from "../http/parse";
 import { errorBodyOf } from "../errors";
 import type { Surface } from "../http/route";
 import { BATCH_ACTIONS, BATCH_MAX_ITEMS, runBatch, type BatchAction } from "../posts/batch";
 import { viewerOf } from "./posts";
-
-const privacy = z.enum(PRIVACIES, { error: "privacy must be public, unlisted or private." });
 
 // Items are checked one by one (a malformed code fails alone, as its index); the list
 // itself must be a non-empty array of at most BATCH_MAX_ITEMS distinct strings.
@@ -24,7 +22,7 @@ export const batchBody = z.discriminatedUnion(
   "action",
   [
     z.object({ action: z.literal("delete"), codes }),
-    z.object({ action: z.literal("privacy"), codes, privacy: privacy.describe("The new privacy of every post") }),
+    z.object({ action: z.literal("privacy"), codes, privacy: privacyField.describe("The new privacy of every post") }),
   ],
   { error: `action must be ${BATCH_ACTIONS.join(" or ")}.` },
 );
@@ -36,7 +34,7 @@ export const batchReply = z.object({
     z.object({
       index: z.number().int(),
       code: z.string(),
-      privacy: privacy
+      privacy: privacyField
         .optional()
         .describe("privacy action: the post's privacy afterwards (team posts stay private, restricted posts unlisted)"),
     }),

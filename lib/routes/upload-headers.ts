@@ -5,7 +5,7 @@
  */
 import { DomainError } from "../errors";
 import { booleanHeader, privacyHeader, type Privacy } from "../http/parse";
-import { expiryHeaders } from "../posts/expiry-rules";
+import { type ExpirySettings, parseExpiry, parseMaxViews } from "../posts/expiry-rules";
 import type { UploadChoices } from "../uploads/publish";
 import { POST_TYPES, type PostType } from "../uploads/upload";
 
@@ -37,5 +37,15 @@ export function appendRequestOptions(headers: Headers): Pick<UploadChoices, "kee
   return {
     keepMetadata: booleanHeader(headers, "include-metadata", false),
     priority: booleanHeader(headers, "priority", true),
+  };
+}
+
+/** The upload headers `expires-at` and `max-views`; absent or empty: no limit. */
+export function expiryHeaders(headers: Headers): ExpirySettings {
+  const at = headers.get("expires-at");
+  const views = headers.get("max-views");
+  return {
+    ...(at !== null && at.trim() !== "" ? { expiresAt: parseExpiry(at, "Header expires-at") } : {}),
+    ...(views !== null && views.trim() !== "" ? { maxViews: parseMaxViews(views, "Header max-views") } : {}),
   };
 }
