@@ -73,7 +73,7 @@ import {
   sniffFile,
   type ConvertTarget,
   type ImageFormat,
-  type SniffedFormat,
+  type ConvertSource as SniffedFormat,
 } from "../lib/media";
 import { imageConversionOptions, videoToGifArgs, videoToMp3Args } from "../lib/media/convert";
 import { demuxerFor } from "../lib/media/ffmpeg";

@@ -58,6 +58,7 @@ export const LAYERS = [
       "lib/crypto/",
       "lib/files/",
       "lib/renditions/",
+      "lib/text/",
     ],
   ],
   ["config", ["lib/config/"]],

@@ -16,10 +16,12 @@ import { PostEditor } from "./post-editor";
 import { PostTile } from "./post-tile";
 import { SelectionBar } from "./selection-bar";
 import { UploadPanel } from "./upload-panel";
+import { PasteEditor } from "./paste-editor";
 import { useUploads } from "./upload";
 import { muted, secondaryButton } from "./ui";
 
-export function Gallery() {
+/** `textAllowed`: UPLOAD_FILES lets text in, so the paste editor is shown (docs/pastes.md). */
+export function Gallery({ textAllowed = false }: { textAllowed?: boolean }) {
   const queryClient = useQueryClient();
   const { filters, ...filterBar } = useFilters();
   const { selected, setSelected, toggle } = useSelection();
@@ -56,6 +58,8 @@ export function Gallery() {
         onPause={uploads.pause}
         onResume={uploads.resume}
       />
+
+      {textAllowed && <PasteEditor onCreated={refresh} />}
 
       <FilterBar {...filterBar} />
 

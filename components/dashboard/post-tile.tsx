@@ -1,4 +1,5 @@
 /** One post in the gallery's grid. */
+import { displayTitle } from "@/lib/presenters/title";
 import { countOf } from "../plural";
 import { FOUR_COLUMN_SIZES, previewSources } from "../preview-image";
 import type { Post, Privacy } from "./api";
@@ -12,7 +13,7 @@ const PRIVACY_BADGE: Record<Privacy, string> = {
 /** One post in the grid: its preview opens the editor; the checkbox selects it. */
 export function PostTile({ post, checked, onEdit, onToggle }: { post: Post; checked: boolean; onEdit: () => void; onToggle: () => void }) {
   const preview = previewSources(post.files[0]);
-  const title = post.title || "Untitled";
+  const title = displayTitle(post);
   return (
     <li
       data-code={post.code}

@@ -1,13 +1,50 @@
 import type { PostJson } from "@/lib/web/share";
+import type { ShareText } from "@/lib/web/share-text";
+import { TextView } from "./TextView";
 import { AdaptiveVideo } from "@/components/video/AdaptiveVideo";
 import { countOf } from "../plural";
 import { formatBytes } from "./format";
 
 type FileJson = PostJson["files"][number];
 
-/** One file, shown large: an image, an HTML5 video on the fast-start MP4, or a download card. */
-function FileView({ file, alt, priority }: { file: FileJson; alt: string; priority: boolean }) {
+/**
+ * A `file` (docs/file-kinds.md): name, size, type and a download; audio gets a player and
+ * an image the interface does not list its WebP rendition. Never rendered inline itself.
+ */
+function DownloadCard({ file, alt }: { file: FileJson; alt: string }) {
+  const audio = file.mime_type.startsWith("audio/");
+  return (
+    <div className="space-y-4 p-6 text-center sm:p-8" data-kind="file">
+      {file.thumbnail_url ? (
+        <img src={file.thumbnail_url} alt={alt} className="mx-auto block h-auto max-h-[60vh] w-auto max-w-full" decoding="async" />
+      ) : null}
+      <div>
+        <p className="break-all font-medium">{file.name}</p>
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">
+          {file.mime_type} · {formatBytes(file.size)}
+        </p>
+      </div>
+      {audio ? (
+        // biome-ignore lint/a11y/useMediaCaption: user uploads carry no captions
+        <audio controls preload="metadata" src={file.url} className="mx-auto w-full max-w-md" aria-label={alt} />
+      ) : null}
+      <a
+        href={file.url}
+        download={file.name}
+        className="inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700"
+      >
+        Download
+      </a>
+    </div>
+  );
+}
+
+/** One file, shown large: an image, an HTML5 video on the fast-start MP4, a text, or a download card. */
+function FileView({ file, alt, priority, text }: { file: FileJson; alt: string; priority: boolean; text?: ShareText }) {
   const size = file.width && file.height ? { width: file.width, height: file.height } : {};
+  if (file.kind === "text" && text)
+    return <TextView text={text} url={file.url} size={file.size} id={`text-${file.name.replace(/[^A-Za-z0-9_-]/g, "_")}`} />;
+  if (file.kind === "file" || file.kind === "text") return <DownloadCard file={file} alt={alt} />;
   if (file.mime_type.startsWith("video/")) {
     return (
       // Priority delivery plays the adaptive stream once it is ready; the MP4 otherwise.
@@ -54,11 +91,12 @@ function FileView({ file, alt, priority }: { file: FileJson; alt: string; priori
 }
 
 /** The post's files in order; an album numbers them and gives each its direct link. */
-export function PostMedia({ post, title }: { post: PostJson; title: string }) {
+export function PostMedia({ post, title, texts = [] }: { post: PostJson; title: string; texts?: readonly ShareText[] }) {
+  const textOf = (name: string) => texts.find((t) => t.name === name);
   if (post.files.length === 1) {
     return (
       <div className="overflow-hidden rounded-xl bg-zinc-100 dark:bg-zinc-900">
-        <FileView file={post.files[0]} alt={title} priority />
+        <FileView file={post.files[0]} alt={title} priority text={textOf(post.files[0].name)} />
       </div>
     );
   }
@@ -67,7 +105,12 @@ export function PostMedia({ post, title }: { post: PostJson; title: string }) {
       {post.files.map((file, index) => (
         <li key={file.name} id={`file-${index + 1}`} className="space-y-2">
           <div className="overflow-hidden rounded-xl bg-zinc-100 dark:bg-zinc-900">
-            <FileView file={file} alt={`${title}, file ${index + 1} of ${post.files.length}`} priority={index === 0} />
+            <FileView
+              file={file}
+              alt={`${title}, file ${index + 1} of ${post.files.length}`}
+              priority={index === 0}
+              text={textOf(file.name)}
+            />
           </div>
           <p className="flex flex-wrap items-center justify-between gap-2 text-sm text-zinc-600 dark:text-zinc-400">
             <span>

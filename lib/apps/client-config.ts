@@ -8,7 +8,7 @@
  * Deletion links open a confirmation page that deletes on POST only, because chat
  * unfurlers and link prefetchers follow every link they see with a GET.
  */
-import { env } from "../config/env";
+import { env, type UploadFiles } from "../config/env";
 import { DomainError } from "../errors";
 
 export interface UploaderUrls {
@@ -23,6 +23,21 @@ export interface ClientConfigOptions {
   appName?: string;
   /** Defaults to the URLs of the running configuration (PUBLIC_URL, API_URL). */
   urls?: UploaderUrls;
+  /** Which files the service takes (UPLOAD_FILES); defaults to the running configuration's. */
+  uploadFiles?: UploadFiles;
+}
+
+/**
+ * The ShareX destinations one request serves (issue 26 §2, shared/notes/clients.md): images
+ * always; text (ShareX sends it as a `.txt` file part to the same request) when text posts
+ * are allowed; any file only when every file is. Listing FileUploader with the default
+ * setting made "Upload with ShareX" on a log file end in an unsupported_type toast.
+ */
+export function sharexDestinations(allowed: UploadFiles): string {
+  const destinations = ["ImageUploader"];
+  if (allowed !== "media") destinations.push("TextUploader");
+  if (allowed === "all") destinations.push("FileUploader");
+  return destinations.join(", ");
 }
 
 export interface SharexConfig {
@@ -94,7 +109,7 @@ export function sharexConfig(key: string, options: ClientConfigOptions = {}): Sh
   return {
     Version: SHAREX_VERSION,
     Name: uploaderName(urls, options.appName),
-    DestinationType: "ImageUploader, FileUploader",
+    DestinationType: sharexDestinations(options.uploadFiles ?? env().UPLOAD_FILES),
     RequestMethod: "POST",
     RequestURL: `${urls.apiUrl}/upload`,
     Headers: { "api-key": apiKey, "post-privacy": UPLOAD_PRIVACY },

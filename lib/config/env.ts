@@ -96,6 +96,29 @@ const jobFields = {
   JOB_RETRY_BASE_MS: optionalInt(0),
 };
 
+/**
+ * UPLOAD_FILES (docs/file-kinds.md): which files become posts. Grammar: comma-separated
+ * items from `media`, `text`, `all`, case-insensitive, blanks around items ignored; `media`
+ * is always on (the interface's types); `text` adds text and source files; `all` adds every
+ * other file (and text). Unset or empty: `media`. Anything else stops the start.
+ */
+export type UploadFiles = "media" | "media,text" | "all";
+const uploadFiles = z
+  .string()
+  .optional()
+  .transform((v, ctx): UploadFiles => {
+    const items = (v ?? "")
+      .split(",")
+      .map((item) => item.trim().toLowerCase())
+      .filter(Boolean);
+    const unknown = items.find((item) => item !== "media" && item !== "text" && item !== "all");
+    if (unknown !== undefined) {
+      ctx.addIssue({ code: "custom", message: `UPLOAD_FILES must be media, media,text or all (got "${unknown}")` });
+      return z.NEVER;
+    }
+    return items.includes("all") ? "all" : items.includes("text") ? "media,text" : "media";
+  });
+
 const schema = z.object({
   NODE_ENV: optional,
   PORT: optional.transform((v) => Number(v || DEFAULT_PORT)),
@@ -176,6 +199,8 @@ const schema = z.object({
   APP_ROOT: optional,
   /** Any value: the schema engine's log goes to stderr (docs/database.md). */
   MIGRATE_DEBUG: optional,
+  /** Which files become posts: media (default), media,text or all (docs/file-kinds.md). */
+  UPLOAD_FILES: uploadFiles,
   ...mediaQueueFields,
   ...recoveryFields,
   ...webhookFields,

@@ -198,7 +198,10 @@ async function convertInput(
   signal: AbortSignal,
 ): Promise<{ path: string; mime: string; ext: string }> {
   const source = await sniffFile(input);
-  if (!source) throw new DomainError("unsupported_type", "The file is not an image or video type that can be converted.");
+  // WebM is an upload type (issue 26 §1) but not a /convert source: answered as before.
+  if (!source || source.format === "webm") {
+    throw new DomainError("unsupported_type", "The file is not an image or video type that can be converted.");
+  }
   checkPair(source, target, allowance);
   // The input is this request's temporary file (removed with its directory): it may be moved.
   const result = await convertFile(input, output, { source, target, timeoutMs: convertTimeoutMs(), signal, consumeInput: true });

@@ -10,7 +10,7 @@ import { errorResponse } from "../http/respond";
 import { storage as defaultStorage } from "../storage";
 import type { ObjectInfo, ObjectStream, Storage } from "../storage/types";
 import { ifRangeAllows, noneMatchHits, notModifiedSince, parseRange, type RangeDecision } from "./conditional";
-import { FILE_SECURITY_HEADERS, cacheControl, contentDisposition, resolveType } from "./headers";
+import { FILE_SECURITY_HEADERS, cacheControl, contentDisposition, resolveType, type ResolvedType } from "./headers";
 import { nowSeconds } from "../crypto/signing";
 
 export interface ServeOptions {
@@ -21,6 +21,8 @@ export interface ServeOptions {
   immutable: boolean;
   /** Name offered to the browser (`Content-Disposition` filename). */
   downloadName?: string;
+  /** Type and disposition decided by the file's kind (./kinds.ts), instead of resolveType's. */
+  resolved?: ResolvedType;
   /** Signed URLs: the signature's expiry (unix seconds); private caching ends there. */
   expiresAt?: number;
   /** Defaults to the process-wide storage(). */
@@ -120,7 +122,7 @@ function validatorHeaders(info: ObjectInfo, opts: ServeOptions): Headers {
 
 function entityHeaders(info: ObjectInfo, opts: ServeOptions, contentLength: number): Headers {
   const h = validatorHeaders(info, opts);
-  const type = resolveType(opts.contentType);
+  const type = opts.resolved ?? resolveType(opts.contentType);
   h.set("content-type", type.contentType);
   h.set("content-length", String(contentLength));
   if (!type.inline) {

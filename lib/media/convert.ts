@@ -40,8 +40,11 @@ export const CONVERT_TARGETS = ["png", "jpeg", "webp", "avif", "gif", "mp4", "mp
 export type ConvertTarget = (typeof CONVERT_TARGETS)[number];
 
 const STILL_TARGETS = ["png", "jpeg", "webp", "avif", "gif"] as const satisfies readonly ConvertTarget[];
+/** The formats /convert takes (interface.md's matrix): WebM is an upload type only (issue 26 §1). */
+export type ConvertSource = Exclude<SniffedFormat, "webm">;
+
 /** The conversion matrix (docs/media.md, "Conversion (`convertFile`)"). Other pairs are unsupported_type. */
-export const CONVERT_MATRIX: Readonly<Record<SniffedFormat, readonly ConvertTarget[]>> = {
+export const CONVERT_MATRIX: Readonly<Record<ConvertSource, readonly ConvertTarget[]>> = {
   png: STILL_TARGETS,
   jpeg: STILL_TARGETS,
   webp: STILL_TARGETS,
@@ -60,7 +63,7 @@ export const isConvertTarget = (v: string): v is ConvertTarget => (CONVERT_TARGE
 export const isImageTarget = (t: ConvertTarget): t is ImageTarget => (STILL_TARGETS as readonly string[]).includes(t);
 
 export function canConvert(source: SniffedFormat, target: ConvertTarget): boolean {
-  return CONVERT_MATRIX[source].includes(target);
+  return source !== "webm" && CONVERT_MATRIX[source].includes(target);
 }
 
 /** Video → GIF needs Plus or Ultra (403 plan_required otherwise); the endpoint checks the plan. */

@@ -267,8 +267,9 @@ export async function runFfmpeg(args: string[], opts: RunOptions = {}): Promise<
  */
 export type Demuxer = "mov" | "matroska" | "gif";
 
-export function demuxerFor(format: "mp4" | "mov" | "mkv" | "gif"): Demuxer {
-  return format === "mkv" ? "matroska" : format === "gif" ? "gif" : "mov";
+export function demuxerFor(format: "mp4" | "mov" | "mkv" | "webm" | "gif"): Demuxer {
+  // WebM is Matroska: ffmpeg's matroska demuxer reads both.
+  return format === "mkv" || format === "webm" ? "matroska" : format === "gif" ? "gif" : "mov";
 }
 
 /** `-f <demuxer> -i file:<path>`: an input with its container forced. */

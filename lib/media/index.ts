@@ -17,7 +17,7 @@ export {
   CONVERT_TARGETS,
   VIDEO_GIF,
 } from "./convert";
-export type { ConvertTarget, ConvertOptions, ConvertResult, ConvertedBytes } from "./convert";
+export type { ConvertSource, ConvertTarget, ConvertOptions, ConvertResult, ConvertedBytes } from "./convert";
 export { runFfmpeg, runFfprobe, MediaToolError, isMediaToolError, binaryPath } from "./ffmpeg";
 export type { ProbeResult, ProbeStream, RunOptions, FfmpegProgress, ToolFailure } from "./ffmpeg";
 export { withMediaSlot, mediaLimiter } from "./limiter";

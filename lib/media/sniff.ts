@@ -7,17 +7,17 @@
  * Choices:
  * - HEIC/HEIF/AVIF (also ISO-BMFF) and audio-only M4A/M4B are not upload types → null.
  * - 3GP/3G2 phone videos are MP4-family files and become `mp4` (they are remuxed to MP4).
- * - Matroska with DocType `webm` → null: WebM is not an upload type (docs/media.md, "Types
- *   accepted": .mp4, .mov, .mkv). Only DocType `matroska` is `mkv`. Accepting WebM later
- *   is one line.
+ * - Matroska with DocType `webm` → `webm` (issue 26 §1): WebM is Matroska, which the
+ *   interface accepts as .mkv, so uploads take it as a video (stored as MP4, transcoded to
+ *   H.264/AAC: lib/media/video.ts). /convert keeps refusing it (its matrix lists no target).
  * - Old QuickTime files without `ftyp` (first atom `moov`/`mdat`, possibly after `wide`,
  *   `free`, `skip`, `pnot`) → mov.
  */
 import { open } from "node:fs/promises";
 
-export type SniffedFormat = "png" | "jpeg" | "webp" | "gif" | "mp4" | "mov" | "mkv";
+export type SniffedFormat = "png" | "jpeg" | "webp" | "gif" | "mp4" | "mov" | "mkv" | "webm";
 export type ImageFormat = "png" | "jpeg" | "webp" | "gif";
-export type VideoFormat = "mp4" | "mov" | "mkv";
+export type VideoFormat = "mp4" | "mov" | "mkv" | "webm";
 export type Sniffed = { kind: "image" | "video"; format: SniffedFormat; mime: string; ext: string };
 
 const TYPES: Record<SniffedFormat, Sniffed> = {
@@ -28,6 +28,7 @@ const TYPES: Record<SniffedFormat, Sniffed> = {
   mp4: { kind: "video", format: "mp4", mime: "video/mp4", ext: "mp4" },
   mov: { kind: "video", format: "mov", mime: "video/quicktime", ext: "mov" },
   mkv: { kind: "video", format: "mkv", mime: "video/x-matroska", ext: "mkv" },
+  webm: { kind: "video", format: "webm", mime: "video/webm", ext: "webm" },
 };
 
 /** The descriptor of a format (a fresh object: callers may keep or change it). */
@@ -36,7 +37,7 @@ export function sniffedType(format: SniffedFormat): Sniffed {
 }
 
 export const isImageFormat = (f: string): f is ImageFormat => f === "png" || f === "jpeg" || f === "webp" || f === "gif";
-export const isVideoFormat = (f: string): f is VideoFormat => f === "mp4" || f === "mov" || f === "mkv";
+export const isVideoFormat = (f: string): f is VideoFormat => f === "mp4" || f === "mov" || f === "mkv" || f === "webm";
 
 export const SNIFF_HEAD_BYTES = 64;
 export const SNIFF_MAX_BYTES = 64 * 1024;
@@ -177,7 +178,7 @@ function sniffEbml(buf: Buffer, complete: boolean): Step {
     if (idBytes === 0x4282) {
       // DocType, an ASCII string (may be zero-padded).
       const docType = ascii(buf, dataAt, dataAt + len.value).replace(/\0+$/, "");
-      return docType === "matroska" ? "mkv" : null;
+      return docType === "matroska" ? "mkv" : docType === "webm" ? "webm" : null;
     }
     at = dataAt + len.value;
   }

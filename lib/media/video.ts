@@ -1,5 +1,5 @@
 /**
- * Video uploads (MP4, MOV, MKV) → fast-start MP4 + JPEG thumbnail, and the MP4 writer that
+ * Video uploads (MP4, MOV, MKV, WebM) → fast-start MP4 + JPEG thumbnail, and the MP4 writer that
  * /convert shares (one pipeline: probe → plan → remux or transcode → verify).
  *
  * Remux vs transcode: the first real video track is copied when browsers can play its
@@ -81,6 +81,13 @@ const OTHER_COPYABLE: ReadonlySet<string> = new Set(["hevc", "av1", "vp9"]);
 /** Uploads keep what browsers play from an MP4 as it is. */
 export const UPLOAD_COPY_VIDEO: CopyPolicy = (v) =>
   OTHER_COPYABLE.has(v.codecName) || (v.codecName === "h264" && (v.pixFmt === undefined || H264_PLAYABLE_PIXFMT.has(v.pixFmt)));
+/**
+ * WebM (issue 26 §1): stored as an MP4 that plays in Chrome, Firefox and Safari. VP8 plays
+ * from no MP4, and VP9/AV1 in MP4 not in Safari on most devices, so only H.264 (rare in
+ * WebM, written by some recorders) is copied; everything else becomes H.264. Opus and
+ * Vorbis become AAC through COPY_AUDIO.
+ */
+export const WEBM_COPY_VIDEO: CopyPolicy = (v) => v.codecName === "h264" && (v.pixFmt === undefined || H264_PLAYABLE_PIXFMT.has(v.pixFmt));
 /** /convert's rule: "remuxed with fast-start when the source is H.264, transcoded otherwise". */
 export const CONVERT_COPY_VIDEO: CopyPolicy = (v) => v.codecName === "h264";
 /** Audio codecs copied into MP4; anything else becomes AAC. */
@@ -100,7 +107,7 @@ export async function processVideo(input: string, output: string, thumbnail: str
         const format = opts.format ?? (await sniffedVideoFormat(input));
         const demuxer = demuxerFor(format);
         const probe = await probeInput(input, { ...clock.run(), demuxer });
-        const plan = planMp4(probe, UPLOAD_COPY_VIDEO, demuxer);
+        const plan = planMp4(probe, format === "webm" ? WEBM_COPY_VIDEO : UPLOAD_COPY_VIDEO, demuxer);
         const fast =
           onlyCopies(probe, plan) &&
           (await writeWithoutRemux(format, input, output, {
@@ -128,7 +135,7 @@ export async function processVideo(input: string, output: string, thumbnail: str
 
 async function sniffedVideoFormat(input: string): Promise<VideoFormat> {
   const sniffed = await sniffFile(input);
-  if (sniffed?.kind !== "video") throw new DomainError("invalid_request", "The file is not an MP4, MOV or MKV video.");
+  if (sniffed?.kind !== "video") throw new DomainError("invalid_request", "The file is not an MP4, MOV, MKV or WebM video.");
   return sniffed.format as VideoFormat;
 }
 

@@ -9,6 +9,8 @@ export interface DeliverableFile {
   thumbnailKey: string | null;
   mimeType: string;
   name: string;
+  /** media, text or file (docs/file-kinds.md): the /cdn headers follow it. */
+  kind: string;
   /**
    * Private, draft or team post, or one whose files are handed out one viewer at a time
    * (a view limit or a share-page password, isGated): the URL must carry a valid signature.
@@ -64,6 +66,7 @@ async function loadDeliverableFile(code: string, name: string): Promise<CachedDe
       thumbnailKey: true,
       mimeType: true,
       name: true,
+      kind: true,
       post: { select: deliverySelect },
     },
   });
@@ -73,6 +76,7 @@ async function loadDeliverableFile(code: string, name: string): Promise<CachedDe
     thumbnailKey: file.thumbnailKey,
     mimeType: file.mimeType,
     name: file.name,
+    kind: file.kind,
     signed: needsSignature(file.post),
     moderated: file.post.moderated,
     expiresAt: file.post.expiresAt?.getTime() ?? null,

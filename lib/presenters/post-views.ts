@@ -7,7 +7,7 @@ import { isGated } from "../posts/expiry-rules";
 import type { Privacy } from "../posts/privacy";
 import { isHidden, type PostRecord } from "../posts/read";
 import type { Surface } from "../types/surface";
-import type { FileObject, Post } from "./schemas";
+import type { FileKind, FileObject, Post } from "./schemas";
 import { userRef } from "./views";
 import { RENDITION_EXTENSION, RENDITION_SEGMENT, offeredRenditions, renditionSourceKey, type RenditionWidth } from "../renditions";
 
@@ -84,7 +84,15 @@ export function fileView(post: PostRecord, file: PostRecord["files"][number], no
     renditions,
     stream_url: file.priority && file.streamState === "ready" ? url(streamPath(post.code, file.name)) : null,
     stream_state: file.priority ? streamState(file.streamState) : null,
+    kind: fileKind(file),
+    language: file.kind === "text" ? (file.language ?? "text") : null,
   };
+}
+
+/** image or video for media files (by their stored type), else the stored kind. */
+export function fileKind(file: Pick<PostRecord["files"][number], "kind" | "mimeType">): FileKind {
+  if (file.kind === "text" || file.kind === "file") return file.kind;
+  return file.mimeType.startsWith("video/") ? "video" : "image";
 }
 
 export function postView(post: PostRecord, options: PostViewOptions): z.infer<typeof Post> {
@@ -107,6 +115,7 @@ export function postView(post: PostRecord, options: PostViewOptions): z.infer<ty
     priority: postOnAdaptiveDelivery(post.files),
     file_count: post.fileCount,
     files: files.map((f) => fileView(post, f, now)),
+    kind: post.files[0] ? fileKind(post.files[0]) : "image",
     team_id: post.teamId,
     author: post.user ? userRef(post.user) : null,
     ...(options.owner ? { moderated: post.moderated, restricted: post.restricted } : {}),

@@ -8,6 +8,9 @@ import { ERROR_TYPES } from "../errors";
 import { PRIVACIES } from "../posts/privacy";
 
 const iso = z.string().describe("ISO 8601 UTC timestamp");
+/** What a file is (docs/file-kinds.md). */
+export const FILE_KINDS = ["image", "video", "text", "file"] as const;
+export type FileKind = (typeof FILE_KINDS)[number];
 const plan = z.enum(["free", "plus", "ultra"]);
 
 export const UserRef = z
@@ -93,6 +96,12 @@ export const FileObject = z
       .enum(["queued", "processing", "ready", "failed"])
       .nullable()
       .describe("Adaptive stream progress; null for images and standard delivery (docs/priority-delivery.md)"),
+    kind: z
+      .enum(FILE_KINDS)
+      .describe(
+        "image or video (the media types); text (a text or source file, shown highlighted on the share page; url serves it as text/plain) or file (any other file, served as an attachment). text and file exist only when the operator allows them (UPLOAD_FILES, docs/file-kinds.md); width and height are null for them.",
+      ),
+    language: z.string().nullable().describe("Text files: the highlighting language (a Shiki grammar id, or text); null otherwise"),
   })
   .meta({ id: "File" });
 
@@ -111,6 +120,7 @@ export const Post = z
     priority: z.boolean(),
     file_count: z.number().int(),
     files: z.array(FileObject),
+    kind: z.enum(FILE_KINDS).describe("The first file's kind (docs/file-kinds.md)"),
     team_id: z.string().nullable(),
     author: UserRef.nullable(),
     moderated: z.boolean().optional(),

@@ -11,6 +11,7 @@ import { parseCdnPath, type CdnTarget } from "../delivery/cdn-path";
 import { decideDelivery, REFUSALS, type Delivery, type RefusalReason } from "../delivery/decide";
 import { serveHls } from "../delivery/hls";
 import { serveObject } from "../delivery/serve";
+import { kindDelivery } from "../delivery/kinds";
 import { isDomainError } from "../errors";
 import { carryContentLength, errorResponse } from "../http/respond";
 import { expireSoon } from "../posts/expiry";
@@ -43,13 +44,16 @@ async function resolveCdn(request: Request, basePath: string): Promise<Response>
 }
 
 async function servePostFile(request: Request, target: Extract<CdnTarget, { kind: "original" | "thumb" | "rendition" }>, query: string) {
-  const delivery = decideDelivery(target, query, await findDeliverableFile(target.code, target.name));
+  const file = await findDeliverableFile(target.code, target.name);
+  const delivery = decideDelivery(target, query, file);
   if (delivery.kind === "refuse") return refusal(delivery.reason, target.code);
   if (delivery.make) {
     const made = await makeRendition(delivery);
     if (made) return made;
   }
   return serveObject(request, {
+    // Text and other files: headers by kind (lib/delivery/kinds.ts).
+    ...(target.kind === "original" && file ? kindDelivery(file) : {}),
     key: delivery.key,
     contentType: delivery.contentType,
     immutable: delivery.cacheUntil === undefined,

@@ -110,6 +110,8 @@ function withFile(
   file: DeliverableFile,
   fallback: CdnFallback,
 ): void {
+  // Text and other files take their headers by kind on the general lane (lib/delivery/kinds.ts).
+  if (target.kind === "original" && file.kind !== "media") return general(res, fallback);
   const delivery = decideDelivery(target, query, file);
   // A refusal is answered (and an expired post deleted) by the general lane.
   if (delivery.kind === "refuse") return general(res, fallback);

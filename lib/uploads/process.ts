@@ -16,6 +16,10 @@ import { abandonPending, journalPending } from "./pending";
 import { newId } from "../db/ids";
 import { fileNameFor } from "../posts/names";
 import type { SniffedFile } from "./sniff-received";
+import { env } from "../config/env";
+import { detectOtherKind, type OtherKind } from "./file-kind";
+import { withMediaSlot } from "../media/limiter";
+import { openImage } from "../media/sharp";
 
 export interface QuotaAccount {
   subject: string;
@@ -30,11 +34,16 @@ export interface StoredFile {
   storageKey: string;
   size: number;
   mimeType: string;
-  width: number;
-  height: number;
+  /** Null for text and other files (no pixels). */
+  width: number | null;
+  height: number | null;
   duration: number | null;
   thumbnailKey: string | null;
   isVideo: boolean;
+  /** media (an interface type), text or file (docs/file-kinds.md). */
+  kind: "media" | "text" | "file";
+  /** Text files: the highlighting language. */
+  language: string | null;
   flagged: boolean;
   reservation: Reservation;
 }
@@ -52,7 +61,10 @@ export async function processAndStore(file: SniffedFile, options: ProcessOptions
   if (!file.path) throw new DomainError("invalid_request", "The file could not be read.");
   const { sniffed } = file;
   if (!sniffed) {
-    throw new DomainError("unsupported_type", "Unsupported file type: upload PNG, JPEG, WebP, GIF, MP4, MOV or MKV.");
+    // Not a media type: a text or other file when UPLOAD_FILES lets it in (docs/file-kinds.md).
+    const other = await detectOtherKind(file.path, file.filename, file.size, env().UPLOAD_FILES);
+    if (other) return storeAsIs(file, file.path, other, options);
+    throw new DomainError("unsupported_type", "Unsupported file type: upload PNG, JPEG, WebP, GIF, MP4, MOV, MKV or WebM.");
   }
 
   // Before processing: a video's temp file may be moved into the output.
@@ -96,9 +108,76 @@ export async function processAndStore(file: SniffedFile, options: ProcessOptions
     duration: "duration" in result ? result.duration : null,
     thumbnailKey,
     isVideo,
+    kind: "media",
+    language: null,
     flagged,
     reservation,
   };
+}
+
+/**
+ * A text or other file: stored byte-exact under the client's extension, hashed for
+ * moderation and counted in the quota like media. Images sharp reads though the interface
+ * does not list them (AVIF, TIFF, HEIC where libvips can) get their size read, so the
+ * rendition lane can show them as WebP; one it cannot decode keeps no size and no rendition.
+ */
+async function storeAsIs(file: SniffedFile, path: string, other: OtherKind, options: ProcessOptions): Promise<StoredFile> {
+  const screen = moderator();
+  const flagged = screensFiles(screen) && screen.flagsFile(file.sha256 ?? (await sha256File(path)));
+  const id = newId();
+  const size = file.size;
+  const pixels = other.kind === "file" && other.image ? await readableImageSize(path) : null;
+  // An image libvips cannot read is kept as a download only (no rendition is tried: docs/file-kinds.md).
+  const mimeType = other.kind === "file" && other.image && !pixels ? "application/octet-stream" : other.mime;
+  // Not the client's extension: a key ending in a media extension must carry that type (lib/storage/keys.ts).
+  const storageKey = `p/${options.postId}/${id}.${other.kind === "text" ? "txt" : "bin"}`;
+  const reservation = await reserveQuota(
+    options.account.subject,
+    size,
+    options.account.quota,
+    new Date(),
+    journalPending(id, [storageKey]),
+  );
+  try {
+    await storage().putFile(storageKey, path, mimeType);
+  } catch (error) {
+    await Promise.allSettled([storage().delete(storageKey)]);
+    await abandonPending(id, reservation);
+    throw isDomainError(error) ? error : new DomainError("internal", "The file could not be stored.");
+  }
+  return {
+    id,
+    index: file.index,
+    name: fileNameFor(file.filename || `${other.kind}.${other.ext}`, other.ext),
+    storageKey,
+    size,
+    mimeType,
+    width: pixels?.width ?? null,
+    height: pixels?.height ?? null,
+    duration: null,
+    thumbnailKey: null,
+    isVideo: false,
+    kind: other.kind,
+    language: other.kind === "text" ? other.language : null,
+    flagged,
+    reservation,
+  };
+}
+
+/** Width and height of an image sharp decodes (a 1 px render proves the pixels read), or null. */
+async function readableImageSize(path: string): Promise<{ width: number; height: number } | null> {
+  return withMediaSlot(
+    async () => {
+      try {
+        const meta = await openImage(path).metadata();
+        await openImage(path).resize(1, 1).webp().toBuffer();
+        return meta.width && meta.height ? { width: meta.width, height: meta.height } : null;
+      } catch {
+        return null;
+      }
+    },
+    { input: path },
+  );
 }
 
 /** Undoes processAndStore for files whose post could not be written. */

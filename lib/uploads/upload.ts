@@ -284,6 +284,8 @@ function fileRow(f: StoredFile, index: number, name: string, priority: boolean) 
     height: f.height,
     duration: f.duration,
     thumbnailKey: f.thumbnailKey,
+    kind: f.kind,
+    language: f.language,
   };
 }
 

@@ -5,6 +5,7 @@
  * `link`. Only posts anyone with the link may see (public and unlisted, not moderated);
  * private posts are 404 here like on the page, whoever asks (oEmbed consumers are servers).
  */
+import { displayTitle as titleOrFileName } from "../presenters/title";
 import { env } from "../config/env";
 import { isShareCode } from "../posts/codes";
 import { profileUrl } from "./profile";
@@ -69,11 +70,9 @@ const escapeAttribute = (value: string): string =>
   value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** The title a post shows: its own, else a neutral one (never the file name of a private upload). */
+/** The post's title, or its file's name (lib/presenters/title.ts). */
 export function displayTitle(post: Pick<PostJson, "title" | "file_count" | "files">): string {
-  if (post.title) return post.title;
-  if (post.file_count > 1) return `Album of ${post.file_count} files`;
-  const mime = post.files[0]?.mime_type ?? "";
-  return mime.startsWith("video/") ? "Video" : mime.startsWith("image/") ? "Image" : "File";
+  return titleOrFileName(post);
 }
 
 /** Fits width × height inside the consumer's maxwidth/maxheight, keeping the aspect ratio. */
@@ -98,7 +97,7 @@ export function buildOEmbed(post: PostJson, options: { maxWidth?: number; maxHei
   if (!file?.width || !file.height) return base;
   const [width, height] = fit(file.width, file.height, options.maxWidth, options.maxHeight);
   const kind = primaryKind(post);
-  if (kind === "image") {
+  if (kind === "image" && post.kind === "image") {
     return { ...base, type: "photo", url: file.url, width, height };
   }
   if (kind === "video") {

@@ -12,10 +12,10 @@ const urls = { apiUrl: "https://media.example/api", publicUrl: "https://media.ex
 
 describe("ShareX config", () => {
   it("is a ShareX 14+ custom uploader for POST /upload", () => {
-    expect(sharexConfig(KEY, { urls, appName: "Desktop" })).toEqual({
+    expect(sharexConfig(KEY, { urls, appName: "Desktop", uploadFiles: "media" })).toEqual({
       Version: SHAREX_VERSION,
       Name: "media.example (Desktop)",
-      DestinationType: "ImageUploader, FileUploader",
+      DestinationType: "ImageUploader",
       RequestMethod: "POST",
       RequestURL: "https://media.example/api/upload",
       Headers: { "api-key": KEY, "post-privacy": "unlisted" },
@@ -27,6 +27,40 @@ describe("ShareX config", () => {
       ErrorMessage: "{json:error.type}: {json:error.message}",
     });
     expect(Number(SHAREX_VERSION.split(".")[0])).toBeGreaterThanOrEqual(14);
+  });
+
+  /**
+   * ShareX reads DestinationType with Json.NET's StringEnumConverter into its flags enum
+   * EDestinationType: names separated by ", ", each one of the enum's, case-insensitive.
+   */
+  function sharexDestinationFlags(json: string): Set<string> {
+    const FLAGS = ["None", "ImageUploader", "TextUploader", "FileUploader", "URLShortener", "URLSharingService"];
+    const parsed = JSON.parse(json) as { DestinationType: string };
+    const names = parsed.DestinationType.split(",").map((n) => n.trim());
+    for (const name of names) expect(FLAGS.map((f) => f.toLowerCase())).toContain(name.toLowerCase());
+    return new Set(names);
+  }
+
+  it.each([
+    ["media", ["ImageUploader"]],
+    ["media,text", ["ImageUploader", "TextUploader"]],
+    ["all", ["ImageUploader", "TextUploader", "FileUploader"]],
+  ] as const)("UPLOAD_FILES=%s: the .sxcu lists exactly the destinations its request serves", (uploadFiles, want) => {
+    const sxcu = JSON.stringify(sharexConfig(KEY, { urls, uploadFiles }));
+    expect(sharexDestinationFlags(sxcu)).toEqual(new Set(want));
+  });
+
+  it("follows the running UPLOAD_FILES by default", () => {
+    const saved = process.env.UPLOAD_FILES;
+    try {
+      process.env.UPLOAD_FILES = "media,text";
+      resetEnv();
+      expect(sharexConfig(KEY, { urls }).DestinationType).toBe("ImageUploader, TextUploader");
+    } finally {
+      if (saved === undefined) delete process.env.UPLOAD_FILES;
+      else process.env.UPLOAD_FILES = saved;
+      resetEnv();
+    }
   });
 
   it("defaults to the configured URLs (PUBLIC_URL, API_URL)", () => {

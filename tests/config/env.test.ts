@@ -40,6 +40,18 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ HEAP_GROWING_PERCENT: "half" })).toThrow(/HEAP_GROWING_PERCENT/);
   });
 
+  it("UPLOAD_FILES: media (default), media,text or all; anything else stops the start naming the variable", () => {
+    expect(parseEnv({}).UPLOAD_FILES).toBe("media");
+    expect(parseEnv({ UPLOAD_FILES: "" }).UPLOAD_FILES).toBe("media");
+    expect(parseEnv({ UPLOAD_FILES: "media" }).UPLOAD_FILES).toBe("media");
+    expect(parseEnv({ UPLOAD_FILES: " Media , TEXT " }).UPLOAD_FILES).toBe("media,text");
+    expect(parseEnv({ UPLOAD_FILES: "text,media" }).UPLOAD_FILES).toBe("media,text");
+    expect(parseEnv({ UPLOAD_FILES: "all" }).UPLOAD_FILES).toBe("all");
+    for (const bad of ["everything", "media,pdf", "media;text"]) {
+      expect(() => parseEnv({ UPLOAD_FILES: bad }), bad).toThrow(/UPLOAD_FILES must be media, media,text or all/);
+    }
+  });
+
   it("publicUrlFromPort tells an unset PUBLIC_URL from one that was given", () => {
     expect(parseEnv({ PORT: "0" }).publicUrlFromPort).toBe(true);
     expect(parseEnv({ PORT: "0", PUBLIC_URL: "https://media.example" }).publicUrlFromPort).toBe(false);

@@ -17,7 +17,9 @@ const expected: Array<[FixtureName, Sniffed | null]> = [
   // Type detection reads only the start: damage further in is found by processing.
   ["corruptPng", { kind: "image", format: "png", mime: "image/png", ext: "png" }],
   ["truncatedMp4", { kind: "video", format: "mp4", mime: "video/mp4", ext: "mp4" }],
-  ["webm", null],
+  ["webm", { kind: "video", format: "webm", mime: "video/webm", ext: "webm" }],
+  ["webmVp9Opus", { kind: "video", format: "webm", mime: "video/webm", ext: "webm" }],
+  ["webmH264", { kind: "video", format: "webm", mime: "video/webm", ext: "webm" }],
   ["textPng", null],
 ];
 
@@ -71,9 +73,9 @@ describe("sniffBuffer", () => {
     expect(sniffBuffer(ftyp(major, ...compatible))).toBeNull();
   });
 
-  it("reads the Matroska DocType: matroska → mkv, webm → null", () => {
+  it("reads the Matroska DocType: matroska → mkv, webm → webm (issue 26 §1)", () => {
     expect(sniffBuffer(ebml("matroska"))?.format).toBe("mkv");
-    expect(sniffBuffer(ebml("webm"))).toBeNull();
+    expect(sniffBuffer(ebml("webm"))?.format).toBe("webm");
     expect(sniffBuffer(ebml("other"))).toBeNull();
   });
 

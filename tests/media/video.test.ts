@@ -96,6 +96,47 @@ describe("processVideo: transcode", () => {
   });
 });
 
+describe("processVideo: WebM (issue 26 §1)", () => {
+  // Chrome, Firefox and Safari all play H.264 + AAC from an MP4; VP8 plays from no MP4 and
+  // VP9/AV1 in MP4 not in Safari, so those are transcoded.
+  it.each([
+    ["webmVp8Vorbis", 320, 240, ["h264", "aac"]],
+    ["webmVp9Opus", 320, 240, ["h264", "aac"]],
+    ["webmAv1", 160, 120, ["h264"]],
+  ] as const)("%s → fast-start H.264 MP4, transcoded, tags stripped", async (name, width, height, codecs) => {
+    const result = await processVideo(await fixture(name), out(`${name}.mp4`), out(`${name}.jpg`), { keepMetadata: false });
+    expect(result).toMatchObject({ width, height, transcoded: true, mime: "video/mp4", ext: "mp4" });
+    const probe = await probeJson(out(`${name}.mp4`));
+    expect(probe.streams.map((s) => s.codec_name)).toEqual(codecs);
+    expect(probe.streams[0]!.pix_fmt).toBe("yuv420p");
+    expect(JSON.stringify([probe.format.tags, probe.streams.map((s) => s.tags)])).not.toContain(SECRET.title);
+    await expectFastStart(out(`${name}.mp4`));
+    expect(result.thumbnail.size).toBeGreaterThan(0);
+  });
+
+  it("H.264 in WebM is copied (remux); Opus becomes AAC", async () => {
+    const result = await processVideo(await fixture("webmH264"), out("wh.mp4"), out("wh.jpg"), { keepMetadata: false });
+    expect(result).toMatchObject({ width: 320, height: 240, transcoded: false });
+    const probe = await probeJson(out("wh.mp4"));
+    expect(probe.streams.map((s) => s.codec_name)).toEqual(["h264", "aac"]);
+    await expectFastStart(out("wh.mp4"));
+  });
+
+  it("keeps the bounds of other ffmpeg work: over the time budget → invalid_request, nothing left behind", async () => {
+    const dir = await scratchDir();
+    const error = await processVideo(await fixture("webmVp9Opus"), join(dir, "t.mp4"), join(dir, "t.jpg"), {
+      keepMetadata: false,
+      timeoutMs: 50,
+    }).catch((e: unknown) => e);
+    const left = await listDir(dir);
+    await removeDir(dir);
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).type).toBe("invalid_request");
+    expect((error as DomainError).message).toMatch(/took longer than/);
+    expect(left).toEqual([]);
+  });
+});
+
 describe("processVideo: H.264 that browsers cannot play", () => {
   it("4:4:4 H.264 is transcoded to 4:2:0", async () => {
     const d = await scratchDir();

@@ -51,7 +51,11 @@ export type FixtureName =
   | "mkvMpeg2" // Matroska, MPEG-2 video + MP2 audio: needs a transcode
   | "mkvHevc" // Matroska, HEVC + Opus: video copied (hvc1), audio re-encoded
   | "mkvAudioOnly" // Matroska with only a sine wave
-  | "webm" // VP8 WebM: not an upload type
+  | "webm" // VP8 WebM, 160x120, 1 s, no audio (an upload type since issue 26; not a /convert source)
+  | "webmVp8Vorbis" // VP8 + Vorbis, 320x240, 2 s, title + location: transcoded to H.264 + AAC
+  | "webmVp9Opus" // VP9 + Opus, 320x240, 2 s (an OBS / browser recording): transcoded to H.264 + AAC
+  | "webmAv1" // AV1 (libaom), 160x120, 1 s, no audio: transcoded to H.264
+  | "webmH264" // H.264 + Opus in a file whose EBML DocType says webm: video copied, audio to AAC
   | "corruptPng" // PNG signature and header, then garbage
   | "truncatedMp4" // first 60 % of "mp4": no moov
   | "textPng" // plain text named .png
@@ -76,6 +80,10 @@ const EXT: Record<FixtureName, string> = {
   mkvHevc: "mkv",
   mkvAudioOnly: "mkv",
   webm: "webm",
+  webmVp8Vorbis: "webm",
+  webmVp9Opus: "webm",
+  webmAv1: "webm",
+  webmH264: "webm",
   corruptPng: "png",
   truncatedMp4: "mp4",
   textPng: "png",
@@ -169,6 +177,7 @@ export async function probeJson(path: string): Promise<{
     codec_type: string;
     codec_name: string;
     codec_tag_string?: string;
+    pix_fmt?: string;
     width?: number;
     height?: number;
     tags?: Record<string, string>;
@@ -359,6 +368,82 @@ const GENERATORS: Record<FixtureName, (out: string) => Promise<void>> = {
   },
   async webm(out) {
     await ffmpeg([...LAVFI_VIDEO("160x120", 10), "-t", "1", "-c:v", "libvpx", "-b:v", "200k", "-f", "webm", out]);
+  },
+  async webmVp8Vorbis(out) {
+    await ffmpeg([
+      ...LAVFI_VIDEO(),
+      ...LAVFI_AUDIO,
+      "-t",
+      "2",
+      ...TAGS,
+      "-c:v",
+      "libvpx",
+      "-b:v",
+      "300k",
+      "-c:a",
+      "libvorbis",
+      "-f",
+      "webm",
+      out,
+    ]);
+  },
+  async webmVp9Opus(out) {
+    await ffmpeg([
+      ...LAVFI_VIDEO(),
+      ...LAVFI_AUDIO,
+      "-t",
+      "2",
+      ...TAGS,
+      "-c:v",
+      "libvpx-vp9",
+      "-deadline",
+      "realtime",
+      "-cpu-used",
+      "8",
+      "-b:v",
+      "300k",
+      "-c:a",
+      "libopus",
+      "-b:a",
+      "48k",
+      "-f",
+      "webm",
+      out,
+    ]);
+  },
+  async webmAv1(out) {
+    await ffmpeg([
+      ...LAVFI_VIDEO("160x120", 10),
+      "-t",
+      "1",
+      "-c:v",
+      "libaom-av1",
+      "-strict",
+      "experimental",
+      "-cpu-used",
+      "8",
+      "-crf",
+      "50",
+      "-b:v",
+      "0",
+      "-pix_fmt",
+      "yuv420p",
+      "-f",
+      "webm",
+      out,
+    ]);
+  },
+  async webmH264(out) {
+    // The webm muxer refuses H.264, so: Matroska, then the DocType "matroska" overwritten
+    // with "webm" and four zero bytes (EBML strings may be zero-padded; ffmpeg reads it as webm).
+    const mkv = `${out}.mkv`;
+    await ffmpeg([...LAVFI_VIDEO(), ...LAVFI_AUDIO, "-t", "1", ...X264, "-c:a", "libopus", "-b:a", "48k", "-f", "matroska", mkv]);
+    const bytes = await readFile(mkv);
+    const at = bytes.indexOf("matroska", 0, "latin1");
+    if (at < 0 || at > 64) throw new Error("webmH264: no DocType in the EBML header");
+    Buffer.from("webm\0\0\0\0", "latin1").copy(bytes, at);
+    await writeFile(out, bytes);
+    await rm(mkv, { force: true });
   },
   async corruptPng(out) {
     const png = await gradient(64, 48).png().toBuffer();

@@ -18,6 +18,7 @@ import { isGated } from "@/lib/posts/expiry-rules";
 import { unlockCookieName } from "@/lib/web/share-unlock";
 import { PasswordForm } from "@/components/share/PasswordForm";
 import { countOf } from "@/components/plural";
+import { shareTexts } from "@/lib/web/share-text";
 
 export const dynamic = "force-dynamic";
 
@@ -43,10 +44,18 @@ function isPrefetch(requestHeaders: Headers): boolean {
   return requestHeaders.has("next-router-prefetch") || requestHeaders.get("purpose") === "prefetch";
 }
 
-function describe(post: PostJson): string {
+function describe(post: PostJson, textPreview?: string): string {
   if (post.description) return post.description;
+  // A text post unfurls with its first lines (Discord and Slack show og:description).
+  if (textPreview) return textPreview;
   const kind =
-    post.file_count > 1 ? `An album of ${countOf(post.file_count, "file")}` : primaryKind(post) === "video" ? "A video" : "An image";
+    post.file_count > 1
+      ? `An album of ${countOf(post.file_count, "file")}`
+      : post.kind === "file"
+        ? `A file (${post.files[0]?.name ?? "download"})`
+        : primaryKind(post) === "video"
+          ? "A video"
+          : "An image";
   return post.author ? `${kind} by ${post.author.username}` : kind;
 }
 
@@ -77,7 +86,14 @@ function mediaMetadata(post: PostJson, title: string, description: string, gated
       },
     };
   }
-  if (primaryKind(post) === "image") {
+  // A `file` (AVIF, TIFF...) is a download: its card shows the WebP rendition, never the file.
+  if (post.kind === "file" && file.thumbnail_url) {
+    return {
+      openGraph: { ...base, type: "website", images: [{ url: file.thumbnail_url, alt: title }] },
+      twitter: { card: "summary_large_image", title, description, images: [file.thumbnail_url] },
+    };
+  }
+  if (primaryKind(post) === "image" && post.kind === "image") {
     return {
       openGraph: { ...base, type: "website", images: [{ url: file.url, ...size, type: file.mime_type, alt: title }] },
       twitter: { card: "summary_large_image", title, description, images: [file.url] },
@@ -96,7 +112,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { post } = result;
   const gated = isGated(result.record);
   const title = displayTitle(post);
-  const description = describe(post);
+  // Private posts' text stays out of the tags, like their media.
+  const texts = post.kind === "text" && post.privacy !== "private" && !gated ? await shareTexts(result.record) : [];
+  const description = describe(post, texts[0]?.preview);
   return {
     title: { absolute: `${title} · ${SITE_NAME}` },
     description,
@@ -148,7 +166,7 @@ export default async function SharePage({ params, searchParams }: Props) {
       {/* Next's openGraph.videos writes og:video but not og:video:url, which some unfurlers
           read (notes/clients.md); React hoists this tag into <head> with the others. */}
       {video ? <meta property="og:video:url" content={video.url} /> : null}
-      <PostMedia post={post} title={title} />
+      <PostMedia post={post} title={title} texts={post.files.some((f) => f.kind === "text") ? await shareTexts(record) : []} />
       <PostDetails post={post} title={title} owner={owner} signedIn={!!(await getViewer())} />
     </article>
   );

@@ -2,6 +2,7 @@
  * Teams for the dashboard (an Ultra feature): the teams the user belongs to with their
  * members, and the owner-only key operations. Keys are shown once, like app keys.
  */
+import { displayTitle } from "@/lib/presenters/title";
 import { DomainError } from "@/lib/errors";
 import { fileView } from "@/lib/presenters/post-views";
 import { teamGallery } from "@/lib/teams/gallery";
@@ -72,7 +73,15 @@ export async function deleteDashboardTeamKey(userId: string, teamId: string): Pr
 export interface TeamGalleryView {
   name: string;
   status: "active" | "lapsed";
-  posts: { code: string; title: string | null; createdAt: string; fileCount: number; preview: string | null; author: string | null }[];
+  posts: {
+    code: string;
+    title: string | null;
+    displayTitle: string;
+    createdAt: string;
+    fileCount: number;
+    preview: string | null;
+    author: string | null;
+  }[];
   hasMore: boolean;
 }
 
@@ -90,6 +99,8 @@ export async function dashboardTeamGallery(userId: string, teamId: string, limit
       return {
         code: post.code,
         title: post.title,
+        // What the card shows: the title, or the file's name (lib/presenters/title.ts).
+        displayTitle: displayTitle({ title: post.title, file_count: post.fileCount, files: post.files }),
         createdAt: post.createdAt.toISOString(),
         fileCount: post.fileCount,
         preview: file ? (file.thumbnail_url ?? (file.mime_type.startsWith("image/") ? file.url : null)) : null,

@@ -439,6 +439,13 @@ export interface components {
         File: {
             duration?: number | null;
             height: number | null;
+            /**
+             * @description image or video (the media types); text (a text or source file, shown highlighted on the share page; url serves it as text/plain) or file (any other file, served as an attachment). text and file exist only when the operator allows them (UPLOAD_FILES, docs/file-kinds.md); width and height are null for them.
+             * @enum {string}
+             */
+            kind: "image" | "video" | "text" | "file";
+            /** @description Text files: the highlighting language (a Shiki grammar id, or text); null otherwise */
+            language: string | null;
             mime_type: string;
             name: string;
             /** @description Sized WebP renditions of an image or of a video's still frame, smallest first, for srcset (320 and 640 px; one when the source is narrower). Empty for files without pixels to show. */
@@ -557,6 +564,11 @@ export interface components {
             expires_at: string | null;
             file_count: number;
             files: components["schemas"]["File"][];
+            /**
+             * @description The first file's kind (docs/file-kinds.md)
+             * @enum {string}
+             */
+            kind: "image" | "video" | "text" | "file";
             like_count: number | null;
             liked: boolean | null;
             max_views: number | null;

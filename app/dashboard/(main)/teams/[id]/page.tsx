@@ -41,7 +41,7 @@ export default async function TeamGalleryPage({ params }: { params: Promise<{ id
                   {post.preview && <img src={post.preview} alt="" loading="lazy" className="h-full w-full object-cover" />}
                 </div>
                 <div className="p-2 text-sm">
-                  <p className="truncate font-medium">{post.title || "Untitled"}</p>
+                  <p className="truncate font-medium">{post.displayTitle}</p>
                   <p className="text-xs text-zinc-500">
                     {post.author ?? "deleted user"} · {countOf(post.fileCount, "file")}
                   </p>

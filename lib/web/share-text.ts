@@ -1,0 +1,57 @@
+/**
+ * The text of a text post's files (docs/pastes.md), read from storage for its share page
+ * and its unfurl description: highlighted on the server, so reading needs no script. One
+ * read per file and request (React's cache: generateMetadata and the page share it).
+ */
+import { cache } from "react";
+import type { PostRecord } from "../posts/read";
+import { storage } from "../storage";
+import { decodeText, TEXT_MAX_BYTES } from "../uploads/file-kind";
+import { firstLines, highlightToHtml } from "../text/highlight";
+
+export interface ShareText {
+  /** File name, as in the post object. */
+  name: string;
+  language: string;
+  lineCount: number;
+  /** Highlighted (or plain, when large) HTML: Shiki escapes the text. */
+  html: string;
+  /** The first lines, for og:description. */
+  preview: string;
+}
+
+async function readText(storageKey: string): Promise<string | null> {
+  const object = await storage().open(storageKey);
+  if (!object) return null;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of object.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    // Uploads are at most 2 MiB; anything larger was not stored by this rule.
+    if (size > TEXT_MAX_BYTES) {
+      object.body.destroy();
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  return decodeText(Buffer.concat(chunks, size));
+}
+
+/** The text files of a post, highlighted, in file order (empty for media posts). */
+export const shareTexts = cache(async (record: PostRecord): Promise<ShareText[]> => {
+  const texts: ShareText[] = [];
+  for (const file of record.files) {
+    if (file.kind !== "text") continue;
+    const text = (await readText(file.storageKey)) ?? "";
+    const language = file.language ?? "text";
+    const { html } = await highlightToHtml(text, language);
+    texts.push({
+      name: file.name,
+      language,
+      lineCount: text ? text.replace(/\n$/, "").split("\n").length : 0,
+      html,
+      preview: firstLines(text),
+    });
+  }
+  return texts;
+});

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "File" ADD COLUMN     "kind" TEXT NOT NULL DEFAULT 'media',
+ADD COLUMN     "language" TEXT;
