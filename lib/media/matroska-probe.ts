@@ -11,7 +11,8 @@
  * type other than video, audio and subtitles, content encodings (compression, encryption),
  * a `Projection` (rotation or 360° video: ffmpeg versions read it differently), a `rotate`
  * tag, attachments (ffmpeg turns cover art into video streams), pixel cropping, a
- * DocTypeReadVersion over 3 (ffmpeg refuses those files), no cluster at all, or anything
+ * DocTypeReadVersion over 3 (ffmpeg refuses those files), a CRC-32 that does not match, no
+ * cluster at all, or anything
  * that does not parse. Stream numbers are the order of the `TrackEntry` elements, as in
  * ffmpeg's matroska demuxer. docs/media.md ("Probing MKV and WebM without ffprobe") lists
  * what is read from where.
@@ -20,6 +21,7 @@
  * alike, and which of them is an upload type is the sniffer's call.
  */
 import { open, type FileHandle } from "node:fs/promises";
+import { crc32 } from "node:zlib";
 import { h264PixFmt, hevcPixFmt, need, Unreadable } from "./mp4-probe";
 import type { ProbeResult, ProbeStream } from "./probe";
 
@@ -147,11 +149,12 @@ class Source {
     return element;
   }
 
-  /** The data of a known-size element, whole. */
+  /** The data of a known-size element, whole, its CRC-32 checked when it has one. */
   async data(el: Element): Promise<Buffer> {
     need(el.size !== null && el.size <= MAX_ELEMENT_BYTES, "element too large to load");
     const buf = await this.bytes(el.dataStart, el.size!);
     need(buf.length === el.size, "element ends past the end of the file");
+    need(crcHolds(buf), "CRC-32 mismatch");
     return buf;
   }
 }
@@ -194,6 +197,15 @@ function children(buf: Buffer, from = 0, to = buf.length): { id: number; data: B
     at = end!;
   }
   return out;
+}
+
+/**
+ * A master's CRC-32 element (its first child, 4 bytes, little-endian) against the rest of its
+ * data. ffmpeg checks it by default and skips an element that fails: such a file is ffprobe's.
+ */
+function crcHolds(data: Buffer): boolean {
+  if (data.length < 6 || data[0] !== 0xbf || data[1] !== 0x84) return true;
+  return data.readUInt32LE(2) === crc32(data.subarray(6));
 }
 
 const uint = (data: Buffer): number => {

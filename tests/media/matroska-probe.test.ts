@@ -5,6 +5,7 @@
  * broken elements) goes to ffprobe. Then /convert and uploads of an MKV run with no ffprobe.
  */
 import { readFile, writeFile } from "node:fs/promises";
+import { crc32 } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetMediaConfig } from "@/lib/media/config";
 import { convertFile } from "@/lib/media/convert";
@@ -129,6 +130,13 @@ const seekHead = (entries: [number, number][]) =>
       ),
     ),
   );
+
+/** Recomputes the CRC-32 element (first child, when there is one) of the top-level element `id` after an edit. */
+function fixCrc(bytes: Buffer, id: number): void {
+  const el = layout(bytes).top.find((e) => e.id === id)!;
+  if (bytes[el.dataStart] !== 0xbf) return;
+  bytes.writeUInt32LE(crc32(bytes.subarray(el.dataStart + 6, el.end)), el.dataStart + 2);
+}
 
 const ID = { SeekHead: 0x114d9b74, Info: 0x1549a966, Tracks: 0x1654ae6b, Tags: 0x1254c367, Cluster: 0x1f43b675, Cues: 0x1c53bb6b };
 
@@ -307,6 +315,82 @@ describe("what the elements cannot say goes to ffprobe", () => {
     expect(await probeMatroska(path)).toBeNull();
     const probed = await runFfprobe(path, { demuxer: "matroska" });
     expect(essentials(await probeInput(path, { demuxer: "matroska" }))).toEqual(essentials(probed));
+  });
+
+  it("a rotate tag (ffprobe turns the picture by it): null, and probeInput says 90 as ffprobe does", async () => {
+    const bytes = await readFile(await fixture("mkv"));
+    // The video's ENCODER tag renamed `rotate` (NUL-padded, as EBML strings may be), its value `90`.
+    const value = bytes.lastIndexOf("Lavc", bytes.indexOf("libx264"));
+    const name = bytes.lastIndexOf("ENCODER", value);
+    expect(name).toBeGreaterThan(0);
+    bytes.write("rotate\0", name, "latin1");
+    bytes.fill(0, value, bytes.indexOf("libx264", value) + 7);
+    bytes.write("90", value, "latin1");
+    fixCrc(bytes, ID.Tags);
+    await writeFile(at("rotate-tag.mkv"), bytes);
+    expect(await probeMatroska(at("rotate-tag.mkv"))).toBeNull();
+    const probe = await probeInput(at("rotate-tag.mkv"), { demuxer: "matroska" });
+    expect(probe.streams[0]).toMatchObject({ codecName: "h264", rotation: 90 });
+  });
+
+  it("a Projection in the video track (rotation by its roll, or 360° video): null", async () => {
+    const bytes = await readFile(await fixture("mkv"));
+    const { top } = layout(bytes);
+    const [blank, info, tracks] = [0xec, ID.Info, ID.Tracks].map((id) => top.find((e) => e.id === id)!);
+    expect(blank.end).toBe(info.start);
+    expect(info.end).toBe(tracks.start);
+    // The first TrackEntry's Video gains a Projection (rectangular, rolled a quarter turn).
+    const roll = Buffer.alloc(8);
+    roll.writeDoubleBE(-90);
+    const projection = ebml(0x7670, Buffer.concat([ebml(0x7671, uintData(0)), ebml(0x7675, roll)]));
+    // The first TrackEntry (ffmpeg 4 writes a CRC-32 element first; it is left out of the new Tracks).
+    let entry = element(bytes, tracks.dataStart);
+    if (entry.id === 0xbf) entry = element(bytes, entry.end);
+    let video = element(bytes, entry.dataStart);
+    while (video.id !== 0xe0 && video.end < entry.end) video = element(bytes, video.end);
+    expect(video.id).toBe(0xe0);
+    const newEntry = ebml(
+      0xae,
+      Buffer.concat([
+        bytes.subarray(entry.dataStart, video.start),
+        ebml(0xe0, Buffer.concat([bytes.subarray(video.dataStart, video.end), projection])),
+        bytes.subarray(video.end, entry.end),
+      ]),
+    );
+    const newTracks = ebml(ID.Tracks, Buffer.concat([newEntry, bytes.subarray(entry.end, tracks.end)]));
+    // Paid for out of the Void in front, so nothing after it moves; the SeekHead's Info and Tracks entries move back.
+    const grown = newTracks.length - (tracks.end - tracks.start);
+    const voidData = blank.end - blank.dataStart - grown;
+    expect(voidData).toBeGreaterThanOrEqual(0);
+    const blankHead = bytes.subarray(blank.start, blank.dataStart);
+    const sizeLength = blank.dataStart - blank.sizeAt;
+    const newBlank = Buffer.concat([blankHead, Buffer.alloc(voidData)]);
+    newBlank.writeUIntBE(voidData, 1 + sizeLength - 6, 6); // the low 6 bytes of the 8-byte size field
+    const out = Buffer.concat([
+      bytes.subarray(0, blank.start),
+      newBlank,
+      bytes.subarray(info.start, info.end),
+      newTracks,
+      bytes.subarray(tracks.end),
+    ]);
+    const seek = top.find((e) => e.id === ID.SeekHead)!;
+    for (let i = seek.dataStart; i < seek.end; ) {
+      const entryEl = element(out, i);
+      i = entryEl.end;
+      if (entryEl.id !== 0x4dbb) continue; // the CRC-32
+      const id = element(out, entryEl.dataStart);
+      const position = element(out, id.end);
+      const target = out.readUIntBE(id.dataStart, id.end - id.dataStart);
+      if (target === ID.Info || target === ID.Tracks) {
+        const width = position.end - position.dataStart;
+        out.writeUIntBE(out.readUIntBE(position.dataStart, width) - grown, position.dataStart, width);
+      }
+    }
+    fixCrc(out, ID.SeekHead);
+    await writeFile(at("projection.mkv"), out);
+    // ffprobe still reads the file (the edit is well-formed); the reader leaves it to ffprobe.
+    expect((await runFfprobe(at("projection.mkv"), { demuxer: "matroska" })).streams.map((s) => s.codecName)).toEqual(["h264", "aac"]);
+    expect(await probeMatroska(at("projection.mkv"))).toBeNull();
   });
 
   it("an attachment (ffmpeg makes an image attachment a cover-art stream): null", async () => {

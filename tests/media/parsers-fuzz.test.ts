@@ -375,9 +375,10 @@ describe("the Matroska reader under generated input", () => {
       ),
       { numRuns: RUNS * 2, seed: SEED },
     );
-    // Both ways out are exercised: damage in the clusters leaves the head readable, damage in the head does not.
-    expect(outcomes.answered).toBeGreaterThan(RUNS / 20);
-    expect(outcomes.unknown).toBeGreaterThan(RUNS / 20);
+    // Both ways out are exercised: damage in the clusters leaves the head readable, damage in the
+    // head does not (most of it: the CRC-32 elements catch a changed byte).
+    expect(outcomes.answered).toBeGreaterThan(RUNS / 50);
+    expect(outcomes.unknown).toBeGreaterThan(RUNS / 50);
   }, 300_000);
 });
 
