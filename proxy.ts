@@ -18,6 +18,8 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/config/env";
 import { errorBody } from "@/lib/http/respond";
+import { requireMigratedSchema } from "@/lib/db/readiness";
+import { isDomainError } from "@/lib/errors";
 import { isSameOrigin } from "@/lib/auth/same-origin";
 import { isPossibleLinkDomain } from "@/lib/web/link-host";
 import { newNonce, originOf, pageSecurityHeaders } from "@/lib/web/security-headers";
@@ -40,8 +42,24 @@ function otherOrigins(): string[] {
   return [e.apiUrl, e.relayUrl, e.cdnUrl].map(originOf).filter((origin): origin is string => origin !== null && origin !== own);
 }
 
-export function proxy(request: NextRequest): NextResponse {
+/** Pages and server actions while migrations are pending (docs/deploy.md, "Readiness"): 503 naming the command. */
+async function notMigrated(): Promise<NextResponse | null> {
+  try {
+    await requireMigratedSchema();
+    return null;
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    return NextResponse.json(errorBody(error.type, error.message), {
+      status: error.httpStatus,
+      headers: { "cache-control": "no-store", "retry-after": "30", "x-content-type-options": "nosniff" },
+    });
+  }
+}
+
+export async function proxy(request: NextRequest): Promise<NextResponse> {
   if (!SAFE_METHODS.has(request.method) && !isSameOrigin(request.headers)) return crossOriginRefusal();
+  const refusal = await notMigrated();
+  if (refusal) return refusal;
 
   const path = request.nextUrl.pathname;
   const linkHost = LINK_DOMAIN_PATH.test(path) ? isPossibleLinkDomain(request.headers.get("host")) : null;
@@ -71,5 +89,5 @@ export function proxy(request: NextRequest): NextResponse {
 }
 
 export const config = {
-  matcher: ["/((?!api/|api$|relay/|relay$|cdn/|cdn$|_next/static/|_next/image|healthz|oembed|favicon\\.ico|icon\\.svg).*)"],
+  matcher: ["/((?!api/|api$|relay/|relay$|cdn/|cdn$|_next/static/|_next/image|healthz|cron$|oembed|favicon\\.ico|icon\\.svg).*)"],
 };

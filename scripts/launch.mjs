@@ -65,7 +65,7 @@ function writableCacheDir() {
 const cacheDir = writableCacheDir();
 const esbuild = createRequire(import.meta.url).resolve("esbuild/bin/esbuild");
 
-const ENTRIES = new Set(["start", "admin"]);
+const ENTRIES = new Set(["start", "admin", "worker"]);
 // `launch.mjs admin user list`: the entry's own code sees `user list` as its arguments.
 const entry = ENTRIES.has(process.argv[2] ?? "") ? process.argv.splice(2, 1)[0] : "start";
 const pointerFile = join(cacheDir, `${entry}.json`);

@@ -1,17 +1,32 @@
 /**
- * Liveness and readiness for load balancers and process supervisors: 200 when the
- * database answers, 503 otherwise. Outside /api so it never counts against API limits.
+ * Liveness and readiness for load balancers and process supervisors (docs/deploy.md,
+ * "Readiness"): 200 `{status: "ok"}` when the database answers, its schema is migrated and
+ * the storage folders are writable; 503 `{status: "unavailable", reason}` otherwise, the
+ * reason naming what to do. Outside /api so it never counts against API limits.
  */
 import { db } from "@/lib/db/client";
+import { MIGRATE_COMMAND, schemaState, storageProblem } from "@/lib/db/readiness";
 
 export const dynamic = "force-dynamic";
+
+const NO_STORE = { "cache-control": "no-store" };
+const unavailable = (reason: string) => Response.json({ status: "unavailable", reason }, { status: 503, headers: NO_STORE });
 
 export async function GET(): Promise<Response> {
   try {
     await db().$queryRaw`SELECT 1`;
-    return Response.json({ status: "ok" }, { headers: { "cache-control": "no-store" } });
   } catch (error) {
     console.error("healthz: database check failed", error);
-    return Response.json({ status: "unavailable" }, { status: 503, headers: { "cache-control": "no-store" } });
+    return unavailable("database: not reachable");
   }
+  try {
+    const schema = await schemaState();
+    if (!schema.ready) return unavailable(`database: ${schema.pending.length} pending migrations; run \`${MIGRATE_COMMAND}\``);
+  } catch (error) {
+    console.error("healthz: migration check failed", error);
+    return unavailable("database: migrations could not be checked");
+  }
+  const storage = storageProblem();
+  if (storage) return unavailable(storage);
+  return Response.json({ status: "ok" }, { headers: NO_STORE });
 }

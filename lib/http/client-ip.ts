@@ -1,16 +1,19 @@
 /**
  * The client address, used for per-IP limits, view de-duplication, sign-in attempts and
  * reports; the one home of its rule (docs/rate-limits.md, "Client IP"): the socket's
- * address, or with TRUST_PROXY the left-most X-Forwarded-For entry, which is the original
- * client as the first proxy saw it. Without TRUST_PROXY the header is ignored, since
- * anyone can send it.
+ * address, or with TRUST_PROXY=1 the left-most X-Forwarded-For entry, which is the original
+ * client as the first proxy saw it; TRUST_PROXY=hops:<n> or a list of trusted ranges walk
+ * the header from the right instead, and TRUST_PROXY_HEADER reads a platform's own header
+ * (lib/config/trust-proxy.ts). Without TRUST_PROXY the headers are ignored, since anyone
+ * can send them.
  *
  * Route handlers and pages get no socket, so the custom server decides the address once
  * (`resolveClientIp`) and passes it in the `x-client-ip` request header, overwriting any
  * value the client sent; the API, Relay, pages and server actions read it back with
  * `requestClientIp`.
  */
-import { isIP } from "node:net";
+import { BlockList, isIP } from "node:net";
+import type { TrustedRange, TrustProxy } from "../config/trust-proxy";
 
 /** "::ffff:1.2.3.4" (IPv4 on a dual-stack socket) → "1.2.3.4"; trims brackets and ports. */
 export function normalizeIp(raw: string): string {
@@ -25,28 +28,88 @@ export function normalizeIp(raw: string): string {
   return ip.toLowerCase();
 }
 
+/** TRUST_PROXY as the server holds it: the parsed rule, or a plain on/off (true: the spec's left-most rule). */
+export type TrustSetting = TrustProxy | boolean;
+
+const asRule = (trust: TrustSetting): TrustProxy => (trust === true ? { kind: "leftmost" } : trust === false ? { kind: "off" } : trust);
+
+/** Whether TRUST_PROXY is on at all (X-Forwarded-For then kept for Next rather than replaced). */
+export const trustsProxy = (trust: TrustSetting): boolean => asRule(trust).kind !== "off";
+
+/** A BlockList per range list, built once (the list is fixed for the process). */
+const blockLists = new WeakMap<readonly TrustedRange[], BlockList>();
+function blockListOf(ranges: readonly TrustedRange[]): BlockList {
+  let list = blockLists.get(ranges);
+  if (!list) {
+    list = new BlockList();
+    for (const r of ranges) list.addSubnet(r.address, r.prefix, r.family);
+    blockLists.set(ranges, list);
+  }
+  return list;
+}
+function inRanges(ranges: readonly TrustedRange[], ip: string): boolean {
+  const version = isIP(ip);
+  return version !== 0 && blockListOf(ranges).check(ip, version === 4 ? "ipv4" : "ipv6");
+}
+
+/** X-Forwarded-For's entries, left to right ("" for one that is not an address). */
+function forwardedEntries(forwardedFor: string | string[] | null | undefined): string[] {
+  if (forwardedFor === undefined || forwardedFor === null) return [];
+  // Repeated headers are joined in order, so the first value holds the left-most entry.
+  const joined = Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor;
+  if (joined.trim() === "") return [];
+  return joined.split(",").map((entry) => {
+    const ip = normalizeIp(entry);
+    return isIP(ip) ? ip : "";
+  });
+}
+
+/**
+ * Walks [socket, X-Forwarded-For right to left] as Express's `trust proxy` does: past every
+ * trusted hop, the first untrusted address is the client. An entry that is not an address
+ * stops the walk at the last good one (a garbage value must not become a free rate-limit key).
+ */
+function walkFromRight(fromSocket: string, entries: string[], trusted: (ip: string, hop: number) => boolean): string {
+  const chain = [fromSocket, ...entries.slice().reverse()];
+  let client = fromSocket;
+  for (let hop = 0; hop < chain.length; hop++) {
+    const ip = chain[hop];
+    if (!ip) return client;
+    client = ip;
+    if (!trusted(ip, hop)) return client;
+  }
+  return client;
+}
+
 /**
  * @param socketAddress `req.socket.remoteAddress` (undefined once the socket closed)
  * @param forwardedFor  the raw X-Forwarded-For header value(s)
+ * @param trust         TRUST_PROXY (and TRUST_PROXY_HEADER) as parsed by lib/config/trust-proxy.ts
+ * @param headerValue   the TRUST_PROXY_HEADER's value, when one is configured
  */
 export function resolveClientIp(
   socketAddress: string | undefined,
   forwardedFor: string | string[] | undefined,
-  trustProxy: boolean,
+  trust: TrustSetting,
+  headerValue?: string | string[],
 ): string {
   const fromSocket = socketAddress ? normalizeIp(socketAddress) : "";
-  if (!trustProxy) return fromSocket;
-  return leftMostForwarded(forwardedFor) || fromSocket;
+  const rule = asRule(trust);
+  if (rule.kind === "off") return fromSocket;
+  // The platform's own header (CF-Connecting-IP...), believed only from a trusted peer.
+  if (rule.header && headerValue !== undefined && (rule.kind !== "ranges" || inRanges(rule.ranges, fromSocket))) {
+    const ip = normalizeIp(Array.isArray(headerValue) ? (headerValue[0] ?? "") : headerValue);
+    if (isIP(ip)) return ip;
+  }
+  if (rule.kind === "leftmost") return leftMostForwarded(forwardedFor) || fromSocket;
+  const entries = forwardedEntries(forwardedFor);
+  if (rule.kind === "hops") return walkFromRight(fromSocket, entries, (_ip, hop) => hop < rule.hops);
+  return walkFromRight(fromSocket, entries, (ip) => inRanges(rule.ranges, ip));
 }
 
 /** The left-most X-Forwarded-For entry when it is an address, else "". */
 function leftMostForwarded(forwardedFor: string | string[] | null | undefined): string {
-  if (forwardedFor === undefined || forwardedFor === null) return "";
-  // Repeated headers are joined in order, so the first value holds the left-most entry.
-  const joined = Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor;
-  const leftMost = normalizeIp(joined.split(",")[0] ?? "");
-  // A garbage entry must not become a rate-limit key that an attacker can vary freely.
-  return isIP(leftMost) ? leftMost : "";
+  return forwardedEntries(forwardedFor)[0] ?? "";
 }
 
 /**

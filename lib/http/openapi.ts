@@ -11,6 +11,9 @@ import { KEY_HEADER, type RouteDef, type Surface } from "./route";
 type JsonSchema = Record<string, unknown>;
 
 /** `components` are schemas to include even if no route names them (the Error body). */
+/** The API's version (`info.version`); the SDK package carries the same (sdk/package.json, scripts/sdk-build.ts). */
+export const API_VERSION = "3.0.0";
+
 export function openApiDocument(
   routes: readonly RouteDef[],
   surface: Surface,
@@ -55,7 +58,7 @@ export function openApiDocument(
     openapi: "3.1.0",
     info: {
       title: surface === "api" ? "Mediahost API" : "Mediahost Relay",
-      version: "3.0.0",
+      version: API_VERSION,
       description: "Generated from the service's route table.",
     },
     servers: [{ url: serverUrl }],

@@ -89,6 +89,24 @@ export class JobWorker {
     if (job) await this.launch(job);
   }
 
+  /**
+   * Runs due jobs one after another, without the poll loop, until none is left or `budgetMs`
+   * has passed (a job that started runs to its end): the cron endpoint's one pass
+   * (docs/deploy.md). Returns how many ran.
+   */
+  async drain(budgetMs: number): Promise<number> {
+    const end = Date.now() + budgetMs;
+    let ran = 0;
+    while (Date.now() < end) {
+      const job = await claimJob(this.id, this.kinds, this.leaseMs);
+      if (!job) break;
+      // `stopped` stays true: the wake() after each job does not start the poll loop.
+      await this.launch(job);
+      ran++;
+    }
+    return ran;
+  }
+
   /** Stops taking jobs, aborts the running ones and puts them back in the queue. */
   async stop(): Promise<void> {
     this.stopped = true;

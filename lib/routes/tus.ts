@@ -22,9 +22,11 @@ import {
   createResumable,
   findResumable,
   finishResumable,
+  lockResumable,
   receiveBody,
   removeResumable,
   terminateResumable,
+  type ResumableLock,
   type ResumableUpload,
 } from "../uploads/resumable";
 import { withTempDir } from "../files/temp";
@@ -144,7 +146,14 @@ export async function handleTusCreate(principal: Principal, request: RouteReques
   }
   const upload = await createResumable({ uploader, surface, length, metadata: raw });
   const reply: Record<string, string> = { location: locationOf(surface, upload.id), ...uploadHeaders(upload) };
-  if (carriesBody) Object.assign(reply, uploadHeaders(await receivePatch(principal, request, surface, upload, 0)));
+  if (carriesBody) {
+    const lock = await lockResumable(upload, 0);
+    try {
+      Object.assign(reply, uploadHeaders(await receivePatch(principal, request, surface, upload, 0, lock)));
+    } finally {
+      await lock.release();
+    }
+  }
   return new Response(null, { status: 201, headers: reply });
 }
 
@@ -166,8 +175,14 @@ export async function handleTusPatch(principal: Principal, request: RouteRequest
       offset: upload.offset,
     });
   }
-  const after = await receivePatch(principal, request, surface, upload, offset);
-  return new Response(null, { status: 204, headers: uploadHeaders(after) });
+  // Before a byte of the body is read: a second PATCH of this upload is refused here (423).
+  const lock = await lockResumable(upload, offset);
+  try {
+    const after = await receivePatch(principal, request, surface, upload, offset, lock);
+    return new Response(null, { status: 204, headers: uploadHeaders(after) });
+  } finally {
+    await lock.release();
+  }
 }
 
 /**
@@ -181,6 +196,7 @@ async function receivePatch(
   surface: Surface,
   upload: ResumableUpload,
   start: number,
+  lock: ResumableLock,
 ): Promise<ResumableUpload> {
   const remaining = upload.length - start;
   const declared = integerHeader(request.headers, "content-length");
@@ -193,7 +209,7 @@ async function receivePatch(
     const { bytes, outcome } = await receiveBody(source, path, remaining, () => abandonRequestBody(request, source));
     if (outcome === "too_large") throw tooLarge();
     // Interrupted or not, what arrived is kept (docs/resumable-uploads.md).
-    return appendChunk(upload, start, path, bytes);
+    return appendChunk(upload, start, path, bytes, lock);
   });
   return after.state === "processing" ? publishResumable(principal, surface, after) : after;
 }

@@ -15,6 +15,7 @@ const INPUT_FILES = [
   "next.config.mjs",
   // Next's middleware: the security headers and link domains (docs/security-headers.md).
   "proxy.ts",
+  "instrumentation.ts",
   "tailwind.config.ts",
   "postcss.config.mjs",
   "package-lock.json",

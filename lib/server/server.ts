@@ -6,6 +6,7 @@
  * the fast lane (no Next in the way of bodies and files), robots' share pages to the page
  * cache, and the rest to Next.
  */
+import { prepareNextEnvironment } from "../config/process-env";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { resolve } from "node:path";
@@ -13,7 +14,7 @@ import { parseEnv } from "../config/env";
 import { newRequestId } from "../http/request-id";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
 import { answerClientError } from "./client-error";
-import { normalizeIp, resolveClientIp } from "../http/client-ip";
+import { normalizeIp, resolveClientIp, trustsProxy, type TrustSetting } from "../http/client-ip";
 import { createFastLane, type FastLane } from "./fast-lane";
 import { listenForPostEvents } from "../webhooks/post-events";
 import { isFormPost, screenFormPost } from "./form-posts";
@@ -26,8 +27,8 @@ export interface StartServerOptions {
   dev: boolean;
   /** The Next.js project directory; defaults to the working directory. */
   dir?: string;
-  /** Defaults to the TRUST_PROXY environment variable. */
-  trustProxy?: boolean;
+  /** Defaults to the TRUST_PROXY (and TRUST_PROXY_HEADER) environment variables. */
+  trustProxy?: TrustSetting;
   /** Serve /api, /relay and /cdn without Next (lib/server/fast-lane.ts); on unless dev. */
   fastLane?: boolean;
 }
@@ -52,19 +53,25 @@ const SHUTDOWN_GRACE_MS = 10_000;
  * the reply through Node's slower per-header path). Both were a few percent of a cached
  * read (docs/performance.md, "Cached reads on Node's request"). Exported for tests.
  */
-export function stampRequest(req: IncomingMessage, trustProxy: boolean): string {
+export function stampRequest(req: IncomingMessage, trustProxy: TrustSetting): string {
   const requestId = newRequestId();
   const headers = req.headers;
   const fromSocket = socketAddress(req.socket);
+  const trusting = trustsProxy(trustProxy);
   headers["request-id"] = requestId;
-  headers["x-client-ip"] = trustProxy ? resolveClientIp(req.socket.remoteAddress, headers["x-forwarded-for"], true) : fromSocket;
+  headers["x-client-ip"] = trusting ? clientIpBehindProxy(req, trustProxy) : fromSocket;
   // Without a trusted proxy, any X-Forwarded-For is the client's own claim; replace it so
   // nothing downstream (Next included) can be fooled by it.
-  if (!trustProxy) {
+  if (!trusting) {
     if (fromSocket) headers["x-forwarded-for"] = fromSocket;
     else delete headers["x-forwarded-for"];
   }
   return requestId;
+}
+
+function clientIpBehindProxy(req: IncomingMessage, trust: TrustSetting): string {
+  const header = typeof trust === "object" ? trust.header : undefined;
+  return resolveClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trust, header ? req.headers[header] : undefined);
 }
 
 const STAMPED = ["request-id", "x-client-ip"];
@@ -74,8 +81,8 @@ const STAMPED_WITHOUT_PROXY = [...STAMPED, "x-forwarded-for"];
  * Makes `req.rawHeaders` agree with what stampRequest set, so that no reader of the raw
  * list (Next) sees the client's values. One pass over the raw headers.
  */
-export function syncRawHeaders(req: IncomingMessage, trustProxy: boolean): void {
-  const names = trustProxy ? STAMPED : STAMPED_WITHOUT_PROXY;
+export function syncRawHeaders(req: IncomingMessage, trustProxy: TrustSetting): void {
+  const names = trustsProxy(trustProxy) ? STAMPED : STAMPED_WITHOUT_PROXY;
   const raw = req.rawHeaders;
   const kept: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
@@ -169,10 +176,9 @@ function reachableUrl(address: AddressInfo): string {
 
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const dir = resolve(options.dir ?? process.cwd());
-  const trustProxy = options.trustProxy ?? parseEnv().TRUST_PROXY;
-  // Next picks its React build and caching behaviour from NODE_ENV, as `next start` and
-  // `next dev` set it; it must be right before Next is loaded.
-  Object.assign(process.env, { NODE_ENV: options.dev ? "development" : "production" });
+  const trustProxy = options.trustProxy ?? parseEnv().trustProxy;
+  // NODE_ENV must be right before Next is loaded (lib/config/process-env.ts).
+  prepareNextEnvironment(!!options.dev);
 
   const { default: next } = await import("next");
 
@@ -224,7 +230,7 @@ type Handlers = {
 function requestListener(
   handlers: Handlers,
   ready: Promise<void>,
-  trustProxy: boolean,
+  trustProxy: TrustSetting,
   dev: boolean,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
@@ -246,7 +252,7 @@ async function serveWhenReady(
   handlers: Handlers,
   req: IncomingMessage,
   res: ServerResponse,
-  trustProxy: boolean,
+  trustProxy: TrustSetting,
   dev: boolean,
 ): Promise<void> {
   if (handlers.fastLane && (await handlers.fastLane(req, res))) return;

@@ -160,7 +160,8 @@ export class DiskStorage implements Storage {
     assertValidPrefix(prefix);
     this.openFiles.forgetPrefix(prefix);
     if (prefix.endsWith("/")) {
-      await rm(join(this.root, ...prefix.slice(0, -1).split("/")), { recursive: true, force: true });
+      // maxRetries: a write landing in the folder mid-removal (ENOTEMPTY) is retried, not thrown.
+      await rm(join(this.root, ...prefix.slice(0, -1).split("/")), { recursive: true, force: true, maxRetries: 3 });
       return;
     }
     // String-prefix semantics, like S3: `h/ab` removes `h/abc.ts` and the folder `h/abd/`.

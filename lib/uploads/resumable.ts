@@ -10,6 +10,9 @@
  *   nothing, and two PATCHes racing for one offset can never both count.
  * - A PATCH cut mid-way keeps what arrived: the partial body becomes a chunk and the offset
  *   moves by its length; the client's HEAD tells it where to go on.
+ * - One PATCH at a time: a PATCH holds the row's lock (a lease in the row, renewed while it
+ *   receives) from before its body is read until its bytes are recorded; a second one is
+ *   refused at once (`locked`), so its body never reaches the disk.
  * - Quota: `Upload-Length` is reserved at creation (with the row, one transaction) and
  *   given back when the upload completes (the media pipeline then charges the stored
  *   size, as for POST /upload), is terminated, or expires.
@@ -24,6 +27,7 @@ import { env } from "../config/env";
 import { db } from "../db/client";
 import { newId } from "../db/ids";
 import { DomainError } from "../errors";
+import { ownerState, ownerTag } from "../files/owner-tag";
 import { storage } from "../storage";
 import { releaseQuota, reserveQuota } from "../usage/reserve";
 import type { Uploader } from "./uploader";
@@ -133,6 +137,72 @@ export async function findResumable(id: string, subject: string, now = new Date(
   return toUpload(row);
 }
 
+/** How long a PATCH's lock holds without renewal: a holder that crashed blocks the upload at most this long. */
+export const TUS_LOCK_LEASE_MS = 30_000;
+const RENEW_EVERY_MS = TUS_LOCK_LEASE_MS / 3;
+
+/** A held PATCH lock: `release` in a finally (idempotent), `token` to make the chunk's UPDATE conditional on it. */
+export interface ResumableLock {
+  token: string;
+  release(): Promise<void>;
+}
+
+const lockedError = () =>
+  new DomainError("invalid_request", "Another PATCH of this upload is in progress; retry once it is over (HEAD says the offset).", 423);
+
+/**
+ * Takes the upload's PATCH lock for bytes at `start`, before any byte of the body is read
+ * (docs/resumable-uploads.md, "One PATCH at a time"). The row carries the lock, so every
+ * instance sharing the database sees it. Refusals: 409 when the offset moved or the upload
+ * is no longer receiving, 423 `locked` while another live PATCH holds it. A lock whose
+ * holder is known dead (same machine, process gone) is taken over at once; one of another
+ * machine lapses with its lease.
+ */
+export async function lockResumable(upload: ResumableUpload, start: number, now = new Date()): Promise<ResumableLock> {
+  const token = `${ownerTag()}:${randomBytes(6).toString("hex")}`;
+  const until = () => new Date(Date.now() + TUS_LOCK_LEASE_MS);
+  const free = { OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }] };
+  const where = { id: upload.id, offset: BigInt(start), state: "receiving" };
+  let { count } = await db().tusUpload.updateMany({ where: { ...where, ...free }, data: { lockToken: token, lockedUntil: until() } });
+  if (count !== 1) {
+    const row = await db().tusUpload.findUnique({ where: { id: upload.id }, select: { offset: true, state: true, lockToken: true } });
+    if (!row) throw noSuchUpload();
+    if (row.state !== "receiving" || Number(row.offset) !== start) throw offsetMoved(Number(row.offset));
+    const holder = row.lockToken?.split(":")[0];
+    if (!holder || ownerState(holder) !== "dead") throw lockedError();
+    ({ count } = await db().tusUpload.updateMany({
+      where: { ...where, lockToken: row.lockToken },
+      data: { lockToken: token, lockedUntil: until() },
+    }));
+    if (count !== 1) throw lockedError();
+  }
+  // Renewed while the body streams in: a slow client's PATCH may take minutes.
+  const renew = setInterval(() => {
+    db()
+      .tusUpload.updateMany({ where: { id: upload.id, lockToken: token }, data: { lockedUntil: until() } })
+      .catch(() => undefined);
+  }, RENEW_EVERY_MS);
+  renew.unref();
+  let released = false;
+  return {
+    token,
+    async release() {
+      if (released) return;
+      released = true;
+      clearInterval(renew);
+      // Best effort: a lock that cannot be cleared lapses with its lease.
+      await db()
+        .tusUpload.updateMany({ where: { id: upload.id, lockToken: token }, data: { lockToken: null, lockedUntil: null } })
+        .catch(() => undefined);
+    },
+  };
+}
+
+const offsetMoved = (offset: number) =>
+  new DomainError("invalid_request", `Upload-Offset no longer matches the upload's offset ${offset}; HEAD it and resume from there.`, 409, {
+    offset,
+  });
+
 export type ChunkOutcome = "complete" | "interrupted" | "too_large";
 
 /**
@@ -198,7 +268,13 @@ export async function receiveBody(
  * deleted). Reaching `length`, the upload turns `processing` and its reservation is given
  * back in the same transaction: the media pipeline charges the stored size instead.
  */
-export async function appendChunk(upload: ResumableUpload, start: number, path: string, bytes: number): Promise<ResumableUpload> {
+export async function appendChunk(
+  upload: ResumableUpload,
+  start: number,
+  path: string,
+  bytes: number,
+  lock: ResumableLock,
+): Promise<ResumableUpload> {
   if (bytes === 0) return upload;
   const key = `${folderOf(upload.id)}${String(start).padStart(15, "0")}-${randomBytes(4).toString("hex")}`;
   await storage().putFile(key, path, "application/octet-stream");
@@ -207,7 +283,7 @@ export async function appendChunk(upload: ResumableUpload, start: number, path: 
   const chunks = [...upload.chunks, key];
   const moved = await db().$transaction(async (tx) => {
     const { count } = await tx.tusUpload.updateMany({
-      where: { id: upload.id, offset: BigInt(start), state: "receiving" },
+      where: { id: upload.id, offset: BigInt(start), state: "receiving", lockToken: lock.token },
       data: { offset: BigInt(offset), chunks: JSON.stringify(chunks), ...(complete ? { state: "processing", reservedBytes: 0n } : {}) },
     });
     if (count !== 1) return false;
@@ -218,7 +294,9 @@ export async function appendChunk(upload: ResumableUpload, start: number, path: 
     return true;
   });
   if (!moved) {
-    await storage().delete(key);
+    await storage()
+      .delete(key)
+      .catch(() => undefined);
     throw new DomainError("invalid_request", "Upload-Offset no longer matches the upload's offset; HEAD it and resume from there.", 409);
   }
   return { ...upload, offset, chunks, state: complete ? "processing" : "receiving" };
@@ -246,7 +324,13 @@ export async function assembleResumable(upload: ResumableUpload, tmpDir: string,
 /** The upload became a post: its chunks go, its row stays (HEAD names the post) until it expires. */
 export async function finishResumable(id: string, postCode: string): Promise<void> {
   await db().tusUpload.updateMany({ where: { id }, data: { state: "done", postCode, chunks: "[]" } });
-  await storage().deletePrefix(folderOf(id));
+  // The post exists: a chunk that cannot be deleted now must not fail the request that made
+  // it. What is left goes with the upload at its expiry (removeResumable).
+  await storage()
+    .deletePrefix(folderOf(id))
+    .catch((error: unknown) =>
+      console.warn(`tus ${id}: chunks left until expiry (${error instanceof Error ? error.message : String(error)})`),
+    );
 }
 
 /**

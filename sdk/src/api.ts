@@ -2,10 +2,10 @@
  * The API client (`/api`, header `api-key`): typed calls for every endpoint of the
  * generated `paths`, upload helpers and paging (docs/sdk.md).
  */
-import { createTypedClient, trimBase, type Reply, type TypedClient } from "./client";
-import type { paths as ApiPaths } from "./generated/api";
-import { MediaHostError } from "./errors";
-import { uploadForm, uploadHeaders, type AddFilesOptions, type UploadOptions, type UploadSource } from "./upload";
+import { createTypedClient, trimBase, type Reply, type TypedClient } from "./client.js";
+import type { paths as ApiPaths } from "./generated/api.js";
+import { MediaHostError } from "./errors.js";
+import { uploadForm, uploadHeaders, type AddFilesOptions, type UploadOptions, type UploadSource } from "./upload.js";
 
 export type { ApiPaths };
 export type UploadReply = Reply<ApiPaths["/upload"]["post"]>;

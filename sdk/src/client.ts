@@ -5,7 +5,7 @@
  * needs only `fetch`, `FormData` and `Blob`.
  */
 import createClient, { type Client, type FetchOptions, type FetchResponse } from "openapi-fetch";
-import { MediaHostError } from "./errors";
+import { MediaHostError } from "./errors.js";
 
 /** The methods openapi-fetch knows; the generated `paths` name each (absent ones `?: never`). */
 export type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";

@@ -4,7 +4,7 @@
  * response headers carry: `request-id` and `Retry-After`. Branch on `type`, never on
  * `message`.
  */
-import type { components } from "./generated/api";
+import type { components } from "./generated/api.js";
 
 /** The stable error types of interface.md. */
 export type ErrorType = components["schemas"]["Error"]["error"]["type"];

@@ -11,7 +11,7 @@ export {
   type AddFilesReply,
   type ConvertTarget,
   type ConvertedFile,
-} from "./api";
+} from "./api.js";
 export {
   createRelayClient,
   signIn,
@@ -21,13 +21,13 @@ export {
   type RelayPaths,
   type RelaySession,
   type SignInReply,
-} from "./relay";
-export { MediaHostError, isMediaHostError, type ErrorType, type MediaHostErrorType } from "./errors";
-export type { UploadSource, UploadOptions, AddFilesOptions } from "./upload";
-export type { TypedClient, PagedPath, ItemOf, PageOf, Reply } from "./client";
-export type { components as ApiComponents } from "./generated/api";
-export type { components as RelayComponents } from "./generated/relay";
+} from "./relay.js";
+export { MediaHostError, isMediaHostError, type ErrorType, type MediaHostErrorType } from "./errors.js";
+export type { UploadSource, UploadOptions, AddFilesOptions } from "./upload.js";
+export type { TypedClient, PagedPath, ItemOf, PageOf, Reply } from "./client.js";
+export type { components as ApiComponents } from "./generated/api.js";
+export type { components as RelayComponents } from "./generated/relay.js";
 
-import type { components } from "./generated/api";
+import type { components } from "./generated/api.js";
 /** The post object of interface.md. */
 export type Post = components["schemas"]["Post"];

@@ -4,9 +4,9 @@
 import { openAsBlob } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
-import type { UploadSource } from "./upload";
+import type { UploadSource } from "./upload.js";
 
-export * from "./index";
+export * from "./index.js";
 
 /**
  * A file on disk as an upload source, read in chunks while the request is sent, never

@@ -3,10 +3,10 @@
  * `register` trade a username and password for a relay-key (a session, listed by
  * `GET /sessions`) and return a client that uses it (docs/sdk.md).
  */
-import { fileCalls, type ApiClient } from "./api";
-import { createTypedClient, trimBase, type Reply, type TypedClient } from "./client";
-import type { paths as RelayPaths } from "./generated/relay";
-import { MediaHostError } from "./errors";
+import { fileCalls, type ApiClient } from "./api.js";
+import { createTypedClient, trimBase, type Reply, type TypedClient } from "./client.js";
+import type { paths as RelayPaths } from "./generated/relay.js";
+import { MediaHostError } from "./errors.js";
 
 export type { RelayPaths };
 type LoginBody = NonNullable<RelayPaths["/auth/login"]["post"]["requestBody"]>["content"]["application/json"];

@@ -4,7 +4,10 @@
  * the API, turns errors into MediaHostError with the request-id and retry-after headers
  * CORS exposes, and signs in to Relay.
  */
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
@@ -13,6 +16,7 @@ import { baseUrl, createUser, type E2EUser } from "./support";
 
 type Sdk = typeof import("../../sdk/src/index");
 
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 let other: Server;
 let otherOrigin: string;
 let user: E2EUser;
@@ -22,6 +26,8 @@ let examplePage: string;
 test.beforeAll(async () => {
   user = await createUser();
   const bundle = await bundleSdk();
+  // The package's browser build (docs/sdk.md, "As a package"), as `npm run sdk:build` writes it.
+  execFileSync(process.execPath, ["--import", "tsx", "scripts/sdk-build.ts"], { cwd: repoRoot, stdio: "ignore" });
   const sdkPage = readFileSync(new URL("../../docs/sdk.md", import.meta.url), "utf8");
   const example = /```html\n([\s\S]*?)```/.exec(sdkPage.slice(sdkPage.indexOf("## Examples")))?.[1] ?? "";
   examplePage = example.replace("https://media.example.com/api", `${baseUrl()}/api`).replace("YOUR_APP_KEY", user.apiKey);
@@ -30,6 +36,20 @@ test.beforeAll(async () => {
     if (req.url === "/example.html") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       res.end(`<!doctype html><title>SDK example</title>${examplePage}`);
+      return;
+    }
+    // sdk/dist as a package's files: index.js imports its shared chunk beside it.
+    const packaged = /^\/package\/([\w.-]+\.js)$/.exec(req.url ?? "");
+    if (packaged && existsSync(join(repoRoot, "sdk/dist", packaged[1]))) {
+      res.writeHead(200, { "content-type": "text/javascript; charset=utf-8" });
+      res.end(readFileSync(join(repoRoot, "sdk/dist", packaged[1])));
+      return;
+    }
+    if (req.url === "/package.html") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(
+        '<!doctype html><title>SDK package</title><script type="module">import * as sdk from "/package/index.js"; window.mediahostSdk = sdk;</script>',
+      );
       return;
     }
     if (req.url === "/mediahost-sdk.js") {
@@ -123,4 +143,32 @@ test("the browser example of docs/sdk.md works as written: pick files, get their
   const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
   await page.locator("#files").setInputFiles([{ name: "dot.png", mimeType: "image/png", buffer: png }]);
   await expect(page.locator("#out")).toHaveText(new RegExp(`^${baseUrl().replace(/[.:/]/g, "\\$&")}/p/\\w+$`));
+});
+
+test("the package's browser build (sdk/dist/index.js) imported by a page uploads a File", async ({ page }) => {
+  await page.goto(`${otherOrigin}/package.html`);
+  await page.waitForFunction(() => "mediahostSdk" in window);
+  const result = await page.evaluate(
+    async ({ server, apiKey }) => {
+      const sdk = (window as unknown as { mediahostSdk: Sdk }).mediahostSdk;
+      const api = sdk.createApiClient({ baseUrl: `${server}/api`, apiKey });
+      const canvas = document.createElement("canvas");
+      canvas.width = 4;
+      canvas.height = 4;
+      canvas.getContext("2d")!.fillRect(0, 0, 4, 4);
+      const png = await new Promise<Blob>((done) => canvas.toBlob((b) => done(b!), "image/png"));
+      const reply = await api.upload(new File([png], "packaged.png", { type: "image/png" }), { privacy: "unlisted" });
+      const code = "post" in reply ? reply.post.code : "";
+      const { post } = await api.get("/posts/{code}", { params: { path: { code } } });
+      let missing = "";
+      try {
+        await api.get("/posts/{code}", { params: { path: { code: "nosuchpost" } } });
+      } catch (e) {
+        missing = e instanceof sdk.MediaHostError ? e.type : String(e);
+      }
+      return { name: post.files[0].name, privacy: post.privacy, missing };
+    },
+    { server: baseUrl(), apiKey: user.apiKey },
+  );
+  expect(result).toEqual({ name: "packaged.png", privacy: "unlisted", missing: "not_found" });
 });

@@ -46,7 +46,7 @@ function envOf(stage: string[]): Record<string, string> {
   return env;
 }
 
-/** The `environment:` map of one compose service, `${VAR:-default}` resolved to its default. */
+/** The `environment:` map of one compose service, `${VAR:-default}` resolved to its default, `${VAR:?message}` to `set-VAR`. */
 function composeEnv(compose: string, service: string): Record<string, string> {
   const lines = compose.split("\n");
   const start = lines.indexOf(`  ${service}:`);
@@ -60,7 +60,12 @@ function composeEnv(compose: string, service: string): Record<string, string> {
       continue;
     }
     const entry = /^ {6}([A-Za-z_][A-Za-z0-9_]*):\s*(.*)$/.exec(line);
-    if (inEnv && entry) env[entry[1]] = entry[2].replace(/\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^}]*)\}/g, "$1");
+    if (inEnv && entry) {
+      env[entry[1]] = entry[2]
+        .replace(/\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^}]*)\}/g, "$1")
+        // A required variable (`${VAR:?message}`) stands for the value the operator set.
+        .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*):\?[^}]*\}/g, "set-$1");
+    }
   }
   return env;
 }
@@ -112,6 +117,12 @@ describe("compose.yaml", () => {
   it("sets only variables the service reads", () => {
     expect(Object.keys(env).length).toBeGreaterThan(0);
     expect(Object.keys(env).filter((name) => !ENV_VARIABLES.includes(name))).toEqual([]);
+  });
+
+  it("refuses to start without its passwords: no default to forget to change", () => {
+    const passwords = [...compose.matchAll(/\$\{([A-Z_]*PASSWORD[A-Z_]*)([^}]*)\}/g)];
+    expect(passwords.map((m) => m[1]).sort()).toEqual(expect.arrayContaining(["MINIO_PASSWORD", "POSTGRES_PASSWORD"]));
+    for (const [use, , rest] of passwords) expect(rest, use).toMatch(/^:\?\S/);
   });
 
   it("builds the Dockerfile and runs PostgreSQL, Redis and MinIO beside it", () => {

@@ -174,6 +174,17 @@ describe("the SDK against the server", () => {
     const code_ = shared![1].split("/").at(-1)!;
     expect(lines[1]).toBe(`${code_} unlisted 1`);
     expect(lines.at(-1)).toMatch(/^not_found \(404\), request [0-9a-f]{32}, retry after - s$/);
+
+    // As written with a key made in the dashboard (no gallery access): it still runs through.
+    const plain = (await adminCli(server, "app", "create", "--user", "sdk_owner", "--name", "Dashboard-like")).key as string;
+    const again = await promisify(execFile)(process.execPath, ["--import", "tsx", script, await fixture("pngPlain")], {
+      cwd: root,
+      env: { ...process.env, MEDIAHOST_API_URL: apiUrl, MEDIAHOST_API_KEY: plain },
+    });
+    const plainLines = again.stdout.trim().split("\n");
+    expect(plainLines[0]).toMatch(/^share page \S+, direct link \S+$/);
+    expect(plainLines[1]).toBe("listing needs a key with gallery access");
+    expect(plainLines.at(-1)).toMatch(/^not_found \(404\)/);
   });
 
   it("a 404 is a MediaHostError not_found with the request-id of the reply", async () => {

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { normalizeIp, requestClientIp, resolveClientIp } from "@/lib/http/client-ip";
 import { stampRequest, syncRawHeaders } from "@/lib/server/server";
+import { parseTrustProxy } from "@/lib/config/trust-proxy";
 
 describe("resolveClientIp (the custom server's rule)", () => {
   it("uses the socket address without TRUST_PROXY, whatever the headers say", () => {
@@ -113,5 +114,72 @@ describe("stampRequest and syncRawHeaders over a real socket", () => {
   it("with TRUST_PROXY and no header: the socket address", async () => {
     const { body } = await call(proxied, {});
     expect(body.headers["x-client-ip"]).toBe("127.0.0.1");
+  });
+});
+
+describe("TRUST_PROXY beyond 1: hops, trusted ranges, a platform's header (forged headers)", () => {
+  const rule = (value: string, header?: string) => parseTrustProxy(value, header);
+
+  it("parses the forms and refuses what it cannot read", () => {
+    expect(rule("")).toEqual({ kind: "off" });
+    expect(rule("0")).toEqual({ kind: "off" });
+    expect(rule("1")).toEqual({ kind: "leftmost" });
+    expect(rule("true", "CF-Connecting-IP")).toEqual({ kind: "leftmost", header: "cf-connecting-ip" });
+    expect(rule("hops:2")).toEqual({ kind: "hops", hops: 2 });
+    expect(rule("10.0.0.0/8, 2400:cb00::/32, 192.0.2.1")).toMatchObject({ kind: "ranges" });
+    expect(() => rule("hops:0")).toThrow(/TRUST_PROXY/);
+    expect(() => rule("10.0.0.0/33")).toThrow(/TRUST_PROXY/);
+    expect(() => rule("proxy.example.com")).toThrow(/TRUST_PROXY/);
+    expect(() => rule("1", "bad header")).toThrow(/TRUST_PROXY_HEADER/);
+  });
+
+  it("TRUST_PROXY=1 keeps the spec's rule: the left-most entry", () => {
+    expect(resolveClientIp("10.0.0.2", "198.51.100.1, 10.0.0.1", rule("1"))).toBe("198.51.100.1");
+  });
+
+  it("hops:n walks from the right: what the client wrote on the left is skipped", () => {
+    // The client forged 6.6.6.6; one proxy appended the real address 203.0.113.9.
+    expect(resolveClientIp("10.0.0.2", "6.6.6.6, 203.0.113.9", rule("hops:1"))).toBe("203.0.113.9");
+    // Two proxies: the first appended the client, the second appended the first.
+    expect(resolveClientIp("10.0.0.2", "6.6.6.6, 203.0.113.9, 10.0.0.1", rule("hops:2"))).toBe("203.0.113.9");
+    // Fewer entries than hops: the left-most there is.
+    expect(resolveClientIp("10.0.0.2", "203.0.113.9", rule("hops:3"))).toBe("203.0.113.9");
+    expect(resolveClientIp("10.0.0.2", undefined, rule("hops:1"))).toBe("10.0.0.2");
+    // A garbage entry stops the walk at the last address: it never becomes the client.
+    expect(resolveClientIp("10.0.0.2", "6.6.6.6, garbage", rule("hops:2"))).toBe("10.0.0.2");
+  });
+
+  it("trusted ranges: the first address from the right that is not a trusted proxy", () => {
+    const behind = rule("loopback, 173.245.48.0/20");
+    expect(resolveClientIp("127.0.0.1", "6.6.6.6, 203.0.113.9, 173.245.48.7", behind)).toBe("203.0.113.9");
+    // A peer outside the ranges is the client itself, whatever it forwards.
+    expect(resolveClientIp("198.51.100.77", "6.6.6.6", behind)).toBe("198.51.100.77");
+    // Every hop trusted: the left-most.
+    expect(resolveClientIp("127.0.0.1", "173.245.48.1", behind)).toBe("173.245.48.1");
+    expect(resolveClientIp("::1", "2001:db8::7", rule("loopback"))).toBe("2001:db8::7");
+  });
+
+  it("TRUST_PROXY_HEADER is believed from a trusted peer only", () => {
+    const cloudflare = rule("loopback, 173.245.48.0/20", "CF-Connecting-IP");
+    expect(resolveClientIp("173.245.48.7", "6.6.6.6", cloudflare, "203.0.113.9")).toBe("203.0.113.9");
+    // Sent straight to the origin by the client: ignored, the socket is the client.
+    expect(resolveClientIp("198.51.100.77", "6.6.6.6", cloudflare, "6.6.6.6")).toBe("198.51.100.77");
+    // Not an address: the walk decides instead.
+    expect(resolveClientIp("173.245.48.7", "203.0.113.9", cloudflare, "nonsense")).toBe("203.0.113.9");
+  });
+
+  it("over a real socket: a forged CF-Connecting-IP from an untrusted peer changes nothing", async () => {
+    const server = createServer((req, res) => {
+      stampRequest(req, parseTrustProxy("192.0.2.0/24", "CF-Connecting-IP"));
+      res.end(req.headers["x-client-ip"]);
+    });
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const res = await fetch(url, { headers: { "cf-connecting-ip": "6.6.6.6", "x-forwarded-for": "6.6.6.6" } });
+      expect(await res.text()).toBe("127.0.0.1");
+    } finally {
+      server.close();
+    }
   });
 });

@@ -44,7 +44,7 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const READY_TIMEOUT_MS = 60_000;
 
 /** The server's database and Redis: the test run's PostgreSQL and Redis when it has them, else embedded. */
-async function services(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+export async function services(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   const pgUrl = process.env.TEST_DATABASE_URL;
   const redisUrl = process.env.TEST_REDIS_URL;
   const suffix = randomBytes(6).toString("hex");

@@ -53,6 +53,7 @@ const tusCreate = defineRoute({
 const tusHead = defineRoute({
   ...tusRoute,
   id: "tusHead",
+  rateLimit: "tus",
   method: "HEAD",
   path: "/tus/{id}",
   summary: "Where a resumable upload stands (offset, length, metadata; the post once finished)",
@@ -69,6 +70,7 @@ const tusHead = defineRoute({
 const tusPatch = defineRoute({
   ...tusRoute,
   id: "tusPatch",
+  rateLimit: "tus",
   method: "PATCH",
   path: "/tus/{id}",
   summary: "Send the next bytes of a resumable upload; the last ones make the post",
@@ -89,6 +91,7 @@ const tusPatch = defineRoute({
 const tusDelete = defineRoute({
   ...tusRoute,
   id: "tusDelete",
+  rateLimit: "tus",
   method: "DELETE",
   path: "/tus/{id}",
   summary: "Terminate a resumable upload: its bytes and its reserved quota go",

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "TusUpload" ADD COLUMN "lockToken" TEXT;
+ALTER TABLE "TusUpload" ADD COLUMN "lockedUntil" DATETIME;
