@@ -27,8 +27,9 @@ const VIDEO_CODECS: Readonly<Record<string, string>> = { avc1: "h264", avc3: "h2
 /** MPEG-4 object type indications (ISO 14496-1 / ffmpeg's ff_mp4_obj_type) we name. */
 const AUDIO_OBJECT_TYPES: Readonly<Record<number, string>> = { 64: "aac", 102: "aac", 103: "aac", 104: "aac", 105: "mp3", 107: "mp3" };
 
-class Unreadable extends Error {}
-const need = (ok: boolean, why: string): void => {
+/** What a box or element says is not something the reader answers for with certainty: ffprobe answers. */
+export class Unreadable extends Error {}
+export const need = (ok: boolean, why: string): void => {
   if (!ok) throw new Unreadable(why);
 };
 
@@ -190,8 +191,7 @@ function videoEntry({ buf, box }: SampleEntry): Pick<ProbeStream, "codecName" | 
     // gbrp and reads as yuv444p here; uploads copy HEVC whatever its pixel format.
     const hvcC = children.find((c) => c.type === "hvcC");
     need(hvcC !== undefined && hvcC.size >= hvcC.header + 23, "no hvcC");
-    const p = payloadOf(hvcC!);
-    pixFmt = pixFmtName(buf[p + 16] & 0x03, (buf[p + 17] & 0x07) + 8);
+    pixFmt = hevcPixFmt(buf.subarray(payloadOf(hvcC!), endOf(hvcC!)));
   }
   return { codecName, width, height, pixFmt };
 }
@@ -240,6 +240,12 @@ function pixFmtName(chroma: number, depth: number): string {
   return depth === 8 ? base : `${base}${depth}le`;
 }
 
+/** Pixel format of an HEVC track from its hvcC (HEVCDecoderConfigurationRecord): chromaFormat, bitDepthLumaMinus8. */
+export function hevcPixFmt(hvcC: Buffer): string {
+  need(hvcC.length >= 23, "short hvcC");
+  return pixFmtName(hvcC[16] & 0x03, (hvcC[17] & 0x07) + 8);
+}
+
 /** SPS profiles that carry chroma_format_idc and bit depths (H.264 §7.3.2.1.1). */
 const HIGH_PROFILES: ReadonlySet<number> = new Set([100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135]);
 
@@ -248,7 +254,7 @@ const HIGH_PROFILES: ReadonlySet<number> = new Set([100, 110, 122, 244, 44, 83, 
  * Full-range 8-bit 4:2:0 (ffprobe's `yuvj420p`, a VUI flag further on) reads as yuv420p:
  * both are played by browsers, which is all the copy decision asks (lib/media/video.ts).
  */
-function h264PixFmt(avcC: Buffer): string {
+export function h264PixFmt(avcC: Buffer): string {
   need(avcC.length >= 8 && (avcC[5] & 0x1f) >= 1, "no SPS");
   const spsLength = avcC.readUInt16BE(6);
   need(avcC.length >= 8 + spsLength && spsLength >= 4, "short SPS");

@@ -1,17 +1,23 @@
 /**
  * The probe every video job starts with. MP4 and MOV (the `mov` demuxer) are read from their
- * boxes (lib/media/mp4-probe.ts), which costs a few file reads instead of an ffprobe process
- * (~13 ms, as much as half a remux: docs/performance.md, "MP4 and MOV probed from their boxes"); what the boxes cannot
- * describe, and every other container, goes to ffprobe as before.
+ * boxes (lib/media/mp4-probe.ts), MKV and WebM (the `matroska` demuxer) from their EBML
+ * elements (lib/media/matroska-probe.ts), which costs a few file reads instead of an ffprobe
+ * process (~13 ms, as much as half a remux: docs/performance.md, "MP4 and MOV probed from
+ * their boxes"); what they cannot describe, and every other container, goes to ffprobe as before.
  */
 import { runFfprobe, type Demuxer, type ProbeOptions } from "./ffmpeg";
+import { probeMatroska } from "./matroska-probe";
 import { probeMp4Boxes } from "./mp4-probe";
 import type { ProbeResult } from "./probe";
 
+/** The reader for each demuxer that has one; null from it means "ask ffprobe". */
+const READERS: Readonly<Partial<Record<Demuxer, (path: string) => Promise<ProbeResult | null>>>> = {
+  mov: probeMp4Boxes,
+  matroska: probeMatroska,
+};
+
 export async function probeInput(path: string, opts: ProbeOptions & { demuxer: Demuxer }): Promise<ProbeResult> {
-  if (opts.demuxer === "mov") {
-    const read = await probeMp4Boxes(path);
-    if (read) return read;
-  }
-  return runFfprobe(path, opts);
+  const reader = READERS[opts.demuxer];
+  const read = reader ? await reader(path) : null;
+  return read ?? runFfprobe(path, opts);
 }

@@ -320,11 +320,4 @@ describe("video jobs on MP4/MOV need no ffprobe", () => {
     expect(mov).toMatchObject({ width: 320, height: 240, transcoded: false });
     expect(mov.size).toBe((await stat(at("up-mov.mp4"))).size);
   });
-
-  it("MKV still asks ffprobe (no box reader for Matroska)", async () => {
-    noFfprobe();
-    const input = await fixture("mkv");
-    const source = (await sniffFile(input))!;
-    await expect(convertFile(input, at("mkv.mp4"), { source, target: "mp4" })).rejects.toThrow(/ffprobe could not be started/);
-  });
 });
