@@ -13,7 +13,6 @@ import { changePlan, changePriorityMinutes, changeQuota, suspendAccount, unsuspe
 import { createApp, regenerateApp, revokeApp, verifyAppKey } from "../apps/apps";
 import { resetTwoFactor } from "../auth/factors/two-factor";
 import { chatterinoConfig, flameshotScript, sharexConfig, sharexLinksConfig } from "../apps/client-config";
-import { DomainError } from "../errors";
 import { PLANS, parseBytes } from "../plans";
 import { restrictPost } from "../posts/moderation";
 import { listReports, type ReportRecord, type ReportUser } from "../reports/review";
