@@ -11,6 +11,8 @@ import { setGaugeSource } from "../metrics/registry";
 import { countJobsByState } from "./queue";
 import { JobWorker, type JobHandler } from "./worker";
 import { webhookJobHandler, WEBHOOK_JOB } from "../webhooks/delivery-job";
+import { OCR_BACKFILL_JOB, OCR_JOB, ocrBackfillHandler, ocrJobHandler, startOcrBackfill } from "./ocr-job";
+import { ocrActive, ocrConfig } from "../media/tesseract";
 
 import { recoverDeadJobs } from "./queue";
 
@@ -22,12 +24,16 @@ export interface StartOptions {
   leaseMs?: number;
   /** Use BullMQ on this Redis URL; default REDIS_URL. Empty string: in-process only. */
   redisUrl?: string;
+  /** Start the backfill of images without text (docs/ocr.md); default true. */
+  backfill?: boolean;
 }
 
 interface Jobs {
   worker?: JobWorker;
   /** Webhook deliveries run beside media jobs, so a long transcode never holds them up. */
   webhookWorker?: JobWorker;
+  /** Reading text in images (docs/ocr.md): its own few slots, so a backlog never holds up a video's HLS. */
+  ocrWorker?: JobWorker;
   transport?: BullTransport;
   publisher?: BullTransport;
 }
@@ -35,7 +41,12 @@ interface Jobs {
 const holder = globalThis as unknown as { __mediahostJobs?: Jobs };
 const jobs = (): Jobs => (holder.__mediahostJobs ??= {});
 
-export const JOB_HANDLERS: Readonly<Record<string, JobHandler>> = { [HLS_JOB]: hlsJobHandler, [WEBHOOK_JOB]: webhookJobHandler };
+const OCR_HANDLERS: Readonly<Record<string, JobHandler>> = { [OCR_JOB]: ocrJobHandler, [OCR_BACKFILL_JOB]: ocrBackfillHandler };
+export const JOB_HANDLERS: Readonly<Record<string, JobHandler>> = {
+  [HLS_JOB]: hlsJobHandler,
+  [WEBHOOK_JOB]: webhookJobHandler,
+  ...OCR_HANDLERS,
+};
 /** Webhook deliveries at once (each mostly waits on a remote server). */
 const WEBHOOK_CONCURRENCY = 4;
 
@@ -52,26 +63,41 @@ export function startJobWorkers(opts: StartOptions = {}): JobWorker {
     pollMs,
     leaseMs: opts.leaseMs,
   });
+  // Without Tesseract, or with OCR=off, no text job runs (and none is queued: lib/uploads/upload.ts).
+  const ocrWorker = ocrActive()
+    ? new JobWorker({ handlers: OCR_HANDLERS, concurrency: ocrConfig().concurrency, pollMs, leaseMs: opts.leaseMs })
+    : undefined;
   state.worker = worker;
   state.webhookWorker = webhookWorker;
+  state.ocrWorker = ocrWorker;
   setGaugeSource("jobs", countJobsByState);
-  // A message names a row of either kind; each worker claims only its own kinds.
+  // A message names a row of any kind; each worker claims only its own kinds.
   if (redisUrl)
-    state.transport = openBullTransport(redisUrl, async (id) => void (await Promise.all([worker.runById(id), webhookWorker.runById(id)])));
+    state.transport = openBullTransport(
+      redisUrl,
+      async (id) => void (await Promise.all([worker.runById(id), webhookWorker.runById(id), ocrWorker?.runById(id)])),
+    );
   worker.start();
   webhookWorker.start();
+  ocrWorker?.start();
+  // Images stored before reading was on (or while it was off) are read in the background.
+  if (ocrWorker && opts.backfill !== false)
+    void startOcrBackfill()
+      .then((id) => notifyJobs(id ? [id] : []))
+      .catch((e: unknown) => console.error(`[jobs] could not start the text backfill: ${String(e)}`));
   return worker;
 }
 
 /** Stops the worker: the running job is aborted and queued again for the next start. */
 export async function stopJobWorkers(): Promise<void> {
   const state = jobs();
-  const { worker, webhookWorker, transport, publisher } = state;
+  const { worker, webhookWorker, ocrWorker, transport, publisher } = state;
   state.worker = undefined;
   state.webhookWorker = undefined;
+  state.ocrWorker = undefined;
   state.transport = undefined;
   state.publisher = undefined;
-  await Promise.allSettled([worker?.stop(), webhookWorker?.stop(), transport?.close(), publisher?.close()]);
+  await Promise.allSettled([worker?.stop(), webhookWorker?.stop(), ocrWorker?.stop(), transport?.close(), publisher?.close()]);
 }
 
 /** After jobs were enqueued (and committed): wakes the local worker, or every instance through Redis. */
@@ -81,6 +107,7 @@ export async function notifyJobs(jobIds: readonly string[]): Promise<void> {
   const state = jobs();
   state.worker?.wake();
   state.webhookWorker?.wake();
+  state.ocrWorker?.wake();
   const redisUrl = env().REDIS_URL;
   if (!redisUrl) return;
   state.publisher ??= state.transport ?? openBullTransport(redisUrl);

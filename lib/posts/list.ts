@@ -8,6 +8,7 @@ import { findUser } from "../users/profile";
 import { notExpiredWhere } from "./expiry-rules";
 import { postInclude, type PostRecord } from "./read";
 import { normaliseWords, prefixUpperBound } from "./words";
+import { wordOrTextWord } from "./file-text";
 
 export const GALLERY_TABS = ["all", "images", "videos", "gifs", "albums"] as const;
 export type GalleryTab = (typeof GALLERY_TABS)[number];
@@ -20,11 +21,15 @@ export interface GalleryFilters {
 
 const positionOf = (p: PostRecord): Position => ({ t: p.createdAt.getTime(), id: p.id });
 
-/** Every search word must be the start of a word of the title or description. */
-export function wordFilters(search: string | undefined, maxWords = 6): Prisma.PostWhereInput[] {
+/**
+ * Every search word must be the start of a word of the title or description; in the
+ * owner's own search (`readText`), or of the text read from one of the post's images
+ * (docs/ocr.md). Public searches never pass `readText`.
+ */
+export function wordFilters(search: string | undefined, maxWords = 6, readText = false): Prisma.PostWhereInput[] {
   return normaliseWords(search ?? "")
     .slice(0, maxWords)
-    .map((w) => ({ words: { some: { word: { gte: w, lt: prefixUpperBound(w) } } } }));
+    .map((w) => (readText ? wordOrTextWord(w) : { words: { some: { word: { gte: w, lt: prefixUpperBound(w) } } } }));
 }
 
 function tabFilter(tab: GalleryTab | undefined): Prisma.PostWhereInput {
@@ -50,7 +55,7 @@ export async function listOwnPosts(userId: string, filters: GalleryFilters, limi
     ...(filters.privacy ? { privacy: filters.privacy } : {}),
     ...tabFilter(filters.tab),
     // An expired post is gone for its owner too (docs/expiry.md), even before the sweep.
-    AND: [...wordFilters(filters.search), afterPosition("createdAt", after), notExpiredWhere()],
+    AND: [...wordFilters(filters.search, 6, true), afterPosition("createdAt", after), notExpiredWhere()],
   };
   return keysetPage(
     limit,

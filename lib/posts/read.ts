@@ -14,7 +14,8 @@ import { expireSoon } from "./expiry";
 import { isExpired } from "./expiry-rules";
 
 export const postInclude = {
-  files: { orderBy: { index: "asc" } },
+  // The text read from each image (docs/ocr.md): the owner's `text`, everyone's automatic alt.
+  files: { orderBy: { index: "asc" }, include: { text: { select: { text: true, language: true, confidence: true } } } },
   user: true,
   access: { include: { user: true }, orderBy: { createdAt: "asc" } },
 } as const satisfies Prisma.PostInclude;

@@ -14,7 +14,7 @@ import type { Tx } from "../db/client";
 const MAX_WORDS = 128;
 const MAX_WORD_LENGTH = 40;
 
-export function normaliseWords(text: string): string[] {
+export function normaliseWords(text: string, maxWords: number = MAX_WORDS): string[] {
   const words = text
     .normalize("NFKD")
     .replace(/\p{M}+/gu, "")
@@ -22,7 +22,7 @@ export function normaliseWords(text: string): string[] {
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean)
     .map((w) => w.slice(0, MAX_WORD_LENGTH));
-  return [...new Set(words)].slice(0, MAX_WORDS);
+  return [...new Set(words)].slice(0, maxWords);
 }
 
 /** The exclusive upper bound of all strings starting with `prefix`. */

@@ -65,7 +65,8 @@ function renditionsOf(
   }));
 }
 
-export function fileView(post: PostRecord, file: PostRecord["files"][number], now: number): z.infer<typeof FileObject> {
+/** `owner`: the text read from the image is the owner's alone (docs/ocr.md). */
+export function fileView(post: PostRecord, file: PostRecord["files"][number], now: number, owner = false): z.infer<typeof FileObject> {
   // View-limited and password-protected posts hand out signed links only (docs/expiry.md).
   const signed = isHidden(post) || isGated(post);
   const url = (path: string) => cdnUrl(path, signed, now, post.expiresAt);
@@ -84,6 +85,7 @@ export function fileView(post: PostRecord, file: PostRecord["files"][number], no
     renditions,
     stream_url: file.priority && file.streamState === "ready" ? url(streamPath(post.code, file.name)) : null,
     stream_state: file.priority ? streamState(file.streamState) : null,
+    ...(owner ? { text: file.text ? { content: file.text.text, language: file.text.language, confidence: file.text.confidence } : null } : {}),
   };
 }
 
@@ -106,7 +108,7 @@ export function postView(post: PostRecord, options: PostViewOptions): z.infer<ty
     // column: the files are what stream_state is read from, so the two always agree.
     priority: postOnAdaptiveDelivery(post.files),
     file_count: post.fileCount,
-    files: files.map((f) => fileView(post, f, now)),
+    files: files.map((f) => fileView(post, f, now, options.owner)),
     team_id: post.teamId,
     author: post.user ? userRef(post.user) : null,
     ...(options.owner ? { moderated: post.moderated, restricted: post.restricted } : {}),

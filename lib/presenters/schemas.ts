@@ -93,6 +93,17 @@ export const FileObject = z
       .enum(["queued", "processing", "ready", "failed"])
       .nullable()
       .describe("Adaptive stream progress; null for images and standard delivery (docs/priority-delivery.md)"),
+    text: z
+      .object({
+        content: z.string().describe("The words read, one line of the image per line; empty when the image has no readable text"),
+        language: z.string().describe("Tesseract language code, e.g. eng"),
+        confidence: z.number().describe("Mean confidence (0-100) of the words kept"),
+      })
+      .nullable()
+      .optional()
+      .describe(
+        "Addition (docs/ocr.md): the text read from an image in the background. Present only for the post's owner; null until read, and for files that are not images.",
+      ),
   })
   .meta({ id: "File" });
 
