@@ -5,8 +5,14 @@ import { formatBytes } from "./format";
 
 type FileJson = PostJson["files"][number];
 
+/**
+ * An image's `alt` from the start of the text read from it (docs/ocr.md), used when the post
+ * has no description; marked as automatic in the text and in `data-alt`.
+ */
+export const automaticAltText = (start: string): string => `Automatic description, text in the image: ${start}`;
+
 /** One file, shown large: an image, an HTML5 video on the fast-start MP4, or a download card. */
-function FileView({ file, alt, priority }: { file: FileJson; alt: string; priority: boolean }) {
+function FileView({ file, alt, priority, autoAlt }: { file: FileJson; alt: string; priority: boolean; autoAlt?: string | null }) {
   const size = file.width && file.height ? { width: file.width, height: file.height } : {};
   if (file.mime_type.startsWith("video/")) {
     return (
@@ -33,7 +39,8 @@ function FileView({ file, alt, priority }: { file: FileJson; alt: string; priori
         {/* Direct CDN files, already sized and optimised at upload: no image pipeline. */}
         <img
           src={file.url}
-          alt={alt}
+          alt={autoAlt ? automaticAltText(autoAlt) : alt}
+          data-alt={autoAlt ? "automatic" : undefined}
           {...size}
           loading={priority ? "eager" : "lazy"}
           fetchPriority={priority ? "high" : undefined}
@@ -54,11 +61,11 @@ function FileView({ file, alt, priority }: { file: FileJson; alt: string; priori
 }
 
 /** The post's files in order; an album numbers them and gives each its direct link. */
-export function PostMedia({ post, title }: { post: PostJson; title: string }) {
+export function PostMedia({ post, title, autoAlts }: { post: PostJson; title: string; autoAlts?: (string | null)[] }) {
   if (post.files.length === 1) {
     return (
       <div className="overflow-hidden rounded-xl bg-zinc-100 dark:bg-zinc-900">
-        <FileView file={post.files[0]} alt={title} priority />
+        <FileView file={post.files[0]} alt={title} priority autoAlt={autoAlts?.[0]} />
       </div>
     );
   }
@@ -67,7 +74,12 @@ export function PostMedia({ post, title }: { post: PostJson; title: string }) {
       {post.files.map((file, index) => (
         <li key={file.name} id={`file-${index + 1}`} className="space-y-2">
           <div className="overflow-hidden rounded-xl bg-zinc-100 dark:bg-zinc-900">
-            <FileView file={file} alt={`${title}, file ${index + 1} of ${post.files.length}`} priority={index === 0} />
+            <FileView
+              file={file}
+              alt={`${title}, file ${index + 1} of ${post.files.length}`}
+              priority={index === 0}
+              autoAlt={autoAlts?.[index]}
+            />
           </div>
           <p className="flex flex-wrap items-center justify-between gap-2 text-sm text-zinc-600 dark:text-zinc-400">
             <span>

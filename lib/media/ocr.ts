@@ -46,7 +46,10 @@ export async function prepareForOcr(input: Buffer, timeoutMs: number): Promise<B
   let pipeline = image.rotate().flatten({ background: "#ffffff" }).grayscale();
   if (scale < 1) pipeline = pipeline.resize({ width: Math.max(1, Math.round(width * scale)) });
   // Level 1: Tesseract decodes it at once, and the PNG lives only in memory.
-  return pipeline.png({ compressionLevel: 1 }).timeout({ seconds: sharpSeconds(timeoutMs) }).toBuffer();
+  return pipeline
+    .png({ compressionLevel: 1 })
+    .timeout({ seconds: sharpSeconds(timeoutMs) })
+    .toBuffer();
 }
 
 /** Reads the text of an encoded image (any format sharp decodes). */

@@ -102,7 +102,8 @@ export function tesseractVersion(config: OcrConfig = ocrConfig()): Promise<Tesse
     execFile(path, ["--version"], { timeout: 10_000, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
       const match = /^tesseract (\S+)/m.exec(`${stdout}\n${stderr}`);
       if (match) done({ path, version: match[1] });
-      else done({ path, version: null, error: error ? String((error as NodeJS.ErrnoException).code ?? error.message) : "unexpected output" });
+      else
+        done({ path, version: null, error: error ? String((error as NodeJS.ErrnoException).code ?? error.message) : "unexpected output" });
     });
   });
 }
@@ -219,11 +220,17 @@ export function runTesseract(image: Buffer, opts: TesseractOptions = {}): Promis
       if (error) reject(error);
       else resolve(parseTesseractTsv(stdout));
     };
-    child.on("error", (err) => finish(new TesseractError("spawn", `tesseract could not be started (${(err as NodeJS.ErrnoException).code ?? err.message}).`)));
+    child.on("error", (err) =>
+      finish(new TesseractError("spawn", `tesseract could not be started (${(err as NodeJS.ErrnoException).code ?? err.message}).`)),
+    );
     child.on("close", (code, signal) => {
-      if (stopped === "timeout") return finish(new TesseractError("timeout", `tesseract was stopped after ${Math.round(timeoutMs / 1000)} s.`, stderr));
+      if (stopped === "timeout")
+        return finish(new TesseractError("timeout", `tesseract was stopped after ${Math.round(timeoutMs / 1000)} s.`, stderr));
       if (stopped === "aborted") return finish(new TesseractError("aborted", "tesseract was aborted.", stderr));
-      if (code !== 0) return finish(new TesseractError("exit", `tesseract ${code === null ? `was killed by ${signal}` : `exited with code ${code}`}.`, stderr));
+      if (code !== 0)
+        return finish(
+          new TesseractError("exit", `tesseract ${code === null ? `was killed by ${signal}` : `exited with code ${code}`}.`, stderr),
+        );
       if (overflow) return finish(new TesseractError("exit", "tesseract wrote more output than expected.", stderr));
       finish(null);
     });

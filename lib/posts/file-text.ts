@@ -8,10 +8,10 @@ import { db } from "../db/client";
 import { isForeignKeyViolation } from "../prisma-support";
 import { normaliseWords, prefixUpperBound } from "./words";
 
+export { automaticAlt, matchedLine } from "./text-lines";
+
 /** Distinct words indexed per image: a dense full-screen capture has a few hundred. */
 const MAX_TEXT_WORDS = 2_000;
-/** Characters of the text used as an image's automatic alt text. */
-export const AUTO_ALT_CHARS = 150;
 
 export interface FileTextInput {
   text: string;
@@ -27,7 +27,10 @@ export const readsText = (mimeType: string): boolean => mimeType.startsWith("ima
  * meanwhile: nothing is written, and nothing is left behind.
  */
 export async function saveFileText(fileId: string, input: FileTextInput): Promise<boolean> {
-  const file = await db().file.findUnique({ where: { id: fileId }, select: { id: true, postId: true, post: { select: { createdAt: true } } } });
+  const file = await db().file.findUnique({
+    where: { id: fileId },
+    select: { id: true, postId: true, post: { select: { createdAt: true } } },
+  });
   if (!file) return false;
   const words = normaliseWords(input.text, MAX_TEXT_WORDS);
   const data = { text: input.text, language: input.language, confidence: input.confidence };
@@ -70,14 +73,4 @@ export async function filesWithoutText(afterId: string | null, take: number): Pr
     orderBy: { id: "asc" },
     take,
   });
-}
-
-/** The start of an image's text, on one line, for `alt` when it has no description (null when none). */
-export function automaticAlt(text: string | null | undefined): string | null {
-  const flat = (text ?? "").replace(/\s+/g, " ").trim();
-  if (!flat) return null;
-  if (flat.length <= AUTO_ALT_CHARS) return flat;
-  const cut = flat.slice(0, AUTO_ALT_CHARS);
-  const space = cut.lastIndexOf(" ");
-  return `${space > AUTO_ALT_CHARS / 2 ? cut.slice(0, space) : cut}…`;
 }

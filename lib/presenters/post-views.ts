@@ -85,7 +85,9 @@ export function fileView(post: PostRecord, file: PostRecord["files"][number], no
     renditions,
     stream_url: file.priority && file.streamState === "ready" ? url(streamPath(post.code, file.name)) : null,
     stream_state: file.priority ? streamState(file.streamState) : null,
-    ...(owner ? { text: file.text ? { content: file.text.text, language: file.text.language, confidence: file.text.confidence } : null } : {}),
+    ...(owner
+      ? { text: file.text ? { content: file.text.text, language: file.text.language, confidence: file.text.confidence } : null }
+      : {}),
   };
 }
 
