@@ -38,3 +38,11 @@ export function matchedLine(texts: readonly (string | null | undefined)[], searc
   }
   return best;
 }
+
+/**
+ * Each file's automatic alt, for a post without a description (undefined when it has one:
+ * the author's words win). Used by the share page and its test.
+ */
+export function autoAltsOf(description: string | null, files: readonly { text: { text: string } | null }[]): (string | null)[] | undefined {
+  return description ? undefined : files.map((f) => automaticAlt(f.text?.text));
+}

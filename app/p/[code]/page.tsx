@@ -8,7 +8,7 @@ import { cookies, headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { PostDetails } from "@/components/share/PostDetails";
 import { PostMedia } from "@/components/share/PostMedia";
-import { automaticAlt } from "@/lib/posts/text-lines";
+import { autoAltsOf } from "@/lib/posts/text-lines";
 import { isShareCode } from "@/lib/posts/codes";
 import { requestClientIp } from "@/lib/http/client-ip";
 import { displayTitle, oembedUrl } from "@/lib/web/oembed";
@@ -149,7 +149,7 @@ export default async function SharePage({ params, searchParams }: Props) {
       {/* Next's openGraph.videos writes og:video but not og:video:url, which some unfurlers
           read (notes/clients.md); React hoists this tag into <head> with the others. */}
       {video ? <meta property="og:video:url" content={video.url} /> : null}
-      <PostMedia post={post} title={title} autoAlts={post.description ? undefined : record.files.map((f) => automaticAlt(f.text?.text))} />
+      <PostMedia post={post} title={title} autoAlts={autoAltsOf(post.description, record.files)} />
       <PostDetails post={post} title={title} owner={owner} signedIn={!!(await getViewer())} />
     </article>
   );
