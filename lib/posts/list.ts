@@ -47,15 +47,24 @@ function tabFilter(tab: GalleryTab | undefined): Prisma.PostWhereInput {
   }
 }
 
-/** GET /posts: the caller's own (non-team) posts. */
-export async function listOwnPosts(userId: string, filters: GalleryFilters, limit: number, after?: Position): Promise<Page<PostRecord>> {
+/**
+ * GET /posts: the caller's own (non-team) posts. `readText` false searches titles and
+ * descriptions only (bench:ocr's baseline; the route always searches read text too).
+ */
+export async function listOwnPosts(
+  userId: string,
+  filters: GalleryFilters,
+  limit: number,
+  after?: Position,
+  readText = true,
+): Promise<Page<PostRecord>> {
   const where: Prisma.PostWhereInput = {
     userId,
     teamId: null,
     ...(filters.privacy ? { privacy: filters.privacy } : {}),
     ...tabFilter(filters.tab),
     // An expired post is gone for its owner too (docs/expiry.md), even before the sweep.
-    AND: [...wordFilters(filters.search, 6, true), afterPosition("createdAt", after), notExpiredWhere()],
+    AND: [...wordFilters(filters.search, 6, readText), afterPosition("createdAt", after), notExpiredWhere()],
   };
   return keysetPage(
     limit,
