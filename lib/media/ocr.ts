@@ -33,8 +33,27 @@ export interface ReadTextOptions {
   signal?: AbortSignal;
 }
 
-/** A word is kept when Tesseract is sure of it and it holds a letter or digit. */
-const keep = (w: OcrWord) => w.confidence >= MIN_WORD_CONFIDENCE && /[\p{L}\p{N}]/u.test(w.text);
+/**
+ * Words of a line Tesseract is sure of as a whole (median ≥ SURE_LINE_CONFIDENCE, at least 3
+ * words) are kept down to LOW_WORD_CONFIDENCE: in code, `network(retry);` is read right but
+ * scored low for its punctuation. Photos give no such line.
+ */
+const SURE_LINE_CONFIDENCE = 85;
+const LOW_WORD_CONFIDENCE = 20;
+const hasWord = (w: OcrWord) => /[\p{L}\p{N}]/u.test(w.text);
+
+function keptWords(words: readonly OcrWord[]): OcrWord[] {
+  const lines = new Map<string, OcrWord[]>();
+  for (const w of words) lines.set(w.line, [...(lines.get(w.line) ?? []), w]);
+  const sure = new Set<string>();
+  for (const [line, ws] of lines) {
+    const sorted = ws.map((w) => w.confidence).sort((a, b) => a - b);
+    if (ws.length >= 3 && sorted[Math.floor(sorted.length / 2)] >= SURE_LINE_CONFIDENCE) sure.add(line);
+  }
+  return words.filter(
+    (w) => hasWord(w) && (w.confidence >= MIN_WORD_CONFIDENCE || (sure.has(w.line) && w.confidence >= LOW_WORD_CONFIDENCE)),
+  );
+}
 
 /** The grayscale PNG Tesseract reads. */
 export async function prepareForOcr(input: Buffer, timeoutMs: number): Promise<Buffer> {
@@ -66,7 +85,7 @@ export async function readImageText(input: Buffer, opts: ReadTextOptions): Promi
 
 /** The kept words, joined into lines in reading order (Tesseract's block, paragraph, line). */
 export function wordsToText(words: readonly OcrWord[], language: string): ImageText {
-  const kept = words.filter(keep);
+  const kept = keptWords(words);
   const lines: string[] = [];
   let current = "";
   let line = "";

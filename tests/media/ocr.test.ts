@@ -19,7 +19,7 @@ import type { JobHandler } from "@/lib/jobs/worker";
 import { readImageText } from "@/lib/media/ocr";
 import { resetOcrConfig } from "@/lib/media/tesseract";
 import { describeMediaTools } from "@/lib/media/tools";
-import { autoAltsOf } from "@/lib/posts/text-lines";
+import { automaticAlt, autoAltsOf, matchedLine } from "@/lib/posts/text-lines";
 import { loadSharePost } from "@/lib/web/share";
 import { useCounterStore } from "../support/counters";
 import { useTestDatabase } from "../support/db";
@@ -163,6 +163,16 @@ describe("search", () => {
     expect(codes((await relay("/posts?search=refused", { key: session })).body)).toEqual([shot.code]);
     // A title word and a read word together.
     expect(codes((await api("/posts?search=loop%20deploy", { key: owner.apiKey })).body)).toEqual([gif.code]);
+  });
+
+  it("the dashboard's matched line: the line holding the most search words, by the same word-prefix rule", () => {
+    const texts = ["Error: connection refused\nwhile reading upstream header", null, "Connection pool ready"];
+    expect(matchedLine(texts, "upstream")).toBe("while reading upstream header");
+    expect(matchedLine(texts, "CONN refu")).toBe("Error: connection refused");
+    expect(matchedLine(texts, "pool")).toBe("Connection pool ready");
+    expect(matchedLine(texts, "efused")).toBeNull();
+    expect(automaticAlt(`${"word ".repeat(60)}end`)).toMatch(/^word( word)+…$/);
+    expect(automaticAlt("  \n ")).toBeNull();
   });
 
   it("public search (GET /gifs) never matches read text, the owner's own included", async () => {
