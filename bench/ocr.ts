@@ -426,17 +426,21 @@ async function seed(config: DatabaseConfig, userId: string, schema: string | nul
       `INSERT INTO "File" ("id","postId","index","name","storageKey","size","mimeType","width","height","createdAt") VALUES (?,?,0,'shot.png',?,120000,'image/png',1920,1080,?)`,
     );
     const word = sqlite.prepare(`INSERT INTO "PostWord" ("word","postId","postCreatedAt") VALUES (?,?,?)`);
+    const own = sqlite.prepare(`INSERT INTO "SearchWord" ("word","postId","source","fileId","postCreatedAt") VALUES (?,?,'',NULL,?)`);
     const ftext = sqlite.prepare(`INSERT INTO "FileText" ("fileId","language","confidence","text","createdAt") VALUES (?,'eng',90,?,?)`);
-    const fword = sqlite.prepare(`INSERT INTO "FileTextWord" ("word","fileId","postId","postCreatedAt") VALUES (?,?,?,?)`);
+    const fword = sqlite.prepare(`INSERT INTO "SearchWord" ("word","source","fileId","postId","postCreatedAt") VALUES (?,?,?,?,?)`);
     const batch = sqlite.transaction((from: number, to: number) => {
       for (let i = from; i < to; i++) {
         const r = seedRow(i);
         const at = date(new Date(start + i * 60_000));
         post.run(r.id, `c${r.id}`, userId, r.title, at, at);
         file.run(`f${r.id}`, r.id, `p/${r.id}/shot.png`, at);
-        for (const w of r.words) word.run(w, r.id, at);
+        for (const w of r.words) {
+          word.run(w, r.id, at);
+          own.run(w, r.id, at);
+        }
         ftext.run(`f${r.id}`, r.text, at);
-        for (const w of r.textWords) fword.run(w, `f${r.id}`, r.id, at);
+        for (const w of r.textWords) fword.run(w, `f${r.id}`, `f${r.id}`, r.id, at);
       }
     });
     for (let i = 0; i < POSTS; i += BATCH) batch(i, Math.min(POSTS, i + BATCH));
@@ -468,12 +472,16 @@ async function seed(config: DatabaseConfig, userId: string, schema: string | nul
       [pw.map((x) => x[0]), pw.map((x) => x[1]), pw.map((x) => x[2])],
     );
     await client.query(
+      `INSERT INTO "SearchWord" ("word","postId","source","postCreatedAt") SELECT w, p, '', at FROM unnest($1::text[], $2::text[], $3::timestamp[]) AS u(w, p, at)`,
+      [pw.map((x) => x[0]), pw.map((x) => x[1]), pw.map((x) => x[2])],
+    );
+    await client.query(
       `INSERT INTO "FileText" ("fileId","language","confidence","text","createdAt") SELECT 'f' || id, 'eng', 90, t, at FROM unnest($1::text[], $2::text[], $3::timestamp[]) AS u(id, t, at)`,
       [ids, rows.map((r) => r.text), at],
     );
     const fw = rows.flatMap((r, k) => r.textWords.map((w) => [w, `f${r.id}`, r.id, at[k]]));
     await client.query(
-      `INSERT INTO "FileTextWord" ("word","fileId","postId","postCreatedAt") SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamp[])`,
+      `INSERT INTO "SearchWord" ("word","source","fileId","postId","postCreatedAt") SELECT w, f, f, p, at FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamp[]) AS u(w, f, p, at)`,
       [fw.map((x) => x[0]), fw.map((x) => x[1]), fw.map((x) => x[2]), fw.map((x) => x[3])],
     );
     await client.query("COMMIT");

@@ -1,7 +1,7 @@
 /**
  * Text read from images (docs/ocr.md): one FileText row per image once it was read, and its
- * words in FileTextWord, normalised like the title's (words.ts), for the owner's own search.
- * Both cascade from the file and the post: deleting either deletes the text.
+ * words in SearchWord (source: the file's id), normalised like the title's (words.ts), for
+ * the owner's own search. Both cascade from the file and the post.
  */
 import type { Prisma } from "../db/client";
 import { db } from "../db/client";
@@ -37,10 +37,10 @@ export async function saveFileText(fileId: string, input: FileTextInput): Promis
   try {
     await db().$transaction(async (tx) => {
       await tx.fileText.upsert({ where: { fileId }, create: { fileId, ...data }, update: data });
-      await tx.fileTextWord.deleteMany({ where: { fileId } });
+      await tx.searchWord.deleteMany({ where: { fileId } });
       if (words.length) {
-        await tx.fileTextWord.createMany({
-          data: words.map((word) => ({ word, fileId, postId: file.postId, postCreatedAt: file.post.createdAt })),
+        await tx.searchWord.createMany({
+          data: words.map((word) => ({ word, fileId, source: fileId, postId: file.postId, postCreatedAt: file.post.createdAt })),
         });
       }
     });
@@ -54,11 +54,11 @@ export async function saveFileText(fileId: string, input: FileTextInput): Promis
 
 /**
  * One search word in the owner's own search: the start of a word of the title or
- * description, or of the text read from one of the post's images.
+ * description, or of the text read from one of the post's images. SearchWord holds both,
+ * so this is one probe per post, like the title search (PostWord).
  */
-export function wordOrTextWord(word: string): Prisma.PostWhereInput {
-  const range = { gte: word, lt: prefixUpperBound(word) };
-  return { OR: [{ words: { some: { word: range } } }, { textWords: { some: { word: range } } }] };
+export function ownSearchWord(word: string): Prisma.PostWhereInput {
+  return { searchWords: { some: { word: { gte: word, lt: prefixUpperBound(word) } } } };
 }
 
 /** Image files with no text row yet, after `afterId` in id order: the backfill's next batch. */

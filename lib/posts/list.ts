@@ -8,7 +8,7 @@ import { findUser } from "../users/profile";
 import { notExpiredWhere } from "./expiry-rules";
 import { postInclude, type PostRecord } from "./read";
 import { normaliseWords, prefixUpperBound } from "./words";
-import { wordOrTextWord } from "./file-text";
+import { ownSearchWord } from "./file-text";
 
 export const GALLERY_TABS = ["all", "images", "videos", "gifs", "albums"] as const;
 export type GalleryTab = (typeof GALLERY_TABS)[number];
@@ -29,7 +29,7 @@ const positionOf = (p: PostRecord): Position => ({ t: p.createdAt.getTime(), id:
 export function wordFilters(search: string | undefined, maxWords = 6, readText = false): Prisma.PostWhereInput[] {
   return normaliseWords(search ?? "")
     .slice(0, maxWords)
-    .map((w) => (readText ? wordOrTextWord(w) : { words: { some: { word: { gte: w, lt: prefixUpperBound(w) } } } }));
+    .map((w) => (readText ? ownSearchWord(w) : { words: { some: { word: { gte: w, lt: prefixUpperBound(w) } } } }));
 }
 
 function tabFilter(tab: GalleryTab | undefined): Prisma.PostWhereInput {

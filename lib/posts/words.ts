@@ -31,13 +31,16 @@ export function prefixUpperBound(prefix: string): string {
   return prefix.slice(0, prefix.length - String.fromCodePoint(last).length) + String.fromCodePoint(last + 1);
 }
 
-/** Rewrites a post's word rows from its title and description. */
+/** Rewrites a post's word rows (PostWord, and the owner's SearchWord copy) from its title and description. */
 export async function indexPostWords(
   tx: Tx,
   post: { id: string; createdAt: Date; title: string | null; description: string | null },
 ): Promise<void> {
   await tx.postWord.deleteMany({ where: { postId: post.id } });
+  // The owner's search reads its own copy (SearchWord, source ""; docs/ocr.md).
+  await tx.searchWord.deleteMany({ where: { postId: post.id, source: "" } });
   const words = normaliseWords(`${post.title ?? ""} ${post.description ?? ""}`);
   if (!words.length) return;
   await tx.postWord.createMany({ data: words.map((word) => ({ word, postId: post.id, postCreatedAt: post.createdAt })) });
+  await tx.searchWord.createMany({ data: words.map((word) => ({ word, postId: post.id, source: "", postCreatedAt: post.createdAt })) });
 }

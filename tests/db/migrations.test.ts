@@ -55,7 +55,9 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     data: { postId: post.id, index: 1, name: "shot.png", storageKey: "k/shot.png", size: 1n, mimeType: "image/png" },
   });
   await db.fileText.create({ data: { fileId: image.id, language: "eng", confidence: 91.5, text: "Connection refused" } });
-  await db.fileTextWord.create({ data: { word: "refused", fileId: image.id, postId: post.id, postCreatedAt: post.createdAt } });
+  await db.searchWord.create({
+    data: { word: "refused", source: image.id, fileId: image.id, postId: post.id, postCreatedAt: post.createdAt },
+  });
   await db.postAccess.create({ data: { postId: post.id, userId: bob.id } });
   await db.postViewDay.create({ data: { postId: post.id, day: "2026-01-01", views: 3 } });
   await db.postViewHour.create({ data: { postId: post.id, hour: "2026-01-01T13", views: 3 } });
@@ -125,7 +127,7 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     File: () => db.file.count(),
     PostWord: () => db.postWord.count(),
     FileText: () => db.fileText.count(),
-    FileTextWord: () => db.fileTextWord.count(),
+    SearchWord: () => db.searchWord.count(),
     PostAccess: () => db.postAccess.count(),
     PostViewDay: () => db.postViewDay.count(),
     PostViewHour: () => db.postViewHour.count(),

@@ -218,10 +218,10 @@ describe("who sees it", () => {
     const post = await upload(owner, await screenshot(["temporary words"]), "tmp.png");
     const file = await fileOf(post.code);
     await runOcrJob(file.id);
-    expect(await db().fileTextWord.count({ where: { fileId: file.id } })).toBe(2);
+    expect(await db().searchWord.count({ where: { fileId: file.id, source: file.id } })).toBe(2);
     expect((await api(`/posts/${post.code}`, { method: "DELETE", key: owner.apiKey })).status).toBeLessThan(300);
     expect(await db().fileText.count({ where: { fileId: file.id } })).toBe(0);
-    expect(await db().fileTextWord.count({ where: { fileId: file.id } })).toBe(0);
+    expect(await db().searchWord.count({ where: { fileId: file.id } })).toBe(0);
   });
 });
 
