@@ -17,6 +17,8 @@ export interface GalleryFilters {
   search?: string;
   privacy?: Privacy;
   tab?: GalleryTab;
+  /** Only posts in this folder of the caller's (docs/folders.md). */
+  folder?: string;
 }
 
 const positionOf = (p: PostRecord): Position => ({ t: p.createdAt.getTime(), id: p.id });
@@ -63,6 +65,7 @@ export async function listOwnPosts(
     teamId: null,
     ...(filters.privacy ? { privacy: filters.privacy } : {}),
     ...tabFilter(filters.tab),
+    ...(filters.folder ? { folders: { some: { folderId: filters.folder } } } : {}),
     // An expired post is gone for its owner too (docs/expiry.md), even before the sweep.
     AND: [...wordFilters(filters.search, 6, readText), afterPosition("createdAt", after), notExpiredWhere()],
   };

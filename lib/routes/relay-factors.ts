@@ -7,7 +7,7 @@
 import type { RouteRequest } from "../types/route-request";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { z } from "zod";
-import type { Principal } from "../types/principal";
+import type { PersonalPrincipal } from "../types/principal";
 import {
   verifyPasskeySignIn,
   deletePasskey as removePasskey,
@@ -24,11 +24,6 @@ import { DomainError } from "../errors";
 import { deviceName } from "../sessions/device-name";
 import { openSession } from "../sessions/devices";
 import type { factorProofBody, passkeyCreateBody, passkeyLoginBody, passkeyRenameBody, totpConfirmBody } from "./params";
-
-function userIdOf(principal: Principal): string {
-  if (principal.kind === "team") throw new DomainError("unauthorized", "Team keys cannot be used on this endpoint.");
-  return principal.user.id;
-}
 
 interface PasskeyView {
   id: string;
@@ -47,58 +42,58 @@ const passkeyView = (p: PasskeyRecord): PasskeyView => ({
 });
 
 /** GET /auth/two-factor */
-export async function getTwoFactor(principal: Principal) {
-  const status = await twoFactorStatus(userIdOf(principal));
+export async function getTwoFactor(principal: PersonalPrincipal) {
+  const status = await twoFactorStatus(principal.user.id);
   return { totp_enabled: status.totpEnabled, recovery_codes_left: status.recoveryCodesLeft, passkey_count: status.passkeyCount };
 }
 
 /** POST /auth/two-factor/totp */
-export async function startTotp(principal: Principal) {
-  const setup = await beginTotpSetup(userIdOf(principal));
+export async function startTotp(principal: PersonalPrincipal) {
+  const setup = await beginTotpSetup(principal.user.id);
   return { secret: setup.secret, otpauth_uri: setup.uri };
 }
 
 /** POST /auth/two-factor/totp/confirm */
-export async function confirmTotp(principal: Principal, body: z.output<typeof totpConfirmBody>, ip: string) {
-  const codes = await confirmTotpSetup(userIdOf(principal), body.code, ip);
+export async function confirmTotp(principal: PersonalPrincipal, body: z.output<typeof totpConfirmBody>, ip: string) {
+  const codes = await confirmTotpSetup(principal.user.id, body.code, ip);
   return { totp_enabled: true as const, recovery_codes: codes };
 }
 
 /** POST /auth/two-factor/disable */
-export async function disableTotp(principal: Principal, body: z.output<typeof factorProofBody>, ip: string) {
-  await disableTwoFactor(userIdOf(principal), body, ip);
+export async function disableTotp(principal: PersonalPrincipal, body: z.output<typeof factorProofBody>, ip: string) {
+  await disableTwoFactor(principal.user.id, body, ip);
   return { totp_enabled: false as const };
 }
 
 /** POST /auth/two-factor/recovery-codes */
-export async function newRecoveryCodes(principal: Principal, body: z.output<typeof factorProofBody>, ip: string) {
-  return { recovery_codes: await renewRecoveryCodes(userIdOf(principal), body, ip) };
+export async function newRecoveryCodes(principal: PersonalPrincipal, body: z.output<typeof factorProofBody>, ip: string) {
+  return { recovery_codes: await renewRecoveryCodes(principal.user.id, body, ip) };
 }
 
 /** GET /auth/passkeys */
-export async function listPasskeys(principal: Principal) {
-  return { passkeys: (await readPasskeys(userIdOf(principal))).map(passkeyView) };
+export async function listPasskeys(principal: PersonalPrincipal) {
+  return { passkeys: (await readPasskeys(principal.user.id)).map(passkeyView) };
 }
 
 /** POST /auth/passkeys/options */
-export async function passkeyOptions(principal: Principal) {
-  return { options: { ...(await passkeyRegistrationOptions(userIdOf(principal))) } };
+export async function passkeyOptions(principal: PersonalPrincipal) {
+  return { options: { ...(await passkeyRegistrationOptions(principal.user.id)) } };
 }
 
 /** POST /auth/passkeys */
-export async function createPasskey(principal: Principal, body: z.output<typeof passkeyCreateBody>) {
-  const record = await registerPasskey(userIdOf(principal), body.response as unknown as RegistrationResponseJSON, body.name);
+export async function createPasskey(principal: PersonalPrincipal, body: z.output<typeof passkeyCreateBody>) {
+  const record = await registerPasskey(principal.user.id, body.response as unknown as RegistrationResponseJSON, body.name);
   return { passkey: passkeyView(record) };
 }
 
 /** PATCH /auth/passkeys/{id} */
-export async function renamePasskey(principal: Principal, id: string, body: z.output<typeof passkeyRenameBody>) {
-  return { passkey: passkeyView(await rename(userIdOf(principal), id, body.name)) };
+export async function renamePasskey(principal: PersonalPrincipal, id: string, body: z.output<typeof passkeyRenameBody>) {
+  return { passkey: passkeyView(await rename(principal.user.id, id, body.name)) };
 }
 
 /** DELETE /auth/passkeys/{id} */
-export async function deletePasskey(principal: Principal, id: string) {
-  await removePasskey(userIdOf(principal), id);
+export async function deletePasskey(principal: PersonalPrincipal, id: string) {
+  await removePasskey(principal.user.id, id);
   return { id, deleted: true as const };
 }
 
