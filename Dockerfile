@@ -38,7 +38,7 @@ RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund \
 # ---- the image ----------------------------------------------------------------------------
 FROM ${NODE_IMAGE}
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ffmpeg \
+ && apt-get install -y --no-install-recommends ffmpeg tesseract-ocr tesseract-ocr-eng \
  && rm -rf /var/lib/apt/lists/* \
  && mkdir /data && chown node:node /data
 WORKDIR /app
@@ -47,7 +47,8 @@ ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data \
     FFMPEG_PATH=/usr/bin/ffmpeg \
-    FFPROBE_PATH=/usr/bin/ffprobe
+    FFPROBE_PATH=/usr/bin/ffprobe \
+    TESSERACT_PATH=/usr/bin/tesseract
 COPY --from=runtime-deps /app/node_modules node_modules
 # The sources stay beside the build: `npm start` checks the build against their hash, and
 # bundles the server from scripts/ and lib/ at start-up (README).

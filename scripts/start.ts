@@ -16,7 +16,7 @@ import { env } from "../lib/config/env";
 import { dataDir, databaseConfig } from "../lib/db/config";
 import { pendingMigrations } from "../lib/db/migrator";
 import { startJobWorkers, stopJobWorkers } from "../lib/jobs";
-import { describeMediaTools, formatMediaToolsReport } from "../lib/media/tools";
+import { describeMediaTools, formatMediaToolsReport, formatTextReadingReport } from "../lib/media/tools";
 import { recoverySettings, startRecovery } from "../lib/recovery/recover";
 import { registerWebhookJobs } from "../lib/webhooks/delivery-job";
 import { ensureBuild } from "../lib/server/build";
@@ -95,7 +95,10 @@ async function main(): Promise<void> {
   );
   // Which ffmpeg reads the uploads, and its version: the operator checks it gets security
   // updates (docs/media.md, "Binaries"). A bad FFMPEG_SOURCE/PATH setting stops the start here.
-  log(formatMediaToolsReport(await describeMediaTools()));
+  const tools = await describeMediaTools();
+  log(formatMediaToolsReport(tools));
+  // Reading text in images (docs/ocr.md): Tesseract's version, or once why it is off.
+  log(formatTextReadingReport(tools));
 
   // What a crashed predecessor left (temporary files, half-stored uploads and their quota,
   // running jobs) is removed before anything is served, then swept again periodically

@@ -2,10 +2,13 @@
  * Liveness and readiness for load balancers and process supervisors (docs/deploy.md,
  * "Readiness"): 200 `{status: "ok"}` when the database answers, its schema is migrated and
  * the storage folders are writable; 503 `{status: "unavailable", reason}` otherwise, the
- * reason naming what to do. Outside /api so it never counts against API limits.
+ * reason naming what to do. Features that are off without stopping the service (text
+ * reading: docs/ocr.md) are named in `detail`. Outside /api so it never counts against API
+ * limits.
  */
 import { db } from "@/lib/db/client";
 import { MIGRATE_COMMAND, schemaState, storageProblem } from "@/lib/db/readiness";
+import { ocrConfig } from "@/lib/media/tesseract";
 
 export const dynamic = "force-dynamic";
 
@@ -28,5 +31,13 @@ export async function GET(): Promise<Response> {
   }
   const storage = storageProblem();
   if (storage) return unavailable(storage);
-  return Response.json({ status: "ok" }, { headers: NO_STORE });
+  return Response.json({ status: "ok", ...textReadingDetail() }, { headers: NO_STORE });
+}
+
+/** Present only while text reading is off; `{status: "ok"}` alone otherwise. */
+function textReadingDetail(): { detail?: { text_reading: string } } {
+  const config = ocrConfig();
+  if (!config.enabled) return { detail: { text_reading: "off (turned off by the operator)" } };
+  if (!config.path) return { detail: { text_reading: "off (tesseract not installed)" } };
+  return {};
 }

@@ -86,7 +86,7 @@ export function Gallery({ textAllowed = false }: { textAllowed?: boolean }) {
       {query.isPending && <p className={muted}>Loading posts…</p>}
       {query.isSuccess && posts.length === 0 && <NoPosts filtered={isFiltered(filters)} />}
 
-      <PostGrid posts={posts} selected={selected} onEdit={setEditing} onToggle={toggle} />
+      <PostGrid posts={posts} search={filters.search} selected={selected} onEdit={setEditing} onToggle={toggle} />
 
       <div ref={sentinel} aria-hidden="true" />
       {query.hasNextPage && <LoadMore loading={query.isFetchingNextPage} onMore={() => void query.fetchNextPage()} />}
@@ -150,11 +150,13 @@ function NoPosts({ filtered }: { filtered: boolean }) {
 
 function PostGrid({
   posts,
+  search,
   selected,
   onEdit,
   onToggle,
 }: {
   posts: Post[];
+  search: string;
   selected: Set<string>;
   onEdit: (post: Post) => void;
   onToggle: (code: string) => void;
@@ -166,6 +168,7 @@ function PostGrid({
           key={post.code}
           post={post}
           checked={selected.has(post.code)}
+          search={search}
           onEdit={() => onEdit(post)}
           onToggle={() => onToggle(post.code)}
         />

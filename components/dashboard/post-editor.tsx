@@ -92,6 +92,7 @@ export function PostEditor({
         <DetailsForm {...parts} />
         {!post.team_id && <SharePassword {...parts} />}
         <PostFiles {...parts} onDeleted={onDeleted} />
+        <ReadText post={post} />
 
         {message && (
           <p role={message.error ? "alert" : "status"} className={message.error ? "text-sm text-red-600 dark:text-red-400" : muted}>
@@ -400,5 +401,29 @@ function FileRow({ file, busy, onRemove }: { file: PostFile; busy: boolean; onRe
         Remove
       </button>
     </li>
+  );
+}
+
+/**
+ * The text read from the post's images (docs/ocr.md), the owner's to copy: one block per
+ * image with text. Nothing while no image has any (or it is still being read).
+ */
+function ReadText({ post }: { post: Post }) {
+  const texts = post.files.filter((f) => f.text?.content).map((f) => ({ name: f.name, content: f.text!.content }));
+  if (!texts.length) return null;
+  return (
+    <section aria-label="Text in the images" className="space-y-2">
+      <h3 className="text-sm font-semibold">Text in the images</h3>
+      <p className={muted}>Read automatically; it may have mistakes. Only you see it and can search it.</p>
+      {texts.map((t) => (
+        <div key={t.name} className="space-y-1">
+          {texts.length > 1 && <p className="text-xs text-zinc-500">{t.name}</p>}
+          <pre className="max-h-40 overflow-auto whitespace-pre-wrap rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800" data-read-text>
+            {t.content}
+          </pre>
+          <CopyButton value={t.content} label="Copy text" />
+        </div>
+      ))}
+    </section>
   );
 }

@@ -2,6 +2,7 @@
 import { displayTitle } from "@/lib/presenters/title";
 import { countOf } from "../plural";
 import { FOUR_COLUMN_SIZES, previewSources } from "../preview-image";
+import { automaticAlt, matchedLine } from "@/lib/posts/text-lines";
 import type { Post, Privacy } from "./api";
 
 const PRIVACY_BADGE: Record<Privacy, string> = {
@@ -11,9 +12,25 @@ const PRIVACY_BADGE: Record<Privacy, string> = {
 };
 
 /** One post in the grid: its preview opens the editor; the checkbox selects it. */
-export function PostTile({ post, checked, onEdit, onToggle }: { post: Post; checked: boolean; onEdit: () => void; onToggle: () => void }) {
+export function PostTile({
+  post,
+  checked,
+  search = "",
+  onEdit,
+  onToggle,
+}: {
+  post: Post;
+  checked: boolean;
+  /** The gallery's search: the line of an image's text it matched is shown (docs/ocr.md). */
+  search?: string;
+  onEdit: () => void;
+  onToggle: () => void;
+}) {
   const preview = previewSources(post.files[0]);
   const title = displayTitle(post);
+  const texts = post.files.map((f) => f.text?.content);
+  const line = search ? matchedLine(texts, search) : null;
+  const autoAlt = post.description ? null : automaticAlt(texts[0]);
   return (
     <li
       data-code={post.code}
@@ -26,7 +43,8 @@ export function PostTile({ post, checked, onEdit, onToggle }: { post: Post; chec
               src={preview.src}
               srcSet={preview.srcSet}
               sizes={preview.srcSet ? FOUR_COLUMN_SIZES : undefined}
-              alt=""
+              alt={autoAlt ? `Automatic description, text in the image: ${autoAlt}` : ""}
+              data-alt={autoAlt ? "automatic" : undefined}
               loading="lazy"
               className="h-full w-full object-cover"
             />
@@ -36,6 +54,11 @@ export function PostTile({ post, checked, onEdit, onToggle }: { post: Post; chec
         </div>
         <div className="space-y-1 p-2">
           <p className="truncate text-sm font-medium">{title}</p>
+          {line && (
+            <p className="truncate text-xs text-zinc-600 dark:text-zinc-300" data-matched-line title={line}>
+              <span className="sr-only">Text in the image: </span>“{line}”
+            </p>
+          )}
           <p className="flex flex-wrap items-center gap-1.5 text-xs text-zinc-500 dark:text-zinc-400">
             <span className={`rounded px-1.5 py-0.5 font-medium ${PRIVACY_BADGE[post.privacy]}`}>{post.privacy}</span>
             {post.file_count > 1 && <span>{countOf(post.file_count, "file")}</span>}

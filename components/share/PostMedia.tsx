@@ -39,8 +39,26 @@ function DownloadCard({ file, alt }: { file: FileJson; alt: string }) {
   );
 }
 
+/**
+ * An image's `alt` from the start of the text read from it (docs/ocr.md), used when the post
+ * has no description; marked as automatic in the text and in `data-alt`.
+ */
+export const automaticAltText = (start: string): string => `Automatic description, text in the image: ${start}`;
+
 /** One file, shown large: an image, an HTML5 video on the fast-start MP4, a text, or a download card. */
-function FileView({ file, alt, priority, text }: { file: FileJson; alt: string; priority: boolean; text?: ShareText }) {
+function FileView({
+  file,
+  alt,
+  priority,
+  text,
+  autoAlt,
+}: {
+  file: FileJson;
+  alt: string;
+  priority: boolean;
+  text?: ShareText;
+  autoAlt?: string | null;
+}) {
   const size = file.width && file.height ? { width: file.width, height: file.height } : {};
   if (file.kind === "text" && text)
     return <TextView text={text} url={file.url} size={file.size} id={`text-${file.name.replace(/[^A-Za-z0-9_-]/g, "_")}`} />;
@@ -70,7 +88,8 @@ function FileView({ file, alt, priority, text }: { file: FileJson; alt: string; 
         {/* Direct CDN files, already sized and optimised at upload: no image pipeline. */}
         <img
           src={file.url}
-          alt={alt}
+          alt={autoAlt ? automaticAltText(autoAlt) : alt}
+          data-alt={autoAlt ? "automatic" : undefined}
           {...size}
           loading={priority ? "eager" : "lazy"}
           fetchPriority={priority ? "high" : undefined}
@@ -91,12 +110,22 @@ function FileView({ file, alt, priority, text }: { file: FileJson; alt: string; 
 }
 
 /** The post's files in order; an album numbers them and gives each its direct link. */
-export function PostMedia({ post, title, texts = [] }: { post: PostJson; title: string; texts?: readonly ShareText[] }) {
+export function PostMedia({
+  post,
+  title,
+  texts = [],
+  autoAlts,
+}: {
+  post: PostJson;
+  title: string;
+  texts?: readonly ShareText[];
+  autoAlts?: (string | null)[];
+}) {
   const textOf = (name: string) => texts.find((t) => t.name === name);
   if (post.files.length === 1) {
     return (
       <div className="overflow-hidden rounded-xl bg-zinc-100 dark:bg-zinc-900">
-        <FileView file={post.files[0]} alt={title} priority text={textOf(post.files[0].name)} />
+        <FileView file={post.files[0]} alt={title} priority text={textOf(post.files[0].name)} autoAlt={autoAlts?.[0]} />
       </div>
     );
   }
@@ -110,6 +139,7 @@ export function PostMedia({ post, title, texts = [] }: { post: PostJson; title: 
               alt={`${title}, file ${index + 1} of ${post.files.length}`}
               priority={index === 0}
               text={textOf(file.name)}
+              autoAlt={autoAlts?.[index]}
             />
           </div>
           <p className="flex flex-wrap items-center justify-between gap-2 text-sm text-zinc-600 dark:text-zinc-400">

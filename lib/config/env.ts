@@ -119,6 +119,22 @@ const uploadFiles = z
     return items.includes("all") ? "all" : items.includes("text") ? "media,text" : "media";
   });
 
+/** Reading text in images with Tesseract (docs/ocr.md). */
+const ocrFields = {
+  /** `off` turns text reading off (no job is queued, nothing is read); unset or `on`: on when Tesseract is found. */
+  OCR: optional.pipe(z.enum(["on", "off"], { error: "must be on or off" }).optional()),
+  /** The tesseract binary; unset: `tesseract` on PATH (Debian's tesseract-ocr). */
+  TESSERACT_PATH: optional,
+  /** Tesseract language(s) (`eng`, `eng+deu`); unset: eng. Its traineddata must be installed. */
+  OCR_LANGUAGE: optional,
+  /** Images read at once; unset: 1 (each Tesseract uses one core, at a lower priority than the server). */
+  OCR_CONCURRENCY: optionalInt(1),
+  /** Time limit of one image; unset: 60. */
+  OCR_TIMEOUT_SECONDS: optionalInt(1),
+  /** Images larger than this (stored bytes) are not read; unset: 50MB. */
+  OCR_MAX_BYTES: optionalBytes,
+};
+
 const schema = z.object({
   NODE_ENV: optional,
   PORT: optional.transform((v) => Number(v || DEFAULT_PORT)),
@@ -205,6 +221,7 @@ const schema = z.object({
   ...recoveryFields,
   ...webhookFields,
   ...jobFields,
+  ...ocrFields,
 });
 
 /** The names of every variable above: the container recipe's test checks against them. */

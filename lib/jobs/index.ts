@@ -16,6 +16,8 @@ import { setGaugeSource } from "../metrics/registry";
 import { countJobsByState } from "./queue";
 import { JobWorker, type JobHandler } from "./worker";
 import { recoverDeadJobs } from "./queue";
+import { OCR_BACKFILL_JOB, OCR_JOB, ocrBackfillHandler, ocrJobHandler, startOcrBackfill } from "./ocr-job";
+import { ocrActive, ocrConfig } from "../media/tesseract";
 
 export { enqueueJob } from "./queue";
 
@@ -25,6 +27,8 @@ export interface StartOptions {
   leaseMs?: number;
   /** Use BullMQ on this Redis URL; default REDIS_URL. Empty string: in-process only. */
   redisUrl?: string;
+  /** Start the backfill of images without text (docs/ocr.md); default true. */
+  backfill?: boolean;
 }
 
 /**
@@ -86,6 +90,14 @@ export function startJobWorkers(opts: StartOptions = {}): JobWorker {
   if (state.workers.length) return state.workers[0];
   const redisUrl = opts.redisUrl ?? env().REDIS_URL ?? "";
   const pollMs = opts.pollMs ?? env().JOB_POLL_MS ?? (redisUrl ? 15_000 : 2000);
+  // Reading text in images (docs/ocr.md): a pool of its own, so a backlog of screenshots never
+  // holds up a video's HLS; none at all without Tesseract or with OCR=off.
+  const ocr = ocrActive();
+  if (ocr) {
+    const pool: JobPool = { name: "ocr", concurrency: ocrConfig().concurrency };
+    registerJobHandler(OCR_JOB, ocrJobHandler, pool);
+    registerJobHandler(OCR_BACKFILL_JOB, ocrBackfillHandler, pool);
+  }
   const workers = pools().map(
     ({ pool, handlers }) => new JobWorker({ handlers, concurrency: pool.concurrency, pollMs, leaseMs: opts.leaseMs }),
   );
@@ -96,6 +108,11 @@ export function startJobWorkers(opts: StartOptions = {}): JobWorker {
     state.transport = openBullTransport(redisUrl, async (id) => void (await Promise.all(workers.map((worker) => worker.runById(id)))));
   }
   for (const worker of workers) worker.start();
+  // Images stored before reading was on (or while it was off) are read in the background.
+  if (ocr && opts.backfill !== false)
+    void startOcrBackfill()
+      .then((id) => notifyJobs(id ? [id] : []))
+      .catch((e: unknown) => console.error(`[jobs] could not start the text backfill: ${String(e)}`));
   return workers[0];
 }
 

@@ -18,6 +18,7 @@ import { delimiter, dirname, isAbsolute, join } from "node:path";
 import ffmpegInstaller from "@ffmpeg-installer/ffmpeg";
 import ffprobeInstaller from "@ffprobe-installer/ffprobe";
 import { mediaConfig, type MediaConfig, type MediaToolsSource } from "./config";
+import { ocrConfig, ocrOffReason, tesseractVersion, type TesseractVersion } from "./tesseract";
 
 export type MediaTool = "ffmpeg" | "ffprobe";
 /** Where the selected pair comes from. */
@@ -136,17 +137,28 @@ export interface MediaToolsReport {
   origin: ToolOrigin;
   ffmpeg: ToolVersion;
   ffprobe: ToolVersion;
+  /** Reading text in images (docs/ocr.md): Tesseract's path and version, and whether it is on. */
+  tesseract: TesseractVersion & { enabled: boolean; off: string | null };
 }
 
-/** The selected pair with their versions: logged at start-up, shown by `admin media tools`. */
+/** The selected pair with their versions, and Tesseract's: logged at start-up, shown by `admin media tools`. */
 export async function describeMediaTools(): Promise<MediaToolsReport> {
   const tools = mediaTools();
-  const [ffmpeg, ffprobe] = await Promise.all([toolVersion(tools.ffmpeg), toolVersion(tools.ffprobe)]);
-  return { origin: tools.origin, ffmpeg, ffprobe };
+  const [ffmpeg, ffprobe, tesseract] = await Promise.all([toolVersion(tools.ffmpeg), toolVersion(tools.ffprobe), tesseractVersion()]);
+  const config = ocrConfig();
+  // A binary that is there but does not run reads nothing either.
+  const off = ocrOffReason(config) ?? (tesseract.version ? null : `tesseract does not run (${tesseract.error})`);
+  return { origin: tools.origin, ffmpeg, ffprobe, tesseract: { ...tesseract, enabled: off === null, off } };
 }
 
 /** One line for the start-up log. */
 export function formatMediaToolsReport(report: MediaToolsReport): string {
   const one = (name: MediaTool, v: ToolVersion) => `${name} ${v.version ?? `unavailable (${v.error})`} (${v.path})`;
   return `media tools (${report.origin}): ${one("ffmpeg", report.ffmpeg)}, ${one("ffprobe", report.ffprobe)}`;
+}
+
+/** The start-up log's line about reading text: Tesseract's version, or why it is off (logged once). */
+export function formatTextReadingReport(report: MediaToolsReport): string {
+  const t = report.tesseract;
+  return t.off ? `text reading is off: ${t.off}` : `text reading on: tesseract ${t.version} (${t.path})`;
 }

@@ -8,6 +8,7 @@ import { findUser } from "../users/profile";
 import { notExpiredWhere } from "./expiry-rules";
 import { postInclude, type PostRecord } from "./read";
 import { normaliseWords, prefixUpperBound } from "./words";
+import { ownSearchWord } from "./file-text";
 
 export const GALLERY_TABS = ["all", "images", "videos", "gifs", "albums"] as const;
 export type GalleryTab = (typeof GALLERY_TABS)[number];
@@ -22,11 +23,15 @@ export interface GalleryFilters {
 
 const positionOf = (p: PostRecord): Position => ({ t: p.createdAt.getTime(), id: p.id });
 
-/** Every search word must be the start of a word of the title or description. */
-export function wordFilters(search: string | undefined, maxWords = 6): Prisma.PostWhereInput[] {
+/**
+ * Every search word must be the start of a word of the title or description; in the
+ * owner's own search (`readText`), or of the text read from one of the post's images
+ * (docs/ocr.md). Public searches never pass `readText`.
+ */
+export function wordFilters(search: string | undefined, maxWords = 6, readText = false): Prisma.PostWhereInput[] {
   return normaliseWords(search ?? "")
     .slice(0, maxWords)
-    .map((w) => ({ words: { some: { word: { gte: w, lt: prefixUpperBound(w) } } } }));
+    .map((w) => (readText ? ownSearchWord(w) : { words: { some: { word: { gte: w, lt: prefixUpperBound(w) } } } }));
 }
 
 function tabFilter(tab: GalleryTab | undefined): Prisma.PostWhereInput {
@@ -44,8 +49,17 @@ function tabFilter(tab: GalleryTab | undefined): Prisma.PostWhereInput {
   }
 }
 
-/** GET /posts: the caller's own (non-team) posts. */
-export async function listOwnPosts(userId: string, filters: GalleryFilters, limit: number, after?: Position): Promise<Page<PostRecord>> {
+/**
+ * GET /posts: the caller's own (non-team) posts. `readText` false searches titles and
+ * descriptions only (bench:ocr's baseline; the route always searches read text too).
+ */
+export async function listOwnPosts(
+  userId: string,
+  filters: GalleryFilters,
+  limit: number,
+  after?: Position,
+  readText = true,
+): Promise<Page<PostRecord>> {
   const where: Prisma.PostWhereInput = {
     userId,
     teamId: null,
@@ -53,7 +67,7 @@ export async function listOwnPosts(userId: string, filters: GalleryFilters, limi
     ...tabFilter(filters.tab),
     ...(filters.folder ? { folders: { some: { folderId: filters.folder } } } : {}),
     // An expired post is gone for its owner too (docs/expiry.md), even before the sweep.
-    AND: [...wordFilters(filters.search), afterPosition("createdAt", after), notExpiredWhere()],
+    AND: [...wordFilters(filters.search, 6, readText), afterPosition("createdAt", after), notExpiredWhere()],
   };
   return keysetPage(
     limit,

@@ -7,7 +7,8 @@ import type { Prisma } from "../db/client";
 import { db } from "../db/client";
 
 export const postInclude = {
-  files: { orderBy: { index: "asc" } },
+  // The text read from each image (docs/ocr.md): the owner's `text`, everyone's automatic alt.
+  files: { orderBy: { index: "asc" }, include: { text: { select: { text: true, language: true, confidence: true } } } },
   user: true,
   access: { include: { user: true }, orderBy: { createdAt: "asc" } },
 } as const satisfies Prisma.PostInclude;

@@ -14,7 +14,7 @@ import type { Tx } from "../db/client";
 const MAX_WORDS = 128;
 const MAX_WORD_LENGTH = 40;
 
-export function normaliseWords(text: string): string[] {
+export function normaliseWords(text: string, maxWords: number = MAX_WORDS): string[] {
   const words = text
     .normalize("NFKD")
     .replace(/\p{M}+/gu, "")
@@ -22,7 +22,7 @@ export function normaliseWords(text: string): string[] {
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean)
     .map((w) => w.slice(0, MAX_WORD_LENGTH));
-  return [...new Set(words)].slice(0, MAX_WORDS);
+  return [...new Set(words)].slice(0, maxWords);
 }
 
 /** The exclusive upper bound of all strings starting with `prefix`. */
@@ -31,13 +31,16 @@ export function prefixUpperBound(prefix: string): string {
   return prefix.slice(0, prefix.length - String.fromCodePoint(last).length) + String.fromCodePoint(last + 1);
 }
 
-/** Rewrites a post's word rows from its title and description. */
+/** Rewrites a post's word rows (PostWord, and the owner's SearchWord copy) from its title and description. */
 export async function indexPostWords(
   tx: Tx,
   post: { id: string; createdAt: Date; title: string | null; description: string | null },
 ): Promise<void> {
   await tx.postWord.deleteMany({ where: { postId: post.id } });
+  // The owner's search reads its own copy (SearchWord, source ""; docs/ocr.md).
+  await tx.searchWord.deleteMany({ where: { postId: post.id, source: "" } });
   const words = normaliseWords(`${post.title ?? ""} ${post.description ?? ""}`);
   if (!words.length) return;
   await tx.postWord.createMany({ data: words.map((word) => ({ word, postId: post.id, postCreatedAt: post.createdAt })) });
+  await tx.searchWord.createMany({ data: words.map((word) => ({ word, postId: post.id, source: "", postCreatedAt: post.createdAt })) });
 }

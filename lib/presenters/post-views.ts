@@ -65,7 +65,8 @@ function renditionsOf(
   }));
 }
 
-export function fileView(post: PostRecord, file: PostRecord["files"][number], now: number): z.infer<typeof FileObject> {
+/** `owner`: the text read from the image is the owner's alone (docs/ocr.md). */
+export function fileView(post: PostRecord, file: PostRecord["files"][number], now: number, owner = false): z.infer<typeof FileObject> {
   // View-limited and password-protected posts hand out signed links only (docs/expiry.md).
   const signed = isHidden(post) || isGated(post);
   const url = (path: string) => cdnUrl(path, signed, now, post.expiresAt);
@@ -86,6 +87,9 @@ export function fileView(post: PostRecord, file: PostRecord["files"][number], no
     stream_state: file.priority ? streamState(file.streamState) : null,
     kind: fileKind(file),
     language: file.kind === "text" ? (file.language ?? "text") : null,
+    ...(owner
+      ? { text: file.text ? { content: file.text.text, language: file.text.language, confidence: file.text.confidence } : null }
+      : {}),
   };
 }
 
@@ -114,7 +118,7 @@ export function postView(post: PostRecord, options: PostViewOptions): z.infer<ty
     // column: the files are what stream_state is read from, so the two always agree.
     priority: postOnAdaptiveDelivery(post.files),
     file_count: post.fileCount,
-    files: files.map((f) => fileView(post, f, now)),
+    files: files.map((f) => fileView(post, f, now, options.owner)),
     kind: post.files[0] ? fileKind(post.files[0]) : "image",
     team_id: post.teamId,
     author: post.user ? userRef(post.user) : null,

@@ -102,6 +102,17 @@ export const FileObject = z
         "image or video (the media types); text (a text or source file, shown highlighted on the share page; url serves it as text/plain) or file (any other file, served as an attachment). text and file exist only when the operator allows them (UPLOAD_FILES, docs/file-kinds.md); width and height are null for them.",
       ),
     language: z.string().nullable().describe("Text files: the highlighting language (a Shiki grammar id, or text); null otherwise"),
+    text: z
+      .object({
+        content: z.string().describe("The words read, one line of the image per line; empty when the image has no readable text"),
+        language: z.string().describe("Tesseract language code, e.g. eng"),
+        confidence: z.number().describe("Mean confidence (0-100) of the words kept"),
+      })
+      .nullable()
+      .optional()
+      .describe(
+        "Addition (docs/ocr.md): the text read from an image in the background. Present only for the post's owner; null until read, and for files that are not images.",
+      ),
   })
   .meta({ id: "File" });
 

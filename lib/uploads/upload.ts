@@ -18,6 +18,7 @@ import { recordUpload } from "../usage/reserve";
 import { forgetDeliverable } from "../posts/delivery-cache";
 import { enqueueJob, notifyJobs } from "../jobs";
 import { HLS_JOB, hlsJobKey } from "../jobs/hls-job";
+import { enqueueOcrJobs } from "../jobs/ocr-job";
 import type { SniffedFile } from "./sniff-received";
 import { asFileError } from "./file-error";
 import { discardStored, processAndStore, type StoredFile } from "./process";
@@ -147,7 +148,8 @@ async function writePost(
         // One create per file rather than createManyAndReturn: Prisma caches the query plan
         // of a create but compiles every createMany afresh (~1 ms of the event loop each).
         const fileRows = [];
-        for (const data of files) fileRows.push(await tx.file.create({ data }));
+        // No text yet: it is read in the background (lib/jobs/ocr-job.ts).
+        for (const data of files) fileRows.push({ ...(await tx.file.create({ data })), text: null });
         const user = await tx.user.update({ where: { id: uploader.userId }, data: { uploadCount: { increment: 1 } } });
         await recordUpload(tx, uploader.account.subject, sum(stored), stored.length);
         await settlePending(
@@ -260,13 +262,16 @@ async function streamsVideos(stored: readonly StoredFile[], uploader: Uploader, 
   return asked && stored.some((f) => f.isVideo) && (await uploader.priorityMinutesLeft()) > 0;
 }
 
-/** One HLS job per video on priority delivery, written with the rows (lib/jobs/hls-job.ts). */
-async function streamJobs(tx: Tx, rows: readonly { id: string; priority: boolean }[]): Promise<string[]> {
+/**
+ * One HLS job per video on priority delivery (lib/jobs/hls-job.ts) and one text-reading job
+ * per image (lib/jobs/ocr-job.ts), written with the rows.
+ */
+async function streamJobs(tx: Tx, rows: readonly { id: string; priority: boolean; mimeType: string }[]): Promise<string[]> {
   const ids: string[] = [];
   for (const row of rows) {
     if (row.priority) ids.push((await enqueueJob(HLS_JOB, { fileId: row.id }, { key: hlsJobKey(row.id), tx })).id);
   }
-  return ids;
+  return [...ids, ...(await enqueueOcrJobs(tx, rows))];
 }
 
 function fileRow(f: StoredFile, index: number, name: string, priority: boolean) {

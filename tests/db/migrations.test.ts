@@ -51,6 +51,13 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     },
   });
   await db.postWord.create({ data: { word: "cat", postId: post.id, postCreatedAt: post.createdAt } });
+  const image = await db.file.create({
+    data: { postId: post.id, index: 1, name: "shot.png", storageKey: "k/shot.png", size: 1n, mimeType: "image/png" },
+  });
+  await db.fileText.create({ data: { fileId: image.id, language: "eng", confidence: 91.5, text: "Connection refused" } });
+  await db.searchWord.create({
+    data: { word: "refused", source: image.id, fileId: image.id, postId: post.id, postCreatedAt: post.createdAt },
+  });
   await db.postAccess.create({ data: { postId: post.id, userId: bob.id } });
   await db.postViewDay.create({ data: { postId: post.id, day: "2026-01-01", views: 3 } });
   await db.postViewHour.create({ data: { postId: post.id, hour: "2026-01-01T13", views: 3 } });
@@ -123,6 +130,8 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     Post: () => db.post.count(),
     File: () => db.file.count(),
     PostWord: () => db.postWord.count(),
+    FileText: () => db.fileText.count(),
+    SearchWord: () => db.searchWord.count(),
     PostAccess: () => db.postAccess.count(),
     PostViewDay: () => db.postViewDay.count(),
     PostViewHour: () => db.postViewHour.count(),

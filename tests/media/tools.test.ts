@@ -101,6 +101,8 @@ describe("the process's choice", () => {
       origin: "system",
       ffmpeg: { path: join(both, "ffmpeg"), version: "9.9-fake" },
       ffprobe: { path: join(both, "ffprobe"), version: "9.9-fake" },
+      // Reading text (docs/ocr.md; tests/media/ocr.test.ts covers it).
+      tesseract: expect.objectContaining({ enabled: expect.any(Boolean) }),
     });
     expect(formatMediaToolsReport(report)).toBe(
       `media tools (system): ffmpeg 9.9-fake (${join(both, "ffmpeg")}), ffprobe 9.9-fake (${join(both, "ffprobe")})`,

@@ -8,6 +8,7 @@ import { cookies, headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { PostDetails } from "@/components/share/PostDetails";
 import { PostMedia } from "@/components/share/PostMedia";
+import { autoAltsOf } from "@/lib/posts/text-lines";
 import { isShareCode } from "@/lib/posts/codes";
 import { requestClientIp } from "@/lib/http/client-ip";
 import { displayTitle, oembedUrl } from "@/lib/web/oembed";
@@ -166,7 +167,12 @@ export default async function SharePage({ params, searchParams }: Props) {
       {/* Next's openGraph.videos writes og:video but not og:video:url, which some unfurlers
           read (notes/clients.md); React hoists this tag into <head> with the others. */}
       {video ? <meta property="og:video:url" content={video.url} /> : null}
-      <PostMedia post={post} title={title} texts={post.files.some((f) => f.kind === "text") ? await shareTexts(record) : []} />
+      <PostMedia
+        post={post}
+        title={title}
+        texts={post.files.some((f) => f.kind === "text") ? await shareTexts(record) : []}
+        autoAlts={autoAltsOf(post.description, record.files)}
+      />
       <PostDetails post={post} title={title} owner={owner} signedIn={!!(await getViewer())} />
     </article>
   );

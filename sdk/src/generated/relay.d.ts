@@ -1043,6 +1043,15 @@ export interface components {
             stream_state: ("queued" | "processing" | "ready" | "failed") | null;
             /** @description HLS master playlist (adaptive delivery); null until ready or on standard delivery */
             stream_url: string | null;
+            /** @description Addition (docs/ocr.md): the text read from an image in the background. Present only for the post's owner; null until read, and for files that are not images. */
+            text?: {
+                /** @description Mean confidence (0-100) of the words kept */
+                confidence: number;
+                /** @description The words read, one line of the image per line; empty when the image has no readable text */
+                content: string;
+                /** @description Tesseract language code, e.g. eng */
+                language: string;
+            } | null;
             /** @description Videos: the generated still frame (JPEG). Images: the largest sized WebP rendition (640 px wide, or the image's own width when narrower; docs/renditions.md). For private posts it is signed with the same 24-hour expiry. */
             thumbnail_url: string | null;
             /** Format: uri */

@@ -1,0 +1,76 @@
+/**
+ * Text read from images (docs/ocr.md): one FileText row per image once it was read, and its
+ * words in SearchWord (source: the file's id), normalised like the title's (words.ts), for
+ * the owner's own search. Both cascade from the file and the post.
+ */
+import type { Prisma } from "../db/client";
+import { db } from "../db/client";
+import { isForeignKeyViolation } from "../prisma-support";
+import { normaliseWords, prefixUpperBound } from "./words";
+
+export { automaticAlt, matchedLine } from "./text-lines";
+
+/** Distinct words indexed per image: a dense full-screen capture has a few hundred. */
+const MAX_TEXT_WORDS = 2_000;
+
+export interface FileTextInput {
+  text: string;
+  language: string;
+  confidence: number;
+}
+
+/** Images whose text is read: what sharp decodes, except SVG (its text is already text). */
+export const readsText = (mimeType: string): boolean => mimeType.startsWith("image/") && mimeType !== "image/svg+xml";
+
+/**
+ * Writes a file's text and words (replacing earlier ones). False when the file was deleted
+ * meanwhile: nothing is written, and nothing is left behind.
+ */
+export async function saveFileText(fileId: string, input: FileTextInput): Promise<boolean> {
+  const file = await db().file.findUnique({
+    where: { id: fileId },
+    select: { id: true, postId: true, post: { select: { createdAt: true } } },
+  });
+  if (!file) return false;
+  const words = normaliseWords(input.text, MAX_TEXT_WORDS);
+  const data = { text: input.text, language: input.language, confidence: input.confidence };
+  try {
+    await db().$transaction(async (tx) => {
+      await tx.fileText.upsert({ where: { fileId }, create: { fileId, ...data }, update: data });
+      await tx.searchWord.deleteMany({ where: { fileId } });
+      if (words.length) {
+        await tx.searchWord.createMany({
+          data: words.map((word) => ({ word, fileId, source: fileId, postId: file.postId, postCreatedAt: file.post.createdAt })),
+        });
+      }
+    });
+  } catch (error) {
+    // The post was deleted between the read and the write: its text goes with it.
+    if (isForeignKeyViolation(error)) return false;
+    throw error;
+  }
+  return true;
+}
+
+/**
+ * One search word in the owner's own search: the start of a word of the title or
+ * description, or of the text read from one of the post's images. SearchWord holds both,
+ * so this is one probe per post, like the title search (PostWord).
+ */
+export function ownSearchWord(word: string): Prisma.PostWhereInput {
+  return { searchWords: { some: { word: { gte: word, lt: prefixUpperBound(word) } } } };
+}
+
+/** Image files with no text row yet, after `afterId` in id order: the backfill's next batch. */
+export async function filesWithoutText(afterId: string | null, take: number): Promise<{ id: string }[]> {
+  return db().file.findMany({
+    where: {
+      ...(afterId ? { id: { gt: afterId } } : {}),
+      mimeType: { startsWith: "image/", not: "image/svg+xml" },
+      text: { is: null },
+    },
+    select: { id: true },
+    orderBy: { id: "asc" },
+    take,
+  });
+}
