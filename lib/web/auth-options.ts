@@ -20,9 +20,11 @@ import { issuePendingTicket, redeemPendingTicket } from "../auth/factors/pending
 import { requiresSecondFactor, verifySecondFactor } from "../auth/factors/two-factor";
 import { userForOAuthIdentity } from "../auth/oauth";
 import { signUp } from "../auth/register";
+import { assertNotSuspended } from "../auth/suspension";
 import { webAuthSecret, type WebSessionClaims } from "../auth/web-session";
 import { DomainError, isDomainError } from "../errors";
 import { requestClientIp } from "../http/client-ip";
+import { signInErrorCode } from "./signin-errors";
 import { deviceName } from "../sessions/device-name";
 import { openSession, revokeSession } from "../sessions/devices";
 
@@ -80,8 +82,7 @@ export const TWO_FACTOR_PREFIX = "two-factor:";
 
 /** Opens the web session (a Relay session row) of a user who proved who they are. */
 async function webSession(userId: string, req: RequestLike): Promise<User> {
-  const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { suspended: true } });
-  if (user.suspended) throw new DomainError("suspended", "This account is suspended.");
+  await assertNotSuspended(userId);
   const opened = await openSession({
     userId,
     name: webDeviceName(req),
@@ -300,6 +301,8 @@ export function authOptions(): NextAuthOptions {
                   ? p.preferred_username
                   : (user.name ?? null);
           const userId = await userForOAuthIdentity({ provider: account.provider, providerAccountId: account.providerAccountId, name });
+          // A suspended account gets no session here either (issue 27: this path skipped it).
+          await assertNotSuspended(userId);
           // Two-factor sign-in covers every way in that is not a passkey: the provider's
           // sign-in counts as the password step, the code is still asked for.
           if (await requiresSecondFactor(userId)) return `/signin?ticket=${encodeURIComponent(issuePendingTicket(userId))}`;
@@ -309,7 +312,7 @@ export function authOptions(): NextAuthOptions {
           user.id = userId;
           return true;
         } catch (error) {
-          return `/signin?error=${encodeURIComponent(userFacing(error).message)}`;
+          return `/signin?error=${signInErrorCode(error)}`;
         }
       },
       async jwt({ token, user }) {
