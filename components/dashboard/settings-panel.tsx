@@ -278,7 +278,7 @@ function SessionsList() {
                 )}
               </p>
               <p className="text-xs text-zinc-500">
-                signed in {formatDate(s.created_at)} · active {formatDate(s.last_active_at)}
+                signed in {formatDate(s.created_at)} · last used {formatDate(s.last_active_at)}
               </p>
             </div>
             <button type="button" className={secondaryButton} onClick={() => void signOut(s)}>

@@ -19,6 +19,7 @@ import {
   type PasskeyRecord,
 } from "../auth/factors/passkeys";
 import { beginTotpSetup, confirmTotpSetup, disableTwoFactor, renewRecoveryCodes, twoFactorStatus } from "../auth/factors/two-factor";
+import { confirmSession, requireRecentConfirmation } from "../auth/confirmation";
 import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { deviceName } from "../sessions/device-name";
@@ -28,6 +29,23 @@ import type { factorProofBody, passkeyCreateBody, passkeyLoginBody, passkeyRenam
 function userIdOf(principal: Principal): string {
   if (principal.kind === "team") throw new DomainError("unauthorized", "Team keys cannot be used on this endpoint.");
   return principal.user.id;
+}
+
+/** The caller's session id (null for an app key, which is never confirmed). */
+const sessionIdOf = (principal: Principal): string | null => (principal.kind === "session" ? principal.sessionId : null);
+
+/** Adding and deleting passkeys need a recent confirmation (lib/auth/confirmation.ts). */
+async function confirmedUserId(principal: Principal): Promise<string> {
+  const userId = userIdOf(principal);
+  await requireRecentConfirmation(userId, sessionIdOf(principal));
+  return userId;
+}
+
+/** POST /auth/confirm */
+export async function confirmThisSession(principal: Principal, body: z.output<typeof factorProofBody>, ip: string) {
+  const sessionId = sessionIdOf(principal);
+  if (!sessionId) throw new DomainError("unauthorized", "Only a signed-in session can be confirmed.");
+  return { confirmed_until: (await confirmSession(userIdOf(principal), sessionId, body, ip)).toISOString() };
 }
 
 interface PasskeyView {
@@ -82,12 +100,12 @@ export async function listPasskeys(principal: Principal) {
 
 /** POST /auth/passkeys/options */
 export async function passkeyOptions(principal: Principal) {
-  return { options: { ...(await passkeyRegistrationOptions(userIdOf(principal))) } };
+  return { options: { ...(await passkeyRegistrationOptions(await confirmedUserId(principal))) } };
 }
 
 /** POST /auth/passkeys */
 export async function createPasskey(principal: Principal, body: z.output<typeof passkeyCreateBody>) {
-  const record = await registerPasskey(userIdOf(principal), body.response as unknown as RegistrationResponseJSON, body.name);
+  const record = await registerPasskey(await confirmedUserId(principal), body.response as unknown as RegistrationResponseJSON, body.name);
   return { passkey: passkeyView(record) };
 }
 
@@ -98,7 +116,7 @@ export async function renamePasskey(principal: Principal, id: string, body: z.ou
 
 /** DELETE /auth/passkeys/{id} */
 export async function deletePasskey(principal: Principal, id: string) {
-  await removePasskey(userIdOf(principal), id);
+  await removePasskey(await confirmedUserId(principal), id);
   return { id, deleted: true as const };
 }
 
@@ -113,7 +131,13 @@ export async function passkeyLogin(body: z.output<typeof passkeyLoginBody>, requ
   const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { suspended: true } });
   if (user.suspended) throw new DomainError("suspended", "This account is suspended.");
   const userAgent = request.headers.get("user-agent");
-  const { key, session } = await openSession({ userId, name: deviceName(userAgent, body.device), userAgent: userAgent ?? undefined, ip });
+  const { key, session } = await openSession({
+    userId,
+    name: deviceName(userAgent, body.device),
+    userAgent: userAgent ?? undefined,
+    ip,
+    confirmed: true,
+  });
   return {
     key,
     session: {

@@ -88,6 +88,8 @@ async function webSession(userId: string, req: RequestLike): Promise<User> {
     name: webDeviceName(req),
     userAgent: header(req, "user-agent") ?? undefined,
     ip: requestIp(req),
+    // Password, code or passkey: every caller of this function just checked one.
+    confirmed: true,
   });
   return userOfSession(opened.session.id);
 }

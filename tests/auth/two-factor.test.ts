@@ -243,6 +243,8 @@ describe("bad input", () => {
       400,
       "invalid_request",
     );
+    // Deleting a passkey needs a recent confirmation (tests/auth/recent-confirmation.test.ts).
+    expect((await relay("/auth/confirm", { method: "POST", key: user.relayKey, body: { password: PASSWORD } })).status).toBe(200);
     expectError(await relay(`/auth/passkeys/${"a".repeat(40)}`, { method: "DELETE", key: user.relayKey }), 404, "not_found");
     expectError(
       await relay("/auth/passkey-login", {

@@ -46,6 +46,17 @@ export const factorRoutes = [
     handler: ({ principal, body, ip }) => factors.confirmTotp(principal, body, ip),
   }),
   defineRoute({
+    id: "confirmSession",
+    method: "POST",
+    path: "/auth/confirm",
+    surfaces: RELAY,
+    summary: "Confirm it is you (password or code): adding or deleting a passkey is allowed for 10 minutes",
+    rateLimit: "two_factor",
+    body: factorProofBody,
+    response: z.object({ confirmed_until: z.string() }),
+    handler: ({ principal, body, ip }) => factors.confirmThisSession(principal, body, ip),
+  }),
+  defineRoute({
     id: "disableTotp",
     method: "POST",
     path: "/auth/two-factor/disable",
