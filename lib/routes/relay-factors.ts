@@ -20,11 +20,19 @@ import {
 } from "../auth/factors/passkeys";
 import { beginTotpSetup, confirmTotpSetup, disableTwoFactor, renewRecoveryCodes, twoFactorStatus } from "../auth/factors/two-factor";
 import { confirmSession, requireRecentConfirmation } from "../auth/confirmation";
+import { changePassword } from "../auth/passwords";
 import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { deviceName } from "../sessions/device-name";
 import { openSession } from "../sessions/devices";
-import type { factorProofBody, passkeyCreateBody, passkeyLoginBody, passkeyRenameBody, totpConfirmBody } from "./params";
+import type {
+  passwordChangeBody,
+  factorProofBody,
+  passkeyCreateBody,
+  passkeyLoginBody,
+  passkeyRenameBody,
+  totpConfirmBody,
+} from "./params";
 
 function userIdOf(principal: Principal): string {
   if (principal.kind === "team") throw new DomainError("unauthorized", "Team keys cannot be used on this endpoint.");
@@ -80,6 +88,12 @@ export async function startTotp(principal: Principal) {
 export async function confirmTotp(principal: Principal, body: z.output<typeof totpConfirmBody>, ip: string) {
   const codes = await confirmTotpSetup(userIdOf(principal), body.code, ip);
   return { totp_enabled: true as const, recovery_codes: codes };
+}
+
+/** POST /auth/password */
+export async function changeOwnPassword(principal: Principal, body: z.output<typeof passwordChangeBody>, ip: string) {
+  const change = { password: body.password, code: body.code, newPassword: body.new_password };
+  return { signed_out: await changePassword(userIdOf(principal), sessionIdOf(principal), change, ip) };
 }
 
 /** POST /auth/two-factor/disable */

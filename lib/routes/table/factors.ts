@@ -1,7 +1,15 @@
 /** Relay: sign-in factors (own additions; docs/two-factor.md, docs/passkeys.md). */
 import { z } from "zod";
 import { defineRoute } from "../../http/route";
-import { factorProofBody, passkeyCreateBody, passkeyLoginBody, passkeyParam, passkeyRenameBody, totpConfirmBody } from "../params";
+import {
+  factorProofBody,
+  passwordChangeBody,
+  passkeyCreateBody,
+  passkeyLoginBody,
+  passkeyParam,
+  passkeyRenameBody,
+  totpConfirmBody,
+} from "../params";
 import * as factors from "../relay-factors";
 import { RELAY, deleted, Session } from "./shared";
 
@@ -55,6 +63,17 @@ export const factorRoutes = [
     body: factorProofBody,
     response: z.object({ confirmed_until: z.string() }),
     handler: ({ principal, body, ip }) => factors.confirmThisSession(principal, body, ip),
+  }),
+  defineRoute({
+    id: "changePassword",
+    method: "POST",
+    path: "/auth/password",
+    surfaces: RELAY,
+    summary: "Change the password (current password, or a code for accounts without one); every other session ends",
+    rateLimit: "two_factor",
+    body: passwordChangeBody,
+    response: z.object({ signed_out: z.number().int() }),
+    handler: ({ principal, body, ip }) => factors.changeOwnPassword(principal, body, ip),
   }),
   defineRoute({
     id: "disableTotp",
