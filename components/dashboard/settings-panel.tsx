@@ -7,6 +7,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { api, type OwnAccount } from "./api";
+import { PasswordForm } from "./password-form";
 import { PasskeySettings, TwoFactorSettings } from "./sign-in-factors";
 import { sendFiles } from "./upload";
 import { Field } from "../field";
@@ -324,6 +325,9 @@ export function SettingsPanel() {
       </Section>
       <Section title="Notifications">
         <PreferencesForm />
+      </Section>
+      <Section title="Password">
+        <PasswordForm />
       </Section>
       <Section title="Two-factor sign-in">
         <TwoFactorSettings />
