@@ -106,7 +106,7 @@ export function ProofForm({
 }
 
 /** The authenticator app's key while it is being set up, before a code confirms it. */
-type TotpSetup = { secret: string; otpauth_uri: string };
+type TotpSetup = { secret: string; otpauth_uri: string; qr_svg: string };
 
 export function TwoFactorSettings() {
   const queryClient = useQueryClient();
@@ -184,9 +184,17 @@ function TotpSetupForm({ setup, codeId, onCode }: { setup: TotpSetup; codeId: st
   return (
     <form onSubmit={submit} className="space-y-3">
       <p className={muted}>
-        Add this key to your authenticator app (Aegis, 2FAS, Google Authenticator, 1Password, …), or open the link on the phone that has the
-        app. Then enter the 6-digit code it shows.
+        Scan the QR code with your authenticator app (Aegis, 2FAS, Google Authenticator, 1Password, …), type in the key, or open the link on
+        the phone that has the app. Then enter the 6-digit code it shows.
       </p>
+      {/* Drawn by the server (lib/auth/factors/qr.ts); an <img> of a data: URL runs no script. */}
+      <img
+        src={`data:image/svg+xml;base64,${btoa(setup.qr_svg)}`}
+        alt="QR code of the authenticator app's key"
+        width={180}
+        height={180}
+        className="rounded border border-zinc-200 bg-white dark:border-zinc-700"
+      />
       <p className="flex flex-wrap items-center gap-2">
         <span className={label}>Key</span>
         <code data-testid="totp-secret" className="break-all rounded bg-zinc-100 px-2 py-1 font-mono text-sm dark:bg-zinc-800">

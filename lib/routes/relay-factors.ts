@@ -21,6 +21,7 @@ import {
 import { beginTotpSetup, confirmTotpSetup, disableTwoFactor, renewRecoveryCodes, twoFactorStatus } from "../auth/factors/two-factor";
 import { confirmSession, requireRecentConfirmation } from "../auth/confirmation";
 import { changePassword } from "../auth/passwords";
+import { qrSvg } from "../auth/factors/qr";
 import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { deviceName } from "../sessions/device-name";
@@ -81,7 +82,7 @@ export async function getTwoFactor(principal: Principal) {
 /** POST /auth/two-factor/totp */
 export async function startTotp(principal: Principal) {
   const setup = await beginTotpSetup(userIdOf(principal));
-  return { secret: setup.secret, otpauth_uri: setup.uri };
+  return { secret: setup.secret, otpauth_uri: setup.uri, qr_svg: await qrSvg(setup.uri) };
 }
 
 /** POST /auth/two-factor/totp/confirm */

@@ -61,6 +61,11 @@ describe("enrolment", () => {
     const uri = new URL(setup.body.otpauth_uri);
     expect(uri.searchParams.get("secret")).toBe(setup.body.secret);
     expect(decodeURIComponent(setup.body.otpauth_uri)).toContain(`:${user.username}?`);
+    // The QR code beside the key: an SVG drawn on the server, its modules one path, no script.
+    const svg: string = setup.body.qr_svg;
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]* viewBox="0 0 (\d+) \1"/);
+    expect(svg).toMatch(/<path [^>]*stroke="#000000"[^>]* d="M[^"]{200,}"/);
+    expect(svg).not.toMatch(/<script|on\w+=/i);
     // Not in force yet: a password alone still signs in.
     expect((await login(user)).status).toBe(200);
 

@@ -39,7 +39,11 @@ export const factorRoutes = [
     surfaces: RELAY,
     summary: "Start setting up an authenticator app (not in force until confirmed)",
     rateLimit: "two_factor",
-    response: z.object({ secret: z.string(), otpauth_uri: z.string() }),
+    response: z.object({
+      secret: z.string(),
+      otpauth_uri: z.string(),
+      qr_svg: z.string().describe("The otpauth URI as a QR code, an SVG document drawn by the server"),
+    }),
     handler: ({ principal }) => factors.startTotp(principal),
   }),
   defineRoute({

@@ -2471,6 +2471,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         otpauth_uri: string;
+                        /** @description The otpauth URI as a QR code, an SVG document drawn by the server */
+                        qr_svg: string;
                         secret: string;
                     };
                 };
