@@ -20,7 +20,8 @@ export interface TestMailbox {
   close(): Promise<void>;
 }
 
-export async function startMailbox(): Promise<TestMailbox> {
+/** Listens on `port` (0: any free one) of 127.0.0.1. */
+export async function startMailbox(port = 0): Promise<TestMailbox> {
   const received: ReceivedMail[] = [];
   const taken = new Set<ReceivedMail>();
   const waiting: { address: string; resolve: (mail: ReceivedMail) => void }[] = [];
@@ -45,9 +46,8 @@ export async function startMailbox(): Promise<TestMailbox> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.server.address() as AddressInfo;
-  const url = `smtp://127.0.0.1:${port}`;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const url = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
   process.env.SMTP_URL = url;
   process.env.MAIL_FROM = "Media host <noreply@media.test>";
   resetEnv();
