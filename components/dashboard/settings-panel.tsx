@@ -7,6 +7,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { api, type OwnAccount } from "./api";
+import { LinkDomainProof } from "./link-domain-proof";
 import { PasswordForm } from "./password-form";
 import { PasskeySettings, TwoFactorSettings } from "./sign-in-factors";
 import { sendFiles } from "./upload";
@@ -118,9 +119,10 @@ function ProfileForm({ user }: { user: OwnAccount }) {
           aria-describedby={`${ids.domain}-help`}
         />
         <p id={`${ids.domain}-help`} className={muted}>
-          Point the domain&apos;s DNS at this service; share links then read https://{linkDomain.trim() || "links.example.com"}/code. Leave
-          empty to use the default.
+          Point the domain&apos;s DNS at this service and prove it is yours with a TXT record (shown once saved); share links then read
+          https://{linkDomain.trim() || "links.example.com"}/code. Leave empty to use the default.
         </p>
+        <LinkDomainProof user={user} />
       </div>
       <div className="flex items-center gap-3 sm:col-span-2">
         <button type="submit" className={primaryButton} disabled={save.isPending}>

@@ -6,6 +6,7 @@
  * are 404 for all but the owner and the access list; moderated posts are a notice for all
  * but the owner.
  */
+import { activeLinkDomain } from "../users/link-domain-proof";
 import { cache } from "react";
 import type { z } from "zod";
 import { isDomainError } from "../errors";
@@ -50,7 +51,7 @@ async function loadShare(
 ): Promise<ShareResult> {
   try {
     const { post, owner } = await readPost(code, { userId: viewerId, teamId: null });
-    if (linkDomain && post.user?.linkDomain !== linkDomain) return { kind: "not_found" };
+    if (linkDomain && activeLinkDomain(post.user) !== linkDomain) return { kind: "not_found" };
     if (post.expiresAt) notePageExpiry(post.code, post.expiresAt.getTime());
     let shown: PostRecord = post;
     if (!owner && isGated(post)) {
