@@ -7,6 +7,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { api, type OwnAccount } from "./api";
+import { EmailForm } from "./email-form";
 import { LinkDomainProof } from "./link-domain-proof";
 import { PasswordForm } from "./password-form";
 import { PasskeySettings, TwoFactorSettings } from "./sign-in-factors";
@@ -330,6 +331,9 @@ export function SettingsPanel() {
       </Section>
       <Section title="Password">
         <PasswordForm />
+      </Section>
+      <Section title="Email address">
+        <EmailForm user={user} />
       </Section>
       <Section title="Two-factor sign-in">
         <TwoFactorSettings />

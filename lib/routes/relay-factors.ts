@@ -21,12 +21,14 @@ import {
 import { beginTotpSetup, confirmTotpSetup, disableTwoFactor, renewRecoveryCodes, twoFactorStatus } from "../auth/factors/two-factor";
 import { confirmSession, requireRecentConfirmation } from "../auth/confirmation";
 import { changePassword } from "../auth/passwords";
+import { requestEmailChange } from "../auth/email-change";
 import { qrSvg } from "../auth/factors/qr";
 import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { deviceName } from "../sessions/device-name";
 import { openSession } from "../sessions/devices";
 import type {
+  emailChangeBody,
   passwordChangeBody,
   factorProofBody,
   passkeyCreateBody,
@@ -95,6 +97,12 @@ export async function confirmTotp(principal: Principal, body: z.output<typeof to
 export async function changeOwnPassword(principal: Principal, body: z.output<typeof passwordChangeBody>, ip: string) {
   const change = { password: body.password, code: body.code, newPassword: body.new_password };
   return { signed_out: await changePassword(userIdOf(principal), sessionIdOf(principal), change, ip) };
+}
+
+/** POST /users/@me/email */
+export async function changeOwnEmail(principal: Principal, body: z.output<typeof emailChangeBody>, ip: string) {
+  const result = await requestEmailChange(userIdOf(principal), body.email, { password: body.password, code: body.code }, ip);
+  return { email: result.email, pending_email: result.pendingEmail };
 }
 
 /** POST /auth/two-factor/disable */

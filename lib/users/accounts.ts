@@ -67,7 +67,7 @@ export function usernameProblem(username: string): string | null {
   return null;
 }
 
-function normaliseEmail(email: string): string {
+export function normaliseEmail(email: string): string {
   const value = email.trim().toLowerCase();
   if (value.length > 254 || !EMAIL_PATTERN.test(value)) {
     throw new DomainError("invalid_request", `'${email}' is not an email address.`);

@@ -6,6 +6,7 @@
  */
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { confirmEmailChange } from "../auth/email-change";
 import { requestPasswordReset, resetPassword } from "../auth/passwords";
 import { isDomainError } from "../errors";
 import { requestClientIp } from "../http/client-ip";
@@ -35,6 +36,19 @@ export async function resetPasswordAction(form: FormData): Promise<void> {
   } catch (error) {
     if (!isDomainError(error)) throw error;
     target = back(error.type === "invalid_request" ? "rules" : "expired");
+  }
+  redirect(target);
+}
+
+/** The confirmation link's form (a POST, so a mail scanner opening the link confirms nothing). */
+export async function confirmEmailAction(form: FormData): Promise<void> {
+  const token = text(form, "token").slice(0, 100);
+  let target = "/confirm-email?done=1";
+  try {
+    await confirmEmailChange(token);
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    target = `/confirm-email?error=${error.type === "invalid_request" ? "taken" : "expired"}`;
   }
   redirect(target);
 }

@@ -42,7 +42,7 @@ for (const width of WIDTHS) {
     await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel("New password again").fill("something else entirely");
     await page.getByRole("button", { name: "Set the new password" }).click();
-    await expect(page.getByRole("alert")).toHaveText("The two passwords are not the same.");
+    await expect(page.locator("form").getByRole("alert")).toHaveText("The two passwords are not the same.");
     await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel("New password again").fill(NEW_PASSWORD);
     await page.getByRole("button", { name: "Set the new password" }).click();
@@ -53,7 +53,7 @@ for (const width of WIDTHS) {
   });
 }
 
-test("change the password in Settings, then a suspended account's dashboard refuses changes", async ({ page }) => {
+test("change the password and the email address in Settings, then a suspended account's dashboard refuses changes", async ({ page }) => {
   for (const width of WIDTHS) {
     await at(page, width);
     const user = await userWithEmail();
@@ -65,6 +65,17 @@ test("change the password in Settings, then a suspended account's dashboard refu
     await section.getByLabel("New password again").fill(NEW_PASSWORD);
     await section.getByRole("button", { name: "Change password" }).click();
     await expect(section.getByRole("status")).toHaveText("Password changed. 0 other sessions were signed out.", { timeout: 60_000 });
+
+    // A new email address counts once the link mailed to it is followed.
+    const email = page.getByRole("region", { name: "Email address" });
+    const fresh = `new-${user.email}`;
+    await email.getByLabel("New email address").fill(fresh);
+    await email.getByLabel("Password (or a code from your app)").fill(NEW_PASSWORD);
+    await email.getByRole("button", { name: "Change email address" }).click();
+    await expect(email.getByRole("status")).toContainText(`A link is on its way to ${fresh}`, { timeout: 60_000 });
+    await page.goto(linkIn(await mailbox.next(fresh)));
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await expect(page.getByRole("heading", { name: "Email address confirmed" })).toBeVisible();
 
     await admin("user", "suspend", "--user", user.username);
     await page.goto("/dashboard/apps");

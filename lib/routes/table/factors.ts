@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { defineRoute } from "../../http/route";
 import {
+  emailChangeBody,
   factorProofBody,
   passwordChangeBody,
   passkeyCreateBody,
@@ -78,6 +79,17 @@ export const factorRoutes = [
     body: passwordChangeBody,
     response: z.object({ signed_out: z.number().int() }),
     handler: ({ principal, body, ip }) => factors.changeOwnPassword(principal, body, ip),
+  }),
+  defineRoute({
+    id: "changeEmail",
+    method: "POST",
+    path: "/users/@me/email",
+    surfaces: RELAY,
+    summary: "Change the email address (password or code); with mail configured, only after the link sent to the new address",
+    rateLimit: "two_factor",
+    body: emailChangeBody,
+    response: z.object({ email: z.string().nullable(), pending_email: z.string().nullable() }),
+    handler: ({ principal, body, ip }) => factors.changeOwnEmail(principal, body, ip),
   }),
   defineRoute({
     id: "disableTotp",
