@@ -69,14 +69,24 @@ const ENV_FIELD: Record<keyof PlanLimits, string> = {
   priorityMinutes: "PRIORITY_MINUTES",
 };
 
+/** Every PLAN_<PLAN>_<FIELD> variable (team included), for the start-up check and the docs. */
+export const PLAN_SETTING_NAMES: readonly string[] = [...PLANS, "team"].flatMap((plan) =>
+  Object.values(ENV_FIELD).map((field) => `PLAN_${plan.toUpperCase()}_${field}`),
+);
+
 /** Limits of a plan (`team` for team keys), with PLAN_<PLAN>_<FIELD> overrides applied. */
-export function planLimits(plan: Plan | "team", source: NodeJS.ProcessEnv = process.env): PlanLimits {
+export function planLimits(plan: Plan | "team", source: Readonly<Record<string, string | undefined>> = process.env): PlanLimits {
   const limits = { ...DEFAULTS[plan] };
   for (const field of Object.keys(ENV_FIELD) as (keyof PlanLimits)[]) {
     const raw = source[`PLAN_${plan.toUpperCase()}_${ENV_FIELD[field]}`];
     if (!raw) continue;
     const value = field === "priorityMinutes" ? Number(raw) : parseBytes(raw);
-    if (value !== null && Number.isFinite(value) && value >= 0) limits[field] = value;
+    if (value === null || !Number.isFinite(value) || value < 0) {
+      const name = `PLAN_${plan.toUpperCase()}_${ENV_FIELD[field]}`;
+      const expected = field === "priorityMinutes" ? "a number of minutes, 0 or more" : "a byte count such as 4GB, 512MB or 1048576";
+      throw new Error(`Invalid setting ${name}: must be ${expected}, got ${JSON.stringify(raw)}`);
+    }
+    limits[field] = value;
   }
   return limits;
 }

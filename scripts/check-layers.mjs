@@ -6,6 +6,11 @@
  *
  * Layers are given by folder (the first match wins, most specific first). A file outside
  * every folder listed here is an error too: a new folder must be placed on purpose.
+ *
+ * Also reported, since each hides an order the layers cannot show: a circle of imports
+ * (type-only imports included: they still tie the modules' shapes), an import for its side
+ * effects alone (`import "./x"`; style sheets excepted), and `require` (an import the
+ * checker cannot follow).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -29,6 +34,7 @@ export const LAYERS = [
       "lib/convert/",
       "lib/gifs/",
       "lib/jobs/",
+      "lib/links/",
       "lib/recovery/",
       "lib/reports/",
       "lib/social/",
@@ -39,7 +45,7 @@ export const LAYERS = [
     ],
   ],
   ["presenters", ["lib/presenters/"]],
-  ["domain", ["lib/posts/", "lib/users/", "lib/sessions/", "lib/usage/"]],
+  ["domain", ["lib/folders/", "lib/posts/", "lib/users/", "lib/sessions/", "lib/usage/"]],
   [
     "services",
     [
@@ -82,14 +88,14 @@ export function layerOf(file) {
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
 /** The repository-relative file an import names, or null for a package. */
-function target(fromFile, spec) {
+function target(tree, fromFile, spec) {
   let base;
   if (spec.startsWith("@/")) base = spec.slice(2);
-  else if (spec.startsWith(".")) base = relative(root, resolve(root, dirname(fromFile), spec));
+  else if (spec.startsWith(".")) base = relative(tree, resolve(tree, dirname(fromFile), spec));
   else return null;
   for (const candidate of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`, base.replace(/\.js$/, ".ts")]) {
     try {
-      if (statSync(join(root, candidate)).isFile()) return candidate;
+      if (statSync(join(tree, candidate)).isFile()) return candidate;
     } catch {
       // not this one
     }
@@ -97,12 +103,71 @@ function target(fromFile, spec) {
   return base;
 }
 
-export function upwardImports() {
-  const files = ["app", "components", "lib"].flatMap((dir) => walk(join(root, dir))).concat([join(root, "proxy.ts")]);
+/** A bare import, run for its side effects: `import "./x";`. */
+const SIDE_EFFECT_IMPORT = /(?:^|\n)\s*import\s*["']([^"']+)["']/g;
+/** Style sheets are imported for their effect by design (app/layout.tsx). */
+const STYLE = /\.(css|scss)$/;
+/** `require(...)` outside comments (a line comment or a block comment's `*` line). */
+const REQUIRE = /^(?!\s*(?:\/\/|\*)).*?\brequire\s*\(/m;
+
+/** The source files the rule covers, under `base`. */
+function sourceFiles(base) {
+  const files = ["app", "components", "lib"].flatMap((dir) => {
+    try {
+      return walk(join(base, dir));
+    } catch {
+      return [];
+    }
+  });
+  try {
+    if (statSync(join(base, "proxy.ts")).isFile()) files.push(join(base, "proxy.ts"));
+  } catch {
+    // no proxy.ts in this tree
+  }
+  return files;
+}
+
+/** Every set of files that import each other round (Tarjan's strongly connected components). */
+function circles(graph) {
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const found = [];
+  let next = 0;
+  const visit = (file) => {
+    index.set(file, next);
+    low.set(file, next++);
+    stack.push(file);
+    onStack.add(file);
+    for (const to of graph.get(file) ?? []) {
+      if (!graph.has(to)) continue;
+      if (!index.has(to)) {
+        visit(to);
+        low.set(file, Math.min(low.get(file), low.get(to)));
+      } else if (onStack.has(to)) low.set(file, Math.min(low.get(file), index.get(to)));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const members = [];
+    let member;
+    do {
+      member = stack.pop();
+      onStack.delete(member);
+      members.push(member);
+    } while (member !== file);
+    if (members.length > 1 || graph.get(file)?.has(file)) found.push(members.sort());
+  };
+  for (const file of [...graph.keys()].sort()) if (!index.has(file)) visit(file);
+  return found;
+}
+
+/** The layer rule, circles, side-effect imports and `require` over the tree at `base` (the project by default). */
+export function upwardImports(base = root) {
   const problems = [];
   const placed = [];
-  for (const path of files) {
-    const file = relative(root, path);
+  const graph = new Map();
+  for (const path of sourceFiles(base)) {
+    const file = relative(base, path);
     if (file.startsWith("lib/db/generated/")) continue;
     const own = layerOf(file);
     if (!own) {
@@ -111,14 +176,22 @@ export function upwardImports() {
     }
     placed.push(`${own.name.padEnd(9)} ${file}`);
     const text = readFileSync(path, "utf8");
+    const imports = new Set();
+    graph.set(file, imports);
     for (const match of text.matchAll(IMPORT)) {
       const spec = match[1] ?? match[2];
-      const to = target(file, spec);
+      const to = target(base, file, spec);
       if (!to) continue;
+      imports.add(to);
       const theirs = layerOf(to);
       if (theirs && theirs.rank < own.rank) problems.push(`${file} (${own.name}) imports ${to} (${theirs.name})`);
     }
+    for (const match of text.matchAll(SIDE_EFFECT_IMPORT)) {
+      if (!STYLE.test(match[1])) problems.push(`${file} imports ${match[1]} for its side effects (import what it exports and call it)`);
+    }
+    if (REQUIRE.test(text)) problems.push(`${file} uses require (use import)`);
   }
+  for (const circle of circles(graph)) problems.push(`circle of imports among ${circle.join(", ")}`);
   return { problems, placed };
 }
 
@@ -126,8 +199,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const { problems, placed } = upwardImports();
   if (process.argv.includes("--list")) console.log(placed.sort().join("\n"));
   if (problems.length) {
-    console.error(`${problems.length} import(s) run upward (docs/architecture.md):\n${problems.join("\n")}`);
+    console.error(`${problems.length} layer problem(s) (docs/architecture.md):\n${problems.join("\n")}`);
     process.exit(1);
   }
-  console.log(`layers: ${placed.length} files, no import runs upward`);
+  console.log(`layers: ${placed.length} files, no import runs upward, no circle, no side-effect import, no require`);
 }

@@ -9,7 +9,7 @@
  * Why not `node --import tsx scripts/start.ts`, as before: a server that compiles its own
  * sources at run time keeps the loader, every module's transformed text and source map
  * for good: the same server idles in much less memory from the bundle (docs/performance.md,
- * "Read path", "What made the difference"). For the CLI the cost was time: tsx compiled
+ * "The server runs bundled"). For the CLI the cost was time: tsx compiled
  * every module on each call (docs/admin-cli.md).
  *
  * A bundle is reused while its inputs are unchanged: esbuild's metafile lists the files it

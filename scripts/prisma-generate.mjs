@@ -44,7 +44,7 @@ export function writeSchemas() {
 /**
  * Points the generated client's query compiler at lib/db/prisma-wasm.ts, which reads the
  * WebAssembly's base64 from the file instead of importing it as a module that would stay in
- * memory for good (docs/performance.md, "Key activity that invalidates nothing, ..."). The import stays as the fallback. Fails loudly when a
+ * memory for good (docs/performance.md, "Prisma's query compiler read from its file"). The import stays as the fallback. Fails loudly when a
  * Prisma upgrade changes the generated code, so the patch is never silently lost.
  */
 export function loadWasmAsFile(name) {

@@ -4,18 +4,21 @@
  * folders, applies pending migrations, then serves on PORT (default 3000). `npm start`
  * runs this file bundled into plain JavaScript (scripts/launch.mjs); `npm run dev` through tsx.
  */
+import { checkSettings } from "../lib/server/settings";
+import { settlePublicUrl } from "../lib/config/process-env";
 import { execFile } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import Database from "better-sqlite3";
-import { env, resetEnv } from "../lib/config/env";
+import { env } from "../lib/config/env";
 import { dataDir, databaseConfig } from "../lib/db/config";
 import { pendingMigrations } from "../lib/db/migrator";
 import { startJobWorkers, stopJobWorkers } from "../lib/jobs";
 import { describeMediaTools, formatMediaToolsReport } from "../lib/media/tools";
 import { startRecovery } from "../lib/recovery/recover";
+import { registerWebhookJobs } from "../lib/webhooks/delivery-job";
 import { ensureBuild } from "../lib/server/build";
 import { shutdownOnSignals, startServer } from "../lib/server/server";
 
@@ -60,7 +63,7 @@ async function migrate(config: ReturnType<typeof databaseConfig>): Promise<strin
  * before it collects again (V8's own default adapts between 10 % and 300 %). Under load a
  * server produces garbage much faster than it keeps data: with the default the heap grew
  * to several times its live size, and a bound of 50 % kept the peak far lower
- * (docs/performance.md, "Read path", "What made the difference").
+ * (docs/performance.md, "--heap-growing-percent=50").
  * V8 reads this setting at every collection, so it can be set here rather than on the
  * command line. HEAP_GROWING_PERCENT overrides it (0 leaves V8's default).
  */
@@ -72,9 +75,9 @@ function limitHeapGrowth(): void {
 
 async function main(): Promise<void> {
   const dev = process.argv.includes("--dev");
+  // Every setting, before anything else: a bad value stops the start here, naming its variable.
+  checkSettings();
   limitHeapGrowth();
-  // A self-hosted service phones nowhere unless the operator opts in.
-  process.env.NEXT_TELEMETRY_DISABLED ||= "1";
   const root = resolve(process.cwd());
 
   // `next dev` compiles on demand into its own folder; only production needs a build.
@@ -97,6 +100,8 @@ async function main(): Promise<void> {
   // What a crashed predecessor left (temporary files, half-stored uploads and their quota,
   // running jobs) is removed before anything is served, then swept again periodically
   // (docs/crash-recovery.md).
+  // Job kinds of the features, before the recovery and the workers look their handlers up.
+  registerWebhookJobs();
   const stopRecovery = await startRecovery(log);
 
   const server = await startServer({
@@ -109,10 +114,7 @@ async function main(): Promise<void> {
   });
   // PORT=0 lets the OS pick the port, so the default PUBLIC_URL (http://localhost:PORT,
   // lib/config/env.ts) is only known now; set it before anything reads the configuration.
-  if (env().publicUrlFromPort && env().PORT === 0) {
-    process.env.PUBLIC_URL = `http://localhost:${new URL(server.url).port}`;
-    resetEnv();
-  }
+  settlePublicUrl(Number(new URL(server.url).port));
   // Background jobs (HLS renditions) run next to the server; jobs left by a previous run
   // are picked up now. Stopping gives a running job back to the queue for the next start.
   startJobWorkers();

@@ -5,7 +5,7 @@ import { AuthCard } from "@/components/auth/AuthCard";
 import { SignInForm } from "@/components/auth/SignInForm";
 import { safeRedirect } from "@/components/auth/safe-redirect";
 import { env } from "@/lib/config/env";
-import { oauthProviderList } from "@/lib/web/auth-options";
+import { oauthProviderList } from "@/lib/web/sign-in/oauth-providers";
 import { signInErrorText } from "@/lib/web/signin-errors";
 import { getViewer } from "@/lib/web/viewer";
 

@@ -6,6 +6,7 @@ const ITEMS: readonly SectionLink[] = [
   { href: "/admin/reports", label: "Reports" },
   { href: "/admin/moderation", label: "Moderation" },
   { href: "/admin/invites", label: "Invites" },
+  { href: "/admin/links", label: "Short links" },
   { href: "/admin/audit", label: "Audit log" },
 ];
 

@@ -6,7 +6,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { safeRedirect } from "./safe-redirect";
 
-/** The prefix of the error that carries the second step's ticket (lib/web/auth-options.ts). */
+/** The prefix of the error that carries the second step's ticket (lib/web/sign-in/two-factor.ts). */
 const TWO_FACTOR_PREFIX = "two-factor:";
 
 /** The message of a failed sign-in, or null when it succeeded. NextAuth's generic "CredentialsSignin" reads as `fallback`. */

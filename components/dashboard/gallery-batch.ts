@@ -6,7 +6,16 @@ import { api, type BatchReply, type Privacy } from "./api";
 /** Posts per POST /api/posts/batch (the server's BATCH_MAX_ITEMS). */
 const BATCH_SIZE = 100;
 
-export type BatchAction = { action: "delete" } | { action: "privacy"; privacy: Privacy };
+export type BatchAction =
+  | { action: "delete" }
+  | { action: "privacy"; privacy: Privacy }
+  | { action: "folder_add" | "folder_remove"; folder: string; folderName: string };
+
+function verbOf(action: BatchAction): string {
+  if (action.action === "delete") return "deleted";
+  if (action.action === "privacy") return `set to ${action.privacy}`;
+  return action.action === "folder_add" ? `added to ${action.folderName}` : `removed from ${action.folderName}`;
+}
 
 /** One batch request per 100 codes; the replies' results together. */
 async function runBatch(codes: string[], action: BatchAction): Promise<{ done: number; failed: BatchReply["failed"] }> {
@@ -14,7 +23,8 @@ async function runBatch(codes: string[], action: BatchAction): Promise<{ done: n
   const failed: BatchReply["failed"] = [];
   for (let start = 0; start < codes.length; start += BATCH_SIZE) {
     const chunk = codes.slice(start, start + BATCH_SIZE);
-    const reply = await api<BatchReply>("/api/posts/batch", { method: "POST", body: JSON.stringify({ ...action, codes: chunk }) });
+    const { folderName: _, ...wire } = { folderName: "", ...action };
+    const reply = await api<BatchReply>("/api/posts/batch", { method: "POST", body: JSON.stringify({ ...wire, codes: chunk }) });
     done += reply.succeeded.length;
     failed.push(...reply.failed);
   }
@@ -44,7 +54,7 @@ export function useBatchActions(
     setBusy(true);
     try {
       const { done, failed } = await runBatch(codes, action);
-      setNotice(batchNotice(action.action === "delete" ? "deleted" : `set to ${action.privacy}`, done, failed));
+      setNotice(batchNotice(verbOf(action), done, failed));
       setSelected(new Set(failed.map((f) => f.code)));
     } catch (error) {
       setNotice(error instanceof Error ? error.message : "The change failed.");

@@ -1,7 +1,10 @@
 "use client";
-/** The gallery's filters: title search, privacy and kind. */
+/** The gallery's filters: title search, privacy, kind and folder. */
+import { useSearchParams } from "next/navigation";
 import { useEffect, useId, useState } from "react";
 import type { Privacy } from "./api";
+import { PRIVACIES, PRIVACY_LABEL } from "./privacies";
+import { useFolders } from "./folders";
 import { input } from "./ui";
 
 const TABS = [
@@ -14,7 +17,7 @@ const TABS = [
 
 type Tab = (typeof TABS)[number]["value"];
 /** What GET /api/posts is asked for. */
-export type Filters = { search: string; privacy: "" | Privacy; tab: Tab };
+export type Filters = { search: string; privacy: "" | Privacy; tab: Tab; folder: string };
 
 type FilterBarProps = {
   search: string;
@@ -23,6 +26,9 @@ type FilterBarProps = {
   onPrivacy: (privacy: "" | Privacy) => void;
   tab: Tab;
   onTab: (tab: Tab) => void;
+  /** A folder id, or "" for every post (docs/folders.md). */
+  folder: string;
+  onFolder: (folder: string) => void;
 };
 
 function useDebounced<T>(value: T, ms: number): T {
@@ -39,6 +45,8 @@ export function useFilters(): FilterBarProps & { filters: Filters } {
   const [search, setSearch] = useState("");
   const [privacy, setPrivacy] = useState<"" | Privacy>("");
   const [tab, setTab] = useState<Tab>("all");
+  // The folders page links here with ?folder=ID.
+  const [folder, setFolder] = useState(useSearchParams().get("folder") ?? "");
   const debouncedSearch = useDebounced(search.trim(), 300);
   return {
     search,
@@ -47,20 +55,22 @@ export function useFilters(): FilterBarProps & { filters: Filters } {
     onPrivacy: setPrivacy,
     tab,
     onTab: setTab,
-    filters: { search: debouncedSearch, privacy, tab },
+    folder,
+    onFolder: setFolder,
+    filters: { search: debouncedSearch, privacy, tab, folder },
   };
 }
 
 /** Whether any filter narrows the list (an empty list then says so rather than inviting a first upload). */
-export function isFiltered({ search, privacy, tab }: Filters): boolean {
-  return Boolean(search || privacy || tab !== "all");
+export function isFiltered({ search, privacy, tab, folder }: Filters): boolean {
+  return Boolean(search || privacy || folder || tab !== "all");
 }
 
 /** The search field and the privacy and kind filters above the grid. */
-export function FilterBar({ search, onSearch, privacy, onPrivacy, tab, onTab }: FilterBarProps) {
+export function FilterBar({ search, onSearch, privacy, onPrivacy, tab, onTab, folder, onFolder }: FilterBarProps) {
   const ids = { search: useId(), privacy: useId(), tab: useId() };
   return (
-    <div className="grid gap-3 sm:grid-cols-[1fr_auto_auto]">
+    <div className="grid gap-3 sm:grid-cols-[1fr_auto_auto_auto]">
       <div>
         <label htmlFor={ids.search} className="sr-only">
           Search by title
@@ -80,9 +90,11 @@ export function FilterBar({ search, onSearch, privacy, onPrivacy, tab, onTab }: 
         </label>
         <select id={ids.privacy} value={privacy} onChange={(e) => onPrivacy(e.target.value as "" | Privacy)} className={input}>
           <option value="">Any privacy</option>
-          <option value="public">Public</option>
-          <option value="unlisted">Unlisted</option>
-          <option value="private">Private</option>
+          {PRIVACIES.map((privacy) => (
+            <option key={privacy} value={privacy}>
+              {PRIVACY_LABEL[privacy]}
+            </option>
+          ))}
         </select>
       </div>
       <div>
@@ -97,6 +109,27 @@ export function FilterBar({ search, onSearch, privacy, onPrivacy, tab, onTab }: 
           ))}
         </select>
       </div>
+      <FolderFilter folder={folder} onFolder={onFolder} />
+    </div>
+  );
+}
+
+function FolderFilter({ folder, onFolder }: { folder: string; onFolder: (folder: string) => void }) {
+  const id = useId();
+  const folders = useFolders().data ?? [];
+  return (
+    <div>
+      <label htmlFor={id} className="sr-only">
+        Filter by folder
+      </label>
+      <select id={id} value={folder} onChange={(e) => onFolder(e.target.value)} className={input}>
+        <option value="">Any folder</option>
+        {folders.map((f) => (
+          <option key={f.id} value={f.id}>
+            {f.name}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

@@ -7,9 +7,9 @@ import type { Filters } from "./gallery-filters";
 const PAGE_SIZE = 30;
 
 /** GET /api/posts page by page (cursor), with the filters as the query key. */
-export function usePostPages({ search, privacy, tab }: Filters) {
+export function usePostPages({ search, privacy, tab, folder }: Filters) {
   return useInfiniteQuery({
-    queryKey: ["posts", { search, privacy, tab }],
+    queryKey: ["posts", { search, privacy, tab, folder }],
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) => {
       const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
@@ -17,6 +17,7 @@ export function usePostPages({ search, privacy, tab }: Filters) {
       if (search) params.set("search", search);
       if (privacy) params.set("privacy", privacy);
       if (tab !== "all") params.set("tab", tab);
+      if (folder) params.set("folder", folder);
       return api<PostPage>(`/api/posts?${params}`, { signal });
     },
     getNextPageParam: (last) => (last.has_more ? last.next_cursor : null),

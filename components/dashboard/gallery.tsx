@@ -10,6 +10,7 @@ import { countOf } from "../plural";
 import type { Post, Privacy } from "./api";
 import { useBatchActions } from "./gallery-batch";
 import { FilterBar, isFiltered, useFilters } from "./gallery-filters";
+import { FolderActions } from "./folder-actions";
 import { useNextPageOnScroll, usePostPages } from "./gallery-pages";
 import { PostEditor } from "./post-editor";
 import { PostTile } from "./post-tile";
@@ -30,7 +31,11 @@ export function Gallery() {
   const posts = query.data?.pages.flatMap((p) => p.posts) ?? [];
   const sentinel = useNextPageOnScroll(query);
 
-  const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: ["posts"] }), [queryClient]);
+  // Folders too: their post counts follow uploads, deletions and the folder actions.
+  const refresh = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: ["posts"] });
+    void queryClient.invalidateQueries({ queryKey: ["folders"] });
+  }, [queryClient]);
   const uploads = useUploads(refresh);
   const { busy, applyToSelected } = useBatchActions(selected, setSelected, setNotice, refresh);
 
@@ -64,7 +69,9 @@ export function Gallery() {
           onClear={() => setSelected(new Set())}
           onSetPrivacy={() => void applyToSelected({ action: "privacy", privacy: bulkPrivacy })}
           onDelete={() => void deleteSelected()}
-        />
+        >
+          <FolderActions busy={busy} onApply={(action) => void applyToSelected(action)} />
+        </SelectionBar>
       )}
 
       {query.isError && (

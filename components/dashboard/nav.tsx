@@ -2,6 +2,8 @@ import { SectionNav, type SectionLink } from "@/components/section-nav";
 
 const ITEMS: readonly SectionLink[] = [
   { href: "/dashboard", label: "Gallery" },
+  { href: "/dashboard/folders", label: "Folders" },
+  { href: "/dashboard/links", label: "Links" },
   { href: "/dashboard/apps", label: "Apps & keys" },
   { href: "/dashboard/teams", label: "Teams" },
   { href: "/dashboard/usage", label: "Usage" },

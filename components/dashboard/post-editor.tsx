@@ -6,6 +6,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { AdaptiveVideo } from "@/components/video/AdaptiveVideo";
 import { api, type Post, type Privacy } from "./api";
+import { PRIVACIES, PRIVACY_LABEL, PRIVACY_MEANING } from "./privacies";
 import { sendFiles } from "./upload";
 import { dangerButton, formatBytes, input, label, muted, primaryButton, secondaryButton } from "./ui";
 import { CopyButton } from "./copy-button";
@@ -191,9 +192,11 @@ function DetailsForm({ post, busy, run, notify, onChanged }: PartProps) {
           onChange={(e) => edit({ privacy: e.target.value as Privacy })}
           className={input}
         >
-          <option value="public">Public: listed on discover and your profile</option>
-          <option value="unlisted">Unlisted: anyone with the link</option>
-          <option value="private">Private: only you</option>
+          {PRIVACIES.map((privacy) => (
+            <option key={privacy} value={privacy}>
+              {PRIVACY_LABEL[privacy]}: {PRIVACY_MEANING[privacy]}
+            </option>
+          ))}
         </select>
       </Field>
       <LimitFields ids={ids} draft={draft} edit={edit} viewCount={post.view_count} />

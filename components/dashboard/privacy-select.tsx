@@ -1,7 +1,6 @@
 /** The compact privacy picker of the gallery's toolbars: new uploads' privacy, and the selection's new one. */
 import type { Privacy } from "./api";
-
-const PRIVACY_LABEL: Record<Privacy, string> = { public: "Public", unlisted: "Unlisted", private: "Private" };
+import { PRIVACY_LABEL } from "./privacies";
 
 /**
  * A select with a screen-reader label. `choices` is the order of the options: each toolbar

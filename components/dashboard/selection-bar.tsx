@@ -1,7 +1,8 @@
 "use client";
 /** The bar over the gallery while posts are selected. */
-import { useId } from "react";
+import { type ReactNode, useId } from "react";
 import type { Privacy } from "./api";
+import { privaciesFrom } from "./privacies";
 import { PrivacySelect } from "./privacy-select";
 import { dangerButton, secondaryButton } from "./ui";
 
@@ -15,6 +16,7 @@ export function SelectionBar({
   onClear,
   onSetPrivacy,
   onDelete,
+  children,
 }: {
   count: number;
   busy: boolean;
@@ -24,6 +26,8 @@ export function SelectionBar({
   onClear: () => void;
   onSetPrivacy: () => void;
   onDelete: () => void;
+  /** More actions (the folder ones). */
+  children?: ReactNode;
 }) {
   const privacyId = useId();
   return (
@@ -40,12 +44,13 @@ export function SelectionBar({
           id={privacyId}
           label="New privacy of the selected posts"
           value={bulkPrivacy}
-          choices={["private", "unlisted", "public"]}
+          choices={privaciesFrom("private")}
           onChange={onBulkPrivacy}
         />
         <button type="button" className={secondaryButton} disabled={busy} onClick={onSetPrivacy}>
           Set privacy
         </button>
+        {children}
         <button type="button" className={dangerButton} disabled={busy} onClick={onDelete}>
           Delete selected
         </button>

@@ -2,6 +2,7 @@
 /** Drop zone, paste target and file picker, with one progress display over the batch and a bar per file. */
 import { useEffect, useId, useRef, useState, type DragEvent } from "react";
 import type { Privacy } from "./api";
+import { privaciesFrom } from "./privacies";
 import { PrivacySelect } from "./privacy-select";
 import { formatBytes, muted, secondaryButton } from "./ui";
 import type { UploadItem } from "./upload";
@@ -123,7 +124,7 @@ function DropZone({
           id={privacyId}
           label="Privacy of new uploads"
           value={privacy}
-          choices={["unlisted", "public", "private"]}
+          choices={privaciesFrom("unlisted")}
           onChange={onPrivacy}
         />
         <button type="button" className={secondaryButton} onClick={() => inputRef.current?.click()}>

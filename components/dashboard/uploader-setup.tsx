@@ -6,17 +6,17 @@
 import { useState } from "react";
 import type { UploaderSetup } from "@/lib/web/dashboard/apps";
 import { CopyButton } from "./copy-button";
-import { muted, primaryButton } from "./ui";
+import { muted, primaryButton, secondaryButton } from "./ui";
 
 const TABS = ["ShareX", "Flameshot", "Chatterino", "curl"] as const;
 type Tab = (typeof TABS)[number];
 
-function downloadSxcu(setup: UploaderSetup) {
-  const blob = new Blob([JSON.stringify(setup.sharex, null, 2)], { type: "application/json" });
+function downloadSxcu(config: object, fileName: string) {
+  const blob = new Blob([JSON.stringify(config, null, 2)], { type: "application/json" });
   const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;
-  link.download = setup.sharexFileName;
+  link.download = fileName;
   document.body.append(link);
   link.click();
   link.remove();
@@ -74,9 +74,15 @@ export function UploaderSetupPanel({ setup, appName }: { setup: UploaderSetup; a
         {tab === "ShareX" && (
           <>
             <p className={muted}>Download the custom uploader and open it: ShareX adds it as the image and file uploader.</p>
-            <button type="button" className={primaryButton} onClick={() => downloadSxcu(setup)}>
-              Download {setup.sharexFileName}
-            </button>
+            <div className="flex flex-wrap gap-2">
+              <button type="button" className={primaryButton} onClick={() => downloadSxcu(setup.sharex, setup.sharexFileName)}>
+                Download {setup.sharexFileName}
+              </button>
+              <button type="button" className={secondaryButton} onClick={() => downloadSxcu(setup.sharexLinks, setup.sharexLinksFileName)}>
+                Download {setup.sharexLinksFileName}
+              </button>
+            </div>
+            <p className={muted}>The second file is ShareX&apos;s URL shortener: it turns a URL into a short link of this site.</p>
           </>
         )}
         {tab === "Flameshot" && (

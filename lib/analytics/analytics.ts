@@ -12,7 +12,7 @@
 import type { Prisma } from "../db/client";
 import { db } from "../db/client";
 import { DAY_MS, userSubject, utcDay, utcHour } from "../usage/window";
-import { HOUR_MS, pruneHourly } from "./hours";
+import { HOUR_MS, pruneHourly } from "../usage/hours";
 
 export const ANALYTICS_RANGES = ["24h", "7d", "30d", "90d", "365d"] as const;
 export type AnalyticsRange = (typeof ANALYTICS_RANGES)[number];

@@ -183,3 +183,39 @@ export function curlCommand(key: string, options: ClientConfigOptions = {}): str
   const urls = options.urls ?? defaultUrls();
   return `curl -sS -H ${shellQuote(`api-key: ${apiKey}`)} -H 'post-privacy: ${UPLOAD_PRIVACY}' -F 'file=@screenshot.png' ${shellQuote(`${urls.apiUrl}/upload`)}`;
 }
+
+/** A ShareX URL shortener (one custom uploader has one request, so it is a config of its own). */
+export interface SharexLinksConfig {
+  Version: string;
+  Name: string;
+  DestinationType: "URLShortener";
+  RequestMethod: "POST";
+  RequestURL: string;
+  Headers: Record<string, string>;
+  Body: "JSON";
+  Data: string;
+  URL: string;
+  ErrorMessage: string;
+}
+
+/**
+ * ShareX's URL shortener for POST /links (docs/short-links.md). The URL to shorten arrives
+ * only through `{input}`; in a JSON body ShareX replaces it JSON-escaped (after its name
+ * parser has run on the rest), so any URL survives unchanged.
+ */
+export function sharexLinksConfig(key: string, options: ClientConfigOptions = {}): SharexLinksConfig {
+  const apiKey = checkKey(key);
+  const urls = options.urls ?? defaultUrls();
+  return {
+    Version: SHAREX_VERSION,
+    Name: `${uploaderName(urls, options.appName)} links`,
+    DestinationType: "URLShortener",
+    RequestMethod: "POST",
+    RequestURL: `${urls.apiUrl}/links`,
+    Headers: { "api-key": apiKey },
+    Body: "JSON",
+    Data: '{"url":"{input}"}',
+    URL: "{json:link.short_url}",
+    ErrorMessage: "{json:error.type}: {json:error.message}",
+  };
+}

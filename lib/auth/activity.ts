@@ -6,7 +6,7 @@
  * UPDATE per key per minute, as before, meant that a server read by thousands of keys
  * (a bot fleet, a busy Relay) threw its caches away many times a second: with 2 800
  * rotating reader keys, `GET /posts/{code}` ran at a fraction of its cached speed and robots'
- * share pages were rendered again and again (docs/performance.md, "Read path under wrk").
+ * share pages were rendered again and again (docs/performance.md, "Key activity that invalidates nothing").
  * Marks are therefore collected for FLUSH_DELAY_MS and written together, one statement per
  * table, and written so that they move no change number at all (lib/db/unannounced.ts): no
  * read cache reads these columns, so the caches stay warm however many keys are in use.

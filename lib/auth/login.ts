@@ -11,7 +11,7 @@
  * Accounts with two-factor sign-in (docs/two-factor.md) also need `code`, a TOTP or
  * recovery code, checked only after the right password; without it the answer is 401 with
  * `two_factor_required: true`, which tells a client to ask for the code. The web sign-in
- * does the two steps apart (checkPassword, then lib/web/auth-options.ts).
+ * does the two steps apart (checkPassword, then lib/web/sign-in/two-factor.ts).
  *
  * A right password whose hash was made with older scrypt settings is hashed again with the
  * current ones (lib/crypto/password.ts): the only moment the password is at hand.

@@ -1,5 +1,5 @@
 /**
- * Sign-in through a third-party account (GitHub, Discord; see lib/web/auth-options.ts).
+ * Sign-in through a third-party account (GitHub, Discord; see lib/web/sign-in/oauth-providers.ts).
  * A provider account is linked to one of our users in OAuthAccount. The first sign-in of
  * an unknown provider account creates a user when registration is `open`; with `invite`
  * or `closed` it is refused (there is no invite field on a provider's page). Accounts are

@@ -6,7 +6,7 @@
 import { settleWebhookEvents } from "../webhooks/events";
 import { listenForPostEvents } from "../webhooks/post-events";
 import { DomainError, errorBody, errorBodyOf, isDomainError } from "../errors";
-import { parseArgv } from "./argv";
+import { parseArgv, unexpectedArgument } from "./argv";
 import { COMMANDS, findCommand, type Command, type CommandOutput } from "./commands";
 
 export interface AdminResult {
@@ -30,12 +30,26 @@ function help(): CommandOutput {
 function prepare(argv: readonly string[]): { command: Command; run: () => Promise<CommandOutput> } | null {
   if (argv.length === 0) throw new DomainError("invalid_request", "No command given; run 'help' for the list.");
   if (HELP_WORDS.has(argv[0])) return null;
-  const { words, flags } = parseArgv(argv);
-  const command = findCommand(words);
+  const { words, flags, rest } = parseArgv(argv, { allowRest: true });
+  // A command that takes a positional argument (`import dir ... PATH`) may have it among the
+  // leading words too: the longest command name that starts them wins.
+  let command = findCommand(words);
+  let extra: string[] = [];
+  for (let n = words.length - 1; !command && n >= 1; n--) {
+    const candidate = findCommand(words.slice(0, n));
+    if (candidate?.positional) [command, extra] = [candidate, words.slice(n)];
+  }
   if (!command) {
     const known = [...new Set(COMMANDS.map((c) => c.name.split(" ")[0]))].join(", ");
     const given = words.join(" ") || "(none)";
     throw new DomainError("invalid_request", `Unknown command '${given}'. Nouns: ${known}; run 'help' for the full list.`);
+  }
+  const positionals = [...extra, ...rest];
+  if (positionals.length > (command.positional ? 1 : 0)) throw unexpectedArgument(positionals[command.positional ? 1 : 0]);
+  if (command.positional && positionals.length) {
+    if (Object.hasOwn(flags, command.positional))
+      throw new DomainError("invalid_request", `${command.positional.toUpperCase()} is given twice.`);
+    flags[command.positional] = positionals[0];
   }
   return { command, run: command.prepare(flags) };
 }

@@ -12,7 +12,12 @@ export interface ParsedArgv {
   /** The leading words, e.g. ["team", "member", "add"]. */
   words: string[];
   flags: Record<string, FlagValue>;
+  /** Words after the flags (`import dir --user U PATH`), with `allowRest`; otherwise they are an error. */
+  rest: string[];
 }
+
+export const unexpectedArgument = (token: string) =>
+  new DomainError("invalid_request", `Unexpected argument '${token}': values follow a --flag.`);
 
 const FLAG_NAME = /^[a-z][a-z0-9-]*$/;
 
@@ -21,8 +26,9 @@ const FLAG_NAME = /^[a-z][a-z0-9-]*$/;
  * nothing is a switch (`true`). A value that itself starts with `--` needs the `=` form.
  * A repeated flag or a stray word after the flags is an error rather than a guess.
  */
-export function parseArgv(argv: readonly string[]): ParsedArgv {
+export function parseArgv(argv: readonly string[], options: { allowRest?: boolean } = {}): ParsedArgv {
   const words: string[] = [];
+  const rest: string[] = [];
   const flags: Record<string, FlagValue> = {};
   let i = 0;
   while (i < argv.length && !argv[i].startsWith("--")) words.push(argv[i++]);
@@ -30,7 +36,9 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
   while (i < argv.length) {
     const token = argv[i++];
     if (!token.startsWith("--")) {
-      throw new DomainError("invalid_request", `Unexpected argument '${token}': values follow a --flag.`);
+      if (!options.allowRest) throw unexpectedArgument(token);
+      rest.push(token);
+      continue;
     }
     const eq = token.indexOf("=");
     const name = (eq === -1 ? token.slice(2) : token.slice(2, eq)).toLowerCase();
@@ -42,5 +50,5 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     else if (i < argv.length && !argv[i].startsWith("--")) value = argv[i++];
     flags[name] = value;
   }
-  return { words, flags };
+  return { words, flags, rest };
 }

@@ -10,7 +10,7 @@ import { verifyBackup } from "../backup/verify";
 import { env } from "../config/env";
 import { dataDir, databaseConfig } from "../db/config";
 import { DomainError } from "../errors";
-import type { Command, DefineCommand } from "./commands";
+import { type Command, command } from "./command";
 
 /** A folder path; as the table's other value flags, "is required" when absent. */
 const folder = z
@@ -18,17 +18,17 @@ const folder = z
   .trim()
   .min(1, "needs a value (a folder)");
 
-/** Registered in commands.ts's table, which passes its `command` helper (no import cycle). */
-export function backupCommands(define: DefineCommand): Command[] {
+/** Listed in commands.ts's table. */
+export function backupCommands(): Command[] {
   const offline = (command: Command): Command => ({ ...command, migrates: false });
   return [
     offline(
-      define("backup create", "--out DIR", { out: folder }, async (flags) => ({
+      command("backup create", "--out DIR", { out: folder }, async (flags) => ({
         ...(await createBackup(flags.out, { dataDir: dataDir(), database: databaseConfig(), storage: env().STORAGE })),
       })),
     ),
     offline(
-      define("backup verify", "--from DIR", { from: folder }, async (flags) => {
+      command("backup verify", "--from DIR", { from: folder }, async (flags) => {
         const { from, ok, checked, bytes, problems } = await verifyBackup(flags.from);
         if (!ok) {
           // An error like any other (exit 1), with every problem listed for scripts.
@@ -47,7 +47,7 @@ export function backupCommands(define: DefineCommand): Command[] {
       }),
     ),
     offline(
-      define("backup restore", "--from DIR", { from: folder }, async (flags) => ({
+      command("backup restore", "--from DIR", { from: folder }, async (flags) => ({
         ...(await restoreBackup(flags.from, { dataDir: dataDir(), database: databaseConfig() })),
       })),
     ),

@@ -12,31 +12,19 @@ import { ROLES, setRole } from "../admin/roles";
 import { changePlan, changePriorityMinutes, changeQuota, issueUserResetLink, suspendAccount, unsuspendAccount } from "../admin/users";
 import { createApp, regenerateApp, revokeApp, verifyAppKey } from "../apps/apps";
 import { resetTwoFactor } from "../auth/factors/two-factor";
-import { chatterinoConfig, flameshotScript, sharexConfig } from "../apps/client-config";
+import { chatterinoConfig, flameshotScript, sharexConfig, sharexLinksConfig } from "../apps/client-config";
 import { DomainError } from "../errors";
 import { PLANS, parseBytes } from "../plans";
 import { restrictPost } from "../posts/moderation";
 import { listReports, type ReportRecord, type ReportUser } from "../reports/review";
 import { createSession } from "../sessions/sessions";
 import { addMember, createTeam, lapseTeam, renewTeam } from "../teams/teams";
+import { importDirectory } from "../uploads/import-dir";
 import { createUser, requireUser } from "../users/accounts";
-import type { FlagValue } from "./argv";
+import { PRIVACIES } from "../posts/privacy";
 import { backupCommands } from "./backup-commands";
+import { command, type Command, type CommandOutput } from "./command";
 import { mediaCommands } from "./media-commands";
-
-/** What a command prints: one JSON object. */
-export type CommandOutput = Readonly<Record<string, unknown>>;
-
-export interface Command {
-  /** The command words, e.g. "team member add". */
-  name: string;
-  /** One line of help: the name and its flags. */
-  usage: string;
-  /** Validates the raw flags (no database access) and returns the work to do. */
-  prepare(flags: Record<string, FlagValue>): () => Promise<CommandOutput>;
-  /** False for commands that must see the database as it is (backups): no migrations first. */
-  migrates?: boolean;
-}
 
 // ───────────── flag types ─────────────
 
@@ -98,47 +86,12 @@ const role = z.enum(ROLES, { error: flagError(`must be one of ${ROLES.join(", ")
  */
 const audit = (action: string, target: AuditTarget, detail?: Record<string, unknown>) => recordAudit(cliActor(), action, target, detail);
 
-const CLIENTS = ["sharex", "chatterino", "flameshot"] as const;
+const CLIENTS = ["sharex", "sharex-links", "chatterino", "flameshot"] as const;
 const client = z.enum(CLIENTS, { error: flagError(`must be one of ${CLIENTS.join(", ")}`) });
 
-// ───────────── plumbing ─────────────
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === "unrecognized_keys") {
-    return `Unknown flag${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `--${k}`).join(", ")}.`;
-  }
-  return issue.path.length ? `--${String(issue.path[0])} ${issue.message}.` : `${issue.message}.`;
-}
-
-/** Flag problems become one invalid_request naming every problem. */
-function parseFlags<S extends z.ZodType>(name: string, schema: S, flags: Record<string, FlagValue>): z.output<S> {
-  const result = schema.safeParse(flags);
-  if (result.success) return result.data;
-  const problems = result.error.issues.map(describeIssue).join(" ");
-  throw new DomainError("invalid_request", `${name}: ${problems}`);
-}
-
-export type DefineCommand = typeof command;
-
-function command<Shape extends z.ZodRawShape>(
-  name: string,
-  usage: string,
-  shape: Shape,
-  run: (flags: z.output<z.ZodObject<Shape>>) => Promise<CommandOutput>,
-): Command {
-  // strictObject: a misspelt flag is an error, never silently ignored.
-  const schema = z.strictObject(shape);
-  return {
-    name,
-    usage: `${name} ${usage}`.trim(),
-    prepare(flags) {
-      const parsed = parseFlags(name, schema, flags);
-      return () => run(parsed);
-    },
-  };
-}
-
 // ───────────── the commands ─────────────
+
+export type { Command, CommandOutput } from "./command";
 
 export const COMMANDS: readonly Command[] = [
   command(
@@ -219,13 +172,14 @@ export const COMMANDS: readonly Command[] = [
   }),
   command(
     "app config",
-    "--app ID --key KEY --client sharex|chatterino|flameshot",
+    "--app ID --key KEY --client sharex|sharex-links|chatterino|flameshot",
     { app: id("an app"), key: value("the app's api-key"), client },
     async (flags) => {
       // Only the key's hash is stored, so the operator hands the key back; it must be the app's current one.
       const app = await verifyAppKey(flags.app, flags.key);
       const options = { appName: app.name };
       if (flags.client === "sharex") return { ...sharexConfig(flags.key, options) };
+      if (flags.client === "sharex-links") return { ...sharexLinksConfig(flags.key, options) };
       if (flags.client === "chatterino") return { ...chatterinoConfig(flags.key, options) };
       return { ...flameshotScript(flags.key, options) };
     },
@@ -280,8 +234,8 @@ export const COMMANDS: readonly Command[] = [
     const report = await decideReport(cliActor(), flags.id, flags.dismiss ? "dismissed" : "resolved");
     return { id: report.id, status: report.status };
   }),
-  ...backupCommands(command),
-  ...mediaCommands(command),
+  ...backupCommands(),
+  ...mediaCommands(),
   command("invite create", `[--days 1-${INVITE_MAX_DAYS}]`, { days: inviteDays }, async (flags) =>
     inviteJson(await createInvite(cliActor(), { days: flags.days })),
   ),
@@ -293,6 +247,47 @@ export const COMMANDS: readonly Command[] = [
     const { code, revoked } = await revokeInvite(cliActor(), flags.code);
     return { code, revoked };
   }),
+  {
+    ...command(
+      "import dir",
+      "--user U PATH [--privacy public|unlisted|private] [--folder F] [--dry-run] [--ignore-quota]",
+      {
+        user: userRef,
+        path: z.string({ error: flagError("needs a value (the directory)") }).min(1, "needs a value (the directory)"),
+        privacy: z.enum(PRIVACIES, { error: flagError(`must be one of ${PRIVACIES.join(", ")}`) }).optional(),
+        folder: value("a folder name or id").optional(),
+        "dry-run": toggle,
+        "ignore-quota": toggle,
+      },
+      async (flags) => {
+        const user = await requireUser(flags.user);
+        const account = {
+          id: user.id,
+          username: user.displayUsername,
+          plan: user.plan,
+          suspended: user.suspended,
+          quotaOverride: user.quotaOverride === null ? null : Number(user.quotaOverride),
+        };
+        const summary = await importDirectory(account, flags.path, {
+          privacy: flags.privacy ?? "private",
+          folder: flags.folder,
+          dryRun: flags["dry-run"],
+          ignoreQuota: flags["ignore-quota"],
+          progress: (line) => process.stderr.write(`${line}\n`),
+        });
+        if (!flags["dry-run"] && summary.imported.length) {
+          await audit("user.import", { type: "user", id: user.id, label: user.displayUsername }, { imported: summary.imported.length });
+        }
+        return {
+          dry_run: flags["dry-run"],
+          imported: summary.imported,
+          ...(flags["dry-run"] ? { would_import: summary.wouldImport } : {}),
+          skipped: summary.skipped,
+        };
+      },
+    ),
+    positional: "path",
+  },
   command("audit list", "[--limit N]", { limit: listLimit }, async (flags) => {
     const page = await listAudit({ limit: flags.limit ?? REPORT_LIST_DEFAULT });
     return { entries: page.items.map(auditJson), has_more: page.hasMore };

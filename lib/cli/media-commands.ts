@@ -4,9 +4,9 @@
  * Reads no database.
  */
 import { describeMediaTools } from "../media/tools";
-import type { Command, DefineCommand } from "./commands";
+import { type Command, command } from "./command";
 
-/** Registered in commands.ts's table, which passes its `command` helper (no import cycle). */
-export function mediaCommands(define: DefineCommand): Command[] {
-  return [{ ...define("media tools", "", {}, async () => ({ ...(await describeMediaTools()) })), migrates: false }];
+/** Listed in commands.ts's table. */
+export function mediaCommands(): Command[] {
+  return [{ ...command("media tools", "", {}, async () => ({ ...(await describeMediaTools()) })), migrates: false }];
 }

@@ -1,14 +1,17 @@
 /**
  * The service-wide environment variables, parsed once with zod. `||` semantics: an empty
- * value means the default. README's Configuration table lists every variable.
+ * value means the default; any other value that does not parse is refused, naming the
+ * variable. docs/configuration.md lists every variable (tests/project/configuration-doc.test.ts).
  *
  * Settings of one subsystem are parsed beside it by a function that takes the environment
- * as a parameter (tests pass their own): media tools and queue (lib/media/config.ts), HLS
- * (lib/media/hls.ts), conversion (lib/convert/config.ts), plan limits (lib/plans.ts),
- * moderation lists (lib/moderation/moderator.ts), the receive gate
- * (lib/uploads/receive-gate.ts), the storage adapters (lib/storage/config.ts) and the
- * database location (lib/db/config.ts). No other module reads `process.env`
- * (tests/config/env.test.ts).
+ * as a parameter (tests pass their own) and throws `Invalid setting NAME: ...` on a bad
+ * value: media tools and queue (lib/media/config.ts), HLS (lib/media/hls.ts), conversion
+ * (lib/convert/config.ts), plan limits (lib/plans.ts), moderation lists
+ * (lib/moderation/moderator.ts), the receive gate (lib/uploads/receive-gate.ts), the storage
+ * adapters (lib/storage/config.ts) and the database location (lib/db/config.ts).
+ * lib/server/settings.ts lists them and runs every one before the server starts. No other
+ * module reads `process.env` (tests/config/env.test.ts), and only lib/config/process-env.ts
+ * writes it (tests/config/settings.test.ts).
  */
 import { z } from "zod";
 import { parseBytes } from "../plans";
@@ -86,19 +89,6 @@ const webhookFields = {
   WEBHOOK_LOG_KEEP: optionalInt(1),
 };
 
-/**
- * A number that passes `accept`, or undefined (the caller's default) for anything else,
- * unset included: the job settings have always fallen back to their defaults quietly.
- */
-const lenientNumber = (accept: (n: number) => boolean) =>
-  z
-    .string()
-    .optional()
-    .transform((v) => {
-      const n = Number(v);
-      return v?.trim() && Number.isFinite(n) && accept(n) ? n : undefined;
-    });
-
 /** Accounts (docs/web-auth.md): session lifetimes, password mail, link-domain proof. */
 const accountFields = {
   /** Days a Relay or web session may go unused before it ends; unset: 30, 0: never. */
@@ -118,9 +108,9 @@ const jobFields = {
   /** BullMQ queue name; unset: "mediahost-jobs". Separates deployments (or test servers) sharing one Redis. */
   JOB_QUEUE_NAME: optional,
   /** How often a worker polls the job table; unset: 2 s, 15 s when Redis carries the wake-ups. */
-  JOB_POLL_MS: lenientNumber((n) => n > 0),
+  JOB_POLL_MS: optionalInt(1),
   /** The first retry's delay (each next one is 4 times longer); unset: 10 s. */
-  JOB_RETRY_BASE_MS: lenientNumber((n) => n >= 0),
+  JOB_RETRY_BASE_MS: optionalInt(0),
 };
 
 const schema = z.object({
@@ -133,6 +123,8 @@ const schema = z.object({
   RELAY_URL: optional,
   CDN_URL: optional,
   SHARE_URL: optional,
+  /** Base URL of short links (docs/short-links.md); unset: PUBLIC_URL/s. */
+  SHORT_URL: optional,
   DATA_DIR: optional,
   DATABASE_URL: optional,
   /** PostgreSQL connections per process (lib/db/adapter.ts); unset: 10. */
@@ -209,6 +201,7 @@ export type Env = Omit<z.infer<typeof schema>, "PUBLIC_URL"> & {
   relayUrl: string;
   cdnUrl: string;
   shareUrl: string;
+  shortUrl: string;
 };
 
 export function parseEnv(source: Readonly<Record<string, string | undefined>> = process.env): Env {
@@ -222,6 +215,7 @@ export function parseEnv(source: Readonly<Record<string, string | undefined>> = 
     relayUrl: stripSlash(env.RELAY_URL || `${base}/relay`),
     cdnUrl: stripSlash(env.CDN_URL || `${base}/cdn`),
     shareUrl: stripSlash(env.SHARE_URL || `${base}/p`),
+    shortUrl: stripSlash(env.SHORT_URL || `${base}/s`),
   };
 }
 

@@ -11,7 +11,7 @@
  *   buffer, converted buffer to buffer, answered from the buffer. No file is ever made, so
  *   there is nothing to clean up; a screenshot conversion saves the file-system calls that
  *   would otherwise cost more than the rest of the request's own work (docs/performance.md,
- *   "Small images in memory, and the conversion alone").
+ *   "Small images converted in memory").
  * - Through temporary files, for everything else (videos, large or chunked requests).
  *   Everything lives in one directory from withTempDir, which removes it when this function
  *   returns or throws (success, any error, client abort, timeout). The reply still has to be
@@ -20,7 +20,6 @@
  *   closes it when the body is done or the client leaves, which frees the disk space. No
  *   timer or sweeper is needed, and a crash leaks nothing that the kernel does not reclaim.
  */
-import type { RouteRequest } from "../types/route-request";
 import { open, writeFile, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { accountOf, type Principal } from "../types/principal";
@@ -38,7 +37,6 @@ import {
 } from "../media";
 import { SNIFF_MAX_BYTES } from "../media/sniff";
 import { planLimits } from "../plans";
-import { receiveSingleFile, receiveSingleFileInMemory } from "../uploads/multipart";
 import { withTempDir } from "../files/temp";
 import { convertInMemoryMaxBytes, convertTimeoutMs } from "./config";
 import { streamFileHandle } from "./file-stream";
@@ -84,24 +82,39 @@ export interface ConvertedFile {
 type Received<T> = T & { filename: string };
 
 /**
- * Converts the first file of `request` to `target`. Errors: invalid_request (no file,
+ * The upload to convert, as plain values: the route reads them off its request
+ * (lib/routes/convert.ts), so this module knows nothing of HTTP.
+ */
+export interface ConvertSource {
+  /** The request's Content-Length as sent; null when absent (a chunked body). */
+  contentLength: string | null;
+  /** Aborts when the client disconnects. */
+  signal: AbortSignal;
+  /** Receives the first file part of `field` into `tmpDir`, refusing one over maxFileBytes. */
+  receiveFile(options: { field: string; maxFileBytes: number; tmpDir: string }): Promise<{ path: string; filename: string }>;
+  /** The same into memory. */
+  receiveInMemory(options: { field: string; maxFileBytes: number }): Promise<{ bytes: Buffer; filename: string }>;
+}
+
+/**
+ * Converts the first file of `source` to `target`. Errors: invalid_request (no file,
  * empty file, corrupt input, over the time limit, interrupted upload), unsupported_type,
  * plan_required, file_too_large, unavailable (media queue full, with retryAfter).
  */
-export async function convertUpload(principal: Principal, request: RouteRequest, target: ConvertTarget): Promise<ConvertedFile> {
+export async function convertUpload(principal: Principal, source: ConvertSource, target: ConvertTarget): Promise<ConvertedFile> {
   const allowance = convertAllowance(principal);
   // The signal aborts when the client disconnects: ffmpeg is killed, a queued job leaves the queue.
-  const signal = request.signal;
+  const signal = source.signal;
   try {
-    if (!receivesInMemory(request, target)) {
+    if (!receivesInMemory(source.contentLength, target)) {
       return await convertOnDisk(
-        (tmpDir) => receiveSingleFile(request, { field: CONVERT_FIELD, maxFileBytes: allowance.maxFileBytes, tmpDir }),
+        (tmpDir) => source.receiveFile({ field: CONVERT_FIELD, maxFileBytes: allowance.maxFileBytes, tmpDir }),
         target,
         allowance,
         signal,
       );
     }
-    const input = await receiveSingleFileInMemory(request, { field: CONVERT_FIELD, maxFileBytes: allowance.maxFileBytes });
+    const input = await source.receiveInMemory({ field: CONVERT_FIELD, maxFileBytes: allowance.maxFileBytes });
     const converted = await convertInMemory(input, target, allowance, signal);
     if (converted) return converted;
     // A video, or an image too large to convert in memory: the usual way, from a file.
@@ -122,8 +135,8 @@ export async function convertUpload(principal: Principal, request: RouteRequest,
 }
 
 /** A known, small body to an image target: the only requests received into memory. */
-function receivesInMemory(request: RouteRequest, target: ConvertTarget): boolean {
-  const declared = Number(request.headers.get("content-length") ?? "");
+function receivesInMemory(contentLength: string | null, target: ConvertTarget): boolean {
+  const declared = Number(contentLength ?? "");
   return isImageTarget(target) && Number.isSafeInteger(declared) && declared > 0 && declared <= convertInMemoryMaxBytes();
 }
 

@@ -11,7 +11,7 @@
  *   connection commits (the CLI, and also our own Prisma connection). Its own commits,
  *   key activity only, do not count (lib/db/unannounced.ts). It needs no I/O but is a
  *   statement all the same, which showed in a cached read's profile when run on every
- *   look-up (docs/performance.md, "Read path", "What made the difference"), so it is read at
+ *   look-up (docs/performance.md, "data_version read at most once per millisecond"), so it is read at
  *   most once per millisecond: another process's commit shows within 1 ms, this process's
  *   own at once (markChanged);
  * - PostgreSQL: statement triggers on the tables the caches read (migration

@@ -139,8 +139,8 @@ export function migrationList(provider: DatabaseProvider): MigrationList {
 /**
  * The migrations of the folder the database has not finished applying, read from
  * `_prisma_migrations` with the plain driver: no schema engine (a WebAssembly module whose
- * memory the process never gives back: docs/performance.md, "Read path", "What made the
- * difference"), so a server can check at every start and
+ * memory the process never gives back: docs/performance.md, "Migrations in a child
+ * process, only when pending"), so a server can check at every start and
  * leave the applying to a short-lived process (scripts/start.ts).
  */
 export async function pendingMigrations(config: DatabaseConfig): Promise<string[]> {

@@ -5,7 +5,7 @@
  * string (`query_compiler_fast_bg.<provider>.wasm-base64.mjs`). A module stays in memory
  * as long as the process: its source text and the string, a large part of the server's idle
  * heap, and more of its peak RSS with the heap allowed to grow under load
- * (docs/performance.md, "Key activity that invalidates nothing, ..."). Read as a file
+ * (docs/performance.md, "Prisma's query compiler read from its file"). Read as a file
  * instead, both are garbage once the module is compiled. scripts/prisma-generate.mjs points
  * the generated clients here; when the file cannot be found this answers undefined and the
  * client imports the module as before.

@@ -2,7 +2,7 @@
  * Reusing prepared statements on the SQLite connection. The Prisma adapter for
  * better-sqlite3 calls `prepare(sql).bind(args)` for every query, so SQLite compiles the
  * same few dozen statements again and again, a visible share of an upload's main thread
- * (docs/performance.md, "Re-measured 24 November, later"). Prisma's SQL text is stable per query shape, with values always bound, so a
+ * (docs/performance.md, "Fewer SQL statements per upload"). Prisma's SQL text is stable per query shape, with values always bound, so a
  * small LRU of compiled statements by SQL text serves almost every query.
  *
  * `bind` fixes a statement's parameters for good, so the cache hands out a bound *view*

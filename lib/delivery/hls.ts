@@ -12,29 +12,27 @@ import { errorResponse } from "../http/respond";
 import { storage } from "../storage";
 import { cacheControl, FILE_SECURITY_HEADERS } from "./headers";
 import { serveObject } from "./serve";
-import { nowSeconds, signPath, verifySignature } from "../crypto/signing";
+import { nowSeconds, signPath } from "../crypto/signing";
+import type { CdnTarget } from "./cdn-path";
+import { accessRefusal, REFUSALS } from "./decide";
 
 const ASSET = /^[A-Za-z0-9_]{1,64}\.(m3u8|ts)$/;
 export const PLAYLIST_TYPE = "application/vnd.apple.mpegurl";
 export const SEGMENT_TYPE = "video/mp2t";
 
 /**
- * The /cdn hook: a Response for HLS paths, null for every other path. `path` is the URL
- * path below the CDN base exactly as requested (percent-encoded), `decoded` its segments.
+ * An HLS target of /cdn (lib/delivery/cdn-path.ts). Its signature and moderation rules
+ * are the files' (accessRefusal, lib/delivery/decide.ts); an expired post has no stream.
  */
-export async function serveHls(request: Request, path: string, decoded: readonly string[]): Promise<Response | null> {
-  if (decoded.length !== 4 || decoded[1] !== "hls") return null;
-  const [code, , name, asset] = decoded;
+export async function serveHls(request: Request, target: Extract<CdnTarget, { kind: "hls" }>, query: URLSearchParams): Promise<Response> {
+  const { code, name, asset, signedPath: path } = target;
   const match = ASSET.exec(asset);
   if (!match) return notFound();
   const stream = await findDeliverableStream(code, name);
   if (!stream) return notFound();
-  const url = new URL(request.url);
-  const exp = url.searchParams.get("exp") ?? "";
-  if (stream.signed && !verifySignature(path, exp, url.searchParams.get("sig") ?? "")) {
-    return errorResponse("forbidden", "This link is not valid or has expired; request the post again for a fresh one.");
-  }
-  if (stream.moderated) return errorResponse("moderated", "This file is under moderation.");
+  const exp = query.get("exp") ?? "";
+  const refused = accessRefusal(stream, path, query);
+  if (refused) return errorResponse(REFUSALS[refused].error, REFUSALS[refused].message);
   const key = stream.prefix + asset;
   const playlist = match[1] === "m3u8";
   if (!stream.signed) return serveObject(request, { key, contentType: playlist ? PLAYLIST_TYPE : SEGMENT_TYPE, immutable: true });

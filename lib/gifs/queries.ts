@@ -5,7 +5,7 @@
  * entries. Each runs unchanged on SQLite and PostgreSQL: quoted Prisma table and column
  * names, booleans and dates as parameters (the SQLite adapter writes DateTime as ISO-8601
  * text, and a Date parameter is written the same way, so comparisons are between equal
- * formats). docs/gifs.md explains the design; docs/performance.md has the query plans.
+ * formats). docs/gifs.md explains the design; docs/performance.md, "GIF search" sums up the query plans that bench:gifs prints.
  */
 import { empty, join, raw, sqltag as sql, type Sql } from "@prisma/client/runtime/client";
 import { db } from "../db/client";

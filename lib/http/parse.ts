@@ -19,13 +19,19 @@ import { PRIVACIES, type Privacy } from "../posts/privacy";
 
 export { PRIVACIES, type Privacy };
 
+/** "public, unlisted or private": the privacies as an error message names them. */
+const PRIVACY_CHOICES = `${PRIVACIES.slice(0, -1).join(", ")} or ${PRIVACIES[PRIVACIES.length - 1]}`;
+
+/** A `privacy` field of a query or body: one of the privacies, else 400 saying which. */
+export const privacyField = z.enum(PRIVACIES, { error: `privacy must be ${PRIVACY_CHOICES}.` });
+
 /** `post-privacy`: public, unlisted or private (trimmed, case-insensitive); default private. */
 export function privacyHeader(headers: Headers, name = "post-privacy"): Privacy {
   const raw = headers.get(name);
   if (raw === null) return "private";
   const v = raw.trim().toLowerCase();
   if ((PRIVACIES as readonly string[]).includes(v)) return v as Privacy;
-  throw new DomainError("invalid_request", `Header ${name} must be public, unlisted or private.`);
+  throw new DomainError("invalid_request", `Header ${name} must be ${PRIVACY_CHOICES}.`);
 }
 
 /** Text with a maximum length in characters (code points): rejected past it, never truncated. */

@@ -3,7 +3,7 @@
  * dispatcher, the 404/405 logic and the OpenAPI documents are all derived from it.
  */
 import type { z } from "zod";
-import type { Principal } from "../types/principal";
+import type { PersonalPrincipal, TeamPrincipal } from "../types/principal";
 import type { BucketName } from "../ratelimit/buckets";
 
 import type { Surface } from "../types/surface";
@@ -20,15 +20,26 @@ export type { RouteRequest } from "../types/route-request";
 /** "key" (default): a key is required; "optional": checked when sent; "none": ignored. */
 export type AuthMode = "key" | "optional" | "none";
 
-/** The caller as the route's `auth` makes it: never null where a key is required. */
-export type PrincipalFor<A extends AuthMode> = A extends "key" ? Principal : Principal | null;
+/** The principal of each key kind: the dispatcher refuses every kind a route does not declare. */
+export type PrincipalOfKind<K extends KeyKind> = K extends "team" ? TeamPrincipal : PersonalPrincipal;
 
-export interface HandlerContext<P, Q, B, A extends AuthMode = AuthMode> {
+/**
+ * The caller as the route's `auth` and `keys` make it: never null where a key is required,
+ * and only of the declared key kinds (personal only unless the route says otherwise).
+ */
+export type PrincipalFor<A extends AuthMode, K extends KeyKind = "personal"> = A extends "key"
+  ? PrincipalOfKind<K>
+  : PrincipalOfKind<K> | null;
+
+export interface HandlerContext<P, Q, B, A extends AuthMode = AuthMode, K extends KeyKind = KeyKind> {
   params: P;
   query: Q;
   body: B;
-  /** `Principal` where a key is required; nullable only with `auth: "optional"` or `"none"`. */
-  principal: PrincipalFor<A>;
+  /**
+   * Of the route's declared key kinds (`keys`, personal by default); nullable only with
+   * `auth: "optional"` or `"none"`.
+   */
+  principal: PrincipalFor<A, K>;
   surface: Surface;
   /** The narrow request (docs/http-core.md): bodies are read through lib/files/request-body.ts. */
   request: RouteRequest;
@@ -56,6 +67,7 @@ export interface RouteDef<
   B extends z.ZodType = z.ZodType,
   R extends ResponseSpec = ResponseSpec,
   A extends AuthMode = AuthMode,
+  K extends KeyKind = KeyKind,
 > {
   /** OpenAPI operationId; unique. */
   id: string;
@@ -70,8 +82,11 @@ export interface RouteDef<
    * OpenAPI documents, sign-in).
    */
   auth?: A;
-  /** Accepted key kinds (default personal only). Any other kind gets 401. */
-  keys?: readonly KeyKind[];
+  /**
+   * Accepted key kinds (default personal only). Any other kind gets 401 from the
+   * dispatcher, and the handler's principal is typed accordingly.
+   */
+  keys?: readonly K[];
   /** App keys need the gallery-access permission (403 forbidden without it). */
   galleryAccess?: boolean;
   /** A lapsed team subscription is refused (403 forbidden) here. */
@@ -86,14 +101,14 @@ export interface RouteDef<
   /** Schema of the 200 JSON body (or a description of a binary reply). */
   response?: R;
   /** The handler returns the `z.input` of `response`; a route without one returns a Response. */
-  handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>, A>) => Promise<ReplyOf<R>>;
+  handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>, A, K>) => Promise<ReplyOf<R>>;
   /**
    * The same answer as `handler`, from in-process caches alone and without an await, or
    * undefined when that is not possible (the handler then runs). Only for bodiless reads
    * with a fixed rate-limit bucket; see lib/http/dispatch.ts (`answerFromCache`).
    */
   fromCache?: (
-    ctx: Omit<HandlerContext<z.output<P>, z.output<Q>, undefined, A>, "body" | "request" | "requestId">,
+    ctx: Omit<HandlerContext<z.output<P>, z.output<Q>, undefined, A, K>, "body" | "request" | "requestId">,
   ) => ReplyOf<R> | undefined;
   /**
    * Headers on every reply of this route, errors included, and on the OPTIONS reply of its
@@ -120,8 +135,8 @@ export interface RouteDef<
 
 /**
  * Identity function that keeps the schema types flowing into the handler's context: params,
- * query and body from their schemas, the principal from `auth` (absent means "key"), the
- * return type from `response`.
+ * query and body from their schemas, the principal from `auth` (absent means "key") and
+ * `keys` (absent means personal keys only), the return type from `response`.
  */
 export function defineRoute<
   P extends z.ZodType = z.ZodUndefined,
@@ -129,7 +144,8 @@ export function defineRoute<
   B extends z.ZodType = z.ZodUndefined,
   R extends ResponseSpec = undefined,
   A extends AuthMode = "key",
->(def: RouteDef<P, Q, B, R, A>): RouteDef {
+  K extends KeyKind = "personal",
+>(def: RouteDef<P, Q, B, R, A, K>): RouteDef {
   // The table stores routes with their types erased (RouteDef's defaults): the dispatcher
   // checks at run time what this signature checked at compile time.
   return def as unknown as RouteDef;

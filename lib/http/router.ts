@@ -96,3 +96,10 @@ const ORDER: (Method | "HEAD" | "OPTIONS")[] = ["GET", "HEAD", "POST", "PUT", "P
 function methodOrder(a: string, b: string): number {
   return ORDER.indexOf(a as Method) - ORDER.indexOf(b as Method);
 }
+
+/** The route path of a request URL: below the surface's base, without a trailing slash. */
+export function routePath(url: Pick<URL, "pathname">, basePath: string): string {
+  let path = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : url.pathname;
+  if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
+  return path;
+}

@@ -3,6 +3,11 @@
  * `stopJobWorkers()` when it stops, `notifyJobs()` after enqueuing. Kept on globalThis
  * because the server (tsx) and the Next.js bundles load their own copies of this module,
  * and an enqueue in a route handler must wake the one worker of the process.
+ *
+ * Job kinds of the features above this layer are registered from above
+ * (`registerJobHandler`, as post events are: lib/posts/events.ts), so the queue knows no
+ * feature: webhook deliveries register in lib/webhooks/delivery-job.ts. HLS renditions are
+ * the queue's own kind.
  */
 import { env } from "../config/env";
 import { openBullTransport, type BullTransport } from "./bull";
@@ -10,8 +15,6 @@ import { hlsJobHandler, HLS_JOB } from "./hls-job";
 import { setGaugeSource } from "../metrics/registry";
 import { countJobsByState } from "./queue";
 import { JobWorker, type JobHandler } from "./worker";
-import { webhookJobHandler, WEBHOOK_JOB } from "../webhooks/delivery-job";
-
 import { recoverDeadJobs } from "./queue";
 
 export { enqueueJob } from "./queue";
@@ -24,54 +27,86 @@ export interface StartOptions {
   redisUrl?: string;
 }
 
+/**
+ * A set of job kinds run by one worker of its own, so that one kind never holds up another
+ * (a long transcode never holds up webhook deliveries).
+ */
+export interface JobPool {
+  name: string;
+  /** Jobs of the pool at once. */
+  concurrency: number;
+}
+
+/** HLS renditions: one at a time (each is a whole ffmpeg run). */
+const MEDIA_POOL: JobPool = { name: "media", concurrency: 1 };
+
 interface Jobs {
-  worker?: JobWorker;
-  /** Webhook deliveries run beside media jobs, so a long transcode never holds them up. */
-  webhookWorker?: JobWorker;
+  /** Job kinds by name, with the pool that runs them. */
+  kinds: Map<string, { handler: JobHandler; pool: JobPool }>;
+  /** One worker per pool while started; the first is the media pool's. */
+  workers: JobWorker[];
   transport?: BullTransport;
   publisher?: BullTransport;
 }
 
 const holder = globalThis as unknown as { __mediahostJobs?: Jobs };
-const jobs = (): Jobs => (holder.__mediahostJobs ??= {});
+const jobs = (): Jobs =>
+  (holder.__mediahostJobs ??= { kinds: new Map([[HLS_JOB, { handler: hlsJobHandler, pool: MEDIA_POOL }]]), workers: [] });
 
-export const JOB_HANDLERS: Readonly<Record<string, JobHandler>> = { [HLS_JOB]: hlsJobHandler, [WEBHOOK_JOB]: webhookJobHandler };
-/** Webhook deliveries at once (each mostly waits on a remote server). */
-const WEBHOOK_CONCURRENCY = 4;
+/**
+ * Adds a kind of job, run by `pool`'s worker (pools with the same name share one). Call it
+ * before `startJobWorkers` and the start-up recovery (`recoverJobs`), which look the
+ * handlers up; registering a kind again replaces it.
+ */
+export function registerJobHandler(kind: string, handler: JobHandler, pool: JobPool): void {
+  jobs().kinds.set(kind, { handler, pool });
+}
 
-/** Starts this process's worker (idempotent). Jobs left by an earlier run are picked up at once. */
+/** Every registered kind's handler, by kind. */
+export function jobHandlers(): Readonly<Record<string, JobHandler>> {
+  return Object.fromEntries([...jobs().kinds].map(([kind, { handler }]) => [kind, handler]));
+}
+
+/** The registered kinds grouped by pool, the media pool first. */
+function pools(): { pool: JobPool; handlers: Record<string, JobHandler> }[] {
+  const byName = new Map<string, { pool: JobPool; handlers: Record<string, JobHandler> }>([
+    [MEDIA_POOL.name, { pool: MEDIA_POOL, handlers: {} }],
+  ]);
+  for (const [kind, { handler, pool }] of jobs().kinds) {
+    const group = byName.get(pool.name) ?? { pool, handlers: {} };
+    group.handlers[kind] = handler;
+    byName.set(pool.name, group);
+  }
+  return [...byName.values()];
+}
+
+/** Starts this process's workers, one per pool (idempotent); returns the media pool's. Jobs left by an earlier run are picked up at once. */
 export function startJobWorkers(opts: StartOptions = {}): JobWorker {
   const state = jobs();
-  if (state.worker) return state.worker;
+  if (state.workers.length) return state.workers[0];
   const redisUrl = opts.redisUrl ?? env().REDIS_URL ?? "";
   const pollMs = opts.pollMs ?? env().JOB_POLL_MS ?? (redisUrl ? 15_000 : 2000);
-  const worker = new JobWorker({ handlers: { [HLS_JOB]: hlsJobHandler }, concurrency: 1, pollMs, leaseMs: opts.leaseMs });
-  const webhookWorker = new JobWorker({
-    handlers: { [WEBHOOK_JOB]: webhookJobHandler },
-    concurrency: WEBHOOK_CONCURRENCY,
-    pollMs,
-    leaseMs: opts.leaseMs,
-  });
-  state.worker = worker;
-  state.webhookWorker = webhookWorker;
+  const workers = pools().map(
+    ({ pool, handlers }) => new JobWorker({ handlers, concurrency: pool.concurrency, pollMs, leaseMs: opts.leaseMs }),
+  );
+  state.workers = workers;
   setGaugeSource("jobs", countJobsByState);
-  // A message names a row of either kind; each worker claims only its own kinds.
-  if (redisUrl)
-    state.transport = openBullTransport(redisUrl, async (id) => void (await Promise.all([worker.runById(id), webhookWorker.runById(id)])));
-  worker.start();
-  webhookWorker.start();
-  return worker;
+  // A message names a row of any kind; each worker claims only its own kinds.
+  if (redisUrl) {
+    state.transport = openBullTransport(redisUrl, async (id) => void (await Promise.all(workers.map((worker) => worker.runById(id)))));
+  }
+  for (const worker of workers) worker.start();
+  return workers[0];
 }
 
 /** Stops the worker: the running job is aborted and queued again for the next start. */
 export async function stopJobWorkers(): Promise<void> {
   const state = jobs();
-  const { worker, webhookWorker, transport, publisher } = state;
-  state.worker = undefined;
-  state.webhookWorker = undefined;
+  const { workers, transport, publisher } = state;
+  state.workers = [];
   state.transport = undefined;
   state.publisher = undefined;
-  await Promise.allSettled([worker?.stop(), webhookWorker?.stop(), transport?.close(), publisher?.close()]);
+  await Promise.allSettled([...workers.map((worker) => worker.stop()), transport?.close(), publisher?.close()]);
 }
 
 /** After jobs were enqueued (and committed): wakes the local worker, or every instance through Redis. */
@@ -79,8 +114,7 @@ export async function notifyJobs(jobIds: readonly string[]): Promise<void> {
   // Nothing new (an upload of images only): waking the worker would only poll the table.
   if (!jobIds.length) return;
   const state = jobs();
-  state.worker?.wake();
-  state.webhookWorker?.wake();
+  for (const worker of state.workers) worker.wake();
   const redisUrl = env().REDIS_URL;
   if (!redisUrl) return;
   state.publisher ??= state.transport ?? openBullTransport(redisUrl);
@@ -98,7 +132,7 @@ export async function notifyJobs(jobIds: readonly string[]): Promise<void> {
 export async function recoverJobs(isDead: (workerId: string) => boolean): Promise<{ requeued: number; failed: number }> {
   const { requeued, failed } = await recoverDeadJobs(isDead);
   for (const job of failed) {
-    const handler = JOB_HANDLERS[job.kind];
+    const handler = jobs().kinds.get(job.kind)?.handler;
     let payload: unknown;
     try {
       payload = JSON.parse(job.payload);

@@ -63,16 +63,23 @@ export const HLS_CONTENT_TYPES: Readonly<Record<string, string>> = {
   ts: "video/mp2t",
 };
 
+/** HLS_THREADS: ffmpeg threads of one HLS run; unset or empty: half the CPUs. A bad value is refused (lib/server/settings.ts). */
 export function hlsThreads(source: Record<string, string | undefined> = process.env): number {
-  const n = Number(source.HLS_THREADS);
+  const raw = (source.HLS_THREADS ?? "").trim();
+  if (!raw) return Math.max(1, Math.floor(availableParallelism() / 2));
+  const n = Number(raw);
   if (Number.isInteger(n) && n >= 1) return n;
-  return Math.max(1, Math.floor(availableParallelism() / 2));
+  throw new Error(`Invalid setting HLS_THREADS: must be an integer >= 1, got ${JSON.stringify(raw)}`);
 }
+
+const X264_PRESETS = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"];
 
 /** HLS_X264_PRESET (default veryfast): slower presets give smaller segments for more CPU. */
 export function hlsPreset(source: Record<string, string | undefined> = process.env): string {
   const p = (source.HLS_X264_PRESET ?? "").trim();
-  return /^(ultrafast|superfast|veryfast|faster|fast|medium|slow|slower|veryslow)$/.test(p) ? p : "veryfast";
+  if (!p) return "veryfast";
+  if (X264_PRESETS.includes(p)) return p;
+  throw new Error(`Invalid setting HLS_X264_PRESET: must be one of ${X264_PRESETS.join(", ")}, got ${JSON.stringify(p)}`);
 }
 
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);

@@ -1,7 +1,7 @@
 /**
  * What ffprobe would say about an MP4 or MOV (codecs, stream order, coded size, rotation,
  * durations), read from the `moov` box instead: no process to spawn. ffprobe costs about half
- * of a small remux (docs/performance.md, "Remux without a probe"); this reads a few kilobytes.
+ * of a small remux (docs/performance.md, "MP4 and MOV probed from their boxes"); this reads a few kilobytes.
  *
  * It answers only when the boxes say everything the media layer decides on, and resolves
  * null otherwise, so the caller asks ffprobe: fragmented files (`mvex`, `moof`), tracks

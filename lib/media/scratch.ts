@@ -5,7 +5,7 @@
  * Why not a fresh Buffer per file: V8 counts the memory behind every Buffer as external
  * memory, and external memory allocated since the last full GC counts against the old
  * generation's limit. Fresh Buffers for every uploaded photo made the server mark its whole
- * heap every few uploads (docs/performance.md, "Uploads: garbage collection"). Image jobs
+ * heap every few uploads (docs/performance.md, "Reused image buffers"). Image jobs
  * run a few at a time
  * (the media limiter), so a few kept buffers serve them all.
  *

@@ -52,11 +52,17 @@ export class ListModerator implements Moderator {
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const lines = (path: string | undefined) => (path && existsSync(path) ? readFileSync(path, "utf8").split(/\r?\n/) : []);
+/** The lines of the file a variable names; unset: none. A file that cannot be read is refused, naming the variable. */
+function lines(source: Readonly<Record<string, string | undefined>>, name: string): string[] {
+  const path = source[name]?.trim();
+  if (!path) return [];
+  if (!existsSync(path)) throw new Error(`Invalid setting ${name}: no file at ${JSON.stringify(path)}`);
+  return readFileSync(path, "utf8").split(/\r?\n/);
+}
 
-export function moderatorFromEnv(source: NodeJS.ProcessEnv = process.env): Moderator {
-  const words = [...(source.MODERATION_WORDS || "").split(","), ...lines(source.MODERATION_WORDS_FILE)];
-  return new ListModerator(words, lines(source.MODERATION_HASHES_FILE));
+export function moderatorFromEnv(source: Readonly<Record<string, string | undefined>> = process.env): Moderator {
+  const words = [...(source.MODERATION_WORDS || "").split(","), ...lines(source, "MODERATION_WORDS_FILE")];
+  return new ListModerator(words, lines(source, "MODERATION_HASHES_FILE"));
 }
 
 const holder = globalThis as unknown as { __mediahostModerator?: Moderator };

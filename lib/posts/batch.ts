@@ -7,6 +7,7 @@
  * requests one by one would, never more at once.
  */
 import { DomainError, isDomainError } from "../errors";
+import { addPostToFolder, removePostFromFolder } from "../folders/folders";
 import type { Privacy } from "./privacy";
 import { isShareCode } from "./codes";
 import { updatePost } from "./edit";
@@ -16,9 +17,14 @@ import { deletePost } from "./remove";
 /** Posts one batch may name; more is a 400 for the whole request. */
 export const BATCH_MAX_ITEMS = 100;
 
-export const BATCH_ACTIONS = ["delete", "privacy"] as const;
+export const BATCH_ACTIONS = ["delete", "privacy", "folder_add", "folder_remove"] as const;
 
-export type BatchAction = { action: "delete" } | { action: "privacy"; privacy: Privacy };
+/** `folder_add`/`folder_remove` carry a folder the caller owns, checked before the batch runs (docs/folders.md). */
+export type BatchAction =
+  | { action: "delete" }
+  | { action: "privacy"; privacy: Privacy }
+  | { action: "folder_add"; folderId: string }
+  | { action: "folder_remove"; folderId: string };
 
 export interface BatchDone {
   /** Position of the code in the request. */
@@ -44,6 +50,14 @@ async function applyTo(code: string, viewer: Viewer, action: BatchAction): Promi
   if (!isShareCode(code)) throw new DomainError("invalid_request", "code is not a valid share code.");
   if (action.action === "delete") {
     await deletePost(code, viewer);
+    return { code };
+  }
+  if (action.action === "folder_add") {
+    await addPostToFolder(code, viewer, action.folderId);
+    return { code };
+  }
+  if (action.action === "folder_remove") {
+    await removePostFromFolder(code, action.folderId);
     return { code };
   }
   const { privacy } = await updatePost(code, viewer, { privacy: action.privacy });

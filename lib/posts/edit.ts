@@ -5,7 +5,9 @@ import { DomainError } from "../errors";
 import type { Privacy } from "./privacy";
 import { syncGifWords } from "./gif-words";
 import { moderator } from "../moderation/moderator";
-import { postForChange, type Viewer } from "./read";
+import type { Prisma } from "../db/client";
+import type { OpenedPost } from "./open";
+import { postForChange, postInclude, type Viewer } from "./read";
 import { indexPostWords } from "./words";
 
 export interface PostChanges {
@@ -22,10 +24,33 @@ export interface PostChanges {
 /**
  * Applies the changes the post's rules allow: team posts stay private; a restricted
  * post asked to become public becomes unlisted; a flagged title or description
- * quarantines the post.
+ * quarantines the post. Returns the privacy the post has afterwards (which the rules may
+ * keep from changing): what a batch needs.
  */
-/** Returns the privacy the post has afterwards (which the rules above may keep from changing). */
 export async function updatePost(code: string, viewer: Viewer, changes: PostChanges): Promise<{ privacy: Privacy }> {
+  const { privacy } = await applyChanges(code, viewer, changes, {});
+  return { privacy: privacy as Privacy };
+}
+
+/**
+ * updatePost for PATCH /posts/{code}: the post as its owner sees it afterwards, with the
+ * changer's like, read back by the update itself (the post is read once before the change,
+ * once with it).
+ */
+export async function editPost(code: string, viewer: Viewer, changes: PostChanges): Promise<OpenedPost> {
+  const likes = viewer.userId ? { where: { userId: viewer.userId }, select: { userId: true } } : false;
+  const { likes: like, ...post } = await applyChanges(code, viewer, changes, { ...postInclude, likes });
+  // Without a user (a team key) no like is read back: `likes` is then absent.
+  return { kind: "post", post, owner: true, liked: (like?.length ?? 0) > 0 };
+}
+
+/** The rules above, then one transaction; `back` is what the post's update reads back with it. */
+async function applyChanges<I extends Prisma.PostInclude>(
+  code: string,
+  viewer: Viewer,
+  changes: PostChanges,
+  back: I,
+): Promise<Prisma.PostGetPayload<{ include: I }>> {
   const post = await postForChange(code, viewer);
   const title = changes.title === undefined ? undefined : changes.title?.trim() || null;
   const description = changes.description === undefined ? undefined : changes.description?.trim() || null;
@@ -46,8 +71,14 @@ export async function updatePost(code: string, viewer: Viewer, changes: PostChan
   }
 
   const updated = await db().$transaction(async (tx) => {
+    // The access list first, so that the update below reads back the new one.
+    if (accessIds) {
+      await tx.postAccess.deleteMany({ where: { postId: post.id } });
+      if (accessIds.length) await tx.postAccess.createMany({ data: accessIds.map((userId) => ({ postId: post.id, userId })) });
+    }
     const row = await tx.post.update({
       where: { id: post.id },
+      include: back,
       data: {
         ...(title !== undefined ? { title } : {}),
         ...(description !== undefined ? { description } : {}),
@@ -60,12 +91,8 @@ export async function updatePost(code: string, viewer: Viewer, changes: PostChan
     if (title !== undefined || description !== undefined) await indexPostWords(tx, row);
     // New word rows, or a privacy change: the GIF search's copy of "public GIF" follows.
     if (title !== undefined || description !== undefined || privacy) await syncGifWords(tx, post.id);
-    if (accessIds) {
-      await tx.postAccess.deleteMany({ where: { postId: post.id } });
-      if (accessIds.length) await tx.postAccess.createMany({ data: accessIds.map((userId) => ({ postId: post.id, userId })) });
-    }
     return row;
   });
   forgetDeliverable({ code });
-  return { privacy: updated.privacy as Privacy };
+  return updated;
 }

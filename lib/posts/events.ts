@@ -8,7 +8,7 @@
  * reach the one listener, registered once whichever copy registers it. A listener must not
  * throw into the emitter (a request never fails for a webhook); errors are logged here.
  */
-import type { PostRecord } from "./read";
+import type { PostRecord } from "./record";
 
 export type ModerationAction = "moderated" | "released" | "restricted";
 

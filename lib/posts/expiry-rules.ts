@@ -79,14 +79,4 @@ export function parseMaxViews(raw: string, field: string): number {
   return n;
 }
 
-/** The upload headers `expires-at` and `max-views`; absent or empty: no limit. */
-export function expiryHeaders(headers: Headers): ExpirySettings {
-  const at = headers.get("expires-at");
-  const views = headers.get("max-views");
-  return {
-    ...(at !== null && at.trim() !== "" ? { expiresAt: parseExpiry(at, "Header expires-at") } : {}),
-    ...(views !== null && views.trim() !== "" ? { maxViews: parseMaxViews(views, "Header max-views") } : {}),
-  };
-}
-
 const invalid = (message: string) => new DomainError("invalid_request", message);

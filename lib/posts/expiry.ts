@@ -4,14 +4,14 @@
  * 404, /cdn refuses its files, and the post is deleted (rows, then stored files) by the
  * same function as a delete, at once when a read notices it and otherwise by the sweep.
  *
- * A view limit is spent by people's views (lib/social/views.ts, countLimitedView): the
+ * A view limit is spent by people's views (lib/posts/views.ts, countLimitedView): the
  * Nth view is served and moves `expiresAt` to at most VIEW_LIMIT_GRACE_SECONDS from then, so the
  * Nth viewer's page can still load its media; every later view is refused with 404.
  */
 import { db } from "../db/client";
 import { isExpired } from "./expiry-rules";
-import { removePostRecord } from "./remove";
-import { findPostByCode } from "./read";
+import { removePostRecord } from "./erase";
+import { findPostByCode } from "./record";
 
 /**
  * Deletes the post behind `code` when it has expired (re-read from the database, so a

@@ -16,6 +16,8 @@ export interface GalleryFilters {
   search?: string;
   privacy?: Privacy;
   tab?: GalleryTab;
+  /** Only posts in this folder of the caller's (docs/folders.md). */
+  folder?: string;
 }
 
 const positionOf = (p: PostRecord): Position => ({ t: p.createdAt.getTime(), id: p.id });
@@ -49,6 +51,7 @@ export async function listOwnPosts(userId: string, filters: GalleryFilters, limi
     teamId: null,
     ...(filters.privacy ? { privacy: filters.privacy } : {}),
     ...tabFilter(filters.tab),
+    ...(filters.folder ? { folders: { some: { folderId: filters.folder } } } : {}),
     // An expired post is gone for its owner too (docs/expiry.md), even before the sweep.
     AND: [...wordFilters(filters.search), afterPosition("createdAt", after), notExpiredWhere()],
   };

@@ -7,19 +7,13 @@
  */
 import { deepFreeze } from "../cache/freeze";
 import { VersionedCache } from "../cache/versioned";
-import type { Prisma } from "../db/client";
 import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { expireSoon } from "./expiry";
 import { isExpired } from "./expiry-rules";
+import { findPostByCode, postInclude, type PostRecord } from "./record";
 
-export const postInclude = {
-  files: { orderBy: { index: "asc" } },
-  user: true,
-  access: { include: { user: true }, orderBy: { createdAt: "asc" } },
-} as const satisfies Prisma.PostInclude;
-
-export type PostRecord = Prisma.PostGetPayload<{ include: typeof postInclude }>;
+export { findPostByCode, postInclude, type PostRecord };
 
 /** Who is looking: a personal account, a team key, or nobody (anonymous GET /gifs). */
 export interface Viewer {
@@ -35,10 +29,6 @@ export interface Viewer {
 }
 
 export const ANONYMOUS: Viewer = { userId: null, teamId: null };
-
-export async function findPostByCode(code: string): Promise<PostRecord | null> {
-  return db().post.findUnique({ where: { code }, include: postInclude });
-}
 
 /**
  * The read path's look-ups (readPost, isOwner, likedBy), cached until the next committed

@@ -1,27 +1,14 @@
 /**
- * Deleting posts and files. Rows go first, in one transaction (a reader never sees a post
- * whose files are gone); then the stored bytes. A storage failure after the commit is
- * logged, never undone: the object is unreachable either way.
+ * Deleting posts and files on someone's request: the owner's (with the change rights of
+ * read.ts) or the operator's. The removal itself is erase.ts's.
  */
 import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { syncGifWords } from "./gif-words";
-import { renditionKeys } from "../renditions";
-import { storage } from "../storage";
 import { findPostByCode, notFound, postForChange, type PostRecord, type Viewer } from "./read";
 import { postOnAdaptiveDelivery } from "./adaptive";
 import { forgetDeliverable } from "./delivery-cache";
-import { emitPostEvent } from "./events";
-
-/** The file, its still frame and its renditions (made or not: deleting a missing key is a no-op). */
-function storedKeys(files: PostRecord["files"]): string[] {
-  return files.flatMap((f) => [f.storageKey, ...(f.thumbnailKey ? [f.thumbnailKey] : []), ...renditionKeys(f.storageKey)]);
-}
-
-async function removeObjects(keys: string[], prefixes: string[]): Promise<void> {
-  const results = await Promise.allSettled([...keys.map((k) => storage().delete(k)), ...prefixes.map((p) => storage().deletePrefix(p))]);
-  for (const r of results) if (r.status === "rejected") console.error("storage: delete failed", r.reason);
-}
+import { removeObjects, removePostRecord, storedKeys } from "./erase";
 
 export async function deletePost(code: string, viewer: Viewer): Promise<void> {
   await removePost(await postForChange(code, viewer));
@@ -40,32 +27,6 @@ export async function deletePostAsOperator(code: string): Promise<void> {
 /** A delete asked for by someone: a post another request deleted meanwhile is a 404 (not a 500). */
 async function removePost(post: PostRecord): Promise<void> {
   if (!(await removePostRecord(post))) throw notFound();
-}
-
-/**
- * Deletes the post's rows, then its stored files. Safe to call twice at once (an expiry
- * noticed by two reads, or by a read and the sweep): only the call that deleted the row
- * touches the counters and storage. False when the post was already gone.
- */
-export async function removePostRecord(post: PostRecord): Promise<boolean> {
-  const { code } = post;
-  const deleted = await db().$transaction(async (tx) => {
-    // deleteMany, not delete: when two calls delete the same post at once, the second
-    // finds nothing, and the owner's count drops only once.
-    const { count } = await tx.post.deleteMany({ where: { id: post.id } });
-    if (count && post.userId) {
-      await tx.user.updateMany({ where: { id: post.userId, uploadCount: { gt: 0 } }, data: { uploadCount: { decrement: 1 } } });
-    }
-    return count > 0;
-  });
-  forgetDeliverable({ code });
-  if (!deleted) return false;
-  emitPostEvent({ type: "deleted", post });
-  await removeObjects(
-    storedKeys(post.files),
-    post.files.flatMap((f) => (f.streamKey ? [f.streamKey] : [])),
-  );
-  return true;
 }
 
 /** Removes one file; removing the last file of a post deletes the post. */

@@ -41,6 +41,11 @@ export const BUCKETS = {
   webhooks_read: perUser(60, 60), // GET /webhooks, /webhooks/{id}, /webhooks/{id}/deliveries
   webhooks_write: perUser(20, 60), // create, update, delete
   webhooks_test: perUser(5, 60), // POST /webhooks/{id}/test
+  // Short links and folders (issue 26; our own buckets: docs/short-links.md, docs/folders.md)
+  links_read: perUser(60, 60), // GET /links
+  links_write: perUser(30, 60), // POST /links, DELETE /links/{code}
+  folders_read: perUser(60, 60), // GET /folders, GET /folders/{id}
+  folders_write: perUser(30, 60), // create, rename, delete a folder; add and remove posts
   // Relay only
   block: perUser(10, 60),
   unblock: perUser(10, 60),

@@ -1,32 +1,21 @@
 /**
  * Direct files: /cdn/<code>/<name>, thumbnails /cdn/<code>/thumbs/<name>.jpg, sized
- * renditions /cdn/<code>/r/<width>/<name>.webp (docs/renditions.md), and user media
- * (avatars, banners) /cdn/u/<...>. Files of private posts need the URL's signature.
- * Every reply carries request-id from the custom server; errors are our JSON.
+ * renditions /cdn/<code>/r/<width>/<name>.webp (docs/renditions.md), adaptive streams
+ * (lib/delivery/hls.ts) and user media (avatars, banners) /cdn/u/<...>. The general lane:
+ * any storage, any method, a Web Response. What a path names is parseCdnPath's and whether
+ * it is served is decideDelivery's (lib/delivery/); this file only looks up and answers,
+ * like the await-free lane (lib/server/cdn-lane.ts). Every reply carries request-id from
+ * the custom server; errors are our JSON.
  */
-import { verifySignature } from "../crypto/signing";
-import { serveObject } from "../delivery/serve";
+import { parseCdnPath, type CdnTarget } from "../delivery/cdn-path";
+import { decideDelivery, REFUSALS, type Delivery, type RefusalReason } from "../delivery/decide";
 import { serveHls } from "../delivery/hls";
+import { serveObject } from "../delivery/serve";
 import { isDomainError } from "../errors";
-import { cacheableUntil, deliverableExpired, fileStillStored, findDeliverableFile, type DeliverableFile } from "../posts/files";
-import { expireSoon } from "../posts/expiry";
-import {
-  RENDITION_WIDTHS,
-  ensureRendition,
-  parseRenditionSegments,
-  renditionKey,
-  renditionSourceKey,
-  type RenditionWidth,
-} from "../renditions";
 import { carryContentLength, errorResponse } from "../http/respond";
-
-const USER_MEDIA_TYPES: Record<string, string> = {
-  webp: "image/webp",
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-};
+import { expireSoon } from "../posts/expiry";
+import { fileStillStored, findDeliverableFile } from "../posts/files";
+import { ensureRendition } from "../renditions";
 
 export async function serveCdn(request: Request, basePath = "/cdn"): Promise<Response> {
   const response = await resolveCdn(request, basePath);
@@ -40,102 +29,50 @@ async function resolveCdn(request: Request, basePath: string): Promise<Response>
   }
   const url = new URL(request.url);
   const path = url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length + 1) : "";
-  const segments = path.split("/");
-  let decoded: string[];
-  try {
-    decoded = segments.map((s) => decodeURIComponent(s));
-  } catch {
-    return notFound();
+  const target = parseCdnPath(path);
+  switch (target.kind) {
+    case "none":
+      return errorResponse("not_found", target.message);
+    case "user":
+      return serveObject(request, { key: target.key, contentType: target.contentType, immutable: true });
+    case "hls":
+      return serveHls(request, target, url.searchParams);
+    default:
+      return servePostFile(request, target, url.search.slice(1));
   }
+}
 
-  if (decoded[0] === "u" && decoded.length >= 3 && decoded.every((s) => /^[A-Za-z0-9._-]+$/.test(s) && s !== ".." && s !== ".")) {
-    const ext = decoded[decoded.length - 1].split(".").pop()!.toLowerCase();
-    const type = USER_MEDIA_TYPES[ext];
-    if (!type) return notFound();
-    return serveObject(request, { key: decoded.join("/"), contentType: type, immutable: true });
+async function servePostFile(request: Request, target: Extract<CdnTarget, { kind: "original" | "thumb" | "rendition" }>, query: string) {
+  const delivery = decideDelivery(target, query, await findDeliverableFile(target.code, target.name));
+  if (delivery.kind === "refuse") return refusal(delivery.reason, target.code);
+  if (delivery.make) {
+    const made = await makeRendition(delivery);
+    if (made) return made;
   }
-
-  // Adaptive streams: /cdn/<code>/hls/<name>/<playlist or segment> (lib/delivery/hls.ts).
-  const hls = await serveHls(request, path, decoded);
-  if (hls) return hls;
-
-  const rendition = parseRenditionSegments(decoded.slice(1));
-  if (rendition?.kind === "bad") {
-    return errorResponse("not_found", `No such rendition: the widths are ${RENDITION_WIDTHS.join(" and ")}, as WebP.`);
-  }
-  if (rendition) return serveRendition(request, url, path, decoded[0], rendition.name, rendition.width);
-
-  const thumb = decoded.length === 3 && decoded[1] === "thumbs" && decoded[2].endsWith(".jpg");
-  if (decoded.length !== 2 && !thumb) return notFound();
-  const code = decoded[0];
-  const name = thumb ? decoded[2].slice(0, -".jpg".length) : decoded[1];
-  const file = await findDeliverableFile(code, name);
-  if (!file || (thumb && !file.thumbnailKey)) return notFound();
-  if (deliverableExpired(file)) {
-    // Expired: 404 at once, whatever a cache or a signature says, and deleted now (docs/expiry.md).
-    expireSoon(code);
-    return notFound();
-  }
-  const exp = url.searchParams.get("exp") ?? "";
-  if (file.signed) {
-    const sig = url.searchParams.get("sig") ?? "";
-    if (!verifySignature(path, exp, sig)) {
-      return errorResponse("forbidden", "This link is not valid or has expired; request the post again for a fresh one.");
-    }
-  }
-  if (file.moderated) return errorResponse("moderated", "This file is under moderation.");
-  // A signed URL may be cached only until it expires; an expiring post's files only until the post does.
-  const until = cacheableUntil(file, file.signed ? Number(exp) : undefined);
   return serveObject(request, {
-    key: thumb ? file.thumbnailKey! : file.storageKey,
-    contentType: thumb ? "image/jpeg" : file.mimeType,
-    immutable: until === undefined,
-    ...(until !== undefined ? { expiresAt: until } : {}),
+    key: delivery.key,
+    contentType: delivery.contentType,
+    immutable: delivery.cacheUntil === undefined,
+    ...(delivery.cacheUntil !== undefined ? { expiresAt: delivery.cacheUntil } : {}),
   });
 }
 
-async function serveRendition(
-  request: Request,
-  url: URL,
-  path: string,
-  code: string,
-  name: string,
-  width: RenditionWidth,
-): Promise<Response> {
-  const file = await findDeliverableFile(code, name);
-  const sourceKey = file ? renditionSourceKey(file) : null;
-  if (!file || !sourceKey) return notFound();
-  if (deliverableExpired(file)) {
-    expireSoon(code);
-    return notFound();
-  }
-  const refused = refusal(file, path, url);
-  if (refused) return refused;
-  const key = renditionKey(file.storageKey, width);
+/** Makes a rendition not stored yet; an error reply when that is refused (busy, too large), else null. */
+async function makeRendition(delivery: Extract<Delivery, { kind: "serve" }>): Promise<Response | null> {
+  const { sourceKey, width, fileKey } = delivery.make!;
   try {
-    await ensureRendition({ sourceKey, key, width, stillWanted: () => fileStillStored(file.storageKey) });
+    await ensureRendition({ sourceKey, key: delivery.key, width, stillWanted: () => fileStillStored(fileKey) });
+    return null;
   } catch (error) {
     if (!isDomainError(error)) throw error;
     const headers: Record<string, string> = error.retryAfter ? { "retry-after": String(error.retryAfter) } : {};
     return errorResponse(error.type, error.message, { status: error.httpStatus, headers });
   }
-  const exp = url.searchParams.get("exp") ?? "";
-  const until = cacheableUntil(file, file.signed ? Number(exp) : undefined);
-  return serveObject(request, {
-    key,
-    contentType: "image/webp",
-    immutable: until === undefined,
-    ...(until !== undefined ? { expiresAt: until } : {}),
-  });
 }
 
-/** The original's rules for a derived object: a signature for hidden posts, nothing under moderation. */
-function refusal(file: DeliverableFile, path: string, url: URL): Response | null {
-  if (file.signed && !verifySignature(path, url.searchParams.get("exp") ?? "", url.searchParams.get("sig") ?? "")) {
-    return errorResponse("forbidden", "This link is not valid or has expired; request the post again for a fresh one.");
-  }
-  if (file.moderated) return errorResponse("moderated", "This file is under moderation.");
-  return null;
+function refusal(reason: RefusalReason, code: string): Response {
+  // Expired: 404 at once, whatever a cache or a signature says, and deleted now (docs/expiry.md).
+  if (reason === "expired") expireSoon(code);
+  const { error, message } = REFUSALS[reason];
+  return errorResponse(error, message);
 }
-
-const notFound = () => errorResponse("not_found", "No such file.");

@@ -11,11 +11,21 @@ import { convertUpload } from "../convert/convert";
 import { contentDisposition } from "../convert/filename";
 import { CONVERT_TARGET_HEADER, parseConvertTarget } from "../convert/target";
 import { attachResponseBody } from "../http/node-bridge";
+import { receiveSingleFile, receiveSingleFileInMemory } from "../uploads/multipart";
 
 export async function handleConvert(principal: Principal, request: RouteRequest): Promise<Response> {
   // Checked before the body is read: a bad header costs the client no upload.
   const target = parseConvertTarget(request.headers.get(CONVERT_TARGET_HEADER));
-  const file = await convertUpload(principal, request, target);
+  const file = await convertUpload(
+    principal,
+    {
+      contentLength: request.headers.get("content-length"),
+      signal: request.signal,
+      receiveFile: (options) => receiveSingleFile(request, options),
+      receiveInMemory: (options) => receiveSingleFileInMemory(request, options),
+    },
+    target,
+  );
   const response = new Response(file.body, {
     status: 200,
     headers: {

@@ -1,7 +1,7 @@
 /** Path, query and body pieces shared by several routes. */
 import { MAX_VIEWS_LIMIT, parseExpiry } from "../posts/expiry-rules";
 import { z } from "zod";
-import { LIMITS, limitedText, pagingQuery, PRIVACIES } from "../http/parse";
+import { LIMITS, limitedText, pagingQuery, privacyField } from "../http/parse";
 import { ANALYTICS_RANGES, DEFAULT_ANALYTICS_RANGE } from "../analytics/analytics";
 import { GALLERY_TABS } from "../posts/list";
 import { SESSION_NAME_MAX_LENGTH } from "../sessions/sessions";
@@ -31,8 +31,9 @@ export const followerParam = z.object({ id: idParam.shape.id });
 export const pageQuery = pagingQuery;
 export const postsQuery = pagingQuery.extend({
   search: z.string().max(100).optional(),
-  privacy: z.enum(PRIVACIES, { error: "privacy must be public, unlisted or private." }).optional(),
+  privacy: privacyField.optional(),
   tab: z.enum(GALLERY_TABS, { error: `tab must be one of ${GALLERY_TABS.join(", ")}.` }).optional(),
+  folder: z.string().max(64).optional().describe("Only posts in this folder (its id; docs/folders.md)"),
 });
 // At most 6 words of `search` are used, and only `limit` and `cursor` can be invalid
 // (docs/gifs.md, "Search semantics"). So a long search is cut, never refused: any sane query
@@ -68,7 +69,7 @@ const expiresAtField = z
 export const updatePostBody = z.object({
   title: nullableText("title", LIMITS.title),
   description: nullableText("description", LIMITS.description),
-  privacy: z.enum(PRIVACIES, { error: "privacy must be public, unlisted or private." }).optional(),
+  privacy: privacyField.optional(),
   expires_at: expiresAtField,
   max_views: z
     .number({ error: `max_views must be an integer from 1 to ${MAX_VIEWS_LIMIT} or null.` })

@@ -1,27 +1,14 @@
 /** Handlers of the upload and post endpoints: parse, call lib/uploads and lib/posts, shape. */
 import type { RouteRequest } from "../types/route-request";
-import type { Principal } from "../types/principal";
-import { accountOf } from "../types/principal";
-import { DomainError } from "../errors";
+import type { PersonalPrincipal, Principal } from "../types/principal";
 import { decodeCursor, pageReply } from "../http/cursor";
 import type { Surface } from "../http/route";
 import { isGated } from "../posts/expiry-rules";
 import { listOwnPosts, listUserPosts, type GalleryFilters } from "../posts/list";
-import { updatePost, type PostChanges } from "../posts/edit";
+import { editPost, type PostChanges } from "../posts/edit";
 import { deleteFile, deletePost } from "../posts/remove";
-import {
-  findPostByCode,
-  isHidden,
-  likedAmong,
-  likedBy,
-  notFound,
-  peekLikedBy,
-  peekReadablePost,
-  postForChange,
-  readPost,
-  type PostRecord,
-  type Viewer,
-} from "../posts/read";
+import { isHidden, likedAmong, postForChange, type PostRecord, type Viewer } from "../posts/read";
+import { openPost, peekOpenPost, refusalError } from "../posts/open";
 import type { Page } from "../db/paging";
 import { checkUploadBurst } from "../uploads/abuse";
 import { receiveFiles, type ReceivedFile } from "../uploads/multipart";
@@ -29,11 +16,11 @@ import { withTempDir } from "../files/temp";
 import { publishAppend, publishUpload, postPrivacy } from "../uploads/publish";
 import type { FailedFile, UploadOutcome } from "../uploads/upload";
 import { uploaderFor, type Uploader } from "../uploads/uploader";
-import { countLimitedView, countView } from "../social/views";
 import { moderator, screensFiles } from "../moderation/moderator";
 import { postView } from "../presenters/post-views";
 import { failedFilesView, type FailedFileView } from "../presenters/failed-files";
-import { appendRequestOptions, uploadRequestOptions } from "./upload-headers";
+import { addToFolder, folderForUpload } from "../folders/folders";
+import { appendRequestOptions, folderHeader, uploadRequestOptions } from "./upload-headers";
 
 type PostView = ReturnType<typeof postView>;
 
@@ -80,13 +67,31 @@ export function appendReply(
   return { post: postView(outcome.post, { owner: true, liked: false, surface }), ...failedPart(outcome.failed) };
 }
 
+/**
+ * The `folder` header's folder, found or created before the body is read, so a bad name
+ * or one folder too many is refused before any byte is stored. Folders are a person's: a
+ * team key's header is ignored, as its post-privacy is (docs/folders.md).
+ */
+async function uploadFolder(principal: Principal, headers: Headers): Promise<string | null> {
+  const ref = folderHeader(headers);
+  if (ref === null || principal.kind === "team") return null;
+  return folderForUpload(principal.user.id, ref);
+}
+
 export async function handleUpload(principal: Principal, request: RouteRequest, surface: Surface): Promise<UploadReply> {
   await checkUploadBurst(principal);
   const uploader = uploaderFor(principal);
   const choices = uploadRequestOptions(request.headers, (asked) => postPrivacy(uploader, asked));
-  return withTempDir(async (tmpDir) =>
-    uploadReply(await publishUpload(uploader, surface, await receiveUpload(request, uploader, tmpDir), choices, tmpDir), surface),
-  );
+  const folderId = await uploadFolder(principal, request.headers);
+  return withTempDir(async (tmpDir) => {
+    const outcome = await publishUpload(uploader, surface, await receiveUpload(request, uploader, tmpDir), choices, tmpDir);
+    if (folderId)
+      await addToFolder(
+        folderId,
+        outcome.posts.map((p) => p.id),
+      );
+    return uploadReply(outcome, surface);
+  });
 }
 
 export async function handleAddFiles(principal: Principal, request: RouteRequest, surface: Surface, code: string) {
@@ -106,13 +111,9 @@ export async function handleAddFiles(principal: Principal, request: RouteRequest
  */
 export function getPostFromCache(principal: Principal, surface: Surface, code: string) {
   if (surface !== "api") return undefined;
-  const viewer = viewerOf(principal, surface);
-  const visible = peekReadablePost(code, viewer);
-  // A view-limited or password-protected post someone else reads is never a plain cache hit.
-  if (!visible || (!visible.owner && isGated(visible.post))) return undefined;
-  const liked = peekLikedBy(visible.post.id, viewer.userId);
-  if (liked === undefined) return undefined;
-  const { post, owner } = visible;
+  const opened = peekOpenPost(code, viewerOf(principal, surface));
+  if (!opened) return undefined;
+  const { post, owner, liked } = opened;
   // Signed links carry an expiry taken from the clock: such a view is built anew each time.
   if (isHidden(post) || isGated(post)) return { post: postView(post, { owner, liked, surface }) };
   return cachedPostView(post, owner, liked);
@@ -120,9 +121,10 @@ export function getPostFromCache(principal: Principal, surface: Surface, code: s
 
 /**
  * The reply of a cached read per post record and viewer kind (docs/performance.md,
- * 2026-11-26). A record in the posts cache is replaced, never changed, when the post
- * changes (lib/posts/read.ts), so keying by the record follows every change at once; the
- * viewer's like and ownership are part of the key. Frozen: the dispatcher keeps the JSON
+ * "The cached post reply kept, cheaper cache hits and key hashes"). A record in the posts
+ * cache is replaced, never changed, when the post changes (lib/posts/read.ts), so keying by
+ * the record follows every change at once; the viewer's like and ownership are part of the
+ * key. Frozen: the dispatcher keeps the JSON
  * text of frozen replies (lib/http/dispatch.ts, answerFromCache).
  */
 type PostReply = Readonly<{ post: ReturnType<typeof postView> }>;
@@ -134,23 +136,12 @@ function cachedPostView(post: PostRecord, owner: boolean, liked: boolean): PostR
   return (views[slot] ??= Object.freeze({ post: postView(post, { owner, liked, surface: "api" }) }));
 }
 
-/** On Relay a read counts a view for the client address (lib/social/views.ts). */
+/** GET /posts/{code}: openPost (lib/posts/open.ts) decides; on Relay the read counts a view for the client address. */
 export async function handleGetPost(principal: Principal, surface: Surface, code: string, ip: string) {
   const viewer = viewerOf(principal, surface);
-  const { post, owner } = await readPost(code, viewer);
-  // A share-page password is a web feature: the API and Relay do not know it, so to others
-  // the post is as if private (docs/share-passwords.md).
-  if (!owner && post.passwordHash !== null) throw notFound();
-  let shown: PostRecord = post;
-  if (!owner && post.maxViews !== null) {
-    // Every read by someone else spends one view, on both surfaces; none left: 404 (docs/expiry.md).
-    const state = await countLimitedView(post.id);
-    if (!state) throw notFound();
-    shown = { ...post, ...state };
-  } else if (surface === "relay" && (await countView(post, ip))) {
-    shown = { ...post, viewCount: post.viewCount + 1 };
-  }
-  return { post: postView(shown, { owner, liked: await likedBy(post.id, viewer.userId), surface }) };
+  const opened = await openPost(code, { viewer, ...(surface === "relay" ? { viewFrom: ip } : {}) });
+  if (opened.kind !== "post") throw refusalError(opened);
+  return { post: postView(opened.post, { owner: opened.owner, liked: opened.liked, surface }) };
 }
 
 /** The PATCH body as parsed by lib/routes/params.ts (updatePostBody, updatePostBodyRelay). */
@@ -162,10 +153,8 @@ export interface UpdatePostBody extends Omit<PostChanges, "expiresAt" | "maxView
 export async function handleUpdatePost(principal: Principal, surface: Surface, code: string, body: UpdatePostBody) {
   const viewer = viewerOf(principal, surface);
   const { expires_at, max_views, ...rest } = body;
-  await updatePost(code, viewer, { ...rest, expiresAt: expires_at, maxViews: max_views });
-  const post = await findPostByCode(code);
-  if (!post) throw new DomainError("not_found", "No such post.");
-  return { post: postView(post, { owner: true, liked: await likedBy(post.id, viewer.userId), surface }) };
+  const { post, liked } = await editPost(code, viewer, { ...rest, expiresAt: expires_at, maxViews: max_views });
+  return { post: postView(post, { owner: true, liked, surface }) };
 }
 
 export async function handleDeletePost(principal: Principal, surface: Surface, code: string) {
@@ -193,16 +182,30 @@ async function postsPage(
   return pageReply("posts", endpoint, filters, page, (p) => postView(p, { owner, liked: liked.has(p.id), surface }));
 }
 
-export async function handleListPosts(principal: Principal, surface: Surface, query: { limit: number; cursor?: string } & GalleryFilters) {
-  const user = accountOf(principal);
-  const filters = { search: query.search ?? null, privacy: query.privacy ?? null, tab: query.tab ?? null };
+export async function handleListPosts(
+  principal: PersonalPrincipal,
+  surface: Surface,
+  query: { limit: number; cursor?: string } & GalleryFilters,
+) {
+  const user = principal.user;
+  const filters = {
+    search: query.search ?? null,
+    privacy: query.privacy ?? null,
+    tab: query.tab ?? null,
+    ...(query.folder ? { folder: query.folder } : {}),
+  };
   const after = query.cursor ? decodeCursor("listPosts", query.cursor, filters) : undefined;
   const page = await listOwnPosts(user.id, query, query.limit, after);
   return postsPage("listPosts", page, filters, viewerOf(principal, surface), surface, true);
 }
 
-export async function handleUserPosts(principal: Principal, surface: Surface, id: string, query: { limit: number; cursor?: string }) {
-  const ref = id === "@me" ? accountOf(principal).id : id;
+export async function handleUserPosts(
+  principal: PersonalPrincipal,
+  surface: Surface,
+  id: string,
+  query: { limit: number; cursor?: string },
+) {
+  const ref = id === "@me" ? principal.user.id : id;
   const filters = { user: ref };
   const after = query.cursor ? decodeCursor("listUserPosts", query.cursor, filters) : undefined;
   const page = await listUserPosts(ref, query.limit, after);

@@ -7,10 +7,9 @@
 import { verifyLinkDomain } from "../users/link-domain-proof";
 import type { RouteRequest } from "../types/route-request";
 import type { z } from "zod";
-import { hasGalleryAccess, type Principal } from "../types/principal";
+import { hasGalleryAccess, type PersonalPrincipal } from "../types/principal";
 import { signIn, type SignedIn } from "../auth/login";
 import { signUp } from "../auth/register";
-import { DomainError } from "../errors";
 import { listSessions as readSessions, revokeAllSessions, revokeSession, type SessionRecord } from "../sessions/devices";
 import { PROFILE_IMAGE_FIELD, removeProfileImage, setProfileImage, type ProfileImageKind } from "../users/images";
 import { receiveSingleFile } from "../uploads/multipart";
@@ -36,14 +35,8 @@ interface PreferencesView {
   follows: boolean;
 }
 
-/** The signed-in user. These routes take personal keys only, so a team key never gets here. */
-function userIdOf(principal: Principal): string {
-  if (principal.kind === "team") throw new DomainError("unauthorized", "Team keys cannot be used on this endpoint.");
-  return principal.user.id;
-}
-
 /** The Relay session making the request (null for an app key, which Relay never sees). */
-const sessionIdOf = (principal: Principal): string | null => (principal.kind === "session" ? principal.sessionId : null);
+const sessionIdOf = (principal: PersonalPrincipal): string | null => (principal.kind === "session" ? principal.sessionId : null);
 
 function sessionView(session: SessionRecord, currentId: string | null): SessionView {
   return {
@@ -61,8 +54,8 @@ function preferencesView(p: NotificationPreferences): PreferencesView {
   return { likes: p.likes, comments: p.comments, comment_likes: p.commentLikes, follows: p.follows };
 }
 
-async function userReply(principal: Principal): Promise<{ user: z.infer<typeof OwnAccount> }> {
-  return { user: ownAccount(await getOwnAccount(userIdOf(principal)), hasGalleryAccess(principal)) };
+async function userReply(principal: PersonalPrincipal): Promise<{ user: z.infer<typeof OwnAccount> }> {
+  return { user: ownAccount(await getOwnAccount(principal.user.id), hasGalleryAccess(principal)) };
 }
 
 /** POST /relay/auth/login */
@@ -93,26 +86,26 @@ export async function register(body: z.output<typeof registerBody>, request: Rou
 }
 
 /** GET /sessions */
-export async function listSessions(principal: Principal) {
+export async function listSessions(principal: PersonalPrincipal) {
   const current = sessionIdOf(principal);
-  const sessions = await readSessions(userIdOf(principal));
+  const sessions = await readSessions(principal.user.id);
   return { sessions: sessions.map((s) => sessionView(s, current)) };
 }
 
 /** DELETE /sessions/{id} */
-export async function deleteSession(principal: Principal, id: string) {
-  await revokeSession(userIdOf(principal), id);
+export async function deleteSession(principal: PersonalPrincipal, id: string) {
+  await revokeSession(principal.user.id, id);
   return { id, deleted: true as const };
 }
 
 /** DELETE /sessions: every session, the calling one included. */
-export async function deleteSessions(principal: Principal) {
-  return { deleted_count: await revokeAllSessions(userIdOf(principal)) };
+export async function deleteSessions(principal: PersonalPrincipal) {
+  return { deleted_count: await revokeAllSessions(principal.user.id) };
 }
 
 /** PATCH /users/@me */
-export async function updateProfile(principal: Principal, body: z.output<typeof profileBody>) {
-  await writeProfile(userIdOf(principal), {
+export async function updateProfile(principal: PersonalPrincipal, body: z.output<typeof profileBody>) {
+  await writeProfile(principal.user.id, {
     nickname: body.nickname,
     bio: body.bio,
     theme: body.theme,
@@ -122,33 +115,33 @@ export async function updateProfile(principal: Principal, body: z.output<typeof 
 }
 
 /** POST /users/@me/link-domain/verify */
-export async function verifyOwnLinkDomain(principal: Principal) {
-  await verifyLinkDomain(userIdOf(principal));
+export async function verifyOwnLinkDomain(principal: PersonalPrincipal) {
+  await verifyLinkDomain(principal.user.id);
   return userReply(principal);
 }
 
 /** POST /users/@me/avatar, POST /users/@me/banner */
-export async function setImage(principal: Principal, kind: ProfileImageKind, request: RouteRequest) {
+export async function setImage(principal: PersonalPrincipal, kind: ProfileImageKind, request: RouteRequest) {
   const receive = async (tmpDir: string, maxBytes: number) =>
     (await receiveSingleFile(request, { field: PROFILE_IMAGE_FIELD, maxFileBytes: maxBytes, tmpDir })).path;
-  await setProfileImage(userIdOf(principal), kind, receive, request.signal);
+  await setProfileImage(principal.user.id, kind, receive, request.signal);
   return userReply(principal);
 }
 
 /** DELETE /users/@me/avatar, DELETE /users/@me/banner */
-export async function removeImage(principal: Principal, kind: ProfileImageKind) {
-  await removeProfileImage(userIdOf(principal), kind);
+export async function removeImage(principal: PersonalPrincipal, kind: ProfileImageKind) {
+  await removeProfileImage(principal.user.id, kind);
   return userReply(principal);
 }
 
 /** GET /preferences */
-export async function getPreferences(principal: Principal) {
-  return preferencesView(await readPreferences(userIdOf(principal)));
+export async function getPreferences(principal: PersonalPrincipal) {
+  return preferencesView(await readPreferences(principal.user.id));
 }
 
 /** PATCH /preferences */
-export async function updatePreferences(principal: Principal, body: z.output<typeof preferencesBody>) {
-  const preferences = await writePreferences(userIdOf(principal), {
+export async function updatePreferences(principal: PersonalPrincipal, body: z.output<typeof preferencesBody>) {
+  const preferences = await writePreferences(principal.user.id, {
     likes: body.likes,
     comments: body.comments,
     commentLikes: body.comment_likes,

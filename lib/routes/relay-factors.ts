@@ -7,7 +7,7 @@
 import type { RouteRequest } from "../types/route-request";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { z } from "zod";
-import type { Principal } from "../types/principal";
+import type { PersonalPrincipal } from "../types/principal";
 import {
   verifyPasskeySignIn,
   deletePasskey as removePasskey,
@@ -37,26 +37,20 @@ import type {
   totpConfirmBody,
 } from "./params";
 
-function userIdOf(principal: Principal): string {
-  if (principal.kind === "team") throw new DomainError("unauthorized", "Team keys cannot be used on this endpoint.");
+/** The caller's session id (null for an app key, which is never confirmed). */
+const sessionIdOf = (principal: PersonalPrincipal): string | null => (principal.kind === "session" ? principal.sessionId : null);
+
+/** Adding and deleting passkeys need a recent confirmation (lib/auth/confirmation.ts). */
+async function confirmedUserId(principal: PersonalPrincipal): Promise<string> {
+  await requireRecentConfirmation(principal.user.id, sessionIdOf(principal));
   return principal.user.id;
 }
 
-/** The caller's session id (null for an app key, which is never confirmed). */
-const sessionIdOf = (principal: Principal): string | null => (principal.kind === "session" ? principal.sessionId : null);
-
-/** Adding and deleting passkeys need a recent confirmation (lib/auth/confirmation.ts). */
-async function confirmedUserId(principal: Principal): Promise<string> {
-  const userId = userIdOf(principal);
-  await requireRecentConfirmation(userId, sessionIdOf(principal));
-  return userId;
-}
-
 /** POST /auth/confirm */
-export async function confirmThisSession(principal: Principal, body: z.output<typeof factorProofBody>, ip: string) {
+export async function confirmThisSession(principal: PersonalPrincipal, body: z.output<typeof factorProofBody>, ip: string) {
   const sessionId = sessionIdOf(principal);
   if (!sessionId) throw new DomainError("unauthorized", "Only a signed-in session can be confirmed.");
-  return { confirmed_until: (await confirmSession(userIdOf(principal), sessionId, body, ip)).toISOString() };
+  return { confirmed_until: (await confirmSession(principal.user.id, sessionId, body, ip)).toISOString() };
 }
 
 interface PasskeyView {
@@ -76,69 +70,69 @@ const passkeyView = (p: PasskeyRecord): PasskeyView => ({
 });
 
 /** GET /auth/two-factor */
-export async function getTwoFactor(principal: Principal) {
-  const status = await twoFactorStatus(userIdOf(principal));
+export async function getTwoFactor(principal: PersonalPrincipal) {
+  const status = await twoFactorStatus(principal.user.id);
   return { totp_enabled: status.totpEnabled, recovery_codes_left: status.recoveryCodesLeft, passkey_count: status.passkeyCount };
 }
 
 /** POST /auth/two-factor/totp */
-export async function startTotp(principal: Principal) {
-  const setup = await beginTotpSetup(userIdOf(principal));
+export async function startTotp(principal: PersonalPrincipal) {
+  const setup = await beginTotpSetup(principal.user.id);
   return { secret: setup.secret, otpauth_uri: setup.uri, qr_svg: await qrSvg(setup.uri) };
 }
 
 /** POST /auth/two-factor/totp/confirm */
-export async function confirmTotp(principal: Principal, body: z.output<typeof totpConfirmBody>, ip: string) {
-  const codes = await confirmTotpSetup(userIdOf(principal), body.code, ip);
+export async function confirmTotp(principal: PersonalPrincipal, body: z.output<typeof totpConfirmBody>, ip: string) {
+  const codes = await confirmTotpSetup(principal.user.id, body.code, ip);
   return { totp_enabled: true as const, recovery_codes: codes };
 }
 
 /** POST /auth/password */
-export async function changeOwnPassword(principal: Principal, body: z.output<typeof passwordChangeBody>, ip: string) {
+export async function changeOwnPassword(principal: PersonalPrincipal, body: z.output<typeof passwordChangeBody>, ip: string) {
   const change = { password: body.password, code: body.code, newPassword: body.new_password };
-  return { signed_out: await changePassword(userIdOf(principal), sessionIdOf(principal), change, ip) };
+  return { signed_out: await changePassword(principal.user.id, sessionIdOf(principal), change, ip) };
 }
 
 /** POST /users/@me/email */
-export async function changeOwnEmail(principal: Principal, body: z.output<typeof emailChangeBody>, ip: string) {
-  const result = await requestEmailChange(userIdOf(principal), body.email, { password: body.password, code: body.code }, ip);
+export async function changeOwnEmail(principal: PersonalPrincipal, body: z.output<typeof emailChangeBody>, ip: string) {
+  const result = await requestEmailChange(principal.user.id, body.email, { password: body.password, code: body.code }, ip);
   return { email: result.email, pending_email: result.pendingEmail };
 }
 
 /** POST /auth/two-factor/disable */
-export async function disableTotp(principal: Principal, body: z.output<typeof factorProofBody>, ip: string) {
-  await disableTwoFactor(userIdOf(principal), body, ip);
+export async function disableTotp(principal: PersonalPrincipal, body: z.output<typeof factorProofBody>, ip: string) {
+  await disableTwoFactor(principal.user.id, body, ip);
   return { totp_enabled: false as const };
 }
 
 /** POST /auth/two-factor/recovery-codes */
-export async function newRecoveryCodes(principal: Principal, body: z.output<typeof factorProofBody>, ip: string) {
-  return { recovery_codes: await renewRecoveryCodes(userIdOf(principal), body, ip) };
+export async function newRecoveryCodes(principal: PersonalPrincipal, body: z.output<typeof factorProofBody>, ip: string) {
+  return { recovery_codes: await renewRecoveryCodes(principal.user.id, body, ip) };
 }
 
 /** GET /auth/passkeys */
-export async function listPasskeys(principal: Principal) {
-  return { passkeys: (await readPasskeys(userIdOf(principal))).map(passkeyView) };
+export async function listPasskeys(principal: PersonalPrincipal) {
+  return { passkeys: (await readPasskeys(principal.user.id)).map(passkeyView) };
 }
 
 /** POST /auth/passkeys/options */
-export async function passkeyOptions(principal: Principal) {
+export async function passkeyOptions(principal: PersonalPrincipal) {
   return { options: { ...(await passkeyRegistrationOptions(await confirmedUserId(principal))) } };
 }
 
 /** POST /auth/passkeys */
-export async function createPasskey(principal: Principal, body: z.output<typeof passkeyCreateBody>) {
+export async function createPasskey(principal: PersonalPrincipal, body: z.output<typeof passkeyCreateBody>) {
   const record = await registerPasskey(await confirmedUserId(principal), body.response as unknown as RegistrationResponseJSON, body.name);
   return { passkey: passkeyView(record) };
 }
 
 /** PATCH /auth/passkeys/{id} */
-export async function renamePasskey(principal: Principal, id: string, body: z.output<typeof passkeyRenameBody>) {
-  return { passkey: passkeyView(await rename(userIdOf(principal), id, body.name)) };
+export async function renamePasskey(principal: PersonalPrincipal, id: string, body: z.output<typeof passkeyRenameBody>) {
+  return { passkey: passkeyView(await rename(principal.user.id, id, body.name)) };
 }
 
 /** DELETE /auth/passkeys/{id} */
-export async function deletePasskey(principal: Principal, id: string) {
+export async function deletePasskey(principal: PersonalPrincipal, id: string) {
   await removePasskey(await confirmedUserId(principal), id);
   return { id, deleted: true as const };
 }

@@ -5,7 +5,7 @@
  */
 import { refuseIfPasswordLocked } from "../posts/share-password";
 import type { z } from "zod";
-import { accountOf, type Principal } from "../types/principal";
+import type { PersonalPrincipal } from "../types/principal";
 import { decodeCursor, pageReply } from "../http/cursor";
 import type { PagingQuery } from "../http/parse";
 import type { PostRecord } from "../posts/read";
@@ -33,10 +33,10 @@ import { fileView, postView } from "../presenters/post-views";
 import { userRef } from "../presenters/views";
 
 /** Relay keys are personal (team keys get 401 before a handler runs): the signed-in user. */
-const me = (principal: Principal): string => accountOf(principal).id;
+const me = (principal: PersonalPrincipal): string => principal.user.id;
 
 /** The list's owner as the cursor's filter: `@me` is the caller, so both spellings page alike. */
-const listFilters = (principal: Principal, id: string) => ({ user: id === ME ? me(principal) : id });
+const listFilters = (principal: PersonalPrincipal, id: string) => ({ user: id === ME ? me(principal) : id });
 
 const after = (endpoint: string, query: PagingQuery, filters: Record<string, unknown>) =>
   query.cursor ? decodeCursor(endpoint, query.cursor, filters) : undefined;
@@ -78,7 +78,7 @@ function notificationJson(n: NotificationItem) {
 
 // ───────────────────────────── discover ─────────────────────────────
 
-export async function discover(principal: Principal, ip: string) {
+export async function discover(principal: PersonalPrincipal, ip: string) {
   const userId = me(principal);
   const items = await discoverPosts(userId, ip);
   return {
@@ -88,22 +88,22 @@ export async function discover(principal: Principal, ip: string) {
 
 // ───────────────────────────── follows ─────────────────────────────
 
-export async function follow(principal: Principal, id: string) {
+export async function follow(principal: PersonalPrincipal, id: string) {
   return followJson(await followUser(me(principal), id));
 }
-export async function unfollow(principal: Principal, id: string) {
+export async function unfollow(principal: PersonalPrincipal, id: string) {
   return followJson(await unfollowUser(me(principal), id));
 }
-export async function removeFollower(principal: Principal, id: string) {
+export async function removeFollower(principal: PersonalPrincipal, id: string) {
   await dropFollower(me(principal), id);
   return { id, deleted: true as const };
 }
-export async function listFollowers(principal: Principal, id: string, query: PagingQuery) {
+export async function listFollowers(principal: PersonalPrincipal, id: string, query: PagingQuery) {
   const filters = listFilters(principal, id);
   const page = await readFollowers(me(principal), id, query.limit, after("listFollowers", query, filters));
   return pageReply("users", "listFollowers", filters, page, userRef);
 }
-export async function listFollowing(principal: Principal, id: string, query: PagingQuery) {
+export async function listFollowing(principal: PersonalPrincipal, id: string, query: PagingQuery) {
   const filters = listFilters(principal, id);
   const page = await readFollowing(me(principal), id, query.limit, after("listFollowing", query, filters));
   return pageReply("users", "listFollowing", filters, page, userRef);
@@ -111,15 +111,15 @@ export async function listFollowing(principal: Principal, id: string, query: Pag
 
 // ───────────────────────────── blocks ─────────────────────────────
 
-export async function block(principal: Principal, id: string) {
+export async function block(principal: PersonalPrincipal, id: string) {
   await blockUser(me(principal), id);
   return { blocking: true };
 }
-export async function unblock(principal: Principal, id: string) {
+export async function unblock(principal: PersonalPrincipal, id: string) {
   await unblockUser(me(principal), id);
   return { blocking: false };
 }
-export async function listBlocks(principal: Principal, id: string, query: PagingQuery) {
+export async function listBlocks(principal: PersonalPrincipal, id: string, query: PagingQuery) {
   const filters = listFilters(principal, id);
   const page = await readBlocks(me(principal), id, query.limit, after("listBlocks", query, filters));
   return pageReply("blocks", "listBlocks", filters, page, (b: BlockItem) => ({
@@ -131,38 +131,38 @@ export async function listBlocks(principal: Principal, id: string, query: Paging
 // ───────────────────────────── likes and comments ─────────────────────────────
 
 /** Likes and comments of a password-protected post are the owner's only here (docs/share-passwords.md). */
-const refuseLocked = (principal: Principal, code: string) => refuseIfPasswordLocked(code, { userId: me(principal), teamId: null });
+const refuseLocked = (principal: PersonalPrincipal, code: string) => refuseIfPasswordLocked(code, { userId: me(principal), teamId: null });
 
-export async function likePost(principal: Principal, code: string, on: boolean) {
+export async function likePost(principal: PersonalPrincipal, code: string, on: boolean) {
   await refuseLocked(principal, code);
   return likeJson(on ? await addPostLike(me(principal), code) : await unlikePost(me(principal), code));
 }
-export async function listComments(principal: Principal, code: string) {
+export async function listComments(principal: PersonalPrincipal, code: string) {
   await refuseLocked(principal, code);
   return { comments: (await readComments(me(principal), code)).map(commentJson) };
 }
-export async function createComment(principal: Principal, code: string, body: z.output<typeof commentBody>) {
+export async function createComment(principal: PersonalPrincipal, code: string, body: z.output<typeof commentBody>) {
   await refuseLocked(principal, code);
   return { comment: commentJson(await addComment(me(principal), code, body.body)) };
 }
-export async function deleteComment(principal: Principal, id: string) {
+export async function deleteComment(principal: PersonalPrincipal, id: string) {
   await removeComment(me(principal), id);
   return { id, deleted: true as const };
 }
-export async function likeComment(principal: Principal, id: string, on: boolean) {
+export async function likeComment(principal: PersonalPrincipal, id: string, on: boolean) {
   return likeJson(on ? await addCommentLike(me(principal), id) : await unlikeComment(me(principal), id));
 }
 
 // ───────────────────────────── notifications ─────────────────────────────
 
-export async function listNotifications(principal: Principal, query: PagingQuery) {
+export async function listNotifications(principal: PersonalPrincipal, query: PagingQuery) {
   const filters = { user: me(principal) };
   const page = await readNotifications(me(principal), query.limit, after("listNotifications", query, filters));
   return pageReply("notifications", "listNotifications", filters, page, notificationJson);
 }
-export async function unreadCount(principal: Principal) {
+export async function unreadCount(principal: PersonalPrincipal) {
   return { unread_count: await countUnread(me(principal)) };
 }
-export async function markNotificationsRead(principal: Principal, body: z.output<typeof markReadBody>) {
+export async function markNotificationsRead(principal: PersonalPrincipal, body: z.output<typeof markReadBody>) {
   return { unread_count: await markRead(me(principal), body.ids) };
 }

@@ -6,9 +6,8 @@
 import { refuseIfPasswordLocked } from "../posts/share-password";
 import { z } from "zod";
 import { ANALYTICS_RANGES, accountAnalytics, type Analytics, type AnalyticsFigures } from "../analytics/analytics";
-import { hourStart } from "../analytics/hours";
-import type { Principal } from "../types/principal";
-import { DomainError } from "../errors";
+import { hourStart } from "../usage/hours";
+import type { PersonalPrincipal } from "../types/principal";
 import { reportComment, reportPost, reportUser, type ReportInput } from "../reports/submit";
 import type { analyticsQuery, reportBody } from "./params";
 import { shareUrl } from "../presenters/post-views";
@@ -17,12 +16,12 @@ export type ReportTarget = { kind: "post"; code: string } | { kind: "user"; id: 
 
 /** `{reported: true}`, also when the same reporter had already reported the target (docs/reports.md). */
 export async function report(
-  principal: Principal,
+  principal: PersonalPrincipal,
   target: ReportTarget,
   body: z.output<typeof reportBody>,
   ip: string,
 ): Promise<{ reported: true }> {
-  const input: ReportInput = { reporterId: personalUserId(principal), reason: body.reason, ip };
+  const input: ReportInput = { reporterId: principal.user.id, reason: body.reason, ip };
   if (target.kind === "post") {
     // Not through the API or Relay for a password-protected post (docs/share-passwords.md);
     // a visitor who opened it on the web reports it there.
@@ -65,8 +64,11 @@ export const AnalyticsReply = z.object({
     .describe("Up to 10 posts with views in the range, most viewed first"),
 });
 
-export async function analytics(principal: Principal, query: z.output<typeof analyticsQuery>): Promise<z.infer<typeof AnalyticsReply>> {
-  return analyticsView(await accountAnalytics(personalUserId(principal), query.range));
+export async function analytics(
+  principal: PersonalPrincipal,
+  query: z.output<typeof analyticsQuery>,
+): Promise<z.infer<typeof AnalyticsReply>> {
+  return analyticsView(await accountAnalytics(principal.user.id, query.range));
 }
 
 function analyticsView(a: Analytics): z.infer<typeof AnalyticsReply> {
@@ -88,10 +90,4 @@ function analyticsView(a: Analytics): z.infer<typeof AnalyticsReply> {
       view_count: post.viewCount,
     })),
   };
-}
-
-/** Reports and analytics belong to a person; the route table admits personal keys only. */
-function personalUserId(principal: Principal): string {
-  if (principal.kind === "team") throw new DomainError("unauthorized", "Team keys cannot be used on this endpoint.");
-  return principal.user.id;
 }

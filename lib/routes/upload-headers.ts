@@ -4,8 +4,9 @@
  * invalid_request naming the header.
  */
 import { DomainError } from "../errors";
+import { folderName } from "../folders/folders";
 import { booleanHeader, privacyHeader, type Privacy } from "../http/parse";
-import { expiryHeaders } from "../posts/expiry-rules";
+import { type ExpirySettings, parseExpiry, parseMaxViews } from "../posts/expiry-rules";
 import type { UploadChoices } from "../uploads/publish";
 import { POST_TYPES, type PostType } from "../uploads/upload";
 
@@ -38,4 +39,36 @@ export function appendRequestOptions(headers: Headers): Pick<UploadChoices, "kee
     keepMetadata: booleanHeader(headers, "include-metadata", false),
     priority: booleanHeader(headers, "priority", true),
   };
+}
+
+/** The upload headers `expires-at` and `max-views`; absent or empty: no limit. */
+export function expiryHeaders(headers: Headers): ExpirySettings {
+  const at = headers.get("expires-at");
+  const views = headers.get("max-views");
+  return {
+    ...(at !== null && at.trim() !== "" ? { expiresAt: parseExpiry(at, "Header expires-at") } : {}),
+    ...(views !== null && views.trim() !== "" ? { maxViews: parseMaxViews(views, "Header max-views") } : {}),
+  };
+}
+
+/**
+ * The `folder` header (docs/folders.md): a folder id or name of the uploader's, or null when
+ * absent or empty. Header values are bytes, so a name outside ASCII is sent percent-encoded
+ * (UTF-8); a value that does not decode is taken as it is. 400 naming the header when the
+ * name cannot be a folder name.
+ */
+export function folderHeader(headers: Headers): string | null {
+  const raw = headers.get("folder");
+  if (raw === null || raw.trim() === "") return null;
+  let value = raw.trim();
+  try {
+    value = decodeURIComponent(value);
+  } catch {
+    // Not percent-encoding: the name as sent.
+  }
+  try {
+    return folderName(value);
+  } catch (error) {
+    throw new DomainError("invalid_request", `Header folder: ${error instanceof Error ? error.message : "not a folder name."}`);
+  }
 }

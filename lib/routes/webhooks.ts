@@ -4,7 +4,7 @@
  * sessions, the dashboard's session); team keys get 401 like elsewhere.
  */
 import { z } from "zod";
-import { accountOf, type Principal } from "../types/principal";
+import type { PersonalPrincipal } from "../types/principal";
 import { defineRoute } from "../http/route";
 import { WEBHOOK_EVENTS } from "../webhooks/events";
 import { WEBHOOK_FORMATS } from "../webhooks/payloads";
@@ -114,7 +114,7 @@ function deliveryView(d: DeliveryRecord): z.infer<typeof WebhookDelivery> {
   };
 }
 
-const me = (principal: Principal) => accountOf(principal).id;
+const me = (principal: PersonalPrincipal) => principal.user.id;
 const webhookReply = z.object({ webhook: Webhook });
 
 export const webhookRoutes = [

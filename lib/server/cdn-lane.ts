@@ -2,23 +2,25 @@
  * The hit path of /cdn/<code>/<name> (and its thumbnail and stored renditions) written straight on Node's
  * request and response: no Web Request, Response, Headers or AbortSignal, no promise when
  * the delivery cache and the open-file cache both hold the file, header blocks built once
- * per file. Profiled before this (docs/performance.md, "Read path under wrk"), those
+ * per file. Profiled before this (docs/performance.md, "The /cdn lane and the open-file cache"), those
  * objects and the open + fstat + close around every read were most of a small file's time.
  *
  * It answers only what it can answer exactly as lib/routes/cdn.ts and lib/delivery/serve.ts
- * do: a found, deliverable file (signature checked for hidden posts, not under moderation)
- * on disk storage, GET or HEAD, with 200, 206, 304 or 416, using the same pure functions
- * for Range and the validators (lib/delivery/conditional.ts) and the same headers
- * (lib/delivery/headers.ts). Everything else (errors, other storage, user media, HLS,
- * unusual paths) goes to the general path, which decides as it always did.
+ * do: a found file that decideDelivery (lib/delivery/decide.ts, the rules both lanes share)
+ * serves, on disk storage, GET or HEAD, with 200, 206, 304 or 416, using the same pure
+ * functions for the path (lib/delivery/cdn-path.ts), Range and the validators
+ * (lib/delivery/conditional.ts) and the same headers (lib/delivery/headers.ts). Everything
+ * else (refusals, other storage, user media, HLS, unusual paths) goes to the general path,
+ * which answers it.
  */
 import { read } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ifRangeAllows, noneMatchHits, notModifiedSince, parseRange } from "../delivery/conditional";
 import { FILE_SECURITY_HEADERS, PUBLIC_CACHE_CONTROL, cacheControl, contentDisposition, resolveType } from "../delivery/headers";
-import { nowSeconds, verifySignature } from "../crypto/signing";
-import { cacheableUntil, deliverableExpired, findDeliverableFile, peekDeliverableFile, type DeliverableFile } from "../posts/files";
-import { parseRenditionSegments, renditionKey, renditionSourceKey, type RenditionWidth } from "../renditions";
+import { parseCdnPath, type CdnTarget } from "../delivery/cdn-path";
+import { decideDelivery } from "../delivery/decide";
+import { nowSeconds } from "../crypto/signing";
+import { findDeliverableFile, peekDeliverableFile, type DeliverableFile } from "../posts/files";
 import { storage } from "../storage";
 import { DiskStorage } from "../storage/disk";
 import type { OpenFile } from "../storage/open-files";
@@ -49,61 +51,23 @@ const giveBack = (buffer: Buffer): void => {
   if (spare.length < SPARE_MAX) spare.push(buffer);
 };
 
-/** A path segment the general path's URL parser would leave exactly as it is. */
-const PLAIN_SEGMENT = /^[A-Za-z0-9._~!$&'()*+,;=:@%-]+$/;
+/**
+ * A path whose segments the general path's URL parser would leave exactly as they are
+ * (none empty), and a dot segment, which it would resolve.
+ */
+const PLAIN_PATH = /^[A-Za-z0-9._~!$&'()*+,;=:@%-]+(?:\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*$/;
+const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/;
 
-interface Target {
-  code: string;
-  name: string;
-  thumb: boolean;
-  /** A rendition's width (docs/renditions.md); null for the file or its thumbnail. */
-  width: RenditionWidth | null;
-  /** The path after `/cdn/`, as the signature covers it. */
-  signedPath: string;
-  query: string;
-}
+type FastTarget = Extract<CdnTarget, { kind: "original" | "thumb" | "rendition" }>;
 
 /**
- * `/cdn/<code>/<name>`, `/cdn/<code>/thumbs/<name>.jpg` or `/cdn/<code>/r/<width>/<name>.webp`;
- * null for anything else (bad rendition widths too: the general path answers those).
+ * A post's file, thumbnail or rendition (parseCdnPath, lib/delivery/cdn-path.ts) on a
+ * path the URL parser would not rewrite; null for anything else (the general lane answers).
  */
-function parseTarget(url: string): Target | null {
-  const q = url.indexOf("?");
-  const path = q === -1 ? url.slice(5) : url.slice(5, q);
-  const segments = path.split("/");
-  const thumb = segments.length === 3 && segments[1] === "thumbs" && segments[2].endsWith(".jpg");
-  const rendition = segments.length === 4 && segments[1] === "r";
-  if (segments.length !== 2 && !thumb && !rendition) return null;
-  if (segments[0] === "u") return null; // user media: the general path
-  const decoded: string[] = [];
-  for (const segment of segments) {
-    if (!PLAIN_SEGMENT.test(segment) || segment === "." || segment === "..") return null;
-    try {
-      decoded.push(segment.indexOf("%") === -1 ? segment : decodeURIComponent(segment));
-    } catch {
-      return null;
-    }
-  }
-  if (rendition) {
-    const parsed = parseRenditionSegments(decoded.slice(1));
-    if (parsed?.kind !== "rendition") return null;
-    return {
-      code: decoded[0],
-      name: parsed.name,
-      thumb: false,
-      width: parsed.width,
-      signedPath: path,
-      query: q === -1 ? "" : url.slice(q + 1),
-    };
-  }
-  return {
-    code: decoded[0],
-    name: thumb ? decoded[2].slice(0, -".jpg".length) : decoded[1],
-    thumb,
-    width: null,
-    signedPath: path,
-    query: q === -1 ? "" : url.slice(q + 1),
-  };
+function fastTarget(path: string): FastTarget | null {
+  if (!PLAIN_PATH.test(path) || DOT_SEGMENT.test(path)) return null;
+  const target = parseCdnPath(path);
+  return target.kind === "original" || target.kind === "thumb" || target.kind === "rendition" ? target : null;
 }
 
 /**
@@ -116,17 +80,19 @@ export function serveCdnFile(req: IncomingMessage, res: ServerResponse, url: str
   if (method !== "GET" && method !== "HEAD") return false;
   const store = storage();
   if (!(store instanceof DiskStorage)) return false;
-  const target = parseTarget(url);
+  const q = url.indexOf("?");
+  const target = fastTarget(q === -1 ? url.slice(5) : url.slice(5, q));
   if (!target) return false;
+  const query = q === -1 ? "" : url.slice(q + 1);
 
   const file = peekDeliverableFile(target.code, target.name);
   if (file === undefined) {
     findDeliverableFile(target.code, target.name)
-      .then((found) => (found ? withFile(req, res, store, target, found, fallback) : fallback()))
+      .then((found) => (found ? withFile(req, res, store, target, query, found, fallback) : fallback()))
       .catch((error: unknown) => failed(res, error));
     return true;
   }
-  withFile(req, res, store, target, file, fallback);
+  withFile(req, res, store, target, query, file, fallback);
   return true;
 }
 
@@ -139,29 +105,21 @@ function withFile(
   req: IncomingMessage,
   res: ServerResponse,
   store: DiskStorage,
-  target: Target,
+  target: FastTarget,
+  query: string,
   file: DeliverableFile,
   fallback: CdnFallback,
 ): void {
-  if (target.thumb && !file.thumbnailKey) return general(res, fallback);
-  if (target.width && !renditionSourceKey(file)) return general(res, fallback);
-  if (file.moderated || deliverableExpired(file)) return general(res, fallback);
-  let expiresAt: number | undefined;
-  if (file.signed) {
-    const params = new URLSearchParams(target.query);
-    const exp = params.get("exp") ?? "";
-    if (!verifySignature(target.signedPath, exp, params.get("sig") ?? "")) return general(res, fallback);
-    expiresAt = Number(exp);
-  }
-  expiresAt = cacheableUntil(file, expiresAt);
+  const delivery = decideDelivery(target, query, file);
+  // A refusal is answered (and an expired post deleted) by the general lane.
+  if (delivery.kind === "refuse") return general(res, fallback);
+  const { key, contentType, cacheUntil } = delivery;
   // A rendition not made yet is not on disk: acquire finds nothing and the general path makes it.
-  const key = target.width ? renditionKey(file.storageKey, target.width) : target.thumb ? file.thumbnailKey! : file.storageKey;
-  const contentType = target.width ? "image/webp" : target.thumb ? "image/jpeg" : file.mimeType;
   const open = store.openFiles.take(key);
-  if (open) return send(req, res, store, open, contentType, expiresAt);
+  if (open) return send(req, res, store, open, contentType, cacheUntil);
   store.openFiles
     .acquire(key, store.pathOf(key))
-    .then((opened) => (opened ? send(req, res, store, opened, contentType, expiresAt) : fallback()))
+    .then((opened) => (opened ? send(req, res, store, opened, contentType, cacheUntil) : fallback()))
     .catch((error: unknown) => failed(res, error));
 }
 

@@ -5,7 +5,7 @@
  * lib/routes/cdn.ts); Next adds nothing to them but cost: its router, a Web-stream copy of
  * every request body chunk and every file byte, and it drops Content-Length. Profiles put
  * that cost at most of a small file's serving time and much of a large upload's
- * (docs/performance.md, "Uploads", "Why the fast lane"). So
+ * (docs/performance.md, "The fast lane"). So
  * the custom server calls the same functions itself, moving bytes between sockets and
  * files as Node streams (lib/http/node-bridge.ts). Pages, and next-auth under /api/auth,
  * still go through Next. The route handlers under app/ stay for `next dev`.

@@ -2,9 +2,9 @@
  * Share pages (/p/{code}) as robots get them, kept in memory until the database changes.
  *
  * A link posted in a busy chat is fetched by every chat service's unfurler, often many
- * times; each fetch was a full server render (docs/performance.md, "Read path", "What made
- * the difference") of a page that is the same for every robot: robots carry no sign-in cookie, count no views, and see only what
- * an anonymous visitor sees. So the first robot's page is recorded as Next wrote it and
+ * times; each fetch was a full server render (docs/performance.md, "Read caches that never
+ * outlive a commit") of a page that is the same for every robot: robots carry no sign-in
+ * cookie, count no views, and see only what an anonymous visitor sees. So the first robot's page is recorded as Next wrote it and
  * replayed to the next ones, with a fresh `request-id`, until anything in the database
  * changes (lib/cache/versioned.ts: a new title, a deleted post, another like) or a minute
  * passes. People (no robot user agent) and anyone with a cookie always get a fresh render.

@@ -6,6 +6,7 @@
  * the fast lane (no Next in the way of bodies and files), robots' share pages to the page
  * cache, and the rest to Next.
  */
+import { prepareNextEnvironment } from "../config/process-env";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { resolve } from "node:path";
@@ -170,9 +171,8 @@ function reachableUrl(address: AddressInfo): string {
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const dir = resolve(options.dir ?? process.cwd());
   const trustProxy = options.trustProxy ?? parseEnv().TRUST_PROXY;
-  // Next picks its React build and caching behaviour from NODE_ENV, as `next start` and
-  // `next dev` set it; it must be right before Next is loaded.
-  Object.assign(process.env, { NODE_ENV: options.dev ? "development" : "production" });
+  // NODE_ENV must be right before Next is loaded (lib/config/process-env.ts).
+  prepareNextEnvironment(!!options.dev);
 
   const { default: next } = await import("next");
 

@@ -24,7 +24,7 @@ import { likedAmong, postInclude, type PostRecord } from "../posts/read";
 import { storage } from "../storage";
 import { visibleUserWhere } from "./relations";
 import { discoverScore } from "./score";
-import { countViews } from "./views";
+import { countViews } from "../posts/views";
 
 /** Items per reply (docs/relay-social.md, "Discover"). */
 export const DISCOVER_LIMIT = 50;

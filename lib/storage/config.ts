@@ -67,7 +67,7 @@ export interface BlobStorageConfig {
   multipartThreshold?: number;
 }
 
-export function blobConfigFromEnv(source: NodeJS.ProcessEnv = process.env): BlobStorageConfig {
+export function blobConfigFromEnv(source: Readonly<Record<string, string | undefined>> = process.env): BlobStorageConfig {
   const token = (source.BLOB_READ_WRITE_TOKEN || "").trim();
   if (!token) throw new Error("STORAGE=blob needs BLOB_READ_WRITE_TOKEN");
   const access = (source.BLOB_ACCESS || "private").trim().toLowerCase();

@@ -243,7 +243,7 @@ async function writeSmallFileAtomically(path: string, text: string): Promise<voi
  * - a hard link when the source is a regular file on the same filesystem, which upload temp
  *   files are (they live under DATA_DIR/tmp, beside the storage root, for this): no byte is
  *   copied. For a large video that saves reading and writing every byte a second time
- *   (docs/performance.md, "Uploads", "Where the time goes"). The source keeps its name, as the
+ *   (docs/performance.md, "Stored by a hard link, hashed while received"). The source keeps its name, as the
  *   interface promises, and deleting it later leaves the object intact. The one thing a
  *   caller must not do is rewrite the source in place after the put: every caller hands
  *   over a temp file it only deletes.

@@ -27,6 +27,11 @@ export type Principal =
   /** A team access key: acts for the team; the owner answers for it. */
   | { kind: "team"; team: TeamSummary; owner: AccountSummary };
 
+/** A personal key: an app's api-key or a Relay session's relay-key. */
+export type PersonalPrincipal = Extract<Principal, { kind: "app" | "session" }>;
+/** A team access key. */
+export type TeamPrincipal = Extract<Principal, { kind: "team" }>;
+
 /** The personal account behind a principal (a team key's owner for team keys). */
 export function accountOf(principal: Principal): AccountSummary {
   return principal.kind === "team" ? principal.owner : principal.user;

@@ -109,10 +109,3 @@ export async function discardStored(files: readonly StoredFile[]): Promise<void>
   // After the objects are gone: if this fails, the row stays and the sweep finishes the job.
   await Promise.allSettled(files.map((f) => abandonPending(f.id, f.reservation)));
 }
-
-/** A per-file error for `failed[]`: known domain errors as they are, anything else internal. */
-export function asFileError(error: unknown): DomainError {
-  if (isDomainError(error)) return error;
-  console.error("upload: file failed", error);
-  return new DomainError("internal", "The file could not be processed.");
-}

@@ -5,7 +5,7 @@
  */
 import { sniffFile, type Sniffed } from "../media/sniff";
 import type { ReceivedFile } from "./multipart";
-import { asFileError } from "./process";
+import { asFileError } from "./file-error";
 
 /** A received file and what its bytes are: null when it is no upload type, failed or empty. */
 export interface SniffedFile extends ReceivedFile {

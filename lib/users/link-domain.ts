@@ -15,11 +15,14 @@ export const LINK_DOMAIN_MAX_LENGTH = 253;
 
 const invalid = (message: string) => new DomainError("invalid_request", message);
 
-/** Host names of this service itself: a link domain pointing at them would make no sense. */
+/**
+ * Host names of this service itself: a link domain pointing at them would make no sense.
+ * `localhost` needs no place here: a single label is never a public host name.
+ */
 function ownHosts(): Set<string> {
   const e = env();
-  const hosts = new Set<string>(["localhost"]);
-  for (const url of [e.PUBLIC_URL, e.apiUrl, e.relayUrl, e.cdnUrl, e.shareUrl]) {
+  const hosts = new Set<string>();
+  for (const url of [e.PUBLIC_URL, e.apiUrl, e.relayUrl, e.cdnUrl, e.shareUrl, e.shortUrl]) {
     try {
       hosts.add(new URL(url).hostname.toLowerCase());
     } catch {
@@ -27,6 +30,27 @@ function ownHosts(): Set<string> {
     }
   }
   return hosts;
+}
+
+/**
+ * The host rule of link domains, for a lower-case ASCII (punycode) name without a trailing
+ * dot: at least two labels, each a DNS label, a top label of letters (so no IP address and
+ * no `localhost`), at most 253 characters, and none of this service's own hosts. Saving a
+ * link domain (normalizeLinkDomain) and routing a request by its Host (lib/web/link-host.ts)
+ * both use it, so a Host that passes is one a user could have saved.
+ */
+export function isLinkDomainHost(ascii: string): boolean {
+  return isPublicHostName(ascii) && !ownHosts().has(ascii);
+}
+
+function isPublicHostName(ascii: string): boolean {
+  const labels = ascii.split(".");
+  return (
+    ascii.length <= LINK_DOMAIN_MAX_LENGTH &&
+    labels.length >= 2 &&
+    labels.every((label) => LABEL.test(label)) &&
+    TOP_LABEL.test(labels[labels.length - 1])
+  );
 }
 
 /**
@@ -45,15 +69,7 @@ export function normalizeLinkDomain(input: string): string {
   // Internationalised names are stored in punycode, the form DNS and TLS certificates use.
   const ascii = domainToASCII(raw.replace(/\.$/, "").toLowerCase());
   if (!ascii) throw invalid("link_domain is not a valid host name.");
-  const labels = ascii.split(".");
-  if (
-    ascii.length > LINK_DOMAIN_MAX_LENGTH ||
-    labels.length < 2 ||
-    !labels.every((label) => LABEL.test(label)) ||
-    !TOP_LABEL.test(labels[labels.length - 1])
-  ) {
-    throw invalid("link_domain must be a public host name such as links.example.com.");
-  }
+  if (!isPublicHostName(ascii)) throw invalid("link_domain must be a public host name such as links.example.com.");
   if (ownHosts().has(ascii)) throw invalid("link_domain cannot be one of this service's own host names.");
   return ascii;
 }

@@ -1,25 +1,10 @@
 /**
- * Whether a request's Host may be a custom link domain (lib/users/link-domain.ts): a
- * public host name (letters in the top label, so no IP address and no "localhost") that
- * is none of this service's own hosts. Only such hosts get `/{code}` rewritten to the
- * share page (proxy.ts); the page then checks that the post's author owns the domain.
+ * Whether a request's Host may be a custom link domain: the link-domain host rule of
+ * lib/users/link-domain.ts (`isLinkDomainHost`), the one a saved domain passed. Only such
+ * hosts get `/{code}` rewritten to the share page (proxy.ts); the page then checks that the
+ * post's author owns the domain.
  */
-import { env } from "../config/env";
-
-const TOP_LABEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
-
-function ownHosts(): Set<string> {
-  const e = env();
-  const hosts = new Set<string>();
-  for (const url of [e.PUBLIC_URL, e.apiUrl, e.relayUrl, e.cdnUrl, e.shareUrl]) {
-    try {
-      hosts.add(new URL(url).hostname.toLowerCase());
-    } catch {
-      // A malformed URL setting is reported where it is used.
-    }
-  }
-  return hosts;
-}
+import { isLinkDomainHost } from "../users/link-domain";
 
 /** The host name (no port, lower-case) of a Host header value, or null when malformed. */
 export function hostName(hostHeader: string | null): string | null {
@@ -31,10 +16,8 @@ export function hostName(hostHeader: string | null): string | null {
   }
 }
 
+/** The Host's name when it may be a link domain, else null. */
 export function isPossibleLinkDomain(hostHeader: string | null): string | null {
   const host = hostName(hostHeader);
-  if (!host) return null;
-  const labels = host.split(".");
-  if (labels.length < 2 || !TOP_LABEL.test(labels[labels.length - 1])) return null;
-  return ownHosts().has(host) ? null : host;
+  return host && isLinkDomainHost(host) ? host : null;
 }

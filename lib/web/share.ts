@@ -6,15 +6,13 @@
  * are 404 for all but the owner and the access list; moderated posts are a notice for all
  * but the owner.
  */
-import { activeLinkDomain } from "../users/link-domain-proof";
 import { cache } from "react";
 import type { z } from "zod";
-import { isDomainError } from "../errors";
-import { likedBy, readPost, type PostRecord } from "../posts/read";
+import { openPost } from "../posts/open";
+import type { PostRecord } from "../posts/read";
 import { postView } from "../presenters/post-views";
 import type { Post } from "../presenters/schemas";
-import { isGated } from "../posts/expiry-rules";
-import { countLimitedView, countViews } from "../social/views";
+import { countViews } from "../posts/views";
 import { notePageExpiry } from "./page-expiry";
 import { verifyUnlockToken } from "./share-unlock";
 import { isRobot } from "./robots";
@@ -39,6 +37,7 @@ export type ShareResult =
  * For someone other than the owner: a password-protected post needs a valid unlock
  * (docs/share-passwords.md); a view-limited one spends a view here, once per request
  * (React's cache), and is 404 once none is left (docs/expiry.md). Robots get neither.
+ * The rules are openPost's (lib/posts/open.ts); this shapes its answer for the page.
  */
 export const loadSharePost = cache(loadShare);
 
@@ -49,28 +48,19 @@ async function loadShare(
   person = true,
   unlock: string | null = null,
 ): Promise<ShareResult> {
-  try {
-    const { post, owner } = await readPost(code, { userId: viewerId, teamId: null });
-    if (linkDomain && activeLinkDomain(post.user) !== linkDomain) return { kind: "not_found" };
-    if (post.expiresAt) notePageExpiry(post.code, post.expiresAt.getTime());
-    let shown: PostRecord = post;
-    if (!owner && isGated(post)) {
-      if (!person) return { kind: "held" };
-      if (post.passwordHash !== null && !verifyUnlockToken(post.code, post.passwordHash, unlock))
-        return { kind: "password", code: post.code };
-      if (post.maxViews !== null) {
-        const state = await countLimitedView(post.id);
-        if (!state) return { kind: "not_found" };
-        shown = { ...post, ...state };
-      }
-    }
-    const liked = viewerId ? await likedBy(post.id, viewerId) : false;
-    return { kind: "post", post: postView(shown, { owner, liked, surface: "relay" }), owner, record: shown };
-  } catch (error) {
-    if (isDomainError(error) && error.type === "not_found") return { kind: "not_found" };
-    if (isDomainError(error) && error.type === "moderated") return { kind: "moderated" };
-    throw error;
-  }
+  const opened = await openPost(code, {
+    viewer: { userId: viewerId, teamId: null },
+    linkDomain,
+    person,
+    unlocks: (postCode, passwordHash) => verifyUnlockToken(postCode, passwordHash, unlock),
+    onRead: (post) => {
+      if (post.expiresAt) notePageExpiry(post.code, post.expiresAt.getTime());
+    },
+  });
+  if (opened.kind === "password") return opened;
+  if (opened.kind !== "post") return { kind: opened.kind };
+  const { post, owner, liked } = opened;
+  return { kind: "post", post: postView(post, { owner, liked, surface: "relay" }), owner, record: post };
 }
 
 /**

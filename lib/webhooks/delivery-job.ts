@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { db } from "../db/client";
 import { isDomainError } from "../errors";
+import { registerJobHandler } from "../jobs";
 import { PermanentJobError, type JobHandler } from "../jobs/worker";
 import { resolveWebhookTarget } from "./address-guard";
 import { webhookSettings } from "./config";
@@ -121,3 +122,11 @@ export const webhookJobHandler: JobHandler = {
     });
   },
 };
+
+/** Webhook deliveries at once (each mostly waits on a remote server), beside the media jobs. */
+const DELIVERY_POOL = { name: "webhooks", concurrency: 4 };
+
+/** Lets this process's job workers run webhook deliveries (scripts/start.ts, before it starts them). */
+export function registerWebhookJobs(): void {
+  registerJobHandler(WEBHOOK_JOB, webhookJobHandler, DELIVERY_POOL);
+}

@@ -6,11 +6,11 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { ANALYTICS_RANGES, accountAnalytics, type AnalyticsRange } from "@/lib/analytics/analytics";
-import { HOUR_MS, KEEP_HOURS, pruneHourly, resetPruneClock } from "@/lib/analytics/hours";
+import { HOUR_MS, KEEP_HOURS, pruneHourly, resetPruneClock } from "@/lib/usage/hours";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { AnalyticsReply } from "@/lib/routes/reports";
-import { countView } from "@/lib/social/views";
+import { countView } from "@/lib/posts/views";
 import { recordUpload } from "@/lib/usage/reserve";
 import { teamSubject, userSubject, utcDay, utcHour } from "@/lib/usage/window";
 import { useCounterStore } from "../support/counters";

@@ -1,7 +1,8 @@
 /**
  * The cached reply of GET /api/posts/{code} (lib/routes/posts.ts cachedPostView, its JSON
  * kept by lib/http/dispatch.ts): served again only while it is right. A like, an edit, the
- * owner's own fields and signed links must show at once (docs/performance.md, 2026-11-26).
+ * owner's own fields and signed links must show at once (docs/performance.md, "The cached
+ * post reply kept, cheaper cache hits and key hashes").
  */
 import { describe, expect, it } from "vitest";
 import { CACHE_HEADER } from "@/lib/http/respond";

@@ -7,6 +7,15 @@ describe("parseArgv", () => {
     expect(parseArgv(["team", "member", "add", "--team", "t1", "--user", "bob"])).toEqual({
       words: ["team", "member", "add"],
       flags: { team: "t1", user: "bob" },
+      rest: [],
+    });
+  });
+
+  it("keeps bare words after the flags only when asked (import dir's PATH)", () => {
+    expect(parseArgv(["import", "dir", "--user", "bob", "/data"], { allowRest: true })).toEqual({
+      words: ["import", "dir"],
+      flags: { user: "bob" },
+      rest: ["/data"],
     });
   });
 

@@ -22,14 +22,16 @@ describe("parseEnv", () => {
     expect(parseEnv({ NEXTAUTH_SECRET: "  " }).NEXTAUTH_SECRET).toBeUndefined();
   });
 
-  it("the job settings keep their quiet fallback: a value that is not a usable number means the default", () => {
+  it("the job settings: empty means the default, a value that is not a usable number is refused naming it", () => {
     const jobs = (source: Record<string, string>) => {
       const e = parseEnv(source);
       return [e.JOB_QUEUE_NAME, e.JOB_POLL_MS, e.JOB_RETRY_BASE_MS];
     };
     expect(jobs({ JOB_QUEUE_NAME: "test-1", JOB_POLL_MS: "200", JOB_RETRY_BASE_MS: "0" })).toEqual(["test-1", 200, 0]);
-    expect(jobs({ JOB_QUEUE_NAME: "", JOB_POLL_MS: "0", JOB_RETRY_BASE_MS: "-5" })).toEqual([undefined, undefined, undefined]);
-    expect(jobs({ JOB_POLL_MS: "soon", JOB_RETRY_BASE_MS: "" })).toEqual([undefined, undefined, undefined]);
+    expect(jobs({ JOB_QUEUE_NAME: "", JOB_POLL_MS: "", JOB_RETRY_BASE_MS: "" })).toEqual([undefined, undefined, undefined]);
+    expect(() => parseEnv({ JOB_POLL_MS: "0" })).toThrow(/JOB_POLL_MS/);
+    expect(() => parseEnv({ JOB_POLL_MS: "soon" })).toThrow(/JOB_POLL_MS/);
+    expect(() => parseEnv({ JOB_RETRY_BASE_MS: "-5" })).toThrow(/JOB_RETRY_BASE_MS/);
   });
 
   it("HEAP_GROWING_PERCENT: a whole number of at least 0, refused otherwise (the start stops)", () => {
@@ -44,8 +46,8 @@ describe("parseEnv", () => {
   });
 
   it("the service's code and scripts read none of the service's variables from process.env itself", () => {
-    const readme = readFileSync("README.md", "utf8");
-    const documented = [...readme.matchAll(/^\| `([A-Z][A-Z0-9_]+)`/gm)].map((m) => m[1]);
+    const table = readFileSync("docs/configuration.md", "utf8");
+    const documented = [...table.matchAll(/^\| `([A-Z][A-Z0-9_]+)`/gm)].map((m) => m[1]);
     expect(documented).toEqual(expect.arrayContaining(["REDIS_URL", "TRUST_PROXY", "DATABASE_POOL_SIZE", "NEXTAUTH_SECRET"]));
     // NODE_ENV is Node's and Next's own switch (lib/server/server.ts sets it before Next
     // loads), read where it is needed rather than through the cached configuration.
@@ -56,7 +58,7 @@ describe("parseEnv", () => {
     const raw: string[] = [];
     for (const file of files) {
       const text = readFileSync(file, "utf8");
-      // A read, not an assignment (scripts/start.ts sets PUBLIC_URL once PORT=0 has a port).
+      // A read, not an assignment (lib/config/process-env.ts writes the few that libraries read).
       for (const [, name] of text.matchAll(/process\.env\.([A-Z][A-Z0-9_]*)\b(?!\s*=[^=])/g))
         if (names.has(name)) raw.push(`${file}: ${name}`);
     }

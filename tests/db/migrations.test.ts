@@ -109,6 +109,10 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     data: { userId: alice.id, url: "https://example.com/hook", secret: "whsec_x", events: "upload" },
   });
   await db.webhookDelivery.create({ data: { webhookId: hook.id, eventId: "evt_1", event: "upload", attempt: 1, status: 200, ok: true } });
+  await db.shortLink.create({ data: { code: "abc1234", userId: alice.id, url: "https://example.com/", maxClicks: 3 } });
+  const folder = await db.folder.create({ data: { code: "F0ld3rC0de", userId: alice.id, name: "Cats", nameKey: "cats" } });
+  await db.folderPost.create({ data: { folderId: folder.id, postId: post.id } });
+  await db.importedFile.create({ data: { userId: alice.id, sha256: "ab".repeat(32), postId: post.id, path: "a.png" } });
 
   const counts: Record<ModelName, () => Promise<number>> = {
     User: () => db.user.count(),
@@ -147,6 +151,10 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     Passkey: () => db.passkey.count(),
     PasswordReset: () => db.passwordReset.count(),
     EmailChange: () => db.emailChange.count(),
+    ShortLink: () => db.shortLink.count(),
+    Folder: () => db.folder.count(),
+    FolderPost: () => db.folderPost.count(),
+    ImportedFile: () => db.importedFile.count(),
   };
   expect(Object.keys(counts).sort()).toEqual(Object.values(Prisma.ModelName).sort());
   for (const [model, count] of Object.entries(counts)) {

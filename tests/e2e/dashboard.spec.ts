@@ -72,7 +72,10 @@ test("dashboard: apps and keys, .sxcu upload, dashboard upload, privacy", async 
   await page.getByRole("button", { name: "Regenerate key of E2E ShareX" }).click();
   const newKey = (await page.getByTestId("key-value").textContent())?.trim() ?? "";
   expect(newKey).not.toBe(key);
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: /^Download .*\.sxcu$/ }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: /^Download (?!.*-links\.sxcu$).*\.sxcu$/ }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/\.sxcu$/);
   const sxcu = JSON.parse(readFileSync((await download.path())!, "utf8")) as {
     Version: string;

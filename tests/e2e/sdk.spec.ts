@@ -16,20 +16,20 @@ type Sdk = typeof import("../../sdk/src/index");
 let other: Server;
 let otherOrigin: string;
 let user: E2EUser;
-/** The README's browser example, pointed at the test server with the user's key. */
-let readmePage: string;
+/** The browser example of docs/sdk.md ("Examples"), pointed at the test server with the user's key. */
+let examplePage: string;
 
 test.beforeAll(async () => {
   user = await createUser();
   const bundle = await bundleSdk();
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-  const example = /```html\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf("## TypeScript client")))?.[1] ?? "";
-  readmePage = example.replace("https://media.example.com/api", `${baseUrl()}/api`).replace("YOUR_APP_KEY", user.apiKey);
-  // The second origin serves the bundle and a page that imports it, as the README shows.
+  const sdkPage = readFileSync(new URL("../../docs/sdk.md", import.meta.url), "utf8");
+  const example = /```html\n([\s\S]*?)```/.exec(sdkPage.slice(sdkPage.indexOf("## Examples")))?.[1] ?? "";
+  examplePage = example.replace("https://media.example.com/api", `${baseUrl()}/api`).replace("YOUR_APP_KEY", user.apiKey);
+  // The second origin serves the bundle and a page that imports it, as docs/sdk.md shows.
   other = createServer((req, res) => {
-    if (req.url === "/readme.html") {
+    if (req.url === "/example.html") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      res.end(`<!doctype html><title>README example</title>${readmePage}`);
+      res.end(`<!doctype html><title>SDK example</title>${examplePage}`);
       return;
     }
     if (req.url === "/mediahost-sdk.js") {
@@ -116,9 +116,9 @@ test("a page on another origin uses the SDK bundle: upload a File, read, page, t
   expect(result.limited?.retryAfter).toBeGreaterThan(0);
 });
 
-test("the README's browser example works as written: pick files, get their share pages", async ({ page }) => {
-  expect(readmePage).toContain(user.apiKey);
-  await page.goto(`${otherOrigin}/readme.html`);
+test("the browser example of docs/sdk.md works as written: pick files, get their share pages", async ({ page }) => {
+  expect(examplePage).toContain(user.apiKey);
+  await page.goto(`${otherOrigin}/example.html`);
   // A real PNG (1x1) from the test process: what a person picks in the file dialog.
   const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
   await page.locator("#files").setInputFiles([{ name: "dot.png", mimeType: "image/png", buffer: png }]);

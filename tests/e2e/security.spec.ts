@@ -67,15 +67,19 @@ test("every page works under the policy, signed out", async ({ page }) => {
 });
 
 test("every page works under the policy, signed in", async ({ page }) => {
+  // Sixteen pages, each to network idle and Next's runtime: more than the default minute on a loaded machine.
+  test.setTimeout(150_000);
   const problems = await watchPolicy(page);
   await signIn(page, user.username, user.password);
-  const adminPages = ["/admin", "/admin/users", "/admin/reports", "/admin/moderation", "/admin/invites", "/admin/audit"];
+  const adminPages = ["/admin", "/admin/users", "/admin/reports", "/admin/moderation", "/admin/invites", "/admin/links", "/admin/audit"];
   for (const path of [
     "/dashboard",
     "/dashboard/apps",
     "/dashboard/teams",
     "/dashboard/usage",
     "/dashboard/webhooks",
+    "/dashboard/links",
+    "/dashboard/folders",
     "/dashboard/settings",
     ...adminPages,
     "/discover",

@@ -14,7 +14,7 @@ import { dataDir } from "@/lib/db/config";
 import { enqueueJob } from "@/lib/jobs";
 import { HLS_JOB, hlsJobKey } from "@/lib/jobs/hls-job";
 import { JobWorker } from "@/lib/jobs/worker";
-import { JOB_HANDLERS } from "@/lib/jobs";
+import { jobHandlers } from "@/lib/jobs";
 import { parseMediaPlaylist, planRenditions } from "@/lib/media/hls";
 import { planLimits } from "@/lib/plans";
 import { serveCdn } from "@/lib/routes/cdn";
@@ -71,7 +71,7 @@ afterAll(async () => {
 });
 
 function startWorker(): JobWorker {
-  worker = new JobWorker({ handlers: JOB_HANDLERS, pollMs: 100, log: () => undefined });
+  worker = new JobWorker({ handlers: jobHandlers(), pollMs: 100, log: () => undefined });
   worker.start();
   return worker;
 }

@@ -123,6 +123,25 @@ describe("team keys", () => {
     }
   });
 
+  it("are refused by the route's declaration where only personal keys are declared, with the same 401 everywhere", async () => {
+    // These handlers once checked the key kind by hand (issue 31 §4); the dispatcher's refusal is the one answer.
+    const team = await createTestTeam(alice.id);
+    const calls: [typeof api, string][] = [
+      [api, "/users/@me"],
+      [api, "/usage-history"],
+      [api, "/analytics"],
+      [relay, "/preferences"],
+      [relay, "/sessions"],
+      [relay, "/auth/two-factor"],
+      [relay, "/auth/passkeys"],
+    ];
+    for (const [surface, path] of calls) {
+      const reply = await surface(path, { key: team.key });
+      expect(reply.status, path).toBe(401);
+      expect(reply.body.error, path).toMatchObject({ type: "unauthorized", message: "Team keys cannot be used on this endpoint." });
+    }
+  });
+
   it("are 401 on GET /users/@me, GET /posts and GET /posts/{code}", async () => {
     const team = await createTestTeam(alice.id);
     for (const path of ["/users/@me", "/posts", "/posts/abc"]) {

@@ -2,16 +2,74 @@
  * The layer rule of docs/architecture.md: no module imports a layer above its own, and
  * every source file sits in a layer. `node scripts/check-layers.mjs` prints the same.
  */
-import { describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { layerOf, upwardImports } from "../../scripts/check-layers.mjs";
 
 type Layer = { name: string; rank: number } | null;
 const layer = (file: string): Layer => (layerOf as (f: string) => Layer)(file);
+const check = upwardImports as (base?: string) => { problems: string[] };
+
+/** The checker's problems for a small tree of `files` (path → text). */
+const scratch: string[] = [];
+function problemsOf(files: Record<string, string>): string[] {
+  const base = mkdtempSync(join(tmpdir(), "layers-"));
+  scratch.push(base);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(base, dirname(path)), { recursive: true });
+    writeFileSync(join(base, path), text);
+  }
+  return check(base).problems;
+}
+afterAll(() => {
+  for (const base of scratch) rmSync(base, { recursive: true, force: true });
+});
 
 describe("layers", () => {
-  it("no import runs upward, and every file has a layer", () => {
-    const { problems } = (upwardImports as () => { problems: string[] })();
-    expect(problems).toEqual([]);
+  it("no import runs upward, no circle, side-effect import or require, and every file has a layer", () => {
+    expect(check().problems).toEqual([]);
+  });
+
+  it("keeps the job queue free of the features whose jobs it runs (they register from above)", () => {
+    const queue = readdirSync(join(import.meta.dirname, "../../lib/jobs")).map((name) =>
+      readFileSync(join(import.meta.dirname, "../../lib/jobs", name), "utf8"),
+    );
+    expect(queue.filter((text) => /from "\.\.\/webhooks\//.test(text))).toEqual([]);
+  });
+
+  it("reports an import that runs upward", () => {
+    expect(problemsOf({ "lib/posts/a.ts": 'import { x } from "../routes/b";\n', "lib/routes/b.ts": "export const x = 1;\n" })).toEqual([
+      "lib/posts/a.ts (domain) imports lib/routes/b.ts (surfaces)",
+    ]);
+  });
+
+  it("reports a circle of imports, type-only ones included", () => {
+    const problems = problemsOf({
+      "lib/posts/a.ts": 'import { b } from "./b";\nexport const a = b;\n',
+      "lib/posts/b.ts": 'import type { C } from "./c";\nexport const b: C = 1;\n',
+      "lib/posts/c.ts": 'import { a } from "./a";\nexport type C = typeof a;\n',
+      "lib/posts/d.ts": 'import { a } from "./a";\nexport const d = a;\n',
+    });
+    expect(problems).toEqual(["circle of imports among lib/posts/a.ts, lib/posts/b.ts, lib/posts/c.ts"]);
+  });
+
+  it("reports an import for its side effects alone, but not a style sheet", () => {
+    const problems = problemsOf({
+      "lib/posts/a.ts": 'import "./b";\n',
+      "lib/posts/b.ts": "globalThis.x = 1;\n",
+      "app/layout.tsx": 'import "./globals.css";\n',
+    });
+    expect(problems).toEqual(["lib/posts/a.ts imports ./b for its side effects (import what it exports and call it)"]);
+  });
+
+  it("reports require, but not in a comment", () => {
+    const problems = problemsOf({
+      "lib/posts/a.ts": 'const b = require("./b");\nexport const a = b;\n',
+      "lib/posts/b.ts": "// require(x) would be wrong here\n/**\n * nor require(y)\n */\nexport const b = 1;\n",
+    });
+    expect(problems).toEqual(["lib/posts/a.ts uses require (use import)"]);
   });
 
   it("places the layers in the documented order (a lower rank is a higher layer)", () => {

@@ -1,5 +1,5 @@
 /**
- * REDIS_PREFIX (README's Configuration table, lib/config/env.ts): the start of every Redis
+ * REDIS_PREFIX (docs/configuration.md, lib/config/env.ts): the start of every Redis
  * key of ours, the counters behind rate limits and the upload burst safeguard. Deployments
  * (or test servers) sharing one Redis keep apart with different prefixes; the instances of
  * one deployment share their counters through the same one. Checked through the store the

@@ -156,13 +156,13 @@ describe("the SDK against the server", () => {
     expect(publicCodes.sort()).toEqual(reply.posts.map((p) => p.code).sort());
   });
 
-  it("the README's Node example runs as written: uploads, lists, and prints a typed error", async () => {
-    const readme = readFileSync(join(root, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("## TypeScript client"));
+  it("the Node example of docs/sdk.md runs as written: uploads, lists, and prints a typed error", async () => {
+    const page = readFileSync(join(root, "docs", "sdk.md"), "utf8");
+    const section = page.slice(page.indexOf("## Examples"));
     const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
     expect(code).toContain('from "./sdk/src/node.ts"');
-    // The README imports from the repository root; the copy runs from a scratch folder.
-    const script = join(await scratchDir(), "readme-example.mts");
+    // The example imports from the repository root; the copy runs from a scratch folder.
+    const script = join(await scratchDir(), "sdk-example.mts");
     await writeFile(script, code!.replace('"./sdk/src/node.ts"', JSON.stringify(join(root, "sdk/src/node.ts"))));
     const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", script, await fixture("pngPlain")], {
       cwd: root,

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { parseGateOptions, ReceiveGate, type Ticket } from "../../lib/uploads/receive-gate";
 
 /** Enters the gate and records when (in entry order) each caller got in. */
@@ -56,33 +56,50 @@ describe("receive gate", () => {
     await third;
   });
 
+  // Timed rules run on fake timers: a loaded machine delays real intervals past the stall
+  // period, which made the real-time version fail while the gate was right.
   it("takes the slot back from a holder that goes quiet, not from one that keeps sending", async () => {
-    const gate = new ReceiveGate({ slots: 1, stallMs: 30, holdMs: 60_000 });
-    const busy = await gate.enter();
-    const feeding = setInterval(() => busy.touch(), 5);
-    let next: Ticket | undefined;
-    const waiting = gate.enter().then((t) => (next = t));
-    await sleep(120);
-    expect(next).toBeUndefined(); // four stall periods, but data kept coming
-    clearInterval(feeding);
-    await waiting; // quiet now: released within a stall period or two
-    expect(gate.load.holding).toBe(1);
-    busy.release(); // already given up: frees nothing
-    expect(gate.load.holding).toBe(1);
-    next!.release();
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "setTimeout", "clearTimeout", "performance"] });
+    try {
+      const gate = new ReceiveGate({ slots: 1, stallMs: 30, holdMs: 60_000 });
+      const busy = await gate.enter();
+      const feeding = setInterval(() => busy.touch(), 5);
+      let next: Ticket | undefined;
+      const waiting = gate.enter().then((t) => (next = t));
+      await vi.advanceTimersByTimeAsync(120);
+      expect(next).toBeUndefined(); // four stall periods, but data kept coming
+      clearInterval(feeding);
+      await vi.advanceTimersByTimeAsync(29);
+      expect(next).toBeUndefined(); // not quiet for a whole stall period yet
+      await vi.advanceTimersByTimeAsync(30);
+      await waiting; // quiet now: released within a stall period or two
+      expect(gate.load.holding).toBe(1);
+      busy.release(); // already given up: frees nothing
+      expect(gate.load.holding).toBe(1);
+      next!.release();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("takes the slot back after the hold limit even from a fast holder", async () => {
-    const gate = new ReceiveGate({ slots: 1, stallMs: 40, holdMs: 100 });
-    const started = performance.now();
-    const big = await gate.enter();
-    const feeding = setInterval(() => big.touch(), 5);
-    const next = await gate.enter();
-    clearInterval(feeding);
-    const waited = performance.now() - started;
-    expect(waited).toBeGreaterThanOrEqual(95);
-    next.release();
-    big.release();
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "setTimeout", "clearTimeout", "performance"] });
+    try {
+      const gate = new ReceiveGate({ slots: 1, stallMs: 40, holdMs: 100 });
+      const big = await gate.enter();
+      const feeding = setInterval(() => big.touch(), 5);
+      let next: Ticket | undefined;
+      const waiting = gate.enter().then((t) => (next = t));
+      await vi.advanceTimersByTimeAsync(95);
+      expect(next).toBeUndefined(); // data keeps coming and the hold limit is not reached
+      await vi.advanceTimersByTimeAsync(30);
+      await waiting;
+      clearInterval(feeding);
+      next!.release();
+      big.release();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("lets a waiter whose client left through without taking a slot", async () => {

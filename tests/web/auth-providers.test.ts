@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/config/env";
-import { oauthProviders, oidcProvider } from "@/lib/web/auth-options";
+import { oauthProviders, oidcProvider } from "@/lib/web/sign-in/oauth-providers";
 
 const ids = (source: Record<string, string>) => oauthProviders(parseEnv(source)).map((p) => p.id);
 

@@ -12,7 +12,7 @@ import { resolveWebSessionToken, webAuthSecret } from "@/lib/auth/web-session";
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
 import { openSession } from "@/lib/sessions/devices";
-import { authOptions } from "@/lib/web/auth-options";
+import { authOptions } from "@/lib/web/sign-in/options";
 import { actingUserIdOf } from "@/lib/web/dashboard/user";
 import { signInErrorText } from "@/lib/web/signin-errors";
 import { useTestDatabase } from "../support/db";

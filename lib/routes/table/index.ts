@@ -4,6 +4,8 @@
  * are generated from it, in this order (the order of the OpenAPI paths; docs/http-core.md).
  */
 import type { RouteDef } from "../../http/route";
+import { folderRoutes } from "../folders";
+import { linkRoutes } from "../links";
 import { webhookRoutes } from "../webhooks";
 import { accountRoutes } from "./account";
 import { factorRoutes } from "./factors";
@@ -22,6 +24,8 @@ export const ROUTES: readonly RouteDef[] = [
   ...userRoutes,
   ...reportRoutes,
   ...webhookRoutes,
+  ...linkRoutes,
+  ...folderRoutes,
   ...profileRoutes,
   ...socialRoutes,
   ...accountRoutes,

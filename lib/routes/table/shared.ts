@@ -23,6 +23,10 @@ export const UPLOAD_HEADERS = {
   "post-type": { description: "`album` (default): the files become one post; `single`: one post per file (docs/uploads.md)." },
   "expires-at": { description: "ISO 8601 time with a zone after which the post is deleted (docs/expiry.md)." },
   "max-views": { description: "Integer from 1 to 1 000 000 000: the post is deleted once viewed that often (docs/expiry.md)." },
+  folder: {
+    description:
+      "A folder of the uploader's, by id or name (percent-encoded UTF-8), created (private) when no folder has that name; the posts go in it (docs/folders.md). Ignored for team keys.",
+  },
 } as const;
 
 export const postReply = z.object({ post: Post });

@@ -1,8 +1,7 @@
 /** Users: profiles, their posts, upload history (API and Relay). */
 import { z } from "zod";
-import { accountOf, hasGalleryAccess } from "../../types/principal";
+import { hasGalleryAccess } from "../../types/principal";
 import { HISTORY_WINDOW_DAYS, usageHistory as readUsageHistory } from "../../usage/history";
-import { DomainError } from "../../errors";
 import { defineRoute } from "../../http/route";
 import { getOwnAccount, getProfile } from "../../users/profile";
 import { idParam, pageQuery } from "../params";
@@ -20,8 +19,7 @@ const getUser = defineRoute({
   params: idParam,
   response: z.union([OwnAccount, Profile]),
   async handler({ params, principal }) {
-    const me = principal.kind === "team" ? null : principal.user;
-    if (!me) throw new DomainError("unauthorized", "Team keys cannot read profiles.");
+    const me = principal.user;
     if (params.id === "@me" || params.id === me.id) {
       return ownAccount(await getOwnAccount(me.id), hasGalleryAccess(principal));
     }
@@ -60,7 +58,7 @@ const usageHistory = defineRoute({
     }),
   }),
   async handler({ principal }) {
-    const h = await readUsageHistory(accountOf(principal).id);
+    const h = await readUsageHistory(principal.user.id);
     return {
       history: h.history.map((d) => ({ day: d.day, bytes: d.bytes, upload_count: d.uploadCount })),
       stats: {

@@ -9,6 +9,7 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { createInvite, INVITE_MAX_DAYS, revokeInvite } from "@/lib/admin/invites";
+import { adminDeleteLink } from "@/lib/admin/links";
 import { quarantinePost, releasePost, removePost } from "@/lib/admin/posts";
 import { decideReport } from "@/lib/admin/reports";
 import { ROLES, setRole } from "@/lib/admin/roles";
@@ -166,5 +167,13 @@ export async function revokeInviteAction(form: FormData): Promise<void> {
     const { code } = fields(form, { code: ref });
     await revokeInvite(await adminActor(), code);
     return `Invite ${code} revoked.`;
+  });
+}
+
+export async function deleteLinkAction(form: FormData): Promise<void> {
+  await act(form, async () => {
+    const { code } = fields(form, { code: ref });
+    await adminDeleteLink(await adminActor(), code);
+    return `Short link ${code} is deleted.`;
   });
 }

@@ -10,8 +10,10 @@ import {
   curlCommand,
   flameshotScript,
   sharexConfig,
+  sharexLinksConfig,
   type ChatterinoConfig,
   type SharexConfig,
+  type SharexLinksConfig,
 } from "@/lib/apps/client-config";
 
 export interface AppView {
@@ -30,6 +32,9 @@ export interface UploaderSetup {
   /** File name for the .sxcu download. */
   sharexFileName: string;
   sharex: SharexConfig;
+  /** ShareX's URL shortener: a second .sxcu, since one custom uploader has one request (docs/short-links.md). */
+  sharexLinksFileName: string;
+  sharexLinks: SharexLinksConfig;
   chatterino: ChatterinoConfig;
   flameshot: string;
   curl: string;
@@ -53,13 +58,13 @@ export function appView(app: AppRecord): AppView {
 }
 
 /** A file name safe on every OS: the app's name reduced to letters, digits and dashes. */
-function sxcuName(appName: string): string {
+function sxcuName(appName: string, suffix = ""): string {
   const stem =
     appName
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, "-")
       .replace(/^-+|-+$/g, "") || "uploader";
-  return `mediahost-${stem}.sxcu`;
+  return `mediahost-${stem}${suffix}.sxcu`;
 }
 
 export function uploaderSetup(key: string, appName: string): UploaderSetup {
@@ -67,6 +72,8 @@ export function uploaderSetup(key: string, appName: string): UploaderSetup {
     key,
     sharexFileName: sxcuName(appName),
     sharex: sharexConfig(key, { appName }),
+    sharexLinksFileName: sxcuName(appName, "-links"),
+    sharexLinks: sharexLinksConfig(key, { appName }),
     chatterino: chatterinoConfig(key, { appName }),
     flameshot: flameshotScript(key, { appName }).script,
     curl: curlCommand(key, { appName }),

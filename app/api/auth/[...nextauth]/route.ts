@@ -3,7 +3,7 @@
  * specific than the API's catch-all route, so Next sends /api/auth/* here.
  */
 import NextAuth from "next-auth";
-import { authOptions } from "@/lib/web/auth-options";
+import { authOptions } from "@/lib/web/sign-in/options";
 
 export const dynamic = "force-dynamic";
 

@@ -6,7 +6,7 @@
  * once an hour per process, after a write has been made (there is no scheduler to do it).
  */
 import { db } from "../db/client";
-import { utcHour } from "../usage/window";
+import { utcHour } from "./window";
 
 export const HOUR_MS = 3_600_000;
 

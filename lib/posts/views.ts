@@ -11,9 +11,9 @@
  * GET /analytics).
  */
 import { join, sqltag as sql } from "@prisma/client/runtime/client";
-import { pruneHourly } from "../analytics/hours";
+import { pruneHourly } from "../usage/hours";
 import { db } from "../db/client";
-import { lastViewGraceMs } from "../posts/expiry-rules";
+import { lastViewGraceMs } from "./expiry-rules";
 import { isForeignKeyViolation } from "../prisma-support";
 import { counterStore, VIEW_DEDUP } from "../ratelimit";
 import { utcDay, utcHour } from "../usage/window";

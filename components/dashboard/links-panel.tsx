@@ -1,0 +1,201 @@
+"use client";
+/**
+ * Short links (docs/short-links.md): shorten a URL (optional code, click limit, expiry),
+ * the list with clicks and state, copy and delete. Everything goes through `/api/links`
+ * with the session cookie, as other clients do.
+ */
+import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import type { z } from "zod";
+import type { Link as LinkSchema } from "@/lib/routes/links";
+import { api, ApiError } from "./api";
+import { CopyButton } from "./copy-button";
+import { ErrorNotice } from "./notices";
+import { card, dangerButton, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
+
+type ShortLink = z.output<typeof LinkSchema>;
+interface LinkPage {
+  links: ShortLink[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+const EXPIRIES = [
+  { value: "", label: "Never" },
+  { value: "1h", label: "In an hour" },
+  { value: "1d", label: "In a day" },
+  { value: "7d", label: "In a week" },
+  { value: "30d", label: "In 30 days" },
+] as const;
+
+const message = (e: unknown) => (e instanceof ApiError || e instanceof Error ? e.message : String(e));
+
+function useLinkPages() {
+  return useInfiniteQuery({
+    queryKey: ["links"],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam, signal }) =>
+      api<LinkPage>(`/api/links?limit=50${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`, { signal }),
+    getNextPageParam: (last) => (last.has_more ? last.next_cursor : null),
+  });
+}
+
+export function LinksPanel() {
+  const queryClient = useQueryClient();
+  const query = useLinkPages();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const links = query.data?.pages.flatMap((p) => p.links) ?? [];
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ["links"] });
+
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (e) {
+      setError(message(e));
+    } finally {
+      setBusy(false);
+      refresh();
+    }
+  };
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Short links</h1>
+        <p className={`${muted} mt-1`}>A short link redirects to any web address; it can stop after a number of clicks or at a time.</p>
+      </div>
+      {error && <ErrorNotice>{error}</ErrorNotice>}
+      <NewLinkForm busy={busy} run={run} />
+      {query.isError && <ErrorNotice>{query.error.message}</ErrorNotice>}
+      {query.isPending && <p className={muted}>Loading…</p>}
+      {query.isSuccess && links.length === 0 && <p className={muted}>No short links yet.</p>}
+      <ul className="space-y-3" aria-label="Short links">
+        {links.map((link) => (
+          <LinkRow key={link.code} link={link} busy={busy} onDelete={() => run(() => deleteLink(link.code))} />
+        ))}
+      </ul>
+      {query.hasNextPage && (
+        <button type="button" className={secondaryButton} disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+          Load more
+        </button>
+      )}
+    </div>
+  );
+}
+
+async function deleteLink(code: string): Promise<void> {
+  if (!window.confirm("Delete this short link? It stops working at once.")) return;
+  await api(`/api/links/${encodeURIComponent(code)}`, { method: "DELETE" });
+}
+
+function NewLinkForm({ busy, run }: { busy: boolean; run: (work: () => Promise<void>) => Promise<void> }) {
+  const [url, setUrl] = useState("");
+  const [code, setCode] = useState("");
+  const [maxClicks, setMaxClicks] = useState("");
+  const [expiry, setExpiry] = useState("");
+  const [made, setMade] = useState<ShortLink | null>(null);
+  const ids = { url: useId(), code: useId(), clicks: useId(), expiry: useId() };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void run(async () => {
+      const body = {
+        url,
+        ...(code.trim() ? { code: code.trim() } : {}),
+        ...(maxClicks ? { max_clicks: Number(maxClicks) } : {}),
+        ...(expiry ? { expires_at: expiry } : {}),
+      };
+      const { link } = await api<{ link: ShortLink }>("/api/links", { method: "POST", body: JSON.stringify(body) });
+      setMade(link);
+      setUrl("");
+      setCode("");
+    });
+  };
+
+  return (
+    <form onSubmit={submit} className={`${card} space-y-3`} aria-label="Shorten a URL">
+      <div>
+        <label htmlFor={ids.url} className={label}>
+          URL to shorten
+        </label>
+        <input
+          id={ids.url}
+          className={input}
+          type="url"
+          required
+          placeholder="https://example.com/a/long/address"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+        />
+      </div>
+      <div className="grid gap-3 sm:grid-cols-3">
+        <div>
+          <label htmlFor={ids.code} className={label}>
+            Code (optional)
+          </label>
+          <input id={ids.code} className={input} pattern="[A-Za-z0-9_\-]{3,32}" value={code} onChange={(e) => setCode(e.target.value)} />
+        </div>
+        <div>
+          <label htmlFor={ids.clicks} className={label}>
+            Click limit (optional)
+          </label>
+          <input id={ids.clicks} className={input} type="number" min={1} value={maxClicks} onChange={(e) => setMaxClicks(e.target.value)} />
+        </div>
+        <div>
+          <label htmlFor={ids.expiry} className={label}>
+            Expires
+          </label>
+          <select id={ids.expiry} className={input} value={expiry} onChange={(e) => setExpiry(e.target.value)}>
+            {EXPIRIES.map((e) => (
+              <option key={e.value} value={e.value}>
+                {e.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <button type="submit" className={primaryButton} disabled={busy}>
+        Shorten
+      </button>
+      {made && (
+        <p role="status" className="flex flex-wrap items-center gap-2 text-sm">
+          <span>Short link:</span>
+          <code data-testid="new-short-url" className="break-all rounded bg-zinc-100 px-2 py-1 dark:bg-zinc-800">
+            {made.short_url}
+          </code>
+          <CopyButton value={made.short_url} />
+        </p>
+      )}
+    </form>
+  );
+}
+
+function LinkRow({ link, busy, onDelete }: { link: ShortLink; busy: boolean; onDelete: () => void }) {
+  const clicks = link.max_clicks === null ? `${link.click_count} clicks` : `${link.click_count} of ${link.max_clicks} clicks`;
+  return (
+    <li className={`${card} flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between`} data-link={link.code}>
+      <div className="min-w-0 space-y-1">
+        <p className="flex flex-wrap items-center gap-2">
+          <a href={link.short_url} className="break-all font-medium text-brand-700 hover:underline dark:text-brand-400">
+            {link.short_url}
+          </a>
+          {!link.active && <span className="rounded bg-zinc-200 px-1.5 py-0.5 text-xs dark:bg-zinc-700">inactive</span>}
+        </p>
+        <p className={`${muted} break-all`}>→ {link.url}</p>
+        <p className={muted}>
+          {clicks}
+          {link.expires_at ? ` · expires ${formatDate(link.expires_at)}` : ""} · created {formatDate(link.created_at)}
+        </p>
+      </div>
+      <div className="flex shrink-0 gap-2">
+        <CopyButton value={link.short_url} />
+        <button type="button" className={dangerButton} disabled={busy} onClick={onDelete} aria-label={`Delete ${link.short_url}`}>
+          Delete
+        </button>
+      </div>
+    </li>
+  );
+}

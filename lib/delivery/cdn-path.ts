@@ -1,0 +1,89 @@
+/**
+ * What a /cdn path names (docs/architecture.md, "A /cdn request's path"): the one parser
+ * both lanes use, the general one (lib/routes/cdn.ts) and the await-free one
+ * (lib/server/cdn-lane.ts). Pure: no I/O, no clock.
+ *
+ * - `<code>/<name>`: a post's file as uploaded ("original")
+ * - `<code>/thumbs/<name>.jpg`: its thumbnail
+ * - `<code>/r/<width>/<name>.webp`: a sized rendition (docs/renditions.md)
+ * - `<code>/hls/<name>/<asset>`: an adaptive stream's playlist or segment (lib/delivery/hls.ts)
+ * - `u/<...>/<file>.<ext>`: user media (avatars, banners)
+ *
+ * A new kind of target is one more member of CdnTarget, one branch here and one in
+ * lib/delivery/decide.ts.
+ */
+import { RENDITION_SEGMENT, RENDITION_WIDTHS, parseRenditionSegments, type RenditionWidth } from "../renditions";
+
+/** A post's file, named by the post's code and the file's name. */
+interface PostTarget {
+  code: string;
+  name: string;
+  /** The path after `/cdn/` as requested (percent-encoded): what a signature covers. */
+  signedPath: string;
+}
+
+export type CdnTarget =
+  | ({ kind: "original" } & PostTarget)
+  | ({ kind: "thumb" } & PostTarget)
+  | ({ kind: "rendition"; width: RenditionWidth } & PostTarget)
+  | ({ kind: "hls"; asset: string } & PostTarget)
+  | { kind: "user"; key: string; contentType: string }
+  /** Nothing /cdn serves: 404 `not_found` with this message. */
+  | { kind: "none"; message: string };
+
+export const NO_SUCH_FILE = "No such file.";
+const none: CdnTarget = { kind: "none", message: NO_SUCH_FILE };
+const badRendition: CdnTarget = {
+  kind: "none",
+  message: `No such rendition: the widths are ${RENDITION_WIDTHS.join(" and ")}, as WebP.`,
+};
+
+const USER_MEDIA_TYPES: Readonly<Record<string, string>> = {
+  webp: "image/webp",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+};
+const USER_SEGMENT = /^[A-Za-z0-9._-]+$/;
+
+/** Percent-decoded segments; null when one does not decode. */
+function decodeSegments(segments: readonly string[]): string[] | null {
+  const decoded: string[] = [];
+  for (const segment of segments) {
+    if (segment.indexOf("%") === -1) {
+      decoded.push(segment);
+      continue;
+    }
+    try {
+      decoded.push(decodeURIComponent(segment));
+    } catch {
+      return null;
+    }
+  }
+  return decoded;
+}
+
+/** The target of `path`, the URL path after `/cdn/` (percent-encoded, no query). */
+export function parseCdnPath(path: string): CdnTarget {
+  const decoded = decodeSegments(path.split("/"));
+  if (!decoded) return none;
+  const count = decoded.length;
+
+  if (decoded[0] === "u" && count >= 3 && decoded.every((s) => USER_SEGMENT.test(s) && s !== ".." && s !== ".")) {
+    const contentType = USER_MEDIA_TYPES[decoded[count - 1].split(".").pop()!.toLowerCase()];
+    return contentType ? { kind: "user", key: decoded.join("/"), contentType } : none;
+  }
+  if (count === 4 && decoded[1] === "hls") {
+    return { kind: "hls", code: decoded[0], name: decoded[2], asset: decoded[3], signedPath: path };
+  }
+  // Only a rendition path is sliced: this runs on every file request of the await-free lane.
+  const rendition = count === 4 && decoded[1] === RENDITION_SEGMENT ? parseRenditionSegments(decoded.slice(1)) : null;
+  if (rendition?.kind === "bad") return badRendition;
+  if (rendition) return { kind: "rendition", code: decoded[0], name: rendition.name, width: rendition.width, signedPath: path };
+  if (count === 3 && decoded[1] === "thumbs" && decoded[2].endsWith(".jpg")) {
+    return { kind: "thumb", code: decoded[0], name: decoded[2].slice(0, -".jpg".length), signedPath: path };
+  }
+  if (count === 2) return { kind: "original", code: decoded[0], name: decoded[1], signedPath: path };
+  return none;
+}

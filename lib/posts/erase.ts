@@ -1,0 +1,48 @@
+/**
+ * Removing a post's rows and stored objects, for a delete someone asked for (remove.ts) and
+ * for expiry (expiry.ts) alike. Rows go first, in one transaction (a reader never sees a
+ * post whose files are gone); then the stored bytes. A storage failure after the commit is
+ * logged, never undone: the object is unreachable either way.
+ */
+import { db } from "../db/client";
+import { renditionKeys } from "../renditions";
+import { storage } from "../storage";
+import { forgetDeliverable } from "./delivery-cache";
+import { emitPostEvent } from "./events";
+import type { PostRecord } from "./record";
+
+/** The file, its still frame and its renditions (made or not: deleting a missing key is a no-op). */
+export function storedKeys(files: PostRecord["files"]): string[] {
+  return files.flatMap((f) => [f.storageKey, ...(f.thumbnailKey ? [f.thumbnailKey] : []), ...renditionKeys(f.storageKey)]);
+}
+
+export async function removeObjects(keys: string[], prefixes: string[]): Promise<void> {
+  const results = await Promise.allSettled([...keys.map((k) => storage().delete(k)), ...prefixes.map((p) => storage().deletePrefix(p))]);
+  for (const r of results) if (r.status === "rejected") console.error("storage: delete failed", r.reason);
+}
+
+/**
+ * Deletes the post's rows, then its stored files. Safe to call twice at once (an expiry
+ * noticed by two reads, or by a read and the sweep): only the call that deleted the row
+ * touches the counters and storage. False when the post was already gone.
+ */
+export async function removePostRecord(post: PostRecord): Promise<boolean> {
+  const { code } = post;
+  const deleted = await db().$transaction(async (tx) => {
+    // deleteMany, not delete: when two calls delete the same post at once, the second
+    // finds nothing, and the owner's count drops only once.
+    const { count } = await tx.post.deleteMany({ where: { id: post.id } });
+    if (count && post.userId) {
+      await tx.user.updateMany({ where: { id: post.userId, uploadCount: { gt: 0 } }, data: { uploadCount: { decrement: 1 } } });
+    }
+    return count > 0;
+  });
+  forgetDeliverable({ code });
+  if (!deleted) return false;
+  emitPostEvent({ type: "deleted", post });
+  await removeObjects(
+    storedKeys(post.files),
+    post.files.flatMap((f) => (f.streamKey ? [f.streamKey] : [])),
+  );
+  return true;
+}

@@ -1,0 +1,19 @@
+/**
+ * A post's row as the domain loads it (with its files, author and access list), read from
+ * the database every time. The reader (read.ts), the deleter (erase.ts) and expiry all start
+ * from it, so none of them needs another's module.
+ */
+import type { Prisma } from "../db/client";
+import { db } from "../db/client";
+
+export const postInclude = {
+  files: { orderBy: { index: "asc" } },
+  user: true,
+  access: { include: { user: true }, orderBy: { createdAt: "asc" } },
+} as const satisfies Prisma.PostInclude;
+
+export type PostRecord = Prisma.PostGetPayload<{ include: typeof postInclude }>;
+
+export async function findPostByCode(code: string): Promise<PostRecord | null> {
+  return db().post.findUnique({ where: { code }, include: postInclude });
+}

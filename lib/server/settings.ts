@@ -1,0 +1,86 @@
+/**
+ * Every setting checked before the server starts (docs/configuration.md, "How settings are
+ * read"): a bad value stops the start with a message naming its variable, instead of
+ * surfacing at the first request that reads it, or never.
+ *
+ * The service-wide variables are parsed by lib/config/env.ts. The settings of one subsystem
+ * are parsed beside it by a function of the environment that throws `Invalid setting NAME:
+ * ...` on a bad value (the documented pattern); each such parser is listed here with the
+ * variables it reads, and run once at start.
+ */
+import { parseEnv, type Environment } from "../config/env";
+import { convertInMemoryMaxBytes, convertTimeoutMs } from "../convert/config";
+import { databaseConfig } from "../db/config";
+import { parseMediaConfig } from "../media/config";
+import { hlsPreset, hlsThreads } from "../media/hls";
+import { moderatorFromEnv } from "../moderation/moderator";
+import { PLAN_SETTING_NAMES, PLANS, planLimits } from "../plans";
+import { blobConfigFromEnv, s3ConfigFromEnv } from "../storage/config";
+import { parseGateOptions } from "../uploads/receive-gate";
+
+interface SubsystemSettings {
+  /** Where the parser lives, for the docs. */
+  module: string;
+  /** The variables it reads (those not declared in env.ts). */
+  variables: readonly string[];
+  check(source: Environment): unknown;
+}
+
+/** The subsystems that parse variables of their own. */
+export const SUBSYSTEM_SETTINGS: readonly SubsystemSettings[] = [
+  {
+    module: "lib/media/config.ts",
+    variables: ["MEDIA_CONCURRENCY", "MEDIA_QUEUE_MAX", "MEDIA_TIMEOUT_SECONDS", "FFMPEG_SOURCE"],
+    check: parseMediaConfig,
+  },
+  { module: "lib/media/hls.ts", variables: ["HLS_THREADS", "HLS_X264_PRESET"], check: (source) => [hlsThreads(source), hlsPreset(source)] },
+  {
+    module: "lib/convert/config.ts",
+    variables: ["CONVERT_TIMEOUT_SECONDS", "CONVERT_IN_MEMORY_MAX_BYTES"],
+    check: (source) => [convertTimeoutMs(source), convertInMemoryMaxBytes(source)],
+  },
+  {
+    module: "lib/plans.ts",
+    variables: PLAN_SETTING_NAMES,
+    check: (source) => [...PLANS, "team" as const].map((plan) => planLimits(plan, source)),
+  },
+  {
+    module: "lib/moderation/moderator.ts",
+    variables: ["MODERATION_WORDS", "MODERATION_WORDS_FILE", "MODERATION_HASHES_FILE"],
+    check: moderatorFromEnv,
+  },
+  {
+    module: "lib/uploads/receive-gate.ts",
+    variables: ["UPLOAD_RECEIVE_SLOTS", "UPLOAD_RECEIVE_STALL_MS", "UPLOAD_RECEIVE_HOLD_MS"],
+    check: parseGateOptions,
+  },
+  {
+    module: "lib/storage/config.ts",
+    variables: ["BLOB_READ_WRITE_TOKEN", "BLOB_ACCESS", "BLOB_PREFIX"],
+    check(source) {
+      const kind = parseEnv(source).STORAGE;
+      if (kind === "s3") return s3ConfigFromEnv(source);
+      if (kind === "blob") return blobConfigFromEnv(source);
+      if (kind !== "disk") throw new Error(`Invalid setting STORAGE: must be disk, s3 or blob, got ${JSON.stringify(kind)}`);
+      return null;
+    },
+  },
+  { module: "lib/db/config.ts", variables: [], check: databaseConfig },
+];
+
+/** Parses every setting of `source`; throws the first problem, naming its variable. */
+export function checkSettings(source: Environment = process.env): void {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    throw new Error(`Invalid setting ${describeEnvError(error)}`);
+  }
+  for (const subsystem of SUBSYSTEM_SETTINGS) subsystem.check(source);
+}
+
+/** env.ts's zod error as "NAME: problem" (its issues' paths are the variable names). */
+function describeEnvError(error: unknown): string {
+  const issues = (error as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
+  if (!issues?.length) return error instanceof Error ? error.message : String(error);
+  return issues.map((issue) => `${issue.path.map(String).join(".")}: ${issue.message}`).join("; ");
+}

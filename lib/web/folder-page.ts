@@ -1,0 +1,44 @@
+/**
+ * The data of a public folder's page (/f/{code}, docs/folders.md): the folder, its owner
+ * and one page of the posts anyone may see there (lib/folders/folders.ts, `folderPageWhere`),
+ * shaped by the same presenter as everywhere else.
+ */
+import { isDomainError } from "../errors";
+import { findPublicFolder, folderPageUrl, listFolderPage } from "../folders/folders";
+import { decodeCursor, encodeCursor } from "../http/cursor";
+import { postView } from "../presenters/post-views";
+import type { PostJson } from "./share";
+
+export const FOLDER_PAGE_SIZE = 24;
+const ENDPOINT = "folderPage";
+
+export type FolderPage =
+  | { kind: "folder"; name: string; code: string; username: string; url: string; posts: PostJson[]; nextCursor: string | null }
+  | { kind: "not_found" };
+
+/** The folder's page after `cursor` (a cursor that is not this folder's is ignored: first page). */
+export async function loadFolderPage(code: string, cursor: string | undefined): Promise<FolderPage> {
+  if (!/^[A-Za-z0-9]{4,64}$/.test(code)) return { kind: "not_found" };
+  const folder = await findPublicFolder(code);
+  if (!folder) return { kind: "not_found" };
+  const filters = { folder: folder.id };
+  let after;
+  if (cursor) {
+    try {
+      after = decodeCursor(ENDPOINT, cursor, filters);
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+    }
+  }
+  const page = await listFolderPage(folder.id, FOLDER_PAGE_SIZE, after);
+  return {
+    kind: "folder",
+    name: folder.name,
+    code: folder.code,
+    username: folder.username,
+    url: folderPageUrl(folder.code),
+    // Signed URLs of unlisted posts are fine here: the folder's owner chose to show them.
+    posts: page.items.map((p) => postView(p, { owner: false, liked: false, surface: "relay", primaryOnly: true })),
+    nextCursor: page.next ? encodeCursor(ENDPOINT, page.next, filters) : null,
+  };
+}

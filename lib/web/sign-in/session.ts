@@ -1,0 +1,51 @@
+/**
+ * Opening the web session of a user who proved who they are: a Relay session row whose id
+ * the JWT carries as `sid` (lib/auth/web-session.ts), and the errors a sign-in form shows.
+ */
+import { assertNotSuspended } from "../../auth/suspension";
+import type { User } from "next-auth";
+import { db } from "../../db/client";
+import { isDomainError } from "../../errors";
+import { openSession } from "../../sessions/devices";
+import { header, type RequestLike, requestIp, webDeviceName } from "./client";
+
+declare module "next-auth" {
+  interface User {
+    /** The Relay session opened by this sign-in. */
+    sid?: string;
+  }
+}
+
+/** A credentials field as a string ("" when absent). */
+export const field = (credentials: Record<string, string> | undefined, name: string): string =>
+  typeof credentials?.[name] === "string" ? credentials[name] : "";
+
+/** Domain errors carry a message meant for people; anything else is not shown. */
+export function userFacing(error: unknown): Error {
+  return new Error(isDomainError(error) ? error.message : "Something went wrong; please try again.");
+}
+
+async function toUser(userId: string, sid: string): Promise<User> {
+  const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { displayUsername: true } });
+  return { id: userId, name: user.displayUsername, sid };
+}
+
+/** The next-auth user of an open Relay session. */
+export async function userOfSession(sessionId: string): Promise<User> {
+  const row = await db().relaySession.findUniqueOrThrow({ where: { id: sessionId }, select: { userId: true } });
+  return toUser(row.userId, sessionId);
+}
+
+/** Opens the web session (a Relay session row) of a user who proved who they are. */
+export async function webSession(userId: string, req: RequestLike): Promise<User> {
+  await assertNotSuspended(userId);
+  const opened = await openSession({
+    userId,
+    name: webDeviceName(req),
+    userAgent: header(req, "user-agent") ?? undefined,
+    ip: requestIp(req),
+    // Password, code or passkey: every caller of this function just checked one.
+    confirmed: true,
+  });
+  return userOfSession(opened.session.id);
+}

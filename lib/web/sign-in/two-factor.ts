@@ -1,0 +1,34 @@
+/** The second sign-in step for accounts with two-factor sign-in (docs/two-factor.md). */
+import CredentialsProvider from "next-auth/providers/credentials";
+import { redeemPendingTicket } from "../../auth/factors/pending";
+import { verifySecondFactor } from "../../auth/factors/two-factor";
+import { DomainError } from "../../errors";
+import { requestIp } from "./client";
+import { field, userFacing, webSession } from "./session";
+
+/**
+ * The error message that tells the sign-in form to ask for a code: this prefix, then the
+ * pending ticket (lib/auth/factors/pending.ts). next-auth hands a thrown message to the
+ * browser as `error`, the only channel a credentials provider has.
+ */
+export const TWO_FACTOR_PREFIX = "two-factor:";
+
+/** The second step: the ticket from the password step and a TOTP or recovery code. */
+export const twoFactorSignIn = CredentialsProvider({
+  id: "two-factor",
+  name: "Two-factor code",
+  credentials: {
+    ticket: { label: "Ticket", type: "text" },
+    code: { label: "Code", type: "text" },
+  },
+  async authorize(credentials, req) {
+    try {
+      const userId = redeemPendingTicket(field(credentials, "ticket"));
+      if (!userId) throw new DomainError("unauthorized", "This sign-in took too long; please enter your password again.");
+      await verifySecondFactor(userId, field(credentials, "code"), requestIp(req));
+      return await webSession(userId, req);
+    } catch (error) {
+      throw userFacing(error);
+    }
+  },
+});
