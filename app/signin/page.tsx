@@ -6,6 +6,7 @@ import { SignInForm } from "@/components/auth/SignInForm";
 import { safeRedirect } from "@/components/auth/safe-redirect";
 import { env } from "@/lib/config/env";
 import { oauthProviderList } from "@/lib/web/sign-in/oauth-providers";
+import { signInErrorText } from "@/lib/web/signin-errors";
 import { getViewer } from "@/lib/web/viewer";
 
 export const metadata: Metadata = { title: "Sign in", robots: { index: false } };
@@ -13,14 +14,6 @@ export const dynamic = "force-dynamic";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 const one = (value: string | string[] | undefined): string | null => (typeof value === "string" ? value : null);
-
-/** next-auth's error codes, in words; any other value is already a sentence of ours. */
-function errorText(code: string | null): string | null {
-  if (!code) return null;
-  if (code === "CredentialsSignin") return "Wrong username, email or password.";
-  if (/^(OAuth|Callback|AccessDenied|Configuration|Verification)/.test(code)) return "That sign-in did not work; please try again.";
-  return code;
-}
 
 export default async function SignInPage({ searchParams }: { searchParams: SearchParams }) {
   const params = await searchParams;
@@ -43,7 +36,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
     >
       <SignInForm
         callbackUrl={callbackUrl}
-        initialError={errorText(one(params.error))}
+        initialError={signInErrorText(one(params.error))}
         initialTicket={one(params.ticket)}
         providers={oauthProviderList()}
       />

@@ -76,6 +76,11 @@ function PasswordStep({ signingIn: { error, pending, submitPassword } }: { signi
       <Field id="password" label="Password">
         <input id="password" name="password" type="password" autoComplete="current-password" required className={inputClass} />
       </Field>
+      <p className="text-right text-sm">
+        <a href="/forgot-password" className="text-brand-600 hover:underline dark:text-brand-400">
+          Forgot your password?
+        </a>
+      </p>
       <ErrorLine error={error} />
       <button type="submit" disabled={pending} className={primaryButtonClass}>
         {pending ? "Signing in…" : "Sign in"}

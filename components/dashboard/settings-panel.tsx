@@ -7,6 +7,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { api, type OwnAccount } from "./api";
+import { EmailForm } from "./email-form";
+import { LinkDomainProof } from "./link-domain-proof";
+import { PasswordForm } from "./password-form";
 import { PasskeySettings, TwoFactorSettings } from "./sign-in-factors";
 import { sendFiles } from "./upload";
 import { Field } from "../field";
@@ -117,9 +120,10 @@ function ProfileForm({ user }: { user: OwnAccount }) {
           aria-describedby={`${ids.domain}-help`}
         />
         <p id={`${ids.domain}-help`} className={muted}>
-          Point the domain&apos;s DNS at this service; share links then read https://{linkDomain.trim() || "links.example.com"}/code. Leave
-          empty to use the default.
+          Point the domain&apos;s DNS at this service and prove it is yours with a TXT record (shown once saved); share links then read
+          https://{linkDomain.trim() || "links.example.com"}/code. Leave empty to use the default.
         </p>
+        <LinkDomainProof user={user} />
       </div>
       <div className="flex items-center gap-3 sm:col-span-2">
         <button type="submit" className={primaryButton} disabled={save.isPending}>
@@ -278,7 +282,7 @@ function SessionsList() {
                 )}
               </p>
               <p className="text-xs text-zinc-500">
-                signed in {formatDate(s.created_at)} · active {formatDate(s.last_active_at)}
+                signed in {formatDate(s.created_at)} · last used {formatDate(s.last_active_at)}
               </p>
             </div>
             <button type="button" className={secondaryButton} onClick={() => void signOut(s)}>
@@ -324,6 +328,12 @@ export function SettingsPanel() {
       </Section>
       <Section title="Notifications">
         <PreferencesForm />
+      </Section>
+      <Section title="Password">
+        <PasswordForm />
+      </Section>
+      <Section title="Email address">
+        <EmailForm user={user} />
       </Section>
       <Section title="Two-factor sign-in">
         <TwoFactorSettings />

@@ -8,7 +8,7 @@
 import { startRegistration } from "@simplewebauthn/browser";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
-import { api } from "./api";
+import { ApiError, api } from "./api";
 import { CopyButton } from "./copy-button";
 import { Field } from "../field";
 import { Pending } from "./notices";
@@ -55,13 +55,20 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
   );
 }
 
-/** Password or code, for turning off and for new recovery codes. */
-function ProofForm({
+const PROOF_ACTIONS = {
+  disable: { path: "/relay/auth/two-factor/disable", title: "Turn off two-factor sign-in" },
+  "recovery-codes": { path: "/relay/auth/two-factor/recovery-codes", title: "New recovery codes" },
+  // Recent confirmation (docs/two-factor.md): passkey changes need it within 10 minutes.
+  confirm: { path: "/relay/auth/confirm", title: "Confirm it is you" },
+} as const;
+
+/** Password or code, for turning off, for new recovery codes, and to confirm this session. */
+export function ProofForm({
   action,
   onDone,
   danger,
 }: {
-  action: "disable" | "recovery-codes";
+  action: keyof typeof PROOF_ACTIONS;
   onDone: (codes?: string[]) => void;
   danger?: boolean;
 }) {
@@ -76,8 +83,7 @@ function ProofForm({
     setBusy(true);
     setResult(null);
     try {
-      const path = action === "disable" ? "/relay/auth/two-factor/disable" : "/relay/auth/two-factor/recovery-codes";
-      const reply = await api<{ recovery_codes?: string[] }>(path, { method: "POST", body: JSON.stringify(body) });
+      const reply = await api<{ recovery_codes?: string[] }>(PROOF_ACTIONS[action].path, { method: "POST", body: JSON.stringify(body) });
       onDone(reply.recovery_codes);
     } catch (error) {
       setResult({ text: (error as Error).message, error: true });
@@ -85,7 +91,7 @@ function ProofForm({
       setBusy(false);
     }
   };
-  const title = action === "disable" ? "Turn off two-factor sign-in" : "New recovery codes";
+  const title = PROOF_ACTIONS[action].title;
   return (
     <form onSubmit={submit} className="flex flex-wrap items-end gap-2">
       <Field id={id} label={<>Password or code ({title.toLowerCase()})</>}>
@@ -100,7 +106,7 @@ function ProofForm({
 }
 
 /** The authenticator app's key while it is being set up, before a code confirms it. */
-type TotpSetup = { secret: string; otpauth_uri: string };
+type TotpSetup = { secret: string; otpauth_uri: string; qr_svg: string };
 
 export function TwoFactorSettings() {
   const queryClient = useQueryClient();
@@ -178,9 +184,17 @@ function TotpSetupForm({ setup, codeId, onCode }: { setup: TotpSetup; codeId: st
   return (
     <form onSubmit={submit} className="space-y-3">
       <p className={muted}>
-        Add this key to your authenticator app (Aegis, 2FAS, Google Authenticator, 1Password, …), or open the link on the phone that has the
-        app. Then enter the 6-digit code it shows.
+        Scan the QR code with your authenticator app (Aegis, 2FAS, Google Authenticator, 1Password, …), type in the key, or open the link on
+        the phone that has the app. Then enter the 6-digit code it shows.
       </p>
+      {/* Drawn by the server (lib/auth/factors/qr.ts); an <img> of a data: URL runs no script. */}
+      <img
+        src={`data:image/svg+xml;base64,${btoa(setup.qr_svg)}`}
+        alt="QR code of the authenticator app's key"
+        width={180}
+        height={180}
+        className="rounded border border-zinc-200 bg-white dark:border-zinc-700"
+      />
       <p className="flex flex-wrap items-center gap-2">
         <span className={label}>Key</span>
         <code data-testid="totp-secret" className="break-all rounded bg-zinc-100 px-2 py-1 font-mono text-sm dark:bg-zinc-800">
@@ -219,6 +233,7 @@ export function PasskeySettings() {
   const queryClient = useQueryClient();
   const list = useQuery({ queryKey: ["passkeys"], queryFn: () => api<{ passkeys: Passkey[] }>("/relay/auth/passkeys") });
   const [result, setResult] = useState<Result>(null);
+  const [needsConfirmation, setNeedsConfirmation] = useState(false);
   const [name, setName] = useState("");
   const nameId = useId();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["passkeys"] });
@@ -237,6 +252,7 @@ export function PasskeySettings() {
       await refresh();
     } catch (error) {
       const e = error as Error;
+      setNeedsConfirmation(isConfirmationRequired(error));
       setResult({ text: e.name === "NotAllowedError" ? "Cancelled." : e.message, error: true });
     }
   };
@@ -256,6 +272,7 @@ export function PasskeySettings() {
       setResult({ text: `${passkey.name} deleted.`, error: false });
       await refresh();
     } catch (error) {
+      setNeedsConfirmation(isConfirmationRequired(error));
       setResult({ text: (error as Error).message, error: true });
     }
   };
@@ -304,6 +321,18 @@ export function PasskeySettings() {
         </button>
       </form>
       <Message result={result} />
+      {needsConfirmation && (
+        <ProofForm
+          action="confirm"
+          onDone={() => {
+            setNeedsConfirmation(false);
+            setResult({ text: "Confirmed for 10 minutes; try again.", error: false });
+          }}
+        />
+      )}
     </div>
   );
 }
+
+/** The answer of a change that needs a recent confirmation (403 `forbidden`, lib/auth/confirmation.ts). */
+const isConfirmationRequired = (error: unknown): boolean => error instanceof ApiError && error.status === 403 && error.type === "forbidden";

@@ -5,13 +5,14 @@
  */
 import { unlockShareAction } from "@/lib/web/share-actions";
 
-const MESSAGES: Record<string, string> = {
-  wrong: "That password is not right.",
-  limited: "Too many attempts; try again in a few minutes.",
-};
+const MESSAGES = new Map<string, string>([
+  ["wrong", "That password is not right."],
+  ["limited", "Too many attempts; try again in a few minutes."],
+  ["later", "Too many wrong passwords for this post; please try again later."],
+]);
 
 export function PasswordForm({ code, problem }: { code: string; problem: string | string[] | undefined }) {
-  const message = typeof problem === "string" ? MESSAGES[problem] : undefined;
+  const message = typeof problem === "string" ? MESSAGES.get(problem) : undefined;
   return (
     <section className="mx-auto max-w-sm space-y-4 py-16">
       <h1 className="text-2xl font-bold tracking-tight">This post is password-protected</h1>

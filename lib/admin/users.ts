@@ -8,6 +8,7 @@ import { db } from "../db/client";
 import { DomainError } from "../errors";
 import type { Plan } from "../plans";
 import { requireUser, setPlan, setPriorityMinutes, setQuotaOverride, suspendUser, unsuspendUser, type Account } from "../users/accounts";
+import { issueResetLink } from "../auth/passwords";
 import { recordAudit, type Actor } from "./audit";
 import type { Role } from "./roles";
 
@@ -185,4 +186,16 @@ export async function changePriorityMinutes(actor: Actor, userRef: string, minut
   const user = await setPriorityMinutes((await requireUser(userRef)).id, minutes);
   await recordAudit(actor, "user.priority", target(user), { priority_minutes: minutes });
   return user;
+}
+
+/**
+ * A one-time password-reset link for the user (docs/web-auth.md, "Passwords"), for the
+ * operator to hand over by a channel they trust. The audit entry records that a link was
+ * issued and until when, never the link itself.
+ */
+export async function issueUserResetLink(actor: Actor, userRef: string): Promise<{ user: Account; url: string; expiresAt: Date }> {
+  const user = await requireUser(userRef);
+  const { url, expiresAt } = await issueResetLink(user.id, actor.userId ?? `${actor.source}:${actor.name}`);
+  await recordAudit(actor, "user.reset_link", target(user), { expires_at: expiresAt.toISOString() });
+  return { user, url, expiresAt };
 }

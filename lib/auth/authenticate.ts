@@ -12,6 +12,7 @@ import { VersionedCache } from "../cache/versioned";
 import { db } from "../db/client";
 import { isPlan, type Plan } from "../plans";
 import { markUsed } from "./activity";
+import { dropEndedSession, sessionEnded } from "../sessions/expiry";
 import { hashKey, hashesEqual, keyKind } from "../crypto/keys";
 import type { AccountSummary, Principal } from "../types/principal";
 import type { KeyHeader } from "../types/surface";
@@ -51,6 +52,8 @@ interface Resolved {
   principal: Principal;
   /** Relay sessions and apps: when the key was last marked used (0: never). */
   lastActiveAt?: number;
+  /** Relay sessions: when it was opened (for its absolute lifetime, lib/sessions/expiry.ts). */
+  createdAt?: number;
 }
 
 /** Unknown keys are cached too (as null): guessing keys must not turn into queries. */
@@ -61,7 +64,7 @@ export async function authenticateKey(key: string, header: KeyHeader): Promise<P
   if (!kind) return null;
   const hash = hashKey(key.trim());
   const found = await resolved.get(`${header}:${hash}`, async () => freezePrincipal(await resolveKey(kind, hash, header)));
-  return found ? noteActivity(found) : null;
+  return found && !ended(found) ? noteActivity(found) : null;
 }
 
 /**
@@ -73,7 +76,15 @@ export function peekKey(key: string, header: KeyHeader): Principal | null | unde
   if (!keyKind(key.trim())) return null;
   const found = resolved.peek(`${header}:${hashKey(key.trim())}`);
   if (found === undefined) return undefined;
-  return found ? noteActivity(found) : null;
+  return found && !ended(found) ? noteActivity(found) : null;
+}
+
+/** A Relay session past its idle time or lifetime: refused, and its row deleted (issue 27). */
+function ended(found: Resolved): boolean {
+  if (found.createdAt === undefined || found.principal.kind !== "session") return false;
+  if (!sessionEnded(found.createdAt, found.lastActiveAt ?? found.createdAt)) return false;
+  dropEndedSession(found.principal.sessionId);
+  return true;
 }
 
 function noteActivity(found: Resolved): Principal {
@@ -127,6 +138,7 @@ async function resolveKey(kind: NonNullable<ReturnType<typeof keyKind>>, hash: s
     return {
       principal: { kind: "session", user: accountSummary(session.user), sessionId: session.id },
       lastActiveAt: session.lastActiveAt.getTime(),
+      createdAt: session.createdAt.getTime(),
     };
   }
 

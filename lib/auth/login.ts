@@ -80,6 +80,7 @@ export async function signIn(input: SignInInput): Promise<SignedIn> {
     name: deviceName(input.userAgent, input.device),
     userAgent: input.userAgent ?? undefined,
     ip: input.ip,
+    confirmed: true,
   });
 }
 

@@ -16,6 +16,7 @@ import { db } from "../db/client";
 import { stampActivity } from "../db/unannounced";
 import { signingSecret } from "../crypto/signing";
 import { isSameOrigin } from "./same-origin";
+import { dropEndedSession, sessionEnded } from "../sessions/expiry";
 import { accountSummary } from "./authenticate";
 import type { AccountSummary, Principal } from "../types/principal";
 
@@ -64,10 +65,15 @@ export async function resolveWebSessionToken(token: string): Promise<WebSession 
     select: {
       userId: true,
       lastActiveAt: true,
+      createdAt: true,
       user: { select: { id: true, displayUsername: true, plan: true, suspended: true, quotaOverride: true, theme: true, avatarKey: true } },
     },
   });
   if (!session || session.userId !== uid) return null;
+  if (sessionEnded(session.createdAt.getTime(), session.lastActiveAt.getTime())) {
+    dropEndedSession(sid);
+    return null;
+  }
   if (Date.now() - session.lastActiveAt.getTime() > ACTIVITY_RESOLUTION_MS) {
     // Not awaited: bookkeeping must not slow or fail the request.
     // Moves no change number: no read cache reads the column (lib/db/unannounced.ts).

@@ -9,7 +9,7 @@ import { createInvite, INVITE_MAX_DAYS, listInvites, revokeInvite, type InviteRe
 import { quarantinePost, releasePost } from "../admin/posts";
 import { decideReport } from "../admin/reports";
 import { ROLES, setRole } from "../admin/roles";
-import { changePlan, changePriorityMinutes, changeQuota, suspendAccount, unsuspendAccount } from "../admin/users";
+import { changePlan, changePriorityMinutes, changeQuota, issueUserResetLink, suspendAccount, unsuspendAccount } from "../admin/users";
 import { createApp, regenerateApp, revokeApp, verifyAppKey } from "../apps/apps";
 import { resetTwoFactor } from "../auth/factors/two-factor";
 import { chatterinoConfig, flameshotScript, sharexConfig, sharexLinksConfig } from "../apps/client-config";
@@ -134,6 +134,11 @@ export const COMMANDS: readonly Command[] = [
     const removed = await resetTwoFactor(user.id);
     await audit("user.two_factor_reset", { type: "user", id: user.id, label: user.displayUsername }, { removed });
     return { id: user.id, two_factor: false };
+  }),
+  command("user reset-link", "--user U", { user: userRef }, async (flags) => {
+    // A forgotten password without mail (docs/web-auth.md, "Passwords"): hand the link over yourself.
+    const { user, url, expiresAt } = await issueUserResetLink(cliActor(), flags.user);
+    return { id: user.id, username: user.displayUsername, url, expires_at: expiresAt.toISOString() };
   }),
   command("user role", "--user U --role user|admin", { user: userRef, role }, async (flags) => {
     const user = await setRole(cliActor(), flags.user, flags.role);

@@ -86,6 +86,20 @@ const webhookFields = {
   WEBHOOK_LOG_KEEP: optionalInt(1),
 };
 
+/** Accounts (docs/web-auth.md): session lifetimes, password mail, link-domain proof. */
+const accountFields = {
+  /** Days a Relay or web session may go unused before it ends; unset: 30, 0: never. */
+  SESSION_IDLE_DAYS: optionalInt(0),
+  /** Days a Relay or web session lasts from its sign-in, used or not; unset: 365, 0: never. */
+  SESSION_MAX_DAYS: optionalInt(0),
+  /** Password-reset and email-confirmation mail (nodemailer): `smtp://user:pass@host:587`, `smtps://...`; needs MAIL_FROM. */
+  SMTP_URL: optional,
+  /** The sender of that mail: `Media host <noreply@example.com>`. */
+  MAIL_FROM: optional,
+  /** The DNS server asked for link-domain TXT proofs (`host` or `host:port`); unset: the system's resolvers. */
+  DNS_RESOLVER: optional,
+};
+
 /** Background jobs (docs/priority-delivery.md). */
 const jobFields = {
   /** BullMQ queue name; unset: "mediahost-jobs". Separates deployments (or test servers) sharing one Redis. */
@@ -222,6 +236,7 @@ const schema = z.object({
   ...webhookFields,
   ...jobFields,
   ...ocrFields,
+  ...accountFields,
 });
 
 /** The names of every variable above: the container recipe's test checks against them. */

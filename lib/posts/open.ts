@@ -8,6 +8,7 @@
  * neither. A Relay read counts a view (docs/relay-social.md, "Views"). Then the reader's
  * like. The surfaces only present the result.
  */
+import { activeLinkDomain } from "../users/link-domain-proof";
 import type { DomainError } from "../errors";
 import { isDomainError } from "../errors";
 import { isGated } from "./expiry-rules";
@@ -65,7 +66,8 @@ export async function openPost(code: string, reader: Reader): Promise<OpenedPost
     throw error;
   }
   const { post, owner } = visible;
-  if (reader.linkDomain && post.user?.linkDomain !== reader.linkDomain) return missing();
+  // Only a proven link domain serves its owner's posts (docs/link-domains.md).
+  if (reader.linkDomain && activeLinkDomain(post.user) !== reader.linkDomain) return missing();
   reader.onRead?.(post);
   let shown: PostRecord = post;
   if (!owner && isGated(post)) {

@@ -1,4 +1,5 @@
 /** The post and file objects (`Post`, `File` in ./schemas.ts and the OpenAPI documents), built from post records. */
+import { activeLinkDomain } from "../users/link-domain-proof";
 import type { z } from "zod";
 import { env } from "../config/env";
 import { SIGNED_URL_TTL_SECONDS, signPath } from "../crypto/signing";
@@ -36,7 +37,8 @@ function cdnUrl(path: string, signed: boolean, now: number, postExpiresAt: Date 
 
 /** `https://{link domain}/{code}` when the author set one, else the share page. */
 export function shareUrl(post: Pick<PostRecord, "code" | "user">): string {
-  const domain = post.user?.linkDomain;
+  // Only a proven link domain (issue 27): a pending claim keeps the share host.
+  const domain = activeLinkDomain(post.user);
   return domain ? `https://${domain}/${post.code}` : `${env().shareUrl}/${post.code}`;
 }
 

@@ -45,6 +45,11 @@ export const OwnAccount = Profile.extend({
   email: z.string().nullable(),
   theme: z.unknown().nullable(),
   link_domain: z.string().nullable(),
+  link_domain_verified: z.boolean().describe("The link domain's DNS proof was seen; share URLs use it only then"),
+  link_domain_proof: z
+    .object({ name: z.string(), value: z.string() })
+    .nullable()
+    .describe("The TXT record that proves the link domain (docs/link-domains.md); null without one"),
   suspended: z.boolean(),
   key_has_uploads_access: z.boolean(),
   limits: z

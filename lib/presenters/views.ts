@@ -1,4 +1,5 @@
 /** JSON shapes of the replies (./schemas.ts, the OpenAPI documents), built from domain records. The only place field names are chosen. */
+import { activeLinkDomain, proofRecordName, proofRecordValue } from "../users/link-domain-proof";
 import type { z } from "zod";
 import { env } from "../config/env";
 import { planLimits } from "../plans";
@@ -55,6 +56,10 @@ export function ownAccount(record: OwnAccountRecord, keyHasGalleryAccess: boolea
     email: record.user.email,
     theme: parseTheme(record.user.theme),
     link_domain: record.user.linkDomain,
+    link_domain_verified: activeLinkDomain(record.user) !== null,
+    link_domain_proof: record.user.linkDomain
+      ? { name: proofRecordName(record.user.linkDomain), value: proofRecordValue(record.user.id, record.user.linkDomain) }
+      : null,
     suspended: record.user.suspended,
     key_has_uploads_access: keyHasGalleryAccess,
     limits: {

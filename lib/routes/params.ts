@@ -146,6 +146,18 @@ export const totpConfirmBody = z.object({ code: z.string().min(1).max(64) });
 export const factorProofBody = z
   .object({ password: z.string().min(1).max(PASSWORD_MAX_LENGTH).optional(), code: z.string().min(1).max(64).optional() })
   .refine((b) => Boolean(b.password || b.code), { message: "Send `password` or `code`." });
+/** POST /users/@me/email: the new address and the password (or a code, for accounts without one). */
+export const emailChangeBody = z.object({
+  email: z.string().min(1).max(254),
+  password: z.string().min(1).max(PASSWORD_MAX_LENGTH).optional(),
+  code: z.string().min(1).max(64).optional(),
+});
+/** POST /auth/password: the current password (or a code, for accounts without one) and the new one. */
+export const passwordChangeBody = z.object({
+  password: z.string().min(1).max(PASSWORD_MAX_LENGTH).optional(),
+  code: z.string().min(1).max(64).optional(),
+  new_password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+});
 /** The browser's PublicKeyCredential as JSON (@simplewebauthn/browser); checked in depth by the verifier. */
 const webauthnResponse = z.looseObject({
   id: z.string().min(1).max(1400),

@@ -4,6 +4,7 @@
  * (team keys get 401 here), counted the rate-limit bucket and parsed the body; the rules
  * live in lib/auth, lib/sessions and lib/users. docs/relay-account.md describes the choices.
  */
+import { verifyLinkDomain } from "../users/link-domain-proof";
 import type { RouteRequest } from "../types/route-request";
 import type { z } from "zod";
 import { hasGalleryAccess, type PersonalPrincipal } from "../types/principal";
@@ -110,6 +111,12 @@ export async function updateProfile(principal: PersonalPrincipal, body: z.output
     theme: body.theme,
     linkDomain: body.link_domain,
   });
+  return userReply(principal);
+}
+
+/** POST /users/@me/link-domain/verify */
+export async function verifyOwnLinkDomain(principal: PersonalPrincipal) {
+  await verifyLinkDomain(principal.user.id);
   return userReply(principal);
 }
 

@@ -19,11 +19,39 @@ import {
   type PasskeyRecord,
 } from "../auth/factors/passkeys";
 import { beginTotpSetup, confirmTotpSetup, disableTwoFactor, renewRecoveryCodes, twoFactorStatus } from "../auth/factors/two-factor";
+import { confirmSession, requireRecentConfirmation } from "../auth/confirmation";
+import { changePassword } from "../auth/passwords";
+import { requestEmailChange } from "../auth/email-change";
+import { qrSvg } from "../auth/factors/qr";
 import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { deviceName } from "../sessions/device-name";
 import { openSession } from "../sessions/devices";
-import type { factorProofBody, passkeyCreateBody, passkeyLoginBody, passkeyRenameBody, totpConfirmBody } from "./params";
+import type {
+  emailChangeBody,
+  passwordChangeBody,
+  factorProofBody,
+  passkeyCreateBody,
+  passkeyLoginBody,
+  passkeyRenameBody,
+  totpConfirmBody,
+} from "./params";
+
+/** The caller's session id (null for an app key, which is never confirmed). */
+const sessionIdOf = (principal: PersonalPrincipal): string | null => (principal.kind === "session" ? principal.sessionId : null);
+
+/** Adding and deleting passkeys need a recent confirmation (lib/auth/confirmation.ts). */
+async function confirmedUserId(principal: PersonalPrincipal): Promise<string> {
+  await requireRecentConfirmation(principal.user.id, sessionIdOf(principal));
+  return principal.user.id;
+}
+
+/** POST /auth/confirm */
+export async function confirmThisSession(principal: PersonalPrincipal, body: z.output<typeof factorProofBody>, ip: string) {
+  const sessionId = sessionIdOf(principal);
+  if (!sessionId) throw new DomainError("unauthorized", "Only a signed-in session can be confirmed.");
+  return { confirmed_until: (await confirmSession(principal.user.id, sessionId, body, ip)).toISOString() };
+}
 
 interface PasskeyView {
   id: string;
@@ -50,13 +78,25 @@ export async function getTwoFactor(principal: PersonalPrincipal) {
 /** POST /auth/two-factor/totp */
 export async function startTotp(principal: PersonalPrincipal) {
   const setup = await beginTotpSetup(principal.user.id);
-  return { secret: setup.secret, otpauth_uri: setup.uri };
+  return { secret: setup.secret, otpauth_uri: setup.uri, qr_svg: await qrSvg(setup.uri) };
 }
 
 /** POST /auth/two-factor/totp/confirm */
 export async function confirmTotp(principal: PersonalPrincipal, body: z.output<typeof totpConfirmBody>, ip: string) {
   const codes = await confirmTotpSetup(principal.user.id, body.code, ip);
   return { totp_enabled: true as const, recovery_codes: codes };
+}
+
+/** POST /auth/password */
+export async function changeOwnPassword(principal: PersonalPrincipal, body: z.output<typeof passwordChangeBody>, ip: string) {
+  const change = { password: body.password, code: body.code, newPassword: body.new_password };
+  return { signed_out: await changePassword(principal.user.id, sessionIdOf(principal), change, ip) };
+}
+
+/** POST /users/@me/email */
+export async function changeOwnEmail(principal: PersonalPrincipal, body: z.output<typeof emailChangeBody>, ip: string) {
+  const result = await requestEmailChange(principal.user.id, body.email, { password: body.password, code: body.code }, ip);
+  return { email: result.email, pending_email: result.pendingEmail };
 }
 
 /** POST /auth/two-factor/disable */
@@ -77,12 +117,12 @@ export async function listPasskeys(principal: PersonalPrincipal) {
 
 /** POST /auth/passkeys/options */
 export async function passkeyOptions(principal: PersonalPrincipal) {
-  return { options: { ...(await passkeyRegistrationOptions(principal.user.id)) } };
+  return { options: { ...(await passkeyRegistrationOptions(await confirmedUserId(principal))) } };
 }
 
 /** POST /auth/passkeys */
 export async function createPasskey(principal: PersonalPrincipal, body: z.output<typeof passkeyCreateBody>) {
-  const record = await registerPasskey(principal.user.id, body.response as unknown as RegistrationResponseJSON, body.name);
+  const record = await registerPasskey(await confirmedUserId(principal), body.response as unknown as RegistrationResponseJSON, body.name);
   return { passkey: passkeyView(record) };
 }
 
@@ -93,7 +133,7 @@ export async function renamePasskey(principal: PersonalPrincipal, id: string, bo
 
 /** DELETE /auth/passkeys/{id} */
 export async function deletePasskey(principal: PersonalPrincipal, id: string) {
-  await removePasskey(principal.user.id, id);
+  await removePasskey(await confirmedUserId(principal), id);
   return { id, deleted: true as const };
 }
 
@@ -108,7 +148,13 @@ export async function passkeyLogin(body: z.output<typeof passkeyLoginBody>, requ
   const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { suspended: true } });
   if (user.suspended) throw new DomainError("suspended", "This account is suspended.");
   const userAgent = request.headers.get("user-agent");
-  const { key, session } = await openSession({ userId, name: deviceName(userAgent, body.device), userAgent: userAgent ?? undefined, ip });
+  const { key, session } = await openSession({
+    userId,
+    name: deviceName(userAgent, body.device),
+    userAgent: userAgent ?? undefined,
+    ip,
+    confirmed: true,
+  });
   return {
     key,
     session: {

@@ -6,6 +6,7 @@
  */
 import { db } from "../db/client";
 import { DomainError } from "../errors";
+import { liveSessionWhere } from "./expiry";
 import { createSession, type IssuedSession } from "./sessions";
 
 /**
@@ -28,6 +29,8 @@ export interface OpenSessionInput {
   name: string;
   userAgent?: string;
   ip?: string;
+  /** Opened by a password or second factor just given (a recent confirmation, docs/two-factor.md). */
+  confirmed?: boolean;
 }
 
 const sessionSelect = { id: true, name: true, createdAt: true, lastActiveAt: true } as const;
@@ -55,7 +58,8 @@ async function pruneSessions(userId: string, keepId: string): Promise<void> {
 /** Every session of the user, most recently active first (GET /sessions, not paged). */
 export async function listSessions(userId: string): Promise<SessionRecord[]> {
   return db().relaySession.findMany({
-    where: { userId },
+    // Ended sessions (lib/sessions/expiry.ts) are deleted when next presented; until then, not listed.
+    where: { userId, ...liveSessionWhere() },
     orderBy: [{ lastActiveAt: "desc" }, { createdAt: "desc" }, { id: "desc" }],
     select: sessionSelect,
     take: MAX_SESSIONS_PER_USER,

@@ -15,6 +15,8 @@ export interface CreateSessionInput {
   name?: string;
   userAgent?: string;
   ip?: string;
+  /** Opened by a password or a second factor just given: counts as a recent confirmation (lib/auth/confirmation.ts). */
+  confirmed?: boolean;
 }
 
 export interface IssuedSession {
@@ -44,6 +46,7 @@ export async function createSession(input: CreateSessionInput): Promise<IssuedSe
         // Stored for the owner's session list only; capped so a header cannot bloat the row.
         userAgent: input.userAgent?.slice(0, 512) ?? null,
         ip: input.ip ?? null,
+        confirmedAt: input.confirmed ? new Date() : null,
       },
       select: { id: true },
     });

@@ -67,7 +67,7 @@ export function usernameProblem(username: string): string | null {
   return null;
 }
 
-function normaliseEmail(email: string): string {
+export function normaliseEmail(email: string): string {
   const value = email.trim().toLowerCase();
   if (value.length > 254 || !EMAIL_PATTERN.test(value)) {
     throw new DomainError("invalid_request", `'${email}' is not an email address.`);
@@ -75,7 +75,8 @@ function normaliseEmail(email: string): string {
   return value;
 }
 
-function checkPassword(password: string): void {
+/** The rules for a new password (length); throws invalid_request. Exported for changes and resets. */
+export function checkPassword(password: string): void {
   if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
     throw new DomainError("invalid_request", `Passwords are ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long.`);
   }

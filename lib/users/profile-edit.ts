@@ -31,6 +31,7 @@ interface UserUpdate {
   bio?: string | null;
   theme?: string | null;
   linkDomain?: string | null;
+  linkDomainVerifiedAt?: null;
 }
 
 const cleared = (value: string | null | undefined): string | null | undefined =>
@@ -56,6 +57,9 @@ export async function updateProfile(userId: string, changes: ProfileChanges): Pr
     const text = cleared(changes.linkDomain);
     data.linkDomain = text ? normalizeLinkDomain(text) : null;
     if (data.linkDomain) await assertLinkDomainFree(userId, data.linkDomain);
+    // A new domain waits for its DNS proof (lib/users/link-domain-proof.ts); the same one stays proven.
+    const current = await db().user.findUnique({ where: { id: userId }, select: { linkDomain: true } });
+    if (current?.linkDomain !== data.linkDomain) data.linkDomainVerifiedAt = null;
   }
   if (Object.keys(data).length === 0) return;
   try {
@@ -69,8 +73,14 @@ export async function updateProfile(userId: string, changes: ProfileChanges): Pr
 
 const linkDomainTaken = () => new DomainError("invalid_request", "That link_domain is already used by another account.");
 
-/** Checked first for a clear message; the unique index still settles races. */
+/**
+ * Checked first for a clear message; the unique index still settles races. Only a proven
+ * domain is taken (issue 27): another account's pending claim is released, so claiming
+ * a domain one does not control blocks nobody (docs/link-domains.md).
+ */
 async function assertLinkDomainFree(userId: string, linkDomain: string): Promise<void> {
-  const owner = await db().user.findUnique({ where: { linkDomain }, select: { id: true } });
-  if (owner && owner.id !== userId) throw linkDomainTaken();
+  const owner = await db().user.findUnique({ where: { linkDomain }, select: { id: true, linkDomainVerifiedAt: true } });
+  if (!owner || owner.id === userId) return;
+  if (owner.linkDomainVerifiedAt) throw linkDomainTaken();
+  await db().user.updateMany({ where: { id: owner.id, linkDomain, linkDomainVerifiedAt: null }, data: { linkDomain: null } });
 }

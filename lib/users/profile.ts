@@ -27,6 +27,8 @@ export interface UserRecord {
   translator: boolean;
   bugHunterTier: number;
   linkDomain: string | null;
+  /** When the link domain's DNS proof was seen; null: pending (lib/users/link-domain-proof.ts). */
+  linkDomainVerifiedAt: Date | null;
   quotaOverride: bigint | null;
   priorityMinutes: number | null;
   followerCount: number;

@@ -9,9 +9,6 @@ import { nowSeconds, signingSecret } from "../crypto/signing";
 
 export const UNLOCK_TTL_SECONDS = 3600;
 
-/** Password attempts per client address and post per window (lib/web/share-actions.ts). */
-export const SHARE_PASSWORD_ATTEMPTS = { max: 10, windowSeconds: 600 } as const;
-
 export const unlockCookieName = (code: string): string => `mh_unlock_${code}`;
 
 const fingerprint = (passwordHash: string): string => createHash("sha256").update(passwordHash).digest("base64url").slice(0, 16);

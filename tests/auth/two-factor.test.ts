@@ -33,19 +33,20 @@ function expectError(reply: Reply, status: number, type: string): void {
 }
 
 /** A user with a password and two-factor sign-in on; returns the secret and the recovery codes. */
-async function enrolled(): Promise<{ user: TestUser; secret: Buffer; codes: string[] }> {
+async function enrolled(): Promise<{ user: TestUser; secret: Buffer; codes: string[]; confirmedAt: number }> {
   const user = await createTestUser();
   await withPassword(user.id);
   const setup = await relay("/auth/two-factor/totp", { method: "POST", key: user.relayKey });
   expect(setup.status, setup.text).toBe(200);
   const secret = base32Decode(setup.body.secret)!;
+  const confirmedAt = Date.now();
   const confirmed = await relay("/auth/two-factor/totp/confirm", {
     method: "POST",
     key: user.relayKey,
-    body: { code: totpAt(secret, Date.now()) },
+    body: { code: totpAt(secret, confirmedAt) },
   });
   expect(confirmed.status, confirmed.text).toBe(200);
-  return { user, secret, codes: confirmed.body.recovery_codes };
+  return { user, secret, codes: confirmed.body.recovery_codes, confirmedAt };
 }
 
 describe("enrolment", () => {
@@ -61,6 +62,11 @@ describe("enrolment", () => {
     const uri = new URL(setup.body.otpauth_uri);
     expect(uri.searchParams.get("secret")).toBe(setup.body.secret);
     expect(decodeURIComponent(setup.body.otpauth_uri)).toContain(`:${user.username}?`);
+    // The QR code beside the key: an SVG drawn on the server, its modules one path, no script.
+    const svg: string = setup.body.qr_svg;
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]* viewBox="0 0 (\d+) \1"/);
+    expect(svg).toMatch(/<path [^>]*stroke="#000000"[^>]* d="M[^"]{200,}"/);
+    expect(svg).not.toMatch(/<script|on\w+=/i);
     // Not in force yet: a password alone still signs in.
     expect((await login(user)).status).toBe(200);
 
@@ -109,7 +115,7 @@ describe("enrolment", () => {
 
 describe("Relay login with two-factor sign-in", () => {
   it("asks for a code after the right password, and accepts each TOTP code once", async () => {
-    const { user, secret } = await enrolled();
+    const { user, secret, confirmedAt } = await enrolled();
     const noCode = await login(user);
     expectError(noCode, 401, "unauthorized");
     expect(noCode.body.error.two_factor_required).toBe(true);
@@ -118,9 +124,10 @@ describe("Relay login with two-factor sign-in", () => {
     expectError(wrongPassword, 401, "unauthorized");
     expect(wrongPassword.body.error.two_factor_required).toBeUndefined();
 
-    // The confirming code's step is used: the same code again is a replay.
-    expectError(await login(user, { code: totpAt(secret, Date.now()) }), 401, "unauthorized");
-    const next = totpAt(secret, Date.now() + 30_000);
+    // The confirming code's step is used: the same code again is a replay. (The code of the
+    // confirmation's own moment, not of now: scrypt-paced sign-ins may cross a step boundary.)
+    expectError(await login(user, { code: totpAt(secret, confirmedAt) }), 401, "unauthorized");
+    const next = totpAt(secret, Math.max(Date.now(), confirmedAt + 30_000));
     const signedIn = await login(user, { code: next });
     expect(signedIn.status, signedIn.text).toBe(200);
     expect(signedIn.body.key).toMatch(/^mhr_/);
@@ -243,6 +250,8 @@ describe("bad input", () => {
       400,
       "invalid_request",
     );
+    // Deleting a passkey needs a recent confirmation (tests/auth/recent-confirmation.test.ts).
+    expect((await relay("/auth/confirm", { method: "POST", key: user.relayKey, body: { password: PASSWORD } })).status).toBe(200);
     expectError(await relay(`/auth/passkeys/${"a".repeat(40)}`, { method: "DELETE", key: user.relayKey }), 404, "not_found");
     expectError(
       await relay("/auth/passkey-login", {

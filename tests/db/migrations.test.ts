@@ -101,6 +101,9 @@ async function roundTripEveryModel(db: Db): Promise<void> {
   });
   await db.totpFactor.create({ data: { userId: alice.id, secretEncrypted: "v1.a.b.c", lastStep: 59_000_000_000n } });
   await db.recoveryCode.create({ data: { userId: alice.id, codeHash: "ab".repeat(32) } });
+  const soon = new Date(Date.now() + 60_000);
+  await db.passwordReset.create({ data: { userId: alice.id, tokenHash: "cd".repeat(32), expiresAt: soon } });
+  await db.emailChange.create({ data: { userId: alice.id, email: "new@example.com", tokenHash: "ef".repeat(32), expiresAt: soon } });
   await db.passkey.create({
     data: { id: "cred-1", userId: alice.id, name: "Phone", publicKey: "pk", counter: 7n, deviceType: "multiDevice" },
   });
@@ -155,6 +158,8 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     TotpFactor: () => db.totpFactor.count(),
     RecoveryCode: () => db.recoveryCode.count(),
     Passkey: () => db.passkey.count(),
+    PasswordReset: () => db.passwordReset.count(),
+    EmailChange: () => db.emailChange.count(),
     ShortLink: () => db.shortLink.count(),
     Folder: () => db.folder.count(),
     FolderPost: () => db.folderPost.count(),

@@ -16,7 +16,15 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const runDir = mkdtempSync(join(tmpdir(), "mediahost-e2e-"));
   process.env.TEST_RUN_DIR = runDir;
   // WEBHOOK_ALLOW_PRIVATE: webhooks.spec.ts's receiver listens on 127.0.0.1 (docs/webhooks.md).
-  const server = await startTestServer({ PORT: port, PUBLIC_URL: url, REGISTRATION: "open", WEBHOOK_ALLOW_PRIVATE: "127.0.0.1" });
+  // SMTP_URL: accounts.spec.ts listens there for the password-reset mail (docs/web-auth.md).
+  const server = await startTestServer({
+    PORT: port,
+    PUBLIC_URL: url,
+    REGISTRATION: "open",
+    WEBHOOK_ALLOW_PRIVATE: "127.0.0.1",
+    SMTP_URL: `smtp://127.0.0.1:${Number(port) + 1}`,
+    MAIL_FROM: "Media host <noreply@media.test>",
+  });
   process.env.E2E_DATA_DIR = server.dataDir;
   // The database the admin CLI must use (PostgreSQL when TEST_DATABASE_URL is set).
   process.env.E2E_SERVER_ENV = JSON.stringify(server.env);

@@ -39,6 +39,10 @@ test("enrol an authenticator app, then sign-in needs a code; a recovery code wor
   await expect(section.getByText("Status: off")).toBeVisible();
   await section.getByRole("button", { name: "Set up an authenticator app" }).click();
   const key = (await section.getByTestId("totp-secret").textContent())!.trim();
+  // The QR code beside the key (server-drawn SVG, issue 27 §3) is shown and loads.
+  const qr = section.getByRole("img", { name: "QR code of the authenticator app's key" });
+  await expect(qr).toBeVisible();
+  expect(await qr.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
   const secret = base32Decode(key)!;
   expect(secret.length).toBe(20);
   await expect(section.getByRole("link", { name: "Open in authenticator app" })).toHaveAttribute("href", /^otpauth:\/\/totp\//);

@@ -12,6 +12,7 @@ import { serveCdn } from "@/lib/routes/cdn";
 import { sweepExpiredPosts } from "@/lib/posts/expiry";
 import { parseExpiry } from "@/lib/posts/expiry-rules";
 import { checkSharePassword, setSharePassword } from "@/lib/posts/share-password";
+import { hashPassword } from "@/lib/crypto/password";
 import { unlockToken, verifyUnlockToken } from "@/lib/web/share-unlock";
 import { useTestDatabase } from "../support/db";
 import { useCounterStore } from "../support/counters";
@@ -322,7 +323,12 @@ describe("share-page passwords", () => {
     const other = await createTestUser();
     const post = await createTestPost(owner.id, { privacy: "unlisted" });
     await expect(setSharePassword(post.code, other.id, "their try")).rejects.toMatchObject({ type: "forbidden" });
-    await expect(setSharePassword(post.code, owner.id, "abc")).rejects.toMatchObject({ type: "invalid_request" });
+    // At least 8 characters for a new password (issue 27); one set before under the old
+    // minimum of 4 keeps opening the page.
+    await expect(setSharePassword(post.code, owner.id, "seven77")).rejects.toMatchObject({ type: "invalid_request" });
+    await setSharePassword(post.code, owner.id, "eight888");
+    await db().post.update({ where: { id: post.id }, data: { passwordHash: await hashPassword("abcd") } });
+    expect(await checkSharePassword(await db().post.findUniqueOrThrow({ where: { id: post.id } }), "abcd")).toBe(true);
     await expect(setSharePassword(post.code, owner.id, "x".repeat(201))).rejects.toMatchObject({ type: "invalid_request" });
   });
 

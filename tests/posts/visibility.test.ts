@@ -120,7 +120,7 @@ describe("GET /posts/{code}", () => {
 
   it("uses the author's custom link domain for post.url", async () => {
     const user = await createTestUser();
-    await db().user.update({ where: { id: user.id }, data: { linkDomain: "i.example.com" } });
+    await db().user.update({ where: { id: user.id }, data: { linkDomain: "i.example.com", linkDomainVerifiedAt: new Date() } });
     const post = await createTestPost(user.id, { privacy: "public" });
     const reply = await api(`/posts/${post.code}`, { key: user.apiKey });
     expect(reply.body.post.url).toBe(`https://i.example.com/${post.code}`);

@@ -94,6 +94,9 @@ describe("link_domain", () => {
     const stored = domain.toLowerCase().replace(/\.$/, "");
     expect(reply.body.user.link_domain).toBe(stored);
     const post = await createTestPost(user.id, { privacy: "public" });
+    // Used once its DNS proof was seen (tests/relay-account/link-domain-proof.test.ts).
+    expect(reply.body.user.link_domain_verified).toBe(false);
+    await db().user.update({ where: { id: user.id }, data: { linkDomainVerifiedAt: new Date() } });
     const read = await relay(`/posts/${post.code}`, { key: user.relayKey });
     expect(read.body.post.url).toBe(`https://${stored}/${post.code}`);
     expect((await patch(user, { link_domain: null })).body.user.link_domain).toBeNull();
@@ -133,6 +136,8 @@ describe("link_domain", () => {
     const [a, b] = [await createTestUser(), await createTestUser()];
     const domain = `${freshName("taken")}.example.org`;
     expect((await patch(a, { link_domain: domain })).status).toBe(200);
+    // Proven, it is taken (a pending claim blocks nobody: link-domain-proof.test.ts).
+    await db().user.update({ where: { id: a.id }, data: { linkDomainVerifiedAt: new Date() } });
     expectInvalid(await patch(b, { link_domain: domain.toUpperCase() }), /already used/);
     expect((await patch(a, { link_domain: domain, nickname: "A" })).status).toBe(200);
     // Freed once the owner clears it.

@@ -69,7 +69,7 @@ describe("GET /oembed", () => {
   });
 
   it("accepts the link-domain form of a share URL, for that domain's owner only", async () => {
-    await db().user.update({ where: { id: owner.id }, data: { linkDomain: "i.example.org" } });
+    await db().user.update({ where: { id: owner.id }, data: { linkDomain: "i.example.org", linkDomainVerifiedAt: new Date() } });
     const { code } = await createTestPost(owner.id);
     expect(codeFromShareUrl(`https://i.example.org/${code}`)).toEqual({ code, linkDomain: "i.example.org" });
     expect((await oembed({ url: `https://i.example.org/${code}` })).status).toBe(200);

@@ -21,7 +21,7 @@ beforeAll(async () => {
   owner = await createTestUser();
   friend = await createTestUser();
   stranger = await createTestUser();
-  await db().user.update({ where: { id: owner.id }, data: { linkDomain: "links.example.com" } });
+  await db().user.update({ where: { id: owner.id }, data: { linkDomain: "links.example.com", linkDomainVerifiedAt: new Date() } });
 });
 
 describe("share page visibility", () => {
@@ -77,6 +77,13 @@ describe("share page visibility", () => {
     expect((await loadSharePost(mine.code, null, "links.example.com")).kind).toBe("post");
     expect((await loadSharePost(theirs.code, null, "links.example.com")).kind).toBe("not_found");
     expect((await loadSharePost(mine.code, null, "other.example.com")).kind).toBe("not_found");
+  });
+
+  it("a link domain waiting for its DNS proof serves nothing (docs/link-domains.md)", async () => {
+    const claimer = await createTestUser();
+    await db().user.update({ where: { id: claimer.id }, data: { linkDomain: "pending.example.com", linkDomainVerifiedAt: null } });
+    const post = await createTestPost(claimer.id);
+    expect((await loadSharePost(post.code, null, "pending.example.com")).kind).toBe("not_found");
   });
 
   it("robots do not count views, browsers do", () => {

@@ -9,6 +9,19 @@ export const metadata: Metadata = { title: "Dashboard", robots: { index: false }
 // Per-user pages: never prerendered or cached.
 export const dynamic = "force-dynamic";
 
+/** A suspended account keeps its session but every change is refused (issue 27): say so first. */
+function SuspendedNotice() {
+  return (
+    <p
+      role="alert"
+      data-testid="suspended-notice"
+      className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-300"
+    >
+      This account is suspended: uploads and every change are refused. Your posts stay as they are; ask the site's administrator to appeal.
+    </p>
+  );
+}
+
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const viewer = await requireDashboardUser("/dashboard");
   return (
@@ -28,7 +41,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             </a>
           )}
         </aside>
-        <div className="min-w-0 flex-1">{children}</div>
+        <div className="min-w-0 flex-1">
+          {viewer.suspended && <SuspendedNotice />}
+          {children}
+        </div>
       </div>
     </DashboardProviders>
   );

@@ -132,7 +132,7 @@ export interface Confirmation {
  * Checks that the person changing the second factor is the owner: the account's password,
  * or (for accounts without one, signed in through GitHub and the like) a current code.
  */
-async function confirmOwner(userId: string, proof: Confirmation, ip: string): Promise<void> {
+export async function confirmOwner(userId: string, proof: Confirmation, ip: string): Promise<void> {
   if (proof.code) {
     await verifySecondFactor(userId, proof.code, ip);
     return;

@@ -1,7 +1,16 @@
 /** Relay: sign-in factors (own additions; docs/two-factor.md, docs/passkeys.md). */
 import { z } from "zod";
 import { defineRoute } from "../../http/route";
-import { factorProofBody, passkeyCreateBody, passkeyLoginBody, passkeyParam, passkeyRenameBody, totpConfirmBody } from "../params";
+import {
+  emailChangeBody,
+  factorProofBody,
+  passwordChangeBody,
+  passkeyCreateBody,
+  passkeyLoginBody,
+  passkeyParam,
+  passkeyRenameBody,
+  totpConfirmBody,
+} from "../params";
 import * as factors from "../relay-factors";
 import { RELAY, deleted, Session } from "./shared";
 
@@ -31,7 +40,11 @@ export const factorRoutes = [
     surfaces: RELAY,
     summary: "Start setting up an authenticator app (not in force until confirmed)",
     rateLimit: "two_factor",
-    response: z.object({ secret: z.string(), otpauth_uri: z.string() }),
+    response: z.object({
+      secret: z.string(),
+      otpauth_uri: z.string(),
+      qr_svg: z.string().describe("The otpauth URI as a QR code, an SVG document drawn by the server"),
+    }),
     handler: ({ principal }) => factors.startTotp(principal),
   }),
   defineRoute({
@@ -44,6 +57,39 @@ export const factorRoutes = [
     body: totpConfirmBody,
     response: z.object({ totp_enabled: z.literal(true), recovery_codes: z.array(z.string()) }),
     handler: ({ principal, body, ip }) => factors.confirmTotp(principal, body, ip),
+  }),
+  defineRoute({
+    id: "confirmSession",
+    method: "POST",
+    path: "/auth/confirm",
+    surfaces: RELAY,
+    summary: "Confirm it is you (password or code): adding or deleting a passkey is allowed for 10 minutes",
+    rateLimit: "two_factor",
+    body: factorProofBody,
+    response: z.object({ confirmed_until: z.string() }),
+    handler: ({ principal, body, ip }) => factors.confirmThisSession(principal, body, ip),
+  }),
+  defineRoute({
+    id: "changePassword",
+    method: "POST",
+    path: "/auth/password",
+    surfaces: RELAY,
+    summary: "Change the password (current password, or a code for accounts without one); every other session ends",
+    rateLimit: "two_factor",
+    body: passwordChangeBody,
+    response: z.object({ signed_out: z.number().int() }),
+    handler: ({ principal, body, ip }) => factors.changeOwnPassword(principal, body, ip),
+  }),
+  defineRoute({
+    id: "changeEmail",
+    method: "POST",
+    path: "/users/@me/email",
+    surfaces: RELAY,
+    summary: "Change the email address (password or code); with mail configured, only after the link sent to the new address",
+    rateLimit: "two_factor",
+    body: emailChangeBody,
+    response: z.object({ email: z.string().nullable(), pending_email: z.string().nullable() }),
+    handler: ({ principal, body, ip }) => factors.changeOwnEmail(principal, body, ip),
   }),
   defineRoute({
     id: "disableTotp",

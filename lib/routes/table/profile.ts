@@ -32,6 +32,17 @@ const updateProfile = defineRoute({
   handler: ({ principal, body }) => account.updateProfile(principal, body),
 });
 
+const verifyLinkDomain = defineRoute({
+  id: "verifyLinkDomain",
+  method: "POST",
+  path: "/users/@me/link-domain/verify",
+  surfaces: RELAY,
+  summary: "Look for the link domain's DNS TXT proof; share URLs use the domain once it is seen",
+  rateLimit: "profile_update",
+  response: userReply,
+  handler: ({ principal }) => account.verifyOwnLinkDomain(principal),
+});
+
 const imageRoute = (kind: "avatar" | "banner", method: "POST" | "DELETE") =>
   defineRoute({
     id: `${method === "POST" ? "set" : "remove"}${kind === "avatar" ? "Avatar" : "Banner"}`,
@@ -49,6 +60,7 @@ const imageRoute = (kind: "avatar" | "banner", method: "POST" | "DELETE") =>
 export const profileRoutes = [
   discover,
   updateProfile,
+  verifyLinkDomain,
   imageRoute("avatar", "POST"),
   imageRoute("avatar", "DELETE"),
   imageRoute("banner", "POST"),

@@ -13,7 +13,7 @@ import { adminDeleteLink } from "@/lib/admin/links";
 import { quarantinePost, releasePost, removePost } from "@/lib/admin/posts";
 import { decideReport } from "@/lib/admin/reports";
 import { ROLES, setRole } from "@/lib/admin/roles";
-import { changePlan, changePriorityMinutes, changeQuota, suspendAccount, unsuspendAccount } from "@/lib/admin/users";
+import { changePlan, changePriorityMinutes, changeQuota, issueUserResetLink, suspendAccount, unsuspendAccount } from "@/lib/admin/users";
 import { DomainError } from "@/lib/errors";
 import { parseBytes, PLANS } from "@/lib/plans";
 import { adminActor } from "./guard";
@@ -68,6 +68,14 @@ export async function suspendAction(form: FormData): Promise<void> {
   await act(form, async () => {
     const account = await suspendAccount(await adminActor(), fields(form, { user: ref }).user);
     return `${account.displayUsername} is suspended.`;
+  });
+}
+
+/** A one-time password-reset link (docs/web-auth.md, "Passwords"), shown once in the notice for the admin to hand over. */
+export async function resetLinkAction(form: FormData): Promise<void> {
+  await act(form, async () => {
+    const { user, url } = await issueUserResetLink(await adminActor(), fields(form, { user: ref }).user);
+    return `Reset link for ${user.displayUsername} (works once, for 30 minutes): ${url}`;
   });
 }
 

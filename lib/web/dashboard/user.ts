@@ -1,7 +1,8 @@
 /** The signed-in user behind a dashboard page or server action (next-auth, lib/web/viewer.ts). */
 import { redirect } from "next/navigation";
+import { suspendedError } from "@/lib/auth/suspension";
 import { DomainError } from "@/lib/errors";
-import { getViewer } from "@/lib/web/viewer";
+import { getViewer, type Viewer } from "@/lib/web/viewer";
 
 export type DashboardUser = NonNullable<Awaited<ReturnType<typeof getViewer>>>;
 
@@ -12,9 +13,17 @@ export async function requireDashboardUser(returnTo: string): Promise<DashboardU
   return viewer;
 }
 
-/** For server actions: the viewer's id, or unauthorized (the session ended meanwhile). */
-export async function actingUserId(): Promise<string> {
-  const viewer = await getViewer();
+/**
+ * Who may act: the viewer, unless the session ended (unauthorized) or the account is
+ * suspended (403 `suspended`, exactly as the API and Relay answer the same user: issue 27).
+ */
+export function actingUserIdOf(viewer: Viewer | null): string {
   if (!viewer) throw new DomainError("unauthorized", "Your session has ended; sign in again.");
+  if (viewer.suspended) throw suspendedError();
   return viewer.id;
+}
+
+/** For server actions: the signed-in, unsuspended viewer's id. */
+export async function actingUserId(): Promise<string> {
+  return actingUserIdOf(await getViewer());
 }

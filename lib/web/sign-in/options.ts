@@ -10,14 +10,15 @@ import type { NextAuthOptions } from "next-auth";
 import { issuePendingTicket } from "../../auth/factors/pending";
 import { requiresSecondFactor } from "../../auth/factors/two-factor";
 import { userForOAuthIdentity } from "../../auth/oauth";
+import { assertNotSuspended } from "../../auth/suspension";
 import { webAuthSecret, type WebSessionClaims } from "../../auth/web-session";
 import { provideNextAuthUrl } from "../../config/process-env";
 import { openSession, revokeSession } from "../../sessions/devices";
 import { credentialsRegister, credentialsSignIn } from "./credentials";
 import { oauthProviders } from "./oauth-providers";
 import { passkeySignIn } from "./passkey";
-import { userFacing } from "./session";
 import { twoFactorSignIn } from "./two-factor";
+import { signInErrorCode } from "../signin-errors";
 
 /** A web session lasts 30 days from the last visit (next-auth renews the cookie). */
 const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
@@ -56,6 +57,8 @@ export function authOptions(): NextAuthOptions {
                   ? p.preferred_username
                   : (user.name ?? null);
           const userId = await userForOAuthIdentity({ provider: account.provider, providerAccountId: account.providerAccountId, name });
+          // A suspended account gets no session here either (issue 27: this path skipped it).
+          await assertNotSuspended(userId);
           // Two-factor sign-in covers every way in that is not a passkey: the provider's
           // sign-in counts as the password step, the code is still asked for.
           if (await requiresSecondFactor(userId)) return `/signin?ticket=${encodeURIComponent(issuePendingTicket(userId))}`;
@@ -65,7 +68,7 @@ export function authOptions(): NextAuthOptions {
           user.id = userId;
           return true;
         } catch (error) {
-          return `/signin?error=${encodeURIComponent(userFacing(error).message)}`;
+          return `/signin?error=${signInErrorCode(error)}`;
         }
       },
       async jwt({ token, user }) {

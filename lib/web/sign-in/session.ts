@@ -2,9 +2,10 @@
  * Opening the web session of a user who proved who they are: a Relay session row whose id
  * the JWT carries as `sid` (lib/auth/web-session.ts), and the errors a sign-in form shows.
  */
+import { assertNotSuspended } from "../../auth/suspension";
 import type { User } from "next-auth";
 import { db } from "../../db/client";
-import { DomainError, isDomainError } from "../../errors";
+import { isDomainError } from "../../errors";
 import { openSession } from "../../sessions/devices";
 import { header, type RequestLike, requestIp, webDeviceName } from "./client";
 
@@ -37,13 +38,14 @@ export async function userOfSession(sessionId: string): Promise<User> {
 
 /** Opens the web session (a Relay session row) of a user who proved who they are. */
 export async function webSession(userId: string, req: RequestLike): Promise<User> {
-  const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { suspended: true } });
-  if (user.suspended) throw new DomainError("suspended", "This account is suspended.");
+  await assertNotSuspended(userId);
   const opened = await openSession({
     userId,
     name: webDeviceName(req),
     userAgent: header(req, "user-agent") ?? undefined,
     ip: requestIp(req),
+    // Password, code or passkey: every caller of this function just checked one.
+    confirmed: true,
   });
   return userOfSession(opened.session.id);
 }

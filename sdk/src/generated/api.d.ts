@@ -544,6 +544,13 @@ export interface components {
                 };
             };
             link_domain: string | null;
+            /** @description The TXT record that proves the link domain (docs/link-domains.md); null without one */
+            link_domain_proof: {
+                name: string;
+                value: string;
+            } | null;
+            /** @description The link domain's DNS proof was seen; share URLs use it only then */
+            link_domain_verified: boolean;
             nickname: string;
             partner: boolean;
             /** @enum {string} */

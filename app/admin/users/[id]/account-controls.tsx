@@ -14,7 +14,15 @@ import {
 import { ROLES } from "@/lib/admin/roles";
 import type { AdminUserDetail } from "@/lib/admin/users";
 import { PLANS } from "@/lib/plans";
-import { setPlanAction, setPriorityAction, setQuotaAction, setRoleAction, suspendAction, unsuspendAction } from "@/lib/web/admin/actions";
+import {
+  resetLinkAction,
+  setPlanAction,
+  setPriorityAction,
+  setQuotaAction,
+  setRoleAction,
+  suspendAction,
+  unsuspendAction,
+} from "@/lib/web/admin/actions";
 
 /** `here` is where every action returns; `self` is whether the admin is looking at their own account. */
 export function AccountControls({ user, here, self }: { user: AdminUserDetail; here: string; self: boolean }) {
@@ -77,6 +85,7 @@ export function AccountControls({ user, here, self }: { user: AdminUserDetail; h
         />
       </SettingForm>
       <SuspensionForm user={user} here={here} self={self} />
+      <ResetLinkForm user={user} here={here} />
     </section>
   );
 }
@@ -117,6 +126,20 @@ function SettingForm({
         </button>
       </div>
       {hint}
+    </form>
+  );
+}
+
+/** A one-time password-reset link for the account, for someone who forgot theirs (audited). */
+function ResetLinkForm({ user, here }: { user: AdminUserDetail; here: string }) {
+  return (
+    <form action={resetLinkAction} className="flex flex-wrap items-center gap-3 sm:col-span-2">
+      <Back path={here} />
+      <input type="hidden" name="user" value={user.id} />
+      <span className={muted}>Forgotten password: a link that sets a new one and signs every device out.</span>
+      <button type="submit" className={secondaryButton}>
+        Make a reset link
+      </button>
     </form>
   );
 }

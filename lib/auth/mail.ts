@@ -1,0 +1,43 @@
+/**
+ * Outgoing mail for account recovery (password-reset links, email-address confirmation):
+ * nodemailer over SMTP_URL, from MAIL_FROM. Both unset (the default): no mail, and the
+ * pages say to ask an administrator instead (docs/web-auth.md, "Passwords").
+ */
+import nodemailer, { type Transporter } from "nodemailer";
+import { env } from "../config/env";
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** True when both SMTP_URL and MAIL_FROM are set. */
+export function mailConfigured(): boolean {
+  const { SMTP_URL, MAIL_FROM } = env();
+  return Boolean(SMTP_URL && MAIL_FROM);
+}
+
+let transport: { url: string; transporter: Transporter } | undefined;
+
+function transporter(url: string): Transporter {
+  if (transport?.url !== url) transport = { url, transporter: nodemailer.createTransport(url) };
+  return transport.transporter;
+}
+
+/** Sends one plain-text mail; throws when mail is not configured or the server refuses it. */
+export async function sendMail(mail: Mail): Promise<void> {
+  const { SMTP_URL, MAIL_FROM } = env();
+  if (!SMTP_URL || !MAIL_FROM) throw new Error("Mail is not configured (SMTP_URL, MAIL_FROM).");
+  await transporter(SMTP_URL).sendMail({ from: MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
+}
+
+/**
+ * Sends without holding the caller up: "a link is on its way" must take as long whether or
+ * not there was an account to write to. A failure is logged for the operator.
+ */
+export function sendMailLater(mail: Mail): void {
+  sendMail(mail).catch((error: unknown) => {
+    console.error(`mail to ${mail.to} failed: ${error instanceof Error ? error.message : String(error)}`);
+  });
+}

@@ -1,0 +1,63 @@
+/**
+ * Proof that a link domain is the user's (issue 27, docs/link-domains.md): a TXT record
+ * `_mediahost.{domain}` holding `mediahost-verify={token}`, where the token is an HMAC of
+ * the user id and the domain under the signing secret (nothing to store, and another account
+ * claiming the same domain gets another token). Until the record is seen, the domain is
+ * pending: share URLs stay on the share host and the domain serves nothing.
+ */
+import { createHmac } from "node:crypto";
+import { Resolver } from "node:dns/promises";
+import { env } from "../config/env";
+import { signingSecret } from "../crypto/signing";
+import { db } from "../db/client";
+import { DomainError } from "../errors";
+
+/** Where the proof is looked for. */
+export const proofRecordName = (domain: string): string => `_mediahost.${domain}`;
+
+/** The TXT value that proves `domain` is `userId`'s. */
+export function proofRecordValue(userId: string, domain: string): string {
+  const token = createHmac("sha256", signingSecret()).update(`link-domain-proof\n${userId}\n${domain}`).digest("base64url").slice(0, 32);
+  return `mediahost-verify=${token}`;
+}
+
+/** The link domain in use: set and proven, else null. */
+export function activeLinkDomain(user: { linkDomain: string | null; linkDomainVerifiedAt: Date | null } | null | undefined): string | null {
+  return user?.linkDomain && user.linkDomainVerifiedAt ? user.linkDomain : null;
+}
+
+/** A resolver asking DNS_RESOLVER (`host` or `host:port`), else the system's servers. */
+function resolver(): Resolver {
+  const dns = new Resolver({ timeout: 3000, tries: 2 });
+  const configured = env().DNS_RESOLVER;
+  if (configured) dns.setServers([configured]);
+  return dns;
+}
+
+/** The TXT strings at `name` (none when the name or the record does not exist). */
+async function txtAt(name: string): Promise<string[]> {
+  try {
+    return (await resolver().resolveTxt(name)).map((chunks) => chunks.join(""));
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "ENOTFOUND" || code === "ENODATA") return [];
+    throw new DomainError("unavailable", "The DNS lookup did not answer; try again in a minute.", undefined, undefined, 60);
+  }
+}
+
+/** Looks for the proof of the user's link domain; marks it proven, or says what is missing. */
+export async function verifyLinkDomain(userId: string): Promise<{ domain: string; verifiedAt: Date }> {
+  const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { linkDomain: true, linkDomainVerifiedAt: true } });
+  const domain = user.linkDomain;
+  if (!domain) throw new DomainError("invalid_request", "Set a link_domain first.");
+  if (user.linkDomainVerifiedAt) return { domain, verifiedAt: user.linkDomainVerifiedAt };
+  const expected = proofRecordValue(userId, domain);
+  if (!(await txtAt(proofRecordName(domain))).includes(expected)) {
+    throw new DomainError("invalid_request", `No TXT record ${proofRecordName(domain)} with the value ${expected} was found yet.`);
+  }
+  const verifiedAt = new Date();
+  // Only if the domain was not changed meanwhile.
+  const { count } = await db().user.updateMany({ where: { id: userId, linkDomain: domain }, data: { linkDomainVerifiedAt: verifiedAt } });
+  if (count === 0) throw new DomainError("invalid_request", "The link_domain changed meanwhile; check the new one.");
+  return { domain, verifiedAt };
+}
