@@ -60,6 +60,11 @@ export function providerOf(client: Db = db()): DatabaseConfig["provider"] | unde
   return configs.get(client)?.provider;
 }
 
+/** The configuration a client was made with (undefined for a client not made by createDb). */
+export function configOf(client: Db = db()): DatabaseConfig | undefined {
+  return configs.get(client);
+}
+
 /** Disconnects a client and its change watcher. */
 export async function closeDb(client: Db): Promise<void> {
   await watchers.get(client)?.close();

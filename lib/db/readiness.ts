@@ -10,6 +10,7 @@
  */
 import { accessSync, constants, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { configOf, db } from "./client";
 import { databaseConfig, dataDir } from "./config";
 import { pendingMigrations } from "./migrator";
 import { env } from "../config/env";
@@ -33,7 +34,8 @@ let inFlight: Promise<SchemaState> | undefined;
  */
 export function schemaState(): Promise<SchemaState> {
   if (readyForGood) return Promise.resolve({ ready: true, pending: [] });
-  inFlight ??= pendingMigrations(databaseConfig())
+  // The database this process uses (a test or the CLI may have swapped the client).
+  inFlight ??= pendingMigrations(configOf(db()) ?? databaseConfig())
     .then((pending) => {
       if (!pending.length) readyForGood = true;
       return { ready: pending.length === 0, pending };
