@@ -47,11 +47,7 @@ const HISTORY_TABLE = {
     "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(), "applied_steps_count" INTEGER NOT NULL DEFAULT 0)`,
 };
 const HISTORY_ROW = `INSERT INTO "_prisma_migrations" ("id", "checksum", "finished_at", "migration_name", "applied_steps_count")`;
-const historyValues = (m: Migration): [string, string, string] => [
-  randomUUID(),
-  createHash("sha256").update(m.sql).digest("hex"),
-  m.name,
-];
+const historyValues = (m: Migration): [string, string, string] => [randomUUID(), createHash("sha256").update(m.sql).digest("hex"), m.name];
 
 export const testProvider = (): DatabaseProvider => (process.env.TEST_DATABASE_URL ? "postgres" : "sqlite");
 
