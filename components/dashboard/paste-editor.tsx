@@ -9,6 +9,7 @@ import { useId, useState, type FormEvent } from "react";
 import { LANGUAGES, extensionFor } from "@/lib/text/languages";
 import { Field } from "../field";
 import { api, errorText, type Post, type Privacy } from "./api";
+import { PRIVACIES } from "./privacies";
 import { PrivacySelect } from "./privacy-select";
 import { input, muted, primaryButton } from "./ui";
 
@@ -85,7 +86,7 @@ export function PasteEditor({ onCreated }: { onCreated: () => void }) {
               id={ids.privacy}
               label="Paste privacy"
               value={privacy}
-              choices={["public", "unlisted", "private"]}
+              choices={PRIVACIES}
               onChange={setPrivacy}
             />
           </div>

@@ -44,7 +44,10 @@ const value = (what: string) =>
 
 const userRef = value("a username or user id");
 const id = (what: string) => value(`${what} id`);
-const plan = z.enum(PLANS, { error: flagError(`must be one of ${PLANS.join(", ")}`) });
+/** A flag whose value is one of `values`, naming them when it is not. */
+const oneOf = <const T extends string>(values: readonly T[]) =>
+  z.enum(values as readonly [T, ...T[]], { error: flagError(`must be one of ${values.join(", ")}`) });
+const plan = oneOf(PLANS);
 
 /** A switch: `--flag` alone, or `--flag true` / `--flag false`. */
 const toggle = z
@@ -76,7 +79,7 @@ const reportLimit = wholeNumber.refine((n) => n >= 1 && n <= 1000, "must be from
 /** `invite list` and `audit list --limit`: like `report list`. */
 const listLimit = reportLimit;
 const inviteDays = wholeNumber.refine((n) => n >= 1 && n <= INVITE_MAX_DAYS, `must be from 1 to ${INVITE_MAX_DAYS}`).optional();
-const role = z.enum(ROLES, { error: flagError(`must be one of ${ROLES.join(", ")}`) });
+const role = oneOf(ROLES);
 
 /**
  * Every command that changes something writes an audit entry (docs/admin.md). The levers
@@ -86,7 +89,7 @@ const role = z.enum(ROLES, { error: flagError(`must be one of ${ROLES.join(", ")
 const audit = (action: string, target: AuditTarget, detail?: Record<string, unknown>) => recordAudit(cliActor(), action, target, detail);
 
 const CLIENTS = ["sharex", "sharex-links", "chatterino", "flameshot"] as const;
-const client = z.enum(CLIENTS, { error: flagError(`must be one of ${CLIENTS.join(", ")}`) });
+const client = oneOf(CLIENTS);
 
 // ───────────── the commands ─────────────
 
@@ -253,7 +256,7 @@ export const COMMANDS: readonly Command[] = [
       {
         user: userRef,
         path: z.string({ error: flagError("needs a value (the directory)") }).min(1, "needs a value (the directory)"),
-        privacy: z.enum(PRIVACIES, { error: flagError(`must be one of ${PRIVACIES.join(", ")}`) }).optional(),
+        privacy: oneOf(PRIVACIES).optional(),
         folder: value("a folder name or id").optional(),
         "dry-run": toggle,
         "ignore-quota": toggle,
