@@ -82,13 +82,7 @@ export function PasteEditor({ onCreated }: { onCreated: () => void }) {
           </Field>
           <div className="space-y-1">
             <span className="block text-sm font-medium text-zinc-700 dark:text-zinc-300">Privacy</span>
-            <PrivacySelect
-              id={ids.privacy}
-              label="Paste privacy"
-              value={privacy}
-              choices={PRIVACIES}
-              onChange={setPrivacy}
-            />
+            <PrivacySelect id={ids.privacy} label="Paste privacy" value={privacy} choices={PRIVACIES} onChange={setPrivacy} />
           </div>
           <Field id={ids.expiry} label="Expires">
             <select id={ids.expiry} value={expiry} onChange={(e) => setExpiry(e.target.value)} className={input}>
