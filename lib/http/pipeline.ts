@@ -47,7 +47,7 @@ export async function handle(
   const { route } = match;
   seen.route = route.id;
   // A schema behind the code (`next start` before `npm run db:migrate`): 503 naming the command.
-  await requireMigratedSchema();
+  if (route.database !== false) await requireMigratedSchema();
   // On every reply of the route, errors included (`headers` is merged into whatever is answered).
   if (route.replyHeaders) Object.assign(headers, route.replyHeaders);
   const ip = requestClientIp(request.headers);

@@ -91,6 +91,12 @@ export interface RouteDef<
   galleryAccess?: boolean;
   /** A lapsed team subscription is refused (403 forbidden) here. */
   refusesLapsedTeam?: boolean;
+  /**
+   * False for the few routes that never touch the database (the OpenAPI documents): they
+   * answer even while migrations are pending (lib/db/readiness.ts); every other route gets
+   * 503 `unavailable` naming the command then.
+   */
+  database?: boolean;
   /** Rate-limit bucket; a function picks it from the parsed body (theme vs profile update). */
   rateLimit?: BucketName | ((body: z.output<B>) => BucketName);
   params?: P;

@@ -20,6 +20,7 @@ const openapiRoute = defineRoute({
   summary: "This document",
   auth: "none",
   hidden: true,
+  database: false,
   response: z.record(z.string(), z.unknown()),
   async handler({ surface }) {
     let doc = documents.get(surface);
