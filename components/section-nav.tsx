@@ -22,7 +22,7 @@ export function SectionNav({ label, items }: { label: string; items: readonly Se
       aria-label={label}
       className="-mx-4 overflow-x-auto px-4 [mask-image:linear-gradient(to_right,black_calc(100%-2.5rem),transparent)] md:mx-0 md:px-0 md:[mask-image:none]"
     >
-      <ul className="flex gap-1 pr-10 md:flex-col md:pr-0">
+      <ul className="flex w-max gap-1 pr-10 md:w-auto md:flex-col md:pr-0">
         {items.map((item) => {
           const current = item.href === root ? pathname === root : pathname.startsWith(item.href);
           return (
