@@ -60,16 +60,17 @@ async function upload(request: Request, files: File[]): Promise<string> {
   for (const file of files) form.append("file", file, file.name || "shared");
   const response = await callApi(request, "/upload", { body: form });
   if (!response.ok) return resultPath({ error: await errorText(response) });
-  const body = (await response.json()) as { url?: string; posts?: { url?: string }[] };
-  const urls = body.url ? [body.url] : (body.posts ?? []).flatMap((post) => (post.url ? [post.url] : []));
+  // The reply's top-level `url` is the file's (for ShareX); the post's share page is `post.url`.
+  const body = (await response.json()) as { post?: { url?: string }; posts?: { url?: string }[] };
+  const urls = (body.post ? [body.post] : (body.posts ?? [])).flatMap((post) => (post.url ? [post.url] : []));
   return resultPath({ kind: "post", url: urls[0] ?? "", count: String(urls.length) });
 }
 
 async function shorten(request: Request, target: string): Promise<string> {
   const response = await callApi(request, "/links", { body: JSON.stringify({ url: target }), contentType: "application/json" });
   if (!response.ok) return resultPath({ error: await errorText(response) });
-  const body = (await response.json()) as { short_url?: string };
-  return resultPath({ kind: "link", url: body.short_url ?? "" });
+  const body = (await response.json()) as { link?: { short_url?: string } };
+  return resultPath({ kind: "link", url: body.link?.short_url ?? "" });
 }
 
 export async function POST(request: Request): Promise<NextResponse> {
