@@ -89,5 +89,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 }
 
 export const config = {
-  matcher: ["/((?!api/|api$|relay/|relay$|cdn/|cdn$|_next/static/|_next/image|healthz|cron$|oembed|favicon\\.ico|icon\\.svg).*)"],
+  matcher: [
+    "/((?!api/|api$|relay/|relay$|cdn/|cdn$|_next/static/|_next/image|healthz|cron$|oembed|share-target$|favicon\\.ico|icon\\.svg).*)",
+  ],
 };

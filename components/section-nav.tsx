@@ -10,14 +10,19 @@ export interface SectionLink {
 /**
  * A section's navigation (the dashboard's, the console's): a scrollable row on phones, a
  * side column from md up. The first link is the section's root, current only on its own
- * path; the others are current on their whole subtree.
+ * path; the others are current on their whole subtree. On phones the row fades out at its
+ * right edge, so a cut-off tab reads as "scroll for more", and ends with room to scroll the
+ * last tab clear of the fade.
  */
 export function SectionNav({ label, items }: { label: string; items: readonly SectionLink[] }) {
   const pathname = usePathname();
   const root = items[0]?.href;
   return (
-    <nav aria-label={label} className="-mx-4 overflow-x-auto px-4 md:mx-0 md:px-0">
-      <ul className="flex gap-1 md:flex-col">
+    <nav
+      aria-label={label}
+      className="-mx-4 overflow-x-auto px-4 [mask-image:linear-gradient(to_right,black_calc(100%-2.5rem),transparent)] md:mx-0 md:px-0 md:[mask-image:none]"
+    >
+      <ul className="flex w-max gap-1 pr-10 md:w-auto md:flex-col md:pr-0">
         {items.map((item) => {
           const current = item.href === root ? pathname === root : pathname.startsWith(item.href);
           return (

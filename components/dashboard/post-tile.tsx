@@ -4,6 +4,7 @@ import { countOf } from "../plural";
 import { FOUR_COLUMN_SIZES, previewSources } from "../preview-image";
 import { automaticAlt, matchedLine } from "@/lib/posts/text-lines";
 import type { Post, Privacy } from "./api";
+import { CopyButton } from "./copy-button";
 
 const PRIVACY_BADGE: Record<Privacy, string> = {
   public: "bg-emerald-100 text-emerald-800 dark:bg-emerald-500/15 dark:text-emerald-300",
@@ -71,6 +72,14 @@ export function PostTile({
         <input type="checkbox" checked={checked} onChange={onToggle} className="h-4 w-4 accent-brand-600" />
         <span className="sr-only">Select {title}</span>
       </label>
+      {post.files[0] && (
+        <CopyButton
+          value={post.files[0].url}
+          label="Direct link"
+          title={`Copy direct link of ${title}`}
+          className="absolute right-2 top-2 rounded bg-white/90 px-2 py-1 text-xs font-medium shadow hover:bg-white dark:bg-zinc-900/90 dark:hover:bg-zinc-900"
+        />
+      )}
     </li>
   );
 }

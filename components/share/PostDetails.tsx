@@ -22,6 +22,7 @@ export function PostDetails({ post, title, owner, signedIn }: { post: PostJson; 
         </div>
         <div className="flex flex-wrap gap-2">
           <CopyButton value={post.url} label="Copy link" className={primaryButtonClass} />
+          {first && <CopyButton value={first.url} label="Copy direct link" className={buttonClass} />}
           {first && (
             <a href={first.url} download={first.name} className={buttonClass}>
               Download

@@ -21,3 +21,12 @@ export function isSameOrigin(headers: Headers): boolean {
     return false;
   }
 }
+
+/**
+ * The share target's rule (docs/share-target.md): an installed app's share-sheet POST is a
+ * navigation the browser starts itself, which Fetch Metadata marks `Sec-Fetch-Site: none`;
+ * no other site can make a request that says so, so it is as safe as same-origin.
+ */
+export function isSameOriginOrBrowser(headers: Headers): boolean {
+  return headers.get("sec-fetch-site") === "none" || isSameOrigin(headers);
+}
