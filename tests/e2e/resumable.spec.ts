@@ -65,7 +65,8 @@ test("a large file uploads over tus with pause and resume, and resumes after a p
     // Pause in the middle of the first PATCH, then resume.
     const paused = await bigVideo(dir, "paused.mp4");
     await page.getByLabel("Files to upload").setInputFiles(paused);
-    const item = page.locator("li", { hasText: "paused.mp4" });
+    // The upload queue's entry (gallery tiles show the file name too, as the title's fallback).
+    const item = page.locator("li[data-upload-state]", { hasText: "paused.mp4" });
     await expect(item.getByRole("button", { name: "Pause upload of paused.mp4" })).toBeVisible({ timeout: 30_000 });
     await expect
       .poll(async () => Number(await item.getByRole("progressbar").getAttribute("value")), { timeout: 30_000 })
@@ -85,7 +86,7 @@ test("a large file uploads over tus with pause and resume, and resumes after a p
     seen.creations.length = 0;
     const reloaded = await bigVideo(dir, "reloaded.mp4");
     await page.getByLabel("Files to upload").setInputFiles(reloaded);
-    const first = page.locator("li", { hasText: "reloaded.mp4" });
+    const first = page.locator("li[data-upload-state]", { hasText: "reloaded.mp4" });
     await expect
       .poll(async () => Number(await first.getByRole("progressbar").getAttribute("value")), { timeout: 30_000 })
       .toBeGreaterThan(5);
@@ -95,7 +96,7 @@ test("a large file uploads over tus with pause and resume, and resumes after a p
     seen.offsets.length = 0;
     seen.creations.length = 0;
     await page.getByLabel("Files to upload").setInputFiles(reloaded);
-    const again = page.locator("li", { hasText: "reloaded.mp4" });
+    const again = page.locator("li[data-upload-state]", { hasText: "reloaded.mp4" });
     await expect(again).toHaveAttribute("data-upload-state", "done", { timeout: 120_000 });
     expect(seen.creations).toHaveLength(0);
     expect(insideFirstChunk(seen.offsets)).toBe(true);
