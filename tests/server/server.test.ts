@@ -64,7 +64,8 @@ describe("server", () => {
       expect(res.status, path).toBe(200);
       expect(res.headers.get("request-id"), path).toMatch(REQUEST_ID);
     }
-    expect(await (await get("/healthz")).json()).toEqual({ status: "ok" });
+    // `detail` names features that are off (test servers run with OCR=off: docs/ocr.md).
+    expect(await (await get("/healthz")).json()).toEqual({ status: "ok", detail: { text_reading: "off (turned off by the operator)" } });
   });
 
   it("never redirects trailing slashes (the API router answers them itself)", async () => {
