@@ -4,7 +4,7 @@
  * headers) → parse (400) → handler → reply. Errors are thrown as DomainError; the
  * dispatcher (dispatch.ts) turns them into replies.
  */
-import { requireMigratedSchema } from "../db/readiness";
+import { requireMigratedSchema, schemaKnownReady } from "../db/readiness";
 import { requestClientIp } from "./client-ip";
 import { authorize } from "./key-policy";
 import { rateLimit } from "./rate-limit";
@@ -47,7 +47,8 @@ export async function handle(
   const { route } = match;
   seen.route = route.id;
   // A schema behind the code (`next start` before `npm run db:migrate`): 503 naming the command.
-  if (route.database !== false) await requireMigratedSchema();
+  // Once the schema is known migrated this costs no await (it stays migrated).
+  if (route.database !== false && !schemaKnownReady()) await requireMigratedSchema();
   // On every reply of the route, errors included (`headers` is merged into whatever is answered).
   if (route.replyHeaders) Object.assign(headers, route.replyHeaders);
   const ip = requestClientIp(request.headers);

@@ -32,7 +32,8 @@ const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
 const CHILD_NICENESS = 10;
 const STDOUT_MAX_CHARS = 8 * 1024 * 1024;
 
-function executableFile(path: string): boolean {
+/** Whether `path` is an executable regular file (the media tools' lookup uses it too: tools.ts). */
+export function executableFile(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
     return statSync(path).isFile();

@@ -13,12 +13,11 @@
  * will then read. `FFMPEG_SOURCE=npm` skips step 2, `system` makes its absence an error.
  */
 import { execFile } from "node:child_process";
-import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
 import ffmpegInstaller from "@ffmpeg-installer/ffmpeg";
 import ffprobeInstaller from "@ffprobe-installer/ffprobe";
 import { mediaConfig, type MediaConfig, type MediaToolsSource } from "./config";
-import { ocrConfig, ocrOffReason, tesseractVersion, type TesseractVersion } from "./tesseract";
+import { executableFile, ocrConfig, ocrOffReason, tesseractVersion, type TesseractVersion } from "./tesseract";
 
 export type MediaTool = "ffmpeg" | "ffprobe";
 /** Where the selected pair comes from. */
@@ -40,15 +39,6 @@ export interface ToolSelectionInput {
   npm: () => { ffmpeg: string; ffprobe: string };
   /** Whether `path` is an executable file; injectable for tests of the order. */
   isExecutable?: (path: string) => boolean;
-}
-
-function executableFile(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** The first folder of `searchPath` holding both tools; relative entries are ignored (they depend on the working directory). */
