@@ -17,14 +17,18 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.TEST_RUN_DIR = runDir;
   // WEBHOOK_ALLOW_PRIVATE: webhooks.spec.ts's receiver listens on 127.0.0.1 (docs/webhooks.md).
   // SMTP_URL: accounts.spec.ts listens there for the password-reset mail (docs/web-auth.md).
-  const server = await startTestServer({
-    PORT: port,
-    PUBLIC_URL: url,
-    REGISTRATION: "open",
-    WEBHOOK_ALLOW_PRIVATE: "127.0.0.1",
-    SMTP_URL: `smtp://127.0.0.1:${Number(port) + 1}`,
-    MAIL_FROM: "Media host <noreply@media.test>",
-  });
+  const server = await startTestServer(
+    {
+      PORT: port,
+      PUBLIC_URL: url,
+      REGISTRATION: "open",
+      WEBHOOK_ALLOW_PRIVATE: "127.0.0.1",
+      SMTP_URL: `smtp://127.0.0.1:${Number(port) + 1}`,
+      MAIL_FROM: "Media host <noreply@media.test>",
+    },
+    // The one server of the run that migrates its own empty database, as a deployment does.
+    { migrateAtStart: true },
+  );
   process.env.E2E_DATA_DIR = server.dataDir;
   // The database the admin CLI must use (PostgreSQL when TEST_DATABASE_URL is set).
   process.env.E2E_SERVER_ENV = JSON.stringify(server.env);

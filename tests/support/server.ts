@@ -18,6 +18,7 @@ import { promisify } from "node:util";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { ensureBuild } from "@/lib/server/build";
+import { migratePostgresSchema, migrateSqliteFile } from "./migrate";
 
 export interface TestServer {
   /** e.g. http://127.0.0.1:40123 */
@@ -38,13 +39,20 @@ export interface TestServer {
 export interface TestServerOptions {
   /** Start on this existing DATA_DIR (a restart after kill()) instead of a fresh one. */
   dataDir?: string;
+  /**
+   * Let the server migrate its empty database at start-up, as a fresh deployment does (the
+   * end-to-end server does). Otherwise a new database is handed over already migrated by
+   * tests/support/migrate.ts: the real migrator (a child process loading Prisma's schema
+   * engine) was about half of every test server's start.
+   */
+  migrateAtStart?: boolean;
 }
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const READY_TIMEOUT_MS = 60_000;
 
 /** The server's database and Redis: the test run's PostgreSQL and Redis when it has them, else embedded. */
-export async function services(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+export async function services(): Promise<{ env: Record<string, string>; schema?: string; drop(): Promise<void> }> {
   const pgUrl = process.env.TEST_DATABASE_URL;
   const redisUrl = process.env.TEST_REDIS_URL;
   const suffix = randomBytes(6).toString("hex");
@@ -71,13 +79,14 @@ export async function services(): Promise<{ env: Record<string, string>; drop():
   const url = new URL(pgUrl);
   url.searchParams.set("schema", schema);
   env.DATABASE_URL = url.toString();
-  return { env, drop: () => query(`DROP SCHEMA "${schema}" CASCADE`) };
+  return { env, schema, drop: () => query(`DROP SCHEMA "${schema}" CASCADE`) };
 }
 
 export async function startTestServer(extraEnv: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   await ensureBuild(root, { stdio: "pipe" });
   const external = await services();
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "mediahost-server-"));
+  if (!options.dataDir && !options.migrateAtStart) await premigrate(dataDir, external, extraEnv.DATABASE_URL);
   // The child is a production server: none of vitest's variables, and NODE_ENV its own.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST")));
   const env: NodeJS.ProcessEnv = {
@@ -152,6 +161,18 @@ export async function startTestServer(extraEnv: Record<string, string> = {}, opt
       return code;
     },
   };
+}
+
+/**
+ * Migrates the database a new server is about to get: the embedded SQLite file of its new
+ * DATA_DIR, or its new PostgreSQL schema. A database a test names itself (another server's,
+ * to share it) is left as it is.
+ */
+async function premigrate(dataDir: string, external: Awaited<ReturnType<typeof services>>, named: string | undefined): Promise<void> {
+  if (named !== undefined && named !== external.env.DATABASE_URL && named !== "") return;
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  if (named !== "" && external.schema && pgUrl) await migratePostgresSchema(pgUrl, external.schema, { create: false });
+  else migrateSqliteFile(join(dataDir, "mediahost.db"));
 }
 
 /** A loopback port nothing listens on right now. */
