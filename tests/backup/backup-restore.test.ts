@@ -26,7 +26,7 @@ interface CliAnswer {
 async function admin(dataDir: string, ...args: string[]): Promise<CliAnswer> {
   const options = { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", STORAGE: "" } };
   try {
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], options);
+    const { stdout } = await run(process.execPath, ["scripts/launch.mjs", "admin", ...args], options);
     return { code: 0, json: JSON.parse(stdout) as Record<string, unknown> };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string };

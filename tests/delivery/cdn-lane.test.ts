@@ -46,7 +46,7 @@ describe("/cdn hit path on the production server", () => {
     admin = async (...args: string[]) =>
       JSON.parse(
         (
-          await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+          await run(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
             env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "" },
           })
         ).stdout,

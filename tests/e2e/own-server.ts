@@ -46,7 +46,7 @@ export async function startLocalhostServer(env: Record<string, string> = {}, por
  */
 /** Runs the admin CLI against this server's database; returns its JSON answer. */
 export async function adminOn(own: LocalhostServer, ...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+  const { stdout } = await run(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
     cwd: root,
     env: { ...process.env, ...own.server.env, NODE_ENV: "production" },
   });

@@ -13,7 +13,7 @@ export const baseUrl = (): string => `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 /** Runs the admin CLI against the test server's database; returns its JSON answer. */
 export async function admin(...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+  const { stdout } = await run(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
     cwd: root,
     env: { ...process.env, ...(JSON.parse(process.env.E2E_SERVER_ENV ?? "{}") as Record<string, string>), NODE_ENV: "production" },
   });

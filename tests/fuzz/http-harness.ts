@@ -38,7 +38,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   const admin = async (...args: string[]) =>
     JSON.parse(
       (
-        await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+        await run(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
           env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "" },
         })
       ).stdout,

@@ -146,7 +146,7 @@ const root = resolve(__dirname, "../..");
 
 function runCli(args: string[], databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(join(root, "node_modules/.bin/tsx"), ["scripts/admin.ts", ...args], {
+    const child = spawn(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl },
       stdio: ["ignore", "pipe", "pipe"],

@@ -23,7 +23,7 @@ import { startTestServer, type TestServer } from "../support/server";
 const run = promisify(execFile);
 
 async function admin(dataDir: string, env: Record<string, string>, ...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+  const { stdout } = await run(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
     env: { ...process.env, ...env, DATA_DIR: dataDir, DATABASE_URL: "" },
   });
   return JSON.parse(stdout);

@@ -36,7 +36,7 @@ describe("parseEnv: the default PUBLIC_URL", () => {
 });
 
 async function admin(dataDir: string, ...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+  const { stdout } = await run(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
   });
   return JSON.parse(stdout);

@@ -20,7 +20,7 @@ describe("read caches on the production server", () => {
   let key: string;
   let appId: string;
   const admin = async (...args: string[]): Promise<Record<string, unknown>> => {
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+    const { stdout } = await run(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
       env: { ...process.env, ...server.env },
     });
     return JSON.parse(stdout);

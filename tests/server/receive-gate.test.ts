@@ -16,7 +16,7 @@ import { freePort, startTestServer, type TestServer } from "../support/server";
 const run = promisify(execFile);
 
 async function admin(server: TestServer, ...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+  const { stdout } = await run(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
     env: { ...process.env, ...server.env },
   });
   return JSON.parse(stdout);

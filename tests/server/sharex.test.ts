@@ -13,7 +13,7 @@ import { fixture } from "../support/media";
 const run = promisify(execFile);
 
 async function admin(server: TestServer, ...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+  const { stdout } = await run(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
     env: { ...process.env, ...server.env },
   });
   return JSON.parse(stdout);
