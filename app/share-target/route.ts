@@ -49,17 +49,18 @@ async function callApi(request: Request, path: string, init: { body: FormData | 
   return dispatcher("api")(new Request(url, { method: "POST", headers, body: init.body }));
 }
 
-async function errorText(response: Response): Promise<string> {
+/** The error's type, for /dashboard/shared to put in its own words (lib/web/error-words.ts). */
+async function errorType(response: Response): Promise<string> {
   const body: unknown = await response.json().catch(() => null);
-  const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
-  return typeof message === "string" ? message : `The request failed (HTTP ${response.status}).`;
+  const type = (body as { error?: { type?: unknown } } | null)?.error?.type;
+  return typeof type === "string" ? type : "internal";
 }
 
 async function upload(request: Request, files: File[]): Promise<string> {
   const form = new FormData();
   for (const file of files) form.append("file", file, file.name || "shared");
   const response = await callApi(request, "/upload", { body: form });
-  if (!response.ok) return resultPath({ error: await errorText(response) });
+  if (!response.ok) return resultPath({ error: await errorType(response) });
   // The reply's top-level `url` is the file's (for ShareX); the post's share page is `post.url`.
   const body = (await response.json()) as { post?: { url?: string }; posts?: { url?: string }[] };
   const urls = (body.post ? [body.post] : (body.posts ?? [])).flatMap((post) => (post.url ? [post.url] : []));
@@ -68,7 +69,7 @@ async function upload(request: Request, files: File[]): Promise<string> {
 
 async function shorten(request: Request, target: string): Promise<string> {
   const response = await callApi(request, "/links", { body: JSON.stringify({ url: target }), contentType: "application/json" });
-  if (!response.ok) return resultPath({ error: await errorText(response) });
+  if (!response.ok) return resultPath({ error: await errorType(response) });
   const body = (await response.json()) as { link?: { short_url?: string } };
   return resultPath({ kind: "link", url: body.link?.short_url ?? "" });
 }
@@ -86,7 +87,7 @@ export async function POST(request: Request): Promise<NextResponse> {
   try {
     form = await request.formData();
   } catch {
-    return seeOther(resultPath({ error: "The shared content could not be read (expected multipart/form-data)." }));
+    return seeOther(resultPath({ error: "unreadable" }));
   }
   const text = (name: string): string => {
     const value = form.get(name);
@@ -99,9 +100,9 @@ export async function POST(request: Request): Promise<NextResponse> {
   if (target) return seeOther(await shorten(request, target));
 
   const shared = [text("title"), text("text"), text("url")].filter((part) => part.trim() !== "").join("\n\n");
-  if (shared === "") return seeOther(resultPath({ error: "Nothing was shared." }));
+  if (shared === "") return seeOther(resultPath({ error: "nothing_shared" }));
   if (env().UPLOAD_FILES === "media") {
-    return seeOther(resultPath({ error: "This server accepts images and videos only; shared text cannot become a paste." }));
+    return seeOther(resultPath({ error: "text_not_accepted" }));
   }
   const paste = new File([shared], "shared.txt", { type: "text/plain" });
   return seeOther(await upload(request, [paste]));

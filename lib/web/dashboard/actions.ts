@@ -76,7 +76,7 @@ export async function confirmDeleteAction(formData: FormData): Promise<void> {
   const code = parse(z.string().min(1).max(64), formData.get("code"));
   const outcome = await attempt(async () => confirmDelete(await actingUserId(), code));
   // redirect() throws by design, so it stays outside attempt().
-  if (!outcome.ok) redirect(`/dashboard/delete/${encodeURIComponent(code)}?error=${encodeURIComponent(outcome.error)}`);
+  if (!outcome.ok) redirect(`/dashboard/delete/${encodeURIComponent(code)}?error=${encodeURIComponent(outcome.type)}`);
   redirect(`/dashboard?deleted=${encodeURIComponent(code)}`);
 }
 

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { env } from "@/lib/config/env";
 import { ErrorNotice } from "@/components/dashboard/notices";
 import { CopyButton } from "@/components/dashboard/copy-button";
+import { errorWords } from "@/lib/web/error-words";
 
 export const metadata = { title: "Shared" };
 export const dynamic = "force-dynamic";
@@ -20,12 +21,13 @@ export default async function SharedPage({
 }: {
   searchParams: Promise<{ kind?: string; url?: string; error?: string; count?: string }>;
 }) {
-  const { kind, url, error } = await searchParams;
+  const { kind, url, error: code } = await searchParams;
+  const error = errorWords(code);
   const link = ownUrl(url);
   return (
     <div className="mx-auto max-w-lg space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight">Shared</h1>
-      {error && <ErrorNotice>{error.slice(0, 500)}</ErrorNotice>}
+      {error && <ErrorNotice>{error}</ErrorNotice>}
       {!error && link && (
         <div className="space-y-3 rounded-lg border border-zinc-200 p-5 dark:border-zinc-800" data-testid="share-result">
           <p>{kind === "link" ? "Short link created:" : "Uploaded:"}</p>

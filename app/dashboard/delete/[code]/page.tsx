@@ -10,6 +10,7 @@ import { deleteTarget, type DeleteTarget } from "@/lib/web/dashboard/delete-post
 import { requireDashboardUser } from "@/lib/web/dashboard/user";
 import { countOf } from "@/components/plural";
 import { ErrorNotice } from "@/components/dashboard/notices";
+import { errorWords } from "@/lib/web/error-words";
 
 export const metadata: Metadata = { title: "Delete post", robots: { index: false, follow: false } };
 export const dynamic = "force-dynamic";
@@ -22,7 +23,7 @@ export default async function DeletePostPage({
   searchParams: Promise<{ error?: string }>;
 }) {
   const { code } = await params;
-  const { error } = await searchParams;
+  const error = errorWords((await searchParams).error);
   const viewer = await requireDashboardUser(`/dashboard/delete/${encodeURIComponent(code)}`);
   let target: DeleteTarget | null = null;
   let problem: string | null = null;
