@@ -8,8 +8,10 @@
  * head through writeHead (its implicit header too). Under the custom server it finds the
  * carrier already moved.
  */
-import { ServerResponse } from "node:http";
+import { type IncomingMessage, Server, ServerResponse } from "node:http";
+import { parseEnv } from "../config/env";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
+import { stampRequest, syncRawHeaders } from "./stamp";
 
 const INSTALLED = Symbol.for("mediahost.contentLengthCarrier");
 
@@ -29,4 +31,33 @@ export function restoreCarriedContentLength(): void {
     }
     return writeHead.apply(this, args);
   } as ServerResponse["writeHead"];
+}
+
+const STAMPING = Symbol.for("mediahost.stampRequests");
+/** Set by our own server (lib/server/server.ts), which stamps every request itself. */
+export const CUSTOM_SERVER = Symbol.for("mediahost.customServer");
+
+/**
+ * Under plain `next start` nothing stamped `x-client-ip` (lib/server/stamp.ts): route
+ * handlers read whatever the client sent there, or its own X-Forwarded-For, which Next
+ * fills only when the client sent none. Here every request of every Node HTTP server in the
+ * process is stamped as our server does, before Next's listener sees it. Installed from
+ * instrumentation.ts, which Next runs before it serves the first request; under our own
+ * server it does nothing.
+ */
+export function stampRequestsUnderNextStart(): void {
+  const global = globalThis as { [CUSTOM_SERVER]?: boolean };
+  const proto = Server.prototype as Server & { [STAMPING]?: boolean };
+  if (global[CUSTOM_SERVER] || proto[STAMPING]) return;
+  proto[STAMPING] = true;
+  const trustProxy = parseEnv().trustProxy;
+  const emit = proto.emit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
+  proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
+    if (event === "request") {
+      const req = args[0] as IncomingMessage;
+      stampRequest(req, trustProxy);
+      syncRawHeaders(req, trustProxy);
+    }
+    return emit.call(this, event, ...args);
+  } as Server["emit"];
 }

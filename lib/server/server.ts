@@ -8,13 +8,14 @@
  */
 import { prepareNextEnvironment } from "../config/process-env";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { parseEnv } from "../config/env";
-import { newRequestId } from "../http/request-id";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
 import { answerClientError } from "./client-error";
-import { normalizeIp, resolveClientIp, trustsProxy, type TrustSetting } from "../http/client-ip";
+import type { TrustSetting } from "../http/client-ip";
+import { stampRequest, syncRawHeaders } from "./stamp";
+import { CUSTOM_SERVER } from "./next-start";
 import { createFastLane, type FastLane } from "./fast-lane";
 import { listenForPostEvents } from "../webhooks/post-events";
 import { isFormPost, screenFormPost } from "./form-posts";
@@ -42,71 +43,6 @@ export interface RunningServer {
 
 /** Requests still running after this long on shutdown are cut off. */
 const SHUTDOWN_GRACE_MS = 10_000;
-
-/**
- * Stamps the request id and the client address on the request before anything else runs,
- * replacing whatever the client sent under those names. Only `req.headers` is changed
- * here, which is all the fast lane reads; the raw header list is made to agree
- * (syncRawHeaders) before the request goes anywhere else. The response gets the id from
- * whoever answers: the dispatcher's replies carry it, and onRequest sets it on the
- * response for everything else (a header set ahead of writeHead sends every header of
- * the reply through Node's slower per-header path). Both were a few percent of a cached
- * read (docs/performance.md, "Cached reads on Node's request"). Exported for tests.
- */
-export function stampRequest(req: IncomingMessage, trustProxy: TrustSetting): string {
-  const requestId = newRequestId();
-  const headers = req.headers;
-  const fromSocket = socketAddress(req.socket);
-  const trusting = trustsProxy(trustProxy);
-  headers["request-id"] = requestId;
-  headers["x-client-ip"] = trusting ? clientIpBehindProxy(req, trustProxy) : fromSocket;
-  // Without a trusted proxy, any X-Forwarded-For is the client's own claim; replace it so
-  // nothing downstream (Next included) can be fooled by it.
-  if (!trusting) {
-    if (fromSocket) headers["x-forwarded-for"] = fromSocket;
-    else delete headers["x-forwarded-for"];
-  }
-  return requestId;
-}
-
-function clientIpBehindProxy(req: IncomingMessage, trust: TrustSetting): string {
-  const header = typeof trust === "object" ? trust.header : undefined;
-  return resolveClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trust, header ? req.headers[header] : undefined);
-}
-
-const STAMPED = ["request-id", "x-client-ip"];
-const STAMPED_WITHOUT_PROXY = [...STAMPED, "x-forwarded-for"];
-
-/**
- * Makes `req.rawHeaders` agree with what stampRequest set, so that no reader of the raw
- * list (Next) sees the client's values. One pass over the raw headers.
- */
-export function syncRawHeaders(req: IncomingMessage, trustProxy: TrustSetting): void {
-  const names = trustsProxy(trustProxy) ? STAMPED : STAMPED_WITHOUT_PROXY;
-  const raw = req.rawHeaders;
-  const kept: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    if (!names.includes(raw[i].toLowerCase())) kept.push(raw[i], raw[i + 1]);
-  }
-  for (const name of names) {
-    const value = req.headers[name];
-    if (typeof value === "string") kept.push(name, value);
-  }
-  raw.splice(0, raw.length, ...kept);
-}
-
-/** A keep-alive connection carries many requests: its address is normalized once. */
-const socketAddresses = new WeakMap<Socket, string>();
-function socketAddress(socket: Socket): string {
-  let address = socketAddresses.get(socket);
-  if (address === undefined) {
-    // Undefined once the socket has closed: not remembered.
-    if (!socket.remoteAddress) return "";
-    address = normalizeIp(socket.remoteAddress);
-    socketAddresses.set(socket, address);
-  }
-  return address;
-}
 
 /**
  * Next.js drops `Content-Length` from route-handler responses (they go out chunked); our
@@ -177,6 +113,9 @@ function reachableUrl(address: AddressInfo): string {
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const dir = resolve(options.dir ?? process.cwd());
   const trustProxy = options.trustProxy ?? parseEnv().trustProxy;
+  // This server stamps every request itself (requestListener); instrumentation.ts must not
+  // stamp them a second time (lib/server/next-start.ts).
+  (globalThis as { [CUSTOM_SERVER]?: boolean })[CUSTOM_SERVER] = true;
   // NODE_ENV must be right before Next is loaded (lib/config/process-env.ts).
   prepareNextEnvironment(!!options.dev);
 

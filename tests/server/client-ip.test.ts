@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { normalizeIp, requestClientIp, resolveClientIp } from "@/lib/http/client-ip";
-import { stampRequest, syncRawHeaders } from "@/lib/server/server";
+import { stampRequest, syncRawHeaders } from "@/lib/server/stamp";
 import { parseTrustProxy } from "@/lib/config/trust-proxy";
 
 describe("resolveClientIp (the custom server's rule)", () => {

@@ -3,8 +3,8 @@
  * background work in `npm run worker`. Before `npm run db:migrate`, /healthz and every route
  * that needs the database answer 503 naming the command (never a 500); after it, a video
  * upload becomes a ready stream (the worker's job), an expiring post goes 404, a /cdn read
- * carries the right Content-Length and none of our internal headers, and /cron runs only
- * with its bearer secret.
+ * carries the right Content-Length and none of our internal headers, a client cannot name
+ * its own address, and /cron runs only with its bearer secret.
  */
 import { spawn, type ChildProcess, execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -146,6 +146,28 @@ describe("after it, with npm run worker beside next start", () => {
       30_000,
     );
     expect(gone).toBe(404);
+  });
+
+  it("the client address is the socket's, whatever the client names in x-client-ip or X-Forwarded-For", async () => {
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(await readFile(await fixture("png")))], { type: "image/png" }), "shot.png");
+    const reply = await fetch(`${base}/api/upload`, { method: "POST", headers: { "api-key": key, "post-privacy": "public" }, body: form });
+    const { post } = (await reply.json()) as { post: { code: string } };
+    // Views count at most 3 per address per post per hour: five views from five claimed
+    // addresses are five only if the claims were believed.
+    const person = "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0";
+    for (let i = 1; i <= 5; i++) {
+      const page = await fetch(`${base}/p/${post.code}`, {
+        headers: { "user-agent": person, "x-client-ip": `203.0.113.${i}`, "x-forwarded-for": `198.51.100.${i}` },
+      });
+      expect(page.status).toBe(200);
+      await page.text();
+    }
+    const views = async () => ((await (await readPost(post.code)).json()) as { post: { view_count: number } }).post.view_count;
+    expect(await until(views, (n) => n >= 3)).toBe(3);
+    // The views are written after each page is sent: give any late ones time to land.
+    await new Promise((done) => setTimeout(done, 1000));
+    expect(await views()).toBe(3);
   });
 
   it("/cron runs once with its bearer secret, and refuses without it", async () => {
