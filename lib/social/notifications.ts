@@ -153,6 +153,15 @@ export async function forgetNotificationsBetween(tx: Pick<Tx, "notification" | "
   for (const row of rows) await dropActor(tx, row.notificationId, row.userId);
 }
 
+/**
+ * An account being deleted (docs/account-deletion.md) leaves every entry it acted in, read or
+ * not, with the entry's count following; an entry left without actors goes.
+ */
+export async function forgetActor(tx: Pick<Tx, "notification" | "notificationActor">, actorId: string): Promise<void> {
+  const rows = await tx.notificationActor.findMany({ where: { userId: actorId }, select: { notificationId: true } });
+  for (const row of rows) await dropActor(tx, row.notificationId, actorId);
+}
+
 // ───────────────────────────── reading ─────────────────────────────
 
 /** Entries worth showing: at least one actor who is not suspended. */
