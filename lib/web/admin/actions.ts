@@ -101,7 +101,8 @@ export async function deleteUserAction(form: FormData): Promise<void> {
     if (confirm.toLowerCase() !== target.toLowerCase())
       throw new DomainError("invalid_request", `Type the username, ${target}, to delete the account.`);
     const done = await deleteUserAccount(actor, user);
-    return `${done.username} is deleted (${done.posts} posts${done.teams ? `, ${done.teams} teams` : ""}).`;
+    const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+    return `${done.username} is deleted (${count(done.posts, "post")}${done.teams ? `, ${count(done.teams, "team")}` : ""}).`;
   });
 }
 
