@@ -64,6 +64,6 @@ export async function removeSocialTraces(userId: string): Promise<SocialTraces> 
     if (await db().$transaction((tx) => endFollow(tx, follow.followerId, follow.followingId))) traces.follows++;
   }
   // Entries of other events it acted in (a comment's notification, a mention) lose it too.
-  await db().$transaction((tx) => forgetActor(tx, userId));
+  await forgetActor(userId);
   return traces;
 }
