@@ -26,6 +26,7 @@ export const LAYERS = [
   [
     "features",
     [
+      "lib/accounts/",
       "lib/admin/",
       "lib/analytics/",
       "lib/apps/",

@@ -2,12 +2,14 @@
 /**
  * Account settings over Relay's own endpoints: profile (PATCH /users/@me), avatar and
  * banner, theme, custom link domain, notification preferences, two-factor sign-in and
- * passkeys (sign-in-factors.tsx), sessions, and the plan.
+ * passkeys (sign-in-factors.tsx), sessions, the plan, and taking your data or leaving
+ * (leave-forms.tsx).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { api, type OwnAccount } from "./api";
 import { EmailForm } from "./email-form";
+import { DeleteAccountForm, DownloadData } from "./leave-forms";
 import { LinkDomainProof } from "./link-domain-proof";
 import { PasswordForm } from "./password-form";
 import { PasskeySettings, TwoFactorSettings } from "./sign-in-factors";
@@ -352,6 +354,12 @@ export function SettingsPanel() {
           Weekly quota {formatBytes(user.limits.usage.quota)}, files up to {formatBytes(user.upload_limits.file_bytes)}. Plans are changed
           by the operator of this service ({user.email ? "they can reach you at your account email" : "contact them"}).
         </p>
+      </Section>
+      <Section title="Your data">
+        <DownloadData />
+      </Section>
+      <Section title="Delete account">
+        <DeleteAccountForm username={user.username} />
       </Section>
     </div>
   );

@@ -9,6 +9,7 @@ import { DomainError } from "../errors";
 import type { Plan } from "../plans";
 import { requireUser, setPlan, setPriorityMinutes, setQuotaOverride, suspendUser, unsuspendUser, type Account } from "../users/accounts";
 import { issueResetLink } from "../auth/passwords";
+import { deleteAccount, type DeletedAccount } from "../accounts/delete";
 import { recordAudit, type Actor } from "./audit";
 import type { Role } from "./roles";
 
@@ -198,4 +199,16 @@ export async function issueUserResetLink(actor: Actor, userRef: string): Promise
   const { url, expiresAt } = await issueResetLink(user.id, actor.userId ?? `${actor.source}:${actor.name}`);
   await recordAudit(actor, "user.reset_link", target(user), { expires_at: expiresAt.toISOString() });
   return { user, url, expiresAt };
+}
+
+/**
+ * Deletes the account and everything of it (docs/account-deletion.md), teams it owns
+ * included: the operator decides for the members. An admin cannot delete their own account
+ * on the web (they would lose the console mid-action; the settings page is for that).
+ * Audited (`user.delete`) before anything goes, so the entry stays whatever happens next.
+ */
+export async function deleteUserAccount(actor: Actor, userRef: string): Promise<DeletedAccount> {
+  const user = await requireUser(userRef);
+  if (actor.userId === user.id) throw new DomainError("forbidden", "You cannot delete your own account here; use your settings.");
+  return deleteAccount(user.id, actor, { deleteTeams: true });
 }

@@ -9,7 +9,16 @@ import { createInvite, INVITE_MAX_DAYS, listInvites, revokeInvite, type InviteRe
 import { quarantinePost, releasePost } from "../admin/posts";
 import { decideReport } from "../admin/reports";
 import { ROLES, setRole } from "../admin/roles";
-import { changePlan, changePriorityMinutes, changeQuota, issueUserResetLink, suspendAccount, unsuspendAccount } from "../admin/users";
+import {
+  changePlan,
+  changePriorityMinutes,
+  changeQuota,
+  deleteUserAccount,
+  issueUserResetLink,
+  suspendAccount,
+  unsuspendAccount,
+} from "../admin/users";
+import { writeAccountExport } from "../accounts/export-file";
 import { createApp, regenerateApp, revokeApp, verifyAppKey } from "../apps/apps";
 import { resetTwoFactor } from "../auth/factors/two-factor";
 import { chatterinoConfig, flameshotScript, sharexConfig, sharexLinksConfig } from "../apps/client-config";
@@ -142,6 +151,18 @@ export const COMMANDS: readonly Command[] = [
     // A forgotten password without mail (docs/web-auth.md, "Passwords"): hand the link over yourself.
     const { user, url, expiresAt } = await issueUserResetLink(cliActor(), flags.user);
     return { id: user.id, username: user.displayUsername, url, expires_at: expiresAt.toISOString() };
+  }),
+  command("user delete", "--user U", { user: userRef }, async (flags) => {
+    // Everything of the account goes, teams it owns included (docs/account-deletion.md); audited first.
+    const done = await deleteUserAccount(cliActor(), flags.user);
+    return { id: done.id, username: done.username, deleted: true, posts: done.posts, teams: done.teams };
+  }),
+  command("user export", "--user U --out FILE", { user: userRef, out: value("a file to write the zip to") }, async (flags) => {
+    // The zip of "Download my data", written as it is made (never held in memory).
+    const user = await requireUser(flags.user);
+    const written = await writeAccountExport(user.id, flags.out);
+    await audit("user.export", { type: "user", id: user.id, label: user.displayUsername }, { out: written.out, bytes: written.bytes });
+    return { id: user.id, username: user.displayUsername, out: written.out, bytes: written.bytes };
   }),
   command("user role", "--user U --role user|admin", { user: userRef, role }, async (flags) => {
     const user = await setRole(cliActor(), flags.user, flags.role);

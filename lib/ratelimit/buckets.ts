@@ -70,6 +70,8 @@ export const BUCKETS = {
   // Own additions (docs/two-factor.md, docs/passkeys.md): settings of the sign-in factors.
   two_factor: perUser(20, 60),
   passkeys: perUser(20, 60),
+  // Own addition (docs/account-deletion.md): "Download my data" reads every file of the account.
+  account_export: perUser(5, 3600),
 } as const satisfies Record<string, Bucket>;
 
 export type BucketName = keyof typeof BUCKETS;

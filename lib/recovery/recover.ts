@@ -5,6 +5,7 @@
  * written, and their running jobs (queued again at once). A live instance's leftovers are
  * never touched (lib/files/owner-tag.ts).
  */
+import { sweepDeletingAccounts, type AccountSweep } from "../accounts/delete";
 import { env } from "../config/env";
 import { recoverJobs } from "../jobs";
 import { workerOwnerTag } from "../jobs/queue";
@@ -22,6 +23,8 @@ export interface RecoveryReport {
   jobs: { requeued: number; failed: number };
   /** Posts past their expiry deleted by this sweep (docs/expiry.md). */
   expired: ExpirySweep;
+  /** Account deletions of processes that died, finished (docs/account-deletion.md). */
+  accounts: AccountSweep;
 }
 
 /** Leftovers whose owner cannot be checked go after a day: far above the longest request. */
@@ -53,10 +56,11 @@ export async function recoverLeftovers(settings: RecoverySettings = recoverySett
   const pending = await sweepPendingUploads(settings.orphanAgeMs);
   const tus = await sweepExpiredResumables();
   const jobs = await recoverJobs(workerIsDead);
+  const accounts = await sweepDeletingAccounts(settings.orphanAgeMs);
   // Not a crash leftover, but periodic cleanup on the same timer: reads delete an expired
   // post they come across at once; this catches the ones nobody opens.
   const expired = await sweepExpiredPosts();
-  return { temp, pending, tus, jobs, expired };
+  return { temp, pending, tus, jobs, expired, accounts };
 }
 
 export function describeRecovery(r: RecoveryReport): string | null {
@@ -69,6 +73,7 @@ export function describeRecovery(r: RecoveryReport): string | null {
   if (r.tus.expired) parts.push(`${r.tus.expired} expired resumable uploads`);
   if (r.jobs.requeued) parts.push(`${r.jobs.requeued} jobs of dead workers requeued`);
   if (r.expired.removed) parts.push(`${r.expired.removed} expired posts deleted`);
+  if (r.accounts.accounts) parts.push(`${r.accounts.accounts} interrupted account deletions finished`);
   if (r.jobs.failed) parts.push(`${r.jobs.failed} jobs of dead workers failed (no attempts left)`);
   return parts.length ? `recovered ${parts.join(", ")}` : null;
 }

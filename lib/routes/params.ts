@@ -152,6 +152,16 @@ export const emailChangeBody = z.object({
   password: z.string().min(1).max(PASSWORD_MAX_LENGTH).optional(),
   code: z.string().min(1).max(64).optional(),
 });
+/**
+ * POST /users/@me/delete: the password, or a code (accounts without a password); nothing for
+ * an account with neither that signed in within 10 minutes. `delete_teams`: teams the caller
+ * owns with other members go too (docs/account-deletion.md).
+ */
+export const accountDeleteBody = z.object({
+  password: z.string().min(1).max(PASSWORD_MAX_LENGTH).optional(),
+  code: z.string().min(1).max(64).optional(),
+  delete_teams: z.boolean().optional(),
+});
 /** POST /auth/password: the current password (or a code, for accounts without one) and the new one. */
 export const passwordChangeBody = z.object({
   password: z.string().min(1).max(PASSWORD_MAX_LENGTH).optional(),

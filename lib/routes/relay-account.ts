@@ -16,7 +16,12 @@ import { receiveSingleFile } from "../uploads/multipart";
 import { readPreferences, updatePreferences as writePreferences, type NotificationPreferences } from "../users/preferences";
 import { getOwnAccount } from "../users/profile";
 import { updateProfile as writeProfile } from "../users/profile-edit";
-import type { loginBody, preferencesBody, profileBody, registerBody } from "./params";
+import type { accountDeleteBody, loginBody, preferencesBody, profileBody, registerBody } from "./params";
+import { deleteOwnAccount as eraseAccount } from "../accounts/delete";
+import { exportAccount } from "../accounts/export";
+import { contentDisposition } from "../delivery";
+import { Readable } from "node:stream";
+import { DomainError } from "../errors";
 import type { OwnAccount } from "../presenters/schemas";
 import { ownAccount } from "../presenters/views";
 
@@ -148,4 +153,27 @@ export async function updatePreferences(principal: PersonalPrincipal, body: z.ou
     follows: body.follows,
   });
   return preferencesView(preferences);
+}
+
+/** POST /users/@me/delete: from a signed-in session only (an app key never deletes its account). */
+export async function deleteOwnAccount(principal: PersonalPrincipal, body: z.output<typeof accountDeleteBody>, ip: string) {
+  if (principal.kind !== "session") throw new DomainError("forbidden", "Only a signed-in session can delete the account.");
+  const proof = { password: body.password, code: body.code };
+  const done = await eraseAccount(principal.user.id, principal.sessionId, proof, ip, { deleteTeams: body.delete_teams === true });
+  return { id: done.id, deleted: true as const, posts: done.posts, teams: done.teams };
+}
+
+/** GET /users/@me/export: the zip, streamed as it is made (lib/accounts/export.ts). */
+export async function exportOwnAccount(principal: PersonalPrincipal): Promise<Response> {
+  const { stream, filename } = await exportAccount(principal.user.id);
+  return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, {
+    status: 200,
+    headers: {
+      "content-type": "application/zip",
+      "content-disposition": contentDisposition("attachment", filename),
+      "x-content-type-options": "nosniff",
+      // One user's private data: never stored by a cache, never re-encoded on the way.
+      "cache-control": "no-store, no-transform",
+    },
+  });
 }

@@ -153,6 +153,16 @@ export async function forgetNotificationsBetween(tx: Pick<Tx, "notification" | "
   for (const row of rows) await dropActor(tx, row.notificationId, row.userId);
 }
 
+/**
+ * An account being deleted (docs/account-deletion.md) leaves every entry it acted in, read or
+ * not, with the entry's count following; an entry left without actors goes.
+ */
+export async function forgetActor(actorId: string): Promise<void> {
+  const rows = await db().notificationActor.findMany({ where: { userId: actorId }, select: { notificationId: true } });
+  // One short transaction per entry: an account may have acted in thousands.
+  for (const row of rows) await db().$transaction((tx) => dropActor(tx, row.notificationId, actorId));
+}
+
 // ───────────────────────────── reading ─────────────────────────────
 
 /** Entries worth showing: at least one actor who is not suspended. */

@@ -182,7 +182,7 @@ describe("admin commands", () => {
   describe("usage errors", () => {
     it("refuses unknown and missing commands", async () => {
       expect((await fails("frobnicate", "invalid_request")).message).toContain("frobnicate");
-      await fails("user delete --user bob", "invalid_request");
+      await fails("user vanish --user bob", "invalid_request");
       await fails("team member", "invalid_request");
       await fails([], "invalid_request");
       await fails("user create --username a --username b", "invalid_request");

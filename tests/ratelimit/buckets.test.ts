@@ -47,6 +47,8 @@ describe("BUCKETS", () => {
       // Own additions (docs/two-factor.md, docs/passkeys.md).
       two_factor: [20, 60],
       passkeys: [20, 60],
+      // Own addition (docs/account-deletion.md).
+      account_export: [5, 3600],
     };
     expect(Object.keys(BUCKETS).sort()).toEqual(Object.keys(table).sort());
     for (const [name, [limit, windowSeconds]] of Object.entries(table)) {

@@ -1,7 +1,7 @@
 /** Relay: notification preferences, sessions, sign-in and sign-up. */
 import { z } from "zod";
 import { defineRoute } from "../../http/route";
-import { idParam, loginBody, preferencesBody, registerBody } from "../params";
+import { accountDeleteBody, idParam, loginBody, preferencesBody, registerBody } from "../params";
 import * as account from "../relay-account";
 import { RELAY, deleted, Session } from "./shared";
 
@@ -56,6 +56,28 @@ export const accountRoutes = [
     summary: "Sign every device out",
     response: z.object({ deleted_count: z.number().int() }),
     handler: ({ principal }) => account.deleteSessions(principal),
+  }),
+  defineRoute({
+    id: "deleteAccount",
+    method: "POST",
+    path: "/users/@me/delete",
+    surfaces: RELAY,
+    summary:
+      "Delete the caller's account and everything of it (password or code; docs/account-deletion.md); 403 naming the teams while the caller owns a team with other members, unless delete_teams",
+    rateLimit: "two_factor",
+    body: accountDeleteBody,
+    response: z.object({ id: z.string(), deleted: z.literal(true), posts: z.number().int(), teams: z.number().int() }),
+    handler: ({ principal, body, ip }) => account.deleteOwnAccount(principal, body, ip),
+  }),
+  defineRoute({
+    id: "exportAccount",
+    method: "GET",
+    path: "/users/@me/export",
+    surfaces: RELAY,
+    summary: "Download my data: a zip of every file and the posts, comments and likes as JSON, streamed as it is made",
+    rateLimit: "account_export",
+    response: { binary: "application/zip, as an attachment" },
+    handler: ({ principal }) => account.exportOwnAccount(principal),
   }),
   defineRoute({
     id: "login",

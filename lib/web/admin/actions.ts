@@ -13,8 +13,17 @@ import { adminDeleteLink } from "@/lib/admin/links";
 import { quarantinePost, releasePost, removePost } from "@/lib/admin/posts";
 import { decideReport } from "@/lib/admin/reports";
 import { ROLES, setRole } from "@/lib/admin/roles";
-import { changePlan, changePriorityMinutes, changeQuota, issueUserResetLink, suspendAccount, unsuspendAccount } from "@/lib/admin/users";
+import {
+  changePlan,
+  changePriorityMinutes,
+  changeQuota,
+  deleteUserAccount,
+  issueUserResetLink,
+  suspendAccount,
+  unsuspendAccount,
+} from "@/lib/admin/users";
 import { DomainError } from "@/lib/errors";
+import { requireUser } from "@/lib/users/accounts";
 import { parseBytes, PLANS } from "@/lib/plans";
 import { adminActor } from "./guard";
 
@@ -76,6 +85,24 @@ export async function resetLinkAction(form: FormData): Promise<void> {
   await act(form, async () => {
     const { user, url } = await issueUserResetLink(await adminActor(), fields(form, { user: ref }).user);
     return `Reset link for ${user.displayUsername} (works once, for 30 minutes): ${url}`;
+  });
+}
+
+/**
+ * Deletes the account and everything of it (docs/account-deletion.md). The form names the
+ * user list as where to come back to (the user's page is gone); the username typed again
+ * must match, so a slip of the mouse deletes nothing.
+ */
+export async function deleteUserAction(form: FormData): Promise<void> {
+  await act(form, async () => {
+    const { user, confirm } = fields(form, { user: ref, confirm: z.string().trim().max(64) });
+    const actor = await adminActor();
+    const target = (await requireUser(user)).displayUsername;
+    if (confirm.toLowerCase() !== target.toLowerCase())
+      throw new DomainError("invalid_request", `Type the username, ${target}, to delete the account.`);
+    const done = await deleteUserAccount(actor, user);
+    const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+    return `${done.username} is deleted (${count(done.posts, "post")}${done.teams ? `, ${count(done.teams, "team")}` : ""}).`;
   });
 }
 

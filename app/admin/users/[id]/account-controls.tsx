@@ -1,5 +1,6 @@
-/** The levers of one account on its admin page: plan, role, quota, priority minutes, suspension. */
+/** The levers of one account on its admin page: plan, role, quota, priority minutes, suspension, reset link, deletion. */
 import type { ReactNode } from "react";
+import { Confirm } from "@/components/admin/confirm";
 import { Back } from "@/components/admin/parts";
 import {
   card,
@@ -15,6 +16,7 @@ import { ROLES } from "@/lib/admin/roles";
 import type { AdminUserDetail } from "@/lib/admin/users";
 import { PLANS } from "@/lib/plans";
 import {
+  deleteUserAction,
   resetLinkAction,
   setPlanAction,
   setPriorityAction,
@@ -86,6 +88,7 @@ export function AccountControls({ user, here, self }: { user: AdminUserDetail; h
       </SettingForm>
       <SuspensionForm user={user} here={here} self={self} />
       <ResetLinkForm user={user} here={here} />
+      {!self && <DeleteUserForm user={user} />}
     </section>
   );
 }
@@ -163,5 +166,25 @@ function SuspensionForm({ user, here, self }: { user: AdminUserDetail; here: str
         </button>
       )}
     </form>
+  );
+}
+
+/**
+ * Deletes the account and everything of it, teams it owns included (docs/account-deletion.md),
+ * behind a second click and the username typed again. Not offered on the admin's own account.
+ */
+function DeleteUserForm({ user }: { user: AdminUserDetail }) {
+  return (
+    <div className="flex flex-wrap items-center gap-3 sm:col-span-2">
+      <span className={muted}>Delete the account with its posts, files, keys and teams. The audit log keeps the entry.</span>
+      <Confirm label="Delete account" confirm="Delete for good" action={deleteUserAction}>
+        <Back path="/admin/users" />
+        <input type="hidden" name="user" value={user.id} />
+        <label htmlFor="delete-confirm" className="sr-only">
+          Type the username to confirm
+        </label>
+        <input id="delete-confirm" name="confirm" placeholder={user.username} required className={input} autoComplete="off" />
+      </Confirm>
+    </div>
   );
 }
