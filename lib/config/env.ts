@@ -208,7 +208,7 @@ const schema = z.object({
   X_ACCEL_PREFIX: optional.pipe(
     z
       .string()
-      .regex(/^\/(?:[A-Za-z0-9._~-]+\/)+$/, { error: "must be a path starting and ending with / (e.g. /_protected/)" })
+      .regex(/^\/(?:(?!\.\.?\/)[A-Za-z0-9._~-]+\/)+$/, { error: "must be a path starting and ending with / (e.g. /_protected/)" })
       .optional(),
   ),
   /** DELIVERY_OFFLOAD=redirect: the public base URL of the bucket or its CDN; unset, public files get presigned URLs too. */
