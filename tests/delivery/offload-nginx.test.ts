@@ -24,7 +24,9 @@ interface PostJson {
 
 /** A noise JPEG of about 300 KB (several of nginx's and our reads). */
 function jpeg(): Promise<Buffer> {
-  return sharp({ create: { width: 700, height: 500, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 60 } } })
+  return sharp({
+    create: { width: 700, height: 500, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 60 } },
+  })
     .jpeg({ quality: 95 })
     .toBuffer();
 }
@@ -78,7 +80,11 @@ describe("DELIVERY_OFFLOAD=x-accel, directly and behind nginx", () => {
   async function upload(bytes: Buffer, name: string, type: string, headers: Record<string, string> = {}): Promise<PostJson> {
     const form = new FormData();
     form.append("file", new Blob([new Uint8Array(bytes)], { type }), name);
-    const res = await fetch(`${server.url}/api/upload`, { method: "POST", headers: { "api-key": key, "post-privacy": "public", ...headers }, body: form });
+    const res = await fetch(`${server.url}/api/upload`, {
+      method: "POST",
+      headers: { "api-key": key, "post-privacy": "public", ...headers },
+      body: form,
+    });
     const text = await res.text();
     expect(res.status, text).toBe(200);
     return (JSON.parse(text) as { post: PostJson }).post;

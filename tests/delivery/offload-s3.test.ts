@@ -64,7 +64,9 @@ describe("DELIVERY_OFFLOAD=redirect on S3", () => {
       ) as Record<string, unknown>;
     await admin("user", "create", "--username", "redirect", "--plan", "ultra");
     key = (await admin("app", "create", "--user", "redirect", "--name", "Redirect", "--gallery-access")).key as string;
-    image = await sharp({ create: { width: 320, height: 240, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 30 } } })
+    image = await sharp({
+      create: { width: 320, height: 240, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 30 } },
+    })
       .jpeg({ quality: 90 })
       .toBuffer();
   }, 300_000);
@@ -89,7 +91,11 @@ describe("DELIVERY_OFFLOAD=redirect on S3", () => {
   async function upload(bytes: Buffer, name: string, type: string, privacy = "public"): Promise<PostJson> {
     const form = new FormData();
     form.append("file", new Blob([new Uint8Array(bytes)], { type }), name);
-    const res = await fetch(`${server.url}/api/upload`, { method: "POST", headers: { "api-key": key, "post-privacy": privacy }, body: form });
+    const res = await fetch(`${server.url}/api/upload`, {
+      method: "POST",
+      headers: { "api-key": key, "post-privacy": privacy },
+      body: form,
+    });
     const text = await res.text();
     expect(res.status, text).toBe(200);
     return (JSON.parse(text) as { post: PostJson }).post;

@@ -98,7 +98,15 @@ describe("serveObject with X-Accel-Redirect (disk)", () => {
   it("signed files keep private caching; a kind's type and disposition ride along", async () => {
     const signed = await serve({}, { immutable: false, expiresAt: NOW + 60 });
     expect(signed.headers.get("cache-control")).toBe("private, max-age=60");
-    const text = await serve({}, { key: "f/post1/notes", contentType: "text/plain", resolved: { contentType: "text/plain; charset=utf-8", inline: true }, downloadName: "notes.txt" });
+    const text = await serve(
+      {},
+      {
+        key: "f/post1/notes",
+        contentType: "text/plain",
+        resolved: { contentType: "text/plain; charset=utf-8", inline: true },
+        downloadName: "notes.txt",
+      },
+    );
     expect(text.headers.get("x-accel-redirect")).toBe("/_protected/f/post1/notes");
     expect(text.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expect(text.headers.get("content-disposition")).toBe(`inline; filename="notes.txt"; filename*=UTF-8''notes.txt`);

@@ -74,6 +74,7 @@ function config(dir: string, port: number, options: NginxOptions): string {
     "    sendfile on;",
     "    tcp_nopush on;",
     "    open_file_cache max=1000 inactive=60s;",
+    "    types { image/jpeg jpg jpeg; video/mp4 mp4; }",
     "    default_type application/octet-stream;",
     ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((name) => `    ${name}_temp_path ${join(dir, name)};`),
   ];
@@ -83,7 +84,8 @@ function config(dir: string, port: number, options: NginxOptions): string {
   lines.push("    server {", `        listen 127.0.0.1:${port};`);
   for (const [prefix, folder] of Object.entries(options.direct ?? {})) {
     lines.push(`        location ${prefix} {`, `            alias ${folder.replace(/\/?$/, "/")};`);
-    for (const [name, value] of Object.entries(options.directHeaders ?? {})) lines.push(`            add_header ${name} ${JSON.stringify(value)};`);
+    for (const [name, value] of Object.entries(options.directHeaders ?? {}))
+      lines.push(`            add_header ${name} ${JSON.stringify(value)};`);
     lines.push("        }");
   }
   if (options.upstream) {
