@@ -1,6 +1,7 @@
 /** SigV4 presigned GET URLs (lib/storage/presign.ts) against AWS's published example. */
 import { describe, expect, it } from "vitest";
 import { presignGet } from "@/lib/storage/presign";
+import { S3Storage, type S3StorageConfig } from "@/lib/storage/s3";
 
 // "Authenticating Requests: Using Query Parameters (AWS Signature Version 4)", Amazon S3 API
 // Reference: the example GET of examplebucket/test.txt and the signature it gives.
@@ -45,5 +46,41 @@ describe("presignGet", () => {
   it("refuses lifetimes S3 refuses", () => {
     for (const expiresIn of [0, -1, 1.5, 604_801]) expect(() => presignGet({ ...EXAMPLE, expiresIn })).toThrow(RangeError);
     expect(() => presignGet({ ...EXAMPLE, expiresIn: 604_800 })).not.toThrow();
+  });
+});
+
+describe("S3Storage.directUrl", () => {
+  const keys = { accessKeyId: "AK", secretAccessKey: "SECRET" };
+  const presigned = { kind: "presigned", expiresIn: 60, now: new Date("2026-01-01T00:00:00Z"), responseHeaders: {} } as const;
+  const urlOf = async (config: Omit<S3StorageConfig, "accessKeyId" | "secretAccessKey">, key = "f/ab/c.jpg") => {
+    const store = new S3Storage({ ...config, ...keys });
+    try {
+      return new URL(await store.directUrl(key, presigned));
+    } finally {
+      store.client.destroy();
+    }
+  };
+
+  it("addresses the object as the SDK does: bucket in the host on AWS, path style on an endpoint or a dotted bucket", async () => {
+    const aws = await urlOf({ bucket: "media", region: "eu-west-1" });
+    expect(aws.origin + aws.pathname).toBe("https://media.s3.eu-west-1.amazonaws.com/f/ab/c.jpg");
+    expect(aws.searchParams.get("X-Amz-Credential")).toBe("AK/20260101/eu-west-1/s3/aws4_request");
+    const dotted = await urlOf({ bucket: "media.example.com" });
+    expect(dotted.origin + dotted.pathname).toBe("https://s3.us-east-1.amazonaws.com/media.example.com/f/ab/c.jpg");
+    const minio = await urlOf({ bucket: "media", endpoint: "http://127.0.0.1:9000", prefix: "site" });
+    expect(minio.origin + minio.pathname).toBe("http://127.0.0.1:9000/media/site/f/ab/c.jpg");
+    const hosted = await urlOf({ bucket: "media", endpoint: "https://r2.example.com", forcePathStyle: false });
+    expect(hosted.origin + hosted.pathname).toBe("https://media.r2.example.com/f/ab/c.jpg");
+  });
+
+  it("a public URL is the base plus the prefixed key, unsigned", async () => {
+    const store = new S3Storage({ bucket: "media", prefix: "site/", ...keys });
+    try {
+      expect(await store.directUrl("f/ab/c.jpg", { kind: "public", base: "https://cdn.example.com" })).toBe(
+        "https://cdn.example.com/site/f/ab/c.jpg",
+      );
+    } finally {
+      store.client.destroy();
+    }
   });
 });
