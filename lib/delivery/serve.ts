@@ -53,19 +53,13 @@ async function attempt(request: Request, head: boolean, opts: ServeOptions, retr
   const rangeHeader = head ? null : headers.get("range");
   const conditional = headers.has("if-none-match") || headers.has("if-modified-since");
   const handOff = handOffOf(opts.offload ?? configuredOffload(), store);
-  const preconditions: OffloadPreconditions | null = handOff && {
-    range: rangeHeader,
-    ifRange: headers.get("if-range"),
-    ifMatch: headers.get("if-match"),
-    ifUnmodifiedSince: headers.get("if-unmodified-since"),
-  };
+  const handsOff = (decision: RangeDecision): boolean => handOff !== null && proxyMaySend(preconditionsOf(headers, rangeHeader), decision);
 
   // The common case, a plain GET, opens directly: one round trip on S3 instead of two
   // (none with a redirect; X-Accel-Redirect needs the validators, so a stat).
   if (!head && !rangeHeader && !conditional) {
-    const mayHandOff = preconditions !== null && proxyMaySend(preconditions, { kind: "full" });
-    if (mayHandOff && handOff?.mode === "redirect") return redirectResponse(store, opts, handOff.publicUrl);
-    if (!mayHandOff) {
+    if (handOff?.mode === "redirect" && handsOff(FULL)) return redirectResponse(store, opts, handOff.publicUrl);
+    if (!handsOff(FULL)) {
       const object = await store.open(opts.key);
       return object ? fullResponse(object, opts) : notFound(head);
     }
@@ -92,7 +86,7 @@ async function attempt(request: Request, head: boolean, opts: ServeOptions, retr
     h.set("content-length", "0");
     return new Response(null, { status: 416, headers: h });
   }
-  if (handOff && preconditions && proxyMaySend(preconditions, decision)) {
+  if (handOff && handsOff(decision)) {
     return handOff.mode === "x-accel" ? accelResponse(info, opts, handOff.prefix) : redirectResponse(store, opts, handOff.publicUrl);
   }
 
@@ -114,6 +108,16 @@ async function attempt(request: Request, head: boolean, opts: ServeOptions, retr
   h.set("content-range", `bytes ${start}-${end}/${object.size}`);
   return streamResponse(object, 206, h);
 }
+
+const FULL: RangeDecision = { kind: "full" };
+
+/** What proxyMaySend reads of a request. */
+const preconditionsOf = (headers: Headers, range: string | null): OffloadPreconditions => ({
+  range,
+  ifRange: headers.get("if-range"),
+  ifMatch: headers.get("if-match"),
+  ifUnmodifiedSince: headers.get("if-unmodified-since"),
+});
 
 /** The offload that applies to this storage: X-Accel-Redirect on disk, redirects on S3; null otherwise. */
 function handOffOf(offload: Offload, store: Storage): Exclude<Offload, { mode: "off" }> | null {
