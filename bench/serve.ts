@@ -30,6 +30,15 @@
  *          with an api-key that changes every request (both sides get the same requests)
  *   share  bare: a fixed reply of the same bytes as our page   ours: /p/{code} as Discordbot
  *
+ *   offload  nginx (Debian's, one process, `sendfile`, `open_file_cache`) sending the JPEG
+ *          and the video's first MiB from disk itself: `nginx_file`, `nginx_range`;
+ *          ours: a second server of ours on the same data in DELIVERY_OFFLOAD=x-accel mode
+ *          behind the same nginx, which checks each request and leaves the bytes to nginx
+ *          (docs/delivery-offload.md): `offload`, `offload_range`. The ratios are offload
+ *          over nginx direct (issue 29 §2). Pinned, nginx and the offload server share the
+ *          servers' core; the CPU of both is recorded (`proxy_cpu_pct` is nginx's share
+ *          while it fronts us).
+ *
  * FD_REFERENCE. The file and range pairs have a second reference (`bare_file_fd`,
  * `bare_range_fd`): the same bytes from a descriptor opened once, with fstat and a positioned
  * `readSync` on the main thread and one `res.end` per request. The stat + createReadStream
@@ -89,6 +98,7 @@ import type { AddressInfo } from "node:net";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { startNginx } from "../tests/support/nginx";
 import { cached, ffmpeg } from "./support/inputs";
 import { CACHE_DIR, log, machine, MiB, mib, onCleanup, ROOT, round, runBench, sleep, tempDir, timeBudget } from "./support/run";
 import { baseEnv, spawnListening, startServer, statusField, type Child, type Server } from "./support/server";
@@ -121,10 +131,12 @@ const TARGETS = {
   range_ratio: { min: 0.8 },
   post_ratio: { min: 0.3 },
   share_robot_ratio: { min: 0.3 },
+  offload_ratio: { min: 0.4 },
+  offload_range_ratio: { min: 0.8 },
   peak_rss_mb: { max: 300 },
 } as const;
 
-const PAIRS = ["file", "range", "post", "share"] as const;
+const PAIRS = ["file", "range", "post", "share", "offload"] as const;
 type PairName = (typeof PAIRS)[number];
 
 interface Options {
@@ -148,7 +160,7 @@ interface Options {
 }
 
 const USAGE =
-  "usage: node --import tsx bench/serve.ts [--duration seconds] [--rounds n] [--connections n] [--postgres] [--no-pin | --pin-all] [--cpu-prof] [--only file,range,post,share] [--readers n]";
+  "usage: node --import tsx bench/serve.ts [--duration seconds] [--rounds n] [--connections n] [--postgres] [--no-pin | --pin-all] [--cpu-prof] [--only file,range,post,share,offload] [--readers n]";
 
 function parseOptions(argv: string[]): Options {
   const value = (flag: string): string | undefined => {
@@ -583,6 +595,8 @@ interface Target {
   headers: Record<string, string>;
   /** A file of api-keys used in turn, one per request. */
   keyFile?: string;
+  /** A second process doing part of the work (nginx in front of the offload server), whose CPU is recorded too. */
+  alsoPid?: number;
 }
 
 interface Run {
@@ -599,6 +613,8 @@ interface Run {
   /** Server CPU (whole process) per response, in microseconds: the cost, whatever else shares the core. */
   cpuUsPerRequest: number;
   load: number;
+  /** Share of one core used by `alsoPid` over the run (NaN without one). */
+  alsoCpu: number;
 }
 
 async function runWrk(target: Target, seconds: number, options: Options, work: string): Promise<Run> {
@@ -610,6 +626,7 @@ async function runWrk(target: Target, seconds: number, options: Options, work: s
 
   const mainBefore = cpuSeconds(`/proc/${target.pid}/task/${target.pid}/stat`);
   const totalBefore = cpuSeconds(`/proc/${target.pid}/stat`);
+  const alsoBefore = target.alsoPid ? cpuSeconds(`/proc/${target.alsoPid}/stat`) : NaN;
   const started = process.hrtime.bigint();
   const output = await new Promise<string>((done, fail) => {
     const child = spawn(command, argv, { stdio: ["ignore", "pipe", "pipe"] });
@@ -622,6 +639,7 @@ async function runWrk(target: Target, seconds: number, options: Options, work: s
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
   const mainCpu = (cpuSeconds(`/proc/${target.pid}/task/${target.pid}/stat`) - mainBefore) / wall;
   const totalCpu = (cpuSeconds(`/proc/${target.pid}/stat`) - totalBefore) / wall;
+  const alsoCpu = target.alsoPid ? (cpuSeconds(`/proc/${target.alsoPid}/stat`) - alsoBefore) / wall : NaN;
 
   const line = /^WRK_JSON (.*)$/m.exec(output);
   if (!line) throw new Error(`wrk printed no figures:\n${output}`);
@@ -637,6 +655,7 @@ async function runWrk(target: Target, seconds: number, options: Options, work: s
     totalCpu,
     cpuUsPerRequest: (totalCpu * wall * 1e6) / Math.max(1, w.requests),
     load: loadavg()[0],
+    alsoCpu,
   };
 }
 
@@ -681,6 +700,75 @@ function watchRss(pid: number): {
 
 /** A figure of the final JSON line. */
 type Figure = number | string | boolean | null | Figure[] | { [name: string]: Figure };
+
+interface OffloadSide {
+  server: Server;
+  nginx: Awaited<ReturnType<typeof startNginx>>;
+  /** nginx sending a file of the work folder itself (the reference). */
+  direct(name: string, label: string, path: string, headers: Record<string, string>): Target;
+  /** Through nginx to the offload server (ours). */
+  proxied(name: string, label: string, path: string, headers: Record<string, string>): Target;
+}
+
+/**
+ * The offload pairs' side: a second server of ours on the same DATA_DIR and database in
+ * DELIVERY_OFFLOAD=x-accel mode (no background work: the first server does it), and one nginx
+ * serving the work folder directly (/direct/, the reference, with our file headers) and
+ * proxying to that server with the offload location of docs/operations.md. Checked before
+ * any run: the file and the range arrive through nginx byte for byte as ours sent them.
+ */
+async function startOffload(
+  options: Options,
+  server: Server,
+  extraEnv: Record<string, string>,
+  work: string,
+  seen: { cdnPath: string; videoFilePath: string; rangeHeader: string; cdn: Probe; range: Probe; nginxHeaders: OutgoingHttpHeaders },
+): Promise<OffloadSide> {
+  log("starting the offload pair: a second server with DELIVERY_OFFLOAD=x-accel, and nginx");
+  const offloadServer = await startOurs(options, {
+    ...extraEnv,
+    DATA_DIR: server.dataDir,
+    DATABASE_URL: String(server.env.DATABASE_URL ?? ""),
+    DELIVERY_OFFLOAD: "x-accel",
+    BACKGROUND_WORK: "off",
+  });
+  // nginx sets type, validators and ranges itself; the rest is what our 200 carried.
+  const own = new Set(["content-type", "etag", "last-modified", "accept-ranges"]);
+  const directHeaders = Object.fromEntries(
+    Object.entries(seen.nginxHeaders)
+      .filter(([name]) => !own.has(name))
+      .map(([n, v]) => [n, String(v)]),
+  );
+  const nginx = await startNginx({
+    upstream: offloadServer.url,
+    offload: { prefix: "/_protected/", filesDir: join(server.dataDir, "files") },
+    direct: { "/direct/": work },
+    directHeaders,
+  });
+  onCleanup(() => nginx.stop());
+  const viaNginx = { ...offloadServer, url: nginx.url };
+  const file = await probe(viaNginx, seen.cdnPath);
+  expectStatus("public file through nginx (offload)", file, 200);
+  if (!file.body.equals(seen.cdn.body)) throw new Error("the file through nginx (offload) differs from ours");
+  const range = await probe(viaNginx, seen.videoFilePath, { range: seen.rangeHeader });
+  expectStatus("video range through nginx (offload)", range, 206);
+  if (!range.body.equals(seen.range.body)) throw new Error("the range through nginx (offload) differs from ours");
+  const direct = await probe(viaNginx, "/direct/photo.jpg");
+  expectStatus("nginx direct", direct, 200);
+  const target =
+    (side: "reference" | "ours", pair: PairName) =>
+    (name: string, label: string, path: string, headers: Record<string, string>): Target => ({
+      name,
+      pair,
+      side,
+      label,
+      url: `${nginx.url}${path}`,
+      pid: side === "reference" ? nginx.pid : offloadServer.pid,
+      headers,
+      ...(side === "ours" ? { alsoPid: nginx.pid } : {}),
+    });
+  return { server: offloadServer, nginx, direct: target("reference", "offload"), proxied: target("ours", "offload") };
+}
 
 const median = (values: number[]): number => {
   if (values.length === 0) return NaN;
@@ -754,9 +842,23 @@ async function main(options: Options): Promise<void> {
     ...baseEnv(),
     NODE_ENV: "production",
   });
+  const offload = options.only.has("offload")
+    ? await startOffload(options, server, extraEnv, work, {
+        cdnPath,
+        videoFilePath,
+        rangeHeader,
+        cdn,
+        range,
+        nginxHeaders: mirrorHeaders(cdn.headers),
+      })
+    : null;
   if (options.pin) {
     pin(server.pid, SERVER_CPU);
     pin(bare.pid, SERVER_CPU);
+    if (offload) {
+      pin(offload.server.pid, SERVER_CPU);
+      pin(offload.nginx.pid, SERVER_CPU);
+    }
   }
 
   // Keys for the post runs: wrk uses them in turn, so at R req/s each key serves
@@ -801,6 +903,18 @@ async function main(options: Options): Promise<void> {
     ours("post", "post", "GET /api/posts/{code}, rotating api-keys", postPath, {}, true),
     reference("bare_share", "share", "bare node:http, fixed reply of the same bytes as the page", "/share", { "user-agent": CRAWLER_UA }),
     ours("share_robot", "share", "GET /p/{code}, Discordbot", sharePath, { "user-agent": CRAWLER_UA }),
+    ...(offload
+      ? ([
+          { ...offload.direct("nginx_file", "nginx sending the JPEG itself (sendfile, open_file_cache)", "/direct/photo.jpg", {}) },
+          { ...offload.proxied("offload", "GET public file through nginx, DELIVERY_OFFLOAD=x-accel", cdnPath, {}) },
+          { ...offload.direct("nginx_range", "nginx sending the video's first MiB itself", "/direct/clip.mp4", { range: rangeHeader }) },
+          {
+            ...offload.proxied("offload_range", "GET video, Range first 1 MiB, through nginx, x-accel", videoFilePath, {
+              range: rangeHeader,
+            }),
+          },
+        ] satisfies Target[])
+      : []),
   ];
   const targets = all.filter((t) => options.only.has(t.pair));
 
@@ -828,6 +942,7 @@ async function main(options: Options): Promise<void> {
   if (options.pin && options.splitPin) {
     pinMainThread(server.pid, SERVER_CPU, WRK_CPU);
     pinMainThread(bare.pid, SERVER_CPU, WRK_CPU);
+    if (offload) pinMainThread(offload.server.pid, SERVER_CPU, WRK_CPU);
     log(`main threads alone on CPU ${SERVER_CPU}; the servers' other threads on CPU ${WRK_CPU} with wrk`);
   }
   const runs = new Map<string, Run[]>(targets.map((t) => [t.name, []]));
@@ -857,6 +972,10 @@ async function main(options: Options): Promise<void> {
   const memory = rss.stop();
   stopWatchdog();
   await bare.stop();
+  if (offload) {
+    await offload.nginx.stop();
+    await offload.server.stop();
+  }
   await server.stop();
   const loadAfter = loadavg()[0];
 
@@ -877,6 +996,8 @@ async function main(options: Options): Promise<void> {
     { key: "range_ratio", ours: "range", reference: "bare_range", alternate: "bare_range_fd", metric: "rps", target: TARGETS.range_ratio },
     { key: "post_ratio", ours: "post", reference: "bare_json", metric: "rps", target: TARGETS.post_ratio },
     { key: "share_robot_ratio", ours: "share_robot", reference: "bare_share", metric: "rps", target: TARGETS.share_robot_ratio },
+    { key: "offload_ratio", ours: "offload", reference: "nginx_file", metric: "rps", target: TARGETS.offload_ratio },
+    { key: "offload_range_ratio", ours: "offload_range", reference: "nginx_range", metric: "rps", target: TARGETS.offload_range_ratio },
   ];
   const ratios = allRatios.filter((x) => runs.has(x.ours));
 
@@ -913,6 +1034,7 @@ async function main(options: Options): Promise<void> {
       total_cpu_pct: list.map((x) => round(x.totalCpu * 100, 0)),
       cpu_us_per_request: list.map((x) => round(x.cpuUsPerRequest, 0)),
       loadavg_1m: list.map((x) => round(x.load)),
+      ...(t.alsoPid ? { proxy_cpu_pct: list.map((x) => round(x.alsoCpu * 100, 0)) } : {}),
       unexpected: list.reduce((n, x) => n + x.unexpected, 0),
       ...(t.side === "reference" ? { client_bound: list.map((x) => x.mainCpu < SATURATED_CPU) } : {}),
     };
@@ -977,7 +1099,7 @@ async function main(options: Options): Promise<void> {
       "",
       ...targets.map((t) => {
         const f = figures[t.name] as Record<string, Figure>;
-        return `  ${t.name.padEnd(12)} ${String(f.rps_best).padStart(7)} req/s best (median ${f.rps_median})  p99 ${f.p99_ms} ms  main CPU ${JSON.stringify(f.main_cpu_pct)} %  ${t.label}`;
+        return `  ${t.name.padEnd(12)} ${String(f.rps_best).padStart(7)} req/s best (median ${f.rps_median})  p99 ${f.p99_ms} ms  main CPU ${JSON.stringify(f.main_cpu_pct)} %${f.proxy_cpu_pct ? `  nginx CPU ${JSON.stringify(f.proxy_cpu_pct)} %` : ""}  ${t.label}`;
       }),
       "",
       ...lines,

@@ -198,6 +198,23 @@ const schema = z.object({
   /** Unset: on when S3_ENDPOINT is set (lib/storage/s3.ts). */
   S3_FORCE_PATH_STYLE: optional.transform((v) => (v === undefined ? undefined : /^(1|true|yes|on)$/i.test(v))),
   S3_PREFIX: optional,
+  /**
+   * Who sends a /cdn file's bytes (docs/delivery-offload.md): unset or `off`, the service;
+   * `x-accel` (disk storage behind nginx or Caddy), the proxy through X-Accel-Redirect;
+   * `redirect` (S3 storage), the bucket through a redirect to a presigned or public URL.
+   */
+  DELIVERY_OFFLOAD: optional.pipe(z.enum(["off", "x-accel", "redirect"], { error: "must be off, x-accel or redirect" }).optional()),
+  /** DELIVERY_OFFLOAD=x-accel: the proxy's internal location in front of DATA_DIR/files; default /_protected/. */
+  X_ACCEL_PREFIX: optional.pipe(
+    z
+      .string()
+      .regex(/^\/(?:(?!\.\.?\/)[A-Za-z0-9._~-]+\/)+$/, { error: "must be a path starting and ending with / (e.g. /_protected/)" })
+      .optional(),
+  ),
+  /** DELIVERY_OFFLOAD=redirect: the public base URL of the bucket or its CDN; unset, public files get presigned URLs too. */
+  S3_PUBLIC_URL: optional
+    .pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional())
+    .transform((v) => (v ? stripSlash(v) : undefined)),
   SIGNING_SECRET: optional,
   /** A system ffmpeg/ffprobe (the container image's); unset: the @ffmpeg-installer builds (lib/media/config.ts). */
   FFMPEG_PATH: optional,

@@ -3,7 +3,8 @@
  * seeking, resumed downloads, Discord's and browsers' media players), conditional
  * requests, and headers that keep a browser from ever running what we serve. The `/cdn`
  * route decides which key a path maps to and whether the caller may see it, then calls
- * serveObject.
+ * serveObject. With a delivery offload (./offload.ts) the same answers are decided here and
+ * the bytes of a 200 or 206 are left to the proxy (X-Accel-Redirect) or the bucket (a redirect).
  */
 import { attachResponseBody, lazyWebStream } from "../http/node-bridge";
 import { errorResponse } from "../http/respond";
@@ -12,6 +13,7 @@ import type { ObjectInfo, ObjectStream, Storage } from "../storage/types";
 import { ifRangeAllows, noneMatchHits, notModifiedSince, parseRange, type RangeDecision } from "./conditional";
 import { FILE_SECURITY_HEADERS, cacheControl, contentDisposition, resolveType, type ResolvedType } from "./headers";
 import { nowSeconds } from "../crypto/signing";
+import { configuredOffload, proxyMaySend, redirectSeconds, type Offload, type OffloadPreconditions } from "./offload";
 
 export interface ServeOptions {
   key: string;
@@ -29,6 +31,8 @@ export interface ServeOptions {
   storage?: Storage;
   /** Current time in unix seconds (tests). */
   now?: number;
+  /** Defaults to the configured delivery offload (DELIVERY_OFFLOAD). */
+  offload?: Offload;
 }
 
 const ALLOWED_METHODS = "GET, HEAD";
@@ -48,11 +52,17 @@ async function attempt(request: Request, head: boolean, opts: ServeOptions, retr
   const headers = request.headers;
   const rangeHeader = head ? null : headers.get("range");
   const conditional = headers.has("if-none-match") || headers.has("if-modified-since");
+  const handOff = handOffOf(opts.offload ?? configuredOffload(), store);
+  const handsOff = (decision: RangeDecision): boolean => handOff !== null && proxyMaySend(preconditionsOf(headers, rangeHeader), decision);
 
-  // The common case, a plain GET, opens directly: one round trip on S3 instead of two.
+  // The common case, a plain GET, opens directly: one round trip on S3 instead of two
+  // (none with a redirect; X-Accel-Redirect needs the validators, so a stat).
   if (!head && !rangeHeader && !conditional) {
-    const object = await store.open(opts.key);
-    return object ? fullResponse(object, opts) : notFound(head);
+    if (handOff?.mode === "redirect" && handsOff(FULL)) return redirectResponse(store, opts, handOff.publicUrl);
+    if (!handsOff(FULL)) {
+      const object = await store.open(opts.key);
+      return object ? fullResponse(object, opts) : notFound(head);
+    }
   }
 
   const info = await store.stat(opts.key);
@@ -76,6 +86,9 @@ async function attempt(request: Request, head: boolean, opts: ServeOptions, retr
     h.set("content-length", "0");
     return new Response(null, { status: 416, headers: h });
   }
+  if (handOff && handsOff(decision)) {
+    return handOff.mode === "x-accel" ? accelResponse(info, opts, handOff.prefix) : redirectResponse(store, opts, handOff.publicUrl);
+  }
 
   const object = await store.open(opts.key, decision.kind === "partial" ? decision.range : undefined);
   if (!object) return notFound(head);
@@ -94,6 +107,67 @@ async function attempt(request: Request, head: boolean, opts: ServeOptions, retr
   const h = entityHeaders(object, opts, end - start + 1);
   h.set("content-range", `bytes ${start}-${end}/${object.size}`);
   return streamResponse(object, 206, h);
+}
+
+const FULL: RangeDecision = { kind: "full" };
+
+/** What proxyMaySend reads of a request. */
+const preconditionsOf = (headers: Headers, range: string | null): OffloadPreconditions => ({
+  range,
+  ifRange: headers.get("if-range"),
+  ifMatch: headers.get("if-match"),
+  ifUnmodifiedSince: headers.get("if-unmodified-since"),
+});
+
+/** The offload that applies to this storage: X-Accel-Redirect on disk, redirects on S3; null otherwise. */
+function handOffOf(offload: Offload, store: Storage): Exclude<Offload, { mode: "off" }> | null {
+  if (offload.mode === "x-accel") return store.kind === "disk" ? offload : null;
+  if (offload.mode === "redirect") return store.kind === "s3" && store.directUrl ? offload : null;
+  return null;
+}
+
+/**
+ * Headers only: the 200's headers with no body and `X-Accel-Redirect` naming the file under
+ * the proxy's internal location, which sends the file (or the one range asked for: the
+ * proxy reads the same Range header) with these headers (docs/delivery-offload.md).
+ */
+function accelResponse(info: ObjectInfo, opts: ServeOptions, prefix: string): Response {
+  const h = entityHeaders(info, opts, 0);
+  h.set("x-accel-redirect", prefix + opts.key);
+  return new Response(null, { status: 200, headers: h });
+}
+
+/**
+ * 302 to a URL of the object on S3: presigned (until the signed link or the post expires,
+ * at most REDIRECT_MAX_SECONDS), with our type, disposition and caching as S3's response
+ * overrides; or, for a public media file sent as stored, its public URL (S3_PUBLIC_URL).
+ */
+async function redirectResponse(store: Storage, opts: ServeOptions, publicUrl: string | null): Promise<Response> {
+  const now = opts.now ?? nowSeconds();
+  const type = opts.resolved ?? resolveType(opts.contentType);
+  const disposition = dispositionOf(type, opts);
+  const cache = cacheControl(opts.immutable, opts.expiresAt, now);
+  const h = new Headers(FILE_SECURITY_HEADERS);
+  if (publicUrl && opts.immutable && type.inline && !opts.resolved && disposition === null) {
+    h.set("location", await store.directUrl!(opts.key, { kind: "public", base: publicUrl }));
+    // The same caching the bytes would have: public and immutable.
+    h.set("cache-control", cache);
+  } else {
+    const seconds = redirectSeconds(opts.expiresAt, now);
+    const responseHeaders = {
+      contentType: type.contentType,
+      cacheControl: cache,
+      ...(disposition ? { contentDisposition: disposition } : {}),
+    };
+    h.set(
+      "location",
+      await store.directUrl!(opts.key, { kind: "presigned", expiresIn: seconds, now: new Date(now * 1000), responseHeaders }),
+    );
+    // A browser may reuse the redirect while the URL it names is still good for a while.
+    h.set("cache-control", `private, max-age=${Math.floor(seconds / 2)}`);
+  }
+  h.set("content-length", "0");
+  return new Response(null, { status: 302, headers: h });
 }
 
 function fullResponse(object: ObjectStream, opts: ServeOptions): Response {
@@ -125,12 +199,15 @@ function entityHeaders(info: ObjectInfo, opts: ServeOptions, contentLength: numb
   const type = opts.resolved ?? resolveType(opts.contentType);
   h.set("content-type", type.contentType);
   h.set("content-length", String(contentLength));
-  if (!type.inline) {
-    h.set("content-disposition", contentDisposition("attachment", opts.downloadName ?? baseName(opts.key)));
-  } else if (opts.downloadName) {
-    h.set("content-disposition", contentDisposition("inline", opts.downloadName));
-  }
+  const disposition = dispositionOf(type, opts);
+  if (disposition) h.set("content-disposition", disposition);
   return h;
+}
+
+/** Attachment (under its file name) for a type a browser must not render; inline under a name when one is given. */
+function dispositionOf(type: ResolvedType, opts: ServeOptions): string | null {
+  if (!type.inline) return contentDisposition("attachment", opts.downloadName ?? baseName(opts.key));
+  return opts.downloadName ? contentDisposition("inline", opts.downloadName) : null;
 }
 
 const baseName = (key: string): string => key.slice(key.lastIndexOf("/") + 1);

@@ -11,7 +11,9 @@
  * functions for the path (lib/delivery/cdn-path.ts), Range and the validators
  * (lib/delivery/conditional.ts) and the same headers (lib/delivery/headers.ts). Everything
  * else (refusals, other storage, user media, HLS, unusual paths) goes to the general path,
- * which answers it.
+ * which answers it. With DELIVERY_OFFLOAD=x-accel (lib/delivery/offload.ts) a 200 or 206 it
+ * would send is answered with the same headers, no body and X-Accel-Redirect, as the
+ * general path answers it (lib/delivery/serve.ts).
  */
 import { read } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -19,6 +21,7 @@ import { ifRangeAllows, noneMatchHits, notModifiedSince, parseRange } from "../d
 import { FILE_SECURITY_HEADERS, PUBLIC_CACHE_CONTROL, cacheControl, contentDisposition, resolveType } from "../delivery/headers";
 import { parseCdnPath, type CdnTarget } from "../delivery/cdn-path";
 import { decideDelivery } from "../delivery/decide";
+import { configuredOffload, proxyMaySend, type OffloadPreconditions } from "../delivery/offload";
 import { nowSeconds } from "../crypto/signing";
 import { findDeliverableFile, peekDeliverableFile, type DeliverableFile } from "../posts/files";
 import { storage } from "../storage";
@@ -27,6 +30,8 @@ import type { OpenFile } from "../storage/open-files";
 
 /** Serves the request on the general path (lib/routes/cdn.ts). */
 export type CdnFallback = () => Promise<void>;
+
+const FULL = { kind: "full" } as const;
 
 /** Chunk size of streamed bodies (a 1 MiB range is 4 reads). */
 const STREAM_CHUNK = 256 * 1024;
@@ -152,6 +157,30 @@ function headerBlocks(file: OpenFile, contentType: string): HeaderBlocks {
   return blocks;
 }
 
+/** The headers of a 200 left to the proxy: the entity's, no body, and where the proxy finds the file. */
+function accelBlock(file: OpenFile, contentType: string, prefix: string): Record<string, string> {
+  const memoKey = `accel:${contentType}:${prefix}`;
+  const known = file.memo.get(memoKey) as Record<string, string> | undefined;
+  if (known) return known;
+  const block = { ...headerBlocks(file, contentType).entity, "content-length": "0", "x-accel-redirect": prefix + file.key };
+  file.memo.set(memoKey, block);
+  return block;
+}
+
+/** The X-Accel-Redirect prefix when the proxy may send this request's bytes (decision: what we would send); else null. */
+function accelPrefix(req: IncomingMessage, range: string | undefined, decision: Parameters<typeof proxyMaySend>[1]): string | null {
+  const offload = configuredOffload();
+  if (offload.mode !== "x-accel") return null;
+  const h = req.headers;
+  const preconditions: OffloadPreconditions = {
+    range,
+    ifRange: h["if-range"],
+    ifMatch: h["if-match"],
+    ifUnmodifiedSince: h["if-unmodified-since"],
+  };
+  return proxyMaySend(preconditions, decision) ? offload.prefix : null;
+}
+
 /** A signed file's blocks with its own cache-control (it ends with the signature). */
 const privately = (block: Record<string, string>, expiresAt: number | undefined): Record<string, string> =>
   expiresAt === undefined ? block : { ...block, "cache-control": cacheControl(false, expiresAt, nowSeconds()) };
@@ -172,6 +201,8 @@ function send(
   const ifModifiedSince = headers["if-modified-since"];
 
   if (!head && range === undefined && ifNoneMatch === undefined && ifModifiedSince === undefined) {
+    const prefix = accelPrefix(req, range, FULL);
+    if (prefix !== null) return bodiless(res, store, file, 200, privately(accelBlock(file, contentType, prefix), expiresAt));
     res.writeHead(200, privately(blocks.entity, expiresAt));
     return body(res, store, file, 0, file.size - 1);
   }
@@ -192,6 +223,8 @@ function send(
       "content-length": "0",
     });
   }
+  const prefix = accelPrefix(req, range, decision);
+  if (prefix !== null) return bodiless(res, store, file, 200, privately(accelBlock(file, contentType, prefix), expiresAt));
   if (decision.kind === "full") {
     res.writeHead(200, privately(blocks.entity, expiresAt));
     return body(res, store, file, 0, file.size - 1);

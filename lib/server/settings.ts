@@ -11,6 +11,7 @@
 import { parseEnv, type Environment } from "../config/env";
 import { convertInMemoryMaxBytes, convertTimeoutMs } from "../convert/config";
 import { databaseConfig } from "../db/config";
+import { offloadOf } from "../delivery/offload";
 import { parseMediaConfig } from "../media/config";
 import { hlsPreset, hlsThreads } from "../media/hls";
 import { moderatorFromEnv } from "../moderation/moderator";
@@ -66,6 +67,8 @@ export const SUBSYSTEM_SETTINGS: readonly SubsystemSettings[] = [
     },
   },
   { module: "lib/db/config.ts", variables: [], check: databaseConfig },
+  // DELIVERY_OFFLOAD must fit STORAGE (both in env.ts).
+  { module: "lib/delivery/offload.ts", variables: [], check: (source) => offloadOf(parseEnv(source)) },
 ];
 
 /** Parses every setting of `source`; throws the first problem, naming its variable. */

@@ -5,9 +5,9 @@
 import { env } from "../config/env";
 import { blobConfigFromEnv, s3ConfigFromEnv } from "./config";
 import { DiskStorage } from "./disk";
-import type { ByteRange, ObjectInfo, ObjectStream, Storage, StorageKind } from "./types";
+import type { ByteRange, DirectUrlRequest, ObjectInfo, ObjectStream, Storage, StorageKind } from "./types";
 
-export type { ByteRange, ObjectInfo, ObjectStream, Storage, StorageKind } from "./types";
+export type { ByteRange, DirectUrlRequest, ObjectInfo, ObjectStream, Storage, StorageKind } from "./types";
 export type { BlobStorageConfig, S3StorageConfig } from "./config";
 export { DiskStorage, defaultDiskRoot } from "./disk";
 export { assertValidKey, assertValidPrefix, typeForKey, TYPE_BY_EXTENSION } from "./keys";
@@ -48,6 +48,11 @@ class LazyStorage implements Storage {
   }
   async deleteAbandoned(key: string): Promise<void> {
     return (await this.target()).deleteAbandoned(key);
+  }
+  async directUrl(key: string, request: DirectUrlRequest): Promise<string> {
+    const target = await this.target();
+    if (!target.directUrl) throw new Error(`${this.kind} storage has no direct URLs`);
+    return target.directUrl(key, request);
   }
 }
 

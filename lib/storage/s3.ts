@@ -30,7 +30,8 @@ import { assertValidKey, assertValidPrefix, checkPut, assertValidRange } from ".
 import type { S3StorageConfig } from "./config";
 import { httpStatusOf, withRetries } from "./retry";
 import { limitBytes, parseContentRange } from "./streams";
-import type { ByteRange, ObjectInfo, ObjectStream, Storage } from "./types";
+import { presignGet } from "./presign";
+import type { ByteRange, DirectResponseHeaders, DirectUrlRequest, ObjectInfo, ObjectStream, Storage } from "./types";
 
 export type { S3StorageConfig } from "./config";
 
@@ -83,6 +84,15 @@ function isNotFound(error: unknown): boolean {
   return httpStatusOf(error) === 404 || name === "NotFound" || name === "NoSuchKey";
 }
 
+/** S3's response header overrides, as the query parameters a presigned GET signs. */
+function overrides(headers: Readonly<DirectResponseHeaders>): Record<string, string> {
+  const query: Record<string, string> = {};
+  if (headers.contentType) query["response-content-type"] = headers.contentType;
+  if (headers.contentDisposition) query["response-content-disposition"] = headers.contentDisposition;
+  if (headers.cacheControl) query["response-cache-control"] = headers.cacheControl;
+  return query;
+}
+
 function toReadable(body: unknown): Readable {
   if (body instanceof Readable) return body;
   if (body && typeof (body as ReadableStream).getReader === "function") {
@@ -99,6 +109,10 @@ export class S3Storage implements Storage {
   private readonly multipartThreshold: number;
   private readonly partSize: number;
   private readonly partConcurrency: number;
+  private readonly region: string;
+  /** Where a presigned URL points: the object's URL without a query (see objectUrl). */
+  private readonly endpoint: URL | null;
+  private readonly pathStyle: boolean;
 
   constructor(config: S3StorageConfig) {
     this.client = config.client ?? createS3Client(config);
@@ -108,6 +122,40 @@ export class S3Storage implements Storage {
     this.multipartThreshold = config.multipartThreshold ?? 64 * MiB;
     this.partSize = config.partSize ?? 16 * MiB;
     this.partConcurrency = Math.max(1, config.partConcurrency ?? 4);
+    this.region = config.region || "us-east-1";
+    this.endpoint = config.endpoint ? new URL(config.endpoint) : null;
+    this.pathStyle = config.forcePathStyle ?? Boolean(config.endpoint);
+  }
+
+  /**
+   * A URL of the object for a client (docs/delivery-offload.md): presigned with the
+   * client's credentials (explicit keys or the SDK's chain, temporary ones included), or
+   * under a public base URL.
+   */
+  async directUrl(key: string, request: DirectUrlRequest): Promise<string> {
+    const path = this.s3Key(key).split("/").map(encodeURIComponent).join("/");
+    if (request.kind === "public") return `${request.base}/${path}`;
+    const credentials = await this.client.config.credentials();
+    return presignGet({
+      url: this.objectUrl(path),
+      region: this.region,
+      credentials,
+      expiresIn: request.expiresIn,
+      now: request.now,
+      query: overrides(request.responseHeaders),
+    });
+  }
+
+  /** The object's URL as the SDK would address it: path style, or the bucket in the host name. */
+  private objectUrl(path: string): string {
+    const bucket = encodeURIComponent(this.bucket);
+    if (this.endpoint) {
+      const base = this.endpoint.href.replace(/\/+$/, "");
+      return this.pathStyle ? `${base}/${bucket}/${path}` : `${this.endpoint.protocol}//${bucket}.${this.endpoint.host}/${path}`;
+    }
+    // A bucket name with dots does not match AWS's wildcard certificate: path style, as the SDK does.
+    if (this.pathStyle || this.bucket.includes(".")) return `https://s3.${this.region}.amazonaws.com/${bucket}/${path}`;
+    return `https://${bucket}.s3.${this.region}.amazonaws.com/${path}`;
   }
 
   private s3Key(key: string): string {

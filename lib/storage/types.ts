@@ -32,6 +32,20 @@ export interface ObjectStream extends ObjectInfo {
   range?: ByteRange;
 }
 
+/** How a client may fetch an object without the service (the redirect delivery mode, docs/delivery-offload.md). */
+export type DirectUrlRequest =
+  /** A presigned URL valid for `expiresIn` seconds from `now`, with S3's response header overrides. */
+  | { kind: "presigned"; expiresIn: number; now: Date; responseHeaders: Readonly<DirectResponseHeaders> }
+  /** The object's URL under a public base (the bucket's public endpoint or a CDN in front of it). */
+  | { kind: "public"; base: string };
+
+/** The response headers S3 lets a presigned URL set (its `response-*` query parameters). */
+export interface DirectResponseHeaders {
+  contentType?: string;
+  contentDisposition?: string;
+  cacheControl?: string;
+}
+
 export interface Storage {
   readonly kind: StorageKind;
   /** Store a local file under key (the file stays where it is; caller deletes temp files). Streams; never reads the whole file into memory. */
@@ -55,4 +69,6 @@ export interface Storage {
    * crash-recovery sweep calls it for uploads of processes that died. Idempotent.
    */
   deleteAbandoned(key: string): Promise<void>;
+  /** S3 only: a URL of `key` a client can fetch the bytes from directly. */
+  directUrl?(key: string, request: DirectUrlRequest): Promise<string>;
 }
