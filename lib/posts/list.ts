@@ -1,7 +1,17 @@
 /** Paged post lists, newest first: the caller's gallery and a user's public posts. */
 import type { Prisma } from "../db/client";
 import { db } from "../db/client";
-import { afterPosition, keysetPage, newestFirst, type Page, type Position } from "../db/paging";
+import {
+  afterKey,
+  afterPosition,
+  type Direction,
+  keyOrder,
+  type KeyPosition,
+  keysetPage,
+  newestFirst,
+  type Page,
+  type Position,
+} from "../db/paging";
 import { DomainError } from "../errors";
 import type { Privacy } from "./privacy";
 import { findUser } from "../users/profile";
@@ -22,6 +32,46 @@ export interface GalleryFilters {
 }
 
 const positionOf = (p: PostRecord): Position => ({ t: p.createdAt.getTime(), id: p.id });
+
+/**
+ * The gallery's orders (docs/gallery-sort.md): a key in the direction a gallery shows first
+ * (date newest, size largest, views most, name A to Z), or with a leading `-` the reverse.
+ * `date` is the interface's order ("newest first") and the default.
+ */
+export const GALLERY_SORTS = ["date", "-date", "size", "-size", "views", "-views", "name", "-name"] as const;
+export type GallerySort = (typeof GALLERY_SORTS)[number];
+export const DEFAULT_GALLERY_SORT: GallerySort = "date";
+
+interface SortKey {
+  field: "createdAt" | "totalSize" | "viewCount" | "sortName";
+  /** The direction without a `-`. */
+  first: Direction;
+  /** The item's key as a cursor carries it. */
+  of: (p: PostRecord) => number | string;
+  /** The cursor's key as the column compares it. */
+  column: (key: number | string) => unknown;
+  /** What a cursor's key must be. */
+  type: "number" | "string";
+}
+
+const SORT_KEYS: Record<string, SortKey> = {
+  date: { field: "createdAt", first: "desc", of: (p) => p.createdAt.getTime(), column: (k) => new Date(k), type: "number" },
+  // Bytes as a number: exact below 2^53 (8 PiB), far past any post.
+  size: { field: "totalSize", first: "desc", of: (p) => Number(p.totalSize), column: (k) => BigInt(k), type: "number" },
+  views: { field: "viewCount", first: "desc", of: (p) => p.viewCount, column: (k) => k, type: "number" },
+  name: { field: "sortName", first: "asc", of: (p) => p.sortName, column: (k) => k, type: "string" },
+};
+
+/** How one order reads its rows: column, direction, and what a cursor's key is. */
+export function gallerySortKey(sort: GallerySort): SortKey & { direction: Direction } {
+  const reversed = sort.startsWith("-");
+  const key = SORT_KEYS[reversed ? sort.slice(1) : sort];
+  const flip: Direction = key.first === "desc" ? "asc" : "desc";
+  return { ...key, direction: reversed ? flip : key.first };
+}
+
+/** The kind of value a cursor of this order carries (lib/http/cursor.ts checks it). */
+export const gallerySortKeyType = (sort: GallerySort): "number" | "string" => gallerySortKey(sort).type;
 
 /**
  * Every search word must be the start of a word of the title or description; in the
@@ -50,8 +100,9 @@ function tabFilter(tab: GalleryTab | undefined): Prisma.PostWhereInput {
 }
 
 /**
- * GET /posts: the caller's own (non-team) posts. `readText` false searches titles and
- * descriptions only (bench:ocr's baseline; the route always searches read text too).
+ * GET /posts: the caller's own (non-team) posts, newest first, or in `sort`'s order
+ * (listOwnPostsSorted). `readText` false searches titles and descriptions only (bench:ocr's
+ * baseline; the route always searches read text too).
  */
 export async function listOwnPosts(
   userId: string,
@@ -60,6 +111,24 @@ export async function listOwnPosts(
   after?: Position,
   readText = true,
 ): Promise<Page<PostRecord>> {
+  const page = await listOwnPostsSorted(userId, filters, DEFAULT_GALLERY_SORT, limit, after && { key: after.t, id: after.id }, readText);
+  return { ...page, next: page.next && { t: page.next.key as number, id: page.next.id } };
+}
+
+/**
+ * The caller's gallery in one of GALLERY_SORTS: (key, id) keyset paging in the order's
+ * direction, ids breaking ties (docs/gallery-sort.md). The default order is the query
+ * GET /posts always made: createdAt then id, both descending.
+ */
+export async function listOwnPostsSorted(
+  userId: string,
+  filters: GalleryFilters,
+  sort: GallerySort,
+  limit: number,
+  after?: KeyPosition,
+  readText = true,
+): Promise<Page<PostRecord, KeyPosition>> {
+  const order = gallerySortKey(sort);
   const where: Prisma.PostWhereInput = {
     userId,
     teamId: null,
@@ -67,12 +136,12 @@ export async function listOwnPosts(
     ...tabFilter(filters.tab),
     ...(filters.folder ? { folders: { some: { folderId: filters.folder } } } : {}),
     // An expired post is gone for its owner too (docs/expiry.md), even before the sweep.
-    AND: [...wordFilters(filters.search, 6, readText), afterPosition("createdAt", after), notExpiredWhere()],
+    AND: [...wordFilters(filters.search, 6, readText), afterKey(order.field, order.direction, after, order.column), notExpiredWhere()],
   };
   return keysetPage(
     limit,
-    (take) => db().post.findMany({ where, include: postInclude, orderBy: newestFirst("createdAt"), take }),
-    positionOf,
+    (take) => db().post.findMany({ where, include: postInclude, orderBy: keyOrder(order.field, order.direction), take }),
+    (p): KeyPosition => ({ key: order.of(p), id: p.id }),
   );
 }
 

@@ -1649,6 +1649,7 @@ export interface operations {
                 limit?: number;
                 privacy?: "public" | "unlisted" | "private";
                 search?: string;
+                sort?: "date" | "-date" | "size" | "-size" | "views" | "-views" | "name" | "-name";
                 tab?: "all" | "images" | "videos" | "gifs" | "albums";
             };
             header?: never;
