@@ -78,8 +78,7 @@ export function appendReply(
  * or one folder too many is refused before any byte is stored. Folders are a person's: a
  * team key's header is ignored, as its post-privacy is (docs/folders.md).
  */
-async function uploadFolder(principal: Principal, headers: Headers): Promise<string | null> {
-  const ref = folderHeader(headers);
+export async function uploadFolder(principal: Principal, ref: string | null): Promise<string | null> {
   if (ref === null || principal.kind === "team") return null;
   return folderForUpload(principal.user.id, ref);
 }
@@ -88,7 +87,7 @@ export async function handleUpload(principal: Principal, request: RouteRequest, 
   await checkUploadBurst(principal);
   const uploader = uploaderFor(principal);
   const choices = uploadRequestOptions(request.headers, (asked) => postPrivacy(uploader, asked));
-  const folderId = await uploadFolder(principal, request.headers);
+  const folderId = await uploadFolder(principal, folderHeader(request.headers));
   return withTempDir(async (tmpDir) => {
     const outcome = await publishUpload(uploader, surface, await receiveUpload(request, uploader, tmpDir), choices, tmpDir);
     if (folderId)
