@@ -19,6 +19,7 @@ import { notExpiredWhere } from "./expiry-rules";
 import { postInclude, type PostRecord } from "./read";
 import { normaliseWords, prefixUpperBound } from "./words";
 import { ownSearchWord } from "./file-text";
+import { DEFAULT_GALLERY_SORT, type GallerySort } from "./gallery-sorts";
 
 export const GALLERY_TABS = ["all", "images", "videos", "gifs", "albums"] as const;
 export type GalleryTab = (typeof GALLERY_TABS)[number];
@@ -33,14 +34,7 @@ export interface GalleryFilters {
 
 const positionOf = (p: PostRecord): Position => ({ t: p.createdAt.getTime(), id: p.id });
 
-/**
- * The gallery's orders (docs/gallery-sort.md): a key in the direction a gallery shows first
- * (date newest, size largest, views most, name A to Z), or with a leading `-` the reverse.
- * `date` is the interface's order ("newest first") and the default.
- */
-export const GALLERY_SORTS = ["date", "-date", "size", "-size", "views", "-views", "name", "-name"] as const;
-export type GallerySort = (typeof GALLERY_SORTS)[number];
-export const DEFAULT_GALLERY_SORT: GallerySort = "date";
+export { DEFAULT_GALLERY_SORT, GALLERY_SORTS, type GallerySort } from "./gallery-sorts";
 
 interface SortKey {
   field: "createdAt" | "totalSize" | "viewCount" | "sortName";

@@ -31,7 +31,7 @@ async function create(key: string, metadata: Record<string, string>, headers: Re
   return api("/tus", {
     method: "POST",
     key,
-    rawBody: whole ? png : undefined,
+    rawBody: whole ? new Uint8Array(png) : undefined,
     headers: {
       "tus-resumable": "1.0.0",
       "upload-length": String(png.length),
@@ -53,7 +53,7 @@ async function finish(key: string, location: string): Promise<string> {
     const reply = await api(path, {
       method: "PATCH",
       key,
-      rawBody: part,
+      rawBody: new Uint8Array(part),
       headers: {
         "tus-resumable": "1.0.0",
         "upload-offset": String(offset),
