@@ -95,8 +95,14 @@ export function PostList({
 }) {
   return (
     // A narrow screen scrolls the table sideways; the region can be scrolled by keyboard.
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to scroll without a mouse
-    <section aria-label="Posts, as a list" tabIndex={0} className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
+    // `relative`: the cells' visually hidden labels are absolutely positioned, and would
+    // otherwise escape the region and widen the page.
+    <section
+      aria-label="Posts, as a list"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to scroll without a mouse
+      tabIndex={0}
+      className="relative overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800"
+    >
       <table className="w-full text-left text-sm">
         <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
           <tr>
