@@ -20,6 +20,7 @@ import { postInclude, type PostRecord } from "./read";
 import { normaliseWords, prefixUpperBound } from "./words";
 import { ownSearchWord } from "./file-text";
 import { DEFAULT_GALLERY_SORT, type GallerySort } from "./gallery-sorts";
+import { SORT_NAME_MAX_LENGTH } from "./sort-keys";
 
 export const GALLERY_TABS = ["all", "images", "videos", "gifs", "albums"] as const;
 export type GalleryTab = (typeof GALLERY_TABS)[number];
@@ -44,16 +45,38 @@ interface SortKey {
   of: (p: PostRecord) => number | string;
   /** The cursor's key as the column compares it. */
   column: (key: number | string) => unknown;
-  /** What a cursor's key must be. */
-  type: "number" | "string";
+  /** Whether a cursor's key is one this order can compare. */
+  accepts: (key: number | string) => boolean;
 }
 
+// Dates as ms within what a Date holds; bytes and views as whole numbers; names as the
+// folded names are (lib/posts/sort-keys.ts).
+const wholeNumber = (k: number | string) => Number.isSafeInteger(k) && (k as number) >= 0;
+
 const SORT_KEYS: Record<string, SortKey> = {
-  date: { field: "createdAt", first: "desc", of: (p) => p.createdAt.getTime(), column: (k) => new Date(k), type: "number" },
+  date: {
+    field: "createdAt",
+    first: "desc",
+    of: (p) => p.createdAt.getTime(),
+    column: (k) => new Date(k),
+    accepts: (k) => Number.isSafeInteger(k) && !Number.isNaN(new Date(k).getTime()),
+  },
   // Bytes as a number: exact below 2^53 (8 PiB), far past any post.
-  size: { field: "totalSize", first: "desc", of: (p) => Number(p.totalSize), column: (k) => BigInt(k), type: "number" },
-  views: { field: "viewCount", first: "desc", of: (p) => p.viewCount, column: (k) => k, type: "number" },
-  name: { field: "sortName", first: "asc", of: (p) => p.sortName, column: (k) => k, type: "string" },
+  size: { field: "totalSize", first: "desc", of: (p) => Number(p.totalSize), column: (k) => BigInt(k), accepts: wholeNumber },
+  views: {
+    field: "viewCount",
+    first: "desc",
+    of: (p) => p.viewCount,
+    column: (k) => k,
+    accepts: (k) => wholeNumber(k) && (k as number) < 2 ** 31,
+  },
+  name: {
+    field: "sortName",
+    first: "asc",
+    of: (p) => p.sortName,
+    column: (k) => k,
+    accepts: (k) => typeof k === "string" && k.length <= SORT_NAME_MAX_LENGTH * 2,
+  },
 };
 
 /** How one order reads its rows: column, direction, and what a cursor's key is. */
@@ -64,8 +87,8 @@ export function gallerySortKey(sort: GallerySort): SortKey & { direction: Direct
   return { ...key, direction: reversed ? flip : key.first };
 }
 
-/** The kind of value a cursor of this order carries (lib/http/cursor.ts checks it). */
-export const gallerySortKeyType = (sort: GallerySort): "number" | "string" => gallerySortKey(sort).type;
+/** Whether a cursor's key is one this order can compare (lib/http/cursor.ts asks). */
+export const gallerySortAccepts = (sort: GallerySort): ((key: number | string) => boolean) => gallerySortKey(sort).accepts;
 
 /**
  * Every search word must be the start of a word of the title or description; in the

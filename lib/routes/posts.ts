@@ -6,7 +6,7 @@ import type { Surface } from "../http/route";
 import { isGated } from "../posts/expiry-rules";
 import {
   DEFAULT_GALLERY_SORT,
-  gallerySortKeyType,
+  gallerySortAccepts,
   listOwnPostsSorted,
   listUserPosts,
   type GalleryFilters,
@@ -197,7 +197,7 @@ export async function handleListPosts(
   // cursors name it, so one from another order is a 400 (docs/gallery-sort.md).
   const sort = query.sort ?? DEFAULT_GALLERY_SORT;
   const named = sort === DEFAULT_GALLERY_SORT ? null : sort;
-  const after = query.cursor ? decodeSortedCursor("listPosts", query.cursor, filters, named, gallerySortKeyType(sort)) : undefined;
+  const after = query.cursor ? decodeSortedCursor("listPosts", query.cursor, filters, named, gallerySortAccepts(sort)) : undefined;
   const page = await listOwnPostsSorted(user.id, query, sort, query.limit, after);
   const view = await postViewer(page.items, viewerOf(principal, surface), surface, true);
   return sortedPageReply("posts", "listPosts", named, filters, page, view);
