@@ -1,7 +1,8 @@
 "use client";
-/** The gallery's filters: title search, privacy, kind and folder. */
+/** The gallery's filters: title search, privacy, kind and folder; and its order (docs/gallery-sort.md). */
 import { useSearchParams } from "next/navigation";
 import { useEffect, useId, useState } from "react";
+import { DEFAULT_GALLERY_SORT, type GallerySort, isGallerySort } from "@/lib/posts/gallery-sorts";
 import type { Privacy } from "./api";
 import { PRIVACIES, PRIVACY_LABEL } from "./privacies";
 import { useFolders } from "./folders";
@@ -15,11 +16,25 @@ const TABS = [
   { value: "albums", label: "Albums" },
 ] as const;
 
+/** Every order GET /posts takes, in words. */
+const SORT_LABEL: Record<GallerySort, string> = {
+  date: "Newest first",
+  "-date": "Oldest first",
+  size: "Largest first",
+  "-size": "Smallest first",
+  views: "Most viewed",
+  "-views": "Least viewed",
+  name: "Name, A to Z",
+  "-name": "Name, Z to A",
+};
+
 type Tab = (typeof TABS)[number]["value"];
 /** What GET /api/posts is asked for. */
-export type Filters = { search: string; privacy: "" | Privacy; tab: Tab; folder: string };
+export type Filters = { search: string; privacy: "" | Privacy; tab: Tab; folder: string; sort: GallerySort };
 
 type FilterBarProps = {
+  sort: GallerySort;
+  onSort: (sort: GallerySort) => void;
   search: string;
   onSearch: (search: string) => void;
   privacy: "" | Privacy;
@@ -48,7 +63,10 @@ export function useFilters(): FilterBarProps & { filters: Filters } {
   // The folders page links here with ?folder=ID.
   const [folder, setFolder] = useState(useSearchParams().get("folder") ?? "");
   const debouncedSearch = useDebounced(search.trim(), 300);
+  const [sort, onSort] = useSortInUrl();
   return {
+    sort,
+    onSort,
     search,
     onSearch: setSearch,
     privacy,
@@ -57,17 +75,53 @@ export function useFilters(): FilterBarProps & { filters: Filters } {
     onTab: setTab,
     folder,
     onFolder: setFolder,
-    filters: { search: debouncedSearch, privacy, tab, folder },
+    filters: { search: debouncedSearch, privacy, tab, folder, sort },
   };
 }
 
+/**
+ * The order, kept in the address as `?sort=` (absent for the default) so a reload or a
+ * shared link shows the same order; an unknown value there is the default.
+ */
+function useSortInUrl(): [GallerySort, (sort: GallerySort) => void] {
+  const asked = useSearchParams().get("sort");
+  const [sort, setSort] = useState<GallerySort>(isGallerySort(asked) ? asked : DEFAULT_GALLERY_SORT);
+  const change = (next: GallerySort) => {
+    setSort(next);
+    const url = new URL(window.location.href);
+    if (next === DEFAULT_GALLERY_SORT) url.searchParams.delete("sort");
+    else url.searchParams.set("sort", next);
+    window.history.replaceState(window.history.state, "", url);
+  };
+  return [sort, change];
+}
+
+/** The order of the gallery: a labelled select of every order GET /posts takes. */
+export function SortSelect({ sort, onSort }: { sort: GallerySort; onSort: (sort: GallerySort) => void }) {
+  const id = useId();
+  return (
+    <div className="flex items-center gap-2">
+      <label htmlFor={id} className="text-sm font-medium text-zinc-700 dark:text-zinc-300">
+        Sort
+      </label>
+      <select id={id} value={sort} onChange={(e) => onSort(e.target.value as GallerySort)} className={`${input} w-auto`}>
+        {Object.entries(SORT_LABEL).map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 /** Whether any filter narrows the list (an empty list then says so rather than inviting a first upload). */
-export function isFiltered({ search, privacy, tab, folder }: Filters): boolean {
+export function isFiltered({ search, privacy, tab, folder }: Omit<Filters, "sort">): boolean {
   return Boolean(search || privacy || folder || tab !== "all");
 }
 
 /** The search field and the privacy and kind filters above the grid. */
-export function FilterBar({ search, onSearch, privacy, onPrivacy, tab, onTab, folder, onFolder }: FilterBarProps) {
+export function FilterBar({ search, onSearch, privacy, onPrivacy, tab, onTab, folder, onFolder }: Omit<FilterBarProps, "sort" | "onSort">) {
   const ids = { search: useId(), privacy: useId(), tab: useId() };
   return (
     <div className="grid gap-3 sm:grid-cols-[1fr_auto_auto_auto]">

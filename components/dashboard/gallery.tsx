@@ -1,15 +1,16 @@
 "use client";
 /**
  * The caller's posts: GET /api/posts with infinite scroll, filters (privacy, kind, title
- * search), multi-select delete and privacy change (one POST /api/posts/batch), uploads,
- * and the editor dialog.
+ * search), an order and a grid or list view (docs/gallery-sort.md), multi-select delete and
+ * privacy change (one POST /api/posts/batch), uploads, and the editor dialog.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { type Dispatch, type SetStateAction, useCallback, useState } from "react";
 import { countOf } from "../plural";
 import type { Post, Privacy } from "./api";
 import { useBatchActions } from "./gallery-batch";
-import { FilterBar, isFiltered, useFilters } from "./gallery-filters";
+import { FilterBar, isFiltered, SortSelect, useFilters } from "./gallery-filters";
+import { PostList, useGalleryView, ViewToggle } from "./gallery-view";
 import { FolderActions } from "./folder-actions";
 import { useNextPageOnScroll, usePostPages } from "./gallery-pages";
 import { PostEditor } from "./post-editor";
@@ -23,7 +24,8 @@ import { muted, secondaryButton } from "./ui";
 /** `textAllowed`: UPLOAD_FILES lets text in, so the paste editor is shown (docs/pastes.md). */
 export function Gallery({ textAllowed = false }: { textAllowed?: boolean }) {
   const queryClient = useQueryClient();
-  const { filters, ...filterBar } = useFilters();
+  const { filters, sort, onSort, ...filterBar } = useFilters();
+  const [view, setView] = useGalleryView();
   const { selected, setSelected, toggle } = useSelection();
   const [editing, setEditing] = useState<Post | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -62,6 +64,10 @@ export function Gallery({ textAllowed = false }: { textAllowed?: boolean }) {
       {textAllowed && <PasteEditor onCreated={refresh} />}
 
       <FilterBar {...filterBar} />
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <SortSelect sort={sort} onSort={onSort} />
+        <ViewToggle view={view} onView={setView} />
+      </div>
 
       {selected.size > 0 && (
         <SelectionBar
@@ -86,7 +92,11 @@ export function Gallery({ textAllowed = false }: { textAllowed?: boolean }) {
       {query.isPending && <p className={muted}>Loading posts…</p>}
       {query.isSuccess && posts.length === 0 && <NoPosts filtered={isFiltered(filters)} />}
 
-      <PostGrid posts={posts} search={filters.search} selected={selected} onEdit={setEditing} onToggle={toggle} />
+      {view === "list" ? (
+        <PostList posts={posts} selected={selected} onEdit={setEditing} onToggle={toggle} />
+      ) : (
+        <PostGrid posts={posts} search={filters.search} selected={selected} onEdit={setEditing} onToggle={toggle} />
+      )}
 
       <div ref={sentinel} aria-hidden="true" />
       {query.hasNextPage && <LoadMore loading={query.isFetchingNextPage} onMore={() => void query.fetchNextPage()} />}

@@ -7,9 +7,9 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { DomainError } from "../errors";
-import type { Page, Position } from "../db/paging";
+import type { KeyPosition, Page, Position } from "../db/paging";
 
-export type { Position };
+export type { KeyPosition, Position };
 
 const payload = z.object({
   v: z.literal(1),
@@ -18,6 +18,24 @@ const payload = z.object({
   t: z.number().int().nonnegative(),
   id: z.string().min(1).max(64),
 });
+
+/**
+ * A cursor of a listing in an order other than its default (GET /posts?sort=,
+ * docs/gallery-sort.md): the order's name and the last item's key in that order. The
+ * default order's cursors stay the plain ones above, byte for byte.
+ */
+const sortedPayload = z.object({
+  v: z.literal(2),
+  e: z.string(),
+  f: z.string(),
+  s: z.string().min(1).max(16),
+  k: z.union([z.number(), z.string().max(256)]),
+  id: z.string().min(1).max(64),
+});
+
+// A name key of 64 characters outside ASCII makes a cursor of about 500 characters; the
+// bound only keeps a parse of garbage short.
+const CURSOR_SHAPE = /^[A-Za-z0-9_-]{1,1000}$/;
 
 const filterHash = (filters: Record<string, unknown>) =>
   createHash("sha256")
@@ -30,18 +48,54 @@ export function encodeCursor(endpoint: string, position: Position, filters: Reco
   return Buffer.from(JSON.stringify(body)).toString("base64url");
 }
 
-export function decodeCursor(endpoint: string, cursor: string, filters: Record<string, unknown> = {}): Position {
-  const bad = (why: string) => new DomainError("invalid_request", `Invalid cursor: ${why}.`);
-  if (!/^[A-Za-z0-9_-]{1,400}$/.test(cursor)) throw bad("not a cursor of this service");
-  let parsed: z.infer<typeof payload>;
+const bad = (why: string) => new DomainError("invalid_request", `Invalid cursor: ${why}.`);
+
+/** Either kind of cursor, checked against the endpoint and filters; 400 when it is none. */
+function readCursor(endpoint: string, cursor: string, filters: Record<string, unknown>) {
+  if (!CURSOR_SHAPE.test(cursor)) throw bad("not a cursor of this service");
+  let parsed: z.infer<typeof payload> | z.infer<typeof sortedPayload>;
   try {
-    parsed = payload.parse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
+    parsed = z.union([payload, sortedPayload]).parse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
   } catch {
     throw bad("not a cursor of this service");
   }
   if (parsed.e !== endpoint) throw bad("it belongs to another endpoint");
   if (parsed.f !== filterHash(filters)) throw bad("the filters changed since the first page");
+  return parsed;
+}
+
+export function decodeCursor(endpoint: string, cursor: string, filters: Record<string, unknown> = {}): Position {
+  const parsed = readCursor(endpoint, cursor, filters);
+  // Only listings with a choice of order make the other kind.
+  if (parsed.v !== 1) throw bad("not a cursor of this service");
   return { t: parsed.t, id: parsed.id };
+}
+
+/**
+ * A cursor of a listing with a choice of order: `sort` null is the default order, whose
+ * cursors are the plain ones (the key is their time). A cursor made in another order than
+ * the one asked for is 400, as a change of filters is: its position means nothing here.
+ */
+export function encodeSortedCursor(endpoint: string, sort: string | null, position: KeyPosition, filters: Record<string, unknown>): string {
+  if (sort === null) return encodeCursor(endpoint, { t: position.key as number, id: position.id }, filters);
+  const body = { v: 2, e: endpoint, f: filterHash(filters), s: sort, k: position.key, id: position.id };
+  return Buffer.from(JSON.stringify(body)).toString("base64url");
+}
+
+export function decodeSortedCursor(
+  endpoint: string,
+  cursor: string,
+  filters: Record<string, unknown>,
+  sort: string | null,
+  accepts: (key: number | string) => boolean,
+): KeyPosition {
+  const parsed = readCursor(endpoint, cursor, filters);
+  const made = parsed.v === 1 ? null : parsed.s;
+  if (made !== sort) throw bad("it belongs to another sort order");
+  if (parsed.v === 1) return { key: parsed.t, id: parsed.id };
+  // A forged key the order cannot compare (a string for a size, 1.5 bytes) is 400, never a failed query.
+  if (!accepts(parsed.k)) throw bad("not a cursor of this service");
+  return { key: parsed.k, id: parsed.id };
 }
 
 /**
@@ -59,6 +113,22 @@ export function pageReply<K extends string, T, V>(
     [key]: page.items.map(view),
     has_more: page.hasMore,
     next_cursor: page.next ? encodeCursor(endpoint, page.next, filters) : null,
+  } as PageReply<K, V>;
+}
+
+/** pageReply for a listing with a choice of order (encodeSortedCursor). */
+export function sortedPageReply<K extends string, T, V>(
+  key: K,
+  endpoint: string,
+  sort: string | null,
+  filters: Record<string, unknown>,
+  page: Page<T, KeyPosition>,
+  view: (item: T) => V,
+): PageReply<K, V> {
+  return {
+    [key]: page.items.map(view),
+    has_more: page.hasMore,
+    next_cursor: page.next ? encodeSortedCursor(endpoint, sort, page.next, filters) : null,
   } as PageReply<K, V>;
 }
 

@@ -9,6 +9,7 @@ import type { Prisma } from "../db/client";
 import type { OpenedPost } from "./open";
 import { postForChange, postInclude, type Viewer } from "./read";
 import { indexPostWords } from "./words";
+import { sortNameOf } from "./sort-keys";
 
 export interface PostChanges {
   title?: string | null;
@@ -80,7 +81,7 @@ async function applyChanges<I extends Prisma.PostInclude>(
       where: { id: post.id },
       include: back,
       data: {
-        ...(title !== undefined ? { title } : {}),
+        ...(title !== undefined ? { title, sortName: sortNameOf(title, post.files[0]?.name) } : {}),
         ...(description !== undefined ? { description } : {}),
         ...(privacy ? { privacy } : {}),
         ...(flagged ? { moderated: true } : {}),

@@ -1,7 +1,17 @@
 /** Paged post lists, newest first: the caller's gallery and a user's public posts. */
 import type { Prisma } from "../db/client";
 import { db } from "../db/client";
-import { afterPosition, keysetPage, newestFirst, type Page, type Position } from "../db/paging";
+import {
+  afterKey,
+  afterPosition,
+  type Direction,
+  keyOrder,
+  type KeyPosition,
+  keysetPage,
+  newestFirst,
+  type Page,
+  type Position,
+} from "../db/paging";
 import { DomainError } from "../errors";
 import type { Privacy } from "./privacy";
 import { findUser } from "../users/profile";
@@ -9,6 +19,8 @@ import { notExpiredWhere } from "./expiry-rules";
 import { postInclude, type PostRecord } from "./read";
 import { normaliseWords, prefixUpperBound } from "./words";
 import { ownSearchWord } from "./file-text";
+import { DEFAULT_GALLERY_SORT, type GallerySort } from "./gallery-sorts";
+import { SORT_NAME_MAX_LENGTH } from "./sort-keys";
 
 export const GALLERY_TABS = ["all", "images", "videos", "gifs", "albums"] as const;
 export type GalleryTab = (typeof GALLERY_TABS)[number];
@@ -22,6 +34,61 @@ export interface GalleryFilters {
 }
 
 const positionOf = (p: PostRecord): Position => ({ t: p.createdAt.getTime(), id: p.id });
+
+export { DEFAULT_GALLERY_SORT, GALLERY_SORTS, type GallerySort } from "./gallery-sorts";
+
+interface SortKey {
+  field: "createdAt" | "totalSize" | "viewCount" | "sortName";
+  /** The direction without a `-`. */
+  first: Direction;
+  /** The item's key as a cursor carries it. */
+  of: (p: PostRecord) => number | string;
+  /** The cursor's key as the column compares it. */
+  column: (key: number | string) => unknown;
+  /** Whether a cursor's key is one this order can compare. */
+  accepts: (key: number | string) => boolean;
+}
+
+// Dates as ms within what a Date holds; bytes and views as whole numbers; names as the
+// folded names are (lib/posts/sort-keys.ts).
+const wholeNumber = (k: number | string) => Number.isSafeInteger(k) && (k as number) >= 0;
+
+const SORT_KEYS: Record<string, SortKey> = {
+  date: {
+    field: "createdAt",
+    first: "desc",
+    of: (p) => p.createdAt.getTime(),
+    column: (k) => new Date(k),
+    accepts: (k) => Number.isSafeInteger(k) && !Number.isNaN(new Date(k).getTime()),
+  },
+  // Bytes as a number: exact below 2^53 (8 PiB), far past any post.
+  size: { field: "totalSize", first: "desc", of: (p) => Number(p.totalSize), column: (k) => BigInt(k), accepts: wholeNumber },
+  views: {
+    field: "viewCount",
+    first: "desc",
+    of: (p) => p.viewCount,
+    column: (k) => k,
+    accepts: (k) => wholeNumber(k) && (k as number) < 2 ** 31,
+  },
+  name: {
+    field: "sortName",
+    first: "asc",
+    of: (p) => p.sortName,
+    column: (k) => k,
+    accepts: (k) => typeof k === "string" && k.length <= SORT_NAME_MAX_LENGTH * 2,
+  },
+};
+
+/** How one order reads its rows: column, direction, and what a cursor's key is. */
+export function gallerySortKey(sort: GallerySort): SortKey & { direction: Direction } {
+  const reversed = sort.startsWith("-");
+  const key = SORT_KEYS[reversed ? sort.slice(1) : sort];
+  const flip: Direction = key.first === "desc" ? "asc" : "desc";
+  return { ...key, direction: reversed ? flip : key.first };
+}
+
+/** Whether a cursor's key is one this order can compare (lib/http/cursor.ts asks). */
+export const gallerySortAccepts = (sort: GallerySort): ((key: number | string) => boolean) => gallerySortKey(sort).accepts;
 
 /**
  * Every search word must be the start of a word of the title or description; in the
@@ -50,8 +117,9 @@ function tabFilter(tab: GalleryTab | undefined): Prisma.PostWhereInput {
 }
 
 /**
- * GET /posts: the caller's own (non-team) posts. `readText` false searches titles and
- * descriptions only (bench:ocr's baseline; the route always searches read text too).
+ * GET /posts: the caller's own (non-team) posts, newest first, or in `sort`'s order
+ * (listOwnPostsSorted). `readText` false searches titles and descriptions only (bench:ocr's
+ * baseline; the route always searches read text too).
  */
 export async function listOwnPosts(
   userId: string,
@@ -60,6 +128,24 @@ export async function listOwnPosts(
   after?: Position,
   readText = true,
 ): Promise<Page<PostRecord>> {
+  const page = await listOwnPostsSorted(userId, filters, DEFAULT_GALLERY_SORT, limit, after && { key: after.t, id: after.id }, readText);
+  return { ...page, next: page.next && { t: page.next.key as number, id: page.next.id } };
+}
+
+/**
+ * The caller's gallery in one of GALLERY_SORTS: (key, id) keyset paging in the order's
+ * direction, ids breaking ties (docs/gallery-sort.md). The default order is the query
+ * GET /posts always made: createdAt then id, both descending.
+ */
+export async function listOwnPostsSorted(
+  userId: string,
+  filters: GalleryFilters,
+  sort: GallerySort,
+  limit: number,
+  after?: KeyPosition,
+  readText = true,
+): Promise<Page<PostRecord, KeyPosition>> {
+  const order = gallerySortKey(sort);
   const where: Prisma.PostWhereInput = {
     userId,
     teamId: null,
@@ -67,12 +153,12 @@ export async function listOwnPosts(
     ...tabFilter(filters.tab),
     ...(filters.folder ? { folders: { some: { folderId: filters.folder } } } : {}),
     // An expired post is gone for its owner too (docs/expiry.md), even before the sweep.
-    AND: [...wordFilters(filters.search, 6, readText), afterPosition("createdAt", after), notExpiredWhere()],
+    AND: [...wordFilters(filters.search, 6, readText), afterKey(order.field, order.direction, after, order.column), notExpiredWhere()],
   };
   return keysetPage(
     limit,
-    (take) => db().post.findMany({ where, include: postInclude, orderBy: newestFirst("createdAt"), take }),
-    positionOf,
+    (take) => db().post.findMany({ where, include: postInclude, orderBy: keyOrder(order.field, order.direction), take }),
+    (p): KeyPosition => ({ key: order.of(p), id: p.id }),
   );
 }
 

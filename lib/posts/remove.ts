@@ -7,6 +7,7 @@ import { DomainError } from "../errors";
 import { syncGifWords } from "./gif-words";
 import { findPostByCode, notFound, postForChange, type PostRecord, type Viewer } from "./read";
 import { postOnAdaptiveDelivery } from "./adaptive";
+import { sortNameOf, totalSizeOf } from "./sort-keys";
 import { forgetDeliverable } from "./delivery-cache";
 import { removeObjects, removePostRecord, storedKeys } from "./erase";
 
@@ -51,6 +52,9 @@ export async function deleteFile(code: string, name: string, viewer: Viewer): Pr
         fileCount: rest.length,
         firstFileGif: rest[0].mimeType === "image/gif",
         priority: postOnAdaptiveDelivery(rest),
+        // The gallery's sort keys (docs/gallery-sort.md): the first file may have changed.
+        totalSize: totalSizeOf(rest),
+        sortName: sortNameOf(post.title, rest[0].name),
       },
     });
     // The first file may have changed: the GIF search's copy of firstFileGif follows.

@@ -3,7 +3,7 @@ import { MAX_VIEWS_LIMIT, parseExpiry } from "../posts/expiry-rules";
 import { z } from "zod";
 import { LIMITS, limitedText, pagingQuery, privacyField } from "../http/parse";
 import { ANALYTICS_RANGES, DEFAULT_ANALYTICS_RANGE } from "../analytics/analytics";
-import { GALLERY_TABS } from "../posts/list";
+import { GALLERY_SORTS, GALLERY_TABS } from "../posts/list";
 import { SESSION_NAME_MAX_LENGTH } from "../sessions/sessions";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../users/accounts";
 import { LINK_DOMAIN_MAX_LENGTH } from "../users/link-domain";
@@ -34,6 +34,14 @@ export const postsQuery = pagingQuery.extend({
   privacy: privacyField.optional(),
   tab: z.enum(GALLERY_TABS, { error: `tab must be one of ${GALLERY_TABS.join(", ")}.` }).optional(),
   folder: z.string().max(64).optional().describe("Only posts in this folder (its id; docs/folders.md)"),
+  sort: z
+    .enum(GALLERY_SORTS, { error: `sort must be one of ${GALLERY_SORTS.join(", ")}.` })
+    .optional()
+    .describe(
+      "Order (docs/gallery-sort.md): date (newest first, the default), size (largest first), views (most first) or name " +
+        "(title, else the first file's name, A to Z); a leading - reverses it. Ties are broken by post id. " +
+        "The cursor is bound to the order: a cursor from another order is 400 invalid_request.",
+    ),
 });
 // At most 6 words of `search` are used, and only `limit` and `cursor` can be invalid
 // (docs/gifs.md, "Search semantics"). So a long search is cut, never refused: any sane query

@@ -1,15 +1,21 @@
 /** Handlers of the upload and post endpoints: parse, call lib/uploads and lib/posts, shape. */
 import type { RouteRequest } from "../types/route-request";
 import type { PersonalPrincipal, Principal } from "../types/principal";
-import { decodeCursor, pageReply } from "../http/cursor";
+import { decodeCursor, decodeSortedCursor, pageReply, sortedPageReply } from "../http/cursor";
 import type { Surface } from "../http/route";
 import { isGated } from "../posts/expiry-rules";
-import { listOwnPosts, listUserPosts, type GalleryFilters } from "../posts/list";
+import {
+  DEFAULT_GALLERY_SORT,
+  gallerySortAccepts,
+  listOwnPostsSorted,
+  listUserPosts,
+  type GalleryFilters,
+  type GallerySort,
+} from "../posts/list";
 import { editPost, type PostChanges } from "../posts/edit";
 import { deleteFile, deletePost } from "../posts/remove";
 import { isHidden, likedAmong, postForChange, type PostRecord, type Viewer } from "../posts/read";
 import { openPost, peekOpenPost, refusalError } from "../posts/open";
-import type { Page } from "../db/paging";
 import { checkUploadBurst } from "../uploads/abuse";
 import { receiveFiles, type ReceivedFile } from "../uploads/multipart";
 import { withTempDir } from "../files/temp";
@@ -72,8 +78,7 @@ export function appendReply(
  * or one folder too many is refused before any byte is stored. Folders are a person's: a
  * team key's header is ignored, as its post-privacy is (docs/folders.md).
  */
-async function uploadFolder(principal: Principal, headers: Headers): Promise<string | null> {
-  const ref = folderHeader(headers);
+export async function uploadFolder(principal: Principal, ref: string | null): Promise<string | null> {
   if (ref === null || principal.kind === "team") return null;
   return folderForUpload(principal.user.id, ref);
 }
@@ -82,7 +87,7 @@ export async function handleUpload(principal: Principal, request: RouteRequest, 
   await checkUploadBurst(principal);
   const uploader = uploaderFor(principal);
   const choices = uploadRequestOptions(request.headers, (asked) => postPrivacy(uploader, asked));
-  const folderId = await uploadFolder(principal, request.headers);
+  const folderId = await uploadFolder(principal, folderHeader(request.headers));
   return withTempDir(async (tmpDir) => {
     const outcome = await publishUpload(uploader, surface, await receiveUpload(request, uploader, tmpDir), choices, tmpDir);
     if (folderId)
@@ -167,25 +172,19 @@ export async function handleDeleteFile(principal: Principal, surface: Surface, c
   return { name, deleted: true as const };
 }
 
-async function postsPage(
-  endpoint: string,
-  page: Page<PostRecord>,
-  filters: Record<string, unknown>,
-  viewer: Viewer,
-  surface: Surface,
-  owner: boolean,
-) {
+/** The view of each listed post, with the viewer's likes read once for the page. */
+async function postViewer(items: readonly PostRecord[], viewer: Viewer, surface: Surface, owner: boolean) {
   const liked = await likedAmong(
     viewer.userId,
-    page.items.map((p) => p.id),
+    items.map((p) => p.id),
   );
-  return pageReply("posts", endpoint, filters, page, (p) => postView(p, { owner, liked: liked.has(p.id), surface }));
+  return (p: PostRecord) => postView(p, { owner, liked: liked.has(p.id), surface });
 }
 
 export async function handleListPosts(
   principal: PersonalPrincipal,
   surface: Surface,
-  query: { limit: number; cursor?: string } & GalleryFilters,
+  query: { limit: number; cursor?: string; sort?: GallerySort } & GalleryFilters,
 ) {
   const user = principal.user;
   const filters = {
@@ -194,9 +193,14 @@ export async function handleListPosts(
     tab: query.tab ?? null,
     ...(query.folder ? { folder: query.folder } : {}),
   };
-  const after = query.cursor ? decodeCursor("listPosts", query.cursor, filters) : undefined;
-  const page = await listOwnPosts(user.id, query, query.limit, after);
-  return postsPage("listPosts", page, filters, viewerOf(principal, surface), surface, true);
+  // The default order (also asked for by name) pages with today's cursors; any other order's
+  // cursors name it, so one from another order is a 400 (docs/gallery-sort.md).
+  const sort = query.sort ?? DEFAULT_GALLERY_SORT;
+  const named = sort === DEFAULT_GALLERY_SORT ? null : sort;
+  const after = query.cursor ? decodeSortedCursor("listPosts", query.cursor, filters, named, gallerySortAccepts(sort)) : undefined;
+  const page = await listOwnPostsSorted(user.id, query, sort, query.limit, after);
+  const view = await postViewer(page.items, viewerOf(principal, surface), surface, true);
+  return sortedPageReply("posts", "listPosts", named, filters, page, view);
 }
 
 export async function handleUserPosts(
@@ -210,5 +214,6 @@ export async function handleUserPosts(
   const after = query.cursor ? decodeCursor("listUserPosts", query.cursor, filters) : undefined;
   const page = await listUserPosts(ref, query.limit, after);
   const viewer = viewerOf(principal, surface);
-  return postsPage("listUserPosts", page, filters, viewer, surface, page.items[0]?.userId === viewer.userId);
+  const view = await postViewer(page.items, viewer, surface, page.items[0]?.userId === viewer.userId);
+  return pageReply("posts", "listUserPosts", filters, page, view);
 }

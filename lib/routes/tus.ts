@@ -32,8 +32,9 @@ import {
 import { withTempDir } from "../files/temp";
 import { publishAppend, publishUpload, postPrivacy, type UploadChoices } from "../uploads/publish";
 import { uploaderFor, type Uploader } from "../uploads/uploader";
-import { viewerOf } from "./posts";
-import { uploadRequestOptions } from "./upload-headers";
+import { addToFolder } from "../folders/folders";
+import { uploadFolder, viewerOf } from "./posts";
+import { folderHeader, folderRef, uploadRequestOptions } from "./upload-headers";
 
 export const TUS_VERSION = "1.0.0";
 export const TUS_EXTENSIONS = "creation,creation-with-upload,termination,expiration";
@@ -90,11 +91,13 @@ export function parseMetadata(header: string | null): Map<string, string> {
   return pairs;
 }
 
-/** What the metadata asks of the finished upload: POST /upload's options, the file name, and a post to append to. */
+/** What the metadata asks of the finished upload: POST /upload's options, the file name, a post to append to, a folder. */
 interface Destination {
   filename: string;
   target: string | null;
   options: UploadChoices;
+  /** Upload-Metadata's `folder` (an id or name), checked like POST /upload's header. */
+  folder: string | null;
 }
 
 function destinationOf(uploader: Uploader, metadata: Map<string, string>): Destination {
@@ -106,7 +109,8 @@ function destinationOf(uploader: Uploader, metadata: Map<string, string>): Desti
   }
   const target = metadata.get("post")?.trim() || null;
   const options = uploadRequestOptions(headers, (asked) => postPrivacy(uploader, asked));
-  return { filename: metadata.get("filename") ?? metadata.get("name") ?? "", target, options };
+  const folder = folderRef(metadata.get("folder"), "Upload-Metadata folder");
+  return { filename: metadata.get("filename") ?? metadata.get("name") ?? "", target, options, folder };
 }
 
 const subjectOf = (principal: Principal): string => uploaderFor(principal).account.subject;
@@ -144,7 +148,11 @@ export async function handleTusCreate(principal: Principal, request: RouteReques
     if (!hasGalleryAccess(principal)) throw new DomainError("forbidden", "This key has no gallery access.");
     await postForChange(destination.target, viewerOf(principal, surface));
   }
-  const upload = await createResumable({ uploader, surface, length, metadata: raw });
+  // The folder the new post goes in, found or created now as POST /upload does before its
+  // body: Upload-Metadata's `folder`, else this request's `folder` header. Appending makes no
+  // post, so a folder is not looked at then (docs/resumable-uploads.md, "Metadata").
+  const folderId = destination.target ? null : await uploadFolder(principal, destination.folder ?? folderHeader(headers));
+  const upload = await createResumable({ uploader, surface, length, metadata: raw, folderId });
   const reply: Record<string, string> = { location: locationOf(surface, upload.id), ...uploadHeaders(upload) };
   if (carriesBody) {
     const lock = await lockResumable(upload, 0);
@@ -226,7 +234,14 @@ async function publishResumable(principal: Principal, surface: Surface, upload: 
         const target = { code: destination.target, viewer: viewerOf(principal, surface) };
         return (await publishAppend(uploader, surface, target, [file], destination.options, tmpDir)).post.code;
       }
-      return (await publishUpload(uploader, surface, [file], destination.options, tmpDir)).posts[0].code;
+      const outcome = await publishUpload(uploader, surface, [file], destination.options, tmpDir);
+      if (upload.folderId) {
+        await addToFolder(
+          upload.folderId,
+          outcome.posts.map((p) => p.id),
+        );
+      }
+      return outcome.posts[0].code;
     });
     await finishResumable(upload.id, code);
     return { ...upload, state: "done", postCode: code, chunks: [] };

@@ -66,9 +66,19 @@ export function folderHeader(headers: Headers): string | null {
   } catch {
     // Not percent-encoding: the name as sent.
   }
+  return folderRef(value, "Header folder");
+}
+
+/**
+ * A folder id or name as given (trimmed; null when empty), or 400 naming where it came from
+ * (`what`). Upload-Metadata's `folder` (docs/resumable-uploads.md) comes here directly: its
+ * base64 already carries any UTF-8, so it is not percent-decoded.
+ */
+export function folderRef(value: string | undefined, what: string): string | null {
+  if (value === undefined || value.trim() === "") return null;
   try {
-    return folderName(value);
+    return folderName(value.trim());
   } catch (error) {
-    throw new DomainError("invalid_request", `Header folder: ${error instanceof Error ? error.message : "not a folder name."}`);
+    throw new DomainError("invalid_request", `${what}: ${error instanceof Error ? error.message : "not a folder name."}`);
   }
 }

@@ -48,6 +48,8 @@ export interface ResumableUpload {
   state: ResumableState;
   postCode: string | null;
   expiresAt: Date;
+  /** The folder the finished post goes in (docs/resumable-uploads.md, "Metadata"). */
+  folderId: string | null;
 }
 
 type Row = {
@@ -60,6 +62,7 @@ type Row = {
   state: string;
   postCode: string | null;
   expiresAt: Date;
+  folderId: string | null;
 };
 
 const toUpload = (row: Row): ResumableUpload => ({
@@ -72,6 +75,7 @@ const toUpload = (row: Row): ResumableUpload => ({
   state: row.state as ResumableState,
   postCode: row.postCode,
   expiresAt: row.expiresAt,
+  folderId: row.folderId,
 });
 
 function parseChunks(json: string): string[] {
@@ -97,6 +101,8 @@ export async function createResumable(input: {
   surface: string;
   length: number;
   metadata: string;
+  /** A folder of the uploader's, already found or created. */
+  folderId?: string | null;
   now?: Date;
 }): Promise<ResumableUpload> {
   const now = input.now ?? new Date();
@@ -114,6 +120,7 @@ export async function createResumable(input: {
         teamId: uploader.teamId,
         length: BigInt(input.length),
         metadata: input.metadata,
+        folderId: input.folderId ?? null,
         windowStart: reservation.windowStart,
         reservedBytes: BigInt(reservation.bytes),
         expiresAt,

@@ -22,6 +22,7 @@ import { enqueueOcrJobs } from "../jobs/ocr-job";
 import type { SniffedFile } from "./sniff-received";
 import { asFileError } from "./file-error";
 import { discardStored, processAndStore, type StoredFile } from "./process";
+import { sortNameOf, totalSizeOf } from "../posts/sort-keys";
 import { settlePending } from "./pending";
 import type { Uploader } from "./uploader";
 import type { PostRecord } from "../posts/read";
@@ -139,6 +140,9 @@ async function writePost(
             moderated: stored.some((f) => f.flagged),
             firstFileGif: stored[0].mimeType === "image/gif",
             fileCount: files.length,
+            // The gallery's sort keys (docs/gallery-sort.md): no title yet, so the first file's name.
+            totalSize: totalSizeOf(files),
+            sortName: sortNameOf(null, files[0].name),
             expiresAt: expiry.expiresAt ?? null,
             maxViews: expiry.maxViews ?? null,
             // On adaptive delivery from the upload on, while the stream is built (lib/posts/adaptive.ts).
@@ -234,6 +238,8 @@ async function appendRows(tx: Tx, postId: string, stored: StoredFile[], priority
     where: { id: postId, fileCount: { lte: ALBUM_MAX_FILES - stored.length } },
     data: {
       fileCount: { increment: stored.length },
+      // The first file stays first, so only the size key changes (docs/gallery-sort.md).
+      totalSize: { increment: totalSizeOf(stored) },
       ...(stored.some((f) => f.flagged) ? { moderated: true } : {}),
       ...(priority && stored.some((f) => f.isVideo) ? { priority: true } : {}),
     },

@@ -60,6 +60,9 @@ export interface TestPostOptions {
   files?: number;
   mimeType?: string;
   createdAt?: Date;
+  /** Bytes of each file (default: a short text naming it). */
+  fileSize?: number;
+  viewCount?: number;
 }
 
 /** A post with stored files, written directly (for rules that do not depend on media processing). */
@@ -71,6 +74,7 @@ export async function createTestPost(
   const { newId } = await import("@/lib/db/ids");
   const { newShareCode } = await import("@/lib/posts/codes");
   const { indexPostWords } = await import("@/lib/posts/words");
+  const { sortNameOf, totalSizeOf } = await import("@/lib/posts/sort-keys");
   const id = newId();
   const code = newShareCode();
   const count = options.files ?? 1;
@@ -88,7 +92,7 @@ export async function createTestPost(
   }[] = [];
   for (let i = 0; i < count; i++) {
     const key = `p/${id}/${newId()}.${ext}`;
-    const body = Buffer.from(`file ${i} of ${code}`);
+    const body = options.fileSize === undefined ? Buffer.from(`file ${i} of ${code}`) : Buffer.alloc(options.fileSize, i);
     await storage().putBuffer(key, body, mimeType);
     files.push({
       id: newId(),
@@ -117,6 +121,10 @@ export async function createTestPost(
         description: options.description ?? null,
         firstFileGif: mimeType === "image/gif",
         fileCount: count,
+        viewCount: options.viewCount ?? 0,
+        // The gallery's sort keys, as an upload and a title edit write them (docs/gallery-sort.md).
+        totalSize: totalSizeOf(files),
+        sortName: sortNameOf(options.title, files[0]?.name),
         createdAt,
         files: { create: files },
       },

@@ -36,7 +36,11 @@ const tusCreate = defineRoute({
     },
     "upload-metadata": {
       description:
-        "tus metadata, `key base64value` pairs: `filename`, and POST /upload's `post-privacy`, `include-metadata`, `priority`, `post-type`; `post` (a share code) appends to that post instead.",
+        "tus metadata, `key base64value` pairs: `filename`, and POST /upload's `post-privacy`, `include-metadata`, `priority`, `post-type`; `folder` (a folder id or name, found or created now; docs/folders.md); `post` (a share code) appends to that post instead.",
+    },
+    folder: {
+      description:
+        "As POST /upload's `folder` header (id or name, percent-encoded UTF-8), when Upload-Metadata has no `folder`. Ignored for team keys and with `post`.",
     },
     "upload-defer-length": {
       description: "Not supported (no creation-defer-length extension): a request that sends it gets 400 invalid_request.",

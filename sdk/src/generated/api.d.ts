@@ -1649,6 +1649,7 @@ export interface operations {
                 limit?: number;
                 privacy?: "public" | "unlisted" | "private";
                 search?: string;
+                sort?: "date" | "-date" | "size" | "-size" | "views" | "-views" | "name" | "-name";
                 tab?: "all" | "images" | "videos" | "gifs" | "albums";
             };
             header?: never;
@@ -2383,13 +2384,15 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description As POST /upload's `folder` header (id or name, percent-encoded UTF-8), when Upload-Metadata has no `folder`. Ignored for team keys and with `post`. */
+                folder?: string;
                 /** @description Required on every request but OPTIONS: `1.0.0` (else 412). */
                 "tus-resumable": string;
                 /** @description Not supported (no creation-defer-length extension): a request that sends it gets 400 invalid_request. */
                 "upload-defer-length"?: string;
                 /** @description Size of the file in bytes (required; over the plan's file cap: 413). Reserved from the weekly quota until the upload ends. */
                 "upload-length": string;
-                /** @description tus metadata, `key base64value` pairs: `filename`, and POST /upload's `post-privacy`, `include-metadata`, `priority`, `post-type`; `post` (a share code) appends to that post instead. */
+                /** @description tus metadata, `key base64value` pairs: `filename`, and POST /upload's `post-privacy`, `include-metadata`, `priority`, `post-type`; `folder` (a folder id or name, found or created now; docs/folders.md); `post` (a share code) appends to that post instead. */
                 "upload-metadata"?: string;
             };
             path?: never;
