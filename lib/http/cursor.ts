@@ -15,7 +15,8 @@ const payload = z.object({
   v: z.literal(1),
   e: z.string(),
   f: z.string(),
-  t: z.number().int().nonnegative(),
+  // A time a Date can hold: beyond it `new Date(t)` is invalid and the query would fail (500).
+  t: z.number().int().nonnegative().max(8_640_000_000_000_000),
   id: z.string().min(1).max(64),
 });
 
