@@ -101,7 +101,7 @@ function trackConnections(factory: SqlMigrationAwareDriverAdapterFactory): {
 
 async function openEngine(config: DatabaseConfig, schemaPath: string): Promise<SchemaEngine & { close(): Promise<void> }> {
   const { SchemaEngine } = await loadWasm();
-  const { factory, closeAll } = trackConnections(createAdapter(config));
+  const { factory, closeAll } = trackConnections(createAdapter(config, { bounded: false }));
   const log = env().MIGRATE_DEBUG ? (msg: string) => console.error(msg) : () => {};
   const engine = await SchemaEngine.new(
     { datamodels: [[schemaPath, readFileSync(schemaPath, "utf8")]] },

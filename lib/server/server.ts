@@ -12,7 +12,10 @@ import type { AddressInfo, Socket } from "node:net";
 import { resolve } from "node:path";
 import { parseEnv } from "../config/env";
 import { newRequestId } from "../http/request-id";
-import { CONTENT_LENGTH_CARRIER } from "../http/respond";
+import { CONTENT_LENGTH_CARRIER, JSON_TYPE } from "../http/respond";
+import { errorBody } from "../errors";
+import { refusalFor, UNAVAILABLE_RETRY_AFTER_SECONDS } from "../faults/classify";
+import { countRefused, outages } from "../faults/outages";
 import { answerClientError } from "./client-error";
 import { normalizeIp, resolveClientIp, trustsProxy, type TrustSetting } from "../http/client-ip";
 import { createFastLane, type FastLane } from "./fast-lane";
@@ -128,9 +131,46 @@ function restoreContentLength(res: ServerResponse): void {
   }) as ServerResponse["writeHead"];
 }
 
-/** A request that failed past every handler: logged, then 500, or the connection cut mid-reply. */
+/**
+ * A page Next answers 500 while a dependency is away (the share page's loader met the
+ * database's outage) goes out as 503 with Retry-After instead (docs/faults.md): the page
+ * is Next's error page either way, but clients and proxies see "retry later", not a bug.
+ */
+function unavailableWhileDown(res: ServerResponse): void {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    const status = typeof args[0] === "number" ? args[0] : res.statusCode;
+    const away = status === 500 ? outages()[0] : undefined;
+    if (away) {
+      if (typeof args[0] === "number") args[0] = 503;
+      res.statusCode = 503;
+      res.setHeader("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      countRefused(away.dependency);
+    }
+    return writeHead(...args);
+  }) as ServerResponse["writeHead"];
+}
+
+/**
+ * A request that failed past every handler: logged, then 500, or the connection cut
+ * mid-reply. A dependency away is the JSON 503 of docs/faults.md instead, counted in its
+ * outage's log line.
+ */
 function answerFailure(res: ServerResponse, requestId: string, error: unknown): void {
-  console.error(`request ${requestId} failed`, error);
+  const refused = refusalFor(error);
+  if (refused && !res.headersSent) {
+    const body = JSON.stringify(errorBody("unavailable", refused.message));
+    res.writeHead(503, {
+      "request-id": requestId,
+      "content-type": JSON_TYPE,
+      "content-length": String(Buffer.byteLength(body)),
+      "retry-after": String(refused.retryAfter),
+      "cache-control": "no-store",
+    });
+    res.end(body);
+    return;
+  }
+  if (!refused) console.error(`request ${requestId} failed`, error);
   if (!res.headersSent) {
     res.statusCode = 500;
     res.setHeader("request-id", requestId);
@@ -271,6 +311,7 @@ async function serveWhenReady(
     forNext = verdict.req;
   }
   restoreContentLength(res);
+  unavailableWhileDown(res);
   const handle = handlers.next!;
   // Robots' share pages may come from memory (page-cache.ts); not in development,
   // where pages must reflect every edit.
