@@ -38,6 +38,11 @@ export interface TestServer {
 export interface TestServerOptions {
   /** Start on this existing DATA_DIR (a restart after kill()) instead of a fresh one. */
   dataDir?: string;
+  /**
+   * Rewrites the server's PostgreSQL URL (its own schema already in it), e.g. to reach the
+   * database through a proxy the test controls (tests/faults). Not called on SQLite.
+   */
+  databaseUrl?: (url: string) => string;
 }
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -77,6 +82,7 @@ export async function services(): Promise<{ env: Record<string, string>; drop():
 export async function startTestServer(extraEnv: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   await ensureBuild(root, { stdio: "pipe" });
   const external = await services();
+  if (options.databaseUrl && external.env.DATABASE_URL) external.env.DATABASE_URL = options.databaseUrl(external.env.DATABASE_URL);
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "mediahost-server-"));
   // The child is a production server: none of vitest's variables, and NODE_ENV its own.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST")));
