@@ -6,8 +6,8 @@ import { setGaugeSource } from "../metrics/registry";
 import { markChanged } from "./change-signal";
 import { postgresTarget, type DatabaseConfig } from "./config";
 import { announcesWrites } from "./announce-scope";
-import { asUnavailable } from "../faults/classify";
-import { markUp } from "../faults/outages";
+import { asUnavailable, DependencyUnavailable } from "../faults/classify";
+import { isDown, markUp } from "../faults/outages";
 import { cachePreparedStatements, sqliteClientOf } from "./sqlite-statements";
 
 export interface AdapterOptions {
@@ -134,33 +134,61 @@ function announcingWrites(adapter: SqlDriverAdapter): SqlDriverAdapter {
 /**
  * Every statement's outcome told to the outage log (lib/faults/outages.ts): an error that
  * means the database is away becomes DependencyUnavailable (503 wherever it surfaces) and
- * marks the outage; any answer ends it. Inside this proxy, so a transaction's statements,
- * its start (a connection from the pool) and its commit are covered too.
+ * marks the outage; an answer to a statement sent after the outage began ends it. Inside
+ * this proxy, so a transaction's statements and its commit are covered too.
+ *
+ * While the outage lasts, one statement at a time is sent to find out whether the database
+ * is back; the others fail at once instead of each waiting out the connect or query timeout
+ * (a frozen database would otherwise hold every request for the whole bound, and a page
+ * that reads several times for several bounds).
  */
-function reportingFaults<T extends object>(adapter: T): T {
+function reportingFaults<T extends object>(adapter: T, topLevel = true): T {
   return new Proxy(adapter, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== "function") return value;
       const method = value.bind(target) as (...args: unknown[]) => unknown;
       if (property === "startTransaction") {
-        return (...args: unknown[]) => watched(method(...args) as Promise<Transaction>).then((tx) => reportingFaults(tx));
+        return (...args: unknown[]) =>
+          watched(() => method(...args) as Promise<Transaction>, topLevel).then((tx) => reportingFaults(tx, false));
       }
       if (!WATCHED.has(property)) return method;
-      return (...args: unknown[]) => watched(method(...args) as Promise<unknown>);
+      // commit and rollback of an open transaction are always sent: never left to a timeout of ours.
+      const gated = topLevel && property !== "commit" && property !== "rollback";
+      return (...args: unknown[]) => watched(() => method(...args) as Promise<unknown>, gated);
     },
   });
 }
 
 const WATCHED = new Set<string | symbol>(["queryRaw", "executeRaw", "executeScript", "commit", "rollback"]);
 
-function watched<T>(result: Promise<T>): Promise<T> {
-  return result.then(
+/** Whether a statement is out finding whether the database is back (one per process). */
+const circuit = ((globalThis as unknown as { __mediahostDbProbe?: { probing: boolean } }).__mediahostDbProbe ??= { probing: false });
+
+function watched<T>(send: () => Promise<T>, gated: boolean): Promise<T> {
+  let probe = false;
+  if (gated && isDown("database")) {
+    if (circuit.probing) return Promise.reject(new DependencyUnavailable("database"));
+    circuit.probing = probe = true;
+  }
+  const sentAt = Date.now();
+  const settle = (): void => {
+    if (probe) circuit.probing = false;
+  };
+  let sent: Promise<T>;
+  try {
+    sent = send();
+  } catch (error) {
+    sent = Promise.reject(error);
+  }
+  return sent.then(
     (value) => {
-      markUp("database");
+      settle();
+      markUp("database", sentAt);
       return value;
     },
     (error: unknown) => {
+      settle();
       throw asUnavailable(error, "database");
     },
   );

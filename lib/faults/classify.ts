@@ -127,9 +127,10 @@ export function refusalFor(error: unknown): DependencyUnavailable | null {
  * connection is the store being away too.
  */
 export async function storing<T>(write: () => Promise<T>, remote = false): Promise<T> {
+  const startedAt = Date.now();
   try {
     const result = await write();
-    markUp("storage");
+    markUp("storage", startedAt);
     return result;
   } catch (error) {
     throw asUnavailable(error, remote ? "storage" : undefined);

@@ -41,11 +41,15 @@ export function markDown(dependency: Dependency, cause: unknown): void {
   state.log(`[faults] ${dependency} unavailable: ${describeCause(cause)}; answering 503 until it is back`);
 }
 
-/** The dependency answered again: logged once, with what the outage cost. Costs one Map look-up when nothing is down. */
-export function markUp(dependency: Dependency): void {
+/**
+ * The dependency answered again: logged once, with what the outage cost. `askedAt` is when
+ * the answered request was sent: an answer to one sent before the outage began (it was on
+ * its way when a connection froze) proves nothing. Costs one check when nothing is down.
+ */
+export function markUp(dependency: Dependency, askedAt: number = Date.now()): void {
   if (state.outages.size === 0) return;
   const outage = state.outages.get(dependency);
-  if (!outage) return;
+  if (!outage || askedAt < outage.since) return;
   state.outages.delete(dependency);
   const seconds = ((Date.now() - outage.since) / 1000).toFixed(1);
   state.log(`[faults] ${dependency} available again after ${seconds} s; ${outage.refused} requests refused meanwhile`);

@@ -15,7 +15,7 @@ import { newRequestId } from "../http/request-id";
 import { CONTENT_LENGTH_CARRIER, JSON_TYPE } from "../http/respond";
 import { errorBody } from "../errors";
 import { refusalFor, UNAVAILABLE_RETRY_AFTER_SECONDS } from "../faults/classify";
-import { countRefused, outages } from "../faults/outages";
+import { countRefused, isDown, outages } from "../faults/outages";
 import { answerClientError } from "./client-error";
 import { normalizeIp, resolveClientIp, trustsProxy, type TrustSetting } from "../http/client-ip";
 import { createFastLane, type FastLane } from "./fast-lane";
@@ -149,6 +149,30 @@ function unavailableWhileDown(res: ServerResponse): void {
     }
     return writeHead(...args);
   }) as ServerResponse["writeHead"];
+}
+
+/** A page (not Next's assets, not a file of public/): GET or HEAD of a path whose last segment has no dot. */
+function isPageRequest(req: IncomingMessage): boolean {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  const url = req.url ?? "/";
+  const path = url.split("?", 1)[0];
+  return !path.startsWith("/_next/") && !path.slice(path.lastIndexOf("/") + 1).includes(".");
+}
+
+const UNAVAILABLE_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+  "<title>Temporarily unavailable</title></head><body><main><h1>Temporarily unavailable</h1>" +
+  "<p>The service cannot reach its database right now. Please try again in a few seconds.</p></main></body></html>";
+
+function answerPageUnavailable(res: ServerResponse): void {
+  countRefused("database");
+  res.writeHead(503, {
+    "content-type": "text/html; charset=utf-8",
+    "content-length": String(Buffer.byteLength(UNAVAILABLE_PAGE)),
+    "retry-after": String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+    "cache-control": "no-store",
+  });
+  res.end(res.req.method === "HEAD" ? undefined : UNAVAILABLE_PAGE);
 }
 
 /**
@@ -310,6 +334,8 @@ async function serveWhenReady(
     if (!verdict.ok) return refuseBeforeNext(res, verdict.status, verdict.type, verdict.message);
     forNext = verdict.req;
   }
+  // Pages read the database: while it is known away they answer 503 at once (docs/faults.md).
+  if (isDown("database") && isPageRequest(forNext)) return answerPageUnavailable(res);
   restoreContentLength(res);
   unavailableWhileDown(res);
   const handle = handlers.next!;

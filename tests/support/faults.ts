@@ -135,10 +135,16 @@ export async function checkConsistency(base: string, key: string, acked: readonl
   const listed = new Map<string, number>();
   let cursor: string | null = null;
   do {
-    const page = await fetch(`${base}/api/posts?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { headers: { "api-key": key } });
+    const page = await fetch(`${base}/api/posts?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, {
+      headers: { "api-key": key },
+    });
     if (page.status !== 200) throw new Error(`GET /api/posts: ${page.status} ${await page.text()}`);
     const body = (await page.json()) as { posts: { code: string; files: { size: number }[] }[]; next_cursor: string | null };
-    for (const post of body.posts) listed.set(post.code, post.files.reduce((sum, f) => sum + f.size, 0));
+    for (const post of body.posts)
+      listed.set(
+        post.code,
+        post.files.reduce((sum, f) => sum + f.size, 0),
+      );
     cursor = body.next_cursor;
   } while (cursor);
   for (const post of acked) {
@@ -147,9 +153,12 @@ export async function checkConsistency(base: string, key: string, acked: readonl
     if (read.status !== 200) throw new Error(`GET /api/posts/${post.code}: ${read.status}`);
     const file = await fetch(`${base}${post.file}`);
     const bytes = Buffer.from(await file.arrayBuffer());
-    if (file.status !== 200 || bytes.length !== post.size) throw new Error(`${post.file}: ${file.status}, ${bytes.length} bytes of ${post.size}`);
+    if (file.status !== 200 || bytes.length !== post.size)
+      throw new Error(`${post.file}: ${file.status}, ${bytes.length} bytes of ${post.size}`);
   }
-  const me = (await (await fetch(`${base}/api/users/@me`, { headers: { "api-key": key } })).json()) as { limits: { usage: { used: number } } };
+  const me = (await (await fetch(`${base}/api/users/@me`, { headers: { "api-key": key } })).json()) as {
+    limits: { usage: { used: number } };
+  };
   const stored = [...listed.values()].reduce((sum, n) => sum + n, 0);
   if (me.limits.usage.used !== stored) throw new Error(`usage ${me.limits.usage.used} != stored ${stored}`);
   return stored;
