@@ -30,7 +30,7 @@ export function createAdapter(config: DatabaseConfig, options: AdapterOptions = 
     const sqlite = config.provider === "sqlite" ? sqliteClientOf(adapter) : null;
     if (sqlite) cachePreparedStatements(sqlite);
     if (config.provider === "postgres") watchPool(adapter);
-    return reportingFaults(announcingWrites(adapter));
+    return reportingFaults(announcingWrites(adapter), adapter);
   };
   return factory;
 }
@@ -137,12 +137,12 @@ function announcingWrites(adapter: SqlDriverAdapter): SqlDriverAdapter {
  * marks the outage; an answer to a statement sent after the outage began ends it. Inside
  * this proxy, so a transaction's statements and its commit are covered too.
  *
- * While the outage lasts, one statement at a time is sent to find out whether the database
- * is back; the others fail at once instead of each waiting out the connect or query timeout
- * (a frozen database would otherwise hold every request for the whole bound, and a page
- * that reads several times for several bounds).
+ * While the outage lasts, new statements fail at once instead of each waiting out the
+ * connect or query timeout (a frozen database would hold every request for the whole
+ * bound, and a page that reads twice for twice the bound); a `SELECT 1` every
+ * PROBE_INTERVAL_MS finds out when it is back.
  */
-function reportingFaults<T extends object>(adapter: T, topLevel = true): T {
+function reportingFaults<T extends object>(adapter: T, probe: SqlDriverAdapter | null): T {
   return new Proxy(adapter, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
@@ -150,31 +150,50 @@ function reportingFaults<T extends object>(adapter: T, topLevel = true): T {
       const method = value.bind(target) as (...args: unknown[]) => unknown;
       if (property === "startTransaction") {
         return (...args: unknown[]) =>
-          watched(() => method(...args) as Promise<Transaction>, topLevel).then((tx) => reportingFaults(tx, false));
+          watched(() => method(...args) as Promise<Transaction>, probe).then((tx) => reportingFaults(tx, null));
       }
       if (!WATCHED.has(property)) return method;
-      // commit and rollback of an open transaction are always sent: never left to a timeout of ours.
-      const gated = topLevel && property !== "commit" && property !== "rollback";
-      return (...args: unknown[]) => watched(() => method(...args) as Promise<unknown>, gated);
+      // A transaction's statements, commit and rollback are always sent: it holds a connection already.
+      return (...args: unknown[]) =>
+        watched(() => method(...args) as Promise<unknown>, property === "commit" || property === "rollback" ? null : probe);
     },
   });
 }
 
 const WATCHED = new Set<string | symbol>(["queryRaw", "executeRaw", "executeScript", "commit", "rollback"]);
 
-/** Whether a statement is out finding whether the database is back (one per process). */
+const PROBE_INTERVAL_MS = 500;
+/** Whether the probe is running (one per process, as the client is). */
 const circuit = ((globalThis as unknown as { __mediahostDbProbe?: { probing: boolean } }).__mediahostDbProbe ??= { probing: false });
 
-function watched<T>(send: () => Promise<T>, gated: boolean): Promise<T> {
-  let probe = false;
-  if (gated && isDown("database")) {
-    if (circuit.probing) return Promise.reject(new DependencyUnavailable("database"));
-    circuit.probing = probe = true;
+/** `SELECT 1` every PROBE_INTERVAL_MS until the database answers one sent after the outage began. */
+function probeUntilBack(adapter: SqlDriverAdapter): void {
+  if (circuit.probing) return;
+  circuit.probing = true;
+  const tick = (): void => {
+    if (!isDown("database")) {
+      circuit.probing = false;
+      return;
+    }
+    const sentAt = Date.now();
+    adapter.queryRaw({ sql: "SELECT 1", args: [], argTypes: [] }).then(
+      () => {
+        circuit.probing = false;
+        markUp("database", sentAt);
+      },
+      () => setTimeout(tick, PROBE_INTERVAL_MS).unref(),
+    );
+  };
+  setTimeout(tick, PROBE_INTERVAL_MS).unref();
+}
+
+/** `send()`, told to the outage log; with `gate`, refused at once while the database is known away (and the probe started). */
+function watched<T>(send: () => Promise<T>, gate: SqlDriverAdapter | null): Promise<T> {
+  if (gate && isDown("database")) {
+    probeUntilBack(gate);
+    return Promise.reject(new DependencyUnavailable("database"));
   }
   const sentAt = Date.now();
-  const settle = (): void => {
-    if (probe) circuit.probing = false;
-  };
   let sent: Promise<T>;
   try {
     sent = send();
@@ -183,13 +202,13 @@ function watched<T>(send: () => Promise<T>, gated: boolean): Promise<T> {
   }
   return sent.then(
     (value) => {
-      settle();
       markUp("database", sentAt);
       return value;
     },
     (error: unknown) => {
-      settle();
-      throw asUnavailable(error, "database");
+      const fault = asUnavailable(error, "database");
+      if (gate && fault !== error) probeUntilBack(gate);
+      throw fault;
     },
   );
 }

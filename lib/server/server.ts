@@ -151,12 +151,14 @@ function unavailableWhileDown(res: ServerResponse): void {
   }) as ServerResponse["writeHead"];
 }
 
+/** Next's route handlers that are not pages: /healthz answers for itself (bounded), the others need no page. */
+const NOT_PAGES = /^\/(?:_next\/|healthz$|metrics$|cron$|oembed(?:\/|$))/;
+
 /** A page (not Next's assets, not a file of public/): GET or HEAD of a path whose last segment has no dot. */
 function isPageRequest(req: IncomingMessage): boolean {
   if (req.method !== "GET" && req.method !== "HEAD") return false;
-  const url = req.url ?? "/";
-  const path = url.split("?", 1)[0];
-  return !path.startsWith("/_next/") && !path.slice(path.lastIndexOf("/") + 1).includes(".");
+  const path = (req.url ?? "/").split("?", 1)[0];
+  return !NOT_PAGES.test(path) && !path.slice(path.lastIndexOf("/") + 1).includes(".");
 }
 
 const UNAVAILABLE_PAGE =

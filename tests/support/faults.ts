@@ -82,10 +82,15 @@ export async function openFaultProxy(target: { host: string; port: number }): Pr
   };
 }
 
-/** fetch, failing the test when no answer has come within `ms` (the bound under test). */
+/**
+ * fetch, failing the test when the whole answer (its body too) has not come within `ms`
+ * (the bound under test). The body is read here: the timer would cut a body read later.
+ */
 export async function within(ms: number, url: string, init: RequestInit = {}): Promise<Response> {
   try {
-    return await fetch(url, { ...init, signal: AbortSignal.timeout(ms) });
+    const reply = await fetch(url, { ...init, signal: AbortSignal.timeout(ms) });
+    const body = await reply.arrayBuffer();
+    return new Response(reply.status === 204 || reply.status === 304 ? null : body, { status: reply.status, headers: reply.headers });
   } catch (error) {
     throw new Error(`${init.method ?? "GET"} ${url}: no answer within ${ms} ms (${String(error)})`);
   }
