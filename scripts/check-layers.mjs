@@ -52,6 +52,7 @@ export const LAYERS = [
     [
       "lib/cache/",
       "lib/db/",
+      "lib/faults/",
       "lib/storage/",
       "lib/media/",
       "lib/ratelimit/",

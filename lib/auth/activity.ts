@@ -11,6 +11,7 @@
  * table, and written so that they move no change number at all (lib/db/unannounced.ts): no
  * read cache reads these columns, so the caches stay warm however many keys are in use.
  */
+import { isDependencyUnavailable } from "../faults/classify";
 import { stampActivity, type ActivityTarget } from "../db/unannounced";
 import type { Principal } from "../types/principal";
 
@@ -56,7 +57,8 @@ export function flushActivity(): Promise<void> {
       await write("relaySession", sessionIds, sessions, at);
     } catch (error) {
       // Bookkeeping: a failed write must not fail anything else; the next use marks again.
-      console.error("key activity not recorded", error);
+      // The database away is logged once per outage (docs/faults.md).
+      if (!isDependencyUnavailable(error)) console.error("key activity not recorded", error);
     }
   });
   return flushing;

@@ -165,6 +165,16 @@ const schema = z.object({
   DATABASE_URL: optional,
   /** PostgreSQL connections per process (lib/db/adapter.ts); unset: 10. */
   DATABASE_POOL_SIZE: optionalInt(1),
+  /** PostgreSQL: ms to open a connection or wait for a free one of the pool (docs/faults.md); unset: 2000, 0: no bound. */
+  DATABASE_CONNECT_TIMEOUT_MS: optionalInt(0),
+  /** PostgreSQL: ms a statement may take before it fails as "database unavailable" (docs/faults.md); unset: 3000, 0: no bound. */
+  DATABASE_QUERY_TIMEOUT_MS: optionalInt(0),
+  /** SQLite: ms a statement waits for another connection's write lock (docs/faults.md); unset: 15000. */
+  DATABASE_BUSY_TIMEOUT_MS: optionalInt(0),
+  /** ms /healthz waits for each dependency before it names it down (docs/faults.md); unset: 2000. */
+  HEALTHZ_TIMEOUT_MS: optionalInt(1),
+  /** Seconds a public file's last delivery decision keeps it served while the database is away (docs/faults.md); unset: 60, 0: off. */
+  DELIVERY_STALE_SECONDS: optionalInt(0),
   REDIS_URL: optional,
   /** Start of every Redis key of ours (rate limits, abuse counters); unset: "mh:". Separates deployments sharing one Redis. */
   REDIS_PREFIX: optional,

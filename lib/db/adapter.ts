@@ -6,23 +6,46 @@ import { setGaugeSource } from "../metrics/registry";
 import { markChanged } from "./change-signal";
 import { postgresTarget, type DatabaseConfig } from "./config";
 import { announcesWrites } from "./announce-scope";
+import { asUnavailable, DependencyUnavailable } from "../faults/classify";
+import { isDown, markUp } from "../faults/outages";
 import { cachePreparedStatements, sqliteClientOf } from "./sqlite-statements";
 
+export interface AdapterOptions {
+  /**
+   * Statements and connections bounded by DATABASE_QUERY_TIMEOUT_MS and
+   * DATABASE_CONNECT_TIMEOUT_MS (docs/faults.md). Off for the migrator: a migration that
+   * builds an index may take minutes.
+   */
+  bounded: boolean;
+}
+
 /** The Prisma driver adapter for a database configuration. */
-export function createAdapter(config: DatabaseConfig): SqlMigrationAwareDriverAdapterFactory {
-  const factory = createBaseAdapter(config);
+export function createAdapter(config: DatabaseConfig, options: AdapterOptions = { bounded: true }): SqlMigrationAwareDriverAdapterFactory {
+  const factory = createBaseAdapter(config, options);
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
-    const adapter = await connect();
+    const adapter = await connect().catch((error: unknown) => {
+      throw asUnavailable(error, "database");
+    });
     const sqlite = config.provider === "sqlite" ? sqliteClientOf(adapter) : null;
     if (sqlite) cachePreparedStatements(sqlite);
     if (config.provider === "postgres") watchPool(adapter);
-    return announcingWrites(adapter);
+    return reportingFaults(announcingWrites(adapter), adapter);
   };
   return factory;
 }
 
-function createBaseAdapter(config: DatabaseConfig): SqlMigrationAwareDriverAdapterFactory {
+/** The bounds of docs/faults.md: a database that does not answer fails the request within them. */
+function pgBounds(bounded: boolean): { connectionTimeoutMillis?: number; query_timeout?: number } {
+  if (!bounded) return {};
+  const connect = env().DATABASE_CONNECT_TIMEOUT_MS ?? 2000;
+  const query = env().DATABASE_QUERY_TIMEOUT_MS ?? 3000;
+  // query_timeout is the client's own timer: it also ends a wait on a connection whose
+  // packets are dropped, which the server's statement_timeout never sees.
+  return { ...(connect > 0 ? { connectionTimeoutMillis: connect } : {}), ...(query > 0 ? { query_timeout: query } : {}) };
+}
+
+function createBaseAdapter(config: DatabaseConfig, options: AdapterOptions): SqlMigrationAwareDriverAdapterFactory {
   if (config.provider === "postgres") {
     // Prisma's `?schema=` convention: generated queries qualify tables with it, and the
     // search_path makes raw SQL land in the same schema.
@@ -32,13 +55,14 @@ function createBaseAdapter(config: DatabaseConfig): SqlMigrationAwareDriverAdapt
       {
         connectionString,
         max: env().DATABASE_POOL_SIZE ?? 10,
+        ...pgBounds(options.bounded),
         ...(schema ? { options: `-c search_path="${schema.replace(/"/g, "")}"` } : {}),
       },
       schema ? { schema } : undefined,
     );
   }
   // `timeout` is SQLite's busy timeout: the admin CLI and the server write to one file.
-  const factory = new PrismaBetterSqlite3({ url: config.url, timeout: 15_000 });
+  const factory = new PrismaBetterSqlite3({ url: config.url, timeout: env().DATABASE_BUSY_TIMEOUT_MS ?? 15_000 });
   const connectShadow = factory.connectToShadowDb.bind(factory);
   factory.connectToShadowDb = async () => scriptTolerant(await connectShadow());
   return factory;
@@ -105,6 +129,88 @@ function announcingWrites(adapter: SqlDriverAdapter): SqlDriverAdapter {
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
+}
+
+/**
+ * Every statement's outcome told to the outage log (lib/faults/outages.ts): an error that
+ * means the database is away becomes DependencyUnavailable (503 wherever it surfaces) and
+ * marks the outage; an answer to a statement sent after the outage began ends it. Inside
+ * this proxy, so a transaction's statements and its commit are covered too.
+ *
+ * While the outage lasts, new statements fail at once instead of each waiting out the
+ * connect or query timeout (a frozen database would hold every request for the whole
+ * bound, and a page that reads twice for twice the bound); a `SELECT 1` every
+ * PROBE_INTERVAL_MS finds out when it is back.
+ */
+function reportingFaults<T extends object>(adapter: T, probe: SqlDriverAdapter | null): T {
+  return new Proxy(adapter, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      const method = value.bind(target) as (...args: unknown[]) => unknown;
+      if (property === "startTransaction") {
+        return (...args: unknown[]) =>
+          watched(() => method(...args) as Promise<Transaction>, probe).then((tx) => reportingFaults(tx, null));
+      }
+      if (!WATCHED.has(property)) return method;
+      // A transaction's statements, commit and rollback are always sent: it holds a connection already.
+      return (...args: unknown[]) =>
+        watched(() => method(...args) as Promise<unknown>, property === "commit" || property === "rollback" ? null : probe);
+    },
+  });
+}
+
+const WATCHED = new Set<string | symbol>(["queryRaw", "executeRaw", "executeScript", "commit", "rollback"]);
+
+const PROBE_INTERVAL_MS = 500;
+/** Whether the probe is running (one per process, as the client is). */
+const circuit = ((globalThis as unknown as { __mediahostDbProbe?: { probing: boolean } }).__mediahostDbProbe ??= { probing: false });
+
+/** `SELECT 1` every PROBE_INTERVAL_MS until the database answers one sent after the outage began. */
+function probeUntilBack(adapter: SqlDriverAdapter): void {
+  if (circuit.probing) return;
+  circuit.probing = true;
+  const tick = (): void => {
+    if (!isDown("database")) {
+      circuit.probing = false;
+      return;
+    }
+    const sentAt = Date.now();
+    adapter.queryRaw({ sql: "SELECT 1", args: [], argTypes: [] }).then(
+      () => {
+        circuit.probing = false;
+        markUp("database", sentAt);
+      },
+      () => setTimeout(tick, PROBE_INTERVAL_MS).unref(),
+    );
+  };
+  setTimeout(tick, PROBE_INTERVAL_MS).unref();
+}
+
+/** `send()`, told to the outage log; with `gate`, refused at once while the database is known away (and the probe started). */
+function watched<T>(send: () => Promise<T>, gate: SqlDriverAdapter | null): Promise<T> {
+  if (gate && isDown("database")) {
+    probeUntilBack(gate);
+    return Promise.reject(new DependencyUnavailable("database"));
+  }
+  const sentAt = Date.now();
+  let sent: Promise<T>;
+  try {
+    sent = send();
+  } catch (error) {
+    sent = Promise.reject(error);
+  }
+  return sent.then(
+    (value) => {
+      markUp("database", sentAt);
+      return value;
+    },
+    (error: unknown) => {
+      const fault = asUnavailable(error, "database");
+      if (gate && fault !== error) probeUntilBack(gate);
+      throw fault;
+    },
+  );
 }
 
 function committingAnnounces(tx: Transaction): Transaction {

@@ -101,7 +101,7 @@ function trackConnections(factory: SqlMigrationAwareDriverAdapterFactory): {
 
 async function openEngine(config: DatabaseConfig, schemaPath: string): Promise<SchemaEngine & { close(): Promise<void> }> {
   const { SchemaEngine } = await loadWasm();
-  const { factory, closeAll } = trackConnections(createAdapter(config));
+  const { factory, closeAll } = trackConnections(createAdapter(config, { bounded: false }));
   const log = env().MIGRATE_DEBUG ? (msg: string) => console.error(msg) : () => {};
   const engine = await SchemaEngine.new(
     { datamodels: [[schemaPath, readFileSync(schemaPath, "utf8")]] },
@@ -167,9 +167,19 @@ async function finishedMigrations(config: DatabaseConfig): Promise<Set<string>> 
   const { default: pg } = await import("pg");
   const target = postgresTarget(config.url);
   const schema = target.schema ?? "public";
-  const client = new pg.Client({ connectionString: target.connectionString });
-  await client.connect();
+  // Bounded like the server's statements (docs/faults.md): /healthz and the readiness check
+  // ask this of a database that may not answer.
+  const connect = env().DATABASE_CONNECT_TIMEOUT_MS ?? 2000;
+  const query = env().DATABASE_QUERY_TIMEOUT_MS ?? 3000;
+  const client = new pg.Client({
+    connectionString: target.connectionString,
+    ...(connect > 0 ? { connectionTimeoutMillis: connect } : {}),
+    ...(query > 0 ? { query_timeout: query } : {}),
+  });
+  client.on("error", () => undefined);
+  let settled = false;
   try {
+    await client.connect();
     const exists = await client.query(
       `SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = '_prisma_migrations'`,
       [schema],
@@ -178,9 +188,12 @@ async function finishedMigrations(config: DatabaseConfig): Promise<Set<string>> 
     const rows = await client.query<{ migration_name: string }>(
       FINISHED_SQL.replace("_prisma_migrations", `"${schema.replace(/"/g, "")}"._prisma_migrations`),
     );
+    settled = true;
     return new Set(rows.rows.map((r) => r.migration_name));
   } finally {
-    await client.end();
+    // After a failure the connection may be one that does not answer: not waited for.
+    if (settled) await client.end();
+    else void client.end().catch(() => undefined);
   }
 }
 

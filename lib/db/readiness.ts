@@ -24,7 +24,10 @@ export interface SchemaState {
   pending: string[];
 }
 
-let readyForGood = false;
+// On globalThis: the production server holds two copies of this module (the custom server's
+// bundle and Next's); what one learnt the other must not ask again (of a database that may
+// be away by then).
+const known = ((globalThis as unknown as { __mediahostSchemaReady?: { ready: boolean } }).__mediahostSchemaReady ??= { ready: false });
 let inFlight: Promise<SchemaState> | undefined;
 
 /**
@@ -33,11 +36,11 @@ let inFlight: Promise<SchemaState> | undefined;
  * request after `npm run db:migrate` sees the schema ready.
  */
 export function schemaState(): Promise<SchemaState> {
-  if (readyForGood) return Promise.resolve({ ready: true, pending: [] });
+  if (known.ready) return Promise.resolve({ ready: true, pending: [] });
   // The database this process uses (a test or the CLI may have swapped the client).
   inFlight ??= pendingMigrations(configOf(db()) ?? databaseConfig())
     .then((pending) => {
-      if (!pending.length) readyForGood = true;
+      if (!pending.length) known.ready = true;
       return { ready: pending.length === 0, pending };
     })
     .finally(() => (inFlight = undefined));
@@ -45,7 +48,7 @@ export function schemaState(): Promise<SchemaState> {
 }
 
 /** What the last finished check knew, without waiting: for synchronous error paths. */
-export const schemaKnownReady = (): boolean => readyForGood;
+export const schemaKnownReady = (): boolean => known.ready;
 
 /** The message of the 503 a request gets while migrations are pending. */
 export function notMigratedMessage(pending: readonly string[]): string {
@@ -79,7 +82,7 @@ export function storageProblem(): string | null {
  * database away) lets the request go on and meet that error itself.
  */
 export async function requireMigratedSchema(): Promise<void> {
-  if (readyForGood) return;
+  if (known.ready) return;
   const state = await schemaState().catch(() => null);
   if (state && !state.ready) throw new DomainError("unavailable", notMigratedMessage(state.pending), 503);
 }

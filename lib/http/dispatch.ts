@@ -11,6 +11,7 @@
  * (docs/performance.md, "Cached reads on Node's request").
  */
 import { isDomainError } from "../errors";
+import { refusalFor } from "../faults/classify";
 import { metrics, recordRequest } from "../metrics/registry";
 import { RATE_LIMIT_HEADER } from "../ratelimit/headers";
 import { answerFromCache, type ReadRequest } from "./cached-read";
@@ -65,8 +66,10 @@ export function createDispatcher(routes: readonly RouteDef[], surface: Surface, 
     // is noted in `seen` by whichever path answers.
     return { requestId, headers, started: metrics() ? performance.now() : -1, seen: { route: UNMATCHED } };
   };
-  const failed = (pending: Pending, error: unknown): Reply => {
+  const failed = (pending: Pending, thrown: unknown): Reply => {
     const { headers } = pending;
+    // A dependency away (docs/faults.md): 503 with Retry-After, counted, not logged per request.
+    const error = refusalFor(thrown) ?? thrown;
     if (isDomainError(error) && (error.type === "rate_limited" || error.type === "unavailable") && !headers[RATE_LIMIT_HEADER.retryAfter]) {
       headers[RATE_LIMIT_HEADER.retryAfter] = String(error.retryAfter ?? 1);
     }

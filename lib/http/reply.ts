@@ -6,6 +6,7 @@
  */
 import { isMissingSchemaError, notMigratedMessage } from "../db/readiness";
 import { isDomainError, statusOf, type ErrorType } from "../errors";
+import { refusalFor } from "../faults/classify";
 import { describeZodError } from "./parse";
 import { errorBody, JSON_TYPE } from "./respond";
 import type { RouteDef } from "./route";
@@ -52,6 +53,8 @@ export function responseReply(response: Response): Reply {
 export function toErrorReply(error: unknown, requestId: string): Reply {
   if (isDomainError(error)) return errorReply(error.type, error.message, { status: error.httpStatus, context: error.context });
   if (isMissingSchemaError(error)) return errorReply("unavailable", notMigratedMessage([]));
+  const refused = refusalFor(error);
+  if (refused) return errorReply("unavailable", refused.message, { headers: { "retry-after": String(refused.retryAfter) } });
   console.error(`[${requestId}]`, error);
   return errorReply("internal", `Internal error; quote request-id ${requestId} if it persists.`);
 }

@@ -6,6 +6,7 @@
  */
 import type { Queue as BullQueue, Worker as BullWorker } from "bullmq";
 import { env } from "../config/env";
+import { markDown, markUp } from "../faults/outages";
 
 /**
  * bullmq is loaded at run time from node_modules, only when REDIS_URL is set, and kept
@@ -40,20 +41,23 @@ function connection(url: string) {
 export function openBullTransport(url: string, consume?: (jobId: string) => Promise<void>, name: string = queueName()): BullTransport {
   const opened = loadBullmq().then(({ Queue, Worker }) => {
     const queue: BullQueue = new Queue(name, { connection: connection(url) });
-    queue.on("error", (e) => console.error(`[jobs] redis queue: ${e.message}`));
+    // ioredis reports every failed reconnect: folded into one line per outage and one when
+    // it is back (lib/faults/outages.ts, docs/faults.md). The Job rows carry on meanwhile.
+    queue.on("error", (e) => markDown("redis", e));
     const worker: BullWorker | undefined = consume
       ? new Worker(name, async (job) => consume(String((job.data as { id?: unknown }).id ?? "")), {
           connection: connection(url),
           concurrency: 1,
         })
       : undefined;
-    worker?.on("error", (e) => console.error(`[jobs] redis worker: ${e.message}`));
+    worker?.on("error", (e) => markDown("redis", e));
     return { queue, worker };
   });
   return {
     async publish(jobId, delayMs = 0) {
       const { queue } = await opened;
       await queue.add("run", { id: jobId }, { delay: delayMs, removeOnComplete: true, removeOnFail: true });
+      markUp("redis");
     },
     async close() {
       const { queue, worker } = await opened;

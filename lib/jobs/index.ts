@@ -9,6 +9,7 @@
  * feature: webhook deliveries register in lib/webhooks/delivery-job.ts. HLS renditions are
  * the queue's own kind.
  */
+import { markDown } from "../faults/outages";
 import { env } from "../config/env";
 import { openBullTransport, type BullTransport } from "./bull";
 import { hlsJobHandler, HLS_JOB } from "./hls-job";
@@ -148,8 +149,8 @@ export async function notifyJobs(jobIds: readonly string[]): Promise<void> {
   if (!redisUrl) return;
   state.publisher ??= state.transport ?? openBullTransport(redisUrl);
   await Promise.all(jobIds.map((id) => state.publisher!.publish(id))).catch((e: unknown) => {
-    // The row is queued either way; the next poll of the table finds it.
-    console.error(`[jobs] could not publish to Redis: ${String(e)}`);
+    // The row is queued either way; the next poll of the table finds it. One log line per outage.
+    markDown("redis", e);
   });
 }
 

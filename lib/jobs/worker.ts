@@ -8,6 +8,7 @@
  * JOB_POLL_MS, default 2 s; it also finds jobs left by a previous run, retries that came
  * due and leases that expired), and on Redis a BullMQ message (bull.ts).
  */
+import { isDependencyUnavailable } from "../faults/classify";
 import { recordJob } from "../metrics/registry";
 import { claimJob, completeJob, DEFAULT_LEASE_MS, failJob, newWorkerId, releaseJob, renewLease, type JobRow, type JobState } from "./queue";
 
@@ -123,7 +124,8 @@ export class JobWorker {
         this.again = false;
         while (!this.stopped && this.running.size < this.concurrency) {
           const job = await claimJob(this.id, this.kinds, this.leaseMs).catch((error: unknown) => {
-            this.log(`claim failed: ${String(error)}`);
+            // The database away is logged once per outage (docs/faults.md), not once per poll.
+            if (!isDependencyUnavailable(error)) this.log(`claim failed: ${String(error)}`);
             return null;
           });
           if (!job) break;

@@ -125,7 +125,45 @@ function current(entry: Entry, now: number, version: number): boolean {
 export function forgetDeliverable(post: { code?: string; postId?: string }): void {
   state.generation++;
   const code = post.code ?? (post.postId ? codeOfPost.get(post.postId) : undefined);
-  if (code) forget(code);
+  if (code) {
+    forget(code);
+    decided.delete(code);
+  }
+}
+
+/**
+ * The stale window (docs/faults.md): the last decision about each public file, kept by
+ * code and name with its time, for serving while the database is away. Only files anyone
+ * may fetch without a signature are kept; a load that finds the file changed replaces or
+ * drops its entry, and a change made in this process drops the post's.
+ */
+interface Decided {
+  at: number;
+  value: unknown;
+}
+const MAX_DECIDED_POSTS = 10_000;
+const decisions = globalThis as unknown as { __mediahostDecided?: Map<string, Map<string, Decided>> };
+const decided = (decisions.__mediahostDecided ??= new Map());
+
+/** Notes a loaded file's decision: kept when `open` (public), dropped otherwise. */
+export function noteDecided(code: string, name: string, value: unknown, open: boolean): void {
+  let files = decided.get(code);
+  if (!open) {
+    files?.delete(name);
+    return;
+  }
+  if (!files) {
+    if (decided.size >= MAX_DECIDED_POSTS) decided.delete(decided.keys().next().value as string);
+    files = new Map();
+    decided.set(code, files);
+  }
+  files.set(name, { at: Date.now(), value });
+}
+
+/** The last decision about a public file when it is at most `maxAgeMs` old. */
+export function lastDecided<T>(code: string, name: string, maxAgeMs: number): T | undefined {
+  const entry = decided.get(code)?.get(name);
+  return entry && Date.now() - entry.at <= maxAgeMs ? (entry.value as T) : undefined;
 }
 
 function forget(code: string): void {

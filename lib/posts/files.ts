@@ -1,6 +1,9 @@
 /** Looking up a stored file for direct delivery (/cdn/<code>/<name>). */
 import { db } from "../db/client";
-import { cachedDeliverable, peekDeliverable, type CachedDeliverable } from "./delivery-cache";
+import { env } from "../config/env";
+import { isDependencyUnavailable } from "../faults/classify";
+import { isDown } from "../faults/outages";
+import { cachedDeliverable, lastDecided, noteDecided, peekDeliverable, type CachedDeliverable } from "./delivery-cache";
 import { isExpired, isGated } from "./expiry-rules";
 import { isHidden } from "./read";
 
@@ -25,8 +28,31 @@ export interface DeliverableFile {
 export const deliverableExpired = (file: { expiresAt: number | null }, now: number = Date.now()): boolean =>
   file.expiresAt !== null && file.expiresAt <= now;
 
-export function findDeliverableFile(code: string, name: string): Promise<DeliverableFile | null> {
-  return cachedDeliverable(code, name, () => loadDeliverableFile(code, name));
+/**
+ * The file as the database has it. While the database is away, a public file whose
+ * delivery was decided within DELIVERY_STALE_SECONDS is answered from that decision
+ * (docs/faults.md, "The stale window"); anything else throws the 503 of the outage.
+ */
+export async function findDeliverableFile(code: string, name: string): Promise<DeliverableFile | null> {
+  // Known away: no wait for a connection that will not come (a frozen database costs a timeout each).
+  if (isDown("database")) {
+    const stale = staleDeliverableFile(code, name);
+    if (stale) return stale;
+  }
+  try {
+    return await cachedDeliverable(code, name, () => loadDeliverableFile(code, name));
+  } catch (error) {
+    const stale = isDependencyUnavailable(error) ? staleDeliverableFile(code, name) : undefined;
+    if (stale) return stale;
+    throw error;
+  }
+}
+
+function staleDeliverableFile(code: string, name: string): DeliverableFile | undefined {
+  const seconds = env().DELIVERY_STALE_SECONDS ?? 60;
+  if (seconds <= 0) return undefined;
+  const file = lastDecided<DeliverableFile>(code, name, seconds * 1000);
+  return file && !deliverableExpired(file) ? file : undefined;
 }
 
 /** The file when the delivery cache holds it (no await); undefined: use findDeliverableFile. */
@@ -70,7 +96,10 @@ async function loadDeliverableFile(code: string, name: string): Promise<CachedDe
       post: { select: deliverySelect },
     },
   });
-  if (!file) return null;
+  if (!file) {
+    noteDecided(code, name, null, false);
+    return null;
+  }
   const value: DeliverableFile = {
     storageKey: file.storageKey,
     thumbnailKey: file.thumbnailKey,
@@ -81,6 +110,7 @@ async function loadDeliverableFile(code: string, name: string): Promise<CachedDe
     moderated: file.post.moderated,
     expiresAt: file.post.expiresAt?.getTime() ?? null,
   };
+  noteDecided(code, name, value, !value.signed && !value.moderated);
   return { postId: file.post.id, value };
 }
 

@@ -13,15 +13,23 @@ import { serveHls } from "../delivery/hls";
 import { serveObject } from "../delivery/serve";
 import { kindDelivery } from "../delivery/kinds";
 import { isDomainError } from "../errors";
+import { refusalFor } from "../faults/classify";
 import { carryContentLength, errorResponse } from "../http/respond";
 import { expireSoon } from "../posts/expiry";
 import { fileStillStored, findDeliverableFile } from "../posts/files";
 import { ensureRendition } from "../renditions";
 
 export async function serveCdn(request: Request, basePath = "/cdn"): Promise<Response> {
-  const response = await resolveCdn(request, basePath);
+  const response = await resolveCdn(request, basePath).catch(unavailable);
   carryContentLength(response.headers);
   return response;
+}
+
+/** A dependency away (docs/faults.md): 503 `unavailable` with Retry-After; any other error goes on up. */
+function unavailable(error: unknown): Response {
+  const refused = refusalFor(error);
+  if (!refused) throw error;
+  return errorResponse("unavailable", refused.message, { headers: { "retry-after": String(refused.retryAfter) } });
 }
 
 async function resolveCdn(request: Request, basePath: string): Promise<Response> {

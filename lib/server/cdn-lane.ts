@@ -23,6 +23,9 @@ import { parseCdnPath, type CdnTarget } from "../delivery/cdn-path";
 import { decideDelivery } from "../delivery/decide";
 import { configuredOffload, proxyMaySend, type OffloadPreconditions } from "../delivery/offload";
 import { nowSeconds } from "../crypto/signing";
+import { errorBody } from "../errors";
+import { refusalFor } from "../faults/classify";
+import { JSON_TYPE } from "../http/respond";
 import { findDeliverableFile, peekDeliverableFile, type DeliverableFile } from "../posts/files";
 import { storage } from "../storage";
 import { DiskStorage } from "../storage/disk";
@@ -322,7 +325,20 @@ function pump(res: ServerResponse, store: DiskStorage, file: OpenFile, start: nu
 }
 
 function failed(res: ServerResponse, error: unknown): void {
-  console.error("cdn request failed", error);
+  const refused = refusalFor(error);
+  if (refused && !res.headersSent) {
+    // A dependency away (docs/faults.md): the JSON 503 the general lane answers too.
+    const body = JSON.stringify(errorBody("unavailable", refused.message));
+    res.writeHead(503, {
+      "content-type": JSON_TYPE,
+      "content-length": String(Buffer.byteLength(body)),
+      "retry-after": String(refused.retryAfter),
+      "cache-control": "no-store",
+    });
+    res.end(body);
+    return;
+  }
+  if (!refused) console.error("cdn request failed", error);
   if (!res.headersSent) {
     res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
     res.end("Internal Server Error");

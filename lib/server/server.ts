@@ -11,7 +11,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { parseEnv } from "../config/env";
-import { CONTENT_LENGTH_CARRIER } from "../http/respond";
+import { CONTENT_LENGTH_CARRIER, JSON_TYPE } from "../http/respond";
+import { errorBody } from "../errors";
+import { refusalFor, UNAVAILABLE_RETRY_AFTER_SECONDS } from "../faults/classify";
+import { countRefused, isDown, outages } from "../faults/outages";
 import { answerClientError } from "./client-error";
 import type { TrustSetting } from "../http/client-ip";
 import { stampRequest, syncRawHeaders } from "./stamp";
@@ -64,9 +67,72 @@ function restoreContentLength(res: ServerResponse): void {
   }) as ServerResponse["writeHead"];
 }
 
-/** A request that failed past every handler: logged, then 500, or the connection cut mid-reply. */
+/**
+ * A page Next answers 500 while a dependency is away (the share page's loader met the
+ * database's outage) goes out as 503 with Retry-After instead (docs/faults.md): the page
+ * is Next's error page either way, but clients and proxies see "retry later", not a bug.
+ */
+function unavailableWhileDown(res: ServerResponse): void {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    const status = typeof args[0] === "number" ? args[0] : res.statusCode;
+    const away = status === 500 ? outages()[0] : undefined;
+    if (away) {
+      if (typeof args[0] === "number") args[0] = 503;
+      res.statusCode = 503;
+      res.setHeader("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      countRefused(away.dependency);
+    }
+    return writeHead(...args);
+  }) as ServerResponse["writeHead"];
+}
+
+/** Next's route handlers that are not pages: /healthz answers for itself (bounded), the others need no page. */
+const NOT_PAGES = /^\/(?:_next\/|healthz$|metrics$|cron$|oembed(?:\/|$))/;
+
+/** A page (not Next's assets, not a file of public/): GET or HEAD of a path whose last segment has no dot. */
+function isPageRequest(req: IncomingMessage): boolean {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  const path = (req.url ?? "/").split("?", 1)[0];
+  return !NOT_PAGES.test(path) && !path.slice(path.lastIndexOf("/") + 1).includes(".");
+}
+
+const UNAVAILABLE_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+  "<title>Temporarily unavailable</title></head><body><main><h1>Temporarily unavailable</h1>" +
+  "<p>The service cannot reach its database right now. Please try again in a few seconds.</p></main></body></html>";
+
+function answerPageUnavailable(res: ServerResponse): void {
+  countRefused("database");
+  res.writeHead(503, {
+    "content-type": "text/html; charset=utf-8",
+    "content-length": String(Buffer.byteLength(UNAVAILABLE_PAGE)),
+    "retry-after": String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+    "cache-control": "no-store",
+  });
+  res.end(res.req.method === "HEAD" ? undefined : UNAVAILABLE_PAGE);
+}
+
+/**
+ * A request that failed past every handler: logged, then 500, or the connection cut
+ * mid-reply. A dependency away is the JSON 503 of docs/faults.md instead, counted in its
+ * outage's log line.
+ */
 function answerFailure(res: ServerResponse, requestId: string, error: unknown): void {
-  console.error(`request ${requestId} failed`, error);
+  const refused = refusalFor(error);
+  if (refused && !res.headersSent) {
+    const body = JSON.stringify(errorBody("unavailable", refused.message));
+    res.writeHead(503, {
+      "request-id": requestId,
+      "content-type": JSON_TYPE,
+      "content-length": String(Buffer.byteLength(body)),
+      "retry-after": String(refused.retryAfter),
+      "cache-control": "no-store",
+    });
+    res.end(body);
+    return;
+  }
+  if (!refused) console.error(`request ${requestId} failed`, error);
   if (!res.headersSent) {
     res.statusCode = 500;
     res.setHeader("request-id", requestId);
@@ -209,7 +275,10 @@ async function serveWhenReady(
     if (!verdict.ok) return refuseBeforeNext(res, verdict.status, verdict.type, verdict.message);
     forNext = verdict.req;
   }
+  // Pages read the database: while it is known away they answer 503 at once (docs/faults.md).
+  if (isDown("database") && isPageRequest(forNext)) return answerPageUnavailable(res);
   restoreContentLength(res);
+  unavailableWhileDown(res);
   const handle = handlers.next!;
   // Robots' share pages may come from memory (page-cache.ts); not in development,
   // where pages must reflect every edit.

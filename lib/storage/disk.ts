@@ -14,6 +14,7 @@
  */
 import { closeSync, constants, createReadStream, fstat as fstatCallback, open as openCallback, type BigIntStats } from "node:fs";
 import { promisify } from "node:util";
+import { storing } from "../faults/classify";
 import { copyFile, link, lstat, mkdir, open, readFile, readdir, rename, rm, rmdir, stat, unlink, writeFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
@@ -78,15 +79,18 @@ export class DiskStorage implements Storage {
 
   async putFile(key: string, localPath: string, contentType: string): Promise<ObjectInfo> {
     const type = checkPut(key, contentType);
-    return this.writeAtomically(key, type, async (tmp) => {
-      await linkOrCopy(localPath, tmp);
-      await syncFile(tmp);
-    });
+    // A full volume is the 503 of docs/faults.md (storing); writeAtomically leaves nothing behind.
+    return storing(() =>
+      this.writeAtomically(key, type, async (tmp) => {
+        await linkOrCopy(localPath, tmp);
+        await syncFile(tmp);
+      }),
+    );
   }
 
   async putBuffer(key: string, data: Buffer, contentType: string): Promise<ObjectInfo> {
     const type = checkPut(key, contentType);
-    return this.writeAtomically(key, type, (tmp) => writeFile(tmp, data, { flag: "wx", flush: true }));
+    return storing(() => this.writeAtomically(key, type, (tmp) => writeFile(tmp, data, { flag: "wx", flush: true })));
   }
 
   async stat(key: string): Promise<ObjectInfo | null> {

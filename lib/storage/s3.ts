@@ -29,6 +29,7 @@ import {
 import { assertValidKey, assertValidPrefix, checkPut, assertValidRange } from "./keys";
 import type { S3StorageConfig } from "./config";
 import { httpStatusOf, withRetries } from "./retry";
+import { storing } from "../faults/classify";
 import { limitBytes, parseContentRange } from "./streams";
 import { presignGet } from "./presign";
 import type { ByteRange, DirectResponseHeaders, DirectUrlRequest, ObjectInfo, ObjectStream, Storage } from "./types";
@@ -167,18 +168,21 @@ export class S3Storage implements Storage {
     const type = checkPut(key, contentType);
     // Fails on a missing source before any request is made.
     const { size } = await statFile(localPath);
-    if (size >= this.multipartThreshold) {
-      await this.multipartUpload(key, localPath, size, type);
-    } else {
-      // ContentLength lets the SDK stream the file instead of buffering it to measure it.
-      await sendFileRange(localPath, 0, size, (Body, ContentLength) => this.put(key, { Body, ContentLength, ContentType: type }));
-    }
+    // A store that is full (a quota) or away is the 503 of docs/faults.md.
+    await storing(async () => {
+      if (size >= this.multipartThreshold) {
+        await this.multipartUpload(key, localPath, size, type);
+      } else {
+        // ContentLength lets the SDK stream the file instead of buffering it to measure it.
+        await sendFileRange(localPath, 0, size, (Body, ContentLength) => this.put(key, { Body, ContentLength, ContentType: type }));
+      }
+    }, true);
     return this.statOrThrow(key);
   }
 
   async putBuffer(key: string, data: Buffer, contentType: string): Promise<ObjectInfo> {
     const type = checkPut(key, contentType);
-    await this.put(key, { Body: data, ContentLength: data.length, ContentType: type });
+    await storing(() => this.put(key, { Body: data, ContentLength: data.length, ContentType: type }), true);
     return this.statOrThrow(key);
   }
 

@@ -102,8 +102,12 @@ async function checkPriorityMinutes(files: readonly SniffedFile[], asked: boolea
   );
 }
 
-/** Every file failed: one file → its own error; several → upload_failed with the list. */
+/** Every file failed: one file → its own error; several → upload_failed with the list (or 503 when each was a dependency's). */
 function allFailed(failed: readonly FailedFile[], fileCount: number): DomainError {
   if (fileCount === 1 && failed.length === 1) return failed[0].error;
+  // Every file refused because a dependency is away (a full volume): the request's 503
+  // with Retry-After, as a one-file upload answers (docs/faults.md).
+  const unavailable = failed.find((f) => f.error.type === "unavailable");
+  if (unavailable && failed.every((f) => f.error.type === "unavailable")) return unavailable.error;
   return new DomainError("upload_failed", "Every file of the upload failed.", undefined, { failed: failedFilesView(failed) });
 }

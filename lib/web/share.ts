@@ -6,6 +6,7 @@
  * are 404 for all but the owner and the access list; moderated posts are a notice for all
  * but the owner.
  */
+import { isDependencyUnavailable } from "../faults/classify";
 import { cache } from "react";
 import type { z } from "zod";
 import { openPost } from "../posts/open";
@@ -70,7 +71,10 @@ async function loadShare(
  */
 export function countShareView(record: PostRecord, ip: string, userAgent: string | null, prefetch: boolean): void {
   if (prefetch || isRobot(userAgent)) return;
-  countViews([record], ip).catch((error: unknown) => console.error("share page view not counted", error));
+  countViews([record], ip).catch((error: unknown) => {
+    // The database away is logged once per outage (docs/faults.md).
+    if (!isDependencyUnavailable(error)) console.error("share page view not counted", error);
+  });
 }
 
 /** The kind of media a post shows first, which decides the page layout and the unfurl card. */

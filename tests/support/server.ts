@@ -46,6 +46,11 @@ export interface TestServerOptions {
    * engine) was about half of every test server's start.
    */
   migrateAtStart?: boolean;
+  /**
+   * Rewrites the server's PostgreSQL URL (its own schema already in it), e.g. to reach the
+   * database through a proxy the test controls (tests/faults). Not called on SQLite.
+   */
+  databaseUrl?: (url: string) => string;
 }
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -85,6 +90,7 @@ export async function services(): Promise<{ env: Record<string, string>; schema?
 export async function startTestServer(extraEnv: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   await ensureBuild(root, { stdio: "pipe" });
   const external = await services();
+  if (options.databaseUrl && external.env.DATABASE_URL) external.env.DATABASE_URL = options.databaseUrl(external.env.DATABASE_URL);
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "mediahost-server-"));
   if (!options.dataDir && !options.migrateAtStart) await premigrate(dataDir, external, extraEnv.DATABASE_URL);
   // The child is a production server: none of vitest's variables, and NODE_ENV its own.
