@@ -79,19 +79,21 @@ describe("renditions", () => {
     return ((await res.json()) as { error: { type: string } }).error.type;
   }
 
-  it("images list a 320 and a 640 WebP rendition; thumbnail_url is the 640 one", async () => {
+  it("images list 320, 640 and 1280 WebP renditions (the last at the source's width); thumbnail_url is the 640 one", async () => {
     const post = await upload(await photo(1000, 600), "wide.jpg", "image/jpeg");
     const file = post.files[0];
-    expect(file.renditions.map((r) => r.width)).toEqual([320, 640]);
+    expect(file.renditions.map((r) => r.width)).toEqual([320, 640, 1000]);
     expect(new URL(file.renditions[0].url).pathname).toBe(`/cdn/${post.code}/r/320/wide.jpg.webp`);
     expect(new URL(file.renditions[1].url).pathname).toBe(`/cdn/${post.code}/r/640/wide.jpg.webp`);
+    expect(new URL(file.renditions[2].url).pathname).toBe(`/cdn/${post.code}/r/1280/wide.jpg.webp`);
     expect(file.thumbnail_url).toBe(file.renditions[1].url);
 
-    for (const [width, height] of [
-      [320, 192],
-      [640, 384],
+    for (const [index, width, height] of [
+      [0, 320, 192],
+      [1, 640, 384],
+      [2, 1000, 600],
     ]) {
-      const res = await fetchLocal(file.renditions[width === 320 ? 0 : 1].url);
+      const res = await fetchLocal(file.renditions[index].url);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("image/webp");
       expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
@@ -131,7 +133,7 @@ describe("renditions", () => {
     const file = post.files[0];
     expect(file.renditions).toEqual([{ width: 200, url: expect.stringContaining(`/cdn/${post.code}/r/320/narrow.jpg.webp`) }]);
     expect(file.thumbnail_url).toBe(file.renditions[0].url);
-    for (const width of [320, 640]) {
+    for (const width of [320, 640, 1280]) {
       const res = await fetch(`${server.url}/cdn/${post.code}/r/${width}/narrow.jpg.webp`);
       expect(res.status).toBe(200);
       const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
@@ -272,7 +274,7 @@ describe("renditions", () => {
         components: { schemas: Record<string, { properties: Record<string, { description?: string }> }> };
       };
       const props = doc.components.schemas.File.properties;
-      expect(props.thumbnail_url.description, base).toMatch(/Images: the largest sized WebP rendition/);
+      expect(props.thumbnail_url.description, base).toMatch(/Images: the grid-sized WebP rendition/);
       expect(props.renditions, base).toBeDefined();
     }
   });
