@@ -21,8 +21,8 @@ export const MIN_BYTES = 1024;
 const COMPRESSIBLE = /^(?:application\/(?:[\w.+-]+\+)?json|text\/)/i;
 
 /**
- * The encoding to use for an `Accept-Encoding` header, or null. `q=0` refuses a coding;
- * `*` stands for any coding not named (gzip, then).
+ * The encoding to use for an `Accept-Encoding` header, or null: Brotli first, then gzip.
+ * `q=0` refuses a coding; `*` stands for any coding the header does not name.
  */
 export function pickEncoding(acceptEncoding: string | string[] | undefined): Encoding | null {
   const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(",") : acceptEncoding;
