@@ -37,6 +37,14 @@ export const THREE_COLUMN_SIZES = "(min-width: 1024px) 33vw, (min-width: 640px) 
 export const FOUR_COLUMN_SIZES = "(min-width: 1024px) 25vw, (min-width: 640px) 33vw, 50vw";
 
 /**
+ * `sizes` of the dashboard gallery, whose column sits beside the 12rem side bar: tiles are
+ * ~210 px on a desktop (so a 320 rendition, not the 640 that 25vw picked; issue 29), a third
+ * of what is left of the screen on a tablet, half of it on a phone.
+ */
+export const GALLERY_SIZES =
+  "(min-width: 1152px) 210px, (min-width: 1024px) calc((100vw - 328px) / 4), (min-width: 768px) calc((100vw - 316px) / 3), (min-width: 640px) calc((100vw - 72px) / 3), calc((100vw - 44px) / 2)";
+
+/**
  * The share page's image: every rendition (320, 640, 1280), plus the original when it is
  * wider than the largest (a 2x desktop screen), so a phone never loads the original. `src`
  * is the largest rendition (browsers without srcset support get a sharp picture).

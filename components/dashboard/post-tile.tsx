@@ -1,7 +1,7 @@
 /** One post in the gallery's grid. */
 import { displayTitle } from "@/lib/presenters/title";
 import { countOf } from "../plural";
-import { FOUR_COLUMN_SIZES, previewSources } from "../preview-image";
+import { GALLERY_SIZES, previewSources } from "../preview-image";
 import { automaticAlt, matchedLine } from "@/lib/posts/text-lines";
 import type { Post, Privacy } from "./api";
 import { CopyButton } from "./copy-button";
@@ -19,9 +19,12 @@ export function PostTile({
   search = "",
   onEdit,
   onToggle,
+  eager = false,
 }: {
   post: Post;
   checked: boolean;
+  /** The first screenful of tiles loads at once, not when the lazy-loading observer runs. */
+  eager?: boolean;
   /** The gallery's search: the line of an image's text it matched is shown (docs/ocr.md). */
   search?: string;
   onEdit: () => void;
@@ -43,10 +46,10 @@ export function PostTile({
             <img
               src={preview.src}
               srcSet={preview.srcSet}
-              sizes={preview.srcSet ? FOUR_COLUMN_SIZES : undefined}
+              sizes={preview.srcSet ? GALLERY_SIZES : undefined}
               alt={autoAlt ? `Automatic description, text in the image: ${autoAlt}` : ""}
               data-alt={autoAlt ? "automatic" : undefined}
-              loading="lazy"
+              loading={eager ? "eager" : "lazy"}
               className="h-full w-full object-cover"
             />
           ) : (
