@@ -18,6 +18,10 @@
  *   (/usr/bin/chromium or CHROMIUM_PATH; never a downloaded browser), mobile (Lighthouse's
  *   default: Moto G Power emulation, simulated slow 4G, 4x CPU slowdown) and desktop, `--runs`
  *   runs each (default 3), medians of performance score, LCP, CLS and TBT.
+ * - a layout-shift probe (Playwright's Chromium API over the same Debian Chromium): the page
+ *   at 1350x940 with visible scroll bars over a 1.6 Mbps / 150 ms network, the sum of its
+ *   `layout-shift` entries (without recent input) until the network is idle and a second
+ *   after, with the elements that moved (so a regression names its cause).
  * In the same run a static reference: the first photo's 320/640/1280 WebP renditions in a
  * page with `srcset` and no script, served by a plain node:http file server.
  *
@@ -33,6 +37,7 @@ import { createServer } from "node:http";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { execFile } from "node:child_process";
+import { chromium } from "@playwright/test";
 import sharp from "sharp";
 import { cached, ffmpeg } from "./support/inputs";
 import { pageBytes, type PageBytes } from "./support/page-bytes";
@@ -184,7 +189,10 @@ async function startReference(post: PostJson): Promise<{ url: string }> {
       return;
     }
     void readFile(join(dir, name)).then((body) => {
-      res.writeHead(200, { "content-type": name.endsWith(".html") ? "text/html; charset=utf-8" : "image/webp", "content-length": body.length });
+      res.writeHead(200, {
+        "content-type": name.endsWith(".html") ? "text/html; charset=utf-8" : "image/webp",
+        "content-length": body.length,
+      });
       res.end(body);
     });
   });
@@ -257,7 +265,8 @@ async function lighthouseRun(port: number, url: string, formFactor: "mobile" | "
   const { lhr } = result;
   if (lhr.runtimeError) throw new Error(`lighthouse on ${url}: ${lhr.runtimeError.message}`);
   const numeric = (id: string): number => lhr.audits[id]?.numericValue ?? Number.NaN;
-  const items = (lhr.audits["resource-summary"]?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items;
+  const items = (lhr.audits["resource-summary"]?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)
+    ?.items;
   return {
     performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
     lcpMs: numeric("largest-contentful-paint"),
@@ -282,6 +291,77 @@ function medians(runs: Run[]): Run & { runs: Run[] } {
     scriptBytes: median(runs.map((r) => r.scriptBytes)),
     runs,
   };
+}
+
+// ---------------------------------------------------------------------------------------
+// Layout-shift probe
+
+interface ShiftProbe {
+  cls: number;
+  /** The elements that moved, largest shift first. */
+  sources: string[];
+}
+
+async function probeShifts(url: string, cookie?: string): Promise<ShiftProbe> {
+  // Headless Chromium hides scroll bars unless told otherwise; people see them.
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: ["--no-sandbox"],
+    ignoreDefaultArgs: ["--hide-scrollbars"],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1350, height: 940 } });
+    if (cookie) {
+      const { hostname } = new URL(url);
+      await context.addCookies(
+        cookie.split("; ").map((pair) => {
+          const eq = pair.indexOf("=");
+          return { name: pair.slice(0, eq), value: pair.slice(eq + 1), domain: hostname, path: "/" };
+        }),
+      );
+    }
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 150,
+      downloadThroughput: (1.6 * 1024 * 1024) / 8,
+      uploadThroughput: (750 * 1024) / 8,
+    });
+    await page.addInitScript(() => {
+      const found: { value: number; sources: string[] }[] = [];
+      (window as unknown as { __shifts: typeof found }).__shifts = found;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & {
+          value: number;
+          hadRecentInput: boolean;
+          sources?: { node?: Node }[];
+        })[]) {
+          if (entry.hadRecentInput) continue;
+          const sources = (entry.sources ?? []).map((s) => {
+            const el = s.node instanceof Element ? s.node : s.node?.parentElement;
+            if (!el) return "?";
+            return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}.${[...el.classList].slice(0, 3).join(".")} "${(el.textContent ?? "").trim().slice(0, 30)}"`;
+          });
+          found.push({ value: entry.value, sources });
+        }
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    await page.goto(url, { waitUntil: "networkidle", timeout: 120_000 });
+    await page.waitForTimeout(1000);
+    const shifts = await page.evaluate(() => (window as unknown as { __shifts: { value: number; sources: string[] }[] }).__shifts);
+    shifts.sort((a, b) => b.value - a.value);
+    return {
+      cls: round(
+        shifts.reduce((sum, s) => sum + s.value, 0),
+        4,
+      ),
+      sources: shifts.slice(0, 5).map((s) => `${round(s.value, 4)}: ${s.sources.join(" | ")}`),
+    };
+  } finally {
+    await browser.close();
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -332,7 +412,17 @@ async function main(): Promise<void> {
   for (const page of pages) {
     if (page.kind === "reference") continue;
     js[page.name] = await pageBytes(page.url, page.signedIn ? cookie : undefined);
-    log(`${page.name}: ${round(js[page.name].scriptFiles / 1024, 1)} KB in ${js[page.name].scriptCount} script files (compressed), inline ${round(js[page.name].inlineScripts / 1024, 1)} KB gzipped`);
+    log(
+      `${page.name}: ${round(js[page.name].scriptFiles / 1024, 1)} KB in ${js[page.name].scriptCount} script files (compressed), inline ${round(js[page.name].inlineScripts / 1024, 1)} KB gzipped`,
+    );
+  }
+
+  const shifts: Record<string, ShiftProbe> = {};
+  for (const page of pages) {
+    shifts[page.name] = await probeShifts(page.url, page.signedIn ? cookie : undefined);
+    log(
+      `${page.name}: layout shift over 1.6 Mbps with scroll bars ${shifts[page.name].cls}${shifts[page.name].sources.map((s) => `\n    ${s}`).join("")}`,
+    );
   }
 
   const lighthouse: Record<string, Record<string, ReturnType<typeof medians>>> = {};
@@ -347,20 +437,32 @@ async function main(): Promise<void> {
         for (let i = 0; i < RUNS; i++) runs.push(await lighthouseRun(port, page.url, formFactor, page.signedIn ? cookie : undefined));
         lighthouse[page.name][formFactor] = medians(runs);
         const m = lighthouse[page.name][formFactor];
-        log(`${page.name} ${formFactor}: performance ${m.performance}, LCP ${m.lcpMs} ms, CLS ${m.cls}, TBT ${m.tbtMs} ms, JS ${round(m.scriptBytes / 1024, 1)} KB`);
+        log(
+          `${page.name} ${formFactor}: performance ${m.performance}, LCP ${m.lcpMs} ms, CLS ${m.cls}, TBT ${m.tbtMs} ms, JS ${round(m.scriptBytes / 1024, 1)} KB`,
+        );
       }
     }
   }
   cancel();
 
-  const targets = JS_ONLY ? {} : checkTargets(pages, lighthouse);
-  const shareJs = Object.fromEntries(Object.entries(js).filter(([name]) => name.startsWith("share-")).map(([n, b]) => [n, b.scriptFiles]));
+  const targets: Record<string, boolean> = JS_ONLY ? {} : checkTargets(pages, lighthouse);
+  for (const page of pages) {
+    if (page.kind !== "reference")
+      targets[`${page.name}_probe_cls_le_${page.kind === "dashboard" ? "0.05" : "0.02"}`] =
+        shifts[page.name].cls <= (page.kind === "dashboard" ? 0.05 : 0.02);
+  }
+  const shareJs = Object.fromEntries(
+    Object.entries(js)
+      .filter(([name]) => name.startsWith("share-"))
+      .map(([n, b]) => [n, b.scriptFiles]),
+  );
   const summary = {
     bench: "pages",
     machine: machine(),
     runs: RUNS,
     js_bytes: js,
     js_share_ok: Object.values(shareJs).every((bytes) => bytes <= 60 * 1024),
+    layout_shift_probe: Object.fromEntries(Object.entries(shifts).map(([name, probe]) => [name, probe.cls])),
     lighthouse: Object.fromEntries(
       Object.entries(lighthouse).map(([name, byForm]) => [
         name,
@@ -386,7 +488,8 @@ function checkTargets(pages: PageTarget[], lh: Record<string, Record<string, Run
       out[`${page.name}_cls_le_0.02`] = m.mobile.cls <= 0.02 && m.desktop.cls <= 0.02;
     }
   }
-  if (lh["share-image"] && lh.reference) out.share_image_lcp_le_1_3x_reference = lh["share-image"].mobile.lcpMs <= 1.3 * lh.reference.mobile.lcpMs;
+  if (lh["share-image"] && lh.reference)
+    out.share_image_lcp_le_1_3x_reference = lh["share-image"].mobile.lcpMs <= 1.3 * lh.reference.mobile.lcpMs;
   return out;
 }
 

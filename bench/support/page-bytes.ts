@@ -29,7 +29,11 @@ function getRaw(url: string, headers: Record<string, string>): Promise<Raw> {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () =>
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), encoding: res.headers["content-encoding"] as string | undefined }),
+        resolve({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks),
+          encoding: res.headers["content-encoding"] as string | undefined,
+        }),
       );
       res.on("error", reject);
     })

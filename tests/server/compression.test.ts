@@ -48,10 +48,7 @@ describe("compression on the production server", () => {
     // Enough posts that the list is well over the 1 KB threshold.
     for (let i = 0; i < 6; i++) {
       const form = new FormData();
-      const png = Buffer.from(
-        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-        "base64",
-      );
+      const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
       form.append("file", new Blob([png], { type: "image/png" }), `dot-${i}.png`);
       const res = await fetch(`${server.url}/api/upload`, { method: "POST", headers: { "api-key": key }, body: form });
       expect(res.status).toBe(200);
