@@ -6,7 +6,11 @@ export async function AccountLink() {
   const viewer = await getViewer();
   if (!viewer) {
     return (
-      <Link href="/signin" prefetch={false} className="whitespace-nowrap rounded-md bg-brand-600 px-3 py-1.5 font-medium text-white hover:bg-brand-700">
+      <Link
+        href="/signin"
+        prefetch={false}
+        className="whitespace-nowrap rounded-md bg-brand-600 px-3 py-1.5 font-medium text-white hover:bg-brand-700"
+      >
         Sign in
       </Link>
     );

@@ -53,7 +53,9 @@ export function PostTile({
               className="h-full w-full object-cover"
             />
           ) : (
-            <div className="flex h-full items-center justify-center text-sm text-zinc-500 dark:text-zinc-400">{post.files[0]?.mime_type ?? "No file"}</div>
+            <div className="flex h-full items-center justify-center text-sm text-zinc-600 dark:text-zinc-400">
+              {post.files[0]?.mime_type ?? "No file"}
+            </div>
           )}
         </div>
         <div className="space-y-1 p-2">

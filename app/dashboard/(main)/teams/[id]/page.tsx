@@ -51,7 +51,9 @@ export default async function TeamGalleryPage({ params }: { params: Promise<{ id
           ))}
         </ul>
       )}
-      {gallery.hasMore && <p className="text-sm text-zinc-500 dark:text-zinc-400">Showing the newest {countOf(gallery.posts.length, "post")}.</p>}
+      {gallery.hasMore && (
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">Showing the newest {countOf(gallery.posts.length, "post")}.</p>
+      )}
     </div>
   );
 }
