@@ -20,6 +20,7 @@ import { listenForPostEvents } from "../webhooks/post-events";
 import { isFormPost, screenFormPost } from "./form-posts";
 import { hasMalformedPath, isNextMethod, NEXT_METHODS, refuseBeforeNext } from "./next-gate";
 import { servePage } from "./page-cache";
+import { serveWithoutRuntime, servesWithoutRuntime } from "./share-islands";
 
 export interface StartServerOptions {
   port: number;
@@ -275,6 +276,9 @@ async function serveWhenReady(
   // Robots' share pages may come from memory (page-cache.ts); not in development,
   // where pages must reflect every edit.
   if (dev) await handle(forNext, res);
+  // Share pages for visitors without a session go out without Next's client runtime (share-islands.ts).
+  else if (servesWithoutRuntime(forNext))
+    await serveWithoutRuntime(forNext, res, () => servePage(forNext, res, () => handle(forNext, res)));
   else await servePage(forNext, res, () => handle(forNext, res));
 }
 

@@ -40,6 +40,7 @@ const varies = (raw: Raw): boolean => /(^|,)\s*accept-encoding\s*(,|$)/i.test(St
 describe("compression on the production server", () => {
   let server: TestServer;
   let key: string;
+  let shareUrl: string;
   beforeAll(async () => {
     const port = await freePort();
     server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
@@ -50,8 +51,13 @@ describe("compression on the production server", () => {
       const form = new FormData();
       const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
       form.append("file", new Blob([png], { type: "image/png" }), `dot-${i}.png`);
-      const res = await fetch(`${server.url}/api/upload`, { method: "POST", headers: { "api-key": key }, body: form });
+      const res = await fetch(`${server.url}/api/upload`, {
+        method: "POST",
+        headers: { "api-key": key, "post-privacy": "public" },
+        body: form,
+      });
       expect(res.status).toBe(200);
+      shareUrl = ((await res.json()) as { post: { url: string } }).post.url;
     }
   }, 180_000);
   afterAll(async () => {
@@ -98,6 +104,27 @@ describe("compression on the production server", () => {
     const missing = await get(`${server.url}/api/no-such-endpoint`, { "accept-encoding": "gzip" });
     expect(missing.status).toBe(404);
     expect(missing.headers["content-encoding"]).toBeUndefined();
+  });
+
+  it("a share page for a visitor without a session (rewritten by the server, lib/server/share-islands.ts): compressed, with Vary", async () => {
+    const path = new URL(shareUrl).pathname;
+    const plain = await get(`${server.url}${path}`, {});
+    expect(plain.status).toBe(200);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(varies(plain)).toBe(true);
+    expect(Number(plain.headers["content-length"])).toBe(plain.body.length);
+    expect(plain.body.toString()).toContain('src="/share-islands.js"');
+    expect(plain.body.toString()).not.toContain("/_next/static/chunks/");
+    for (const [accept, encoding] of [
+      ["gzip", "gzip"],
+      ["gzip, deflate, br", "br"],
+    ] as const) {
+      const packed = await get(`${server.url}${path}`, { "accept-encoding": accept });
+      expect(packed.headers["content-encoding"], accept).toBe(encoding);
+      expect(varies(packed), accept).toBe(true);
+      expect(Number(packed.headers["content-length"]), accept).toBe(packed.body.length);
+      expect(decoded(packed), accept).toContain('src="/share-islands.js"');
+    }
   });
 
   it("pages, their scripts and their style sheets: compressed when accepted, with Vary", async () => {
