@@ -10,7 +10,14 @@ import { isHidden, type PostRecord } from "../posts/read";
 import type { Surface } from "../types/surface";
 import type { FileKind, FileObject, Post } from "./schemas";
 import { userRef } from "./views";
-import { GRID_RENDITION_WIDTH, RENDITION_EXTENSION, RENDITION_SEGMENT, offeredRenditions, renditionSourceKey, type RenditionWidth } from "../renditions";
+import {
+  GRID_RENDITION_WIDTH,
+  RENDITION_EXTENSION,
+  RENDITION_SEGMENT,
+  offeredRenditions,
+  renditionSourceKey,
+  type RenditionWidth,
+} from "../renditions";
 
 /** Path of a file below the CDN base: `<code>/<name>`; thumbnails `<code>/thumbs/<name>.jpg`. */
 export const filePath = (code: string, name: string) => `${code}/${encodeURIComponent(name)}`;

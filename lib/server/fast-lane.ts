@@ -167,7 +167,9 @@ function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply): vo
   const head: Record<string, string> = reply.headers;
   // Compressed when the client accepts it (a HEAD gets the headers its GET would).
   const body =
-    reply.body && reply.status !== 204 && reply.status !== 304 ? encodeTextBody(req.headers["accept-encoding"], head, reply.body.text) : null;
+    reply.body && reply.status !== 204 && reply.status !== 304
+      ? encodeTextBody(req.headers["accept-encoding"], head, reply.body.text)
+      : null;
   if (bodyPending(req)) linger(req);
   res.writeHead(reply.status, head);
   res.end(bodyless || body === null ? undefined : body);

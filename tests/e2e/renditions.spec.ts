@@ -94,7 +94,10 @@ test("the share page's image: srcset of 320/640/1280 and the original, eager and
   await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBeGreaterThan(0);
   expect(await img.evaluate((el: HTMLImageElement) => el.currentSrc)).toMatch(new RegExp(`/cdn/${photo.code}/r/(640|1280)/`));
   await page.waitForLoadState("networkidle");
-  expect(requested.every((path) => /\/r\/\d+\//.test(path)), requested.join(" ")).toBe(true);
+  expect(
+    requested.every((path) => /\/r\/\d+\//.test(path)),
+    requested.join(" "),
+  ).toBe(true);
 });
 
 test("the profile grid loads renditions", async ({ page }) => {
