@@ -40,7 +40,9 @@ export function PostTile({
       data-code={post.code}
       className={`group relative overflow-hidden rounded-lg border bg-zinc-50 dark:bg-zinc-900 ${checked ? "border-brand-500 ring-2 ring-brand-500" : "border-zinc-200 dark:border-zinc-800"}`}
     >
-      <button type="button" onClick={onEdit} className="block w-full text-left" aria-label={`Edit ${title}`}>
+      {/* Named by its content, "Edit" first: the visible title must be part of the name (WCAG 2.5.3, axe). */}
+      <button type="button" onClick={onEdit} className="block w-full text-left">
+        <span className="sr-only">Edit </span>
         <div className="aspect-square w-full bg-zinc-100 dark:bg-zinc-800">
           {preview ? (
             <img
