@@ -276,10 +276,14 @@ async function serveWhenReady(
   // Robots' share pages may come from memory (page-cache.ts); not in development,
   // where pages must reflect every edit.
   if (dev) await handle(forNext, res);
-  // Share pages for visitors without a session go out without Next's client runtime (share-islands.ts).
-  else if (servesWithoutRuntime(forNext))
-    await serveWithoutRuntime(forNext, res, () => servePage(forNext, res, () => handle(forNext, res)));
-  else await servePage(forNext, res, () => handle(forNext, res));
+  else {
+    // Share pages for visitors without a session go out without Next's client runtime
+    // (share-islands.ts); a robot's page is cached as rewritten, so a replay costs nothing more.
+    const render = servesWithoutRuntime(forNext)
+      ? () => serveWithoutRuntime(forNext, res, () => handle(forNext, res))
+      : () => handle(forNext, res);
+    await servePage(forNext, res, render);
+  }
 }
 
 /** An HTTP server whose every reply, odd requests' included, is ours. */
