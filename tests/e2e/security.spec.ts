@@ -25,10 +25,18 @@ test.beforeAll(async () => {
   videoCode = (await upload(user, await fixture("mp4"), "video/mp4")).code;
 });
 
-/** Opens a page and waits until Next's client runtime has started (it sets window.next). */
+/**
+ * Opens a page and waits until Next's client runtime has started (it sets window.next). A
+ * share page signed out has no runtime (docs/share-pages.md, "Scripts"): its one script,
+ * which a refused nonce would show in the watcher, has run when its buttons say so.
+ */
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await page.waitForLoadState("networkidle");
+  if (path.startsWith("/p/") && !(await page.context().cookies()).some((c) => c.name.includes("session-token"))) {
+    await page.waitForFunction(() => document.documentElement.dataset.islands === "ready", undefined, { timeout: 15_000 });
+    return;
+  }
   await page.waitForFunction(() => "next" in window, undefined, { timeout: 15_000 });
 }
 
