@@ -183,7 +183,8 @@ describe("renditions", () => {
   it("private posts: signed rendition URLs, refused without the signature", async () => {
     const post = await upload(await photo(700, 350), "secret.jpg", "image/jpeg", "private");
     const file = post.files[0];
-    expect(file.renditions).toHaveLength(2);
+    // 320, 640 and the 1280 URL at the source's 700 px.
+    expect(file.renditions).toHaveLength(3);
     for (const r of file.renditions) expect(r.url).toMatch(/\?exp=\d+&sig=[\w-]{43}$/);
     expect(file.thumbnail_url).toBe(file.renditions[1].url);
 
@@ -223,7 +224,7 @@ describe("renditions", () => {
     const before = await storedRenditions(server.dataDir);
     for (const r of post.files[0].renditions) expect((await fetchLocal(r.url)).status).toBe(200);
     const made = (await storedRenditions(server.dataDir)).filter((p) => !before.includes(p));
-    expect(made).toHaveLength(2);
+    expect(made).toHaveLength(3);
 
     const res = await fetch(`${server.url}/api/posts/${post.code}`, { method: "DELETE", headers: { "api-key": apiKey } });
     expect(res.status).toBe(200);
