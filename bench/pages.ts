@@ -239,8 +239,11 @@ async function startChromium(): Promise<number> {
     ],
     { stdio: "ignore" },
   );
-  onCleanup(() => {
+  // Registered after its profile directory, so it runs first: the directory goes once Chromium has exited.
+  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  onCleanup(async () => {
     child.kill("SIGTERM");
+    await exited;
   });
   for (let i = 0; i < 100; i++) {
     try {

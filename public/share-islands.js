@@ -1,4 +1,4 @@
-// The copy buttons of a share page served without the React runtime (lib/server/share-islands.ts):
+// The copy buttons of a page served without the React runtime (lib/server/share-islands.ts):
 // `data-copy-value` copies its value (a link), `data-copy-target` the text of the element with
 // that id (a text post). "Copied!" for two seconds, announced by the label's aria-live.
 document.addEventListener("click", (event) => {

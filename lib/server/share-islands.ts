@@ -1,6 +1,6 @@
 /**
- * Share pages without the React runtime for visitors who are not signed in (issue 29,
- * docs/share-pages.md, "Scripts").
+ * Share pages, discover and profiles without the React runtime for visitors who are not
+ * signed in (issue 29, docs/share-pages.md, "Scripts").
  *
  * A share page is server-rendered whole; for a visitor without a session its only
  * interactive parts are the copy buttons (like, comments and report need a session). Yet
@@ -18,8 +18,12 @@ import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders, ServerRe
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { pickEncoding, varyWithEncoding } from "./compress";
 
-/** A share code is one segment of share-code characters (lib/posts/codes.ts). */
-const SHARE_PATH = /^\/p\/[A-Za-z0-9]{4,64}(?:\?|$)/;
+/**
+ * A share page (a share code: lib/posts/codes.ts), discover and the GIF search, a profile:
+ * pages whose only client code is for signed-in visitors (like, comment, follow, report) and
+ * the copy buttons. Other pages (the sign-in form, the dashboard) need React.
+ */
+const PAGE_PATH = /^\/(?:p\/[A-Za-z0-9]{4,64}|discover(?:\/gifs)?|u\/[^/?]+)(?:\?|$)/;
 /** next-auth's session cookie (`__Secure-` prefixed on https). */
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?next-auth\.session-token(?:\.\d+)?=/;
 /** Served from public/ (immutable content, its URL never changes: cached for an hour). */
@@ -27,9 +31,9 @@ export const ISLANDS_SCRIPT = "/share-islands.js";
 /** Pages larger than this are sent as rendered (a share page is ~20 KB). */
 const MAX_BYTES = 2 * 1024 * 1024;
 
-/** Whether this request's share page is served without Next's client runtime. */
+/** Whether this request's page is served without Next's client runtime. */
 export function servesWithoutRuntime(req: IncomingMessage): boolean {
-  if (req.method !== "GET" || !SHARE_PATH.test(req.url ?? "")) return false;
+  if (req.method !== "GET" || !PAGE_PATH.test(req.url ?? "")) return false;
   const h = req.headers;
   if (h.rsc || h["next-router-prefetch"] || h["next-router-state-tree"] || h["next-action"]) return false;
   return !SESSION_COOKIE.test(h.cookie ?? "");
