@@ -30,7 +30,8 @@ function Header() {
   return (
     <header className="border-b border-zinc-200 dark:border-zinc-800">
       <div className="mx-auto flex max-w-page items-center justify-between gap-4 px-4 py-3 sm:px-6">
-        <Link href="/" className="text-lg font-semibold tracking-tight">
+        {/* No prefetch on header links: each one was a server render on every page view (issue 29). */}
+        <Link href="/" prefetch={false} className="text-lg font-semibold tracking-tight">
           Mediahost
         </Link>
         <nav aria-label="Main">
@@ -39,6 +40,7 @@ function Header() {
               <li key={item.href}>
                 <Link
                   href={item.href}
+                  prefetch={false}
                   className="rounded-md px-2 py-1.5 text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:hover:text-white"
                 >
                   {item.label}

@@ -439,7 +439,8 @@ async function probe(server: Server, path: string, headers: Record<string, strin
   // Twice: fetch may reuse a pooled connection the server has just closed as idle.
   for (let attempt = 1; ; attempt++) {
     try {
-      const res = await fetch(`${server.url}${path}`, { headers });
+      // wrk sends no Accept-Encoding: the mirrored headers and bytes must be the uncompressed reply's.
+      const res = await fetch(`${server.url}${path}`, { headers: { "accept-encoding": "identity", ...headers } });
       return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
     } catch (error) {
       if (attempt < 2) continue;

@@ -31,7 +31,7 @@ export default async function DiscoverPage() {
         </p>
       )}
       {posts.length === 0 ? (
-        <p className="py-16 text-center text-zinc-500">Nothing here yet. Public uploads appear here.</p>
+        <p className="py-16 text-center text-zinc-500 dark:text-zinc-400">Nothing here yet. Public uploads appear here.</p>
       ) : (
         <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {posts.map((post) => (

@@ -28,7 +28,9 @@ export function PostPreviews({ post }: { post: QueuedPost }) {
                 className="aspect-square w-full object-cover"
               />
             ) : (
-              <div className="flex aspect-square items-center justify-center p-2 text-center text-xs text-zinc-500">{file.name}</div>
+              <div className="flex aspect-square items-center justify-center p-2 text-center text-xs text-zinc-600 dark:text-zinc-400">
+                {file.name}
+              </div>
             )}
             {!image && (
               <a

@@ -61,7 +61,7 @@ export function RegisterForm({ needsInvite, invite }: RegisterFormProps) {
         id="email"
         label={
           <>
-            Email <span className="font-normal text-zinc-500">(optional, lets you sign in with it)</span>
+            Email <span className="font-normal text-zinc-500 dark:text-zinc-400">(optional, lets you sign in with it)</span>
           </>
         }
       >

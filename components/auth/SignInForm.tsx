@@ -52,7 +52,7 @@ function CodeStep({ signingIn: { error, pending, submitCode, startOver } }: { si
           className={inputClass}
           aria-describedby="code-help"
         />
-        <p id="code-help" className="text-xs text-zinc-500">
+        <p id="code-help" className="text-xs text-zinc-500 dark:text-zinc-400">
           The 6-digit code from your authenticator app, or one of your recovery codes.
         </p>
       </Field>

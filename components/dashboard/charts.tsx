@@ -68,7 +68,7 @@ export function UploadHeatmap({ history, today }: { history: HeatmapDay[]; today
         )} on ${countOf(history.length, "day")}`}
         width={width}
         height={height}
-        className="text-zinc-500"
+        className="text-zinc-500 dark:text-zinc-400"
       >
         {months.map((m) => (
           <text key={`${m.x}-${m.label}`} x={m.x} y={10} className="fill-current text-[9px]">
@@ -114,7 +114,7 @@ export function BarChart({
     <figure className="space-y-1">
       <figcaption className="flex justify-between text-sm">
         <span className="font-medium">{label}</span>
-        <span className="text-zinc-500">
+        <span className="text-zinc-500 dark:text-zinc-400">
           total {format(total)} · peak {format(max === 1 && total === 0 ? 0 : max)}
         </span>
       </figcaption>
@@ -143,7 +143,7 @@ export function BarChart({
         })}
       </svg>
       {points.length > 0 && (
-        <div className="flex justify-between text-xs text-zinc-500">
+        <div className="flex justify-between text-xs text-zinc-500 dark:text-zinc-400">
           <span>{points[0].day}</span>
           <span>{points[points.length - 1].day}</span>
         </div>

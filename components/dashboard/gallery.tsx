@@ -158,6 +158,9 @@ function NoPosts({ filtered }: { filtered: boolean }) {
   );
 }
 
+/** Two rows of four on a desktop, four rows of two on a phone: the first screenful. */
+const EAGER_TILES = 8;
+
 function PostGrid({
   posts,
   search,
@@ -173,10 +176,11 @@ function PostGrid({
 }) {
   return (
     <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" aria-label="Posts">
-      {posts.map((post) => (
+      {posts.map((post, index) => (
         <PostTile
           key={post.code}
           post={post}
+          eager={index < EAGER_TILES}
           checked={selected.has(post.code)}
           search={search}
           onEdit={() => onEdit(post)}

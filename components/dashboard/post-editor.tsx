@@ -75,7 +75,7 @@ export function PostEditor({
       <div className="max-h-[85vh] space-y-5 overflow-y-auto p-5">
         <div className="flex items-start justify-between gap-3">
           <h2 id={headingId} className="text-lg font-semibold">
-            Edit post <span className="font-mono text-sm text-zinc-500">{post.code}</span>
+            Edit post <span className="font-mono text-sm text-zinc-500 dark:text-zinc-400">{post.code}</span>
           </h2>
           <button type="button" className={secondaryButton} onClick={() => dialog.current?.close()}>
             Close
@@ -396,7 +396,7 @@ function FileRow({ file, busy, onRemove }: { file: PostFile; busy: boolean; onRe
       <a href={file.url} target="_blank" rel="noreferrer" className="min-w-0 flex-1 truncate underline">
         {file.name}
       </a>
-      <span className="shrink-0 text-zinc-500">{formatBytes(file.size)}</span>
+      <span className="shrink-0 text-zinc-500 dark:text-zinc-400">{formatBytes(file.size)}</span>
       <button type="button" className={secondaryButton} disabled={busy} onClick={onRemove} aria-label={`Remove ${file.name}`}>
         Remove
       </button>
@@ -417,7 +417,7 @@ function ReadText({ post }: { post: Post }) {
       <p className={muted}>Read automatically; it may have mistakes. Only you see it and can search it.</p>
       {texts.map((t) => (
         <div key={t.name} className="space-y-1">
-          {texts.length > 1 && <p className="text-xs text-zinc-500">{t.name}</p>}
+          {texts.length > 1 && <p className="text-xs text-zinc-500 dark:text-zinc-400">{t.name}</p>}
           <pre className="max-h-40 overflow-auto whitespace-pre-wrap rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800" data-read-text>
             {t.content}
           </pre>

@@ -283,7 +283,7 @@ function SessionsList() {
                   </span>
                 )}
               </p>
-              <p className="text-xs text-zinc-500">
+              <p className="text-xs text-zinc-500 dark:text-zinc-400">
                 signed in {formatDate(s.created_at)} · last used {formatDate(s.last_active_at)}
               </p>
             </div>

@@ -286,7 +286,7 @@ export function PasskeySettings() {
             <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
               <div>
                 <p className="font-medium">{p.name}</p>
-                <p className="text-xs text-zinc-500">
+                <p className="text-xs text-zinc-500 dark:text-zinc-400">
                   added {formatDate(p.created_at)}
                   {p.last_used_at ? ` · used ${formatDate(p.last_used_at)}` : " · never used"}
                 </p>

@@ -121,7 +121,7 @@ function TeamCard({ team, act, pending, onIssued }: TeamProps) {
           {team.members.map((m) => (
             <li key={m.userId} className="rounded-full bg-zinc-100 px-3 py-1 text-sm dark:bg-zinc-800">
               {m.username}
-              {m.role === "owner" && <span className="text-zinc-500"> (owner)</span>}
+              {m.role === "owner" && <span className="text-zinc-500 dark:text-zinc-400"> (owner)</span>}
             </li>
           ))}
         </ul>

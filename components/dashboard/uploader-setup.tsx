@@ -26,7 +26,7 @@ function downloadSxcu(config: object, fileName: string) {
 function Field({ name, value }: { name: string; value: string }) {
   return (
     <div className="space-y-1">
-      <dt className="text-xs font-medium uppercase tracking-wide text-zinc-500">{name}</dt>
+      <dt className="text-xs font-medium uppercase tracking-wide text-zinc-500 dark:text-zinc-400">{name}</dt>
       <dd className="flex items-start gap-2">
         <code className="min-w-0 flex-1 break-all rounded bg-zinc-100 px-2 py-1.5 text-xs dark:bg-zinc-800">{value}</code>
         <CopyButton value={value} />

@@ -47,7 +47,7 @@ const RANGES = [
 function Stat({ label, value }: { label: string; value: string }) {
   return (
     <div className={card}>
-      <p className="text-xs uppercase tracking-wide text-zinc-500">{label}</p>
+      <p className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">{label}</p>
       <p className="mt-1 text-xl font-semibold">{value}</p>
     </div>
   );
@@ -62,7 +62,7 @@ export function QuotaBar({ usage }: { usage: OwnAccount["limits"]["usage"] }) {
         <span>
           <strong>{formatBytes(usage.used)}</strong> of {formatBytes(usage.quota)} used this week
         </span>
-        <span className="text-zinc-500">resets {formatDate(usage.resets_at)}</span>
+        <span className="text-zinc-500 dark:text-zinc-400">resets {formatDate(usage.resets_at)}</span>
       </div>
       <div
         role="meter"
@@ -193,7 +193,7 @@ function TopPosts({ posts }: { posts: AnalyticsReply["top_posts"] }) {
           <a href={p.url} className="truncate underline">
             {p.title || p.code}
           </a>
-          <span className="shrink-0 text-zinc-500">{countOf(p.range_view_count, "view")}</span>
+          <span className="shrink-0 text-zinc-500 dark:text-zinc-400">{countOf(p.range_view_count, "view")}</span>
         </li>
       ))}
     </ol>

@@ -352,7 +352,7 @@ function DeliveryTable({ deliveries }: { deliveries: readonly Delivery[] }) {
   return (
     <table className="mt-2 w-full text-left text-sm">
       <thead>
-        <tr className="text-zinc-500">
+        <tr className="text-zinc-500 dark:text-zinc-400">
           <th className="py-1 pr-2 font-medium">Time</th>
           <th className="py-1 pr-2 font-medium">Event</th>
           <th className="py-1 pr-2 font-medium">Attempt</th>

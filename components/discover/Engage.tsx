@@ -99,8 +99,8 @@ function CommentsPanel({ engagement: { comments, pending, submitComment }, panel
 }
 
 function CommentList({ comments }: { comments: CommentJson[] | null }) {
-  if (comments === null) return <p className="text-sm text-zinc-500">Loading comments…</p>;
-  if (comments.length === 0) return <p className="text-sm text-zinc-500">No comments yet.</p>;
+  if (comments === null) return <p className="text-sm text-zinc-500 dark:text-zinc-400">Loading comments…</p>;
+  if (comments.length === 0) return <p className="text-sm text-zinc-500 dark:text-zinc-400">No comments yet.</p>;
   return (
     <ul className="space-y-2">
       {comments.map((comment) => (

@@ -29,7 +29,9 @@ export function PostCard({ post, signedIn, sizes = THREE_COLUMN_SIZES }: { post:
             className="h-full w-full object-cover transition group-hover:opacity-90"
           />
         ) : (
-          <span className="flex h-full items-center justify-center text-sm text-zinc-500">{file?.mime_type ?? "No preview"}</span>
+          <span className="flex h-full items-center justify-center text-sm text-zinc-600 dark:text-zinc-400">
+            {file?.mime_type ?? "No preview"}
+          </span>
         )}
         {isVideo && (
           <span aria-hidden="true" className="absolute bottom-2 left-2 rounded bg-black/70 px-2 py-0.5 text-xs font-medium text-white">

@@ -26,7 +26,9 @@ export function FolderGrid({ posts }: { posts: PostJson[] }) {
                     className="h-full w-full object-cover transition group-hover:opacity-90"
                   />
                 ) : (
-                  <span className="flex h-full items-center justify-center p-2 text-center text-xs text-zinc-500">{file?.mime_type}</span>
+                  <span className="flex h-full items-center justify-center p-2 text-center text-xs text-zinc-600 dark:text-zinc-400">
+                    {file?.mime_type}
+                  </span>
                 )}
               </span>
               <span className="block truncate px-2 py-1.5 text-sm font-medium group-hover:underline">{title}</span>

@@ -20,7 +20,8 @@ export function CopyTextButton({ targetId, className }: { targetId: string; clas
     setTimeout(() => setCopied(false), 2000);
   }
   return (
-    <button type="button" onClick={() => void copy()} className={className}>
+    // data-copy-target: the same copy without React (lib/server/share-islands.ts).
+    <button type="button" onClick={() => void copy()} className={className} data-copy-target={targetId}>
       <span aria-live="polite">{copied ? "Copied!" : "Copy"}</span>
     </button>
   );

@@ -4,6 +4,7 @@ import { TextView } from "./TextView";
 import { AdaptiveVideo } from "@/components/video/AdaptiveVideo";
 import { countOf } from "../plural";
 import { formatBytes } from "./format";
+import { SHARE_IMAGE_SIZES, shareImageSources } from "../preview-image";
 
 type FileJson = PostJson["files"][number];
 
@@ -83,17 +84,20 @@ function FileView({
     );
   }
   if (file.mime_type.startsWith("image/")) {
+    const sources = shareImageSources(file);
     return (
       <a href={file.url} className="block" title="Open the full-size image">
-        {/* Direct CDN files, already sized and optimised at upload: no image pipeline. */}
+        {/* Sized WebP renditions (docs/renditions.md); the original stays the link and og:image. */}
         <img
-          src={file.url}
+          src={sources.src}
+          srcSet={sources.srcSet}
+          sizes={sources.srcSet ? SHARE_IMAGE_SIZES : undefined}
           alt={autoAlt ? automaticAltText(autoAlt) : alt}
           data-alt={autoAlt ? "automatic" : undefined}
           {...size}
           loading={priority ? "eager" : "lazy"}
           fetchPriority={priority ? "high" : undefined}
-          decoding="async"
+          decoding={priority ? undefined : "async"}
           className="mx-auto block h-auto max-h-[80vh] w-auto max-w-full"
         />
       </a>

@@ -79,6 +79,8 @@ export function AdaptiveVideo({ src, streamUrl, type = "video/mp4", children, ..
     <video
       ref={ref}
       data-delivery={mode === "mp4" ? "standard" : "adaptive"}
+      // A stream is attached after hydration: its page keeps the React runtime (lib/server/share-islands.ts).
+      data-needs-runtime={streamUrl ? "" : undefined}
       {...rest}
       {...(mode === "native" && streamUrl ? { src: streamUrl } : {})}
     >

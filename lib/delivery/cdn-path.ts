@@ -35,7 +35,7 @@ export const NO_SUCH_FILE = "No such file.";
 const none: CdnTarget = { kind: "none", message: NO_SUCH_FILE };
 const badRendition: CdnTarget = {
   kind: "none",
-  message: `No such rendition: the widths are ${RENDITION_WIDTHS.join(" and ")}, as WebP.`,
+  message: `No such rendition: the widths are ${RENDITION_WIDTHS.slice(0, -1).join(", ")} and ${RENDITION_WIDTHS.at(-1)}, as WebP.`,
 };
 
 const USER_MEDIA_TYPES: Readonly<Record<string, string>> = {

@@ -10,7 +10,14 @@ import { isHidden, type PostRecord } from "../posts/read";
 import type { Surface } from "../types/surface";
 import type { FileKind, FileObject, Post } from "./schemas";
 import { userRef } from "./views";
-import { RENDITION_EXTENSION, RENDITION_SEGMENT, offeredRenditions, renditionSourceKey, type RenditionWidth } from "../renditions";
+import {
+  GRID_RENDITION_WIDTH,
+  RENDITION_EXTENSION,
+  RENDITION_SEGMENT,
+  offeredRenditions,
+  renditionSourceKey,
+  type RenditionWidth,
+} from "../renditions";
 
 /** Path of a file below the CDN base: `<code>/<name>`; thumbnails `<code>/thumbs/<name>.jpg`. */
 export const filePath = (code: string, name: string) => `${code}/${encodeURIComponent(name)}`;
@@ -59,11 +66,12 @@ function renditionsOf(
   post: PostRecord,
   file: PostRecord["files"][number],
   url: (path: string) => string,
-): { width: number; url: string }[] {
+): { width: number; url: string; urlWidth: RenditionWidth }[] {
   if (!renditionSourceKey(file)) return [];
   return offeredRenditions(file.width).map(({ width, pixels }) => ({
     width: pixels,
     url: url(renditionPath(post.code, file.name, width)),
+    urlWidth: width,
   }));
 }
 
@@ -72,7 +80,10 @@ export function fileView(post: PostRecord, file: PostRecord["files"][number], no
   // View-limited and password-protected posts hand out signed links only (docs/expiry.md).
   const signed = isHidden(post) || isGated(post);
   const url = (path: string) => cdnUrl(path, signed, now, post.expiresAt);
-  const renditions = renditionsOf(post, file, url);
+  const offered = renditionsOf(post, file, url);
+  const renditions = offered.map(({ width, url }) => ({ width, url }));
+  // A grid-sized preview (640 or narrower), as before the 1280 width existed (docs/renditions.md).
+  const thumbnail = offered.filter((r) => r.urlWidth <= GRID_RENDITION_WIDTH).at(-1)?.url ?? null;
   const isImage = file.mimeType.startsWith("image/");
   return {
     name: file.name,
@@ -82,8 +93,8 @@ export function fileView(post: PostRecord, file: PostRecord["files"][number], no
     width: file.width,
     height: file.height,
     duration: file.duration,
-    // Videos: the still frame as it was made at upload; images: their largest rendition.
-    thumbnail_url: isImage ? (renditions.at(-1)?.url ?? null) : file.thumbnailKey ? url(thumbnailPath(post.code, file.name)) : null,
+    // Videos: the still frame as it was made at upload; images: their grid-sized rendition.
+    thumbnail_url: isImage ? thumbnail : file.thumbnailKey ? url(thumbnailPath(post.code, file.name)) : null,
     renditions,
     stream_url: file.priority && file.streamState === "ready" ? url(streamPath(post.code, file.name)) : null,
     stream_state: file.priority ? streamState(file.streamState) : null,

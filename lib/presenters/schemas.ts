@@ -84,7 +84,7 @@ export const FileObject = z
       .url()
       .nullable()
       .describe(
-        "Videos: the generated still frame (JPEG). Images: the largest sized WebP rendition (640 px wide, or the image's own width when narrower; docs/renditions.md). For private posts it is signed with the same 24-hour expiry.",
+        "Videos: the generated still frame (JPEG). Images: the grid-sized WebP rendition (640 px wide, or the image's own width when narrower; docs/renditions.md). For private posts it is signed with the same 24-hour expiry.",
       ),
     renditions: z
       .array(
@@ -94,7 +94,7 @@ export const FileObject = z
         }),
       )
       .describe(
-        "Sized WebP renditions of an image or of a video's still frame, smallest first, for srcset (320 and 640 px; one when the source is narrower). Empty for files without pixels to show.",
+        "Sized WebP renditions of an image or of a video's still frame, smallest first, for srcset (320, 640 and 1280 px; fewer when the source is narrower). Empty for files without pixels to show.",
       ),
     stream_url: z.url().nullable().describe("HLS master playlist (adaptive delivery); null until ready or on standard delivery"),
     stream_state: z

@@ -1,5 +1,5 @@
 /** Sized WebP renditions of images and video stills (docs/renditions.md). */
-export { RENDITION_WIDTHS, offeredRenditions, parseRenditionWidth, renditionKey, renditionKeys } from "./widths";
+export { GRID_RENDITION_WIDTH, RENDITION_WIDTHS, offeredRenditions, parseRenditionWidth, renditionKey, renditionKeys } from "./widths";
 export type { RenditionWidth } from "./widths";
 export { ensureRendition } from "./make";
 export type { RenditionJob } from "./make";

@@ -3,9 +3,16 @@
  * where they are stored, and which of them a file's view lists.
  */
 
-/** Rendition widths in pixels, smallest first. */
-export const RENDITION_WIDTHS = [320, 640] as const;
+/**
+ * Rendition widths in pixels, smallest first. 320 and 640 serve the grids; 1280 serves the
+ * share page on a 2x phone or a desktop (issue 29: a 640 alone is too soft for a 380 px box
+ * at 2x, and the original is often several times the bytes of a 1280 WebP).
+ */
+export const RENDITION_WIDTHS = [320, 640, 1280] as const;
 export type RenditionWidth = (typeof RENDITION_WIDTHS)[number];
+
+/** The widest rendition a grid tile uses, and the one `thumbnail_url` names for images. */
+export const GRID_RENDITION_WIDTH: RenditionWidth = 640;
 
 /** The width named by a URL segment ("320"), or null when it is not one of ours. */
 export function parseRenditionWidth(segment: string): RenditionWidth | null {

@@ -19,6 +19,7 @@ import { attachRequestBody, nativeResponseBody } from "../http/node-bridge";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
 import { metrics, recordRequest, recordServedBytes } from "../metrics/registry";
 import { serveCdnFile } from "./cdn-lane";
+import { encodeTextBody } from "./compress";
 import { NodeHeaders, nodeRequest } from "./node-request";
 
 type Handler = (request: Request) => Promise<Reply | Response>;
@@ -164,10 +165,14 @@ function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply): vo
   if (reply.body?.kind === "response") throw new Error("writeReply: a Response body goes through send()");
   const bodyless = req.method === "HEAD" || reply.status === 204 || reply.status === 304 || !reply.body;
   const head: Record<string, string> = reply.headers;
-  if (reply.body && reply.status !== 204 && reply.status !== 304) head["content-length"] = String(Buffer.byteLength(reply.body.text));
+  // Compressed when the client accepts it (a HEAD gets the headers its GET would).
+  const body =
+    reply.body && reply.status !== 204 && reply.status !== 304
+      ? encodeTextBody(req.headers["accept-encoding"], head, reply.body.text)
+      : null;
   if (bodyPending(req)) linger(req);
   res.writeHead(reply.status, head);
-  res.end(bodyless || !reply.body ? undefined : reply.body.text);
+  res.end(bodyless || body === null ? undefined : body);
 }
 
 async function send(req: IncomingMessage, res: ServerResponse, response: Response, replaced?: Record<string, string>): Promise<void> {
@@ -185,7 +190,7 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
 
   const native = nativeResponseBody(response);
   const bodyless = req.method === "HEAD" || response.status === 204 || response.status === 304 || !response.body;
-  if (native?.kind === "text" && !bodyless) head["content-length"] = String(Buffer.byteLength(native.text));
+  const text = native?.kind === "text" && !bodyless ? encodeTextBody(req.headers["accept-encoding"], head, native.text) : null;
   if (native?.kind === "bytes" && !bodyless) head["content-length"] = String(native.bytes.byteLength);
   // A body we stopped reading (a 413 mid-upload, a 401 before it): answer, then read and
   // discard what the client is still sending for a while before cutting the connection
@@ -201,8 +206,8 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
     return;
   }
   try {
-    if (native?.kind === "text") {
-      res.end(native.text);
+    if (text !== null) {
+      res.end(text);
     } else if (native?.kind === "bytes") {
       res.end(native.bytes);
     } else if (native?.kind === "stream") {

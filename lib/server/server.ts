@@ -24,6 +24,7 @@ import { listenForPostEvents } from "../webhooks/post-events";
 import { isFormPost, screenFormPost } from "./form-posts";
 import { hasMalformedPath, isNextMethod, NEXT_METHODS, refuseBeforeNext } from "./next-gate";
 import { servePage } from "./page-cache";
+import { serveWithoutRuntime, servesWithoutRuntime } from "./share-islands";
 
 export interface StartServerOptions {
   port: number;
@@ -283,7 +284,14 @@ async function serveWhenReady(
   // Robots' share pages may come from memory (page-cache.ts); not in development,
   // where pages must reflect every edit.
   if (dev) await handle(forNext, res);
-  else await servePage(forNext, res, () => handle(forNext, res));
+  else {
+    // Share pages for visitors without a session go out without Next's client runtime
+    // (share-islands.ts); a robot's page is cached as rewritten, so a replay costs nothing more.
+    const render = servesWithoutRuntime(forNext)
+      ? () => serveWithoutRuntime(forNext, res, () => handle(forNext, res))
+      : () => handle(forNext, res);
+    await servePage(forNext, res, render);
+  }
 }
 
 /** An HTTP server whose every reply, odd requests' included, is ours. */

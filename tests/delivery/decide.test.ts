@@ -41,7 +41,10 @@ describe("parseCdnPath", () => {
     for (const path of ["", "abc", "abc/x/y", "abc/%zz", "u/avatars/x.svg", "a/b/c/d/e"]) {
       expect(parseCdnPath(path), path).toEqual({ kind: "none", message: "No such file." });
     }
-    expect(parseCdnPath("abc/r/300/a.webp")).toEqual({ kind: "none", message: "No such rendition: the widths are 320 and 640, as WebP." });
+    expect(parseCdnPath("abc/r/300/a.webp")).toEqual({
+      kind: "none",
+      message: "No such rendition: the widths are 320, 640 and 1280, as WebP.",
+    });
   });
 });
 

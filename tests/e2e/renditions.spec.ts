@@ -1,7 +1,9 @@
 /**
  * The grids load sized renditions, never originals (docs/renditions.md): the dashboard
  * gallery, discover, the GIF search and profiles give their tiles a `srcset` of the 320 and
- * 640 px WebP renditions, and every /cdn request those pages make is for a rendition.
+ * 640 px WebP renditions, and every /cdn request those pages make is for a rendition. The
+ * share page's image has a `srcset` of 320, 640 and 1280 (and the original past that): a
+ * phone loads a rendition, the link and og:image stay the original.
  */
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -70,6 +72,33 @@ function expectOnlyRenditions(requested: string[]): void {
 }
 
 const nameOf = (post: UploadedPost): string => decodeURIComponent(new URL(post.files[0].url).pathname.split("/").pop()!);
+
+test("the share page's image: srcset of 320/640/1280 and the original, eager and high priority; a phone loads a rendition", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const requested = watchFiles(page);
+  const response = await page.goto(`/p/${photo.code}`);
+  const html = (await response!.text()).slice(0, 20_000);
+  expect(html).toContain(`<meta property="og:image" content="${photo.files[0].url}"/>`);
+  const img = page.locator("main article img").first();
+  const name = nameOf(photo).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const srcset = (await img.getAttribute("srcset")) ?? "";
+  for (const width of [320, 640, 1280]) expect(srcset).toMatch(new RegExp(`/cdn/${photo.code}/r/${width}/${name}\\.webp ${width}w`));
+  expect(srcset).toContain(`${photo.files[0].url} 1600w`);
+  expect(await img.getAttribute("sizes")).toBeTruthy();
+  expect(await img.getAttribute("loading")).toBe("eager");
+  expect(await img.getAttribute("fetchpriority")).toBe("high");
+  // The link opens the original.
+  expect(await page.locator("main article a:has(img)").first().getAttribute("href")).toBe(photo.files[0].url);
+  await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBeGreaterThan(0);
+  expect(await img.evaluate((el: HTMLImageElement) => el.currentSrc)).toMatch(new RegExp(`/cdn/${photo.code}/r/(640|1280)/`));
+  await page.waitForLoadState("networkidle");
+  expect(
+    requested.every((path) => /\/r\/\d+\//.test(path)),
+    requested.join(" "),
+  ).toBe(true);
+});
 
 test("the profile grid loads renditions", async ({ page }) => {
   const requested = watchFiles(page);

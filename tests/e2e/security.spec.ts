@@ -25,11 +25,17 @@ test.beforeAll(async () => {
   videoCode = (await upload(user, await fixture("mp4"), "video/mp4")).code;
 });
 
-/** Opens a page and waits until Next's client runtime has started (it sets window.next). */
+/**
+ * Opens a page and waits until Next's client runtime has started (it sets window.next). A
+ * share page, discover or a profile signed out has no runtime (docs/share-pages.md,
+ * "Scripts"): its one script, which a refused nonce would show in the watcher, marks <html>.
+ */
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await page.waitForLoadState("networkidle");
-  await page.waitForFunction(() => "next" in window, undefined, { timeout: 15_000 });
+  await page.waitForFunction(() => "next" in window || document.documentElement.dataset.islands === "ready", undefined, {
+    timeout: 15_000,
+  });
 }
 
 test("every page works under the policy, signed out", async ({ page }) => {

@@ -9,7 +9,7 @@ import { expect, test } from "@playwright/test";
 import ogs from "open-graph-scraper";
 import sharp from "sharp";
 import { fixture } from "../support/media";
-import { baseUrl, createUser, screenshots, signIn, updatePost, upload, type E2EUser, type UploadedPost } from "./support";
+import { baseUrl, createUser, screenshots, signIn, updatePost, upload, watchPolicy, type E2EUser, type UploadedPost } from "./support";
 
 const CRAWLER = "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)";
 
@@ -125,6 +125,34 @@ test("a <script> title is shown as text, never run", async ({ page }) => {
   expect(result.ogTitle).toBe(title);
   expect(dialogs).toBe(0);
   await updatePost(owner, image.code, { title: "Sunset gradient" });
+});
+
+test("a visitor without a session gets the share page without Next's scripts; the copy buttons still work", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+  });
+  const problems = await watchPolicy(page);
+  await page.goto(image.url);
+  await page.getByRole("button", { name: "Copy link" }).click();
+  await expect(page.getByRole("button", { name: "Copied!" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(image.url);
+  await page.getByRole("button", { name: "Copy direct link" }).click();
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(image.files[0].url);
+  await page.waitForLoadState("networkidle");
+  // One small script (lib/server/share-islands.ts), allowed by the page's CSP nonce.
+  expect(scripts).toEqual(["/share-islands.js"]);
+  expect(await page.locator("script:not([src])").count()).toBe(0);
+  expect(problems).toEqual([]);
+
+  // Signed in, the page has React again (like, comments, report).
+  await signIn(page, owner.username, owner.password);
+  scripts.length = 0;
+  await page.goto(image.url);
+  await expect(page.getByTestId("engage").getByRole("button", { name: /\blikes?\b/ })).toBeVisible();
+  expect(scripts.some((path) => path.startsWith("/_next/static/"))).toBe(true);
+  await page.context().clearCookies();
 });
 
 test("screenshots of the share page and discover", async ({ page }) => {

@@ -137,7 +137,8 @@ describe("expiry on the production server", () => {
     const first = await get(post.url, { "user-agent": BROWSER });
     expect(first.status).toBe(200);
     const firstHtml = await first.text();
-    const signed = /\/cdn\/[^"]+sig=[^"&]+/.exec(firstHtml.replaceAll("&amp;", "&"));
+    // The first signed URL on the page (the image's src, a rendition; srcset entries end at a space).
+    const signed = /\/cdn\/[^"\s]+sig=[^"&\s]+/.exec(firstHtml.replaceAll("&amp;", "&"));
     expect(signed, "a signed file link on the page").not.toBeNull();
     const media = await get(`${server.url}${signed![0]}`);
     expect(media.status).toBe(200);

@@ -43,7 +43,7 @@ describe("kinds and grouping", () => {
     expect(list[0]).toMatchObject({ kind: "like", actor_count: 3, read: false, post_code: code });
     expect(ids(list[0].actors)).toEqual([fans[2].id, fans[1].id, fans[0].id]);
     expect(list[0].actors[0]).toMatchObject({ username: fans[2].username, verified: false, plan: "free" });
-    // An image's thumbnail is its largest sized rendition (docs/renditions.md).
+    // An image's thumbnail is its grid-sized rendition (docs/renditions.md).
     expect(list[0].post_thumbnail_url).toMatch(/^https?:\/\/.+\/r\/\d+\/file0\.png\.webp$/);
     expect(await unread(owner)).toBe(1);
   });

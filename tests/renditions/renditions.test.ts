@@ -79,19 +79,21 @@ describe("renditions", () => {
     return ((await res.json()) as { error: { type: string } }).error.type;
   }
 
-  it("images list a 320 and a 640 WebP rendition; thumbnail_url is the 640 one", async () => {
+  it("images list 320, 640 and 1280 WebP renditions (the last at the source's width); thumbnail_url is the 640 one", async () => {
     const post = await upload(await photo(1000, 600), "wide.jpg", "image/jpeg");
     const file = post.files[0];
-    expect(file.renditions.map((r) => r.width)).toEqual([320, 640]);
+    expect(file.renditions.map((r) => r.width)).toEqual([320, 640, 1000]);
     expect(new URL(file.renditions[0].url).pathname).toBe(`/cdn/${post.code}/r/320/wide.jpg.webp`);
     expect(new URL(file.renditions[1].url).pathname).toBe(`/cdn/${post.code}/r/640/wide.jpg.webp`);
+    expect(new URL(file.renditions[2].url).pathname).toBe(`/cdn/${post.code}/r/1280/wide.jpg.webp`);
     expect(file.thumbnail_url).toBe(file.renditions[1].url);
 
-    for (const [width, height] of [
-      [320, 192],
-      [640, 384],
+    for (const [index, width, height] of [
+      [0, 320, 192],
+      [1, 640, 384],
+      [2, 1000, 600],
     ]) {
-      const res = await fetchLocal(file.renditions[width === 320 ? 0 : 1].url);
+      const res = await fetchLocal(file.renditions[index].url);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("image/webp");
       expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
@@ -131,7 +133,7 @@ describe("renditions", () => {
     const file = post.files[0];
     expect(file.renditions).toEqual([{ width: 200, url: expect.stringContaining(`/cdn/${post.code}/r/320/narrow.jpg.webp`) }]);
     expect(file.thumbnail_url).toBe(file.renditions[0].url);
-    for (const width of [320, 640]) {
+    for (const width of [320, 640, 1280]) {
       const res = await fetch(`${server.url}/cdn/${post.code}/r/${width}/narrow.jpg.webp`);
       expect(res.status).toBe(200);
       const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
@@ -181,7 +183,8 @@ describe("renditions", () => {
   it("private posts: signed rendition URLs, refused without the signature", async () => {
     const post = await upload(await photo(700, 350), "secret.jpg", "image/jpeg", "private");
     const file = post.files[0];
-    expect(file.renditions).toHaveLength(2);
+    // 320, 640 and the 1280 URL at the source's 700 px.
+    expect(file.renditions).toHaveLength(3);
     for (const r of file.renditions) expect(r.url).toMatch(/\?exp=\d+&sig=[\w-]{43}$/);
     expect(file.thumbnail_url).toBe(file.renditions[1].url);
 
@@ -221,7 +224,7 @@ describe("renditions", () => {
     const before = await storedRenditions(server.dataDir);
     for (const r of post.files[0].renditions) expect((await fetchLocal(r.url)).status).toBe(200);
     const made = (await storedRenditions(server.dataDir)).filter((p) => !before.includes(p));
-    expect(made).toHaveLength(2);
+    expect(made).toHaveLength(3);
 
     const res = await fetch(`${server.url}/api/posts/${post.code}`, { method: "DELETE", headers: { "api-key": apiKey } });
     expect(res.status).toBe(200);
@@ -272,7 +275,7 @@ describe("renditions", () => {
         components: { schemas: Record<string, { properties: Record<string, { description?: string }> }> };
       };
       const props = doc.components.schemas.File.properties;
-      expect(props.thumbnail_url.description, base).toMatch(/Images: the largest sized WebP rendition/);
+      expect(props.thumbnail_url.description, base).toMatch(/Images: the grid-sized WebP rendition/);
       expect(props.renditions, base).toBeDefined();
     }
   });

@@ -47,7 +47,7 @@ describe("single image, ShareX style", () => {
     expect(url).toBe(post.files[0].url);
     expect(url).toContain(`/cdn/${post.code}/`);
     expect(post.files[0]).toMatchObject({ name: "Screenshot_2026.png", mime_type: "image/png", width: 64, height: 48 });
-    // Images' thumbnail_url is their largest rendition, signed like the file (docs/renditions.md).
+    // Images' thumbnail_url is their grid-sized rendition, signed like the file (docs/renditions.md).
     expect(post.files[0].thumbnail_url).toMatch(new RegExp(`/cdn/${post.code}/r/320/Screenshot_2026\\.png\\.webp\\?exp=\\d+&sig=`));
     expect(post.file_count).toBe(1);
     const file = await download(url);

@@ -58,7 +58,7 @@ export default async function AdminInvitesPage({ searchParams }: { searchParams:
             <div className="min-w-0">
               <p className="truncate font-mono text-sm">{invite.code}</p>
               {invite.status === "unused" && (
-                <p className="select-all truncate text-xs text-zinc-500" data-testid="invite-url">
+                <p className="select-all truncate text-xs text-zinc-500 dark:text-zinc-400" data-testid="invite-url">
                   {invite.url}
                 </p>
               )}

@@ -128,7 +128,7 @@ export default async function AdminReportsPage({ searchParams }: { searchParams:
               <p className={muted}>
                 Reported by <UserLink user={report.reporter} /> on {report.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC
               </p>
-              <span className="text-xs uppercase tracking-wide text-zinc-500">{report.target.type}</span>
+              <span className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">{report.target.type}</span>
             </div>
             <Target report={report} />
             <p className="text-sm">

@@ -26,7 +26,8 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const viewer = await requireDashboardUser("/dashboard");
   return (
     <DashboardProviders>
-      <div className="flex flex-col gap-6 md:flex-row md:gap-10">
+      {/* At least a screen tall: the panels load after the first paint, and the footer must not start on screen and be pushed off it (issue 29). */}
+      <div className="flex min-h-screen flex-col gap-6 md:flex-row md:gap-10">
         <aside className="md:w-48 md:shrink-0">
           <p className="mb-3 hidden truncate text-sm text-zinc-500 md:block dark:text-zinc-400">
             Signed in as <span className="font-medium text-zinc-900 dark:text-zinc-100">{viewer.username}</span>

@@ -45,7 +45,7 @@ export default async function GifsPage({ searchParams }: { searchParams: SearchP
         </button>
       </form>
       {page.posts.length === 0 ? (
-        <p className="py-16 text-center text-zinc-500">{q ? `No GIFs match “${q}”.` : "No GIFs yet."}</p>
+        <p className="py-16 text-center text-zinc-500 dark:text-zinc-400">{q ? `No GIFs match “${q}”.` : "No GIFs yet."}</p>
       ) : (
         <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
           {page.posts.map((post) => (

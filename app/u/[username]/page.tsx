@@ -114,7 +114,7 @@ export default async function ProfilePageView(props: Props) {
       </section>
       <section aria-label="Posts" className="space-y-4">
         {posts.length === 0 ? (
-          <p className="py-12 text-center text-zinc-500">No public posts yet.</p>
+          <p className="py-12 text-center text-zinc-500 dark:text-zinc-400">No public posts yet.</p>
         ) : (
           <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {posts.map((post) => (

@@ -1130,7 +1130,7 @@ export interface components {
             language: string | null;
             mime_type: string;
             name: string;
-            /** @description Sized WebP renditions of an image or of a video's still frame, smallest first, for srcset (320 and 640 px; one when the source is narrower). Empty for files without pixels to show. */
+            /** @description Sized WebP renditions of an image or of a video's still frame, smallest first, for srcset (320, 640 and 1280 px; fewer when the source is narrower). Empty for files without pixels to show. */
             renditions: {
                 /**
                  * Format: uri
@@ -1154,7 +1154,7 @@ export interface components {
                 /** @description Tesseract language code, e.g. eng */
                 language: string;
             } | null;
-            /** @description Videos: the generated still frame (JPEG). Images: the largest sized WebP rendition (640 px wide, or the image's own width when narrower; docs/renditions.md). For private posts it is signed with the same 24-hour expiry. */
+            /** @description Videos: the generated still frame (JPEG). Images: the grid-sized WebP rendition (640 px wide, or the image's own width when narrower; docs/renditions.md). For private posts it is signed with the same 24-hour expiry. */
             thumbnail_url: string | null;
             /** Format: uri */
             url: string;

@@ -42,7 +42,7 @@ export default async function TeamGalleryPage({ params }: { params: Promise<{ id
                 </div>
                 <div className="p-2 text-sm">
                   <p className="truncate font-medium">{post.displayTitle}</p>
-                  <p className="text-xs text-zinc-500">
+                  <p className="text-xs text-zinc-500 dark:text-zinc-400">
                     {post.author ?? "deleted user"} · {countOf(post.fileCount, "file")}
                   </p>
                 </div>
@@ -51,7 +51,9 @@ export default async function TeamGalleryPage({ params }: { params: Promise<{ id
           ))}
         </ul>
       )}
-      {gallery.hasMore && <p className="text-sm text-zinc-500">Showing the newest {countOf(gallery.posts.length, "post")}.</p>}
+      {gallery.hasMore && (
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">Showing the newest {countOf(gallery.posts.length, "post")}.</p>
+      )}
     </div>
   );
 }

@@ -1,0 +1,131 @@
+/**
+ * Share pages, discover and profiles without the React runtime for visitors who are not
+ * signed in (issue 29, docs/share-pages.md, "Scripts").
+ *
+ * A share page is server-rendered whole; for a visitor without a session its only
+ * interactive parts are the copy buttons (like, comments and report need a session). Yet
+ * Next sends every page its client runtime, React and the router: ~140 KB compressed, more
+ * than the 1280 px photo itself on a phone, parsed and run before the page is idle. So for
+ * such a request the page is rendered by Next as usual, uncompressed, and rewritten here:
+ * Next's scripts, script preloads and the inline RSC payload are taken out, and one small
+ * static script (public/share-islands.js) runs the copy buttons, with the response's CSP
+ * nonce. Links, forms (a password form posts as a plain form: server actions work without
+ * script) and the wrap toggle of a text need no script. A page that marks an element
+ * `data-needs-runtime` (a video with an adaptive stream: hls.js attaches it after
+ * hydration) is sent as Next wrote it. Either way the HTML is compressed here.
+ */
+import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { pickEncoding, varyWithEncoding } from "./compress";
+
+/**
+ * A share page (a share code: lib/posts/codes.ts), discover and the GIF search, a profile:
+ * pages whose only client code is for signed-in visitors (like, comment, follow, report) and
+ * the copy buttons. Other pages (the sign-in form, the dashboard) need React.
+ */
+const PAGE_PATH = /^\/(?:p\/[A-Za-z0-9]{4,64}|discover(?:\/gifs)?|u\/[^/?]+)(?:\?|$)/;
+/** next-auth's session cookie (`__Secure-` prefixed on https). */
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?next-auth\.session-token(?:\.\d+)?=/;
+/** Served from public/ (immutable content, its URL never changes: cached for an hour). */
+export const ISLANDS_SCRIPT = "/share-islands.js";
+/** Pages larger than this are sent as rendered (a share page is ~20 KB). */
+const MAX_BYTES = 2 * 1024 * 1024;
+
+/** Whether this request's page is served without Next's client runtime. */
+export function servesWithoutRuntime(req: IncomingMessage): boolean {
+  if (req.method !== "GET" || !PAGE_PATH.test(req.url ?? "")) return false;
+  const h = req.headers;
+  if (h.rsc || h["next-router-prefetch"] || h["next-router-state-tree"] || h["next-action"]) return false;
+  return !SESSION_COOKIE.test(h.cookie ?? "");
+}
+
+/**
+ * Renders through `render` (Next) with compression off, holds the page, and writes it
+ * rewritten (see above) and compressed for the encodings the client accepts.
+ */
+export async function serveWithoutRuntime(req: IncomingMessage, res: ServerResponse, render: () => Promise<void>): Promise<void> {
+  const accepted = req.headers["accept-encoding"];
+  // Next's own compression would hand us bytes we cannot rewrite.
+  req.headers["accept-encoding"] = "identity";
+  hold(res, (status, body) => {
+    const type = String(res.getHeader("content-type") ?? "");
+    if (status !== 200 || !type.startsWith("text/html") || res.hasHeader("content-encoding") || body.length > MAX_BYTES) return body;
+    const html = body.toString("utf8");
+    if (html.includes("data-needs-runtime")) return encode(req, res, accepted, body);
+    const nonce = /'nonce-([^']+)'/.exec(String(res.getHeader("content-security-policy") ?? ""))?.[1];
+    return encode(req, res, accepted, Buffer.from(withoutRuntime(html, nonce)));
+  });
+  await render();
+}
+
+/** The page without Next's scripts, with the islands script. Exported for its unit test. */
+export function withoutRuntime(html: string, nonce: string | undefined): string {
+  const stripped = html
+    // Script files (the runtime, the page's chunks, the nomodule polyfills).
+    .replace(/<script\b[^>]*\bsrc="[^"]*"[^>]*>\s*<\/script>/g, "")
+    // Inline scripts: the RSC payload and Next's bootstrap; structured data stays.
+    .replace(/<script\b(?![^>]*\btype="application\/ld\+json")[^>]*>[\s\S]*?<\/script>/g, "")
+    // Preloads of scripts the page no longer runs.
+    .replace(/<link\b[^>]*>/g, (tag) =>
+      /\brel="(?:modulepreload|preload)"/.test(tag) && /\bas="script"|\brel="modulepreload"/.test(tag) ? "" : tag,
+    );
+  const script = `<script src="${ISLANDS_SCRIPT}" async${nonce ? ` nonce="${nonce}"` : ""}></script>`;
+  const end = stripped.lastIndexOf("</body>");
+  return end === -1 ? stripped + script : `${stripped.slice(0, end)}${script}${stripped.slice(end)}`;
+}
+
+function encode(req: IncomingMessage, res: ServerResponse, accepted: string | undefined, body: Buffer): Buffer {
+  req.headers["accept-encoding"] = accepted;
+  const vary = res.getHeader("vary");
+  res.setHeader("vary", varyWithEncoding(vary === undefined ? undefined : String(vary)));
+  const encoding = pickEncoding(accepted);
+  if (!encoding) return body;
+  res.setHeader("content-encoding", encoding);
+  return encoding === "br"
+    ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+    : gzipSync(body);
+}
+
+/**
+ * Holds the head and body Next writes until `end`, then writes `finish(status, body)`'s
+ * bytes with their length. Headers passed to writeHead are kept on the response so that
+ * `finish` can read and change them.
+ */
+function hold(res: ServerResponse, finish: (status: number, body: Buffer) => Buffer): void {
+  const chunks: Buffer[] = [];
+  const writeHead = res.writeHead;
+  const end = res.end;
+  const collect = (chunk: unknown, encoding: unknown): void => {
+    if (chunk === undefined || chunk === null || typeof chunk === "function") return;
+    if (typeof chunk === "string") chunks.push(Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8"));
+    else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+  };
+  res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
+    this.statusCode = status;
+    const headers = rest.find((arg) => typeof arg === "object" && arg !== null) as OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined;
+    if (headers && !Array.isArray(headers)) {
+      for (const [name, value] of Object.entries(headers)) if (value !== undefined) this.setHeader(name, value);
+    }
+    return this;
+  } as ServerResponse["writeHead"];
+  res.flushHeaders = () => {};
+  res.write = function (this: ServerResponse, chunk: unknown, encoding?: unknown, callback?: unknown) {
+    collect(chunk, encoding);
+    const done = typeof encoding === "function" ? encoding : callback;
+    if (typeof done === "function") queueMicrotask(() => (done as () => void)());
+    return true;
+  } as ServerResponse["write"];
+  res.end = function (this: ServerResponse, chunk?: unknown, encoding?: unknown, callback?: unknown) {
+    collect(chunk, encoding);
+    const body = finish(this.statusCode, Buffer.concat(chunks));
+    this.removeHeader("transfer-encoding");
+    if (this.req?.method !== "HEAD") this.setHeader("content-length", String(body.length));
+    writeHead.call(this, this.statusCode);
+    const done = typeof chunk === "function" ? chunk : typeof encoding === "function" ? encoding : callback;
+    return (end as (this: ServerResponse, chunk: Buffer, callback?: () => void) => ServerResponse).call(
+      this,
+      body,
+      typeof done === "function" ? (done as () => void) : undefined,
+    );
+  } as ServerResponse["end"];
+}

@@ -1,0 +1,154 @@
+/**
+ * Compression on the production server (issue 29, docs/compression.md): pages, their scripts
+ * and style sheets (Next's server) and the fast lane's JSON are sent with Brotli or gzip when
+ * the request accepts it, with `Vary: Accept-Encoding`, and as they are when it does not.
+ * Read with node:http, which neither asks for nor undoes any encoding.
+ */
+import { request } from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminCli, freePort, startTestServer, type TestServer } from "../support/server";
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+function get(url: string, headers: Record<string, string>): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+function decoded(raw: Raw): string {
+  const encoding = raw.headers["content-encoding"];
+  if (encoding === "gzip") return gunzipSync(raw.body).toString();
+  if (encoding === "br") return brotliDecompressSync(raw.body).toString();
+  return raw.body.toString();
+}
+
+const varies = (raw: Raw): boolean => /(^|,)\s*accept-encoding\s*(,|$)/i.test(String(raw.headers.vary ?? ""));
+
+describe("compression on the production server", () => {
+  let server: TestServer;
+  let key: string;
+  let shareUrl: string;
+  beforeAll(async () => {
+    const port = await freePort();
+    server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
+    await adminCli(server, "user", "create", "--username", "squeeze_user");
+    key = (await adminCli(server, "app", "create", "--user", "squeeze_user", "--name", "Squeeze", "--gallery-access")).key as string;
+    // Enough posts that the list is well over the 1 KB threshold.
+    for (let i = 0; i < 6; i++) {
+      const form = new FormData();
+      const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+      form.append("file", new Blob([png], { type: "image/png" }), `dot-${i}.png`);
+      const res = await fetch(`${server.url}/api/upload`, {
+        method: "POST",
+        headers: { "api-key": key, "post-privacy": "public" },
+        body: form,
+      });
+      expect(res.status).toBe(200);
+      shareUrl = ((await res.json()) as { post: { url: string } }).post.url;
+    }
+  }, 180_000);
+  afterAll(async () => {
+    if (server) await server.stop();
+  });
+
+  it("the posts list (JSON from the fast lane): gzip or Brotli when accepted, plain otherwise, Vary either way", async () => {
+    const url = `${server.url}/api/posts`;
+    const plain = await get(url, { "api-key": key });
+    expect(plain.status).toBe(200);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(1024);
+    expect(varies(plain)).toBe(true);
+    expect(Number(plain.headers["content-length"])).toBe(plain.body.length);
+    const codes = (text: string): string[] => (JSON.parse(text) as { posts: { code: string }[] }).posts.map((p) => p.code);
+    const list = codes(plain.body.toString());
+    expect(list).toHaveLength(6);
+
+    for (const [accept, encoding] of [
+      ["gzip", "gzip"],
+      ["gzip, deflate, br, zstd", "br"],
+      ["br;q=0, gzip", "gzip"],
+      ["*", "br"],
+    ] as const) {
+      const packed = await get(url, { "api-key": key, "accept-encoding": accept });
+      expect(packed.status, accept).toBe(200);
+      expect(packed.headers["content-encoding"], accept).toBe(encoding);
+      expect(varies(packed), accept).toBe(true);
+      expect(Number(packed.headers["content-length"]), accept).toBe(packed.body.length);
+      expect(packed.body.length, accept).toBeLessThan(plain.body.length / 2);
+      // The same list (signed URLs differ by the second they were made in).
+      expect(codes(decoded(packed)), accept).toEqual(list);
+    }
+    // Refusing every coding gets the plain body.
+    const refused = await get(url, { "api-key": key, "accept-encoding": "gzip;q=0, br;q=0" });
+    expect(refused.headers["content-encoding"]).toBeUndefined();
+  });
+
+  it("a large handler Response (the OpenAPI document) is compressed too; small error replies are not", async () => {
+    const doc = await get(`${server.url}/api/openapi.json`, { "accept-encoding": "gzip" });
+    expect(doc.headers["content-encoding"]).toBe("gzip");
+    expect(varies(doc)).toBe(true);
+    expect(JSON.parse(decoded(doc)).openapi).toMatch(/^3\./);
+    const missing = await get(`${server.url}/api/no-such-endpoint`, { "accept-encoding": "gzip" });
+    expect(missing.status).toBe(404);
+    expect(missing.headers["content-encoding"]).toBeUndefined();
+  });
+
+  it("a share page for a visitor without a session (rewritten by the server, lib/server/share-islands.ts): compressed, with Vary", async () => {
+    const path = new URL(shareUrl).pathname;
+    const plain = await get(`${server.url}${path}`, {});
+    expect(plain.status).toBe(200);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(varies(plain)).toBe(true);
+    expect(Number(plain.headers["content-length"])).toBe(plain.body.length);
+    expect(plain.body.toString()).toContain('src="/share-islands.js"');
+    expect(plain.body.toString()).not.toMatch(/\/_next\/static\/[^"]+\.js/);
+    expect(plain.body.toString()).not.toContain("self.__next_f");
+    for (const [accept, encoding] of [
+      ["gzip", "gzip"],
+      ["gzip, deflate, br", "br"],
+    ] as const) {
+      const packed = await get(`${server.url}${path}`, { "accept-encoding": accept });
+      expect(packed.headers["content-encoding"], accept).toBe(encoding);
+      expect(varies(packed), accept).toBe(true);
+      expect(Number(packed.headers["content-length"]), accept).toBe(packed.body.length);
+      expect(decoded(packed), accept).toContain('src="/share-islands.js"');
+    }
+  });
+
+  it("pages, their scripts and their style sheets: compressed when accepted, with Vary", async () => {
+    // The sign-in page keeps Next's runtime (share pages, discover and profiles do not for visitors).
+    const page = await get(`${server.url}/signin`, { "accept-encoding": "gzip" });
+    expect(page.status).toBe(200);
+    expect(page.headers["content-type"]).toMatch(/^text\/html/);
+    expect(page.headers["content-encoding"]).toMatch(/^(gzip|br)$/);
+    expect(varies(page)).toBe(true);
+    const html = decoded(page);
+    expect(html).toContain("<html");
+    const plain = await get(`${server.url}/signin`, {});
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+
+    const script = /<script src="(\/_next\/static\/[^"]+\.js)"/.exec(html)?.[1];
+    const style = /<link rel="stylesheet" href="(\/_next\/static\/[^"]+\.css)"/.exec(html)?.[1];
+    for (const asset of [script, style]) {
+      expect(asset).toBeTruthy();
+      const res = await get(`${server.url}${asset}`, { "accept-encoding": "gzip, deflate, br" });
+      expect(res.status, asset).toBe(200);
+      expect(res.headers["content-encoding"], asset).toMatch(/^(gzip|br)$/);
+      expect(varies(res), asset).toBe(true);
+      expect(decoded(res).length, asset).toBeGreaterThan(res.body.length);
+    }
+  });
+});
