@@ -44,6 +44,12 @@ beforeAll(async () => {
       .tiff()
       .toBuffer(),
   );
+  await write(
+    "pic.avif",
+    await sharp({ create: { width: 48, height: 32, channels: 3, background: "#e35235" } })
+      .avif()
+      .toBuffer(),
+  );
   files["song.mp3"] = join(dir, "song.mp3");
   await ffmpeg([
     "-f",
@@ -213,6 +219,20 @@ describe("UPLOAD_FILES=all", () => {
     const original = await download(file.url);
     expect(original.headers.get("content-disposition")).toMatch(/^attachment;/);
     expect(original.bytes.equals(await readFile(files["pic.tiff"]!))).toBe(true);
+  });
+
+  it("an AVIF (sharp reads it, the interface does not list it) gets WebP renditions too; the original is the download", async () => {
+    allow("all");
+    const reply = await upload([{ path: files["pic.avif"]!, name: "photo.avif" }]);
+    const [file] = reply.body.post.files;
+    expect(file).toMatchObject({ kind: "file", mime_type: "image/avif", width: 48, height: 32 });
+    expect(file.thumbnail_url).toMatch(/\/r\/320\/photo\.avif\.webp/);
+    const preview = await download(file.thumbnail_url);
+    expect(preview.headers.get("content-type")).toBe("image/webp");
+    expect((await sharp(preview.bytes).metadata()).format).toBe("webp");
+    const original = await download(file.url);
+    expect(original.headers.get("content-disposition")).toMatch(/^attachment;/);
+    expect(original.bytes.equals(await readFile(files["pic.avif"]!))).toBe(true);
   });
 
   it("files are hashed for moderation like media: a blocklisted file quarantines its post", async () => {
