@@ -9,7 +9,10 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { copyFile, lstat, readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
+import { env } from "../config/env";
 import { db } from "../db/client";
+import { sniffFile } from "../media/sniff";
+import { detectOtherKind } from "./file-kind";
 import { DomainError, isDomainError } from "../errors";
 import { addToFolder, folderForUpload } from "../folders/folders";
 import type { Privacy } from "../posts/privacy";
@@ -102,6 +105,11 @@ export async function importDirectory(account: AccountSummary, root: string, opt
       }
       seen.add(sha256);
       if (options.dryRun) {
+        // The type decides as an upload would (a real run skips the same files with this reason).
+        if (!(await acceptedType(path, name, stat.size))) {
+          skip("unsupported_type: not a type this server accepts (UPLOAD_FILES)");
+          continue;
+        }
         summary.wouldImport.push(name);
         options.progress(`${step}: would import`);
         continue;
@@ -115,6 +123,12 @@ export async function importDirectory(account: AccountSummary, root: string, opt
     }
   }
   return summary;
+}
+
+/** Whether an upload of this file would be taken: a media type, or another kind UPLOAD_FILES lets in. */
+async function acceptedType(path: string, name: string, size: number): Promise<boolean> {
+  if (await sniffFile(path)) return true;
+  return (await detectOtherKind(path, name, size, env().UPLOAD_FILES)) !== null;
 }
 
 /** One file through publishUpload; the post then takes the file's mtime and is remembered by its hash. */
