@@ -52,8 +52,9 @@ export function compressible(contentType: string | undefined, byteLength: number
   return byteLength >= MIN_BYTES && contentType !== undefined && COMPRESSIBLE.test(contentType);
 }
 
-export function compressText(text: string, encoding: Encoding): Buffer {
-  const input = Buffer.from(text);
+/** The text (or bytes) in `encoding`: Brotli at quality 4, or gzip at its default level. */
+export function compressText(text: string | Buffer, encoding: Encoding): Buffer {
+  const input = typeof text === "string" ? Buffer.from(text) : text;
   return encoding === "br"
     ? brotliCompressSync(input, {
         params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: input.length },

@@ -15,8 +15,7 @@
  * hydration) is sent as Next wrote it. Either way the HTML is compressed here.
  */
 import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from "node:http";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { pickEncoding, varyWithEncoding } from "./compress";
+import { compressText, pickEncoding, varyWithEncoding } from "./compress";
 
 /**
  * A share page (a share code: lib/posts/codes.ts), discover and the GIF search, a profile:
@@ -81,9 +80,7 @@ function encode(req: IncomingMessage, res: ServerResponse, accepted: string | un
   const encoding = pickEncoding(accepted);
   if (!encoding) return body;
   res.setHeader("content-encoding", encoding);
-  return encoding === "br"
-    ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
-    : gzipSync(body);
+  return compressText(body, encoding);
 }
 
 /**
