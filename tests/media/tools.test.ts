@@ -101,7 +101,7 @@ describe("the process's choice", () => {
       origin: "system",
       ffmpeg: { path: join(both, "ffmpeg"), version: "9.9-fake" },
       ffprobe: { path: join(both, "ffprobe"), version: "9.9-fake" },
-      // Reading text (docs/ocr.md; tests/media/ocr.test.ts covers it).
+      // Reading text (docs/ocr.md; tests/ocr/ocr.test.ts covers it).
       tesseract: expect.objectContaining({ enabled: expect.any(Boolean) }),
     });
     expect(formatMediaToolsReport(report)).toBe(

@@ -106,7 +106,7 @@ export async function startTestServer(extraEnv: Record<string, string> = {}, opt
     MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
     // No text reading unless a test asks for it: its background job commits a while after an
     // image upload, which empties the read caches that tests of those caches count on
-    // (tests/media/ocr.test.ts runs the job itself).
+    // (tests/ocr/ocr.test.ts runs the job itself).
     OCR: "off",
     ...external.env,
     ...extraEnv,
