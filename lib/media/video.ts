@@ -31,6 +31,7 @@ import { demuxerFor, fileArg, inputArgs, isMediaToolError, runFfmpeg, type Demux
 import { fastStart, type FastStartOptions } from "./faststart";
 import { JobClock, jobError } from "./job";
 import { withMediaSlot } from "./limiter";
+import { matroskaToMp4 } from "./matroska-to-mp4";
 import { movToMp4 } from "./mov-to-mp4";
 import { probeInput } from "./probe-input";
 import { displaySize, durationOf, primaryAudio, primaryVideo, type ProbeResult, type ProbeStream } from "./probe";
@@ -145,12 +146,13 @@ type Rewrite = (input: string, output: string, opts: FastStartOptions) => Promis
 const WITHOUT_REMUX: Readonly<Partial<Record<SniffedFormat, Rewrite>>> = {
   mp4: fastStart,
   mov: movToMp4,
+  mkv: matroskaToMp4,
 };
 
 /**
  * Writes the fast-start MP4 of a file whose tracks are all copied (onlyCopies) without
  * ffmpeg: the MP4's own boxes edited (fastStart), or a MOV's rewritten in MP4 form
- * (movToMp4). False, with nothing written, when the caller has to remux.
+ * (movToMp4), or an MKV's frames indexed anew (matroskaToMp4). False, with nothing written, when the caller has to remux.
  */
 export async function writeWithoutRemux(format: SniffedFormat, input: string, output: string, opts: FastStartOptions): Promise<boolean> {
   const rewrite = WITHOUT_REMUX[format];

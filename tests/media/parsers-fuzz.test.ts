@@ -1,7 +1,7 @@
 /**
  * The parsers that read untrusted upload bytes, under generated input (docs/fuzzing.md):
  * the MP4 box reader and fast start (lib/media/mp4-boxes.ts, faststart.ts), the Matroska
- * reader (matroska-probe.ts), the image container surgery (image-container.ts) and type
+ * reader and MP4 rewrite (matroska-probe.ts, matroska-to-mp4.ts), the image container surgery (image-container.ts) and type
  * sniffing (sniff.ts). Inputs are real
  * fixtures with targeted damage (truncated boxes, sizes past the end, 64-bit sizes,
  * zero-length boxes, boxes nested in themselves) and boxes built from scratch, and random
@@ -14,6 +14,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fastStart } from "@/lib/media/faststart";
 import { probeMatroska } from "@/lib/media/matroska-probe";
+import { matroskaToMp4 } from "@/lib/media/matroska-to-mp4";
 import { movToMp4 } from "@/lib/media/mov-to-mp4";
 import { childBoxes, MalformedBox, topLevelBoxes as readTopLevel } from "@/lib/media/mp4-boxes";
 import { rewriteImage, scanImage } from "@/lib/media/image-container";
@@ -379,6 +380,40 @@ describe("the Matroska reader under generated input", () => {
     // head does not (most of it: the CRC-32 elements catch a changed byte).
     expect(outcomes.answered).toBeGreaterThan(RUNS / 50);
     expect(outcomes.unknown).toBeGreaterThan(RUNS / 50);
+  }, 300_000);
+
+  it("matroskaToMp4: an MP4 laid out ftyp, moov, mdat, or false with nothing written; never a throw or a hang", async () => {
+    const outcomes = { written: 0, refused: 0 };
+    const path = join(dir, "rewrite.mkv");
+    const out = join(dir, "rewrite.mp4");
+    await fc.assert(
+      fc.asyncProperty(fc.array(damage, { minLength: 1, maxLength: 3 }), async (damages) => {
+        // The H.264 + AAC fixture: the one the rewrite takes when undamaged.
+        await writeFile(
+          path,
+          damages.reduce((b, d) => d(b), mkvs[0]),
+        );
+        await rm(out, { force: true });
+        const written = await within(
+          matroskaToMp4(path, out, { keepMetadata: false, withAudio: true, consumeInput: false }),
+          "matroskaToMp4",
+        );
+        if (!written) {
+          await expect(stat(out)).rejects.toThrow();
+          return void outcomes.refused++;
+        }
+        outcomes.written++;
+        const file = await open(out, "r");
+        try {
+          expect((await readTopLevel(file, (await file.stat()).size)).map((b) => b.type)).toEqual(["ftyp", "moov", "mdat"]);
+        } finally {
+          await file.close();
+        }
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+    expect(outcomes.written).toBeGreaterThan(RUNS / 50);
+    expect(outcomes.refused).toBeGreaterThan(RUNS / 50);
   }, 300_000);
 });
 
