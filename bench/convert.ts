@@ -25,7 +25,7 @@
  *              least FLOOR_PAIR_MS (20 ms) directly (`_all`: over every pair, as before
  *              issue 17); `overhead_max_heavy` is the worst `overhead` over pairs of at least
  *              HEAVY_PAIR_MS (0.5 s); `overhead_max_vs_raw_remux` the worst `vs raw` of
- *              MP4/MOV → MP4. docs/performance.md (Convert) defines them with the targets.
+ *              MP4/MOV/MKV → MP4. docs/performance.md (Convert) defines them with the targets.
  *   round trip = the same request against that bare server in memory: the body read and
  *              dropped, the reply a Buffer already in memory. No endpoint reached over
  *              HTTP can cost less. Where round trip / direct is over 15 %, the target cannot
@@ -126,8 +126,11 @@ const TARGET_HEAVY = 0.05;
  * it one HTTP round trip is already more than 15 % of the conversion on this machine.
  */
 const FLOOR_PAIR_MS = 20;
-/** The remux pairs whose probe the box reader replaces (lib/media/mp4-probe.ts): `overhead_max_vs_raw_remux`. */
-const REMUX_PAIRS: readonly string[] = ["mp4>mp4", "mov>mp4"];
+/**
+ * The pairs whose ffmpeg remux the service no longer runs (lib/media/faststart.ts,
+ * mov-to-mp4.ts, matroska-to-mp4.ts): `overhead_max_vs_raw_remux`, target within 15 %.
+ */
+const REMUX_PAIRS: readonly string[] = ["mp4>mp4", "mov>mp4", "mkv>mp4"];
 
 type Pair = { source: SniffedFormat; target: ConvertTarget };
 type Figure = Pair & {
@@ -639,7 +642,7 @@ async function main(): Promise<void> {
           ? `pairs taking ≥ ${FLOOR_PAIR_MS} ms directly, beyond the floor: worst ${worstBeyondFloorCounted.source}→${worstBeyondFloorCounted.target} ${percent(worstBeyondFloorCounted.overhead_beyond_floor)} (overhead_beyond_floor_max, target ≤ ${percent(TARGET_OVERHEAD)}: ${met(worstBeyondFloorCounted.overhead_beyond_floor, TARGET_OVERHEAD)})`
           : "",
         worstRemuxVsRaw
-          ? `MP4/MOV → MP4 against the raw ffmpeg remux: worst ${worstRemuxVsRaw.source}→${worstRemuxVsRaw.target} ${percent(worstRemuxVsRaw.overhead_vs_raw)} (overhead_max_vs_raw_remux, target ≤ ${percent(TARGET_OVERHEAD)}: ${met(worstRemuxVsRaw.overhead_vs_raw, TARGET_OVERHEAD)}); every video → MP4: ${Object.entries(
+          ? `MP4/MOV/MKV → MP4 against the raw ffmpeg remux: worst ${worstRemuxVsRaw.source}→${worstRemuxVsRaw.target} ${percent(worstRemuxVsRaw.overhead_vs_raw)} (overhead_max_vs_raw_remux, target ≤ ${percent(TARGET_OVERHEAD)}: ${met(worstRemuxVsRaw.overhead_vs_raw, TARGET_OVERHEAD)}); every video → MP4: ${Object.entries(
               toMp4VsRaw,
             )
               .map(([k, v]) => `${k} ${percent(v)}`)
