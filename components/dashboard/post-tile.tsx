@@ -3,7 +3,7 @@ import { displayTitle } from "@/lib/presenters/title";
 import { countOf } from "../plural";
 import { GALLERY_SIZES, previewSources } from "../preview-image";
 import { automaticAlt, matchedLine } from "@/lib/posts/text-lines";
-import type { Post, Privacy } from "./api";
+import type { FileObject, Post, Privacy } from "./api";
 import { CopyButton } from "./copy-button";
 
 const PRIVACY_BADGE: Record<Privacy, string> = {
@@ -11,6 +11,20 @@ const PRIVACY_BADGE: Record<Privacy, string> = {
   unlisted: "bg-amber-100 text-amber-800 dark:bg-amber-500/15 dark:text-amber-300",
   private: "bg-zinc-200 text-zinc-800 dark:bg-zinc-700 dark:text-zinc-200",
 };
+
+/**
+ * What a tile without a picture says: a paste's language (its Shiki id, as the paste editor
+ * lists it) or "Text", another file's extension, never a raw media type such as
+ * `text/plain; charset=utf-8`.
+ */
+export function placeholderLabel(file: FileObject | undefined): string {
+  if (!file) return "No file";
+  if (file.kind === "text") return file.language && file.language !== "text" ? file.language : "Text";
+  const dot = file.name.lastIndexOf(".");
+  const extension = dot > 0 ? file.name.slice(dot + 1).toUpperCase() : "";
+  if (file.kind === "file") return extension ? `${extension} file` : "File";
+  return file.kind === "video" ? "Video" : "Image";
+}
 
 /** One post in the grid: its preview opens the editor; the checkbox selects it. */
 export function PostTile({
@@ -20,11 +34,14 @@ export function PostTile({
   onEdit,
   onToggle,
   eager = false,
+  priority = false,
 }: {
   post: Post;
   checked: boolean;
   /** The first screenful of tiles loads at once, not when the lazy-loading observer runs. */
   eager?: boolean;
+  /** The first row: fetched before other images, since the page's largest paint is one of them. */
+  priority?: boolean;
   /** The gallery's search: the line of an image's text it matched is shown (docs/ocr.md). */
   search?: string;
   onEdit: () => void;
@@ -52,11 +69,12 @@ export function PostTile({
               alt={autoAlt ? `Automatic description, text in the image: ${autoAlt}` : ""}
               data-alt={autoAlt ? "automatic" : undefined}
               loading={eager ? "eager" : "lazy"}
+              fetchPriority={priority ? "high" : undefined}
               className="h-full w-full object-cover"
             />
           ) : (
             <div className="flex h-full items-center justify-center text-sm text-zinc-600 dark:text-zinc-400">
-              {post.files[0]?.mime_type ?? "No file"}
+              {placeholderLabel(post.files[0])}
             </div>
           )}
         </div>
