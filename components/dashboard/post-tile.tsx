@@ -3,7 +3,8 @@ import { displayTitle } from "@/lib/presenters/title";
 import { countOf } from "../plural";
 import { GALLERY_SIZES, previewSources } from "../preview-image";
 import { automaticAlt, matchedLine } from "@/lib/posts/text-lines";
-import type { FileObject, Post, Privacy } from "./api";
+import type { Post, Privacy } from "./api";
+import { placeholderLabel } from "./tile-label";
 import { CopyButton } from "./copy-button";
 
 const PRIVACY_BADGE: Record<Privacy, string> = {
@@ -11,20 +12,6 @@ const PRIVACY_BADGE: Record<Privacy, string> = {
   unlisted: "bg-amber-100 text-amber-800 dark:bg-amber-500/15 dark:text-amber-300",
   private: "bg-zinc-200 text-zinc-800 dark:bg-zinc-700 dark:text-zinc-200",
 };
-
-/**
- * What a tile without a picture says: a paste's language (its Shiki id, as the paste editor
- * lists it) or "Text", another file's extension, never a raw media type such as
- * `text/plain; charset=utf-8`.
- */
-export function placeholderLabel(file: FileObject | undefined): string {
-  if (!file) return "No file";
-  if (file.kind === "text") return file.language && file.language !== "text" ? file.language : "Text";
-  const dot = file.name.lastIndexOf(".");
-  const extension = dot > 0 ? file.name.slice(dot + 1).toUpperCase() : "";
-  if (file.kind === "file") return extension ? `${extension} file` : "File";
-  return file.kind === "video" ? "Video" : "Image";
-}
 
 /** One post in the grid: its preview opens the editor; the checkbox selects it. */
 export function PostTile({

@@ -1,7 +1,8 @@
 /**
- * Compression on the production server (issue 29, docs/compression.md): pages, their scripts
- * and style sheets (Next's server) and the fast lane's JSON are sent with Brotli or gzip when
- * the request accepts it, with `Vary: Accept-Encoding`, and as they are when it does not.
+ * Compression on the production server (issue 29, docs/compression.md): pages (Next's
+ * server), their scripts and style sheets (compressed once at build, lib/server/static-assets.ts)
+ * and the fast lane's JSON are sent with Brotli or gzip when the request accepts it, with
+ * `Vary: Accept-Encoding`, and as they are when it does not.
  * Read with node:http, which neither asks for nor undoes any encoding.
  */
 import { existsSync, readFileSync } from "node:fs";
