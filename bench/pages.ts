@@ -443,7 +443,8 @@ async function main(): Promise<void> {
       lighthouse[page.name] = {};
       for (const formFactor of ["mobile", "desktop"] as const) {
         const runs: Run[] = [];
-        for (let i = 0; i < RUNS; i++) runs.push(await lighthouseRun(port, page.url, formFactor, page.signedIn ? cookie : undefined, page.name));
+        for (let i = 0; i < RUNS; i++)
+          runs.push(await lighthouseRun(port, page.url, formFactor, page.signedIn ? cookie : undefined, page.name));
         lighthouse[page.name][formFactor] = medians(runs);
         const m = lighthouse[page.name][formFactor];
         log(

@@ -24,7 +24,9 @@ describe("placeholderLabel", () => {
     expect(placeholderLabel(file({ kind: "text", name: "greet.py", mime_type: "text/plain; charset=utf-8", language: "python" }))).toBe(
       "python",
     );
-    expect(placeholderLabel(file({ kind: "text", name: "notes.txt", mime_type: "text/plain; charset=utf-8", language: "text" }))).toBe("Text");
+    expect(placeholderLabel(file({ kind: "text", name: "notes.txt", mime_type: "text/plain; charset=utf-8", language: "text" }))).toBe(
+      "Text",
+    );
     expect(placeholderLabel(file({ kind: "text", name: "notes", mime_type: "text/plain; charset=utf-8", language: null }))).toBe("Text");
   });
 
