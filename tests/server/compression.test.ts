@@ -119,6 +119,11 @@ describe("compression on the production server", () => {
     expect(plain.body.toString()).toContain('src="/share-islands.js"');
     expect(plain.body.toString()).not.toMatch(/\/_next\/static\/[^"]+\.js/);
     expect(plain.body.toString()).not.toContain("self.__next_f");
+    // Its style sheet inline, with the page's CSP nonce, not linked (a second round trip before the first paint).
+    const nonce = /'nonce-([^']+)'/.exec(String(plain.headers["content-security-policy"]))?.[1];
+    expect(nonce).toBeTruthy();
+    expect(plain.body.toString()).toMatch(new RegExp(`<style nonce="${nonce}" data-href="/_next/static/[^"]+\\.css">[^<]*\\.sr-only`));
+    expect(plain.body.toString()).not.toMatch(/<link[^>]*rel="stylesheet"/);
     for (const [accept, encoding] of [
       ["gzip", "gzip"],
       ["gzip, deflate, br", "br"],
