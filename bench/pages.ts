@@ -1,7 +1,7 @@
 /**
  * bench:pages — how fast the pages load in a browser (issue 29).
  *
- *   node --import tsx bench/pages.ts [--runs 3] [--js-only] [--only share-image,dashboard,...]
+ *   node --import tsx bench/pages.ts [--runs 3] [--js-only] [--only share-image,dashboard,...] [--reports DIR]
  *
  * Starts the production server (the built app) with the embedded defaults and
  * UPLOAD_FILES=media,text, seeds through the admin CLI and the API a user with a password,
@@ -22,6 +22,7 @@
  *   at 1350x940 with visible scroll bars over a 1.6 Mbps / 150 ms network, the sum of its
  *   `layout-shift` entries (without recent input) until the network is idle and a second
  *   after, with the elements that moved (so a regression names its cause).
+ * `--reports DIR` keeps each Lighthouse report (JSON) there, to read what an LCP waited for.
  * In the same run a static reference: the first photo's 320/640/1280 WebP renditions in a
  * page with `srcset` and no script, served by a plain node:http file server.
  *
@@ -54,6 +55,7 @@ const flag = (name: string): string | undefined => {
 const RUNS = Number(flag("runs") ?? 3);
 const JS_ONLY = args.includes("--js-only");
 const ONLY = flag("only")?.split(",");
+const REPORTS = flag("reports");
 const PASSWORD = "correct horse battery";
 const PHOTOS = 12;
 
@@ -257,7 +259,7 @@ async function startChromium(): Promise<number> {
   throw new Error("Chromium did not open its debugging port");
 }
 
-async function lighthouseRun(port: number, url: string, formFactor: "mobile" | "desktop", cookie?: string): Promise<Run> {
+async function lighthouseRun(port: number, url: string, formFactor: "mobile" | "desktop", cookie?: string, name?: string): Promise<Run> {
   const { default: lighthouse, desktopConfig } = await import("lighthouse");
   const result = await lighthouse(
     url,
@@ -266,6 +268,10 @@ async function lighthouseRun(port: number, url: string, formFactor: "mobile" | "
   );
   if (!result) throw new Error(`lighthouse gave no result for ${url}`);
   const { lhr } = result;
+  if (REPORTS && name) {
+    await mkdir(REPORTS, { recursive: true });
+    await writeFile(join(REPORTS, `${name}-${formFactor}-${Date.now()}.json`), JSON.stringify(lhr));
+  }
   if (lhr.runtimeError) throw new Error(`lighthouse on ${url}: ${lhr.runtimeError.message}`);
   const numeric = (id: string): number => lhr.audits[id]?.numericValue ?? Number.NaN;
   const items = (lhr.audits["resource-summary"]?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)
@@ -437,7 +443,8 @@ async function main(): Promise<void> {
       lighthouse[page.name] = {};
       for (const formFactor of ["mobile", "desktop"] as const) {
         const runs: Run[] = [];
-        for (let i = 0; i < RUNS; i++) runs.push(await lighthouseRun(port, page.url, formFactor, page.signedIn ? cookie : undefined));
+        for (let i = 0; i < RUNS; i++)
+          runs.push(await lighthouseRun(port, page.url, formFactor, page.signedIn ? cookie : undefined, page.name));
         lighthouse[page.name][formFactor] = medians(runs);
         const m = lighthouse[page.name][formFactor];
         log(

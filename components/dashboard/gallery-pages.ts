@@ -1,15 +1,35 @@
 /** The gallery's posts: GET /api/posts page by page, the next page on scroll. */
-import { useInfiniteQuery } from "@tanstack/react-query";
+import { type InfiniteData, useInfiniteQuery } from "@tanstack/react-query";
 import { type RefObject, useEffect, useRef } from "react";
 import { api, type PostPage } from "./api";
 import type { Filters } from "./gallery-filters";
 import { DEFAULT_GALLERY_SORT } from "@/lib/posts/gallery-sorts";
+import type { FirstGalleryPage } from "@/lib/web/dashboard/gallery";
 
+/** As the server's first page (GALLERY_PAGE_SIZE in lib/web/dashboard/gallery.ts). */
 const PAGE_SIZE = 30;
 
-/** GET /api/posts page by page (cursor), with the filters as the query key. */
-export function usePostPages({ search, privacy, tab, folder, sort }: Filters) {
+/**
+ * The server-rendered first page as the query's initial data, when it belongs to the listing
+ * asked for (no search, privacy or kind filter; the same folder and order). Dated when it was
+ * read, so the query refetches it only once it is stale, as it would a fetched page.
+ */
+function initialPages(
+  { search, privacy, tab, folder, sort }: Filters,
+  first: FirstGalleryPage | undefined,
+): { initialData?: InfiniteData<PostPage, string | null>; initialDataUpdatedAt?: number } {
+  if (!first || search || privacy || tab !== "all" || folder !== first.listing.folder || sort !== first.listing.sort) return {};
+  return { initialData: { pages: [first.page], pageParams: [null] }, initialDataUpdatedAt: first.readAt };
+}
+
+/**
+ * GET /api/posts page by page (cursor), with the filters as the query key; the first page of
+ * the listing the server rendered comes from `first` (no second fetch of it).
+ */
+export function usePostPages(filters: Filters, first?: FirstGalleryPage) {
+  const { search, privacy, tab, folder, sort } = filters;
   return useInfiniteQuery({
+    ...initialPages(filters, first),
     queryKey: ["posts", { search, privacy, tab, folder, sort }],
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) => {

@@ -5,6 +5,7 @@
  * privacy change (one POST /api/posts/batch), uploads, and the editor dialog.
  */
 import { useQueryClient } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
 import { type Dispatch, type SetStateAction, useCallback, useState } from "react";
 import { countOf } from "../plural";
 import type { Post, Privacy } from "./api";
@@ -13,16 +14,25 @@ import { FilterBar, isFiltered, SortSelect, useFilters } from "./gallery-filters
 import { PostList, useGalleryView, ViewToggle } from "./gallery-view";
 import { FolderActions } from "./folder-actions";
 import { useNextPageOnScroll, usePostPages } from "./gallery-pages";
-import { PostEditor } from "./post-editor";
 import { PostTile } from "./post-tile";
 import { SelectionBar } from "./selection-bar";
 import { UploadPanel } from "./upload-panel";
 import { PasteEditor } from "./paste-editor";
 import { useUploads } from "./upload";
 import { muted, secondaryButton } from "./ui";
+import type { FirstGalleryPage } from "@/lib/web/dashboard/gallery";
 
-/** `textAllowed`: UPLOAD_FILES lets text in, so the paste editor is shown (docs/pastes.md). */
-export function Gallery({ textAllowed = false }: { textAllowed?: boolean }) {
+/**
+ * The editor opens on a click: its code (the video player, the file list, the share
+ * password form) is loaded then, not before the first paint (issue 29).
+ */
+const PostEditor = dynamic(() => import("./post-editor").then((m) => m.PostEditor), { ssr: false });
+
+/**
+ * `textAllowed`: UPLOAD_FILES lets text in, so the paste editor is shown (docs/pastes.md).
+ * `first`: the first page the server read for the page's listing (lib/web/dashboard/gallery.ts).
+ */
+export function Gallery({ textAllowed = false, first }: { textAllowed?: boolean; first?: FirstGalleryPage }) {
   const queryClient = useQueryClient();
   const { filters, sort, onSort, ...filterBar } = useFilters();
   const [view, setView] = useGalleryView();
@@ -31,7 +41,7 @@ export function Gallery({ textAllowed = false }: { textAllowed?: boolean }) {
   const [notice, setNotice] = useState<string | null>(null);
   const [bulkPrivacy, setBulkPrivacy] = useState<Privacy>("private");
 
-  const query = usePostPages(filters);
+  const query = usePostPages(filters, first);
   const posts = query.data?.pages.flatMap((p) => p.posts) ?? [];
   const sentinel = useNextPageOnScroll(query);
 
@@ -160,6 +170,8 @@ function NoPosts({ filtered }: { filtered: boolean }) {
 
 /** Two rows of four on a desktop, four rows of two on a phone: the first screenful. */
 const EAGER_TILES = 8;
+/** The first row on a desktop, the first two on a phone: in the server's HTML, fetched first. */
+const PRIORITY_TILES = 4;
 
 function PostGrid({
   posts,
@@ -181,6 +193,7 @@ function PostGrid({
           key={post.code}
           post={post}
           eager={index < EAGER_TILES}
+          priority={index < PRIORITY_TILES}
           checked={selected.has(post.code)}
           search={search}
           onEdit={() => onEdit(post)}

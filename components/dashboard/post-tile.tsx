@@ -4,6 +4,7 @@ import { countOf } from "../plural";
 import { GALLERY_SIZES, previewSources } from "../preview-image";
 import { automaticAlt, matchedLine } from "@/lib/posts/text-lines";
 import type { Post, Privacy } from "./api";
+import { placeholderLabel } from "./tile-label";
 import { CopyButton } from "./copy-button";
 
 const PRIVACY_BADGE: Record<Privacy, string> = {
@@ -20,11 +21,14 @@ export function PostTile({
   onEdit,
   onToggle,
   eager = false,
+  priority = false,
 }: {
   post: Post;
   checked: boolean;
   /** The first screenful of tiles loads at once, not when the lazy-loading observer runs. */
   eager?: boolean;
+  /** The first row: fetched before other images, since the page's largest paint is one of them. */
+  priority?: boolean;
   /** The gallery's search: the line of an image's text it matched is shown (docs/ocr.md). */
   search?: string;
   onEdit: () => void;
@@ -52,11 +56,12 @@ export function PostTile({
               alt={autoAlt ? `Automatic description, text in the image: ${autoAlt}` : ""}
               data-alt={autoAlt ? "automatic" : undefined}
               loading={eager ? "eager" : "lazy"}
+              fetchPriority={priority ? "high" : undefined}
               className="h-full w-full object-cover"
             />
           ) : (
             <div className="flex h-full items-center justify-center text-sm text-zinc-600 dark:text-zinc-400">
-              {post.files[0]?.mime_type ?? "No file"}
+              {placeholderLabel(post.files[0])}
             </div>
           )}
         </div>

@@ -3,9 +3,10 @@
  * Large files from the dashboard go over tus (docs/resumable-uploads.md) with tus-js-client:
  * in chunks below common proxy body caps, with pause and resume, and resumed after a page
  * reload (tus-js-client keeps unfinished uploads in localStorage by the file's fingerprint:
- * name, type, size, last-modified time, endpoint).
+ * name, type, size, last-modified time, endpoint). tus-js-client is loaded with the first large
+ * file, not with the gallery: most visits upload nothing that large (issue 29).
  */
-import { Upload } from "tus-js-client";
+import type { DetailedError } from "tus-js-client";
 import { errorText, type Privacy } from "./api";
 
 /** Files larger than this go over tus; smaller ones as one POST /upload. */
@@ -27,8 +28,8 @@ async function shareUrlOf(code: string): Promise<string | undefined> {
   return ((await reply.json()) as { post?: { url?: string } }).post?.url;
 }
 
-function failureMessage(error: Error & { originalResponse?: { getStatus(): number; getBody(): string } | null }): string {
-  const response = error.originalResponse;
+function failureMessage(error: Error | DetailedError): string {
+  const response = "originalResponse" in error ? error.originalResponse : null;
   if (!response) return "The connection failed; press Resume to go on where it stopped.";
   let body: unknown = null;
   try {
@@ -43,12 +44,18 @@ function failureMessage(error: Error & { originalResponse?: { getStatus(): numbe
  * Starts (or, when this browser already sent part of the same file, resumes) a tus upload.
  * `control` is called once with the pause/resume handle.
  */
-export function sendResumable(
+export async function sendResumable(
   file: File,
   privacy: Privacy,
   onProgress: (loaded: number, total: number) => void,
   control: (handle: ResumableControl) => void,
 ): Promise<ResumableResult> {
+  let Upload: typeof import("tus-js-client").Upload;
+  try {
+    ({ Upload } = await import("tus-js-client"));
+  } catch {
+    return { ok: false, message: "The uploader could not be loaded; check the connection and try again." };
+  }
   return new Promise((resolve) => {
     let post: string | null = null;
     const upload = new Upload(file, {

@@ -15,6 +15,7 @@ import { PasswordForm } from "./password-form";
 import { PasskeySettings, TwoFactorSettings } from "./sign-in-factors";
 import { sendFiles } from "./upload";
 import { Field } from "../field";
+import type { FirstAccount } from "@/lib/web/dashboard/settings";
 import { Pending } from "./notices";
 import { card, dangerButton, formatBytes, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
 
@@ -311,9 +312,15 @@ const PLAN_TEXT: Record<OwnAccount["plan"], string> = {
   ultra: "Ultra: everything in Plus, teams and the most quota",
 };
 
-export function SettingsPanel() {
+/** `first`: the account as the server read it for this page (lib/web/dashboard/settings.ts): no second fetch of it. */
+export function SettingsPanel({ first }: { first?: FirstAccount }) {
   // GET answers the account itself; PATCH and the image routes answer {user} (docs/relay-account.md).
-  const me = useQuery({ queryKey: ["relay-me"], queryFn: () => api<OwnAccount>("/relay/users/@me") });
+  const me = useQuery({
+    queryKey: ["relay-me"],
+    queryFn: () => api<OwnAccount>("/relay/users/@me"),
+    initialData: first?.account,
+    initialDataUpdatedAt: first?.readAt,
+  });
   if (!me.data) return <Pending error={me.error} />;
   const user = me.data;
   return (

@@ -5,7 +5,7 @@
  * and passkeys (add, rename, delete). Over the Relay endpoints of lib/routes/relay-factors.ts;
  * docs/two-factor.md and docs/passkeys.md.
  */
-import { startRegistration } from "@simplewebauthn/browser";
+import type { startRegistration } from "@simplewebauthn/browser";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { ApiError, api } from "./api";
@@ -245,7 +245,9 @@ export function PasskeySettings() {
       const { options } = await api<{ options: Parameters<typeof startRegistration>[0]["optionsJSON"] }>("/relay/auth/passkeys/options", {
         method: "POST",
       });
-      const response = await startRegistration({ optionsJSON: options });
+      // Loaded when a passkey is added, not with the settings page (issue 29: JS the first paint does not need).
+      const { startRegistration: register } = await import("@simplewebauthn/browser");
+      const response = await register({ optionsJSON: options });
       await api("/relay/auth/passkeys", { method: "POST", body: JSON.stringify({ name: name.trim() || "Passkey", response }) });
       setName("");
       setResult({ text: "Passkey added.", error: false });

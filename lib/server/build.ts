@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { precompressStaticAssets } from "./static-assets";
 
 /** Folders and files whose contents end up in (or configure) the Next build. */
 const INPUT_DIRS = ["app", "components", "lib", "public"];
@@ -86,6 +87,13 @@ export function runNextBuild(root: string, stdio: "inherit" | "pipe" = "inherit"
     child.on("error", fail);
     child.on("exit", (code, signal) => {
       if (code === 0) {
+        // Scripts and style sheets compressed once here, not per request (static-assets.ts).
+        try {
+          precompressStaticAssets(root);
+        } catch (error) {
+          fail(error);
+          return;
+        }
         writeFileSync(join(root, FINGERPRINT_FILE), `${fingerprint}\n`);
         done();
       } else {

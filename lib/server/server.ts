@@ -25,6 +25,7 @@ import { isFormPost, screenFormPost } from "./form-posts";
 import { hasMalformedPath, isNextMethod, NEXT_METHODS, refuseBeforeNext } from "./next-gate";
 import { servePage } from "./page-cache";
 import { serveWithoutRuntime, servesWithoutRuntime } from "./share-islands";
+import { staticAssets, type StaticAssets } from "./static-assets";
 
 export interface StartServerOptions {
   port: number;
@@ -190,7 +191,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   // Listen first so that port 0 resolves to a real port Next can be told about; requests
   // that arrive while Next prepares wait for it.
-  const handlers: Handlers = {};
+  // Scripts and style sheets precompressed at build need no Next: answered from the start (static-assets.ts).
+  const handlers: Handlers = { assets: options.dev ? undefined : staticAssets(dir) };
   let markReady!: () => void;
   const ready = new Promise<void>((done) => (markReady = done));
   const server = createHttpServer(requestListener(handlers, ready, trustProxy, options.dev));
@@ -227,6 +229,8 @@ type Handlers = {
   next?: RequestHandler;
   /** Absent in development and when turned off. */
   fastLane?: FastLane;
+  /** `/_next/static` scripts and style sheets from their precompressed siblings; absent in development. */
+  assets?: StaticAssets;
 };
 
 /**
@@ -249,6 +253,7 @@ function requestListener(
     res.setHeader("request-id", requestId);
     // A direct file is answered without the promise chain too.
     if (fastLane && serveFileNow(fastLane, req, res, requestId)) return;
+    if (handlers.assets?.serve(req, res)) return;
     ready.then(() => serveWhenReady(handlers, req, res, trustProxy, dev)).catch((error: unknown) => answerFailure(res, requestId, error));
   };
 }
@@ -288,7 +293,7 @@ async function serveWhenReady(
     // Share pages for visitors without a session go out without Next's client runtime
     // (share-islands.ts); a robot's page is cached as rewritten, so a replay costs nothing more.
     const render = servesWithoutRuntime(forNext)
-      ? () => serveWithoutRuntime(forNext, res, () => handle(forNext, res))
+      ? () => serveWithoutRuntime(forNext, res, () => handle(forNext, res), handlers.assets?.stylesheet)
       : () => handle(forNext, res);
     await servePage(forNext, res, render);
   }

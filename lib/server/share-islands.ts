@@ -13,6 +13,11 @@
  * script) and the wrap toggle of a text need no script. A page that marks an element
  * `data-needs-runtime` (a video with an adaptive stream: hls.js attaches it after
  * hydration) is sent as Next wrote it. Either way the HTML is compressed here.
+ *
+ * The rewritten page also carries its style sheet inline (`<style>` with the nonce) instead of
+ * linking it: the sheet blocked the first paint behind a second round trip, which the page's
+ * largest image, already in flight, did not need (issue 29: the image share page's LCP against
+ * a static page's). Compressed with the page it adds ~8 KB.
  */
 import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { compressText, pickEncoding, varyWithEncoding } from "./compress";
@@ -29,6 +34,11 @@ const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?next-auth\.session-token(?:\.\d+
 export const ISLANDS_SCRIPT = "/share-islands.js";
 /** Pages larger than this are sent as rendered (a share page is ~20 KB). */
 const MAX_BYTES = 2 * 1024 * 1024;
+/** Style sheets larger than this stay linked (the build's one sheet is ~52 KB, ~8 KB compressed). */
+const MAX_INLINE_CSS_BYTES = 128 * 1024;
+
+/** The text of one of the build's style sheets by its URL path, or null (static-assets.ts). */
+export type StylesheetText = (href: string) => string | null;
 
 /** Whether this request's page is served without Next's client runtime. */
 export function servesWithoutRuntime(req: IncomingMessage): boolean {
@@ -42,7 +52,12 @@ export function servesWithoutRuntime(req: IncomingMessage): boolean {
  * Renders through `render` (Next) with compression off, holds the page, and writes it
  * rewritten (see above) and compressed for the encodings the client accepts.
  */
-export async function serveWithoutRuntime(req: IncomingMessage, res: ServerResponse, render: () => Promise<void>): Promise<void> {
+export async function serveWithoutRuntime(
+  req: IncomingMessage,
+  res: ServerResponse,
+  render: () => Promise<void>,
+  stylesheet?: StylesheetText,
+): Promise<void> {
   const accepted = req.headers["accept-encoding"];
   // Next's own compression would hand us bytes we cannot rewrite.
   req.headers["accept-encoding"] = "identity";
@@ -52,13 +67,16 @@ export async function serveWithoutRuntime(req: IncomingMessage, res: ServerRespo
     const html = body.toString("utf8");
     if (html.includes("data-needs-runtime")) return encode(req, res, accepted, body);
     const nonce = /'nonce-([^']+)'/.exec(String(res.getHeader("content-security-policy") ?? ""))?.[1];
-    return encode(req, res, accepted, Buffer.from(withoutRuntime(html, nonce)));
+    return encode(req, res, accepted, Buffer.from(withoutRuntime(html, nonce, stylesheet)));
   });
   await render();
 }
 
-/** The page without Next's scripts, with the islands script. Exported for its unit test. */
-export function withoutRuntime(html: string, nonce: string | undefined): string {
+/**
+ * The page without Next's scripts, with the islands script and, when `stylesheet` gives their
+ * text, its style sheets inline. Exported for its unit test.
+ */
+export function withoutRuntime(html: string, nonce: string | undefined, stylesheet?: StylesheetText): string {
   const stripped = html
     // Script files (the runtime, the page's chunks, the nomodule polyfills).
     .replace(/<script\b[^>]*\bsrc="[^"]*"[^>]*>\s*<\/script>/g, "")
@@ -66,11 +84,23 @@ export function withoutRuntime(html: string, nonce: string | undefined): string 
     .replace(/<script\b(?![^>]*\btype="application\/ld\+json")[^>]*>[\s\S]*?<\/script>/g, "")
     // Preloads of scripts the page no longer runs.
     .replace(/<link\b[^>]*>/g, (tag) =>
-      /\brel="(?:modulepreload|preload)"/.test(tag) && /\bas="script"|\brel="modulepreload"/.test(tag) ? "" : tag,
+      /\brel="(?:modulepreload|preload)"/.test(tag) && /\bas="script"|\brel="modulepreload"/.test(tag)
+        ? ""
+        : inlined(tag, nonce, stylesheet),
     );
   const script = `<script src="${ISLANDS_SCRIPT}" async${nonce ? ` nonce="${nonce}"` : ""}></script>`;
   const end = stripped.lastIndexOf("</body>");
   return end === -1 ? stripped + script : `${stripped.slice(0, end)}${script}${stripped.slice(end)}`;
+}
+
+/** A `<link rel="stylesheet">` of the build as a `<style>` with its text; any other tag as it is. */
+function inlined(tag: string, nonce: string | undefined, stylesheet: StylesheetText | undefined): string {
+  if (!stylesheet || !/\brel="stylesheet"/.test(tag)) return tag;
+  const href = /\bhref="([^"]+)"/.exec(tag)?.[1];
+  const css = href ? stylesheet(href) : null;
+  // A sheet that could close the element early (`</style`) stays linked.
+  if (!css || css.length > MAX_INLINE_CSS_BYTES || /<\/style/i.test(css)) return tag;
+  return `<style${nonce ? ` nonce="${nonce}"` : ""} data-href="${href}">${css}</style>`;
 }
 
 function encode(req: IncomingMessage, res: ServerResponse, accepted: string | undefined, body: Buffer): Buffer {

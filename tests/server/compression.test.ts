@@ -1,10 +1,13 @@
 /**
- * Compression on the production server (issue 29, docs/compression.md): pages, their scripts
- * and style sheets (Next's server) and the fast lane's JSON are sent with Brotli or gzip when
- * the request accepts it, with `Vary: Accept-Encoding`, and as they are when it does not.
+ * Compression on the production server (issue 29, docs/compression.md): pages (Next's
+ * server), their scripts and style sheets (compressed once at build, lib/server/static-assets.ts)
+ * and the fast lane's JSON are sent with Brotli or gzip when the request accepts it, with
+ * `Vary: Accept-Encoding`, and as they are when it does not.
  * Read with node:http, which neither asks for nor undoes any encoding.
  */
+import { existsSync, readFileSync } from "node:fs";
 import { request } from "node:http";
+import { fileURLToPath } from "node:url";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminCli, freePort, startTestServer, type TestServer } from "../support/server";
@@ -116,6 +119,11 @@ describe("compression on the production server", () => {
     expect(plain.body.toString()).toContain('src="/share-islands.js"');
     expect(plain.body.toString()).not.toMatch(/\/_next\/static\/[^"]+\.js/);
     expect(plain.body.toString()).not.toContain("self.__next_f");
+    // Its style sheet inline, with the page's CSP nonce, not linked (a second round trip before the first paint).
+    const nonce = /'nonce-([^']+)'/.exec(String(plain.headers["content-security-policy"]))?.[1];
+    expect(nonce).toBeTruthy();
+    expect(plain.body.toString()).toMatch(new RegExp(`<style nonce="${nonce}" data-href="/_next/static/[^"]+\\.css">[^<]*\\.sr-only`));
+    expect(plain.body.toString()).not.toMatch(/<link[^>]*rel="stylesheet"/);
     for (const [accept, encoding] of [
       ["gzip", "gzip"],
       ["gzip, deflate, br", "br"],
@@ -149,6 +157,49 @@ describe("compression on the production server", () => {
       expect(res.headers["content-encoding"], asset).toMatch(/^(gzip|br)$/);
       expect(varies(res), asset).toBe(true);
       expect(decoded(res).length, asset).toBeGreaterThan(res.body.length);
+    }
+  });
+
+  it("scripts and style sheets: the Brotli or gzip file made once at build, the file as built otherwise, with Vary and the right length", async () => {
+    const html = decoded(await get(`${server.url}/signin`, { "accept-encoding": "gzip" }));
+    const assets = [
+      /<script src="(\/_next\/static\/[^"]+\.js)"/.exec(html)?.[1],
+      /<link rel="stylesheet" href="(\/_next\/static\/[^"]+\.css)"/.exec(html)?.[1],
+    ];
+    const build = fileURLToPath(new URL("../../.next/", import.meta.url));
+    for (const asset of assets) {
+      expect(asset).toBeTruthy();
+      const file = `${build}${asset!.slice("/_next/".length)}`;
+      const original = readFileSync(file);
+      // Made by the build step (lib/server/build.ts), not by the request.
+      expect(existsSync(`${file}.br`), asset).toBe(true);
+      expect(existsSync(`${file}.gz`), asset).toBe(true);
+      for (const [accept, encoding, sibling] of [
+        ["gzip, deflate, br, zstd", "br", `${file}.br`],
+        ["gzip", "gzip", `${file}.gz`],
+        ["br;q=0, gzip", "gzip", `${file}.gz`],
+        ["identity", undefined, file],
+        ["", undefined, file],
+      ] as const) {
+        const res = await get(`${server.url}${asset}`, accept ? { "accept-encoding": accept } : {});
+        expect(res.status, `${asset} ${accept}`).toBe(200);
+        expect(res.headers["content-encoding"], `${asset} ${accept}`).toBe(encoding);
+        expect(varies(res), `${asset} ${accept}`).toBe(true);
+        expect(res.headers["cache-control"], asset).toContain("immutable");
+        expect(res.headers["content-type"], asset).toMatch(asset!.endsWith(".js") ? /javascript/ : /^text\/css/);
+        expect(Number(res.headers["content-length"]), `${asset} ${accept}`).toBe(res.body.length);
+        // The precompressed file itself, byte for byte, and it unpacks to the file as built.
+        expect(res.body.equals(readFileSync(sibling)), `${asset} ${accept}`).toBe(true);
+        expect(decoded(res) === original.toString(), `${asset} ${accept}`).toBe(true);
+        if (encoding) expect(res.body.length, `${asset} ${accept}`).toBeLessThan(original.length);
+        // Each variant has its own validator; asking again with it gets a 304 without a body.
+        const again = await get(`${server.url}${asset}`, {
+          ...(accept ? { "accept-encoding": accept } : {}),
+          "if-none-match": String(res.headers.etag),
+        });
+        expect(again.status, `${asset} ${accept}`).toBe(304);
+        expect(again.body.length).toBe(0);
+      }
     }
   });
 });

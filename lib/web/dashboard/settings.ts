@@ -1,0 +1,21 @@
+/**
+ * The settings page's account, read by its server component so the page renders with the
+ * HTML instead of after the client's JavaScript and a `GET /relay/users/@me` round trip
+ * (issue 29). The same verb and presenter as that endpoint (lib/routes/table/users.ts
+ * `getUser` for `@me`): a web session has full access, so gallery access is true.
+ */
+import type { z } from "zod";
+import { ownAccount } from "@/lib/presenters/views";
+import type { OwnAccount } from "@/lib/presenters/schemas";
+import { getOwnAccount } from "@/lib/users/profile";
+
+export interface FirstAccount {
+  account: z.output<typeof OwnAccount>;
+  /** When it was read (ms since the epoch): react-query refetches it once it is stale. */
+  readAt: number;
+}
+
+export async function firstAccount(userId: string): Promise<FirstAccount> {
+  const readAt = Date.now();
+  return { account: ownAccount(await getOwnAccount(userId), true), readAt };
+}
