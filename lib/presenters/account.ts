@@ -39,6 +39,11 @@ export const signedInView = ({ key, session }: { key: string; session: SessionRe
   session: sessionView(session, session.id),
 });
 
+/** What account deletion reports (lib/accounts/delete.ts): how many posts and teams went with it. */
+export function accountDeletedView(done: { id: string; posts: number; teams: number }): z.infer<typeof AccountDeleted> {
+  return { id: done.id, deleted: true, posts: done.posts, teams: done.teams };
+}
+
 export function preferencesView(p: NotificationPreferences): z.infer<typeof Preferences> {
   return { likes: p.likes, comments: p.comments, comment_likes: p.commentLikes, follows: p.follows };
 }

@@ -14,7 +14,7 @@ import { signUp } from "../auth/register";
 import { contentDisposition } from "../delivery";
 import { DomainError } from "../errors";
 import type { RouteContext } from "../http/route";
-import { preferencesView, sessionView, signedInView } from "../presenters/account";
+import { accountDeletedView, preferencesView, sessionView, signedInView } from "../presenters/account";
 import { listSessions, revokeAllSessions, revokeSession } from "../sessions/devices";
 import type { PersonalPrincipal } from "../types/principal";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../users/accounts";
@@ -116,7 +116,7 @@ export async function handleDeleteAccount({ principal, body, ip }: RouteContext<
   if (principal.kind !== "session") throw new DomainError("forbidden", "Only a signed-in session can delete the account.");
   const proof = { password: body.password, code: body.code };
   const done = await deleteOwnAccount(principal.user.id, principal.sessionId, proof, ip, { deleteTeams: body.delete_teams === true });
-  return { id: done.id, deleted: true as const, posts: done.posts, teams: done.teams };
+  return accountDeletedView(done);
 }
 
 /** GET /users/@me/export: the zip, streamed as it is made (lib/accounts/export.ts). */
