@@ -23,7 +23,7 @@ import { publishAppend, publishUpload, postPrivacy } from "../uploads/publish";
 import { uploaderFor, type Uploader } from "../uploads/uploader";
 import { moderator, screensFiles } from "../moderation/moderator";
 import { appendReply, batchView, cachedPostReply, postView, uploadReply } from "../presenters/posts";
-import { addToFolder, folderForUpload, folderNotFound, getFolder } from "../folders/folders";
+import { addPostToFolder, addToFolder, folderForUpload, folderNotFound, getFolder, removePostFromFolder } from "../folders/folders";
 import type { codeParam } from "./params";
 import { appendRequestOptions, folderHeader, uploadRequestOptions } from "./upload-headers";
 
@@ -268,7 +268,8 @@ async function batchAction(principal: Principal, body: BatchBody): Promise<Batch
       // Folders are a person's: a team key has none.
       if (principal.kind === "team") throw folderNotFound();
       const folder = await getFolder(principal.user.id, body.folder);
-      return { action: body.action, folderId: folder.id };
+      if (body.action === "folder_add") return { action: body.action, apply: (code, viewer) => addPostToFolder(code, viewer, folder.id) };
+      return { action: body.action, apply: (code) => removePostFromFolder(code, folder.id) };
     }
   }
 }
