@@ -1,11 +1,9 @@
 /**
  * The webhook and delivery objects (docs/webhooks.md, "API") with the views that build them
- * from lib/webhooks/hooks.ts records.
+ * from the records of lib/webhooks/hooks.ts (their shapes: lib/types/webhook.ts).
  */
 import { z } from "zod";
-import { WEBHOOK_EVENTS } from "../webhooks/events";
-import type { DeliveryRecord, WebhookRecord } from "../webhooks/hooks";
-import { WEBHOOK_FORMATS } from "../webhooks/payloads";
+import { type DeliveryRecord, WEBHOOK_EVENTS, WEBHOOK_FORMATS, type WebhookRecord } from "../types/webhook";
 
 /** Also the request's event names and format (lib/routes/webhooks.ts): one enum each, one component each. */
 export const WebhookEventType = z

@@ -31,9 +31,6 @@ export interface Envelope {
   data: EventData;
 }
 
-export const WEBHOOK_FORMATS = ["generic", "discord"] as const;
-export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
-
 export function webhookBody(format: string, event: Envelope): string {
   if (format === "discord") return JSON.stringify(discordBody(event));
   return JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt, data: event.data });
