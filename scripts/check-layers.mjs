@@ -23,6 +23,19 @@ export const LAYERS = [
   ["entry", ["app/", "components/", "proxy.ts", "instrumentation.ts", "lib/server/"]],
   ["surfaces", ["lib/web/", "lib/routes/", "lib/cli/"]],
   ["http", ["lib/http/", "lib/delivery/"]],
+  // The views of records that features own: they read the features' types, so they sit above
+  // them; the surfaces alone use them. Named file by file: any other presenter is below the
+  // features, which use those (a webhook's payload embeds the post object).
+  [
+    "replies",
+    [
+      "lib/presenters/factors.ts",
+      "lib/presenters/links.ts",
+      "lib/presenters/reports.ts",
+      "lib/presenters/social.ts",
+      "lib/presenters/webhooks.ts",
+    ],
+  ],
   [
     "features",
     [
@@ -46,7 +59,7 @@ export const LAYERS = [
     ],
   ],
   ["presenters", ["lib/presenters/"]],
-  ["domain", ["lib/folders/", "lib/posts/", "lib/users/", "lib/sessions/", "lib/usage/"]],
+  ["domain", ["lib/audit/", "lib/folders/", "lib/posts/", "lib/users/", "lib/sessions/", "lib/usage/"]],
   [
     "services",
     [

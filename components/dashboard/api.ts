@@ -5,8 +5,9 @@
  */
 import type { z } from "zod";
 import type { Privacy } from "@/lib/posts/privacy";
-import type { batchReply as BatchReplySchema } from "@/lib/routes/batch";
-import type { FileObject as FileSchema, OwnAccount as OwnAccountSchema, Post as PostSchema } from "@/lib/presenters/schemas";
+import type { BatchReply as BatchReplySchema } from "@/lib/presenters/posts";
+import type { FileObject as FileSchema, Post as PostSchema } from "@/lib/presenters/posts";
+import type { OwnAccount as OwnAccountSchema } from "@/lib/presenters/users";
 
 export class ApiError extends Error {
   constructor(
@@ -42,7 +43,7 @@ export async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
 }
 
 /**
- * The wire types are the route table's zod schemas (lib/presenters/schemas.ts), not a copy:
+ * The wire types are the route table's zod schemas (lib/presenters/), not a copy:
  * type-only imports, so no server code reaches the browser bundle.
  */
 export type FileObject = z.output<typeof FileSchema>;

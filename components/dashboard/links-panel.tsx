@@ -7,7 +7,7 @@
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import type { z } from "zod";
-import type { Link as LinkSchema } from "@/lib/routes/links";
+import type { Link as LinkSchema } from "@/lib/presenters/links";
 import { api, ApiError } from "./api";
 import { CopyButton } from "./copy-button";
 import { ErrorNotice } from "./notices";

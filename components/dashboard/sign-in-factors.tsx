@@ -2,7 +2,7 @@
 /**
  * Settings of the sign-in factors: two-factor sign-in with an authenticator app (set-up
  * with a confirming code, recovery codes shown once, turning off with password or code)
- * and passkeys (add, rename, delete). Over the Relay endpoints of lib/routes/relay-factors.ts;
+ * and passkeys (add, rename, delete). Over the Relay endpoints of lib/routes/factors.ts;
  * docs/two-factor.md and docs/passkeys.md.
  */
 import type { startRegistration } from "@simplewebauthn/browser";

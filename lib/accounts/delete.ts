@@ -13,7 +13,7 @@
  * webhooks, blocks, notifications). A process that dies in step two leaves a marked row: the
  * recovery sweep (sweepDeletingAccounts) takes it over once its owner is dead and runs step two again.
  */
-import { recordAudit, type Actor } from "../admin/audit";
+import { recordAudit, type Actor } from "../audit/log";
 import { confirmOwner, requiresSecondFactor, type Confirmation } from "../auth/factors/two-factor";
 import { requireRecentConfirmation } from "../auth/confirmation";
 import { db } from "../db/client";

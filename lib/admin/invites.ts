@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { env } from "../config/env";
 import { db } from "../db/client";
 import { DomainError } from "../errors";
-import { recordAudit, type Actor } from "./audit";
+import { recordAudit, type Actor } from "../audit/log";
 
 /** Codes expire unless used: a forgotten code should not open the instance for ever. */
 export const INVITE_DEFAULT_DAYS = 7;

@@ -8,7 +8,7 @@ import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { moderatePost, unmoderatePost, type PostModerationState } from "../posts/moderation";
 import { deletePostAsOperator } from "../posts/remove";
-import { recordAudit, type Actor } from "./audit";
+import { recordAudit, type Actor } from "../audit/log";
 
 export const MODERATION_PAGE_SIZE = 20;
 

@@ -4,7 +4,7 @@
  * decision recorded in the audit log.
  */
 import { listReports, resolveReport, type ReportRecord, type ReportStatus } from "../reports/review";
-import { recordAudit, type Actor } from "./audit";
+import { recordAudit, type Actor } from "../audit/log";
 import { postPreviews, type QueuedPost } from "./posts";
 
 export interface QueuedReport extends ReportRecord {

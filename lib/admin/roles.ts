@@ -6,7 +6,7 @@
 import { db } from "../db/client";
 import { DomainError } from "../errors";
 import { requireUser } from "../users/accounts";
-import { recordAudit, type Actor } from "./audit";
+import { recordAudit, type Actor } from "../audit/log";
 
 export const ROLES = ["user", "admin"] as const;
 export type Role = (typeof ROLES)[number];

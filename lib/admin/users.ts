@@ -10,7 +10,7 @@ import type { Plan } from "../plans";
 import { requireUser, setPlan, setPriorityMinutes, setQuotaOverride, suspendUser, unsuspendUser, type Account } from "../users/accounts";
 import { issueResetLink } from "../auth/passwords";
 import { deleteAccount, type DeletedAccount } from "../accounts/delete";
-import { recordAudit, type Actor } from "./audit";
+import { recordAudit, type Actor } from "../audit/log";
 import type { Role } from "./roles";
 
 export const USERS_PAGE_SIZE = 25;

@@ -4,7 +4,7 @@
  * this table only validates flags, resolves `U` (username or id) and shapes the output.
  */
 import { z } from "zod";
-import { cliActor, listAudit, recordAudit, type AuditEntry, type AuditTarget } from "../admin/audit";
+import { cliActor, listAudit, recordAudit, type AuditEntry, type AuditTarget } from "../audit/log";
 import { createInvite, INVITE_MAX_DAYS, listInvites, revokeInvite, type InviteRecord } from "../admin/invites";
 import { quarantinePost, releasePost } from "../admin/posts";
 import { decideReport } from "../admin/reports";

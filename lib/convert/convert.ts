@@ -83,7 +83,7 @@ type Received<T> = T & { filename: string };
 
 /**
  * The upload to convert, as plain values: the route reads them off its request
- * (lib/routes/convert.ts), so this module knows nothing of HTTP.
+ * (lib/routes/media.ts), so this module knows nothing of HTTP.
  */
 export interface ConvertSource {
   /** The request's Content-Length as sent; null when absent (a chunked body). */

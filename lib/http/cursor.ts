@@ -133,5 +133,5 @@ export function sortedPageReply<K extends string, T, V>(
   } as PageReply<K, V>;
 }
 
-/** `{<key>: V[], has_more, next_cursor}`: what `paged(key, item)` in lib/presenters/schemas.ts describes. */
+/** `{<key>: V[], has_more, next_cursor}`: what `paged(key, item)` in lib/presenters/shared.ts describes. */
 export type PageReply<K extends string, V> = Record<K, V[]> & { has_more: boolean; next_cursor: string | null };

@@ -1,6 +1,6 @@
 /**
  * JSON text of frozen cached replies: a route's fromCache freezes a reply it hands out
- * again for as long as it stays right (lib/routes/posts.ts cachedPostView), so it is
+ * again for as long as it stays right (lib/presenters/posts.ts cachedPostReply), so it is
  * checked and serialized once (docs/performance.md, "The cached post reply kept, cheaper
  * cache hits and key hashes").
  */

@@ -47,6 +47,28 @@ export interface HandlerContext<P, Q, B, A extends AuthMode = AuthMode, K extend
   ip: string;
 }
 
+/** What a declared schema parses to; undefined for a part the route does not declare. */
+type Parsed<S, N extends string> = S extends Record<N, infer T> ? (T extends z.ZodType ? z.output<T> : undefined) : undefined;
+
+/**
+ * The context of a handler written apart from its declaration (`handle<RouteId>` in
+ * lib/routes/<area>.ts): `S` names the schemas the route declares (`{ params: typeof
+ * codeParam }`), `K` its key kinds and `A` its auth, as in RouteDef. The declaration in
+ * lib/routes/table/ checks at compile time that the two agree.
+ */
+export type RouteContext<
+  S extends { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType } = Record<never, never>,
+  K extends KeyKind = "personal",
+  A extends AuthMode = "key",
+> = HandlerContext<Parsed<S, "params">, Parsed<S, "query">, Parsed<S, "body">, A, K>;
+
+/** The context of a `fromCache` written apart from its declaration (see RouteContext). */
+export type CacheContext<
+  S extends { params?: z.ZodType; query?: z.ZodType } = Record<never, never>,
+  K extends KeyKind = "personal",
+  A extends AuthMode = "key",
+> = Omit<RouteContext<S, K, A>, "body" | "request" | "requestId">;
+
 /**
  * How a route answers: the JSON body of a 200 that its `response` schema describes, or a
  * whole Response for routes that say so (`response: { binary }`, `reply`, or `raw: true`).

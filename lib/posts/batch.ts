@@ -7,7 +7,6 @@
  * requests one by one would, never more at once.
  */
 import { DomainError, isDomainError } from "../errors";
-import { addPostToFolder, removePostFromFolder } from "../folders/folders";
 import type { Privacy } from "./privacy";
 import { isShareCode } from "./codes";
 import { updatePost } from "./edit";
@@ -19,12 +18,18 @@ export const BATCH_MAX_ITEMS = 100;
 
 export const BATCH_ACTIONS = ["delete", "privacy", "folder_add", "folder_remove"] as const;
 
-/** `folder_add`/`folder_remove` carry a folder the caller owns, checked before the batch runs (docs/folders.md). */
+/**
+ * `folder_add`/`folder_remove` carry the folder verb to run on each post, for a folder the
+ * caller owns, checked before the batch runs (docs/folders.md). Folders are built on posts
+ * (lib/folders/folders.ts reads post records), so posts hand the folder step to the caller
+ * rather than import it.
+ */
 export type BatchAction =
   | { action: "delete" }
   | { action: "privacy"; privacy: Privacy }
-  | { action: "folder_add"; folderId: string }
-  | { action: "folder_remove"; folderId: string };
+  | { action: "folder_add"; apply: FolderStep }
+  | { action: "folder_remove"; apply: FolderStep };
+type FolderStep = (code: string, viewer: Viewer) => Promise<void>;
 
 export interface BatchDone {
   /** Position of the code in the request. */
@@ -52,12 +57,8 @@ async function applyTo(code: string, viewer: Viewer, action: BatchAction): Promi
     await deletePost(code, viewer);
     return { code };
   }
-  if (action.action === "folder_add") {
-    await addPostToFolder(code, viewer, action.folderId);
-    return { code };
-  }
-  if (action.action === "folder_remove") {
-    await removePostFromFolder(code, action.folderId);
+  if (action.action === "folder_add" || action.action === "folder_remove") {
+    await action.apply(code, viewer);
     return { code };
   }
   const { privacy } = await updatePost(code, viewer, { privacy: action.privacy });

@@ -6,7 +6,7 @@
  */
 import { openApiDocument } from "../http/openapi";
 import type { Surface } from "../http/route";
-import { ErrorBody } from "../presenters/schemas";
+import { ErrorBody } from "../presenters/shared";
 import { ROUTES } from "./table";
 
 export function surfaceDocument(surface: Surface, serverUrl: string): Record<string, unknown> {

@@ -1,34 +1,115 @@
-/** Handlers of the upload and post endpoints: parse, call lib/uploads and lib/posts, shape. */
+/**
+ * Handlers of the posts area (lib/routes/table/posts.ts): uploads, one post, the caller's
+ * posts, edits, deletions and batches. Each parses what the dispatcher left to it, calls
+ * the verb of lib/uploads or lib/posts, and answers through lib/presenters/posts.ts.
+ */
+import { z } from "zod";
 import type { RouteRequest } from "../types/route-request";
-import type { PersonalPrincipal, Principal } from "../types/principal";
-import { decodeCursor, decodeSortedCursor, pageReply, sortedPageReply } from "../http/cursor";
-import type { Surface } from "../http/route";
-import { isGated } from "../posts/expiry-rules";
-import {
-  DEFAULT_GALLERY_SORT,
-  gallerySortAccepts,
-  listOwnPostsSorted,
-  listUserPosts,
-  type GalleryFilters,
-  type GallerySort,
-} from "../posts/list";
+import type { Principal } from "../types/principal";
+import { decodeSortedCursor, sortedPageReply } from "../http/cursor";
+import { LIMITS, limitedText, pagingQuery, privacyField } from "../http/parse";
+import type { CacheContext, KeyKind, RouteContext, Surface } from "../http/route";
+import { BATCH_ACTIONS, BATCH_MAX_ITEMS, runBatch, type BatchAction } from "../posts/batch";
+import { isGated, MAX_VIEWS_LIMIT, parseExpiry } from "../posts/expiry-rules";
+import { DEFAULT_GALLERY_SORT, GALLERY_SORTS, GALLERY_TABS, gallerySortAccepts, listOwnPostsSorted } from "../posts/list";
 import { editPost, type PostChanges } from "../posts/edit";
-import { deleteFile, deletePost } from "../posts/remove";
+import { deletePost } from "../posts/remove";
 import { isHidden, likedAmong, postForChange, type PostRecord, type Viewer } from "../posts/read";
 import { openPost, peekOpenPost, refusalError } from "../posts/open";
 import { checkUploadBurst } from "../uploads/abuse";
 import { receiveFiles, type ReceivedFile } from "../uploads/multipart";
 import { withTempDir } from "../files/temp";
 import { publishAppend, publishUpload, postPrivacy } from "../uploads/publish";
-import type { FailedFile, UploadOutcome } from "../uploads/upload";
 import { uploaderFor, type Uploader } from "../uploads/uploader";
 import { moderator, screensFiles } from "../moderation/moderator";
-import { postView } from "../presenters/post-views";
-import { failedFilesView, type FailedFileView } from "../presenters/failed-files";
-import { addToFolder, folderForUpload } from "../folders/folders";
+import { appendReply, batchView, cachedPostReply, postView, uploadReply } from "../presenters/posts";
+import { addPostToFolder, addToFolder, folderForUpload, folderNotFound, getFolder, removePostFromFolder } from "../folders/folders";
+import type { codeParam } from "./params";
 import { appendRequestOptions, folderHeader, uploadRequestOptions } from "./upload-headers";
 
-type PostView = ReturnType<typeof postView>;
+// ───────────────────────────── request schemas ─────────────────────────────
+
+export const postsQuery = pagingQuery.extend({
+  search: z.string().max(100).optional(),
+  privacy: privacyField.optional(),
+  tab: z.enum(GALLERY_TABS, { error: `tab must be one of ${GALLERY_TABS.join(", ")}.` }).optional(),
+  folder: z.string().max(64).optional().describe("Only posts in this folder (its id; docs/folders.md)"),
+  sort: z
+    .enum(GALLERY_SORTS, { error: `sort must be one of ${GALLERY_SORTS.join(", ")}.` })
+    .optional()
+    .describe(
+      "Order (docs/gallery-sort.md): date (newest first, the default), size (largest first), views (most first) or name " +
+        "(title, else the first file's name, A to Z); a leading - reverses it. Ties are broken by post id. " +
+        "The cursor is bound to the order: a cursor from another order is 400 invalid_request.",
+    ),
+});
+
+const nullableText = (field: string, max: number) => limitedText(field, max).nullable().optional();
+
+/** `expires_at`: an ISO 8601 time with a zone or a duration from now (`1h`, `7d`); null clears it. */
+const expiresAtField = z
+  .string({ error: "expires_at must be a string or null." })
+  .nullable()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === null || v === undefined) return v;
+    try {
+      return parseExpiry(v, "expires_at");
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: error instanceof Error ? error.message : "expires_at is not valid." });
+      return z.NEVER;
+    }
+  })
+  .meta({ description: "ISO 8601 time with a zone, or a duration from now (30m, 1h, 7d, 2w); null removes the expiry." });
+
+export const updatePostBody = z.object({
+  title: nullableText("title", LIMITS.title),
+  description: nullableText("description", LIMITS.description),
+  privacy: privacyField.optional(),
+  expires_at: expiresAtField,
+  max_views: z
+    .number({ error: `max_views must be an integer from 1 to ${MAX_VIEWS_LIMIT} or null.` })
+    .int({ error: `max_views must be an integer from 1 to ${MAX_VIEWS_LIMIT} or null.` })
+    .min(1, { error: `max_views must be an integer from 1 to ${MAX_VIEWS_LIMIT} or null.` })
+    .max(MAX_VIEWS_LIMIT, { error: `max_views must be an integer from 1 to ${MAX_VIEWS_LIMIT} or null.` })
+    .nullable()
+    .optional()
+    .meta({ description: "Views after which the post expires (counted from now on the post's total); null removes the limit." }),
+});
+export const updatePostBodyRelay = updatePostBody.extend({
+  access: z.array(z.string().min(1).max(64), { error: "access must be a JSON array of usernames." }).max(100).optional(),
+});
+
+// Items are checked one by one (a malformed code fails alone, as its index); the list
+// itself must be a non-empty array of at most BATCH_MAX_ITEMS distinct strings.
+const codes = z
+  .array(z.string({ error: "codes must hold strings." }).max(64, "codes must be at most 64 characters each."), {
+    error: "codes must be a JSON array of share codes.",
+  })
+  .min(1, "codes must name at least one post.")
+  .max(BATCH_MAX_ITEMS, `codes may name at most ${BATCH_MAX_ITEMS} posts per request.`)
+  .refine((list) => new Set(list).size === list.length, "codes must not repeat a code.")
+  .describe(`Share codes, 1 to ${BATCH_MAX_ITEMS}, distinct`);
+
+const folderRef = z
+  .string({ error: "folder must be a folder id." })
+  .min(1, "folder must be a folder id.")
+  .max(64, "folder must be a folder id.")
+  .describe("folder_add, folder_remove: the caller's folder (its id; docs/folders.md)");
+
+export const batchBody = z.discriminatedUnion(
+  "action",
+  [
+    z.object({ action: z.literal("delete"), codes }),
+    z.object({ action: z.literal("privacy"), codes, privacy: privacyField.describe("The new privacy of every post") }),
+    z.object({ action: z.literal("folder_add"), codes, folder: folderRef }),
+    z.object({ action: z.literal("folder_remove"), codes, folder: folderRef }),
+  ],
+  { error: `action must be ${BATCH_ACTIONS.join(" or ")}.` },
+);
+type BatchBody = z.output<typeof batchBody>;
+
+// ───────────────────────────── shared by the handlers of posts ─────────────────────────────
 
 /** Parts past this many in one request are refused without being written. */
 const MAX_PARTS = 50;
@@ -52,27 +133,6 @@ async function receiveUpload(request: RouteRequest, uploader: Uploader, tmpDir: 
   });
 }
 
-/** The `failed` list of a reply, present only when some file failed (docs/uploads.md, "How files map to posts"). */
-const failedPart = (failed: readonly FailedFile[]): { failed?: FailedFileView[] } =>
-  failed.length ? { failed: failedFilesView(failed) } : {};
-
-export type UploadReply = { url: string; post: PostView; failed?: FailedFileView[] } | { posts: PostView[]; failed?: FailedFileView[] };
-
-/** The reply of POST /upload: one post with its direct URL, or the list of posts. */
-export function uploadReply(outcome: UploadOutcome, surface: Surface): UploadReply {
-  const posts = outcome.posts.map((post) => postView(post, { owner: true, liked: false, surface }));
-  if (posts.length === 1) return { url: posts[0].files[0].url, post: posts[0], ...failedPart(outcome.failed) };
-  return { posts, ...failedPart(outcome.failed) };
-}
-
-/** The reply of POST /posts/{code}/files: the post with every file. */
-export function appendReply(
-  outcome: { post: PostRecord; failed: FailedFile[] },
-  surface: Surface,
-): { post: PostView; failed?: FailedFileView[] } {
-  return { post: postView(outcome.post, { owner: true, liked: false, surface }), ...failedPart(outcome.failed) };
-}
-
 /**
  * The `folder` header's folder, found or created before the body is read, so a bad name
  * or one folder too many is refused before any byte is stored. Folders are a person's: a
@@ -83,7 +143,18 @@ export async function uploadFolder(principal: Principal, ref: string | null): Pr
   return folderForUpload(principal.user.id, ref);
 }
 
-export async function handleUpload(principal: Principal, request: RouteRequest, surface: Surface): Promise<UploadReply> {
+/** The view of each listed post, with the viewer's likes read once for the page. */
+export async function postViewer(items: readonly PostRecord[], viewer: Viewer, surface: Surface, owner: boolean) {
+  const liked = await likedAmong(
+    viewer.userId,
+    items.map((p) => p.id),
+  );
+  return (p: PostRecord) => postView(p, { owner, liked: liked.has(p.id), surface });
+}
+
+// ───────────────────────────── handlers ─────────────────────────────
+
+export async function handleUpload({ principal, request, surface }: RouteContext<Record<never, never>, KeyKind>) {
   await checkUploadBurst(principal);
   const uploader = uploaderFor(principal);
   const choices = uploadRequestOptions(request.headers, (asked) => postPrivacy(uploader, asked));
@@ -99,10 +170,10 @@ export async function handleUpload(principal: Principal, request: RouteRequest, 
   });
 }
 
-export async function handleAddFiles(principal: Principal, request: RouteRequest, surface: Surface, code: string) {
-  const target = { code, viewer: viewerOf(principal, surface) };
+export async function handleAddFiles({ principal, request, surface, params }: RouteContext<{ params: typeof codeParam }, KeyKind>) {
+  const target = { code: params.code, viewer: viewerOf(principal, surface) };
   // Ownership first: a stranger's request is refused before its body is read.
-  await postForChange(code, target.viewer);
+  await postForChange(params.code, target.viewer);
   const choices = appendRequestOptions(request.headers);
   const uploader = uploaderFor(principal);
   return withTempDir(async (tmpDir) =>
@@ -114,78 +185,61 @@ export async function handleAddFiles(principal: Principal, request: RouteRequest
  * handleGetPost from the read caches, when everything it needs is cached. Not on Relay,
  * where a read also counts a view (a write).
  */
-export function getPostFromCache(principal: Principal, surface: Surface, code: string) {
+export function getPostFromCache({ principal, surface, params }: CacheContext<{ params: typeof codeParam }>) {
   if (surface !== "api") return undefined;
-  const opened = peekOpenPost(code, viewerOf(principal, surface));
+  const opened = peekOpenPost(params.code, viewerOf(principal, surface));
   if (!opened) return undefined;
   const { post, owner, liked } = opened;
   // Signed links carry an expiry taken from the clock: such a view is built anew each time.
   if (isHidden(post) || isGated(post)) return { post: postView(post, { owner, liked, surface }) };
-  return cachedPostView(post, owner, liked);
-}
-
-/**
- * The reply of a cached read per post record and viewer kind (docs/performance.md,
- * "The cached post reply kept, cheaper cache hits and key hashes"). A record in the posts
- * cache is replaced, never changed, when the post changes (lib/posts/read.ts), so keying by
- * the record follows every change at once; the viewer's like and ownership are part of the
- * key. Frozen: the dispatcher keeps the JSON
- * text of frozen replies (lib/http/dispatch.ts, answerFromCache).
- */
-type PostReply = Readonly<{ post: ReturnType<typeof postView> }>;
-const cachedViews = new WeakMap<PostRecord, (PostReply | undefined)[]>();
-function cachedPostView(post: PostRecord, owner: boolean, liked: boolean): PostReply {
-  let views = cachedViews.get(post);
-  if (!views) cachedViews.set(post, (views = []));
-  const slot = (owner ? 2 : 0) + (liked ? 1 : 0);
-  return (views[slot] ??= Object.freeze({ post: postView(post, { owner, liked, surface: "api" }) }));
+  return cachedPostReply(post, owner, liked);
 }
 
 /** GET /posts/{code}: openPost (lib/posts/open.ts) decides; on Relay the read counts a view for the client address. */
-export async function handleGetPost(principal: Principal, surface: Surface, code: string, ip: string) {
+export async function handleGetPost({ principal, surface, params, ip }: RouteContext<{ params: typeof codeParam }>) {
   const viewer = viewerOf(principal, surface);
-  const opened = await openPost(code, { viewer, ...(surface === "relay" ? { viewFrom: ip } : {}) });
+  const opened = await openPost(params.code, { viewer, ...(surface === "relay" ? { viewFrom: ip } : {}) });
   if (opened.kind !== "post") throw refusalError(opened);
   return { post: postView(opened.post, { owner: opened.owner, liked: opened.liked, surface }) };
 }
 
-/** The PATCH body as parsed by lib/routes/params.ts (updatePostBody, updatePostBodyRelay). */
-export interface UpdatePostBody extends Omit<PostChanges, "expiresAt" | "maxViews"> {
+/** The PATCH body as parsed by updatePostBody or updatePostBodyRelay. */
+interface UpdatePostBody extends Omit<PostChanges, "expiresAt" | "maxViews"> {
   expires_at?: Date | null;
   max_views?: number | null;
 }
 
-export async function handleUpdatePost(principal: Principal, surface: Surface, code: string, body: UpdatePostBody) {
-  const viewer = viewerOf(principal, surface);
+async function updatePost(principal: Principal, surface: Surface, code: string, body: UpdatePostBody) {
   const { expires_at, max_views, ...rest } = body;
-  const { post, liked } = await editPost(code, viewer, { ...rest, expiresAt: expires_at, maxViews: max_views });
+  const { post, liked } = await editPost(code, viewerOf(principal, surface), { ...rest, expiresAt: expires_at, maxViews: max_views });
   return { post: postView(post, { owner: true, liked, surface }) };
 }
 
-export async function handleDeletePost(principal: Principal, surface: Surface, code: string) {
-  await deletePost(code, viewerOf(principal, surface));
-  return { code, deleted: true as const };
+export async function handleUpdatePost({
+  principal,
+  surface,
+  params,
+  body,
+}: RouteContext<{ params: typeof codeParam; body: typeof updatePostBody }, KeyKind>) {
+  return updatePost(principal, surface, params.code, body);
 }
 
-export async function handleDeleteFile(principal: Principal, surface: Surface, code: string, name: string) {
-  await deleteFile(code, name, viewerOf(principal, surface));
-  return { name, deleted: true as const };
+/** On Relay the body may also carry the access list. */
+export async function handleUpdatePostRelay({
+  principal,
+  surface,
+  params,
+  body,
+}: RouteContext<{ params: typeof codeParam; body: typeof updatePostBodyRelay }, KeyKind>) {
+  return updatePost(principal, surface, params.code, body);
 }
 
-/** The view of each listed post, with the viewer's likes read once for the page. */
-async function postViewer(items: readonly PostRecord[], viewer: Viewer, surface: Surface, owner: boolean) {
-  const liked = await likedAmong(
-    viewer.userId,
-    items.map((p) => p.id),
-  );
-  return (p: PostRecord) => postView(p, { owner, liked: liked.has(p.id), surface });
+export async function handleDeletePost({ principal, surface, params }: RouteContext<{ params: typeof codeParam }, KeyKind>) {
+  await deletePost(params.code, viewerOf(principal, surface));
+  return { code: params.code, deleted: true as const };
 }
 
-export async function handleListPosts(
-  principal: PersonalPrincipal,
-  surface: Surface,
-  query: { limit: number; cursor?: string; sort?: GallerySort } & GalleryFilters,
-) {
+export async function handleListPosts({ principal, surface, query }: RouteContext<{ query: typeof postsQuery }>) {
   const user = principal.user;
   const filters = {
     search: query.search ?? null,
@@ -203,17 +257,25 @@ export async function handleListPosts(
   return sortedPageReply("posts", "listPosts", named, filters, page, view);
 }
 
-export async function handleUserPosts(
-  principal: PersonalPrincipal,
-  surface: Surface,
-  id: string,
-  query: { limit: number; cursor?: string },
-) {
-  const ref = id === "@me" ? principal.user.id : id;
-  const filters = { user: ref };
-  const after = query.cursor ? decodeCursor("listUserPosts", query.cursor, filters) : undefined;
-  const page = await listUserPosts(ref, query.limit, after);
-  const viewer = viewerOf(principal, surface);
-  const view = await postViewer(page.items, viewer, surface, page.items[0]?.userId === viewer.userId);
-  return pageReply("posts", "listUserPosts", filters, page, view);
+/** The action to run; a folder action first checks that the folder is the caller's (404 for the whole request). */
+async function batchAction(principal: Principal, body: BatchBody): Promise<BatchAction> {
+  switch (body.action) {
+    case "delete":
+      return { action: "delete" };
+    case "privacy":
+      return { action: "privacy", privacy: body.privacy };
+    default: {
+      // Folders are a person's: a team key has none.
+      if (principal.kind === "team") throw folderNotFound();
+      const folder = await getFolder(principal.user.id, body.folder);
+      if (body.action === "folder_add") return { action: body.action, apply: (code, viewer) => addPostToFolder(code, viewer, folder.id) };
+      return { action: body.action, apply: (code) => removePostFromFolder(code, folder.id) };
+    }
+  }
+}
+
+/** POST /posts/batch: one action on up to BATCH_MAX_ITEMS posts (docs/bulk-actions.md). */
+export async function handleBatchPosts({ principal, surface, body }: RouteContext<{ body: typeof batchBody }, KeyKind>) {
+  const action = await batchAction(principal, body);
+  return batchView(body.action, await runBatch(body.codes, viewerOf(principal, surface), action));
 }

@@ -7,11 +7,12 @@
  */
 import type { RouteRequest } from "../types/route-request";
 import { join } from "node:path";
+import { z } from "zod";
 import { hasGalleryAccess, type Principal } from "../types/principal";
 import { env } from "../config/env";
 import { DomainError } from "../errors";
 import { abandonRequestBody, requestBody } from "../files/request-body";
-import type { Surface } from "../http/route";
+import type { KeyKind, RouteContext, Surface } from "../http/route";
 import { PLANS, planLimits } from "../plans";
 import { postForChange } from "../posts/read";
 import { checkUploadBurst } from "../uploads/abuse";
@@ -37,6 +38,9 @@ import { uploadFolder, viewerOf } from "./posts";
 import { folderHeader, folderRef, uploadRequestOptions } from "./upload-headers";
 
 export const TUS_VERSION = "1.0.0";
+export const tusIdParam = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/, "id is not a valid upload id.") });
+type TusContext = RouteContext<Record<never, never>, KeyKind>;
+type TusIdContext = RouteContext<{ params: typeof tusIdParam }, KeyKind>;
 export const TUS_EXTENSIONS = "creation,creation-with-upload,termination,expiration";
 const OFFSET_TYPE = "application/offset+octet-stream";
 /** Upload-Metadata is a handful of short values; a bigger header is refused. */
@@ -125,7 +129,7 @@ function uploadHeaders(upload: ResumableUpload): Record<string, string> {
 }
 
 /** POST /tus: creation (and creation-with-upload when the request carries bytes). */
-export async function handleTusCreate(principal: Principal, request: RouteRequest, surface: Surface): Promise<Response> {
+export async function handleTusCreate({ principal, request, surface }: TusContext): Promise<Response> {
   const headers = request.headers;
   checkTusResumable(headers);
   await checkUploadBurst(principal);
@@ -171,7 +175,8 @@ function checkOffsetType(headers: Headers): void {
 }
 
 /** PATCH /tus/{id}: the next bytes, at Upload-Offset. */
-export async function handleTusPatch(principal: Principal, request: RouteRequest, surface: Surface, id: string): Promise<Response> {
+export async function handleTusPatch({ principal, request, surface, params }: TusIdContext): Promise<Response> {
+  const { id } = params;
   const headers = request.headers;
   checkTusResumable(headers);
   checkOffsetType(headers);
@@ -253,17 +258,17 @@ async function publishResumable(principal: Principal, surface: Surface, upload: 
 }
 
 /** HEAD /tus/{id}: where to resume; after completion also the post (`Upload-Post`). */
-export async function handleTusHead(principal: Principal, request: RouteRequest, id: string): Promise<Response> {
+export async function handleTusHead({ principal, request, params }: TusIdContext): Promise<Response> {
   checkTusResumable(request.headers);
-  const upload = await findResumable(id, subjectOf(principal));
+  const upload = await findResumable(params.id, subjectOf(principal));
   const headers: Record<string, string> = { ...uploadHeaders(upload), "upload-length": String(upload.length) };
   if (upload.metadata) headers["upload-metadata"] = upload.metadata;
   return new Response(null, { status: 200, headers });
 }
 
 /** DELETE /tus/{id}: termination; the bytes and the reserved quota go at once. */
-export async function handleTusDelete(principal: Principal, request: RouteRequest, id: string): Promise<Response> {
+export async function handleTusDelete({ principal, request, params }: TusIdContext): Promise<Response> {
   checkTusResumable(request.headers);
-  await terminateResumable(await findResumable(id, subjectOf(principal)));
+  await terminateResumable(await findResumable(params.id, subjectOf(principal)));
   return new Response(null, { status: 204 });
 }

@@ -51,7 +51,7 @@ const WEBP_QUALITY = 85;
 
 /**
  * Receives the upload into a temporary folder and answers the file's path. The HTTP side
- * passes it (lib/routes/relay-account.ts): this module knows images, not request bodies.
+ * passes it (lib/routes/profile.ts): this module knows images, not request bodies.
  */
 export type ImageReceiver = (tmpDir: string, maxBytes: number) => Promise<string>;
 

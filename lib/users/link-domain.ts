@@ -1,6 +1,6 @@
 /**
  * Custom link domains: with one set, a post's share URL is `https://{domain}/{code}`
- * (lib/presenters/post-views.ts). The user points the domain's DNS at this service; we
+ * (lib/presenters/posts.ts). The user points the domain's DNS at this service; we
  * cannot check DNS at save time, so the value is checked for being a plain public
  * host name that nobody else uses.
  */

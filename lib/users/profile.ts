@@ -1,6 +1,6 @@
 /**
  * Reading profiles: another user's (GET /users/{id}) and the caller's own account
- * (GET /users/@me). Returns plain records; lib/presenters/views shapes the JSON.
+ * (GET /users/@me). Returns plain records; lib/presenters/users.ts shapes the JSON.
  */
 import { db } from "../db/client";
 import { DomainError } from "../errors";

@@ -7,7 +7,7 @@ import { decodeCursor, encodeCursor } from "../http/cursor";
 import { listGifs } from "../gifs/search";
 import { likedAmong } from "../posts/read";
 import { searchKey, searchTerms } from "../gifs/terms";
-import { postView } from "../presenters/post-views";
+import { postView } from "../presenters/posts";
 import { discoverPosts } from "../social/discover";
 import type { PostJson } from "./share";
 

@@ -6,7 +6,7 @@
 import { isDomainError } from "../errors";
 import { findPublicFolder, folderPageUrl, listFolderPage } from "../folders/folders";
 import { decodeCursor, encodeCursor } from "../http/cursor";
-import { postView } from "../presenters/post-views";
+import { postView } from "../presenters/posts";
 import type { PostJson } from "./share";
 
 export const FOLDER_PAGE_SIZE = 24;

@@ -9,9 +9,9 @@ import { isDomainError } from "../errors";
 import { likedAmong } from "../posts/read";
 import { decodeCursor, encodeCursor } from "../http/cursor";
 import { listUserPosts } from "../posts/list";
-import { postView } from "../presenters/post-views";
-import type { Profile } from "../presenters/schemas";
-import { profile } from "../presenters/views";
+import { postView } from "../presenters/posts";
+import type { Profile } from "../presenters/users";
+import { profile } from "../presenters/users";
 import { getProfile } from "../users/profile";
 import type { PostJson } from "./share";
 

@@ -14,7 +14,7 @@ import { counterStore } from "../ratelimit";
 import { hitBucket, userSubject, type BucketName } from "../ratelimit/buckets";
 import { requestClientIp } from "../http/client-ip";
 import { reportPost } from "../reports/submit";
-import { userRef } from "../presenters/views";
+import { userRef } from "../presenters/users";
 import { createComment, listComments } from "../social/comments";
 import { followUser, unfollowUser } from "../social/follows";
 import { likePost, unlikePost } from "../social/likes";

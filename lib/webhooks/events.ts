@@ -10,9 +10,8 @@ import { enqueueJob, notifyJobs } from "../jobs";
 import { webhookSettings } from "./config";
 import { WEBHOOK_JOB, type DeliveryPayload } from "./delivery-job";
 import { webhookBody, type EventData } from "./payloads";
+import type { WebhookEventType } from "../types/webhook";
 
-export const WEBHOOK_EVENTS = ["upload", "post.deleted", "post.moderated", "comment.received"] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 /** The test delivery of the dashboard's "Send test" (and POST /webhooks/{id}/test). */
 export const PING_EVENT = "ping";
 

@@ -8,42 +8,13 @@ import { DomainError } from "../errors";
 import { notifyJobs } from "../jobs";
 import { parseWebhookUrl, resolveWebhookTarget } from "./address-guard";
 import { webhookSettings } from "./config";
-import { enqueueDelivery, newEventId, PING_EVENT, WEBHOOK_EVENTS, type WebhookEventType } from "./events";
-import { webhookBody, type WebhookFormat } from "./payloads";
+import { WEBHOOK_EVENTS, type DeliveryRecord, type WebhookEventType, type WebhookFormat, type WebhookRecord } from "../types/webhook";
+import { enqueueDelivery, newEventId, PING_EVENT } from "./events";
+import { webhookBody } from "./payloads";
 import { newWebhookSecret } from "./signature";
 
 /** Webhooks per account (apps' included). */
 export const MAX_WEBHOOKS_PER_USER = 10;
-
-export interface WebhookRecord {
-  id: string;
-  url: string;
-  appId: string | null;
-  appName: string | null;
-  events: WebhookEventType[];
-  format: WebhookFormat;
-  enabled: boolean;
-  failureCount: number;
-  disabledAt: Date | null;
-  disabledReason: string | null;
-  lastDeliveryAt: Date | null;
-  createdAt: Date;
-  /** Only in the result of createWebhook. */
-  secret?: string;
-}
-
-export interface DeliveryRecord {
-  id: string;
-  eventId: string;
-  event: string;
-  attempt: number;
-  status: number | null;
-  ok: boolean;
-  response: string | null;
-  error: string | null;
-  durationMs: number;
-  createdAt: Date;
-}
 
 export interface WebhookInput {
   url: string;

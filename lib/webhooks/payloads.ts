@@ -4,7 +4,7 @@
  * image, or the share link for a video so Discord unfurls its player).
  */
 import type { z } from "zod";
-import type { Post } from "../presenters/schemas";
+import type { Post } from "../presenters/posts";
 
 type PostObject = z.infer<typeof Post>;
 
@@ -30,9 +30,6 @@ export interface Envelope {
   createdAt: string;
   data: EventData;
 }
-
-export const WEBHOOK_FORMATS = ["generic", "discord"] as const;
-export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
 export function webhookBody(format: string, event: Envelope): string {
   if (format === "discord") return JSON.stringify(discordBody(event));

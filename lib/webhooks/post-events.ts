@@ -5,7 +5,7 @@
  * (docs/webhooks.md, "Payloads"). `listenForPostEvents()` runs wherever posts change: the
  * server (lib/routes, lib/server) and the admin CLI.
  */
-import { postView } from "../presenters/post-views";
+import { postView } from "../presenters/posts";
 import { onPostEvent, type CommentFacts, type ModerationAction, type PostEvent } from "../posts/events";
 import { findPostByCode, type PostRecord } from "../posts/read";
 import { emitWebhookEvent, trackWebhookWork } from "./events";

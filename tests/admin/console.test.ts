@@ -4,7 +4,7 @@
  * changing command writes), on a real database: SQLite, or PostgreSQL with TEST_DATABASE_URL.
  */
 import { describe, expect, it } from "vitest";
-import { listAudit, type Actor } from "@/lib/admin/audit";
+import { listAudit, type Actor } from "@/lib/audit/log";
 import { createInvite, listInvites, revokeInvite } from "@/lib/admin/invites";
 import { overview } from "@/lib/admin/overview";
 import { moderationQueue, previewObject, quarantinePost, releasePost, removePost } from "@/lib/admin/posts";

@@ -1,5 +1,5 @@
 /**
- * The cached reply of GET /api/posts/{code} (lib/routes/posts.ts cachedPostView, its JSON
+ * The cached reply of GET /api/posts/{code} (lib/presenters/posts.ts cachedPostReply, its JSON
  * kept by lib/http/dispatch.ts): served again only while it is right. A like, an edit, the
  * owner's own fields and signed links must show at once (docs/performance.md, "The cached
  * post reply kept, cheaper cache hits and key hashes").

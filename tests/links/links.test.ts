@@ -1,6 +1,6 @@
 /** Short links (docs/short-links.md): the API, the /s/{code} redirect, limits under concurrency, ShareX's shortener. */
 import { describe, expect, it } from "vitest";
-import { cliActor, listAudit } from "@/lib/admin/audit";
+import { cliActor, listAudit } from "@/lib/audit/log";
 import { adminDeleteLink, adminLinks } from "@/lib/admin/links";
 import { sharexLinksConfig } from "@/lib/apps/client-config";
 import { runAdmin } from "@/lib/cli/admin";

@@ -78,7 +78,7 @@ describe("layers", () => {
       "lib/routes/table.ts",
       "lib/http/dispatch.ts",
       "lib/uploads/upload.ts",
-      "lib/presenters/post-views.ts",
+      "lib/presenters/posts.ts",
       "lib/posts/read.ts",
       "lib/db/client.ts",
       "lib/config/env.ts",

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { PageHeading, param, type SearchParams } from "@/components/admin/parts";
 import { card, muted } from "@/components/dashboard/ui";
-import { listAudit } from "@/lib/admin/audit";
+import { listAudit } from "@/lib/audit/log";
 import { requireAdmin } from "@/lib/web/admin/guard";
 
 export const metadata = { title: "Audit log" };

@@ -1,11 +1,24 @@
 /** Relay: notification preferences, sessions, sign-in and sign-up. */
-import { z } from "zod";
 import { defineRoute } from "../../http/route";
-import { accountDeleteBody, idParam, loginBody, preferencesBody, registerBody } from "../params";
-import * as account from "../relay-account";
-import { RELAY, deleted, Session } from "./shared";
-
-const Preferences = z.object({ likes: z.boolean(), comments: z.boolean(), comment_likes: z.boolean(), follows: z.boolean() });
+import { AccountDeleted, Preferences, SessionList, SessionsDeleted, SignedInReply } from "../../presenters/account";
+import { DeletedId } from "../../presenters/shared";
+import {
+  accountDeleteBody,
+  handleDeleteAccount,
+  handleDeleteSession,
+  handleDeleteSessions,
+  handleExportAccount,
+  handleGetPreferences,
+  handleListSessions,
+  handleLogin,
+  handleRegister,
+  handleUpdatePreferences,
+  loginBody,
+  preferencesBody,
+  registerBody,
+} from "../account";
+import { idParam } from "../params";
+import { RELAY } from "./shared";
 
 export const accountRoutes = [
   defineRoute({
@@ -16,7 +29,7 @@ export const accountRoutes = [
     summary: "Notification preferences",
     rateLimit: "preferences_get",
     response: Preferences,
-    handler: ({ principal }) => account.getPreferences(principal),
+    handler: handleGetPreferences,
   }),
   defineRoute({
     id: "updatePreferences",
@@ -27,7 +40,7 @@ export const accountRoutes = [
     rateLimit: "preferences_update",
     body: preferencesBody,
     response: Preferences,
-    handler: ({ principal, body }) => account.updatePreferences(principal, body),
+    handler: handleUpdatePreferences,
   }),
   defineRoute({
     id: "listSessions",
@@ -35,8 +48,8 @@ export const accountRoutes = [
     path: "/sessions",
     surfaces: RELAY,
     summary: "The caller's signed-in devices",
-    response: z.object({ sessions: z.array(Session) }),
-    handler: ({ principal }) => account.listSessions(principal),
+    response: SessionList,
+    handler: handleListSessions,
   }),
   defineRoute({
     id: "deleteSession",
@@ -45,8 +58,8 @@ export const accountRoutes = [
     surfaces: RELAY,
     summary: "Sign one device out",
     params: idParam,
-    response: deleted("id"),
-    handler: ({ principal, params }) => account.deleteSession(principal, params.id),
+    response: DeletedId,
+    handler: handleDeleteSession,
   }),
   defineRoute({
     id: "deleteSessions",
@@ -54,8 +67,8 @@ export const accountRoutes = [
     path: "/sessions",
     surfaces: RELAY,
     summary: "Sign every device out",
-    response: z.object({ deleted_count: z.number().int() }),
-    handler: ({ principal }) => account.deleteSessions(principal),
+    response: SessionsDeleted,
+    handler: handleDeleteSessions,
   }),
   defineRoute({
     id: "deleteAccount",
@@ -66,8 +79,8 @@ export const accountRoutes = [
       "Delete the caller's account and everything of it (password or code; docs/account-deletion.md); 403 naming the teams while the caller owns a team with other members, unless delete_teams",
     rateLimit: "two_factor",
     body: accountDeleteBody,
-    response: z.object({ id: z.string(), deleted: z.literal(true), posts: z.number().int(), teams: z.number().int() }),
-    handler: ({ principal, body, ip }) => account.deleteOwnAccount(principal, body, ip),
+    response: AccountDeleted,
+    handler: handleDeleteAccount,
   }),
   defineRoute({
     id: "exportAccount",
@@ -77,7 +90,7 @@ export const accountRoutes = [
     summary: "Download my data: a zip of every file and the posts, comments and likes as JSON, streamed as it is made",
     rateLimit: "account_export",
     response: { binary: "application/zip, as an attachment" },
-    handler: ({ principal }) => account.exportOwnAccount(principal),
+    handler: handleExportAccount,
   }),
   defineRoute({
     id: "login",
@@ -87,8 +100,8 @@ export const accountRoutes = [
     summary: "Sign in; returns a relay-key",
     auth: "none",
     body: loginBody,
-    response: z.object({ key: z.string(), session: Session }),
-    handler: ({ body, request, ip }) => account.login(body, request, ip),
+    response: SignedInReply,
+    handler: handleLogin,
   }),
   defineRoute({
     id: "register",
@@ -98,7 +111,7 @@ export const accountRoutes = [
     summary: "Create an account (when sign-up is open); returns a relay-key",
     auth: "none",
     body: registerBody,
-    response: z.object({ key: z.string(), session: Session }),
-    handler: ({ body, request, ip }) => account.register(body, request, ip),
+    response: SignedInReply,
+    handler: handleRegister,
   }),
 ];

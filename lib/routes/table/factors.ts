@@ -1,26 +1,46 @@
 /** Relay: sign-in factors (own additions; docs/two-factor.md, docs/passkeys.md). */
-import { z } from "zod";
 import { defineRoute } from "../../http/route";
+import { SignedInReply } from "../../presenters/account";
+import {
+  EmailChangeReply,
+  PasskeyList,
+  PasskeyReply,
+  PasswordChanged,
+  RecoveryCodes,
+  SessionConfirmed,
+  TotpConfirmed,
+  TotpDisabled,
+  TotpSetupReply,
+  TwoFactorStatusReply,
+  WebAuthnOptions,
+} from "../../presenters/factors";
+import { DeletedId } from "../../presenters/shared";
 import {
   emailChangeBody,
   factorProofBody,
-  passwordChangeBody,
+  handleChangeEmail,
+  handleChangePassword,
+  handleConfirmSession,
+  handleConfirmTotp,
+  handleCreatePasskey,
+  handleDeletePasskey,
+  handleDisableTotp,
+  handleGetTwoFactor,
+  handleListPasskeys,
+  handlePasskeyLogin,
+  handlePasskeyLoginOptions,
+  handlePasskeyOptions,
+  handleRenamePasskey,
+  handleRenewRecoveryCodes,
+  handleStartTotp,
   passkeyCreateBody,
   passkeyLoginBody,
   passkeyParam,
   passkeyRenameBody,
+  passwordChangeBody,
   totpConfirmBody,
-} from "../params";
-import * as factors from "../relay-factors";
-import { RELAY, deleted, Session } from "./shared";
-
-const PasskeyView = z.object({
-  id: z.string(),
-  name: z.string(),
-  backed_up: z.boolean(),
-  created_at: z.string(),
-  last_used_at: z.string().nullable(),
-});
+} from "../factors";
+import { RELAY } from "./shared";
 
 export const factorRoutes = [
   defineRoute({
@@ -30,8 +50,8 @@ export const factorRoutes = [
     surfaces: RELAY,
     summary: "Two-factor sign-in status",
     rateLimit: "two_factor",
-    response: z.object({ totp_enabled: z.boolean(), recovery_codes_left: z.number().int(), passkey_count: z.number().int() }),
-    handler: ({ principal }) => factors.getTwoFactor(principal),
+    response: TwoFactorStatusReply,
+    handler: handleGetTwoFactor,
   }),
   defineRoute({
     id: "startTotp",
@@ -40,12 +60,8 @@ export const factorRoutes = [
     surfaces: RELAY,
     summary: "Start setting up an authenticator app (not in force until confirmed)",
     rateLimit: "two_factor",
-    response: z.object({
-      secret: z.string(),
-      otpauth_uri: z.string(),
-      qr_svg: z.string().describe("The otpauth URI as a QR code, an SVG document drawn by the server"),
-    }),
-    handler: ({ principal }) => factors.startTotp(principal),
+    response: TotpSetupReply,
+    handler: handleStartTotp,
   }),
   defineRoute({
     id: "confirmTotp",
@@ -55,8 +71,8 @@ export const factorRoutes = [
     summary: "Confirm the authenticator app with a code; returns the recovery codes, once",
     rateLimit: "two_factor",
     body: totpConfirmBody,
-    response: z.object({ totp_enabled: z.literal(true), recovery_codes: z.array(z.string()) }),
-    handler: ({ principal, body, ip }) => factors.confirmTotp(principal, body, ip),
+    response: TotpConfirmed,
+    handler: handleConfirmTotp,
   }),
   defineRoute({
     id: "confirmSession",
@@ -66,8 +82,8 @@ export const factorRoutes = [
     summary: "Confirm it is you (password or code): adding or deleting a passkey is allowed for 10 minutes",
     rateLimit: "two_factor",
     body: factorProofBody,
-    response: z.object({ confirmed_until: z.string() }),
-    handler: ({ principal, body, ip }) => factors.confirmThisSession(principal, body, ip),
+    response: SessionConfirmed,
+    handler: handleConfirmSession,
   }),
   defineRoute({
     id: "changePassword",
@@ -77,8 +93,8 @@ export const factorRoutes = [
     summary: "Change the password (current password, or a code for accounts without one); every other session ends",
     rateLimit: "two_factor",
     body: passwordChangeBody,
-    response: z.object({ signed_out: z.number().int() }),
-    handler: ({ principal, body, ip }) => factors.changeOwnPassword(principal, body, ip),
+    response: PasswordChanged,
+    handler: handleChangePassword,
   }),
   defineRoute({
     id: "changeEmail",
@@ -88,8 +104,8 @@ export const factorRoutes = [
     summary: "Change the email address (password or code); with mail configured, only after the link sent to the new address",
     rateLimit: "two_factor",
     body: emailChangeBody,
-    response: z.object({ email: z.string().nullable(), pending_email: z.string().nullable() }),
-    handler: ({ principal, body, ip }) => factors.changeOwnEmail(principal, body, ip),
+    response: EmailChangeReply,
+    handler: handleChangeEmail,
   }),
   defineRoute({
     id: "disableTotp",
@@ -99,8 +115,8 @@ export const factorRoutes = [
     summary: "Turn two-factor sign-in off (password or code)",
     rateLimit: "two_factor",
     body: factorProofBody,
-    response: z.object({ totp_enabled: z.literal(false) }),
-    handler: ({ principal, body, ip }) => factors.disableTotp(principal, body, ip),
+    response: TotpDisabled,
+    handler: handleDisableTotp,
   }),
   defineRoute({
     id: "renewRecoveryCodes",
@@ -110,8 +126,8 @@ export const factorRoutes = [
     summary: "New recovery codes (password or code); the old ones stop working",
     rateLimit: "two_factor",
     body: factorProofBody,
-    response: z.object({ recovery_codes: z.array(z.string()) }),
-    handler: ({ principal, body, ip }) => factors.newRecoveryCodes(principal, body, ip),
+    response: RecoveryCodes,
+    handler: handleRenewRecoveryCodes,
   }),
   defineRoute({
     id: "listPasskeys",
@@ -120,8 +136,8 @@ export const factorRoutes = [
     surfaces: RELAY,
     summary: "The caller's passkeys",
     rateLimit: "passkeys",
-    response: z.object({ passkeys: z.array(PasskeyView) }),
-    handler: ({ principal }) => factors.listPasskeys(principal),
+    response: PasskeyList,
+    handler: handleListPasskeys,
   }),
   defineRoute({
     id: "passkeyOptions",
@@ -130,8 +146,8 @@ export const factorRoutes = [
     surfaces: RELAY,
     summary: "WebAuthn creation options for a new passkey",
     rateLimit: "passkeys",
-    response: z.object({ options: z.looseObject({ challenge: z.string() }) }),
-    handler: ({ principal }) => factors.passkeyOptions(principal),
+    response: WebAuthnOptions,
+    handler: handlePasskeyOptions,
   }),
   defineRoute({
     id: "createPasskey",
@@ -141,8 +157,8 @@ export const factorRoutes = [
     summary: "Register a passkey (the browser's answer to the options)",
     rateLimit: "passkeys",
     body: passkeyCreateBody,
-    response: z.object({ passkey: PasskeyView }),
-    handler: ({ principal, body }) => factors.createPasskey(principal, body),
+    response: PasskeyReply,
+    handler: handleCreatePasskey,
   }),
   defineRoute({
     id: "renamePasskey",
@@ -153,8 +169,8 @@ export const factorRoutes = [
     rateLimit: "passkeys",
     params: passkeyParam,
     body: passkeyRenameBody,
-    response: z.object({ passkey: PasskeyView }),
-    handler: ({ principal, params, body }) => factors.renamePasskey(principal, params.id, body),
+    response: PasskeyReply,
+    handler: handleRenamePasskey,
   }),
   defineRoute({
     id: "deletePasskey",
@@ -164,8 +180,8 @@ export const factorRoutes = [
     summary: "Delete a passkey",
     rateLimit: "passkeys",
     params: passkeyParam,
-    response: deleted("id"),
-    handler: ({ principal, params }) => factors.deletePasskey(principal, params.id),
+    response: DeletedId,
+    handler: handleDeletePasskey,
   }),
   defineRoute({
     id: "passkeyLoginOptions",
@@ -174,8 +190,8 @@ export const factorRoutes = [
     surfaces: RELAY,
     summary: "WebAuthn request options for signing in with a passkey",
     auth: "none",
-    response: z.object({ options: z.looseObject({ challenge: z.string() }) }),
-    handler: ({ ip }) => factors.passkeyLoginOptions(ip),
+    response: WebAuthnOptions,
+    handler: handlePasskeyLoginOptions,
   }),
   defineRoute({
     id: "passkeyLogin",
@@ -185,7 +201,7 @@ export const factorRoutes = [
     summary: "Sign in with a passkey; returns a relay-key",
     auth: "none",
     body: passkeyLoginBody,
-    response: z.object({ key: z.string(), session: Session }),
-    handler: ({ body, request, ip }) => factors.passkeyLogin(body, request, ip),
+    response: SignedInReply,
+    handler: handlePasskeyLogin,
   }),
 ];

@@ -4,11 +4,10 @@
  * are generated from it, in this order (the order of the OpenAPI paths; docs/http-core.md).
  */
 import type { RouteDef } from "../../http/route";
-import { folderRoutes } from "../folders";
-import { linkRoutes } from "../links";
-import { webhookRoutes } from "../webhooks";
 import { accountRoutes } from "./account";
 import { factorRoutes } from "./factors";
+import { folderRoutes } from "./folders";
+import { linkRoutes } from "./links";
 import { mediaRoutes } from "./media";
 import { postRoutes } from "./posts";
 import { profileRoutes } from "./profile";
@@ -16,6 +15,7 @@ import { reportRoutes } from "./reports";
 import { socialRoutes } from "./social";
 import { tusRoutes } from "./tus";
 import { userRoutes } from "./users";
+import { webhookRoutes } from "./webhooks";
 
 export const ROUTES: readonly RouteDef[] = [
   ...postRoutes,

@@ -1,14 +1,9 @@
 /** A post's files, conversion and the GIF list (API and Relay). */
-import { z } from "zod";
 import { defineRoute } from "../../http/route";
 import { CONVERT_TARGET_HEADER } from "../../convert/target";
-import { CONVERT_TARGETS } from "../../media";
-import { fileParam, gifsQuery } from "../params";
-import { paged, Post } from "../../presenters/schemas";
-import { handleConvert } from "../convert";
-import { handleGifs } from "../gifs";
-import { handleDeleteFile } from "../posts";
-import { BOTH, PERSONAL_AND_TEAM, deleted } from "./shared";
+import { DeletedFile, PostPage } from "../../presenters/posts";
+import { convertTargetHeader, fileParam, gifsQuery, handleConvert, handleDeleteFile, handleListGifs } from "../media";
+import { BOTH, PERSONAL_AND_TEAM } from "./shared";
 
 const deleteFile = defineRoute({
   id: "deleteFile",
@@ -20,8 +15,8 @@ const deleteFile = defineRoute({
   galleryAccess: true,
   rateLimit: "posts_delete",
   params: fileParam,
-  response: deleted("name"),
-  handler: ({ principal, surface, params }) => handleDeleteFile(principal, surface, params.code, params.name),
+  response: DeletedFile,
+  handler: handleDeleteFile,
 });
 
 const convert = defineRoute({
@@ -38,11 +33,11 @@ const convert = defineRoute({
     [CONVERT_TARGET_HEADER]: {
       description: "The format to convert to (missing or other values: 400 invalid_request).",
       required: true,
-      schema: z.enum(CONVERT_TARGETS),
+      schema: convertTargetHeader,
     },
   },
   response: { binary: "The converted file as an attachment" },
-  handler: ({ principal, request }) => handleConvert(principal, request),
+  handler: handleConvert,
 });
 
 const gifs = defineRoute({
@@ -54,8 +49,8 @@ const gifs = defineRoute({
   auth: "optional",
   rateLimit: "gifs",
   query: gifsQuery,
-  response: paged("posts", Post),
-  handler: ({ principal, surface, query }) => handleGifs(principal, surface, query),
+  response: PostPage,
+  handler: handleListGifs,
 });
 
 export const mediaRoutes = [deleteFile, convert, gifs];

@@ -1,19 +1,24 @@
 /** Posts and uploads (API and Relay): docs/uploads.md. */
-import { z } from "zod";
 import { defineRoute } from "../../http/route";
-import { codeParam, postsQuery, updatePostBody, updatePostBodyRelay } from "../params";
-import { paged, Post } from "../../presenters/schemas";
-import { batchBody, batchReply, handleBatch } from "../batch";
+import { AddFilesReply, BatchReply, PostPage, PostReply, UploadReply } from "../../presenters/posts";
+import { DeletedCode } from "../../presenters/shared";
+import { codeParam } from "../params";
 import {
+  batchBody,
+  getPostFromCache,
   handleAddFiles,
+  handleBatchPosts,
   handleDeletePost,
   handleGetPost,
-  getPostFromCache,
   handleListPosts,
   handleUpdatePost,
+  handleUpdatePostRelay,
   handleUpload,
+  postsQuery,
+  updatePostBody,
+  updatePostBodyRelay,
 } from "../posts";
-import { BOTH, RELAY, PERSONAL_AND_TEAM, UPLOAD_FIELDS, UPLOAD_HEADERS, FILE_HEADERS, postReply, deleted, failedEntry } from "./shared";
+import { BOTH, RELAY, PERSONAL_AND_TEAM, UPLOAD_FIELDS, UPLOAD_HEADERS, FILE_HEADERS } from "./shared";
 
 const upload = defineRoute({
   id: "upload",
@@ -26,11 +31,8 @@ const upload = defineRoute({
   rateLimit: "upload",
   multipart: { fields: UPLOAD_FIELDS },
   headers: UPLOAD_HEADERS,
-  response: z.union([
-    z.object({ url: z.url(), post: Post, failed: z.array(failedEntry).optional() }),
-    z.object({ posts: z.array(Post), failed: z.array(failedEntry).optional() }),
-  ]),
-  handler: ({ principal, request, surface }) => handleUpload(principal, request, surface),
+  response: UploadReply,
+  handler: handleUpload,
 });
 
 const listPosts = defineRoute({
@@ -42,8 +44,8 @@ const listPosts = defineRoute({
   galleryAccess: true,
   rateLimit: "posts_list",
   query: postsQuery,
-  response: paged("posts", Post),
-  handler: ({ principal, surface, query }) => handleListPosts(principal, surface, query),
+  response: PostPage,
+  handler: handleListPosts,
 });
 
 const getPost = defineRoute({
@@ -54,9 +56,9 @@ const getPost = defineRoute({
   summary: "One post",
   rateLimit: "posts_get",
   params: codeParam,
-  response: postReply,
-  handler: ({ principal, surface, params, ip }) => handleGetPost(principal, surface, params.code, ip),
-  fromCache: ({ principal, surface, params }) => getPostFromCache(principal, surface, params.code),
+  response: PostReply,
+  handler: handleGetPost,
+  fromCache: getPostFromCache,
 });
 
 const updatePostFields = {
@@ -70,12 +72,12 @@ const updatePostFields = {
   rateLimit: "posts_update",
   params: codeParam,
   body: updatePostBody,
-  response: postReply,
+  response: PostReply,
 } as const;
 
 const updatePostApi = defineRoute({
   ...updatePostFields,
-  handler: ({ principal, surface, params, body }) => handleUpdatePost(principal, surface, params.code, body),
+  handler: handleUpdatePost,
 });
 
 const updatePostRelay = defineRoute({
@@ -84,7 +86,7 @@ const updatePostRelay = defineRoute({
   surfaces: RELAY,
   summary: "Edit a post; on Relay also its access list",
   body: updatePostBodyRelay,
-  handler: ({ principal, surface, params, body }) => handleUpdatePost(principal, surface, params.code, body),
+  handler: handleUpdatePostRelay,
 });
 
 const deletePost = defineRoute({
@@ -97,8 +99,8 @@ const deletePost = defineRoute({
   galleryAccess: true,
   rateLimit: "posts_delete",
   params: codeParam,
-  response: deleted("code"),
-  handler: ({ principal, surface, params }) => handleDeletePost(principal, surface, params.code),
+  response: DeletedCode,
+  handler: handleDeletePost,
 });
 
 // One request for many posts (docs/bulk-actions.md): its own bucket, one hit per request.
@@ -112,8 +114,8 @@ const batchPosts = defineRoute({
   galleryAccess: true,
   rateLimit: "posts_batch",
   body: batchBody,
-  response: batchReply,
-  handler: ({ principal, surface, body }) => handleBatch(principal, surface, body),
+  response: BatchReply,
+  handler: handleBatchPosts,
 });
 
 const addFiles = defineRoute({
@@ -129,8 +131,8 @@ const addFiles = defineRoute({
   params: codeParam,
   multipart: { fields: UPLOAD_FIELDS },
   headers: FILE_HEADERS,
-  response: z.object({ post: Post, failed: z.array(failedEntry).optional() }),
-  handler: ({ principal, request, surface, params }) => handleAddFiles(principal, request, surface, params.code),
+  response: AddFilesReply,
+  handler: handleAddFiles,
 });
 
 export const postRoutes = [upload, listPosts, getPost, updatePostApi, updatePostRelay, deletePost, batchPosts, addFiles];

@@ -1,8 +1,10 @@
 /** Reports and analytics (API and Relay). */
 import { defineRoute } from "../../http/route";
-import { analyticsQuery, codeParam, idParam, reportBody } from "../params";
-import * as reports from "../reports";
-import { BOTH, reported } from "./shared";
+import { AnalyticsReply } from "../../presenters/reports";
+import { Reported } from "../../presenters/shared";
+import { codeParam, idParam, reportBody } from "../params";
+import { analyticsQuery, handleAnalytics, handleReportPost, handleReportUser } from "../reports";
+import { BOTH } from "./shared";
 
 const reportPost = defineRoute({
   id: "reportPost",
@@ -13,8 +15,8 @@ const reportPost = defineRoute({
   rateLimit: "reports",
   params: codeParam,
   body: reportBody,
-  response: reported,
-  handler: ({ principal, params, body, ip }) => reports.report(principal, { kind: "post", code: params.code }, body, ip),
+  response: Reported,
+  handler: handleReportPost,
 });
 
 const reportUser = defineRoute({
@@ -26,8 +28,8 @@ const reportUser = defineRoute({
   rateLimit: "reports",
   params: idParam,
   body: reportBody,
-  response: reported,
-  handler: ({ principal, params, body, ip }) => reports.report(principal, { kind: "user", id: params.id }, body, ip),
+  response: Reported,
+  handler: handleReportUser,
 });
 
 const analytics = defineRoute({
@@ -38,8 +40,8 @@ const analytics = defineRoute({
   summary: "Views and uploads of the caller's posts over a range",
   rateLimit: "analytics",
   query: analyticsQuery,
-  response: reports.AnalyticsReply,
-  handler: ({ principal, query }) => reports.analytics(principal, query),
+  response: AnalyticsReply,
+  handler: handleAnalytics,
 });
 
 export const reportRoutes = [reportPost, reportUser, analytics];

@@ -1,6 +1,4 @@
-/** What several parts of the route table share: surfaces, key kinds, reply schemas. */
-import { z } from "zod";
-import { Post } from "../../presenters/schemas";
+/** What several parts of the route table share: surfaces, key kinds, the upload headers. */
 
 export const BOTH = ["api", "relay"] as const;
 export const RELAY = ["relay"] as const;
@@ -28,17 +26,3 @@ export const UPLOAD_HEADERS = {
       "A folder of the uploader's, by id or name (percent-encoded UTF-8), created (private) when no folder has that name; the posts go in it (docs/folders.md). Ignored for team keys.",
   },
 } as const;
-
-export const postReply = z.object({ post: Post });
-export const deleted = <K extends string>(key: K) =>
-  z.object({ [key]: z.string(), deleted: z.literal(true) } as Record<K, z.ZodString> & { deleted: z.ZodLiteral<true> });
-export const failedEntry = z.object({ index: z.number().int(), error: z.looseObject({ type: z.string(), message: z.string() }) });
-
-export const reported = z.object({ reported: z.literal(true) });
-export const Session = z.object({
-  id: z.string(),
-  name: z.string().nullable(),
-  current: z.boolean(),
-  created_at: z.string(),
-  last_active_at: z.string(),
-});

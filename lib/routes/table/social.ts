@@ -1,30 +1,43 @@
 /** Relay: follows, blocks, likes, comments, notifications. */
-import { z } from "zod";
 import { defineRoute } from "../../http/route";
-import { codeParam, commentBody, followerParam, idParam, markReadBody, pageQuery, reportBody } from "../params";
-import { paged, UserRef } from "../../presenters/schemas";
-import * as social from "../relay-social";
-import * as reports from "../reports";
-import { RELAY, deleted, reported } from "./shared";
-
-const followReply = z.object({ following: z.boolean(), follower_count: z.number().int() });
-const blockReply = z.object({ blocking: z.boolean() });
-const likeReply = z.object({ liked: z.boolean(), like_count: z.number().int() });
-const Comment = z
-  .object({ id: z.string(), body: z.string(), user: UserRef, like_count: z.number().int(), liked: z.boolean(), created_at: z.string() })
-  .meta({ id: "Comment" });
-const Notification = z
-  .object({
-    id: z.string(),
-    kind: z.string(),
-    actors: z.array(UserRef),
-    actor_count: z.number().int().describe("Distinct actors in the entry (`actors` lists at most 10)"),
-    read: z.boolean(),
-    post_code: z.string().nullable(),
-    post_thumbnail_url: z.url().nullable(),
-    created_at: z.string(),
-  })
-  .meta({ id: "Notification" });
+import { DeletedId, Reported } from "../../presenters/shared";
+import {
+  BlockPage,
+  BlockReply,
+  CommentList,
+  CommentReply,
+  FollowReply,
+  LikeReply,
+  NotificationPage,
+  UnreadCount,
+  UserPage,
+} from "../../presenters/social";
+import { codeParam, idParam, pageQuery, reportBody } from "../params";
+import {
+  commentBody,
+  followerParam,
+  handleBlock,
+  handleCreateComment,
+  handleDeleteComment,
+  handleFollow,
+  handleLikeComment,
+  handleLikePost,
+  handleListBlocks,
+  handleListComments,
+  handleListFollowers,
+  handleListFollowing,
+  handleListNotifications,
+  handleMarkNotificationsRead,
+  handleRemoveFollower,
+  handleReportComment,
+  handleUnblock,
+  handleUnfollow,
+  handleUnlikeComment,
+  handleUnlikePost,
+  handleUnreadCount,
+  markReadBody,
+} from "../social";
+import { RELAY } from "./shared";
 
 export const socialRoutes = [
   defineRoute({
@@ -35,8 +48,8 @@ export const socialRoutes = [
     summary: "Follow a user",
     rateLimit: "follow",
     params: idParam,
-    response: followReply,
-    handler: ({ principal, params }) => social.follow(principal, params.id),
+    response: FollowReply,
+    handler: handleFollow,
   }),
   defineRoute({
     id: "unfollow",
@@ -46,8 +59,8 @@ export const socialRoutes = [
     summary: "Stop following a user",
     rateLimit: "unfollow",
     params: idParam,
-    response: followReply,
-    handler: ({ principal, params }) => social.unfollow(principal, params.id),
+    response: FollowReply,
+    handler: handleUnfollow,
   }),
   defineRoute({
     id: "removeFollower",
@@ -57,8 +70,8 @@ export const socialRoutes = [
     summary: "Remove a follower",
     rateLimit: "unfollow",
     params: followerParam,
-    response: deleted("id"),
-    handler: ({ principal, params }) => social.removeFollower(principal, params.id),
+    response: DeletedId,
+    handler: handleRemoveFollower,
   }),
   defineRoute({
     id: "listFollowers",
@@ -69,8 +82,8 @@ export const socialRoutes = [
     rateLimit: "followers_list",
     params: idParam,
     query: pageQuery,
-    response: paged("users", UserRef),
-    handler: ({ principal, params, query }) => social.listFollowers(principal, params.id, query),
+    response: UserPage,
+    handler: handleListFollowers,
   }),
   defineRoute({
     id: "listFollowing",
@@ -81,8 +94,8 @@ export const socialRoutes = [
     rateLimit: "following_list",
     params: idParam,
     query: pageQuery,
-    response: paged("users", UserRef),
-    handler: ({ principal, params, query }) => social.listFollowing(principal, params.id, query),
+    response: UserPage,
+    handler: handleListFollowing,
   }),
   defineRoute({
     id: "block",
@@ -92,8 +105,8 @@ export const socialRoutes = [
     summary: "Block a user",
     rateLimit: "block",
     params: idParam,
-    response: blockReply,
-    handler: ({ principal, params }) => social.block(principal, params.id),
+    response: BlockReply,
+    handler: handleBlock,
   }),
   defineRoute({
     id: "unblock",
@@ -103,8 +116,8 @@ export const socialRoutes = [
     summary: "Unblock a user",
     rateLimit: "unblock",
     params: idParam,
-    response: blockReply,
-    handler: ({ principal, params }) => social.unblock(principal, params.id),
+    response: BlockReply,
+    handler: handleUnblock,
   }),
   defineRoute({
     id: "listBlocks",
@@ -114,8 +127,8 @@ export const socialRoutes = [
     summary: "The caller's blocks (`@me`)",
     params: idParam,
     query: pageQuery,
-    response: paged("blocks", z.object({ user: UserRef, created_at: z.string() })),
-    handler: ({ principal, params, query }) => social.listBlocks(principal, params.id, query),
+    response: BlockPage,
+    handler: handleListBlocks,
   }),
   defineRoute({
     id: "likePost",
@@ -125,8 +138,8 @@ export const socialRoutes = [
     summary: "Like a post (safe to repeat)",
     rateLimit: "likes",
     params: codeParam,
-    response: likeReply,
-    handler: ({ principal, params }) => social.likePost(principal, params.code, true),
+    response: LikeReply,
+    handler: handleLikePost,
   }),
   defineRoute({
     id: "unlikePost",
@@ -136,8 +149,8 @@ export const socialRoutes = [
     summary: "Remove a like (safe to repeat)",
     rateLimit: "likes",
     params: codeParam,
-    response: likeReply,
-    handler: ({ principal, params }) => social.likePost(principal, params.code, false),
+    response: LikeReply,
+    handler: handleUnlikePost,
   }),
   defineRoute({
     id: "listComments",
@@ -146,8 +159,8 @@ export const socialRoutes = [
     surfaces: RELAY,
     summary: "Up to 500 comments of a post",
     params: codeParam,
-    response: z.object({ comments: z.array(Comment) }),
-    handler: ({ principal, params }) => social.listComments(principal, params.code),
+    response: CommentList,
+    handler: handleListComments,
   }),
   defineRoute({
     id: "createComment",
@@ -158,8 +171,8 @@ export const socialRoutes = [
     rateLimit: "comments_write",
     params: codeParam,
     body: commentBody,
-    response: z.object({ comment: Comment }),
-    handler: ({ principal, params, body }) => social.createComment(principal, params.code, body),
+    response: CommentReply,
+    handler: handleCreateComment,
   }),
   defineRoute({
     id: "deleteComment",
@@ -169,8 +182,8 @@ export const socialRoutes = [
     summary: "Delete a comment (author or post owner)",
     rateLimit: "comments_write",
     params: idParam,
-    response: deleted("id"),
-    handler: ({ principal, params }) => social.deleteComment(principal, params.id),
+    response: DeletedId,
+    handler: handleDeleteComment,
   }),
   defineRoute({
     id: "likeComment",
@@ -180,8 +193,8 @@ export const socialRoutes = [
     summary: "Like a comment",
     rateLimit: "likes",
     params: idParam,
-    response: likeReply,
-    handler: ({ principal, params }) => social.likeComment(principal, params.id, true),
+    response: LikeReply,
+    handler: handleLikeComment,
   }),
   defineRoute({
     id: "unlikeComment",
@@ -191,8 +204,8 @@ export const socialRoutes = [
     summary: "Remove a comment like",
     rateLimit: "likes",
     params: idParam,
-    response: likeReply,
-    handler: ({ principal, params }) => social.likeComment(principal, params.id, false),
+    response: LikeReply,
+    handler: handleUnlikeComment,
   }),
   defineRoute({
     id: "reportComment",
@@ -203,8 +216,8 @@ export const socialRoutes = [
     rateLimit: "reports",
     params: idParam,
     body: reportBody,
-    response: reported,
-    handler: ({ principal, params, body, ip }) => reports.report(principal, { kind: "comment", id: params.id }, body, ip),
+    response: Reported,
+    handler: handleReportComment,
   }),
   defineRoute({
     id: "listNotifications",
@@ -214,8 +227,8 @@ export const socialRoutes = [
     summary: "Notifications, grouped, newest first",
     rateLimit: "notifications_list",
     query: pageQuery,
-    response: paged("notifications", Notification),
-    handler: ({ principal, query }) => social.listNotifications(principal, query),
+    response: NotificationPage,
+    handler: handleListNotifications,
   }),
   defineRoute({
     id: "unreadCount",
@@ -224,8 +237,8 @@ export const socialRoutes = [
     surfaces: RELAY,
     summary: "Number of unread notifications",
     rateLimit: "notifications_unread",
-    response: z.object({ unread_count: z.number().int() }),
-    handler: ({ principal }) => social.unreadCount(principal),
+    response: UnreadCount,
+    handler: handleUnreadCount,
   }),
   defineRoute({
     id: "markNotificationsRead",
@@ -235,7 +248,7 @@ export const socialRoutes = [
     summary: "Mark notifications read (all, or the given ids)",
     rateLimit: "notifications_read",
     body: markReadBody,
-    response: z.object({ unread_count: z.number().int() }),
-    handler: ({ principal, body }) => social.markNotificationsRead(principal, body),
+    response: UnreadCount,
+    handler: handleMarkNotificationsRead,
   }),
 ];

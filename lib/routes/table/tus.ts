@@ -1,10 +1,7 @@
 /** Resumable uploads (tus 1.0, docs/resumable-uploads.md). */
-import { z } from "zod";
 import { defineRoute } from "../../http/route";
-import { handleTusCreate, handleTusDelete, handleTusHead, handleTusPatch, TUS_REPLY_HEADERS, tusOptionsHeaders } from "../tus";
+import { handleTusCreate, handleTusDelete, handleTusHead, handleTusPatch, TUS_REPLY_HEADERS, tusIdParam, tusOptionsHeaders } from "../tus";
 import { BOTH, PERSONAL_AND_TEAM } from "./shared";
-
-const tusIdParam = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/, "id is not a valid upload id.") });
 const TUS_REQUEST = { "tus-resumable": { description: "Required on every request but OPTIONS: `1.0.0` (else 412).", required: true } };
 const TUS_STATE = {
   "upload-offset": "Bytes received so far.",
@@ -51,7 +48,7 @@ const tusCreate = defineRoute({
     description: "Created; `Location` is the upload's URL.",
     headers: { location: "URL of the upload (HEAD, PATCH, DELETE).", ...TUS_STATE },
   },
-  handler: ({ principal, request, surface }) => handleTusCreate(principal, request, surface),
+  handler: handleTusCreate,
 });
 
 const tusHead = defineRoute({
@@ -68,7 +65,7 @@ const tusHead = defineRoute({
     description: "The upload's state (no body); 410 once expired.",
     headers: { "upload-length": "Size of the file.", "upload-metadata": "As sent at creation.", ...TUS_STATE },
   },
-  handler: ({ principal, request, params }) => handleTusHead(principal, request, params.id),
+  handler: handleTusHead,
 });
 
 const tusPatch = defineRoute({
@@ -89,7 +86,7 @@ const tusPatch = defineRoute({
     description: "Stored. When the file is complete it went through POST /upload's pipeline, and its errors are answered here.",
     headers: TUS_STATE,
   },
-  handler: ({ principal, request, surface, params }) => handleTusPatch(principal, request, surface, params.id),
+  handler: handleTusPatch,
 });
 
 const tusDelete = defineRoute({
@@ -102,7 +99,7 @@ const tusDelete = defineRoute({
   params: tusIdParam,
   headers: TUS_REQUEST,
   reply: { status: 204, description: "Terminated.", headers: {} },
-  handler: ({ principal, request, params }) => handleTusDelete(principal, request, params.id),
+  handler: handleTusDelete,
 });
 
 export const tusRoutes = [tusCreate, tusHead, tusPatch, tusDelete];

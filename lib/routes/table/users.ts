@@ -1,13 +1,9 @@
 /** Users: profiles, their posts, upload history (API and Relay). */
-import { z } from "zod";
-import { hasGalleryAccess } from "../../types/principal";
-import { HISTORY_WINDOW_DAYS, usageHistory as readUsageHistory } from "../../usage/history";
 import { defineRoute } from "../../http/route";
-import { getOwnAccount, getProfile } from "../../users/profile";
+import { PostPage } from "../../presenters/posts";
+import { GetUserReply, UsageHistoryReply } from "../../presenters/users";
 import { idParam, pageQuery } from "../params";
-import { OwnAccount, paged, Post, Profile } from "../../presenters/schemas";
-import { ownAccount, profile } from "../../presenters/views";
-import { handleUserPosts } from "../posts";
+import { handleGetUser, handleListUserPosts, handleUsageHistory } from "../users";
 import { BOTH } from "./shared";
 
 const getUser = defineRoute({
@@ -17,14 +13,8 @@ const getUser = defineRoute({
   surfaces: BOTH,
   summary: "A user's profile; `@me` is the caller's own account",
   params: idParam,
-  response: z.union([OwnAccount, Profile]),
-  async handler({ params, principal }) {
-    const me = principal.user;
-    if (params.id === "@me" || params.id === me.id) {
-      return ownAccount(await getOwnAccount(me.id), hasGalleryAccess(principal));
-    }
-    return profile(await getProfile(me.id, params.id));
-  },
+  response: GetUserReply,
+  handler: handleGetUser,
 });
 
 const userPosts = defineRoute({
@@ -35,8 +25,8 @@ const userPosts = defineRoute({
   summary: "A user's public posts, newest first",
   params: idParam,
   query: pageQuery,
-  response: paged("posts", Post),
-  handler: ({ principal, surface, params, query }) => handleUserPosts(principal, surface, params.id, query),
+  response: PostPage,
+  handler: handleListUserPosts,
 });
 
 const usageHistory = defineRoute({
@@ -46,31 +36,8 @@ const usageHistory = defineRoute({
   surfaces: BOTH,
   summary: "Daily upload activity over the last 365 days",
   rateLimit: "usage_history",
-  response: z.object({
-    history: z.array(z.object({ day: z.string(), bytes: z.number().int(), upload_count: z.number().int() })),
-    stats: z.object({
-      total_bytes: z.number().int(),
-      upload_count: z.number().int(),
-      active_days: z.number().int(),
-      current_streak: z.number().int(),
-      biggest_day: z.object({ day: z.string(), bytes: z.number().int() }).nullable(),
-      window_days: z.number().int(),
-    }),
-  }),
-  async handler({ principal }) {
-    const h = await readUsageHistory(principal.user.id);
-    return {
-      history: h.history.map((d) => ({ day: d.day, bytes: d.bytes, upload_count: d.uploadCount })),
-      stats: {
-        total_bytes: h.totalBytes,
-        upload_count: h.uploadCount,
-        active_days: h.activeDays,
-        current_streak: h.currentStreak,
-        biggest_day: h.biggestDay,
-        window_days: HISTORY_WINDOW_DAYS,
-      },
-    };
-  },
+  response: UsageHistoryReply,
+  handler: handleUsageHistory,
 });
 
 export const userRoutes = [getUser, userPosts, usageHistory];

@@ -5,7 +5,7 @@
  * a layout alone does not run for server actions or client-side navigations.
  */
 import { notFound } from "next/navigation";
-import type { Actor } from "@/lib/admin/audit";
+import type { Actor } from "@/lib/audit/log";
 import { isActiveAdmin } from "@/lib/admin/roles";
 import { getViewer, type Viewer } from "@/lib/web/viewer";
 

@@ -4,7 +4,7 @@
  */
 import { displayTitle } from "@/lib/presenters/title";
 import { DomainError } from "@/lib/errors";
-import { fileView } from "@/lib/presenters/post-views";
+import { fileView } from "@/lib/presenters/posts";
 import { teamGallery } from "@/lib/teams/gallery";
 import { createTeam, deleteTeamKey, findTeam, listMembers, listTeamsOf, regenerateTeamKey, type TeamRecord } from "@/lib/teams/teams";
 

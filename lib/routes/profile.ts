@@ -1,0 +1,94 @@
+/**
+ * Handlers of the profile area (lib/routes/table/profile.ts; Relay): discover, the caller's
+ * profile, its link domain, avatar and banner. The rules live in lib/users and lib/social.
+ */
+import { z } from "zod";
+import type { RouteContext } from "../http/route";
+import { postView } from "../presenters/posts";
+import { ownAccount } from "../presenters/users";
+import type { BucketName } from "../ratelimit/buckets";
+import { discoverPosts } from "../social/discover";
+import { hasGalleryAccess, type PersonalPrincipal } from "../types/principal";
+import type { RouteRequest } from "../types/route-request";
+import { receiveSingleFile } from "../uploads/multipart";
+import { PROFILE_IMAGE_FIELD, removeProfileImage, setProfileImage, type ProfileImageKind } from "../users/images";
+import { LINK_DOMAIN_MAX_LENGTH } from "../users/link-domain";
+import { verifyLinkDomain } from "../users/link-domain-proof";
+import { getOwnAccount } from "../users/profile";
+import { BIO_MAX_LENGTH, NICKNAME_MAX_LENGTH, updateProfile } from "../users/profile-edit";
+import { limitedText } from "../http/parse";
+import { CONTROL, LINE_BREAK } from "./params";
+
+// Strict: a misspelt field (or one that cannot be edited here, such as username) is a 400
+// naming it, not a silent no-op.
+export const profileBody = z.strictObject({
+  nickname: limitedText("nickname", NICKNAME_MAX_LENGTH)
+    .refine((s) => !CONTROL.test(s) && !LINE_BREAK.test(s), "nickname must be one line without control characters.")
+    .nullable()
+    .optional(),
+  bio: limitedText("bio", BIO_MAX_LENGTH)
+    .refine((s) => !CONTROL.test(s), "bio must not contain control characters.")
+    .nullable()
+    .optional(),
+  // Its size is checked when it is stored (THEME_MAX_BYTES).
+  theme: z.unknown().optional().describe("Any JSON value chosen by the client; null clears it"),
+  link_domain: limitedText("link_domain", LINK_DOMAIN_MAX_LENGTH).nullable().optional(),
+});
+
+/** A body that changes only the theme counts against the theme bucket (20/min). */
+export function updateProfileBucket(body: z.output<typeof profileBody>): BucketName {
+  return body && Object.keys(body).length === 1 && "theme" in body ? "theme_update" : "profile_update";
+}
+
+/** The caller's account as PATCH /users/@me and the image endpoints answer it. */
+async function ownAccountReply(principal: PersonalPrincipal) {
+  return { user: ownAccount(await getOwnAccount(principal.user.id), hasGalleryAccess(principal)) };
+}
+
+async function setImage(principal: PersonalPrincipal, kind: ProfileImageKind, request: RouteRequest) {
+  const receive = async (tmpDir: string, maxBytes: number) =>
+    (await receiveSingleFile(request, { field: PROFILE_IMAGE_FIELD, maxFileBytes: maxBytes, tmpDir })).path;
+  await setProfileImage(principal.user.id, kind, receive, request.signal);
+  return ownAccountReply(principal);
+}
+
+async function removeImage(principal: PersonalPrincipal, kind: ProfileImageKind) {
+  await removeProfileImage(principal.user.id, kind);
+  return ownAccountReply(principal);
+}
+
+export async function handleDiscover({ principal, ip }: RouteContext) {
+  const userId = principal.user.id;
+  const items = await discoverPosts(userId, ip);
+  return {
+    posts: items.map(({ post, liked }) => postView(post, { owner: post.userId === userId, liked, surface: "relay", primaryOnly: true })),
+  };
+}
+
+export async function handleUpdateProfile({ principal, body }: RouteContext<{ body: typeof profileBody }>) {
+  await updateProfile(principal.user.id, {
+    nickname: body.nickname,
+    bio: body.bio,
+    theme: body.theme,
+    linkDomain: body.link_domain,
+  });
+  return ownAccountReply(principal);
+}
+
+export async function handleVerifyLinkDomain({ principal }: RouteContext) {
+  await verifyLinkDomain(principal.user.id);
+  return ownAccountReply(principal);
+}
+
+export async function handleSetAvatar({ principal, request }: RouteContext) {
+  return setImage(principal, "avatar", request);
+}
+export async function handleRemoveAvatar({ principal }: RouteContext) {
+  return removeImage(principal, "avatar");
+}
+export async function handleSetBanner({ principal, request }: RouteContext) {
+  return setImage(principal, "banner", request);
+}
+export async function handleRemoveBanner({ principal }: RouteContext) {
+  return removeImage(principal, "banner");
+}

@@ -1,0 +1,45 @@
+/** Short links of the account (API and Relay; docs/short-links.md). */
+import { defineRoute } from "../../http/route";
+import { LinkPage, LinkReply } from "../../presenters/links";
+import { DeletedCode } from "../../presenters/shared";
+import { createLinkBody, handleCreateLink, handleDeleteLink, handleListLinks } from "../links";
+import { codeParam, pageQuery } from "../params";
+import { BOTH } from "./shared";
+
+export const linkRoutes = [
+  defineRoute({
+    id: "createLink",
+    method: "POST",
+    path: "/links",
+    surfaces: BOTH,
+    summary: "Shorten a URL: the reply's short_url redirects to it",
+    rateLimit: "links_write",
+    body: createLinkBody,
+    response: LinkReply,
+    handler: handleCreateLink,
+  }),
+  defineRoute({
+    id: "listLinks",
+    method: "GET",
+    path: "/links",
+    surfaces: BOTH,
+    summary: "The caller's short links, newest first",
+    galleryAccess: true,
+    rateLimit: "links_read",
+    query: pageQuery,
+    response: LinkPage,
+    handler: handleListLinks,
+  }),
+  defineRoute({
+    id: "deleteLink",
+    method: "DELETE",
+    path: "/links/{code}",
+    surfaces: BOTH,
+    summary: "Delete a short link: its short URL answers 404 from now on",
+    galleryAccess: true,
+    rateLimit: "links_write",
+    params: codeParam,
+    response: DeletedCode,
+    handler: handleDeleteLink,
+  }),
+];
