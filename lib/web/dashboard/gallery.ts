@@ -11,8 +11,7 @@ import { sortedPageReply, type PageReply } from "@/lib/http/cursor";
 import { DEFAULT_GALLERY_SORT, isGallerySort, type GallerySort } from "@/lib/posts/gallery-sorts";
 import { listOwnPostsSorted } from "@/lib/posts/list";
 import { likedAmong } from "@/lib/posts/read";
-import { postView } from "@/lib/presenters/post-views";
-import type { Post } from "@/lib/presenters/schemas";
+import { postView, type Post } from "@/lib/presenters/posts";
 
 /** What the client asks for per page (components/dashboard/gallery-pages.ts). */
 export const GALLERY_PAGE_SIZE = 30;

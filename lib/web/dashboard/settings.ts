@@ -1,12 +1,11 @@
 /**
  * The settings page's account, read by its server component so the page renders with the
  * HTML instead of after the client's JavaScript and a `GET /relay/users/@me` round trip
- * (issue 29). The same verb and presenter as that endpoint (lib/routes/table/users.ts
- * `getUser` for `@me`): a web session has full access, so gallery access is true.
+ * (issue 29). The same verb and presenter as that endpoint (lib/routes/users.ts
+ * `handleGetUser` for `@me`): a web session has full access, so gallery access is true.
  */
 import type { z } from "zod";
-import { ownAccount } from "@/lib/presenters/views";
-import type { OwnAccount } from "@/lib/presenters/schemas";
+import { ownAccount, type OwnAccount } from "@/lib/presenters/users";
 import { getOwnAccount } from "@/lib/users/profile";
 
 export interface FirstAccount {
