@@ -17,7 +17,14 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   process.env.TEST_RUN_DIR = runDir;
   // One server per worker (playwright.config.ts), started side by side: worker i reaches its
   // own at base + 2i (and the mailbox at the port after it).
-  const servers = await Promise.all(Array.from({ length: Math.max(1, config.workers) }, (_, i) => startE2EServer(base + 2 * i)));
+  const started = await Promise.allSettled(Array.from({ length: Math.max(1, config.workers) }, (_, i) => startE2EServer(base + 2 * i)));
+  const servers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const failure = started.find((s) => s.status === "rejected");
+  if (failure) {
+    // No server is left running when another could not start.
+    await Promise.all(servers.map((server) => server.stop()));
+    throw failure.reason;
+  }
   servers.forEach((server, i) => {
     // The database the admin CLI must use (PostgreSQL when TEST_DATABASE_URL is set).
     process.env[`E2E_SERVER_ENV_${i}`] = JSON.stringify(server.env);
