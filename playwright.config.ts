@@ -10,8 +10,22 @@ import { findChromium, missingChromiumMessage } from "./scripts/chromium.mjs";
 const chromium = findChromium();
 if (!chromium) throw new Error(missingChromiumMessage());
 
-// Chosen once in the main process; workers inherit it through the environment.
-process.env.E2E_PORT ||= String(20_000 + Math.floor(Math.random() * 20_000));
+/**
+ * Two workers, each with a server of its own (tests/e2e/global-setup.ts starts one per
+ * worker): the specs wait on the browser and the server far more than they compute, and a
+ * server per worker shares no accounts, rate-limit counters or settings between them.
+ */
+export const E2E_WORKERS = 2;
+
+// The first server's port, chosen once in the main process; workers inherit it through the
+// environment. Below Linux's ephemeral range (32768 and up), where the OS picks ports for
+// other tests' servers that may run at the same time (scripts/test.mjs).
+process.env.E2E_BASE_PORT ||= String(20_000 + 2 * Math.floor(Math.random() * 6_000));
+// In a worker (TEST_PARALLEL_INDEX is set before it loads this file): its own server's port
+// (each server takes two: its own and the one after it, where accounts.spec.ts's mailbox listens).
+const index = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+process.env.E2E_PORT = String(Number(process.env.E2E_BASE_PORT) + 2 * index);
+if (process.env[`E2E_SERVER_ENV_${index}`]) process.env.E2E_SERVER_ENV = process.env[`E2E_SERVER_ENV_${index}`];
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 export default defineConfig({
@@ -19,8 +33,8 @@ export default defineConfig({
   testMatch: "*.spec.ts",
   outputDir: "test-results/e2e",
   globalSetup: "./tests/e2e/global-setup.ts",
-  // One server on a 2-core machine: files run one after another, tests in a file in order.
-  workers: 1,
+  // Files spread over the workers; tests in a file run in order, in one worker.
+  workers: E2E_WORKERS,
   fullyParallel: false,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -1,43 +1,60 @@
 /**
- * Starts the production server once for the whole e2e run (a build is made when the
- * sources changed, as `npm start` does) with PUBLIC_URL set to where the browser reaches
- * it, so sign-in redirects and absolute URLs point at the test server.
+ * Starts a production server for each Playwright worker, once for the whole e2e run (a build
+ * is made when the sources changed, as `npm start` does), with PUBLIC_URL set to where the
+ * browser reaches it, so sign-in redirects and absolute URLs point at the test server.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startTestServer } from "../support/server";
+import type { FullConfig } from "@playwright/test";
+import { startTestServer, type TestServer } from "../support/server";
 
-export default async function globalSetup(): Promise<() => Promise<void>> {
-  const port = process.env.E2E_PORT;
-  if (!port) throw new Error("E2E_PORT is set by playwright.config.ts");
-  const url = `http://127.0.0.1:${port}`;
-  // Media fixtures (tests/support/media.ts) are generated here, once per run.
+export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
+  const base = Number(process.env.E2E_BASE_PORT);
+  if (!base) throw new Error("E2E_BASE_PORT is set by playwright.config.ts");
+  // Media fixtures (tests/support/media.ts) are generated here, once per run, for every worker.
   const runDir = mkdtempSync(join(tmpdir(), "mediahost-e2e-"));
   process.env.TEST_RUN_DIR = runDir;
+  // One server per worker (playwright.config.ts), started side by side: worker i reaches its
+  // own at base + 2i (and the mailbox at the port after it).
+  const started = await Promise.allSettled(Array.from({ length: Math.max(1, config.workers) }, (_, i) => startE2EServer(base + 2 * i)));
+  const servers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const failure = started.find((s) => s.status === "rejected");
+  if (failure) {
+    // No server is left running when another could not start.
+    await Promise.all(servers.map((server) => server.stop()));
+    throw failure.reason;
+  }
+  servers.forEach((server, i) => {
+    // The database the admin CLI must use (PostgreSQL when TEST_DATABASE_URL is set).
+    process.env[`E2E_SERVER_ENV_${i}`] = JSON.stringify(server.env);
+  });
+  return async () => {
+    const codes = await Promise.all(servers.map((server) => server.stop()));
+    // Kept for failure analysis next to the other test output.
+    mkdirSync("test-results", { recursive: true });
+    servers.forEach((server, i) => {
+      writeFileSync(`test-results/e2e-server${i === 0 ? "" : `-${i}`}.log`, server.output());
+      if (codes[i] !== 0) console.error(`server ${i} exited with ${codes[i]}:\n${server.output().slice(-4000)}`);
+    });
+    rmSync(runDir, { recursive: true, force: true });
+  };
+}
+
+function startE2EServer(port: number): Promise<TestServer> {
+  const url = `http://127.0.0.1:${port}`;
   // WEBHOOK_ALLOW_PRIVATE: webhooks.spec.ts's receiver listens on 127.0.0.1 (docs/webhooks.md).
   // SMTP_URL: accounts.spec.ts listens there for the password-reset mail (docs/web-auth.md).
-  const server = await startTestServer(
+  return startTestServer(
     {
-      PORT: port,
+      PORT: String(port),
       PUBLIC_URL: url,
       REGISTRATION: "open",
       WEBHOOK_ALLOW_PRIVATE: "127.0.0.1",
-      SMTP_URL: `smtp://127.0.0.1:${Number(port) + 1}`,
+      SMTP_URL: `smtp://127.0.0.1:${port + 1}`,
       MAIL_FROM: "Media host <noreply@media.test>",
     },
-    // The one server of the run that migrates its own empty database, as a deployment does.
+    // The servers of the run migrate their own empty database, as a deployment does.
     { migrateAtStart: true },
   );
-  process.env.E2E_DATA_DIR = server.dataDir;
-  // The database the admin CLI must use (PostgreSQL when TEST_DATABASE_URL is set).
-  process.env.E2E_SERVER_ENV = JSON.stringify(server.env);
-  return async () => {
-    const code = await server.stop();
-    // Kept for failure analysis next to the other test output.
-    mkdirSync("test-results", { recursive: true });
-    writeFileSync("test-results/e2e-server.log", server.output());
-    rmSync(runDir, { recursive: true, force: true });
-    if (code !== 0) console.error(`server exited with ${code}:\n${server.output().slice(-4000)}`);
-  };
 }

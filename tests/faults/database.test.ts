@@ -9,7 +9,8 @@
  * SQLite is a file in the process and cannot be cut.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminCli, startTestServer, type TestServer } from "../support/server";
+import { startTestServer, type TestServer } from "../support/server";
+import { serverUser, serverApp } from "../support/server-accounts";
 import {
   type Acknowledged,
   acknowledged,
@@ -51,8 +52,8 @@ describe.skipIf(!pgUrl)("the database away (PostgreSQL behind a proxy)", () => {
         },
       },
     );
-    await adminCli(server, "user", "create", "--username", "faulty");
-    key = (await adminCli(server, "app", "create", "--user", "faulty", "--name", "faults", "--gallery-access")).key as string;
+    await serverUser(server, "faulty");
+    key = (await serverApp(server, "faulty", "faults", { galleryAccess: true })).key as string;
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   }, 600_000);
 

@@ -13,7 +13,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, wri
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminCli, startTestServer, type TestServer } from "../support/server";
+import { startTestServer, type TestServer } from "../support/server";
+import { serverUser, serverApp } from "../support/server-accounts";
 import { type Acknowledged, acknowledged, checkConsistency, noisePng, outageLines, uploadRequest, within } from "../support/faults";
 
 const REPLY_BOUND_MS = 5000;
@@ -59,8 +60,8 @@ describe.skipIf(!volume)("a full files volume", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "mediahost-server-"));
     symlinkSync(files, join(dataDir, "files"));
     server = await startTestServer({}, { dataDir });
-    await adminCli(server, "user", "create", "--username", "fullvolume");
-    key = (await adminCli(server, "app", "create", "--user", "fullvolume", "--name", "full", "--gallery-access")).key as string;
+    await serverUser(server, "fullvolume");
+    key = (await serverApp(server, "fullvolume", "full", { galleryAccess: true })).key as string;
   }, 600_000);
 
   afterAll(async () => {

@@ -8,7 +8,8 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture } from "../support/media";
-import { adminCli, freePort, startTestServer, type TestServer } from "../support/server";
+import { freePort, startTestServer, type TestServer } from "../support/server";
+import { serverUser, serverApp } from "../support/server-accounts";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
 const DISCORD = "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)";
@@ -34,8 +35,8 @@ beforeAll(async () => {
     VIEW_LIMIT_GRACE_SECONDS: "1",
     RECOVERY_INTERVAL_SECONDS: "1",
   });
-  await adminCli(server, "user", "create", "--username", "expiry_user", "--plan", "ultra");
-  key = (await adminCli(server, "app", "create", "--user", "expiry_user", "--name", "Expiry", "--gallery-access")).key as string;
+  await serverUser(server, "expiry_user", "ultra");
+  key = (await serverApp(server, "expiry_user", "Expiry", { galleryAccess: true })).key as string;
 }, 600_000);
 afterAll(async () => {
   if (server) await server.stop();

@@ -10,6 +10,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture } from "../support/media";
 import { adminCli, startTestServer, type TestServer } from "../support/server";
+import { serverUser, serverApp, serverSession } from "../support/server-accounts";
 
 interface FileJson {
   name: string;
@@ -46,9 +47,9 @@ describe("renditions", () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    await adminCli(server, "user", "create", "--username", "rendition_owner", "--plan", "ultra");
-    apiKey = (await adminCli(server, "app", "create", "--user", "rendition_owner", "--name", "Grid", "--gallery-access")).key as string;
-    relayKey = (await adminCli(server, "session", "create", "--user", "rendition_owner")).key as string;
+    await serverUser(server, "rendition_owner", "ultra");
+    apiKey = (await serverApp(server, "rendition_owner", "Grid", { galleryAccess: true })).key as string;
+    relayKey = (await serverSession(server, "rendition_owner")).key as string;
   }, 600_000);
   afterAll(async () => {
     if (server) await server.stop();

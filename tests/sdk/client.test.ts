@@ -23,7 +23,8 @@ import {
 } from "@/sdk/src/node";
 import { typesFromDocument, GENERATED_FILES } from "@/scripts/sdk-types";
 import { fixture, scratchDir } from "../support/media";
-import { adminCli, startTestServer, type TestServer } from "../support/server";
+import { startTestServer, type TestServer } from "../support/server";
+import { serverUser, serverApp } from "../support/server-accounts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -47,8 +48,8 @@ describe("the SDK against the server", () => {
     server = await startTestServer();
     apiUrl = `${server.url}/api`;
     relayUrl = `${server.url}/relay`;
-    await adminCli(server, "user", "create", "--username", "sdk_owner", "--plan", "plus");
-    const { key } = (await adminCli(server, "app", "create", "--user", "sdk_owner", "--name", "SDK", "--gallery-access")) as {
+    await serverUser(server, "sdk_owner", "plus");
+    const { key } = (await serverApp(server, "sdk_owner", "SDK", { galleryAccess: true })) as {
       key: string;
     };
     apiKey = key;
@@ -176,7 +177,7 @@ describe("the SDK against the server", () => {
     expect(lines.at(-1)).toMatch(/^not_found \(404\), request [0-9a-f]{32}, retry after - s$/);
 
     // As written with a key made in the dashboard (no gallery access): it still runs through.
-    const plain = (await adminCli(server, "app", "create", "--user", "sdk_owner", "--name", "Dashboard-like")).key as string;
+    const plain = (await serverApp(server, "sdk_owner", "Dashboard-like")).key as string;
     const again = await promisify(execFile)(process.execPath, ["--import", "tsx", script, await fixture("pngPlain")], {
       cwd: root,
       env: { ...process.env, MEDIAHOST_API_URL: apiUrl, MEDIAHOST_API_KEY: plain },

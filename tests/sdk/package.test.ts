@@ -15,7 +15,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { fixture } from "../support/media";
-import { adminCli, startTestServer, type TestServer } from "../support/server";
+import { startTestServer, type TestServer } from "../support/server";
+import { serverUser, serverApp } from "../support/server-accounts";
 
 vi.setConfig({ testTimeout: 240_000 });
 
@@ -82,10 +83,10 @@ it("installs from its tarball offline, type-checks under nodenext and bundler, a
     cwd: project,
   });
 
-  const user = await adminCli(server, "user", "create", "--username", "sdkpackage", "--plan", "free");
+  const user = await serverUser(server, "sdkpackage", "free");
   expect(user.id).toBeTruthy();
-  const gallery = (await adminCli(server, "app", "create", "--user", "sdkpackage", "--name", "g", "--gallery-access")).key as string;
-  const plain = (await adminCli(server, "app", "create", "--user", "sdkpackage", "--name", "p")).key as string;
+  const gallery = (await serverApp(server, "sdkpackage", "g", { galleryAccess: true })).key as string;
+  const plain = (await serverApp(server, "sdkpackage", "p")).key as string;
   const { stdout } = await run(process.execPath, ["out/use-sdk.js", `${server.url}/api`, gallery, plain, await fixture("pngPlain")], {
     cwd: project,
   });

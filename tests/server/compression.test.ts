@@ -10,7 +10,8 @@ import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminCli, freePort, startTestServer, type TestServer } from "../support/server";
+import { freePort, startTestServer, type TestServer } from "../support/server";
+import { serverUser, serverApp } from "../support/server-accounts";
 
 interface Raw {
   status: number;
@@ -47,8 +48,8 @@ describe("compression on the production server", () => {
   beforeAll(async () => {
     const port = await freePort();
     server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
-    await adminCli(server, "user", "create", "--username", "squeeze_user");
-    key = (await adminCli(server, "app", "create", "--user", "squeeze_user", "--name", "Squeeze", "--gallery-access")).key as string;
+    await serverUser(server, "squeeze_user");
+    key = (await serverApp(server, "squeeze_user", "Squeeze", { galleryAccess: true })).key as string;
     // Enough posts that the list is well over the 1 KB threshold.
     for (let i = 0; i < 6; i++) {
       const form = new FormData();

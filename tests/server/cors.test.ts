@@ -5,7 +5,8 @@
  * tests/http/cors.test.ts; a real browser on a second origin in tests/e2e/cors.spec.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminCli, freePort, startTestServer, type TestServer } from "../support/server";
+import { freePort, startTestServer, type TestServer } from "../support/server";
+import { serverUser, serverApp } from "../support/server-accounts";
 
 const ORIGIN = "https://client.example";
 
@@ -15,9 +16,8 @@ describe("CORS on the production server", () => {
   beforeAll(async () => {
     const port = await freePort();
     server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
-    const admin = (...args: string[]) => adminCli(server, ...args);
-    await admin("user", "create", "--username", "cors_user");
-    key = (await admin("app", "create", "--user", "cors_user", "--name", "Cors", "--gallery-access")).key as string;
+    await serverUser(server, "cors_user");
+    key = (await serverApp(server, "cors_user", "Cors", { galleryAccess: true })).key as string;
   }, 180_000);
   afterAll(async () => {
     if (server) await server.stop();

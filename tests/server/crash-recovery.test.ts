@@ -6,39 +6,33 @@
  * the next server starts on the same DATA_DIR, and nothing is left over: no temporary file,
  * no stored object, no journal row, usage as before, and the HLS job runs to the end.
  */
-import { execFile, fork, type ChildProcess } from "node:child_process";
+import { fork, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Plan } from "@/lib/plans";
 import { createS3Client, S3Storage } from "@/lib/storage/s3";
 import { ffmpeg, scratchDir } from "../support/media";
 import { startTestServer, type TestServer } from "../support/server";
-
-const run = promisify(execFile);
-
-async function admin(dataDir: string, env: Record<string, string>, ...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
-    env: { ...process.env, ...env, DATA_DIR: dataDir, DATABASE_URL: "" },
-  });
-  return JSON.parse(stdout);
-}
+import { serverApp, serverUser } from "../support/server-accounts";
 
 /** A user and an API key on the server's database. */
 async function account(
   server: TestServer,
   env: Record<string, string>,
   username: string,
-  plan = "free",
+  plan: Plan = "free",
 ): Promise<{ key: string; subject: string }> {
-  const user = await admin(server.dataDir, env, "user", "create", "--username", username, "--plan", plan);
-  const app = await admin(server.dataDir, env, "app", "create", "--user", username, "--name", "crash");
-  return { key: app.key as string, subject: `u:${user.id as string}` };
+  // The server's embedded database, as the CLI was pointed at it (DATA_DIR, no DATABASE_URL).
+  const database = { env: { ...env, DATA_DIR: server.dataDir, DATABASE_URL: "" } };
+  const user = await serverUser(database, username, plan);
+  const app = await serverApp(database, username, "crash");
+  return { key: app.key, subject: `u:${user.id}` };
 }
 
 /** Read-only looks at the server's SQLite database (WAL: never blocks the server). */

@@ -6,7 +6,8 @@
  * `Retry-After`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminCli, freePort, startTestServer, type TestServer } from "../support/server";
+import { freePort, startTestServer, type TestServer } from "../support/server";
+import { serverUser, serverApp } from "../support/server-accounts";
 
 describe("fast-lane replies on the production server", () => {
   let server: TestServer;
@@ -14,9 +15,8 @@ describe("fast-lane replies on the production server", () => {
   beforeAll(async () => {
     const port = await freePort();
     server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
-    const admin = (...args: string[]) => adminCli(server, ...args);
-    await admin("user", "create", "--username", "lane_user");
-    key = (await admin("app", "create", "--user", "lane_user", "--name", "Lane", "--gallery-access")).key as string;
+    await serverUser(server, "lane_user");
+    key = (await serverApp(server, "lane_user", "Lane", { galleryAccess: true })).key as string;
   }, 180_000);
   afterAll(async () => {
     if (server) await server.stop();

@@ -6,7 +6,8 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture } from "../support/media";
-import { adminCli, startTestServer, type TestServer } from "../support/server";
+import { startTestServer, type TestServer } from "../support/server";
+import { serverUser, serverApp } from "../support/server-accounts";
 
 const TOKEN = "metrics-test-token";
 
@@ -21,8 +22,8 @@ describe("GET /metrics on a real server", () => {
   let key: string;
   beforeAll(async () => {
     server = await startTestServer({ METRICS_TOKEN: TOKEN });
-    await adminCli(server, "user", "create", "--username", "metrics_user");
-    key = String((await adminCli(server, "app", "create", "--user", "metrics_user", "--name", "M", "--gallery-access")).key);
+    await serverUser(server, "metrics_user");
+    key = String((await serverApp(server, "metrics_user", "M", { galleryAccess: true })).key);
   }, 180_000);
   afterAll(async () => {
     if (server) await server.stop();

@@ -16,7 +16,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ensureBuild } from "@/lib/server/build";
 import { fixture } from "../support/media";
-import { adminCli, freePort, services } from "../support/server";
+import { freePort, services } from "../support/server";
+import { serverUser, serverApp } from "../support/server-accounts";
 import { until } from "../support/tus";
 
 vi.setConfig({ testTimeout: 240_000 });
@@ -97,8 +98,8 @@ describe("after it, with npm run worker beside next start", () => {
     await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/migrate.ts"], { cwd: root, env });
     await startChild(["scripts/launch.mjs", "worker"], /^worker running/m);
     const server = { env: { DATA_DIR: dataDir, DATABASE_URL: env.DATABASE_URL ?? "", REDIS_URL: env.REDIS_URL ?? "" } };
-    await adminCli(server, "user", "create", "--username", "nextstart", "--plan", "free");
-    key = (await adminCli(server, "app", "create", "--user", "nextstart", "--name", "t", "--gallery-access")).key as string;
+    await serverUser(server, "nextstart", "free");
+    key = (await serverApp(server, "nextstart", "t", { galleryAccess: true })).key as string;
   }, 300_000);
 
   const upload = async (headers: Record<string, string> = {}) => {

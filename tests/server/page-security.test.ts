@@ -16,6 +16,7 @@ import { LOGIN_ACCOUNT_LIMIT } from "@/lib/auth/attempts";
 import { hashPassword, verifyPassword } from "@/lib/crypto/password";
 import { fixture } from "../support/media";
 import { freePort, startTestServer, type TestServer } from "../support/server";
+import { serverApp, serverUser } from "../support/server-accounts";
 
 const run = promisify(execFile);
 const PASSWORD = "correct horse battery";
@@ -93,8 +94,9 @@ describe("pages through the real server", () => {
   beforeAll(async () => {
     const port = await freePort();
     server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_URL: "" });
-    await admin(server.dataDir, "user", "create", "--username", "pages_user");
-    const key = (await admin(server.dataDir, "app", "create", "--user", "pages_user", "--name", "t")).key as string;
+    const database = { env: { DATA_DIR: server.dataDir, DATABASE_URL: "" } };
+    await serverUser(database, "pages_user");
+    const key = (await serverApp(database, "pages_user", "t")).key;
     const body = new FormData();
     body.append("file", new Blob([await readFile(await fixture("png"))], { type: "image/png" }), "shot.png");
     const res = await fetch(`${server.url}/api/upload`, { method: "POST", body, headers: { "api-key": key, "post-privacy": "public" } });

@@ -1,17 +1,9 @@
-/**
- * Without PUBLIC_URL the links follow the port the server listens on (lib/config/env.ts):
- * `PORT=3999 npm start` answers uploads with http://localhost:3999/..., and PORT=0 (any free
- * port) with the port it got. Black box through the production server, plus the parser.
- */
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/config/env";
 import { fixture } from "../support/media";
 import { freePort, startTestServer, type TestServer } from "../support/server";
-
-const run = promisify(execFile);
+import { serverApp, serverUser } from "../support/server-accounts";
 
 describe("parseEnv: the default PUBLIC_URL", () => {
   it("follows PORT; 3000 when PORT is unset; PUBLIC_URL and the per-surface URLs still win", () => {
@@ -35,17 +27,11 @@ describe("parseEnv: the default PUBLIC_URL", () => {
   });
 });
 
-async function admin(dataDir: string, ...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
-  });
-  return JSON.parse(stdout);
-}
-
 /** An upload through the server; resolves with the reply's links. */
 async function uploadLinks(server: TestServer): Promise<{ url: string; share: string }> {
-  await admin(server.dataDir, "user", "create", "--username", "port_user");
-  const key = (await admin(server.dataDir, "app", "create", "--user", "port_user", "--name", "Port")).key as string;
+  const database = { env: { DATA_DIR: server.dataDir, DATABASE_URL: "" } };
+  await serverUser(database, "port_user");
+  const key = (await serverApp(database, "port_user", "Port")).key;
   const body = new FormData();
   body.append("file", new Blob([await readFile(await fixture("pngPlain"))], { type: "image/png" }), "a.png");
   const res = await fetch(`${server.url}/api/upload`, { method: "POST", body, headers: { "api-key": key, "post-privacy": "public" } });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FLUSH_DELAY_MS } from "@/lib/auth/activity";
 import { fixture } from "../support/media";
 import { freePort, startTestServer, type TestServer } from "../support/server";
+import { serverApp, serverUser } from "../support/server-accounts";
 
 const run = promisify(execFile);
 const ROBOT = "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)";
@@ -42,8 +43,8 @@ describe("read caches on the production server", () => {
   beforeAll(async () => {
     const port = await freePort();
     server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
-    await admin("user", "create", "--username", "cache_user");
-    const app = await admin("app", "create", "--user", "cache_user", "--name", "Cache", "--gallery-access");
+    await serverUser(server, "cache_user");
+    const app = await serverApp(server, "cache_user", "Cache", { galleryAccess: true });
     key = app.key as string;
     appId = app.id as string;
   }, 180_000);

@@ -1,26 +1,10 @@
-/**
- * The receive gate on the real server (lib/uploads/receive-gate.ts), where a waiting body
- * sits paused in its socket: with one place and no stall or hold release, only a finished
- * or failed body can hand the place on. A client that leaves, while receiving or while
- * waiting, must not keep it.
- */
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture } from "../support/media";
 import { freePort, startTestServer, type TestServer } from "../support/server";
-
-const run = promisify(execFile);
-
-async function admin(server: TestServer, ...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
-    env: { ...process.env, ...server.env },
-  });
-  return JSON.parse(stdout);
-}
+import { serverApp, serverUser } from "../support/server-accounts";
 
 const BOUNDARY = "----gate-test";
 
@@ -70,8 +54,8 @@ describe("uploads waiting for a place to be received", () => {
     });
     keys = [];
     for (const name of ["gate_a", "gate_b", "gate_c"]) {
-      await admin(server, "user", "create", "--username", name);
-      keys.push((await admin(server, "app", "create", "--user", name, "--name", "test")).key as string);
+      await serverUser(server, name);
+      keys.push((await serverApp(server, name, "test")).key);
     }
     png = await readFile(await fixture("png"));
   }, 180_000);

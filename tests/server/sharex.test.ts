@@ -1,23 +1,8 @@
-/**
- * End to end through the real production server, as ShareX does it: an api-key made with
- * the admin CLI, one multipart part in field `file`, then the `url` of the reply must be
- * a working direct link (with Range for players). Errors before any handler stay JSON.
- */
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startTestServer, type TestServer } from "../support/server";
+import { serverApp, serverUser } from "../support/server-accounts";
 import { fixture } from "../support/media";
-
-const run = promisify(execFile);
-
-async function admin(server: TestServer, ...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
-    env: { ...process.env, ...server.env },
-  });
-  return JSON.parse(stdout);
-}
 
 describe("a ShareX-style upload through the real server", () => {
   let server: TestServer;
@@ -26,8 +11,8 @@ describe("a ShareX-style upload through the real server", () => {
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
     server = await startTestServer({ PORT: String(port), PUBLIC_URL: origin });
-    await admin(server, "user", "create", "--username", "sharex_user");
-    key = (await admin(server, "app", "create", "--user", "sharex_user", "--name", "ShareX")).key as string;
+    await serverUser(server, "sharex_user");
+    key = (await serverApp(server, "sharex_user", "ShareX")).key;
   }, 180_000);
   afterAll(async () => {
     if (server) await server.stop();
@@ -147,8 +132,7 @@ describe("a ShareX-style upload through the real server", () => {
     const post = (await (await upload(await fixture("png"), "turn.png", { "post-privacy": "public" })).json()).post;
     const publicUrl = post.files[0].url as string;
     for (let i = 0; i < 3; i++) expect((await fetch(publicUrl)).status).toBe(200);
-    const galleryKey = (await admin(server, "app", "create", "--user", "sharex_user", "--name", "Gallery", "--gallery-access"))
-      .key as string;
+    const galleryKey = (await serverApp(server, "sharex_user", "Gallery", { galleryAccess: true })).key as string;
     const patched = await fetch(`${server.url}/api/posts/${post.code}`, {
       method: "PATCH",
       headers: { "api-key": galleryKey, "content-type": "application/json" },

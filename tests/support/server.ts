@@ -121,7 +121,7 @@ export async function startTestServer(extraEnv: Record<string, string> = {}, opt
   let output = "";
   const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
 
-  const url = await new Promise<string>((done, fail) => {
+  const ready = new Promise<string>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`server not ready after ${READY_TIMEOUT_MS} ms:\n${output}`)), READY_TIMEOUT_MS);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
@@ -137,6 +137,11 @@ export async function startTestServer(extraEnv: Record<string, string> = {}, opt
       clearTimeout(timer);
       fail(new Error(`server exited (${code}) before it was ready:\n${output}`));
     });
+  });
+  // A server that never became ready is not left running (an orphan with its own DATA_DIR).
+  const url = await ready.catch(async (error: unknown) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    throw error;
   });
 
   return {

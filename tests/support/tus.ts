@@ -5,7 +5,9 @@
 import { readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import * as tus from "tus-js-client";
-import { adminCli, type TestServer } from "./server";
+import type { Plan } from "@/lib/plans";
+import type { TestServer } from "./server";
+import { serverApp, serverUser } from "./server-accounts";
 
 export interface TusOutcome {
   /** `Upload-Post` of the last response: the share code of the post. */
@@ -84,11 +86,18 @@ export async function tusRequest(
   });
 }
 
-/** A user on the server's database (the admin CLI) and an API key with gallery access. */
-export async function tusAccount(server: Pick<TestServer, "env">, username: string, plan = "free"): Promise<{ key: string; id: string }> {
-  const user = await adminCli(server, "user", "create", "--username", username, "--plan", plan);
-  const app = await adminCli(server, "app", "create", "--user", username, "--name", "tus", "--gallery-access");
-  return { key: app.key as string, id: user.id as string };
+/**
+ * A user on the server's database and an API key with gallery access, made in-process as the
+ * admin CLI's `user create` and `app create` would (./server-accounts.ts).
+ */
+export async function tusAccount(
+  server: Pick<TestServer, "env">,
+  username: string,
+  plan: Plan = "free",
+): Promise<{ key: string; id: string }> {
+  const user = await serverUser(server, username, plan);
+  const { key } = await serverApp(server, username, "tus", { galleryAccess: true });
+  return { key, id: user.id };
 }
 
 /** Weekly quota used, as GET /users/@me reports it. */

@@ -8,7 +8,8 @@ import { readFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fixture } from "../support/media";
-import { adminCli, startTestServer, type TestServer } from "../support/server";
+import { startTestServer, type TestServer } from "../support/server";
+import { serverSession } from "../support/server-accounts";
 import { diskChunks, failureBody, failureStatus, quotaUsed, startTus, tusAccount, tusRequest, until } from "../support/tus";
 
 // Servers and real media on a shared machine: well above the 30 s default.
@@ -317,8 +318,7 @@ describe("the protocol", () => {
 
   it("Relay serves the same protocol at /relay/tus with a relay-key", async () => {
     await tusAccount(server, "tus_relay");
-    const session = await adminCli(server, "session", "create", "--user", "tus_relay");
-    const relayKey = session.key as string;
+    const { key: relayKey } = await serverSession(server, "tus_relay");
     const created = await fetch(`${server.url}/relay/tus`, {
       method: "POST",
       headers: { "relay-key": relayKey, "tus-resumable": "1.0.0", "upload-length": String(video.length) },

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifySignature } from "@/lib/webhooks/signature";
 import { fixture } from "../support/media";
 import { adminCli, startTestServer, type TestServer } from "../support/server";
+import { serverUser, serverApp, serverSession } from "../support/server-accounts";
 import { startReceiver, type Receiver } from "./receiver";
 
 const RETRY_BASE_MS = 150;
@@ -78,17 +79,17 @@ describe("webhooks on a real server", () => {
       // This file creates more webhooks a minute than the write bucket's 20 (docs/rate-limits.md).
       RATE_LIMIT_SCALE: "10",
     });
-    await adminCli(server, "user", "create", "--username", "hook_owner");
-    await adminCli(server, "user", "create", "--username", "hook_fan");
-    await adminCli(server, "user", "create", "--username", "hook_stranger");
-    const app = await adminCli(server, "app", "create", "--user", "hook_owner", "--name", "ShareX", "--gallery-access");
+    await serverUser(server, "hook_owner");
+    await serverUser(server, "hook_fan");
+    await serverUser(server, "hook_stranger");
+    const app = await serverApp(server, "hook_owner", "ShareX", { galleryAccess: true });
     key = String(app.key);
     appId = String(app.id);
-    const other = await adminCli(server, "app", "create", "--user", "hook_owner", "--name", "Flameshot", "--gallery-access");
+    const other = await serverApp(server, "hook_owner", "Flameshot", { galleryAccess: true });
     otherKey = String(other.key);
     otherAppId = String(other.id);
-    commenterKey = String((await adminCli(server, "session", "create", "--user", "hook_fan")).key);
-    strangerKey = String((await adminCli(server, "session", "create", "--user", "hook_stranger")).key);
+    commenterKey = String((await serverSession(server, "hook_fan")).key);
+    strangerKey = String((await serverSession(server, "hook_stranger")).key);
   }, 240_000);
   afterAll(async () => {
     await server?.stop();
@@ -192,7 +193,7 @@ describe("webhooks on a real server", () => {
         await call("relay", `/posts/${post.code}/comments`, {
           method: "POST",
           body: { body: "my own note" },
-          key: (await adminCli(server, "session", "create", "--user", "hook_owner")).key as string,
+          key: (await serverSession(server, "hook_owner")).key as string,
         })
       ).status,
     ).toBe(200);
