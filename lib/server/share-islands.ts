@@ -76,30 +76,40 @@ export async function serveWithoutRuntime(
  * The page without Next's scripts, with the islands script and, when `stylesheet` gives their
  * text, its style sheets inline. Exported for its unit test.
  */
-export function withoutRuntime(html: string, nonce: string | undefined, stylesheet?: StylesheetText): string {
+export function withoutRuntime(html: string, nonce: string | undefined, sheets?: StylesheetText): string {
+  // Inline sheets go at the end of <head>; a page without one keeps its links.
+  const stylesheet = html.includes("</head>") ? sheets : undefined;
+  const styles: string[] = [];
   const stripped = html
     // Script files (the runtime, the page's chunks, the nomodule polyfills).
     .replace(/<script\b[^>]*\bsrc="[^"]*"[^>]*>\s*<\/script>/g, "")
     // Inline scripts: the RSC payload and Next's bootstrap; structured data stays.
     .replace(/<script\b(?![^>]*\btype="application\/ld\+json")[^>]*>[\s\S]*?<\/script>/g, "")
-    // Preloads of scripts the page no longer runs.
-    .replace(/<link\b[^>]*>/g, (tag) =>
-      /\brel="(?:modulepreload|preload)"/.test(tag) && /\bas="script"|\brel="modulepreload"/.test(tag)
-        ? ""
-        : inlined(tag, nonce, stylesheet),
-    );
+    // Preloads of scripts the page no longer runs; style sheets taken out to go inline.
+    .replace(/<link\b[^>]*>/g, (tag) => {
+      if (/\brel="(?:modulepreload|preload)"/.test(tag) && /\bas="script"|\brel="modulepreload"/.test(tag)) return "";
+      const style = inlined(tag, nonce, stylesheet);
+      if (style === null) return tag;
+      styles.push(style);
+      return "";
+    });
+  // The sheets go at the end of <head>, after the title and the OpenGraph tags: link
+  // unfurlers read a page's first kilobytes, and ~50 KB of CSS in front would push the tags
+  // out of that (clients.md). The first paint waits for the same CSS either way.
+  const head = stripped.indexOf("</head>");
+  const withStyles = head === -1 ? stripped : `${stripped.slice(0, head)}${styles.join("")}${stripped.slice(head)}`;
   const script = `<script src="${ISLANDS_SCRIPT}" async${nonce ? ` nonce="${nonce}"` : ""}></script>`;
-  const end = stripped.lastIndexOf("</body>");
-  return end === -1 ? stripped + script : `${stripped.slice(0, end)}${script}${stripped.slice(end)}`;
+  const end = withStyles.lastIndexOf("</body>");
+  return end === -1 ? withStyles + script : `${withStyles.slice(0, end)}${script}${withStyles.slice(end)}`;
 }
 
-/** A `<link rel="stylesheet">` of the build as a `<style>` with its text; any other tag as it is. */
-function inlined(tag: string, nonce: string | undefined, stylesheet: StylesheetText | undefined): string {
-  if (!stylesheet || !/\brel="stylesheet"/.test(tag)) return tag;
+/** A `<link rel="stylesheet">` of the build as a `<style>` with its text; null for any other tag, or a sheet that stays linked. */
+function inlined(tag: string, nonce: string | undefined, stylesheet: StylesheetText | undefined): string | null {
+  if (!stylesheet || !/\brel="stylesheet"/.test(tag)) return null;
   const href = /\bhref="([^"]+)"/.exec(tag)?.[1];
   const css = href ? stylesheet(href) : null;
   // A sheet that could close the element early (`</style`) stays linked.
-  if (!css || css.length > MAX_INLINE_CSS_BYTES || /<\/style/i.test(css)) return tag;
+  if (!css || css.length > MAX_INLINE_CSS_BYTES || /<\/style/i.test(css)) return null;
   return `<style${nonce ? ` nonce="${nonce}"` : ""} data-href="${href}">${css}</style>`;
 }
 

@@ -243,7 +243,8 @@ for (const [width, height] of [
 }
 
 test("everyone but an active admin gets 404 for every /admin URL and every console action", async ({ page, browser }) => {
-  test.setTimeout(180_000);
+  // Four visitors, ten console URLs and five forms each: a page render apiece, while the other worker's server and browser share the two cores.
+  test.setTimeout(360_000);
   const boss = await makeAdmin();
   const user = await createUser();
   const victim = await createUser();

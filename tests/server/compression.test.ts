@@ -125,6 +125,11 @@ describe("compression on the production server", () => {
     expect(nonce).toBeTruthy();
     expect(plain.body.toString()).toMatch(new RegExp(`<style nonce="${nonce}" data-href="/_next/static/[^"]+\\.css">[^<]*\\.sr-only`));
     expect(plain.body.toString()).not.toMatch(/<link[^>]*rel="stylesheet"/);
+    // After the OpenGraph tags, at the end of <head>: unfurlers read a page's first kilobytes.
+    const html = plain.body.toString();
+    expect(html.indexOf('<meta property="og:title"')).toBeGreaterThan(0);
+    expect(html.indexOf('<meta property="og:title"')).toBeLessThan(html.indexOf("<style nonce="));
+    expect(html.indexOf("<style nonce=")).toBeLessThan(html.indexOf("</head>"));
     for (const [accept, encoding] of [
       ["gzip", "gzip"],
       ["gzip, deflate, br", "br"],
