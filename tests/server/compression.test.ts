@@ -123,7 +123,9 @@ describe("compression on the production server", () => {
     // Its style sheet inline, with the page's CSP nonce, not linked (a second round trip before the first paint).
     const nonce = /'nonce-([^']+)'/.exec(String(plain.headers["content-security-policy"]))?.[1];
     expect(nonce).toBeTruthy();
-    expect(plain.body.toString()).toMatch(new RegExp(`<style nonce="${nonce}" data-href="/_next/static/[^"]+\\.css">[^<]*\\.sr-only`));
+    // The nonce is base64: `+` and `/` are taken literally.
+    const literal = nonce!.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    expect(plain.body.toString()).toMatch(new RegExp(`<style nonce="${literal}" data-href="/_next/static/[^"]+\\.css">[^<]*\\.sr-only`));
     expect(plain.body.toString()).not.toMatch(/<link[^>]*rel="stylesheet"/);
     // After the OpenGraph tags, at the end of <head>: unfurlers read a page's first kilobytes.
     const html = plain.body.toString();
