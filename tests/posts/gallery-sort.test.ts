@@ -109,7 +109,9 @@ describe("GET /posts?sort=", () => {
     const plain = await list("?limit=2");
     const named = await list("?limit=2&sort=date");
     expect(codesOf(plain.body)).toEqual(expected("date").slice(0, 2));
-    expect(named.body).toEqual(plain.body);
+    // The same page (not the same bytes: signed links carry the time they were made).
+    expect(codesOf(named.body)).toEqual(codesOf(plain.body));
+    expect(named.body.next_cursor).toBe(plain.body.next_cursor);
     // Today's cursor: {v: 1, e, f, t, id} and nothing else.
     expect(Object.keys(cursorBody(plain.body.next_cursor)).sort()).toEqual(["e", "f", "id", "t", "v"]);
     expect(cursorBody(plain.body.next_cursor).v).toBe(1);
