@@ -6,11 +6,13 @@
  * uploader tools then show "invalid response". We answer the documented error object
  * instead (docs/http-core.md, "Before the pipeline": a request that cannot be parsed is
  * `invalid_request` with the parser's status), then close the connection: after a framing
- * error nothing more on it can be trusted.
+ * error nothing more on it can be trusted. The close lingers (linger.ts) so that the rest of
+ * what the client sends does not reset the connection before it has read the answer.
  */
 import type { Socket } from "node:net";
 import { errorBody } from "../errors";
 import { newRequestId } from "../http/request-id";
+import { lingeringClose } from "./linger";
 
 /** The parser's status for its error codes; anything else it refuses is a plain 400. */
 function statusFor(code: string | undefined): { status: number; reason: string; message: string } {
@@ -26,13 +28,19 @@ function statusFor(code: string | undefined): { status: number; reason: string; 
   }
 }
 
+const ANSWERED = Symbol.for("mediahost.clientErrorAnswered");
+
 /** The `clientError` listener of the HTTP server. */
-export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+export function answerClientError(error: Error & { code?: string }, socket: Socket & { [ANSWERED]?: boolean }): void {
+  // Node reports the same broken request again as the rest of its body arrives: the
+  // answer is on its way and the socket lingers (below), so nothing more is done.
+  if (socket[ANSWERED]) return;
   // A client that went away (or a socket already answered) gets nothing more.
   if (error.code === "ECONNRESET" || !socket.writable || socket.destroyed) {
     socket.destroy();
     return;
   }
+  socket[ANSWERED] = true;
   const { status, reason, message } = statusFor(error.code);
   const body = JSON.stringify(errorBody("invalid_request", message));
   const head = [
@@ -44,5 +52,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
     "cache-control: no-store",
     "connection: close",
   ].join("\r\n");
-  socket.end(`${head}\r\n\r\n${body}`);
+  // What the client still sends after the broken part is read and dropped for a while, so
+  // that a reset does not overtake this answer (linger.ts).
+  lingeringClose(socket, `${head}\r\n\r\n${body}`);
 }

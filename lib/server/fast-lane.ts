@@ -131,29 +131,6 @@ function readRequest(req: IncomingMessage, url: string): ReadRequest {
   return { method: "GET", url: absolute(url), headers: new NodeHeaders(req.headers) };
 }
 
-/**
- * Whether the client may still be sending a body we did not read. A request without
- * Content-Length or Transfer-Encoding has none (RFC 9112, section 6.3), and Node drops
- * what is left of an unread request once the reply is finished: no lingering needed (its
- * timer and listeners were a few percent of a cached read).
- */
-function bodyPending(req: IncomingMessage): boolean {
-  if (req.complete || req.readableEnded) return false;
-  const length = req.headers["content-length"];
-  return (length !== undefined && length !== "0") || req.headers["transfer-encoding"] !== undefined;
-}
-
-/** How long a refused body is read and discarded before the socket is cut. */
-const LINGER_MS = 5000;
-
-function linger(req: IncomingMessage): void {
-  const cut = setTimeout(() => req.socket.destroy(), LINGER_MS);
-  cut.unref();
-  req.once("end", () => clearTimeout(cut));
-  req.once("close", () => clearTimeout(cut));
-  req.resume();
-}
-
 /** A dispatcher reply: JSON text is written as it is; a handler's Response goes through send(). */
 async function sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply): Promise<void> {
   if (reply.body?.kind === "response") return send(req, res, reply.body.response, reply.headers);
@@ -170,7 +147,6 @@ function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply): vo
     reply.body && reply.status !== 204 && reply.status !== 304
       ? encodeTextBody(req.headers["accept-encoding"], head, reply.body.text)
       : null;
-  if (bodyPending(req)) linger(req);
   res.writeHead(reply.status, head);
   res.end(bodyless || body === null ? undefined : body);
 }
@@ -192,12 +168,8 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
   const bodyless = req.method === "HEAD" || response.status === 204 || response.status === 304 || !response.body;
   const text = native?.kind === "text" && !bodyless ? encodeTextBody(req.headers["accept-encoding"], head, native.text) : null;
   if (native?.kind === "bytes" && !bodyless) head["content-length"] = String(native.bytes.byteLength);
-  // A body we stopped reading (a 413 mid-upload, a 401 before it): answer, then read and
-  // discard what the client is still sending for a while before cutting the connection
-  // ("lingering close"). A client cut off mid-send reports a broken pipe instead of
-  // showing our reply; one that finishes in time keeps its connection.
-  if (bodyPending(req)) linger(req);
-
+  // A body we stopped reading (a 413 mid-upload, a 401 before it) is read and discarded
+  // after the reply for a while (lingerOnUnreadBody, installed by the server on every request).
   res.writeHead(response.status, response.statusText || undefined, head);
   if (bodyless) {
     if (native?.kind === "stream") native.stream.destroy();

@@ -11,6 +11,7 @@
 import { type IncomingMessage, Server, ServerResponse } from "node:http";
 import { parseEnv } from "../config/env";
 import { CONTENT_LENGTH_CARRIER } from "../http/respond";
+import { lingerOnUnreadBody } from "./linger";
 import { stampRequest, syncRawHeaders } from "./stamp";
 
 const INSTALLED = Symbol.for("mediahost.contentLengthCarrier");
@@ -41,7 +42,8 @@ export const CUSTOM_SERVER = Symbol.for("mediahost.customServer");
  * Under plain `next start` nothing stamped `x-client-ip` (lib/server/stamp.ts): route
  * handlers read whatever the client sent there, or its own X-Forwarded-For, which Next
  * fills only when the client sent none. Here every request of every Node HTTP server in the
- * process is stamped as our server does, before Next's listener sees it. Installed from
+ * process is stamped as our server does, and lingers on a body it did not read (linger.ts),
+ * before Next's listener sees it. Installed from
  * instrumentation.ts, which Next runs before it serves the first request; under our own
  * server it does nothing.
  */
@@ -56,6 +58,7 @@ export function stampRequestsUnderNextStart(): void {
     if (event === "request") {
       const req = args[0] as IncomingMessage;
       stampRequest(req, trustProxy);
+      lingerOnUnreadBody(req, args[1] as ServerResponse);
       syncRawHeaders(req, trustProxy);
     }
     return emit.call(this, event, ...args);

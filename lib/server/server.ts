@@ -16,6 +16,7 @@ import { errorBody } from "../errors";
 import { refusalFor, UNAVAILABLE_RETRY_AFTER_SECONDS } from "../faults/classify";
 import { countRefused, isDown, outages } from "../faults/outages";
 import { answerClientError } from "./client-error";
+import { lingerOnUnreadBody } from "./linger";
 import type { TrustSetting } from "../http/client-ip";
 import { stampRequest, syncRawHeaders } from "./stamp";
 import { CUSTOM_SERVER } from "./next-start";
@@ -245,6 +246,8 @@ function requestListener(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const requestId = stampRequest(req, trustProxy);
+    // A reply sent before the body was read must reach the client (linger.ts).
+    lingerOnUnreadBody(req, res);
     const { fastLane } = handlers;
     // A read the caches answer alone is answered here, without the promise chain below,
     // once the lane exists (docs/fast-lane.md); its reply carries the request id.

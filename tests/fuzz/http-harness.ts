@@ -122,20 +122,9 @@ export function checkReply(c: FuzzCase, res: RawResponse): void {
 }
 
 export async function sendCase(target: FuzzTarget, c: FuzzCase): Promise<RawResponse> {
-  const send = () => sendRaw(target.origin, serialize(c, target.origin.host), REPLY_TIMEOUT_MS, { head: c.method === "HEAD" });
-  // A server that answers before reading the whole body and closes can have its answer lost:
-  // this client's next write fails (EPIPE/ECONNRESET) and Node drops the socket with the answer
-  // unread (seed 20261126: cases 246, 342, 675 in some runs; each passes alone). Such a case is
-  // sent again, up to three times; a server that never answers fails every time. Why the
-  // service closes early without lingering is open (issue 31 closing note).
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await send();
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if ((code !== "EPIPE" && code !== "ECONNRESET") || attempt === 3) throw error;
-    }
-  }
+  // The server lingers on a body it did not read (lib/server/linger.ts), so an early answer
+  // reaches this client even while it is still writing: one send, no retries.
+  return sendRaw(target.origin, serialize(c, target.origin.host), REPLY_TIMEOUT_MS, { head: c.method === "HEAD" });
 }
 
 export interface FuzzRun {
