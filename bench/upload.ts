@@ -529,14 +529,7 @@ const growthOf = (r: RssReport): number => peakOf(r) - r.baselineBytes;
  */
 const VIDEO_HEADERS = { "post-privacy": "unlisted", priority: "false" };
 
-async function timedUpload(
-  target: Child,
-  url: string,
-  video: string,
-  size: number,
-  key: string,
-  agent: Agent,
-): Promise<Timed> {
+async function timedUpload(target: Child, url: string, video: string, size: number, key: string, agent: Agent): Promise<Timed> {
   flushDisk();
   await sleep(500); // let the server settle after the flush
   const rss = watchRss(target.pid);
@@ -1069,7 +1062,13 @@ async function main(only: "video" | "images" | null): Promise<void> {
   const figures = {
     machine: { ...m, loadavg_1m_before: round(loadBefore), loadavg_1m_after: round(loadAfter) },
     ...(Object.assign({}, ...sections.map((s) => s.figures)) as Record<string, Figure>),
-    targets: { rss_growth_mb: "< 150", upload_ratio: `>= ${UPLOAD_RATIO_TARGET}`, image_ratio: ">= 0.7", default_503: "0", default_rss_growth_mb: "< 150" },
+    targets: {
+      rss_growth_mb: "< 150",
+      upload_ratio: `>= ${UPLOAD_RATIO_TARGET}`,
+      image_ratio: ">= 0.7",
+      default_503: "0",
+      default_rss_growth_mb: "< 150",
+    },
     pass,
   };
   console.log(
