@@ -44,7 +44,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createReadStream, createWriteStream, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, open, readFile, rm, writeFile } from "node:fs/promises";
 import { Agent, createServer as createHttpServer, request, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadavg, tmpdir } from "node:os";
@@ -112,22 +112,31 @@ function flushDisk(): void {
 /**
  * The baseline: a bare node:http server writing each request body, as received, to a file.
  * No multipart parsing, no processing, no fsync: the cost of getting the bytes to disk.
+ * With `?sync=1` it fsyncs the file before it answers, as our server does before it
+ * acknowledges an upload (the synced baseline: the same durability, nothing else).
  * Runs in a child process (like the real server) so it does not share our event loop.
  */
 function runSink(dir: string): void {
   let n = 0;
   const server = createHttpServer((req, res) => {
     const path = join(dir, `body-${n++}`);
-    pipeline(req, createWriteStream(path)).then(
-      () => {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ ok: true }));
-      },
-      (error: unknown) => {
-        res.writeHead(500, { "content-type": "text/plain" });
-        res.end(String(error));
-      },
-    );
+    const durable = (req.url ?? "").includes("sync=1");
+    pipeline(req, createWriteStream(path))
+      .then(async () => {
+        if (!durable) return;
+        const handle = await open(path, "r");
+        await handle.sync().finally(() => handle.close());
+      })
+      .then(
+        () => {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end(JSON.stringify({ ok: true }));
+        },
+        (error: unknown) => {
+          res.writeHead(500, { "content-type": "text/plain" });
+          res.end(String(error));
+        },
+      );
   });
   server.listen(0, "127.0.0.1", () => {
     const { port } = server.address() as AddressInfo;
@@ -508,6 +517,8 @@ interface VideoFigures {
   /** Every round's time, in order; the figures use the fastest (least disturbed by other load). */
   oursRounds: number[];
   baselineRounds: number[];
+  /** The sink with an fsync before its answer: the same durability as ours. */
+  syncedRounds: number[];
   /** RSS of the round whose growth was largest: memory is reported pessimistically. */
   ours: RssReport;
   baseline: RssReport;
@@ -576,6 +587,7 @@ async function videoPhase(server: Server, key: string, video: string, clip: stri
   expectUploaded("warm-up video", await postFile(`${server.url}/api/upload`, clipSource, "clip.mp4", "video/mp4", headers, agent));
 
   const base: Timed[] = [];
+  const synced: Timed[] = [];
   const ours: Timed[] = [];
   let stored: VideoFigures["stored"] = {};
   for (let round_ = 1; round_ <= VIDEO_ROUNDS; round_++) {
@@ -586,6 +598,13 @@ async function videoPhase(server: Server, key: string, video: string, clip: stri
       `  ${round(b.reply.ms / 1000)} s, sink RSS growth ${round(mib(growthOf(b.rss)), 1)} MB, sink main thread ${pct(b.mainCpuShare)} busy, client ${pct(b.clientCpuShare)}`,
     );
     base.push(b);
+    for (const name of readdirSync(sinkDir)) rmSync(join(sinkDir, name), { force: true });
+
+    log(`round ${round_}/${VIDEO_ROUNDS}: synced baseline, the same sink with an fsync before it answers`);
+    const d = await timedUpload(sink, `${sink.url}/?sync=1`, video, size, "", agent);
+    if (d.reply.status !== 200) throw new Error(`synced baseline upload failed: ${d.reply.status} ${d.reply.body}`);
+    log(`  ${round(d.reply.ms / 1000)} s, sink main thread ${pct(d.mainCpuShare)} busy, client ${pct(d.clientCpuShare)}`);
+    synced.push(d);
     for (const name of readdirSync(sinkDir)) rmSync(join(sinkDir, name), { force: true });
 
     log(`round ${round_}/${VIDEO_ROUNDS}: ours, ${round(mib(size))} MB to POST /api/upload`);
@@ -607,6 +626,7 @@ async function videoPhase(server: Server, key: string, video: string, clip: stri
     bytes: size,
     oursRounds: ours.map((r) => r.reply.ms / 1000),
     baselineRounds: base.map((r) => r.reply.ms / 1000),
+    syncedRounds: synced.map((r) => r.reply.ms / 1000),
     ours: hungriest(ours).rss,
     baseline: hungriest(base).rss,
     oursFastest: fastest(ours).rss,
@@ -803,6 +823,8 @@ async function videoSection(server: Server, key: string, video: string, clip: st
   const oursMbS = mib(v.bytes) / oursSeconds;
   const baseMbS = mib(v.bytes) / baselineSeconds;
   const ratio = oursMbS / baseMbS;
+  const syncedSeconds = Math.min(...v.syncedRounds);
+  const ratioVsSynced = syncedSeconds / oursSeconds;
   const growth = mib(growthOf(v.ours));
   // Where the time went (fastest round): until the first child the server was receiving the
   // body; the children are probe, remux, probe, thumbnail; after the last one: hashing,
@@ -819,6 +841,10 @@ async function videoSection(server: Server, key: string, video: string, clip: st
       baseline_seconds: round(baselineSeconds),
       baseline_mb_s: round(baseMbS),
       upload_ratio: round(ratio, 3),
+      synced_baseline_seconds: round(syncedSeconds),
+      synced_baseline_mb_s: round(mib(v.bytes) / syncedSeconds),
+      upload_ratio_vs_synced: round(ratioVsSynced, 3),
+      synced_baseline_rounds_seconds: v.syncedRounds.map((x) => round(x)),
       upload_rounds_seconds: v.oursRounds.map((x) => round(x)),
       baseline_rounds_seconds: v.baselineRounds.map((x) => round(x)),
       upload_receive_seconds: round(firstChild),
@@ -847,7 +873,8 @@ async function videoSection(server: Server, key: string, video: string, clip: st
       ...spans.map((c) => `               ${c.tool} → ${c.target}: ${round(c.from, 1)}–${round(c.to, 1)} s`),
       `  baseline   ${round(baseMbS)} MB/s (${round(baselineSeconds)} s; rounds: ${seconds(v.baselineRounds)} s; bare node:http server writing the body to a file)`,
       `             sink main thread ${pct(v.baselineMainCpu)} busy (${v.baselineMainCpu >= SATURATED ? "saturated" : "not saturated: bound by the disk or this client"}), client ${pct(v.baselineClientCpu)}; our main thread ${pct(v.oursMainCpu)}`,
-      `  ratio      ${round(ratio, 3)}  (target >= ${UPLOAD_RATIO_TARGET}: ${mark(ratio >= UPLOAD_RATIO_TARGET)})`,
+      `  synced     ${round(mib(v.bytes) / syncedSeconds)} MB/s (${round(syncedSeconds)} s; rounds: ${seconds(v.syncedRounds)} s; the same sink, fsync before it answers)`,
+      `  ratio      ${round(ratio, 3)}  (target >= ${UPLOAD_RATIO_TARGET}: ${mark(ratio >= UPLOAD_RATIO_TARGET)}); against the synced sink ${round(ratioVsSynced, 3)}`,
       `  server RSS ${round(mib(v.ours.baselineBytes), 1)} MB before, ${round(mib(peakOf(v.ours)), 1)} MB peak → growth ${round(growth, 1)} MB, worst round (target < 150: ${mark(growth < 150)})`,
       `             sampled peak ${round(mib(v.ours.sampledPeakBytes), 1)} MB (${v.ours.samples} samples), kernel VmHWM ${v.ours.hwmPeakBytes === null ? "n/a" : round(mib(v.ours.hwmPeakBytes), 1)} MB; ffmpeg children peak ${round(mib(v.ours.childrenPeakBytes), 1)} MB; baseline sink growth ${round(mib(growthOf(v.baseline)), 1)} MB`,
     ],
