@@ -1,23 +1,35 @@
-/** Helpers of the e2e specs: accounts through the admin CLI, uploads through the API. */
-import { execFile } from "node:child_process";
+/** Helpers of the e2e specs: accounts through the admin CLI's code, uploads through the API. */
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import type { Page } from "@playwright/test";
-
-const run = promisify(execFile);
-const root = fileURLToPath(new URL("../..", import.meta.url));
 
 export const baseUrl = (): string => `http://127.0.0.1:${process.env.E2E_PORT}`;
 
-/** Runs the admin CLI against the test server's database; returns its JSON answer. */
+type RunAdmin = typeof import("@/lib/cli/admin").runAdmin;
+let adminInProcess: Promise<RunAdmin> | undefined;
+
+/**
+ * The admin CLI's code (lib/cli/admin.ts, what `npm run admin` runs) in this worker's
+ * process, against its own server's database: one `admin` process per call cost about 2 s
+ * of CPU (loading the bundle and compiling its queries), 150 s of the browser suite's CPU
+ * for ~75 calls (docs/development.md, "Test time"). The CLI as a process is tested in
+ * tests/cli/admin-process.test.ts. The server is another process either way.
+ */
+function loadAdmin(): Promise<RunAdmin> {
+  adminInProcess ??= (async () => {
+    // Before lib/ is loaded: its configuration is read from the environment.
+    Object.assign(process.env, JSON.parse(process.env.E2E_SERVER_ENV ?? "{}") as Record<string, string>);
+    return (await import("@/lib/cli/admin")).runAdmin;
+  })();
+  return adminInProcess;
+}
+
+/** Runs an admin CLI command against the test server's database; returns its JSON answer (throws on an error answer). */
 export async function admin(...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
-    cwd: root,
-    env: { ...process.env, ...(JSON.parse(process.env.E2E_SERVER_ENV ?? "{}") as Record<string, string>), NODE_ENV: "production" },
-  });
-  return JSON.parse(stdout) as Record<string, unknown>;
+  const runAdmin = await loadAdmin();
+  const { exitCode, output } = await runAdmin(args, { log: (message) => console.error(message) });
+  if (exitCode !== 0) throw new Error(`admin ${args.join(" ")}: ${JSON.stringify(output)}`);
+  return output as Record<string, unknown>;
 }
 
 let counter = 0;
