@@ -15,7 +15,7 @@ if (!chromium) throw new Error(missingChromiumMessage());
  * worker): the specs wait on the browser and the server far more than they compute, and a
  * server per worker shares no accounts, rate-limit counters or settings between them.
  */
-export const E2E_WORKERS = 2;
+export const E2E_WORKERS = Number(process.env.E2E_WORKERS) || 2;
 
 // The first server's port, chosen once in the main process; workers inherit it through the
 // environment. Below Linux's ephemeral range (32768 and up), where the OS picks ports for

@@ -150,6 +150,14 @@ interface Options {
   splitPin: boolean;
   only: Set<PairName>;
   /**
+   * `--pipeline n`: each connection sends n requests at a time (HTTP/1.1 pipelining, from
+   * one Lua-formatted batch), for both sides of every pair. One wrk thread cannot saturate
+   * nginx on two cores one request at a time (it spends more per request than nginx does);
+   * pipelined, the client's cost per request falls by about n, so the offload pair's
+   * reference can reach its own bound. 1 (the default) is the plain run of every other figure.
+   */
+  pipeline: number;
+  /**
    * `--readers n`: a fixed pool of reader keys instead of one sized for the warm-up's rate
    * (at least 8 000 req/s). On a loaded machine the warm touch of thousands of keys can
    * outlast the caches' one-minute expiry, and the measured run then reads the keys it
@@ -160,7 +168,7 @@ interface Options {
 }
 
 const USAGE =
-  "usage: node --import tsx bench/serve.ts [--duration seconds] [--rounds n] [--connections n] [--postgres] [--no-pin | --pin-all] [--cpu-prof] [--only file,range,post,share,offload] [--readers n]";
+  "usage: node --import tsx bench/serve.ts [--duration seconds] [--rounds n] [--connections n] [--postgres] [--no-pin | --pin-all] [--cpu-prof] [--only file,range,post,share,offload] [--readers n] [--pipeline n]";
 
 function parseOptions(argv: string[]): Options {
   const value = (flag: string): string | undefined => {
@@ -192,6 +200,7 @@ function parseOptions(argv: string[]): Options {
     pin: !argv.includes("--no-pin"),
     splitPin: !argv.includes("--pin-all"),
     only: new Set(only as PairName[]),
+    pipeline: positive("--pipeline", 1),
   };
 }
 
@@ -553,24 +562,40 @@ function pinMainThread(pid: number, mainCpu: string, helperCpu: string): void {
  * key file, every request carries the next key, from requests formatted once in `init`.
  * `done` prints wrk's figures as one JSON line: exact counts and its latency histogram.
  */
-function wrkScript(headers: Record<string, string>, keyFile: string | null): string {
+function wrkScript(headers: Record<string, string>, keyFile: string | null, pipeline = 1): string {
   const lua = (s: string): string => JSON.stringify(s);
   const lines = Object.entries(headers).map(([name, value]) => `wrk.headers[${lua(name)}] = ${lua(value)}`);
   if (keyFile) {
+    // Batches of `pipeline` requests, each with the next key (wrk counts the requests in a batch).
     lines.push(
-      "local requests, count, at = {}, 0, 0",
+      "local keyed, requests, count, at = {}, {}, 0, 0",
       "function init(args)",
       `  for key in io.lines(${lua(keyFile)}) do`,
       "    local h = {}",
       "    for k, v in pairs(wrk.headers) do h[k] = v end",
       '    h["api-key"] = key',
+      "    keyed[#keyed + 1] = wrk.format(nil, nil, h)",
+      "  end",
+      "  for i = 1, #keyed do",
+      "    local batch = {}",
+      `    for j = 0, ${pipeline - 1} do batch[#batch + 1] = keyed[(i + j - 1) % #keyed + 1] end`,
       "    count = count + 1",
-      "    requests[count] = wrk.format(nil, nil, h)",
+      "    requests[count] = table.concat(batch)",
       "  end",
       "end",
       "function request()",
       "  at = at % count + 1",
       "  return requests[at]",
+      "end",
+    );
+  } else if (pipeline > 1) {
+    lines.push(
+      "local batch",
+      "function init(args)",
+      `  batch = string.rep(wrk.format(), ${pipeline})`,
+      "end",
+      "function request()",
+      "  return batch",
       "end",
     );
   }
@@ -620,7 +645,7 @@ interface Run {
 
 async function runWrk(target: Target, seconds: number, options: Options, work: string): Promise<Run> {
   const script = join(work, `${target.name}.lua`);
-  await writeFile(script, wrkScript(target.headers, target.keyFile ?? null));
+  await writeFile(script, wrkScript(target.headers, target.keyFile ?? null, options.pipeline));
   const args = ["-t1", `-c${options.connections}`, `-d${seconds}s`, "--timeout", "10s", "-s", script, target.url];
   const command = options.pin ? "taskset" : "wrk";
   const argv = options.pin ? ["-c", WRK_CPU, "wrk", ...args] : args;
@@ -1012,6 +1037,7 @@ async function main(options: Options): Promise<void> {
     wrk_threads: 1,
     duration_s: options.durationS,
     rounds: options.rounds,
+    pipeline: options.pipeline,
     jpeg_bytes: cdn.body.length,
     video_bytes: video.length,
     range_bytes: RANGE_BYTES,
@@ -1095,7 +1121,7 @@ async function main(options: Options): Promise<void> {
     [
       "",
       `bench:serve (wrk) on ${m.cpus} x ${m.cpu_model}, Node ${m.node}, Linux ${m.kernel}; database ${database}`,
-      `wrk 1 thread, ${options.connections} connections, ${options.durationS} s per run, ${options.rounds} alternating rounds;` +
+      `wrk 1 thread, ${options.connections} connections${options.pipeline > 1 ? `, ${options.pipeline} requests pipelined` : ""}, ${options.durationS} s per run, ${options.rounds} alternating rounds;` +
         ` ${options.pin ? `wrk on CPU ${WRK_CPU}, servers on CPU ${SERVER_CPU}` : "not pinned"}; 1-min load ${round(loadBefore)} before, ${round(loadAfter)} after`,
       "",
       ...targets.map((t) => {
