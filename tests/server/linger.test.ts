@@ -7,52 +7,14 @@
  * intermittent EPIPE of issue 31).
  *
  * Deterministic: the client does not read until its whole write was taken, so a server
- * that closes before the body is through always fails the write.
+ * that closes before the body is through always fails the write (tests/support/unread-body.ts).
+ * Plain `next start` is checked in next-start.test.ts.
  */
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LINGER_MS } from "@/lib/server/linger";
 import { startTestServer, type TestServer } from "../support/server";
-
-/** Larger than loopback's socket buffers on both sides, so the server must read it. */
-const BODY = Buffer.alloc(24 * 1024 * 1024, 0x61);
-
-interface Outcome {
-  writeError: string | null;
-  statusLine: string;
-  closedAfterMs: number;
-}
-
-/** Sends `head` then `body` without reading; reads the reply once the write was taken (or failed). */
-function sendUnread(server: TestServer, head: string, body: Buffer): Promise<Outcome> {
-  const url = new URL(server.url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(url.port), url.hostname);
-    const started = Date.now();
-    const chunks: Buffer[] = [];
-    let writeError: string | null = null;
-    socket.pause();
-    socket.on("connect", () => {
-      socket.write(head);
-      socket.write(body, (error) => {
-        if (error) writeError = (error as NodeJS.ErrnoException).code ?? error.message;
-        socket.resume();
-      });
-    });
-    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
-    socket.on("error", (error: NodeJS.ErrnoException) => {
-      writeError ??= error.code ?? error.message;
-      socket.resume();
-    });
-    socket.on("close", () =>
-      resolve({ writeError, statusLine: Buffer.concat(chunks).toString("latin1").split("\r\n")[0], closedAfterMs: Date.now() - started }),
-    );
-  });
-}
-
-const request = (method: string, path: string, extra = "", length: number | "chunked" = BODY.length): string =>
-  `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/octet-stream\r\n` +
-  `${length === "chunked" ? "Transfer-Encoding: chunked" : `Content-Length: ${length}`}\r\n${extra}\r\n`;
+import { closingRequest as request, sendUnread, UNREAD_BODY as BODY } from "../support/unread-body";
 
 describe("a reply sent before the body was read reaches the client", () => {
   let server: TestServer;
@@ -71,13 +33,13 @@ describe("a reply sent before the body was read reaches the client", () => {
     ["Next's gate: a path that is not UTF-8", "POST", "/p/%zz", "HTTP/1.1 400"],
     ["a static asset that does not exist", "POST", "/_next/static/none.js", "HTTP/1.1 404"],
   ])("%s", async (_name, method, path, status) => {
-    const outcome = await sendUnread(server, request(method, path), BODY);
+    const outcome = await sendUnread(server.url, request(method, path), BODY);
     expect(outcome.writeError).toBeNull();
     expect(outcome.statusLine.startsWith(status), outcome.statusLine).toBe(true);
   });
 
   it("a chunk Node's parser refuses: the 400 arrives although the client goes on sending", async () => {
-    const outcome = await sendUnread(server, `${request("POST", "/relay/auth/login", "", "chunked")}zz\r\n`, BODY);
+    const outcome = await sendUnread(server.url, `${request("POST", "/relay/auth/login", "", "chunked")}zz\r\n`, BODY);
     expect(outcome.writeError).toBeNull();
     expect(outcome.statusLine).toBe("HTTP/1.1 400 Bad Request");
   });

@@ -4,7 +4,8 @@
  * that needs the database answer 503 naming the command (never a 500); after it, a video
  * upload becomes a ready stream (the worker's job), an expiring post goes 404, a /cdn read
  * carries the right Content-Length and none of our internal headers, a client cannot name
- * its own address, and /cron runs only with its bearer secret.
+ * its own address, an early reply lingers on the body it did not read, and /cron runs only
+ * with its bearer secret.
  */
 import { spawn, type ChildProcess, execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -19,6 +20,7 @@ import { fixture } from "../support/media";
 import { freePort, services } from "../support/server";
 import { serverUser, serverApp } from "../support/server-accounts";
 import { until } from "../support/tus";
+import { closingRequest, sendUnread } from "../support/unread-body";
 
 vi.setConfig({ testTimeout: 240_000 });
 
@@ -169,6 +171,14 @@ describe("after it, with npm run worker beside next start", () => {
     // The views are written after each page is sent: give any late ones time to land.
     await new Promise((done) => setTimeout(done, 1000));
     expect(await views()).toBe(3);
+  });
+
+  it("a reply sent before the body was read reaches a client still sending it (lingering close, lib/server/linger.ts)", async () => {
+    // Next's own route handler answers the upload without a key at once; the 24 MiB body
+    // the client goes on sending must not reset the connection before the 401 is read.
+    const outcome = await sendUnread(base, closingRequest("POST", "/api/upload"));
+    expect(outcome.writeError).toBeNull();
+    expect(outcome.statusLine.startsWith("HTTP/1.1 401"), outcome.statusLine).toBe(true);
   });
 
   it("/cron runs once with its bearer secret, and refuses without it", async () => {
