@@ -100,7 +100,21 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { startNginx } from "../tests/support/nginx";
 import { cached, ffmpeg } from "./support/inputs";
-import { CACHE_DIR, log, machine, MiB, mib, onCleanup, ROOT, round, runBench, sleep, tempDir, timeBudget } from "./support/run";
+import {
+  CACHE_DIR,
+  log,
+  machine,
+  MiB,
+  mib,
+  onCleanup,
+  ROOT,
+  round,
+  runBench,
+  SATURATED_CPU,
+  sleep,
+  tempDir,
+  timeBudget,
+} from "./support/run";
 import { baseEnv, spawnListening, startServer, statusField, type Child, type Server } from "./support/server";
 
 const DEFAULT_CONNECTIONS = 50;
@@ -118,8 +132,6 @@ const CRAWLER_UA = "Discordbot/2.0";
 /** A server that cannot start (the tree may be mid-change) is retried after this. */
 const START_ATTEMPTS = 3;
 const START_RETRY_MS = 60_000;
-/** A reference whose main thread used less of a core than this was held back by its client. */
-const SATURATED_CPU = 0.9;
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
 const WRK_CPU = "0";
 const SERVER_CPU = "1";

@@ -64,6 +64,7 @@ import {
   round,
   ROOT,
   runBench,
+  SATURATED_CPU,
   sameSharpThreads,
   sleep,
   tempDir,
@@ -85,8 +86,6 @@ const RSS_SAMPLE_MS = 50;
 const VIDEO_ROUNDS = 3;
 /** issue 29 §3: ours / the bare sink, as the median over three runs of the bench. */
 const UPLOAD_RATIO_TARGET = 0.8;
-/** A receiver's main thread busy this share of a round or more was CPU-bound. */
-const SATURATED = 0.9;
 const pct = (share: number): string => `${Math.round(share * 100)} %`;
 const IMAGE_ROUNDS = 2;
 /**
@@ -860,7 +859,7 @@ async function videoSection(server: Server, key: string, video: string, clip: st
       baseline_rss_growth_mb: round(mib(growthOf(v.baseline)), 1),
       baseline_main_cpu: round(v.baselineMainCpu, 2),
       baseline_client_cpu: round(v.baselineClientCpu, 2),
-      baseline_saturated: v.baselineMainCpu >= SATURATED,
+      baseline_saturated: v.baselineMainCpu >= SATURATED_CPU,
       upload_main_cpu: round(v.oursMainCpu, 2),
       stored_video_bytes: v.stored.size ?? null,
       stored_video_seconds: v.stored.duration ?? null,
@@ -872,7 +871,7 @@ async function videoSection(server: Server, key: string, video: string, clip: st
       `             receiving ~${round(firstChild)} s, ffprobe/ffmpeg ~${round(lastChild - firstChild)} s, then hashing/storing/DB ~${round(oursSeconds - lastChild)} s:`,
       ...spans.map((c) => `               ${c.tool} → ${c.target}: ${round(c.from, 1)}–${round(c.to, 1)} s`),
       `  baseline   ${round(baseMbS)} MB/s (${round(baselineSeconds)} s; rounds: ${seconds(v.baselineRounds)} s; bare node:http server writing the body to a file)`,
-      `             sink main thread ${pct(v.baselineMainCpu)} busy (${v.baselineMainCpu >= SATURATED ? "saturated" : "not saturated: bound by the disk or this client"}), client ${pct(v.baselineClientCpu)}; our main thread ${pct(v.oursMainCpu)}`,
+      `             sink main thread ${pct(v.baselineMainCpu)} busy (${v.baselineMainCpu >= SATURATED_CPU ? "saturated" : "not saturated: bound by the disk or this client"}), client ${pct(v.baselineClientCpu)}; our main thread ${pct(v.oursMainCpu)}`,
       `  synced     ${round(mib(v.bytes) / syncedSeconds)} MB/s (${round(syncedSeconds)} s; rounds: ${seconds(v.syncedRounds)} s; the same sink, fsync before it answers)`,
       `  ratio      ${round(ratio, 3)}  (target >= ${UPLOAD_RATIO_TARGET}: ${mark(ratio >= UPLOAD_RATIO_TARGET)}); against the synced sink ${round(ratioVsSynced, 3)}`,
       `  server RSS ${round(mib(v.ours.baselineBytes), 1)} MB before, ${round(mib(peakOf(v.ours)), 1)} MB peak → growth ${round(growth, 1)} MB, worst round (target < 150: ${mark(growth < 150)})`,

@@ -21,6 +21,8 @@ export const sleep = (ms: number): Promise<void> => new Promise<void>((done) => 
 export const round = (n: number, digits = 2): number => Math.round(n * 10 ** digits) / 10 ** digits;
 export const mib = (bytes: number): number => bytes / MiB;
 export const mark = (ok: boolean): string => (ok ? "ok" : "MISSED");
+/** A reference whose main thread used less of a core than this was held back by its client (or its disk). */
+export const SATURATED_CPU = 0.9;
 
 /** Cleanup steps, run last-registered first at the end, on error, on Ctrl-C and on timeout. */
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -12,7 +12,7 @@
 import type { Socket } from "node:net";
 import { errorBody } from "../errors";
 import { newRequestId } from "../http/request-id";
-import { lingeringClose } from "./linger";
+import { isLingering, lingeringClose } from "./linger";
 
 /** The parser's status for its error codes; anything else it refuses is a plain 400. */
 function statusFor(code: string | undefined): { status: number; reason: string; message: string } {
@@ -28,19 +28,16 @@ function statusFor(code: string | undefined): { status: number; reason: string; 
   }
 }
 
-const ANSWERED = Symbol.for("mediahost.clientErrorAnswered");
-
 /** The `clientError` listener of the HTTP server. */
-export function answerClientError(error: Error & { code?: string }, socket: Socket & { [ANSWERED]?: boolean }): void {
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   // Node reports the same broken request again as the rest of its body arrives: the
   // answer is on its way and the socket lingers (below), so nothing more is done.
-  if (socket[ANSWERED]) return;
+  if (isLingering(socket)) return;
   // A client that went away (or a socket already answered) gets nothing more.
   if (error.code === "ECONNRESET" || !socket.writable || socket.destroyed) {
     socket.destroy();
     return;
   }
-  socket[ANSWERED] = true;
   const { status, reason, message } = statusFor(error.code);
   const body = JSON.stringify(errorBody("invalid_request", message));
   const head = [

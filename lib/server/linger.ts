@@ -27,13 +27,13 @@ const CLOSING = Symbol.for("mediahost.lingeringClose");
 type LingeringSocket = Socket & { destroySoon?: () => void; [LINGERING]?: boolean; [CLOSING]?: boolean };
 
 /** Whether the request announced a body (it may be read in full later). */
-export function hasBody(req: IncomingMessage): boolean {
+function hasBody(req: IncomingMessage): boolean {
   const length = req.headers["content-length"];
   return (length !== undefined && length !== "0") || req.headers["transfer-encoding"] !== undefined;
 }
 
 /** Whether the client may still be sending a body nobody read. */
-export function bodyPending(req: IncomingMessage): boolean {
+function bodyPending(req: IncomingMessage): boolean {
   return !req.complete && !req.readableEnded && hasBody(req);
 }
 
@@ -52,7 +52,7 @@ export function lingerOnUnreadBody(req: IncomingMessage, res: ServerResponse): v
   }
   res.once("finish", () => {
     // A kept-alive connection whose body does not end in time is cut.
-    if (!bodyPending(req) || res.req.socket !== socket) return;
+    if (!bodyPending(req)) return;
     const cut = setTimeout(() => socket.destroy(), LINGER_MS);
     cut.unref();
     req.once("end", () => clearTimeout(cut));
@@ -70,15 +70,19 @@ function bodyPendingOn(socket: Socket): boolean {
   return req !== undefined && bodyPending(req);
 }
 
+/** Whether lingeringClose has taken the socket: its last answer is written. */
+export function isLingering(socket: Socket): boolean {
+  return (socket as LingeringSocket)[CLOSING] === true;
+}
+
 /**
  * Ends our side of the connection and reads (and drops) what the client still sends until
  * it closes its side or LINGER_MS pass. Also for a reply written straight to the socket
  * (client-error.ts); calling it again on the same socket does nothing.
  */
 export function lingeringClose(socket: Socket, reply?: string): void {
-  const lingering = socket as LingeringSocket;
-  if (socket.destroyed || lingering[CLOSING]) return;
-  lingering[CLOSING] = true;
+  if (socket.destroyed || isLingering(socket)) return;
+  (socket as LingeringSocket)[CLOSING] = true;
   const cut = setTimeout(() => socket.destroy(), LINGER_MS);
   cut.unref();
   socket.once("close", () => clearTimeout(cut));
