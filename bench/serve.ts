@@ -3,6 +3,7 @@
  *
  *   node --import tsx bench/serve.ts [--duration 10] [--rounds 2] [--connections 50]
  *                                    [--postgres] [--no-pin] [--cpu-prof] [--only cdn,post,...]
+ *                                    [--pipeline 1]
  *
  * Starts the production server (scripts/start.ts, the built app) with the embedded
  * defaults (SQLite under a fresh DATA_DIR), or with `--postgres` (or DATABASE_URL set to a
