@@ -1,11 +1,26 @@
-import { defineConfig } from "vitest/config";
+import { defineConfig, configDefaults } from "vitest/config";
 import { fileURLToPath } from "node:url";
+
+/**
+ * Files that need a process of their own (tests/project/test-isolation.test.ts keeps the
+ * list complete and exact): those that replace one of our modules with vi.mock (shared, a
+ * mock would outlive its file, or arrive after an earlier file loaded the real module), and
+ * those that measure the process's own memory (a worker that ran other files has a heap of
+ * their making).
+ */
+export const ISOLATED_FILES: Readonly<Record<string, "mocks a module" | "measures its memory">> = {
+  "tests/relay-account/login-limits.test.ts": "mocks a module",
+  "tests/sdk/client.test.ts": "measures its memory",
+  "tests/accounts/export.test.ts": "measures its memory",
+};
+const isolated = Object.keys(ISOLATED_FILES);
+
+const include = ["tests/**/*.test.ts"];
+const exclude = [...configDefaults.exclude, "tests/browser/**", "tests/e2e/**"];
 
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
   test: {
-    include: ["tests/**/*.test.ts"],
-    exclude: ["tests/browser/**", "tests/e2e/**", "node_modules/**"],
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 30_000,
@@ -13,5 +28,11 @@ export default defineConfig({
     globalSetup: ["tests/support/global-setup.ts"],
     setupFiles: ["tests/support/per-file.ts"],
     env: { NODE_ENV: "test" },
+    projects: [
+      // One module graph per worker, not per file: loading it afresh for each of ~190 files
+      // was 90 s of the run's CPU. tests/support/per-file.ts gives each file a clean start.
+      { extends: true, test: { name: "shared", include, exclude: [...exclude, ...isolated], isolate: false } },
+      { extends: true, test: { name: "isolated", include: isolated, exclude, isolate: true } },
+    ],
   },
 });

@@ -66,14 +66,25 @@ const inviteSelect = {
   usedBy: { select: { displayUsername: true } },
 } as const;
 
+/**
+ * 120 random bits in URL-safe characters: unguessable, and pastes cleanly into the form. Never
+ * one that starts with a dash: `invite revoke --code --x…` would read it as a flag (1 draw in
+ * 64 starts with one; drawing again costs a few bits of 120).
+ */
+export function newInviteCode(random: (size: number) => Buffer = randomBytes): string {
+  for (;;) {
+    const code = random(15).toString("base64url");
+    if (!code.startsWith("-")) return code;
+  }
+}
+
 /** A new single-use code, valid for `days` (1 to 365, default 7). */
 export async function createInvite(actor: Actor, input: { days?: number } = {}, now: Date = new Date()): Promise<InviteRecord> {
   const days = input.days ?? INVITE_DEFAULT_DAYS;
   if (!Number.isInteger(days) || days < 1 || days > INVITE_MAX_DAYS) {
     throw new DomainError("invalid_request", `An invite lasts 1 to ${INVITE_MAX_DAYS} days.`);
   }
-  // 120 random bits in URL-safe characters: unguessable, and pastes cleanly into the form.
-  const code = randomBytes(15).toString("base64url");
+  const code = newInviteCode();
   const row = await db().invite.create({
     data: { code, createdById: actor.userId, createdAt: now, expiresAt: new Date(now.getTime() + days * DAY_MS) },
     select: inviteSelect,

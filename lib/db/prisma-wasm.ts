@@ -23,7 +23,13 @@ export async function prismaWasmBase64(file: string): Promise<string | undefined
     const require = createRequire(join(process.cwd(), "package.json"));
     const runtime = dirname(require.resolve(["@prisma", "client", "runtime", "client"].join("/")));
     const text = await readFile(join(runtime, file), "utf8");
-    return /const wasm = "([A-Za-z0-9+/=]+)"/.exec(text)?.[1];
+    // Found with indexOf, not a regular expression: a pattern matching 4 MB of base64 keeps a
+    // backtracking entry per character and, in a process that has run for a while, failed
+    // (the client then silently imported the module).
+    const opening = 'const wasm = "';
+    const start = text.indexOf(opening);
+    const end = start < 0 ? -1 : text.indexOf('"', start + opening.length);
+    return end < 0 ? undefined : text.slice(start + opening.length, end);
   } catch {
     return undefined;
   }

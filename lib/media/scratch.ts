@@ -35,9 +35,10 @@ export async function withScratch<T>(size: number, work: (buffer: Buffer) => Pro
 }
 
 function take(size: number): Buffer {
-  // The smallest kept buffer that fits.
+  // The smallest kept buffer that fits; of equal ones, the one given back last (its memory
+  // is the likeliest still in the CPU's caches).
   let best = -1;
-  for (let i = 0; i < kept.length; i++) {
+  for (let i = kept.length - 1; i >= 0; i--) {
     if (kept[i].length >= size && (best < 0 || kept[i].length < kept[best].length)) best = i;
   }
   if (best >= 0) return kept.splice(best, 1)[0];
@@ -49,8 +50,12 @@ function take(size: number): Buffer {
 
 function give(buffer: Buffer): void {
   kept.push(buffer);
-  // Over the caps, the largest goes: what stays kept should be what most files need.
-  while (kept.length > MAX_KEPT || kept.reduce((n, b) => n + b.length, 0) > MAX_KEPT_BYTES) {
+  // Over the count, the one given back longest ago goes: what stays kept is what recent files
+  // needed (dropping the largest instead kept a pool of small buffers after a run of small
+  // files and threw away every larger one the moment it came back). Over the bytes, the
+  // largest goes.
+  if (kept.length > MAX_KEPT) kept.shift();
+  while (kept.reduce((n, b) => n + b.length, 0) > MAX_KEPT_BYTES) {
     let largest = 0;
     for (let i = 1; i < kept.length; i++) if (kept[i].length > kept[largest].length) largest = i;
     kept.splice(largest, 1);

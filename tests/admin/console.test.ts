@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { listAudit, type Actor } from "@/lib/audit/log";
-import { createInvite, listInvites, revokeInvite } from "@/lib/admin/invites";
+import { createInvite, listInvites, newInviteCode, revokeInvite } from "@/lib/admin/invites";
 import { overview } from "@/lib/admin/overview";
 import { moderationQueue, previewObject, quarantinePost, releasePost, removePost } from "@/lib/admin/posts";
 import { decideReport, reportQueue } from "@/lib/admin/reports";
@@ -167,6 +167,13 @@ describe("invites", () => {
     expect(invites.find((i) => i.code === code)).toMatchObject({ status: "used", used_by: "invited1" });
     // A used code is history: it is not revoked.
     await fails("invalid_request", "invite", "revoke", "--code", code);
+  });
+
+  it("never hands out a code that starts with a dash, which the CLI would read as a flag", () => {
+    const draws = [Buffer.from("fbef", "hex"), Buffer.from("fb", "hex"), Buffer.from("6869", "hex")];
+    expect(draws.slice(0, 2).map((draw) => draw.toString("base64url"))).toEqual(["--8", "-w"]);
+    expect(newInviteCode(() => draws.shift()!)).toBe("aGk");
+    expect(draws).toEqual([]);
   });
 
   it("a revoked code no longer signs anyone up; unknown codes and bad lifetimes are refused", async () => {

@@ -103,6 +103,9 @@ describe("the query compiler's WebAssembly, read as a file (lib/db/prisma-wasm.t
       const file = `query_compiler_fast_bg.${provider}.wasm-base64.mjs`;
       const generated = readFileSync(join(root, "lib/db/generated", name, "internal/class.ts"), "utf8");
       expect(generated).toContain(`prismaWasmBase64("${file}")`);
+      // Where prismaWasmBase64 looks (from the working directory), so that a miss says why.
+      const runtime = dirname(createRequire(join(process.cwd(), "package.json")).resolve("@prisma/client/runtime/client"));
+      expect(readFileSync(join(runtime, file), "utf8")).toContain("const wasm = ");
       const base64 = await prismaWasmBase64(file);
       // A WebAssembly module: "\0asm" version 1, and the very bytes the module would export.
       expect(Buffer.from(base64 ?? "", "base64").subarray(0, 8)).toEqual(Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));

@@ -17,7 +17,9 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   process.env.TEST_RUN_DIR = runDir;
   // One server per worker (playwright.config.ts), started side by side: worker i reaches its
   // own at base + 2i (and the mailbox at the port after it).
-  const started = await Promise.allSettled(Array.from({ length: Math.max(1, config.workers) }, (_, i) => startE2EServer(base + 2 * i)));
+  const started = await Promise.allSettled(
+    Array.from({ length: Math.max(1, config.workers) }, (_, i) => startE2EServer(base + 2 * i, i === 0)),
+  );
   const servers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
   const failure = started.find((s) => s.status === "rejected");
   if (failure) {
@@ -41,7 +43,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   };
 }
 
-function startE2EServer(port: number): Promise<TestServer> {
+function startE2EServer(port: number, migrateAtStart: boolean): Promise<TestServer> {
   const url = `http://127.0.0.1:${port}`;
   // WEBHOOK_ALLOW_PRIVATE: webhooks.spec.ts's receiver listens on 127.0.0.1 (docs/webhooks.md).
   // SMTP_URL: accounts.spec.ts listens there for the password-reset mail (docs/web-auth.md).
@@ -54,7 +56,8 @@ function startE2EServer(port: number): Promise<TestServer> {
       SMTP_URL: `smtp://127.0.0.1:${port + 1}`,
       MAIL_FROM: "Media host <noreply@media.test>",
     },
-    // The servers of the run migrate their own empty database, as a deployment does.
-    { migrateAtStart: true },
+    // The first server migrates its own empty database, as a deployment does; the others are
+    // handed one already migrated (the migrator's start is most of a server's).
+    { migrateAtStart },
   );
 }

@@ -20,7 +20,18 @@ describe("withScratch", () => {
       return b.buffer;
     });
     const second = await withScratch(90_000, async (b) => b.buffer);
-    expect(second).toBe(first);
+    expect(second === first, "the same ArrayBuffer").toBe(true);
+  });
+
+  it("after a run of small files, a larger buffer given back is kept (the oldest goes instead)", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((done) => (release = done));
+    const small = Array.from({ length: 4 }, () => withScratch(1_000, () => held));
+    release();
+    await Promise.all(small);
+    const first = await withScratch(200_000, async (b) => b.buffer);
+    expect(scratchKept()).toBe(4);
+    expect((await withScratch(200_000, async (b) => b.buffer)) === first, "the same ArrayBuffer").toBe(true);
   });
 
   it("never lends one buffer to two jobs at once, and keeps at most four", async () => {

@@ -1,10 +1,43 @@
+/**
+ * Runs before every test file. Files share a worker process (vitest.config.ts turns module
+ * isolation off: loading each file's module graph afresh cost a third of the run), so
+ * whatever one file left in process.env or in a process-wide singleton would reach the next
+ * file in the same worker. Each file starts from the worker's first environment, with a
+ * DATA_DIR of its own, and with the singletons that derive from the environment forgotten.
+ */
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
+import { resetEnv } from "@/lib/config/env";
+import { resetSigningSecret } from "@/lib/crypto/signing";
+import { resetMediaLimiter } from "@/lib/media/limiter";
+import { resetMediaConfig } from "@/lib/media/config";
+import { resetOcrConfig } from "@/lib/media/tesseract";
+import { setModerator } from "@/lib/moderation/moderator";
+import { setCounterStore } from "@/lib/ratelimit";
+import { setStorage } from "@/lib/storage";
+import { resetPruneClock } from "@/lib/usage/hours";
 
-// Each test file gets its own DATA_DIR inside the run's (files run in parallel workers, and
-// checks such as "no temporary files left" must only see their own file's work). Shared,
-// run-wide things (generated media fixtures) stay in TEST_RUN_DIR.
+const holder = globalThis as { __testWorkerEnv?: Readonly<Record<string, string | undefined>> };
+
+// Shared, run-wide things (generated media fixtures) stay in TEST_RUN_DIR.
 const root = process.env.TEST_RUN_DIR || process.env.DATA_DIR!;
 process.env.TEST_RUN_DIR = root;
 mkdirSync(root, { recursive: true });
+
+const first = (holder.__testWorkerEnv ??= { ...process.env });
+for (const name of Object.keys(process.env)) if (!(name in first)) delete process.env[name];
+Object.assign(process.env, first);
+
+// Each test file gets its own DATA_DIR inside the run's (files run in parallel workers, and
+// checks such as "no temporary files left" must only see their own file's work).
 process.env.DATA_DIR = mkdtempSync(join(root, "file-"));
+
+resetEnv();
+resetSigningSecret();
+resetMediaConfig();
+resetMediaLimiter();
+resetOcrConfig();
+resetPruneClock();
+setStorage(undefined);
+setModerator(undefined);
+setCounterStore(undefined);
