@@ -32,14 +32,14 @@ describe("a missing browser", () => {
     process.env.CHROMIUM_PATH = process.execPath;
     expect(findChromium()).toBe(process.execPath);
     delete process.env.CHROMIUM_PATH;
-    expect(DEFAULT_CHROMIUM).toBe("/usr/bin/chromium");
+    expect(DEFAULT_CHROMIUM).toBe("/usr/bin/chromium-headless-shell");
   });
 
   it("fails `npm test` before anything runs", () => {
     const result = runWithout(["scripts/test.mjs", "tests/project/no-such-test-file"]);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`Chromium not found at ${MISSING}`);
-    expect(result.stderr).toContain("apt-get install -y chromium");
+    expect(result.stderr).toContain("apt-get install -y chromium-headless-shell");
     expect(result.stdout).not.toMatch(/RUN\s+v\d/);
   });
 
