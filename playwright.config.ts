@@ -12,10 +12,9 @@ if (!chromium) throw new Error(missingChromiumMessage());
 
 /**
  * Three workers, each with a server of its own (tests/e2e/global-setup.ts starts one per
- * worker): the specs wait on the browser, the server and the rate limits' windows far more
- * than they compute (two workers kept 1.1 of the two cores busy; three finish the suite
- * 10 % sooner), and a server per worker shares no accounts, rate-limit counters or settings
- * between them.
+ * worker): some specs mostly wait (a rate limit's 30 s window, a stream being made), and a
+ * third worker fills that time (275 → 248 s, measured in the full Chromium); a server per
+ * worker shares no accounts, rate-limit counters or settings between them.
  */
 export const E2E_WORKERS = Number(process.env.E2E_WORKERS) || 3;
 
@@ -43,8 +42,8 @@ export default defineConfig({
   reporter: process.env.CI ? "line" : "list",
   use: {
     baseURL,
-    // A trace records every action's DOM snapshot and screenshot, kept or not: a third of
-    // the browser's and the runner's CPU. E2E_TRACE=1 records them (kept for failed tests).
+    // A trace records every action's DOM snapshot and screenshot, kept or not: about 100 s,
+    // a fifth of the suite's CPU. E2E_TRACE=1 records them (kept for failed tests).
     trace: process.env.E2E_TRACE === "1" ? "retain-on-failure" : "off",
     screenshot: "only-on-failure",
     launchOptions: {

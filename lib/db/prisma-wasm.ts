@@ -23,9 +23,9 @@ export async function prismaWasmBase64(file: string): Promise<string | undefined
     const require = createRequire(join(process.cwd(), "package.json"));
     const runtime = dirname(require.resolve(["@prisma", "client", "runtime", "client"].join("/")));
     const text = await readFile(join(runtime, file), "utf8");
-    // Found with indexOf, not a regular expression: a pattern matching 4 MB of base64 keeps a
-    // backtracking entry per character and, in a process that has run for a while, failed
-    // (the client then silently imported the module).
+    // Found with indexOf, not a regular expression: a pattern over the 4 MB of base64 threw
+    // "Maximum call stack size exceeded" in a test worker that had run for a while, and the
+    // client then silently imported the module this file exists to avoid.
     const opening = 'const wasm = "';
     const start = text.indexOf(opening);
     const end = start < 0 ? -1 : text.indexOf('"', start + opening.length);
