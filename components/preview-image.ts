@@ -1,7 +1,7 @@
 /**
  * What a grid tile shows for a file: its sized renditions through `srcset`, never the
  * original (docs/renditions.md). Shared by the dashboard gallery, discover, the GIF search
- * and profiles; the share page's large image (`shareImageSources`) adds the 1280 rendition.
+ * and profiles; the share page's large image (`shareImageSources`) adds the 960 and 1280 renditions.
  */
 export interface PreviewFile {
   url: string;
@@ -22,7 +22,7 @@ const GRID_MAX_WIDTH = 640;
 /** The tile's `src`/`srcSet`, or null when the file has nothing to show (audio). */
 export function previewSources(file: PreviewFile | undefined): PreviewSources | null {
   if (!file) return null;
-  // Entries are smallest first and a 1280 URL is listed only for sources wider than 640.
+  // Entries are smallest first; URLs past 640 are listed only for sources wider than 640.
   const renditions = (file.renditions ?? []).filter((r) => r.width <= GRID_MAX_WIDTH);
   if (renditions.length > 0) {
     return { src: renditions[renditions.length - 1].url, srcSet: renditions.map((r) => `${r.url} ${r.width}w`).join(", ") };
@@ -45,7 +45,7 @@ export const GALLERY_SIZES =
   "(min-width: 1152px) 210px, (min-width: 1024px) calc((100vw - 328px) / 4), (min-width: 768px) calc((100vw - 316px) / 3), (min-width: 640px) calc((100vw - 72px) / 3), calc((100vw - 44px) / 2)";
 
 /**
- * The share page's image: every rendition (320, 640, 1280), plus the original when it is
+ * The share page's image: every rendition (320, 640, 960, 1280), plus the original when it is
  * wider than the largest (a 2x desktop screen), so a phone never loads the original. `src`
  * is the largest rendition (browsers without srcset support get a sharp picture).
  */

@@ -53,7 +53,7 @@ export const FileObject = z
         }),
       )
       .describe(
-        "Sized WebP renditions of an image or of a video's still frame, smallest first, for srcset (320, 640 and 1280 px; fewer when the source is narrower). Empty for files without pixels to show.",
+        "Sized WebP renditions of an image or of a video's still frame, smallest first, for srcset (320, 640, 960 and 1280 px; fewer when the source is narrower). Empty for files without pixels to show.",
       ),
     stream_url: z.url().nullable().describe("HLS master playlist (adaptive delivery); null until ready or on standard delivery"),
     stream_state: z
@@ -172,7 +172,7 @@ export function fileView(post: PostRecord, file: PostRecord["files"][number], no
   const url = (path: string) => cdnUrl(path, signed, now, post.expiresAt);
   const offered = renditionsOf(post, file, url);
   const renditions = offered.map(({ width, url }) => ({ width, url }));
-  // A grid-sized preview (640 or narrower), as before the 1280 width existed (docs/renditions.md).
+  // A grid-sized preview (640 or narrower), as before the wider widths existed (docs/renditions.md).
   const thumbnail = offered.filter((r) => r.urlWidth <= GRID_RENDITION_WIDTH).at(-1)?.url ?? null;
   const isImage = file.mimeType.startsWith("image/");
   return {

@@ -4,11 +4,13 @@
  */
 
 /**
- * Rendition widths in pixels, smallest first. 320 and 640 serve the grids; 1280 serves the
- * share page on a 2x phone or a desktop (issue 29: a 640 alone is too soft for a 380 px box
- * at 2x, and the original is often several times the bytes of a 1280 WebP).
+ * Rendition widths in pixels, smallest first. 320 and 640 serve the grids; 960 and 1280 serve
+ * the share page (issue 29: a 640 alone is too soft for a 380 px box at 2x, and the original
+ * is often several times the bytes of a 1280 WebP). 960 is what a 1.75x–2x phone's ~380 px
+ * column needs (665–760 px): without it such a phone took the 1280, 2.2x the bytes of a
+ * 960 on bench:pages' photo, and the image share page's mobile LCP was 2.6 s, not 1.8 s.
  */
-export const RENDITION_WIDTHS = [320, 640, 1280] as const;
+export const RENDITION_WIDTHS = [320, 640, 960, 1280] as const;
 export type RenditionWidth = (typeof RENDITION_WIDTHS)[number];
 
 /** The widest rendition a grid tile uses, and the one `thumbnail_url` names for images. */

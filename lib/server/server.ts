@@ -27,6 +27,7 @@ import { hasMalformedPath, isNextMethod, NEXT_METHODS, refuseBeforeNext } from "
 import { servePage } from "./page-cache";
 import { serveWithoutRuntime, servesWithoutRuntime } from "./share-islands";
 import { staticAssets, type StaticAssets } from "./static-assets";
+import { pageInlines, type PageInlines } from "./page-inlines";
 
 export interface StartServerOptions {
   port: number;
@@ -193,7 +194,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // Listen first so that port 0 resolves to a real port Next can be told about; requests
   // that arrive while Next prepares wait for it.
   // Scripts and style sheets precompressed at build need no Next: answered from the start (static-assets.ts).
-  const handlers: Handlers = { assets: options.dev ? undefined : staticAssets(dir) };
+  const assets = options.dev ? undefined : staticAssets(dir);
+  const handlers: Handlers = { assets, inlines: pageInlines(dir, assets) };
   let markReady!: () => void;
   const ready = new Promise<void>((done) => (markReady = done));
   const server = createHttpServer(requestListener(handlers, ready, trustProxy, options.dev));
@@ -232,6 +234,8 @@ type Handlers = {
   fastLane?: FastLane;
   /** `/_next/static` scripts and style sheets from their precompressed siblings; absent in development. */
   assets?: StaticAssets;
+  /** What pages served without the runtime carry inline (page-inlines.ts). */
+  inlines?: PageInlines;
 };
 
 /**
@@ -296,7 +300,7 @@ async function serveWhenReady(
     // Share pages for visitors without a session go out without Next's client runtime
     // (share-islands.ts); a robot's page is cached as rewritten, so a replay costs nothing more.
     const render = servesWithoutRuntime(forNext)
-      ? () => serveWithoutRuntime(forNext, res, () => handle(forNext, res), handlers.assets?.stylesheet)
+      ? () => serveWithoutRuntime(forNext, res, () => handle(forNext, res), handlers.inlines)
       : () => handle(forNext, res);
     await servePage(forNext, res, render);
   }

@@ -17,10 +17,13 @@
  * The rewritten page also carries its style sheet inline (`<style>` with the nonce) instead of
  * linking it: the sheet blocked the first paint behind a second round trip, which the page's
  * largest image, already in flight, did not need (issue 29: the image share page's LCP against
- * a static page's). Compressed with the page it adds ~8 KB.
+ * a static page's). Compressed with the page it adds ~8 KB. The islands script and the site
+ * icon come inline too (page-inlines.ts), and the web app's manifest link is dropped: each
+ * was a request beside the image before it painted.
  */
 import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { compressText, pickEncoding, varyWithEncoding } from "./compress";
+import type { PageInlines } from "./page-inlines";
 
 /**
  * A share page (a share code: lib/posts/codes.ts), discover and the GIF search, a profile:
@@ -36,9 +39,6 @@ export const ISLANDS_SCRIPT = "/share-islands.js";
 const MAX_BYTES = 2 * 1024 * 1024;
 /** Style sheets larger than this stay linked (the build's one sheet is ~52 KB, ~8 KB compressed). */
 const MAX_INLINE_CSS_BYTES = 128 * 1024;
-
-/** The text of one of the build's style sheets by its URL path, or null (static-assets.ts). */
-export type StylesheetText = (href: string) => string | null;
 
 /** Whether this request's page is served without Next's client runtime. */
 export function servesWithoutRuntime(req: IncomingMessage): boolean {
@@ -56,7 +56,7 @@ export async function serveWithoutRuntime(
   req: IncomingMessage,
   res: ServerResponse,
   render: () => Promise<void>,
-  stylesheet?: StylesheetText,
+  inlines?: PageInlines,
 ): Promise<void> {
   const accepted = req.headers["accept-encoding"];
   // Next's own compression would hand us bytes we cannot rewrite.
@@ -67,18 +67,18 @@ export async function serveWithoutRuntime(
     const html = body.toString("utf8");
     if (html.includes("data-needs-runtime")) return encode(req, res, accepted, body);
     const nonce = /'nonce-([^']+)'/.exec(String(res.getHeader("content-security-policy") ?? ""))?.[1];
-    return encode(req, res, accepted, Buffer.from(withoutRuntime(html, nonce, stylesheet)));
+    return encode(req, res, accepted, Buffer.from(withoutRuntime(html, nonce, inlines)));
   });
   await render();
 }
 
 /**
- * The page without Next's scripts, with the islands script and, when `stylesheet` gives their
- * text, its style sheets inline. Exported for its unit test.
+ * The page without Next's scripts, with the islands script and, for what `inlines` gives the
+ * text of, its style sheets, the islands script and the icon inline. Exported for its unit test.
  */
-export function withoutRuntime(html: string, nonce: string | undefined, sheets?: StylesheetText): string {
+export function withoutRuntime(html: string, nonce: string | undefined, inlines?: PageInlines): string {
   // Inline sheets go at the end of <head>; a page without one keeps its links.
-  const stylesheet = html.includes("</head>") ? sheets : undefined;
+  const stylesheet = html.includes("</head>") ? inlines?.stylesheet : undefined;
   const styles: string[] = [];
   const stripped = html
     // Script files (the runtime, the page's chunks, the nomodule polyfills).
@@ -88,6 +88,12 @@ export function withoutRuntime(html: string, nonce: string | undefined, sheets?:
     // Preloads of scripts the page no longer runs; style sheets taken out to go inline.
     .replace(/<link\b[^>]*>/g, (tag) => {
       if (/\brel="(?:modulepreload|preload)"/.test(tag) && /\bas="script"|\brel="modulepreload"/.test(tag)) return "";
+      if (/\brel="icon"/.test(tag)) return inlinedIcon(tag, inlines);
+      // The web app's manifest is the dashboard's (start_url /dashboard, docs/share-target.md):
+      // a visitor of someone's post has nothing to install, yet the browser fetched the
+      // manifest and its 192 px icon while the post's image was loading (~0.2 s of the image
+      // share page's mobile LCP in Lighthouse; docs/share-pages.md, "Scripts").
+      if (/\brel="manifest"/.test(tag)) return "";
       const style = inlined(tag, nonce, stylesheet);
       if (style === null) return tag;
       styles.push(style);
@@ -98,13 +104,29 @@ export function withoutRuntime(html: string, nonce: string | undefined, sheets?:
   // out of that (clients.md). The first paint waits for the same CSS either way.
   const head = stripped.indexOf("</head>");
   const withStyles = head === -1 ? stripped : `${stripped.slice(0, head)}${styles.join("")}${stripped.slice(head)}`;
-  const script = `<script src="${ISLANDS_SCRIPT}" async${nonce ? ` nonce="${nonce}"` : ""}></script>`;
+  const script = islandsScript(nonce, inlines);
   const end = withStyles.lastIndexOf("</body>");
   return end === -1 ? withStyles + script : `${withStyles.slice(0, end)}${script}${withStyles.slice(end)}`;
 }
 
+/** The islands script, inline when its text is known (it never holds `</script`), else by its URL. */
+function islandsScript(nonce: string | undefined, inlines: PageInlines | undefined): string {
+  const attribute = nonce ? ` nonce="${nonce}"` : "";
+  const text = inlines?.islandsScript();
+  if (text && !/<\/script/i.test(text)) return `<script${attribute}>${text}</script>`;
+  return `<script src="${ISLANDS_SCRIPT}" async${attribute}></script>`;
+}
+
+/** A `<link rel="icon">` with the SVG as a `data:` URL (the CSP's img-src allows data:), else as it was. */
+function inlinedIcon(tag: string, inlines: PageInlines | undefined): string {
+  const href = /\bhref="([^"]+)"/.exec(tag)?.[1];
+  const svg = href && inlines?.icon(href.replaceAll("&amp;", "&"));
+  if (!href || !svg) return tag;
+  return tag.replace(`href="${href}"`, `href="data:image/svg+xml,${encodeURIComponent(svg)}"`);
+}
+
 /** A `<link rel="stylesheet">` of the build as a `<style>` with its text; null for any other tag, or a sheet that stays linked. */
-function inlined(tag: string, nonce: string | undefined, stylesheet: StylesheetText | undefined): string | null {
+function inlined(tag: string, nonce: string | undefined, stylesheet: PageInlines["stylesheet"] | undefined): string | null {
   if (!stylesheet || !/\brel="stylesheet"/.test(tag)) return null;
   const href = /\bhref="([^"]+)"/.exec(tag)?.[1];
   const css = href ? stylesheet(href) : null;

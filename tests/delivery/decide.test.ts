@@ -43,7 +43,7 @@ describe("parseCdnPath", () => {
     }
     expect(parseCdnPath("abc/r/300/a.webp")).toEqual({
       kind: "none",
-      message: "No such rendition: the widths are 320, 640 and 1280, as WebP.",
+      message: "No such rendition: the widths are 320, 640, 960 and 1280, as WebP.",
     });
   });
 });

@@ -80,19 +80,21 @@ describe("renditions", () => {
     return ((await res.json()) as { error: { type: string } }).error.type;
   }
 
-  it("images list 320, 640 and 1280 WebP renditions (the last at the source's width); thumbnail_url is the 640 one", async () => {
+  it("images list 320, 640, 960 and 1280 WebP renditions (the last at the source's width); thumbnail_url is the 640 one", async () => {
     const post = await upload(await photo(1000, 600), "wide.jpg", "image/jpeg");
     const file = post.files[0];
-    expect(file.renditions.map((r) => r.width)).toEqual([320, 640, 1000]);
+    expect(file.renditions.map((r) => r.width)).toEqual([320, 640, 960, 1000]);
     expect(new URL(file.renditions[0].url).pathname).toBe(`/cdn/${post.code}/r/320/wide.jpg.webp`);
     expect(new URL(file.renditions[1].url).pathname).toBe(`/cdn/${post.code}/r/640/wide.jpg.webp`);
-    expect(new URL(file.renditions[2].url).pathname).toBe(`/cdn/${post.code}/r/1280/wide.jpg.webp`);
+    expect(new URL(file.renditions[2].url).pathname).toBe(`/cdn/${post.code}/r/960/wide.jpg.webp`);
+    expect(new URL(file.renditions[3].url).pathname).toBe(`/cdn/${post.code}/r/1280/wide.jpg.webp`);
     expect(file.thumbnail_url).toBe(file.renditions[1].url);
 
     for (const [index, width, height] of [
       [0, 320, 192],
       [1, 640, 384],
-      [2, 1000, 600],
+      [2, 960, 576],
+      [3, 1000, 600],
     ]) {
       const res = await fetchLocal(file.renditions[index].url);
       expect(res.status).toBe(200);
@@ -134,7 +136,7 @@ describe("renditions", () => {
     const file = post.files[0];
     expect(file.renditions).toEqual([{ width: 200, url: expect.stringContaining(`/cdn/${post.code}/r/320/narrow.jpg.webp`) }]);
     expect(file.thumbnail_url).toBe(file.renditions[0].url);
-    for (const width of [320, 640, 1280]) {
+    for (const width of [320, 640, 960, 1280]) {
       const res = await fetch(`${server.url}/cdn/${post.code}/r/${width}/narrow.jpg.webp`);
       expect(res.status).toBe(200);
       const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
@@ -184,8 +186,9 @@ describe("renditions", () => {
   it("private posts: signed rendition URLs, refused without the signature", async () => {
     const post = await upload(await photo(700, 350), "secret.jpg", "image/jpeg", "private");
     const file = post.files[0];
-    // 320, 640 and the 1280 URL at the source's 700 px.
+    // 320, 640 and the 960 URL at the source's 700 px.
     expect(file.renditions).toHaveLength(3);
+    expect(new URL(file.renditions[2].url).pathname).toBe(`/cdn/${post.code}/r/960/secret.jpg.webp`);
     for (const r of file.renditions) expect(r.url).toMatch(/\?exp=\d+&sig=[\w-]{43}$/);
     expect(file.thumbnail_url).toBe(file.renditions[1].url);
 

@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { request } from "node:http";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -117,7 +118,6 @@ describe("compression on the production server", () => {
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(varies(plain)).toBe(true);
     expect(Number(plain.headers["content-length"])).toBe(plain.body.length);
-    expect(plain.body.toString()).toContain('src="/share-islands.js"');
     expect(plain.body.toString()).not.toMatch(/\/_next\/static\/[^"]+\.js/);
     expect(plain.body.toString()).not.toContain("self.__next_f");
     // Its style sheet inline, with the page's CSP nonce, not linked (a second round trip before the first paint).
@@ -127,6 +127,15 @@ describe("compression on the production server", () => {
     const literal = nonce!.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
     expect(plain.body.toString()).toMatch(new RegExp(`<style nonce="${literal}" data-href="/_next/static/[^"]+\\.css">[^<]*\\.sr-only`));
     expect(plain.body.toString()).not.toMatch(/<link[^>]*rel="stylesheet"/);
+    // The islands script and the site icon inline too: each was a request beside the image
+    // before it painted (page-inlines.ts).
+    const islands = readFileSync(join(process.cwd(), "public", "share-islands.js"), "utf8");
+    expect(plain.body.toString()).toContain(`<script nonce="${nonce}">${islands}</script>`);
+    expect(plain.body.toString()).not.toContain("/share-islands.js");
+    const icon = readFileSync(join(process.cwd(), "app", "icon.svg"), "utf8");
+    expect(plain.body.toString()).toContain(`<link rel="icon" href="data:image/svg+xml,${encodeURIComponent(icon)}"`);
+    // No web app manifest on a visitor's page (the dashboard's app; the sign-in page keeps it, below).
+    expect(plain.body.toString()).not.toContain('rel="manifest"');
     // After the OpenGraph tags, at the end of <head>: unfurlers read a page's first kilobytes.
     const html = plain.body.toString();
     expect(html.indexOf('<meta property="og:title"')).toBeGreaterThan(0);
@@ -140,7 +149,7 @@ describe("compression on the production server", () => {
       expect(packed.headers["content-encoding"], accept).toBe(encoding);
       expect(varies(packed), accept).toBe(true);
       expect(Number(packed.headers["content-length"]), accept).toBe(packed.body.length);
-      expect(decoded(packed), accept).toContain('src="/share-islands.js"');
+      expect(decoded(packed), accept).toContain('document.documentElement.dataset.islands = "ready"');
     }
   });
 
@@ -153,6 +162,9 @@ describe("compression on the production server", () => {
     expect(varies(page)).toBe(true);
     const html = decoded(page);
     expect(html).toContain("<html");
+    // The installable app's manifest and the icon stay linked here (docs/share-target.md).
+    expect(html).toContain('<link rel="manifest" href="/manifest.webmanifest"');
+    expect(html).toMatch(/<link rel="icon" href="\/icon\.svg/);
     const plain = await get(`${server.url}/signin`, {});
     expect(plain.headers["content-encoding"]).toBeUndefined();
 

@@ -1130,7 +1130,7 @@ export interface components {
             language: string | null;
             mime_type: string;
             name: string;
-            /** @description Sized WebP renditions of an image or of a video's still frame, smallest first, for srcset (320, 640 and 1280 px; fewer when the source is narrower). Empty for files without pixels to show. */
+            /** @description Sized WebP renditions of an image or of a video's still frame, smallest first, for srcset (320, 640, 960 and 1280 px; fewer when the source is narrower). Empty for files without pixels to show. */
             renditions: {
                 /**
                  * Format: uri
