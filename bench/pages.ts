@@ -23,8 +23,9 @@
  *   `layout-shift` entries (without recent input) until the network is idle and a second
  *   after, with the elements that moved (so a regression names its cause).
  * `--reports DIR` keeps each Lighthouse report (JSON) there, to read what an LCP waited for.
- * In the same run a static reference: the first photo's 320/640/1280 WebP renditions in a
- * page with `srcset` and no script, served by a plain node:http file server.
+ * In the same run a static reference: the first photo's WebP renditions as the API lists
+ * them (320/640/960/1280 since the 960 exists; the issue's reference had 320/640/1280) in a
+ * page with the same `srcset` and `sizes` and no script, served by a plain node:http file server.
  *
  * Targets (issue 29): share pages, discover and profile: mobile performance >= 95, mobile
  * LCP <= 2.0 s, the image share page's mobile LCP <= 1.3x the reference's, CLS <= 0.02; JS on
