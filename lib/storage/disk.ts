@@ -71,6 +71,10 @@ export class DiskStorage implements Storage {
     this.root = resolve(root);
   }
 
+  close(): void {
+    this.openFiles.clear();
+  }
+
   /** The absolute path of a key (validated first: nothing can escape the root). */
   pathOf(key: string): string {
     assertValidKey(key);

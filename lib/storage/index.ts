@@ -88,8 +88,11 @@ export function storage(): Storage {
 
 /**
  * For tests: install an adapter, or `undefined` so the next `storage()` reads STORAGE
- * again. The previous adapter is not closed; the caller owns it.
+ * again. Returns the previous adapter, not closed: the caller owns it (`close()` lets go of
+ * its descriptors).
  */
-export function setStorage(next: Storage | undefined): void {
+export function setStorage(next: Storage | undefined): Storage | undefined {
+  const previous = holder.__mediahostStorage;
   holder.__mediahostStorage = next;
+  return previous;
 }

@@ -139,6 +139,14 @@ export class OpenFileCache {
     }
   }
 
+  /**
+   * Forgets every key: unreferenced descriptors close now, the others when their last read
+   * ends. For an adapter that is being let go of (Storage.close).
+   */
+  clear(): void {
+    for (const key of [...this.entries.keys(), ...this.loading.keys()]) this.forget(key);
+  }
+
   private retire(entry: Entry): void {
     if (!entry.live) return;
     entry.live = false;

@@ -71,4 +71,9 @@ export interface Storage {
   deleteAbandoned(key: string): Promise<void>;
   /** S3 only: a URL of `key` a client can fetch the bytes from directly. */
   directUrl?(key: string, request: DirectUrlRequest): Promise<string>;
+  /**
+   * Lets go of what the adapter holds open (disk: the open-file cache's descriptors, up to
+   * 256); reads in flight finish. For an adapter that is being replaced; never throws.
+   */
+  close?(): void;
 }

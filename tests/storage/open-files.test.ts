@@ -73,6 +73,26 @@ describe("open-file cache through DiskStorage", () => {
   });
 });
 
+describe("closing the adapter", () => {
+  it("closes every unreferenced descriptor at once, a referenced one when its read ends; reads after it open anew", async () => {
+    const store = new DiskStorage(join(root, "close"));
+    await store.putBuffer("f/p/a.png", Buffer.from("aaaaa"), "image/png");
+    await store.putBuffer("f/p/b.png", Buffer.from("bbbbb"), "image/png");
+    const idle = await store.openFiles.acquire("f/p/a.png", store.pathOf("f/p/a.png"));
+    store.openFiles.release(idle!);
+    const reading = await store.openFiles.acquire("f/p/b.png", store.pathOf("f/p/b.png"));
+    store.close();
+    expect(store.openFiles.size).toBe(0);
+    expect(isOpen(idle!.fd)).toBe(false);
+    expect(isOpen(reading!.fd)).toBe(true);
+    store.openFiles.release(reading!);
+    expect(isOpen(reading!.fd)).toBe(false);
+    const again = await store.openFiles.acquire("f/p/a.png", store.pathOf("f/p/a.png"));
+    expect(again?.size).toBe(5);
+    store.openFiles.release(again!);
+  });
+});
+
 describe("open-file cache: changes by another process", () => {
   it("trusts an entry for its window, then re-checks the path: a file removed behind our back is gone", async () => {
     let now = 1_000;
