@@ -760,13 +760,6 @@ interface OffloadSide {
   proxied(name: string, label: string, path: string, headers: Record<string, string>): Target;
 }
 
-/**
- * The offload pairs' side: a second server of ours on the same DATA_DIR and database in
- * DELIVERY_OFFLOAD=x-accel mode (no background work: the first server does it), and one nginx
- * serving the work folder directly (/direct/, the reference, with our file headers) and
- * proxying to that server with the offload location of docs/operations.md. Checked before
- * any run: the file and the range arrive through nginx byte for byte as ours sent them.
- */
 /** The offload pair's image: a public post of the 63 KB JPEG, as our server answers it, and its bytes in the work folder for nginx direct. */
 async function offloadImage(server: Server, key: string, work: string): Promise<{ path: string; probe: Probe }> {
   const jpeg = await readFile(await ensureJpeg(OFFLOAD_JPEG_TARGET_BYTES));
@@ -778,6 +771,13 @@ async function offloadImage(server: Server, key: string, work: string): Promise<
   return { path, probe: answer };
 }
 
+/**
+ * The offload pairs' side: a second server of ours on the same DATA_DIR and database in
+ * DELIVERY_OFFLOAD=x-accel mode (no background work: the first server does it), and one nginx
+ * serving the work folder directly (/direct/, the reference, with our file headers) and
+ * proxying to that server with the offload location of docs/operations.md. Checked before
+ * any run: the file and the range arrive through nginx byte for byte as ours sent them.
+ */
 async function startOffload(
   options: Options,
   server: Server,

@@ -12,32 +12,38 @@ import type { StaticAssets } from "./static-assets";
 export interface PageInlines {
   /** The text of one of the build's style sheets by its URL path, or null (it stays linked). */
   stylesheet(href: string): string | null;
-  /** public/share-islands.js, or null (it stays a `<script src>`). */
+  /** public/share-islands.js, safe inside a `<script>` element; null: it stays a `<script src>`. */
   islandsScript(): string | null;
-  /** The SVG of the site icon linked at `href` (`/icon.svg?...`: app/icon.svg), or null. */
-  icon(href: string): string | null;
+  /** The site icon linked at `href` (`/icon.svg?...`: app/icon.svg) as a `data:` URL, or null (it stays linked). */
+  iconDataUrl(href: string): string | null;
 }
 
 /** The icon Next links from app/icon.svg (its query is a content hash). */
 const ICON_HREF = /^\/icon\.svg(?:\?|$)/;
 
-/** Inlines read from the app in `root`, each file once and on first use (a missing file inlines nothing). */
+/**
+ * Inlines read from the app in `root`, each file once on first use and made ready to paste
+ * then, not per page: a missing file, or a script that could close its element early, inlines nothing.
+ */
 export function pageInlines(root: string, assets: StaticAssets | undefined): PageInlines {
-  const script = once(() => readFileSync(join(root, "public", "share-islands.js"), "utf8"));
-  const icon = once(() => readFileSync(join(root, "app", "icon.svg"), "utf8"));
+  const script = once(() => {
+    const text = readFileSync(join(root, "public", "share-islands.js"), "utf8");
+    return /<\/script/i.test(text) ? null : text;
+  });
+  const icon = once(() => `data:image/svg+xml,${encodeURIComponent(readFileSync(join(root, "app", "icon.svg"), "utf8"))}`);
   return {
     stylesheet: (href) => assets?.stylesheet(href) ?? null,
     islandsScript: script,
-    icon: (href) => (ICON_HREF.test(href) ? icon() : null),
+    iconDataUrl: (href) => (ICON_HREF.test(href) ? icon() : null),
   };
 }
 
-function once(read: () => string): () => string | null {
+function once(make: () => string | null): () => string | null {
   let value: string | null | undefined;
   return () => {
     if (value === undefined) {
       try {
-        value = read();
+        value = make();
       } catch {
         value = null;
       }

@@ -109,20 +109,18 @@ export function withoutRuntime(html: string, nonce: string | undefined, inlines?
   return end === -1 ? withStyles + script : `${withStyles.slice(0, end)}${script}${withStyles.slice(end)}`;
 }
 
-/** The islands script, inline when its text is known (it never holds `</script`), else by its URL. */
+/** The islands script, inline when its text is known, else by its URL. */
 function islandsScript(nonce: string | undefined, inlines: PageInlines | undefined): string {
   const attribute = nonce ? ` nonce="${nonce}"` : "";
   const text = inlines?.islandsScript();
-  if (text && !/<\/script/i.test(text)) return `<script${attribute}>${text}</script>`;
-  return `<script src="${ISLANDS_SCRIPT}" async${attribute}></script>`;
+  return text ? `<script${attribute}>${text}</script>` : `<script src="${ISLANDS_SCRIPT}" async${attribute}></script>`;
 }
 
-/** A `<link rel="icon">` with the SVG as a `data:` URL (the CSP's img-src allows data:), else as it was. */
+/** A `<link rel="icon">` with the icon as a `data:` URL (the CSP's img-src allows data:), else as it was. */
 function inlinedIcon(tag: string, inlines: PageInlines | undefined): string {
   const href = /\bhref="([^"]+)"/.exec(tag)?.[1];
-  const svg = href && inlines?.icon(href.replaceAll("&amp;", "&"));
-  if (!href || !svg) return tag;
-  return tag.replace(`href="${href}"`, `href="data:image/svg+xml,${encodeURIComponent(svg)}"`);
+  const dataUrl = href && inlines?.iconDataUrl(href.replaceAll("&amp;", "&"));
+  return href && dataUrl ? tag.replace(`href="${href}"`, `href="${dataUrl}"`) : tag;
 }
 
 /** A `<link rel="stylesheet">` of the build as a `<style>` with its text; null for any other tag, or a sheet that stays linked. */
