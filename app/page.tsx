@@ -1,4 +1,7 @@
 import Link from "next/link";
+import { env } from "@/lib/config/env";
+import { setupPendingCached } from "@/lib/web/setup-state";
+import { getViewer } from "@/lib/web/viewer";
 
 const FEATURES: readonly { title: string; text: string }[] = [
   {
@@ -15,6 +18,39 @@ const FEATURES: readonly { title: string; text: string }[] = [
   },
 ];
 
+const primary = "rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700";
+const secondary = "rounded-md border border-zinc-300 px-4 py-2 font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
+
+/** The first step a visitor can take: set the instance up, go to their dashboard, sign up or sign in. */
+async function FirstSteps() {
+  if (await setupPendingCached()) {
+    return (
+      <Link href="/setup" className={primary}>
+        Set up this instance
+      </Link>
+    );
+  }
+  if (await getViewer()) {
+    return (
+      <Link href="/dashboard" className={primary}>
+        Open your dashboard
+      </Link>
+    );
+  }
+  return (
+    <>
+      {env().REGISTRATION === "open" && (
+        <Link href="/register" className={primary}>
+          Create account
+        </Link>
+      )}
+      <Link href="/signin" className={env().REGISTRATION === "open" ? secondary : primary}>
+        Sign in
+      </Link>
+    </>
+  );
+}
+
 export default function HomePage() {
   return (
     <div className="space-y-12">
@@ -25,13 +61,8 @@ export default function HomePage() {
           what you make public.
         </p>
         <div className="flex flex-wrap gap-3">
-          <Link href="/signin" className="rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700">
-            Sign in
-          </Link>
-          <Link
-            href="/discover"
-            className="rounded-md border border-zinc-300 px-4 py-2 font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
-          >
+          <FirstSteps />
+          <Link href="/discover" className={secondary}>
             Discover posts
           </Link>
         </div>

@@ -22,7 +22,8 @@ export interface PlanLimits {
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
 
-const DEFAULTS: Record<Plan | "team", PlanLimits> = {
+/** The limits of each plan before any PLAN_<PLAN>_<FIELD> setting (docs/plans.md). */
+export const PLAN_DEFAULTS: Readonly<Record<Plan | "team", Readonly<PlanLimits>>> = {
   free: {
     uploadFileBytes: 100 * MB,
     uploadRequestBytes: 500 * MB,
@@ -61,7 +62,8 @@ export function parseBytes(text: string): number | null {
   return Math.round(Number(m[1]) * unit);
 }
 
-const ENV_FIELD: Record<keyof PlanLimits, string> = {
+/** The setting name's last part for each limit: PLAN_FREE_WEEKLY_QUOTA. */
+export const PLAN_SETTING_FIELDS: Readonly<Record<keyof PlanLimits, string>> = {
   uploadFileBytes: "UPLOAD_FILE_MAX",
   uploadRequestBytes: "UPLOAD_REQUEST_MAX",
   weeklyQuotaBytes: "WEEKLY_QUOTA",
@@ -71,18 +73,18 @@ const ENV_FIELD: Record<keyof PlanLimits, string> = {
 
 /** Every PLAN_<PLAN>_<FIELD> variable (team included), for the start-up check and the docs. */
 export const PLAN_SETTING_NAMES: readonly string[] = [...PLANS, "team"].flatMap((plan) =>
-  Object.values(ENV_FIELD).map((field) => `PLAN_${plan.toUpperCase()}_${field}`),
+  Object.values(PLAN_SETTING_FIELDS).map((field) => `PLAN_${plan.toUpperCase()}_${field}`),
 );
 
 /** Limits of a plan (`team` for team keys), with PLAN_<PLAN>_<FIELD> overrides applied. */
 export function planLimits(plan: Plan | "team", source: Readonly<Record<string, string | undefined>> = process.env): PlanLimits {
-  const limits = { ...DEFAULTS[plan] };
-  for (const field of Object.keys(ENV_FIELD) as (keyof PlanLimits)[]) {
-    const raw = source[`PLAN_${plan.toUpperCase()}_${ENV_FIELD[field]}`];
+  const limits = { ...PLAN_DEFAULTS[plan] };
+  for (const field of Object.keys(PLAN_SETTING_FIELDS) as (keyof PlanLimits)[]) {
+    const raw = source[`PLAN_${plan.toUpperCase()}_${PLAN_SETTING_FIELDS[field]}`];
     if (!raw) continue;
     const value = field === "priorityMinutes" ? Number(raw) : parseBytes(raw);
     if (value === null || !Number.isFinite(value) || value < 0) {
-      const name = `PLAN_${plan.toUpperCase()}_${ENV_FIELD[field]}`;
+      const name = `PLAN_${plan.toUpperCase()}_${PLAN_SETTING_FIELDS[field]}`;
       const expected = field === "priorityMinutes" ? "a number of minutes, 0 or more" : "a byte count such as 4GB, 512MB or 1048576";
       throw new Error(`Invalid setting ${name}: must be ${expected}, got ${JSON.stringify(raw)}`);
     }

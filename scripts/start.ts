@@ -19,6 +19,8 @@ import { startJobWorkers, stopJobWorkers } from "../lib/jobs";
 import { describeMediaTools, formatMediaToolsReport, formatTextReadingReport } from "../lib/media/tools";
 import { recoverySettings, startRecovery } from "../lib/recovery/recover";
 import { registerWebhookJobs } from "../lib/webhooks/delivery-job";
+import { setupCode, setupPending } from "../lib/accounts/setup";
+import { refreshStoredSettings, watchStoredSettings } from "../lib/settings/stored";
 import { ensureBuild } from "../lib/server/build";
 import { shutdownOnSignals, startServer } from "../lib/server/server";
 
@@ -93,6 +95,10 @@ async function main(): Promise<void> {
     `${config.provider === "sqlite" ? `database ${config.url}` : "PostgreSQL database"}: ` +
       (applied.length ? `applied ${applied.join(", ")}` : "up to date"),
   );
+  // The operator's settings from the console, kept in step with every other instance
+  // (docs/configuration.md, "Settings in the console"); the environment still wins.
+  await refreshStoredSettings(log);
+  const settings = watchStoredSettings({ log });
   // Which ffmpeg reads the uploads, and its version: the operator checks it gets security
   // updates (docs/media.md, "Binaries"). A bad FFMPEG_SOURCE/PATH setting stops the start here.
   const tools = await describeMediaTools();
@@ -130,11 +136,14 @@ async function main(): Promise<void> {
       ...server,
       close: () => {
         stopRecovery();
+        settings.stop();
         return stopJobWorkers().then(() => server.close());
       },
     },
     log,
   );
+  // No administrator yet: the one-time code that /setup asks for (docs/setup.md).
+  if (await setupPending()) log(`no administrator yet: open ${env().PUBLIC_URL}/setup with the set-up code ${setupCode()}`);
   // On stdout, alone on its line: tests and scripts wait for it.
   console.log(`listening on ${server.url}`);
 }

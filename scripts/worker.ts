@@ -15,6 +15,7 @@ import { MIGRATE_COMMAND } from "../lib/db/readiness";
 import { startJobWorkers, stopJobWorkers } from "../lib/jobs";
 import { describeMediaTools, formatMediaToolsReport } from "../lib/media/tools";
 import { startRecovery } from "../lib/recovery/recover";
+import { refreshStoredSettings, watchStoredSettings } from "../lib/settings/stored";
 import { registerWebhookJobs } from "../lib/webhooks/delivery-job";
 
 const log = (message: string): void => console.error(`[mediahost worker] ${message}`);
@@ -24,6 +25,9 @@ async function main(): Promise<void> {
   // The web side migrates (npm start, or the deploy's build step); a worker never does.
   const pending = await pendingMigrations(databaseConfig());
   if (pending.length) throw new Error(`the database has ${pending.length} pending migrations: run \`${MIGRATE_COMMAND}\` first`);
+  // The operator's stored settings, then kept in step with the console (docs/configuration.md).
+  await refreshStoredSettings(log);
+  const settings = watchStoredSettings({ log });
   log(formatMediaToolsReport(await describeMediaTools()));
   // Job kinds of the features, before the recovery and the workers look their handlers up.
   registerWebhookJobs();
@@ -35,6 +39,7 @@ async function main(): Promise<void> {
     stopping = true;
     log(`${signal}: stopping (running jobs go back to the queue)`);
     stopRecovery();
+    settings.stop();
     void stopJobWorkers().then(() => process.exit(0));
   };
   process.on("SIGTERM", () => stop("SIGTERM"));

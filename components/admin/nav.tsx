@@ -7,6 +7,7 @@ const ITEMS: readonly SectionLink[] = [
   { href: "/admin/moderation", label: "Moderation" },
   { href: "/admin/invites", label: "Invites" },
   { href: "/admin/links", label: "Short links" },
+  { href: "/admin/settings", label: "Settings" },
   { href: "/admin/audit", label: "Audit log" },
 ];
 

@@ -11,9 +11,11 @@ export interface RegisterFormProps {
   needsInvite: boolean;
   /** Pre-filled from `?invite=`. */
   invite: string | null;
+  /** /setup: the first administrator, with the set-up code from the server's log (docs/setup.md). */
+  setup?: boolean;
 }
 
-export function RegisterForm({ needsInvite, invite }: RegisterFormProps) {
+export function RegisterForm({ needsInvite, invite, setup = false }: RegisterFormProps) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -23,7 +25,8 @@ export function RegisterForm({ needsInvite, invite }: RegisterFormProps) {
     const form = new FormData(event.currentTarget);
     setPending(true);
     setError(null);
-    const result = await signIn("register", {
+    const result = await signIn(setup ? "setup" : "register", {
+      code: String(form.get("code") ?? ""),
       username: String(form.get("username") ?? ""),
       email: String(form.get("email") ?? ""),
       password: String(form.get("password") ?? ""),
@@ -35,12 +38,26 @@ export function RegisterForm({ needsInvite, invite }: RegisterFormProps) {
       setError(result?.error ?? "Something went wrong; please try again.");
       return;
     }
-    router.replace("/dashboard");
+    router.replace(setup ? "/admin/welcome" : "/dashboard");
     router.refresh();
   }
 
   return (
     <form onSubmit={submit} className="space-y-4">
+      {setup && (
+        <Field id="code" label="Set-up code">
+          <input
+            id="code"
+            name="code"
+            required
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            placeholder="XXXX-XXXX-XXXX"
+            className={`${inputClass} font-mono`}
+          />
+        </Field>
+      )}
       <Field id="username" label="Username">
         <input
           id="username"
@@ -93,7 +110,7 @@ export function RegisterForm({ needsInvite, invite }: RegisterFormProps) {
         </p>
       )}
       <button type="submit" disabled={pending} className={primaryButtonClass}>
-        {pending ? "Creating your account…" : "Create account"}
+        {pending ? "Creating your account…" : setup ? "Create the administrator" : "Create account"}
       </button>
     </form>
   );

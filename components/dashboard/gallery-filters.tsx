@@ -14,7 +14,14 @@ const TABS = [
   { value: "videos", label: "Videos" },
   { value: "gifs", label: "GIFs" },
   { value: "albums", label: "Albums" },
+  { value: "texts", label: "Text" },
+  { value: "files", label: "Other files" },
 ] as const;
+
+/** The kinds a gallery offers: text and other files only where the instance takes them (UPLOAD_FILES). */
+export type AcceptedFiles = "media" | "media,text" | "all";
+const tabsFor = (accepted: AcceptedFiles) =>
+  TABS.filter((t) => (t.value === "texts" ? accepted !== "media" : t.value === "files" ? accepted === "all" : true));
 
 /** Every order GET /posts takes, in words. */
 const SORT_LABEL: Record<GallerySort, string> = {
@@ -121,18 +128,28 @@ export function isFiltered({ search, privacy, tab, folder }: Omit<Filters, "sort
 }
 
 /** The search field and the privacy and kind filters above the grid. */
-export function FilterBar({ search, onSearch, privacy, onPrivacy, tab, onTab, folder, onFolder }: Omit<FilterBarProps, "sort" | "onSort">) {
+export function FilterBar({
+  search,
+  onSearch,
+  privacy,
+  onPrivacy,
+  tab,
+  onTab,
+  folder,
+  onFolder,
+  accepted = "media",
+}: Omit<FilterBarProps, "sort" | "onSort"> & { accepted?: AcceptedFiles }) {
   const ids = { search: useId(), privacy: useId(), tab: useId() };
   return (
     <div className="grid gap-3 sm:grid-cols-[1fr_auto_auto_auto]">
       <div>
         <label htmlFor={ids.search} className="sr-only">
-          Search by title
+          Search titles, descriptions and text in images
         </label>
         <input
           id={ids.search}
           type="search"
-          placeholder="Search titles and descriptions"
+          placeholder="Search titles, descriptions and text in images"
           value={search}
           onChange={(e) => onSearch(e.target.value)}
           className={input}
@@ -156,7 +173,7 @@ export function FilterBar({ search, onSearch, privacy, onPrivacy, tab, onTab, fo
           Filter by kind
         </label>
         <select id={ids.tab} value={tab} onChange={(e) => onTab(e.target.value as Tab)} className={input}>
-          {TABS.map((t) => (
+          {tabsFor(accepted).map((t) => (
             <option key={t.value} value={t.value}>
               {t.label}
             </option>

@@ -10,7 +10,7 @@ import { type Dispatch, type SetStateAction, useCallback, useState } from "react
 import { countOf } from "../plural";
 import type { Post, Privacy } from "./api";
 import { useBatchActions } from "./gallery-batch";
-import { FilterBar, isFiltered, SortSelect, useFilters } from "./gallery-filters";
+import { type AcceptedFiles, FilterBar, isFiltered, SortSelect, useFilters } from "./gallery-filters";
 import { PostList, useGalleryView, ViewToggle } from "./gallery-view";
 import { FolderActions } from "./folder-actions";
 import { useNextPageOnScroll, usePostPages } from "./gallery-pages";
@@ -29,10 +29,20 @@ import type { FirstGalleryPage } from "@/lib/web/dashboard/gallery";
 const PostEditor = dynamic(() => import("./post-editor").then((m) => m.PostEditor), { ssr: false });
 
 /**
- * `textAllowed`: UPLOAD_FILES lets text in, so the paste editor is shown (docs/pastes.md).
+ * `accepted`: what UPLOAD_FILES lets in; with text, the paste editor is shown (docs/pastes.md)
+ * and the kind filter offers what can be there. `uploadPrivacy`: what new uploads start as
+ * (the account's choice, else the operator's default; lib/users/upload-privacy.ts).
  * `first`: the first page the server read for the page's listing (lib/web/dashboard/gallery.ts).
  */
-export function Gallery({ textAllowed = false, first }: { textAllowed?: boolean; first?: FirstGalleryPage }) {
+export function Gallery({
+  accepted = "media",
+  uploadPrivacy = "unlisted",
+  first,
+}: {
+  accepted?: AcceptedFiles;
+  uploadPrivacy?: Privacy;
+  first?: FirstGalleryPage;
+}) {
   const queryClient = useQueryClient();
   const { filters, sort, onSort, ...filterBar } = useFilters();
   const [view, setView] = useGalleryView();
@@ -63,6 +73,7 @@ export function Gallery({ textAllowed = false, first }: { textAllowed?: boolean;
       <GalleryHeading notice={notice} />
 
       <UploadPanel
+        initialPrivacy={uploadPrivacy}
         items={uploads.items}
         pausedUntil={uploads.pausedUntil}
         onFiles={(files, p) => void uploads.upload(files, p)}
@@ -71,9 +82,9 @@ export function Gallery({ textAllowed = false, first }: { textAllowed?: boolean;
         onResume={uploads.resume}
       />
 
-      {textAllowed && <PasteEditor onCreated={refresh} />}
+      {accepted !== "media" && <PasteEditor onCreated={refresh} privacy={uploadPrivacy} />}
 
-      <FilterBar {...filterBar} />
+      <FilterBar {...filterBar} accepted={accepted} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <SortSelect sort={sort} onSort={onSort} />
         <ViewToggle view={view} onView={setView} />

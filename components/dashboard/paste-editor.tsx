@@ -20,12 +20,15 @@ const EXPIRY: ReadonlyArray<[string, number | null]> = [
   ["1 week", 7 * 86_400],
 ];
 
-export function PasteEditor({ onCreated }: { onCreated: () => void }) {
+/** "Detect": the upload's own rule names the language from the text (a shebang, JSON, HTML...), as for any uploaded file. */
+const DETECT = "auto";
+
+export function PasteEditor({ onCreated, privacy: initialPrivacy = "unlisted" }: { onCreated: () => void; privacy?: Privacy }) {
   const ids = { text: useId(), language: useId(), title: useId(), privacy: useId(), expiry: useId() };
   const [text, setText] = useState("");
-  const [language, setLanguage] = useState("text");
+  const [language, setLanguage] = useState(DETECT);
   const [title, setTitle] = useState("");
-  const [privacy, setPrivacy] = useState<Privacy>("unlisted");
+  const [privacy, setPrivacy] = useState<Privacy>(initialPrivacy);
   const [expiry, setExpiry] = useState("0");
   const [state, setState] = useState<{ busy: boolean; error?: string; url?: string }>({ busy: false });
 
@@ -33,7 +36,7 @@ export function PasteEditor({ onCreated }: { onCreated: () => void }) {
     event.preventDefault();
     setState({ busy: true });
     const form = new FormData();
-    form.append("file", new File([text], `paste.${extensionFor(language)}`, { type: "text/plain" }));
+    form.append("file", new File([text], `paste.${language === DETECT ? "txt" : extensionFor(language)}`, { type: "text/plain" }));
     const seconds = EXPIRY[Number(expiry)]?.[1] ?? null;
     const headers: Record<string, string> = { "post-privacy": privacy };
     if (seconds) headers["expires-at"] = new Date(Date.now() + seconds * 1000).toISOString();
@@ -73,6 +76,7 @@ export function PasteEditor({ onCreated }: { onCreated: () => void }) {
           </Field>
           <Field id={ids.language} label="Language">
             <select id={ids.language} value={language} onChange={(e) => setLanguage(e.target.value)} className={input}>
+              <option value={DETECT}>Detect</option>
               {LANGUAGES.map((l) => (
                 <option key={l} value={l}>
                   {l}

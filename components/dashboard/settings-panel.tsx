@@ -12,6 +12,7 @@ import { EmailForm } from "./email-form";
 import { DeleteAccountForm, DownloadData } from "./leave-forms";
 import { LinkDomainProof } from "./link-domain-proof";
 import { PasswordForm } from "./password-form";
+import { UploadPrivacyForm } from "./upload-privacy-form";
 import { PasskeySettings, TwoFactorSettings } from "./sign-in-factors";
 import { sendFiles } from "./upload";
 import { Field } from "../field";
@@ -335,6 +336,11 @@ export function SettingsPanel({ first }: { first?: FirstAccount }) {
           <ImagePicker kind="banner" current={user.banner} />
         </div>
       </Section>
+      {first && (
+        <Section title="Uploads">
+          <UploadPrivacyForm initial={first.uploadPrivacy} />
+        </Section>
+      )}
       <Section title="Notifications">
         <PreferencesForm />
       </Section>

@@ -18,6 +18,7 @@ const STATE_TEXT: Record<UploadItem["state"], string> = {
 };
 
 export function UploadPanel({
+  initialPrivacy = "unlisted",
   items,
   pausedUntil,
   onFiles,
@@ -25,6 +26,8 @@ export function UploadPanel({
   onPause,
   onResume,
 }: {
+  /** The account's default for web uploads (lib/users/upload-privacy.ts). */
+  initialPrivacy?: Privacy;
   items: UploadItem[];
   /** The upload queue waits out a 429 until then (docs/bulk-actions.md). */
   pausedUntil: number | null;
@@ -34,7 +37,7 @@ export function UploadPanel({
   onPause?: (id: number) => void;
   onResume?: (id: number) => void;
 }) {
-  const [privacy, setPrivacy] = useState<Privacy>("unlisted");
+  const [privacy, setPrivacy] = useState<Privacy>(initialPrivacy);
   usePasteToUpload(onFiles, privacy);
   const finished = items.some((i) => i.state === "done" || i.state === "failed");
 

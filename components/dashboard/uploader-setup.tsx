@@ -23,6 +23,18 @@ function downloadSxcu(config: object, fileName: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** "ImageUploader, TextUploader, FileUploader" → "image, text and file uploader": the words match what is registered. */
+function destinationWords(destinations: string): string {
+  const words = destinations.split(",").map((d) =>
+    d
+      .trim()
+      .replace(/Uploader$/, "")
+      .toLowerCase(),
+  );
+  const list = words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}` : words[0];
+  return `${list} uploader${words.length > 1 ? "s" : ""} (screen recordings go to the file uploader)`;
+}
+
 function Field({ name, value }: { name: string; value: string }) {
   return (
     <div className="space-y-1">
@@ -73,7 +85,9 @@ export function UploaderSetupPanel({ setup, appName }: { setup: UploaderSetup; a
       <div role="tabpanel" aria-label={tab} className="space-y-3">
         {tab === "ShareX" && (
           <>
-            <p className={muted}>Download the custom uploader and open it: ShareX adds it as the image and file uploader.</p>
+            <p className={muted}>
+              Download the custom uploader and open it: ShareX adds it as the {destinationWords(setup.sharex.DestinationType)}.
+            </p>
             <div className="flex flex-wrap gap-2">
               <button type="button" className={primaryButton} onClick={() => downloadSxcu(setup.sharex, setup.sharexFileName)}>
                 Download {setup.sharexFileName}

@@ -5,6 +5,7 @@
  * accounts the same way and both leave a trace.
  */
 import { db } from "../db/client";
+import { afterPosition, keysetPage, newestFirst, type Page, type Position } from "../db/paging";
 import { DomainError } from "../errors";
 import type { Plan } from "../plans";
 import { requireUser, setPlan, setPriorityMinutes, setQuotaOverride, suspendUser, unsuspendUser, type Account } from "../users/accounts";
@@ -211,4 +212,29 @@ export async function deleteUserAccount(actor: Actor, userRef: string): Promise<
   const user = await requireUser(userRef);
   if (actor.userId === user.id) throw new DomainError("forbidden", "You cannot delete your own account here; use your settings.");
   return deleteAccount(user.id, actor, { deleteTeams: true });
+}
+
+export interface UserListFilter {
+  role?: Role;
+  suspended?: boolean;
+  plan?: Plan;
+  limit: number;
+  /** Continue after this user (newest first; the cursor of the last page's `next`). */
+  after?: Position;
+}
+
+/** Users matching every filter given, newest first, keyset-paged (`admin user list`). */
+export async function listUsers(filter: UserListFilter): Promise<Page<AdminUserRow>> {
+  const where = {
+    ...(filter.role ? { role: filter.role } : {}),
+    ...(filter.suspended === undefined ? {} : { suspended: filter.suspended }),
+    ...(filter.plan ? { plan: filter.plan } : {}),
+    ...afterPosition("createdAt", filter.after),
+  };
+  const page = await keysetPage(
+    filter.limit,
+    (take) => db().user.findMany({ where, select: rowSelect, orderBy: newestFirst("createdAt"), take }),
+    (row) => ({ t: row.createdAt.getTime(), id: row.id }),
+  );
+  return { ...page, items: page.items.map(toRow) };
 }

@@ -28,15 +28,18 @@ export interface ClientConfigOptions {
 }
 
 /**
- * The ShareX destinations one request serves (issue 26 §2, shared/notes/clients.md): images
- * always; text (ShareX sends it as a `.txt` file part to the same request) when text posts
- * are allowed; any file only when every file is. Listing FileUploader with the default
- * setting made "Upload with ShareX" on a log file end in an unsupported_type toast.
+ * The ShareX destinations one request serves (shared/notes/clients.md): ShareX picks a
+ * destination by extension alone, and sends screen recordings (.mp4, .webm) and every other
+ * non-image, non-text file to the File uploader. Videos are always accepted, so the File
+ * uploader is always registered (issue 38 §3: without it a ShareX user's clips never arrived);
+ * a file of a kind this instance refuses then comes back as the config's ErrorMessage, which
+ * names what is accepted. Text (ShareX sends it as a `.txt` file part to the same request) is
+ * registered when text posts are allowed.
  */
 export function sharexDestinations(allowed: UploadFiles): string {
   const destinations = ["ImageUploader"];
   if (allowed !== "media") destinations.push("TextUploader");
-  if (allowed === "all") destinations.push("FileUploader");
+  destinations.push("FileUploader");
   return destinations.join(", ");
 }
 

@@ -18,7 +18,7 @@ export interface Actor {
   name: string;
 }
 
-export type AuditTargetType = "user" | "post" | "report" | "invite" | "app" | "team" | "session" | "link";
+export type AuditTargetType = "user" | "post" | "report" | "invite" | "app" | "team" | "session" | "link" | "setting";
 
 export interface AuditTarget {
   type: AuditTargetType;

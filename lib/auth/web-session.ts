@@ -45,7 +45,7 @@ export interface WebSessionClaims {
 }
 
 export interface WebSession {
-  user: AccountSummary & { displayUsername: string; theme: string | null; avatarKey: string | null };
+  user: AccountSummary & { displayUsername: string; theme: string | null; avatarKey: string | null; admin: boolean };
   sessionId: string;
 }
 
@@ -66,7 +66,18 @@ export async function resolveWebSessionToken(token: string): Promise<WebSession 
       userId: true,
       lastActiveAt: true,
       createdAt: true,
-      user: { select: { id: true, displayUsername: true, plan: true, suspended: true, quotaOverride: true, theme: true, avatarKey: true } },
+      user: {
+        select: {
+          id: true,
+          displayUsername: true,
+          plan: true,
+          suspended: true,
+          quotaOverride: true,
+          theme: true,
+          avatarKey: true,
+          role: true,
+        },
+      },
     },
   });
   if (!session || session.userId !== uid) return null;
@@ -82,7 +93,13 @@ export async function resolveWebSessionToken(token: string): Promise<WebSession 
   const { user } = session;
   return {
     sessionId: sid,
-    user: { ...accountSummary(user), displayUsername: user.displayUsername, theme: user.theme, avatarKey: user.avatarKey },
+    user: {
+      ...accountSummary(user),
+      displayUsername: user.displayUsername,
+      theme: user.theme,
+      avatarKey: user.avatarKey,
+      admin: user.role === "admin",
+    },
   };
 }
 

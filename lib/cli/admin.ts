@@ -6,6 +6,7 @@
 import { settleWebhookEvents } from "../webhooks/events";
 import { listenForPostEvents } from "../webhooks/post-events";
 import { DomainError, errorBody, errorBodyOf, isDomainError } from "../errors";
+import { refreshStoredSettings } from "../settings/stored";
 import { parseArgv, unexpectedArgument } from "./argv";
 import { COMMANDS, findCommand, type Command, type CommandOutput } from "./commands";
 
@@ -45,12 +46,12 @@ function prepare(argv: readonly string[]): { command: Command; run: () => Promis
     throw new DomainError("invalid_request", `Unknown command '${given}'. Nouns: ${known}; run 'help' for the full list.`);
   }
   const positionals = [...extra, ...rest];
-  if (positionals.length > (command.positional ? 1 : 0)) throw unexpectedArgument(positionals[command.positional ? 1 : 0]);
-  if (command.positional && positionals.length) {
-    if (Object.hasOwn(flags, command.positional))
-      throw new DomainError("invalid_request", `${command.positional.toUpperCase()} is given twice.`);
-    flags[command.positional] = positionals[0];
-  }
+  const slots = command.positional === undefined ? [] : typeof command.positional === "string" ? [command.positional] : command.positional;
+  if (positionals.length > slots.length) throw unexpectedArgument(positionals[slots.length]);
+  positionals.forEach((value, i) => {
+    if (Object.hasOwn(flags, slots[i])) throw new DomainError("invalid_request", `${slots[i].toUpperCase()} is given twice.`);
+    flags[slots[i]] = value;
+  });
   return { command, run: command.prepare(flags) };
 }
 
@@ -68,7 +69,11 @@ export async function runAdmin(argv: readonly string[], options: AdminOptions = 
     const prepared = prepare(argv);
     // `help` answers without touching the database.
     if (!prepared) return { exitCode: 0, output: help() };
-    if (prepared.command.migrates !== false) await options.beforeRun?.();
+    if (prepared.command.migrates !== false) {
+      await options.beforeRun?.();
+      // The operator's stored settings (file kinds, limits) apply to the CLI as to the server.
+      await refreshStoredSettings(log);
+    }
     // Posts a command changes (post moderate, post delete) tell the webhooks, as in the server.
     listenForPostEvents();
     const output = await prepared.run();

@@ -18,8 +18,11 @@ export interface Command {
   prepare(flags: Record<string, FlagValue>): () => Promise<CommandOutput>;
   /** False for commands that must see the database as it is (backups): no migrations first. */
   migrates?: boolean;
-  /** The flag a bare argument fills (`import dir ... PATH` sets `path`); other commands refuse bare arguments. */
-  positional?: string;
+  /**
+   * The flags bare arguments fill, in order (`import dir ... PATH` sets `path`, `settings set
+   * NAME VALUE` sets `name` and `value`); other commands refuse bare arguments.
+   */
+  positional?: string | readonly string[];
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

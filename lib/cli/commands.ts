@@ -33,6 +33,7 @@ import { PRIVACIES } from "../posts/privacy";
 import { backupCommands } from "./backup-commands";
 import { command, type Command, type CommandOutput } from "./command";
 import { mediaCommands } from "./media-commands";
+import { settingsCommands } from "./settings-commands";
 
 // ───────────── flag types ─────────────
 
@@ -259,6 +260,7 @@ export const COMMANDS: readonly Command[] = [
   }),
   ...backupCommands(),
   ...mediaCommands(),
+  ...settingsCommands(),
   command("invite create", `[--days 1-${INVITE_MAX_DAYS}]`, { days: inviteDays }, async (flags) =>
     inviteJson(await createInvite(cliActor(), { days: flags.days })),
   ),

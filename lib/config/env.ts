@@ -15,7 +15,9 @@
  */
 import { z } from "zod";
 import { parseBytes } from "../plans";
+import { isPrivacy, PRIVACY_CHOICES, type Privacy } from "../types/privacy";
 import { optionalInt } from "./env-fields";
+import { type Environment, forgetMergedSource, settingsSource, storedVersion } from "./stored-settings";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy";
 
 const optional = z
@@ -231,7 +233,25 @@ const schema = z.object({
   FFPROBE_PATH: optional,
   /** Signs the web sign-in cookie; unset: derived from the signing secret (lib/auth/web-session.ts). */
   NEXTAUTH_SECRET: optional,
-  REGISTRATION: optional.transform((v) => (v || "open") as "open" | "invite" | "closed"),
+  /** Who may sign up: open, invite or closed (docs/web-auth.md); unset: open. */
+  REGISTRATION: optional
+    .pipe(z.enum(["open", "invite", "closed"], { error: "must be open, invite or closed" }).optional())
+    .transform((v) => v ?? "open"),
+  /** What web and share-target uploads get unless the account chose (docs/uploads.md); unset: unlisted. */
+  DEFAULT_UPLOAD_PRIVACY: optional
+    .refine((v) => v === undefined || isPrivacy(v), { error: `must be ${PRIVACY_CHOICES}` })
+    .transform((v): Privacy => (isPrivacy(v) ? v : "unlisted")),
+  /** The name share pages and their unfurls carry (og:site_name, oEmbed's provider); unset: Mediahost. */
+  SITE_NAME: optional.pipe(z.string().max(64, { error: "must be at most 64 characters" }).optional()).transform((v) => v ?? "Mediahost"),
+  /** The colour of share pages' unfurls (theme-color, the embed's side bar); unset: #3552e3. */
+  EMBED_COLOR: optional
+    .pipe(
+      z
+        .string()
+        .regex(/^#[0-9a-fA-F]{6}$/, { error: "must be a colour such as #3552e3" })
+        .optional(),
+    )
+    .transform((v) => (v ?? "#3552e3").toLowerCase()),
   /** Sign-in with GitHub and with Discord (docs/web-auth.md): each shown only when its id and secret are both set. */
   GITHUB_CLIENT_ID: optional,
   GITHUB_CLIENT_SECRET: optional,
@@ -282,7 +302,7 @@ export type Env = Omit<z.infer<typeof schema>, "PUBLIC_URL"> & {
   shortUrl: string;
 };
 
-export function parseEnv(source: Readonly<Record<string, string | undefined>> = process.env): Env {
+export function parseEnv(source: Environment = settingsSource()): Env {
   const env = schema.parse(source);
   const base = env.PUBLIC_URL ?? publicUrlDefault(env.PORT);
   return {
@@ -299,8 +319,7 @@ export function parseEnv(source: Readonly<Record<string, string | undefined>> = 
 }
 
 type Fields = typeof schema.shape;
-/** Variables by name: process.env, or a test's own. */
-export type Environment = Readonly<Record<string, string | undefined>>;
+export type { Environment } from "./stored-settings";
 
 /**
  * One variable, parsed by this module's rule for it, from `source`. For the subsystems that
@@ -308,19 +327,21 @@ export type Environment = Readonly<Record<string, string | undefined>>;
  * settings of their own (the media queue's bounds): parsing the whole schema there would cost
  * every call, and a second rule for the same variable could drift from this one.
  */
-export function setting<K extends keyof Fields>(name: K, source: Environment = process.env): z.output<Fields[K]> {
+export function setting<K extends keyof Fields>(name: K, source: Environment = settingsSource()): z.output<Fields[K]> {
   const parsed = schema.shape[name].safeParse(source[name]);
   if (parsed.success) return parsed.data as z.output<Fields[K]>;
   throw new Error(`Invalid setting ${name}: ${parsed.error.issues[0]?.message ?? "not accepted"}`);
 }
 
-let cached: Env | undefined;
-/** The process environment, parsed on first use. */
+let cached: { env: Env; version: number } | undefined;
+/** The process environment over the stored settings, parsed on first use and again after a stored change. */
 export function env(): Env {
-  cached ??= parseEnv();
-  return cached;
+  const version = storedVersion();
+  if (cached?.version !== version) cached = { env: parseEnv(), version };
+  return cached.env;
 }
 /** Tests change process.env and call this to re-read it. */
 export function resetEnv(): void {
   cached = undefined;
+  forgetMergedSource();
 }

@@ -41,6 +41,7 @@ import { withTempDir } from "../files/temp";
 import { convertInMemoryMaxBytes, convertTimeoutMs } from "./config";
 import { streamFileHandle } from "./file-stream";
 import { attachmentFilename } from "./filename";
+import { settingsSource } from "../config/stored-settings";
 
 /** The multipart field the file is read from. */
 export const CONVERT_FIELD = "file";
@@ -61,9 +62,9 @@ export interface ConvertAllowance {
 }
 
 export function convertAllowance(principal: Principal): ConvertAllowance {
-  if (principal.kind === "team") return { maxFileBytes: planLimits("team").convertFileBytes, videoToGif: true };
+  if (principal.kind === "team") return { maxFileBytes: planLimits("team", settingsSource()).convertFileBytes, videoToGif: true };
   const plan = accountOf(principal).plan;
-  return { maxFileBytes: planLimits(plan).convertFileBytes, videoToGif: plan !== "free" };
+  return { maxFileBytes: planLimits(plan, settingsSource()).convertFileBytes, videoToGif: plan !== "free" };
 }
 
 export interface ConvertedFile {

@@ -15,12 +15,9 @@ export function booleanHeader(headers: Headers, name: string, fallback: boolean)
   throw new DomainError("invalid_request", `Header ${name} must be true or false.`);
 }
 
-import { PRIVACIES, type Privacy } from "../posts/privacy";
+import { PRIVACIES, PRIVACY_CHOICES, type Privacy } from "../posts/privacy";
 
 export { PRIVACIES, type Privacy };
-
-/** "public, unlisted or private": the privacies as an error message names them. */
-const PRIVACY_CHOICES = `${PRIVACIES.slice(0, -1).join(", ")} or ${PRIVACIES[PRIVACIES.length - 1]}`;
 
 /** A `privacy` field of a query or body: one of the privacies, else 400 saying which. */
 export const privacyField = z.enum(PRIVACIES, { error: `privacy must be ${PRIVACY_CHOICES}.` });

@@ -13,6 +13,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { setPriority } from "node:os";
 import { delimiter, isAbsolute, join } from "node:path";
 import { type Environment, setting } from "../config/env";
+import { settingsSource, storedVersion } from "../config/stored-settings";
 
 export interface OcrConfig {
   /** OCR=off: the operator turned reading text off. */
@@ -51,7 +52,7 @@ function findOnPath(searchPath: string): string | null {
   return null;
 }
 
-export function parseOcrConfig(source: Environment = process.env): OcrConfig {
+export function parseOcrConfig(source: Environment = settingsSource()): OcrConfig {
   const explicit = setting("TESSERACT_PATH", source);
   return {
     enabled: setting("OCR", source) !== "off",
@@ -65,10 +66,12 @@ export function parseOcrConfig(source: Environment = process.env): OcrConfig {
   };
 }
 
-let cached: OcrConfig | undefined;
+let cached: { config: OcrConfig; version: number } | undefined;
+/** Parsed once, and again after the console changed OCR or OCR_LANGUAGE (lib/settings). */
 export function ocrConfig(): OcrConfig {
-  cached ??= parseOcrConfig();
-  return cached;
+  const version = storedVersion();
+  if (cached?.version !== version) cached = { config: parseOcrConfig(), version };
+  return cached.config;
 }
 /** Tests change process.env and call this to re-read it. */
 export function resetOcrConfig(): void {

@@ -22,7 +22,7 @@ import { ownSearchWord } from "./file-text";
 import { DEFAULT_GALLERY_SORT, type GallerySort } from "./gallery-sorts";
 import { SORT_NAME_MAX_LENGTH } from "./sort-keys";
 
-export const GALLERY_TABS = ["all", "images", "videos", "gifs", "albums"] as const;
+export const GALLERY_TABS = ["all", "images", "videos", "gifs", "albums", "texts", "files"] as const;
 export type GalleryTab = (typeof GALLERY_TABS)[number];
 
 export interface GalleryFilters {
@@ -111,6 +111,11 @@ function tabFilter(tab: GalleryTab | undefined): Prisma.PostWhereInput {
       return { firstFileGif: true };
     case "albums":
       return { fileCount: { gt: 1 } };
+    // Pastes and other files (docs/file-kinds.md), when the operator lets them in.
+    case "texts":
+      return { files: { some: { kind: "text" } } };
+    case "files":
+      return { files: { some: { kind: "file" } } };
     default:
       return {};
   }

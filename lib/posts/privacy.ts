@@ -1,3 +1,2 @@
-/** A post's privacy (docs/uploads.md, "Privacy, teams, priority"): the one list of its values. */
-export const PRIVACIES = ["public", "unlisted", "private"] as const;
-export type Privacy = (typeof PRIVACIES)[number];
+/** A post's privacy: the one list lives in lib/types/privacy.ts (the settings' rule reads it too, from below this layer). */
+export { isPrivacy, PRIVACIES, PRIVACY_CHOICES, type Privacy } from "../types/privacy";

@@ -11,6 +11,7 @@ import type { UsageHistory } from "../usage/history";
 import { nextPriorityReset } from "../usage/priority";
 import { planOf, type OwnAccountRecord, type ProfileRecord, type UserRecord } from "../users/profile";
 import { iso } from "./shared";
+import { settingsSource } from "../config/stored-settings";
 
 const plan = z.enum(["free", "plus", "ultra"]);
 
@@ -133,7 +134,7 @@ function parseTheme(theme: string | null): unknown {
 }
 
 export function ownAccount(record: OwnAccountRecord, keyHasGalleryAccess: boolean): z.infer<typeof OwnAccount> {
-  const limits = planLimits(record.plan);
+  const limits = planLimits(record.plan, settingsSource());
   return {
     ...profile(record),
     plan: record.plan,

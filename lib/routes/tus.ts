@@ -36,6 +36,7 @@ import { uploaderFor, type Uploader } from "../uploads/uploader";
 import { addToFolder } from "../folders/folders";
 import { uploadFolder, viewerOf } from "./posts";
 import { folderHeader, folderRef, uploadRequestOptions } from "./upload-headers";
+import { settingsSource } from "../config/stored-settings";
 
 export const TUS_VERSION = "1.0.0";
 export const tusIdParam = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/, "id is not a valid upload id.") });
@@ -53,7 +54,7 @@ export const TUS_REPLY_HEADERS: Readonly<Record<string, string>> = { "tus-resuma
 
 /** OPTIONS: the largest file any plan accepts (the caller's own cap is checked at creation). */
 export function tusOptionsHeaders(): Record<string, string> {
-  const max = Math.max(...[...PLANS, "team" as const].map((plan) => planLimits(plan).uploadFileBytes));
+  const max = Math.max(...[...PLANS, "team" as const].map((plan) => planLimits(plan, settingsSource()).uploadFileBytes));
   return { "tus-extension": TUS_EXTENSIONS, "tus-max-size": String(max) };
 }
 

@@ -10,6 +10,7 @@ import { priorityMinutesLeft } from "../usage/priority";
 import { quotaFor } from "../usage/quota";
 import { teamSubject, userSubject } from "../usage/window";
 import type { QuotaAccount } from "./process";
+import { settingsSource } from "../config/stored-settings";
 
 export interface Uploader {
   /** The author: the key's user, or the team owner for team keys. */
@@ -32,7 +33,7 @@ export function uploaderFor(principal: Principal): Uploader {
     userId: user.id,
     teamId: team?.id ?? null,
     appId: principal.kind === "app" ? principal.appId : null,
-    limits: planLimits(plan),
+    limits: planLimits(plan, settingsSource()),
     account: team
       ? { subject: teamSubject(team.id), quota: quotaFor("team", team.quotaOverride) }
       : { subject: userSubject(user.id), quota: quotaFor(plan, user.quotaOverride) },

@@ -10,6 +10,7 @@
  */
 import type { db, Tx } from "../db/client";
 import { isPlan, planLimits, type Plan } from "../plans";
+import { settingsSource } from "../config/stored-settings";
 
 type Client = Tx | ReturnType<typeof db>;
 
@@ -38,7 +39,7 @@ export async function rollPriorityMinutes(client: Client, userId: string, now: D
 export async function priorityMinutesLeft(client: Client, userId: string, plan: Plan | "team", now: Date = new Date()): Promise<number> {
   await rollPriorityMinutes(client, userId, now);
   const user = await client.user.findUnique({ where: { id: userId }, select: { priorityMinutes: true } });
-  return user?.priorityMinutes ?? planLimits(plan).priorityMinutes;
+  return user?.priorityMinutes ?? planLimits(plan, settingsSource()).priorityMinutes;
 }
 
 /**
@@ -51,7 +52,7 @@ export async function chargePriorityMinutes(client: Client, userId: string, minu
   await rollPriorityMinutes(client, userId, now);
   const user = await client.user.findUnique({ where: { id: userId }, select: { plan: true } });
   if (!user) return;
-  const allowance = planLimits(isPlan(user.plan) ? user.plan : "free").priorityMinutes;
+  const allowance = planLimits(isPlan(user.plan) ? user.plan : "free", settingsSource()).priorityMinutes;
   await client.user.updateMany({ where: { id: userId, priorityMinutes: null }, data: { priorityMinutes: allowance } });
   const { count } = await client.user.updateMany({
     where: { id: userId, priorityMinutes: { gte: minutes } },

@@ -2,6 +2,7 @@
 import { db } from "../db/client";
 import { planLimits, type Plan } from "../plans";
 import { weekWindow } from "./window";
+import { settingsSource } from "../config/stored-settings";
 
 export interface WeeklyUsage {
   quota: number;
@@ -11,7 +12,7 @@ export interface WeeklyUsage {
 }
 
 export function quotaFor(plan: Plan | "team", override: number | bigint | null | undefined): number {
-  return override !== null && override !== undefined ? Number(override) : planLimits(plan).weeklyQuotaBytes;
+  return override !== null && override !== undefined ? Number(override) : planLimits(plan, settingsSource()).weeklyQuotaBytes;
 }
 
 export async function weeklyUsage(subject: string, quota: number, now: Date = new Date()): Promise<WeeklyUsage> {

@@ -12,7 +12,6 @@ import { profileUrl } from "./profile";
 import { loadSharePost, primaryKind, type PostJson } from "./share";
 
 export const OEMBED_PATH = "/oembed";
-const PROVIDER_NAME = "Mediahost";
 
 export interface OEmbed {
   version: "1.0";
@@ -88,7 +87,7 @@ export function buildOEmbed(post: PostJson, options: { maxWidth?: number; maxHei
     version: "1.0",
     type: "link",
     title: displayTitle(post),
-    provider_name: PROVIDER_NAME,
+    provider_name: env().SITE_NAME,
     provider_url: env().PUBLIC_URL,
     cache_age: 3600,
     ...(post.author ? { author_name: post.author.username, author_url: profileUrl(post.author.username) } : {}),

@@ -19,6 +19,8 @@ export interface Viewer {
   /** The user's theme (JSON text chosen in settings), or null. */
   theme: string | null;
   avatarKey: string | null;
+  /** Holds the admin role (the header's menu links the console; pages still check with requireAdmin). */
+  admin: boolean;
 }
 
 export const getViewer = cache(async (): Promise<Viewer | null> => {
@@ -36,5 +38,6 @@ export const getViewer = cache(async (): Promise<Viewer | null> => {
     sessionId: session.sessionId,
     theme: user.theme,
     avatarKey: user.avatarKey,
+    admin: user.admin,
   };
 });

@@ -15,7 +15,7 @@ describe("ShareX config", () => {
     expect(sharexConfig(KEY, { urls, appName: "Desktop", uploadFiles: "media" })).toEqual({
       Version: SHAREX_VERSION,
       Name: "media.example (Desktop)",
-      DestinationType: "ImageUploader",
+      DestinationType: "ImageUploader, FileUploader",
       RequestMethod: "POST",
       RequestURL: "https://media.example/api/upload",
       Headers: { "api-key": KEY, "post-privacy": "unlisted" },
@@ -41,9 +41,11 @@ describe("ShareX config", () => {
     return new Set(names);
   }
 
+  // ShareX sends screen recordings (.mp4, .webm) to the File uploader, and videos are always
+  // accepted: every setting registers it (issue 38 §3), or a ShareX user's clips never arrive.
   it.each([
-    ["media", ["ImageUploader"]],
-    ["media,text", ["ImageUploader", "TextUploader"]],
+    ["media", ["ImageUploader", "FileUploader"]],
+    ["media,text", ["ImageUploader", "TextUploader", "FileUploader"]],
     ["all", ["ImageUploader", "TextUploader", "FileUploader"]],
   ] as const)("UPLOAD_FILES=%s: the .sxcu lists exactly the destinations its request serves", (uploadFiles, want) => {
     const sxcu = JSON.stringify(sharexConfig(KEY, { urls, uploadFiles }));
@@ -55,7 +57,7 @@ describe("ShareX config", () => {
     try {
       process.env.UPLOAD_FILES = "media,text";
       resetEnv();
-      expect(sharexConfig(KEY, { urls }).DestinationType).toBe("ImageUploader, TextUploader");
+      expect(sharexConfig(KEY, { urls }).DestinationType).toBe("ImageUploader, TextUploader, FileUploader");
     } finally {
       if (saved === undefined) delete process.env.UPLOAD_FILES;
       else process.env.UPLOAD_FILES = saved;

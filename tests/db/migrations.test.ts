@@ -120,6 +120,8 @@ async function roundTripEveryModel(db: Db): Promise<void> {
   const folder = await db.folder.create({ data: { code: "F0ld3rC0de", userId: alice.id, name: "Cats", nameKey: "cats" } });
   await db.folderPost.create({ data: { folderId: folder.id, postId: post.id } });
   await db.importedFile.create({ data: { userId: alice.id, sha256: "ab".repeat(32), postId: post.id, path: "a.png" } });
+  await db.setting.create({ data: { name: "UPLOAD_FILES", value: "all", updatedBy: "alice" } });
+  await db.instanceSetup.create({ data: { id: 1, adminId: alice.id } });
 
   const counts: Record<ModelName, () => Promise<number>> = {
     User: () => db.user.count(),
@@ -164,6 +166,8 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     Folder: () => db.folder.count(),
     FolderPost: () => db.folderPost.count(),
     ImportedFile: () => db.importedFile.count(),
+    Setting: () => db.setting.count(),
+    InstanceSetup: () => db.instanceSetup.count(),
   };
   expect(Object.keys(counts).sort()).toEqual(Object.values(Prisma.ModelName).sort());
   for (const [model, count] of Object.entries(counts)) {

@@ -8,6 +8,7 @@
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { resetEnv } from "@/lib/config/env";
+import { applyStoredValues } from "@/lib/config/stored-settings";
 import { resetSigningSecret } from "@/lib/crypto/signing";
 import { resetMediaLimiter } from "@/lib/media/limiter";
 import { resetMediaConfig } from "@/lib/media/config";
@@ -32,6 +33,8 @@ Object.assign(process.env, first);
 // checks such as "no temporary files left" must only see their own file's work).
 process.env.DATA_DIR = mkdtempSync(join(root, "file-"));
 
+// Settings a previous file stored (lib/settings) belong to its database, not this one.
+applyStoredValues({});
 resetEnv();
 resetSigningSecret();
 resetMediaConfig();

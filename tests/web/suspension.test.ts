@@ -58,6 +58,7 @@ describe("dashboard actions of a suspended user", () => {
         sessionId: "",
         theme: null,
         avatarKey: null,
+        admin: false,
       };
     };
     expect(actingUserIdOf(await viewerOf())).toBe(user.id);

@@ -2,9 +2,10 @@ import { Gallery } from "@/components/dashboard/gallery";
 import { env } from "@/lib/config/env";
 import { firstGalleryPage, galleryListingOf } from "@/lib/web/dashboard/gallery";
 import { requireDashboardUser } from "@/lib/web/dashboard/user";
+import { uploadPrivacyOf } from "@/lib/users/upload-privacy";
 
 export const metadata = { title: "Gallery" };
-// UPLOAD_FILES is read when the page is served, not when it is built.
+// UPLOAD_FILES and the upload privacy are read when the page is served, not when it is built.
 export const dynamic = "force-dynamic";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -20,5 +21,6 @@ export default async function GalleryPage({ searchParams }: { searchParams: Sear
   // The API refuses a suspended account every read (403 suspended, issue 27): its page is left
   // to the client's fetch, which shows that refusal as before.
   const first = listing && !viewer.suspended ? await firstGalleryPage(viewer.id, listing) : undefined;
-  return <Gallery textAllowed={env().UPLOAD_FILES !== "media"} first={first} />;
+  const { privacy } = await uploadPrivacyOf(viewer.id);
+  return <Gallery accepted={env().UPLOAD_FILES} uploadPrivacy={privacy} first={first} />;
 }

@@ -9,6 +9,7 @@ import { notFound } from "next/navigation";
 import { PostDetails } from "@/components/share/PostDetails";
 import { PostMedia } from "@/components/share/PostMedia";
 import { autoAltsOf } from "@/lib/posts/text-lines";
+import { env } from "@/lib/config/env";
 import { isShareCode } from "@/lib/posts/codes";
 import { requestClientIp } from "@/lib/http/client-ip";
 import { displayTitle, oembedUrl } from "@/lib/web/oembed";
@@ -25,9 +26,9 @@ export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ code: string }>; searchParams: Promise<{ password?: string | string[] }> };
 
-/** Discord colours its embed with theme-color: the brand colour, in both themes. */
-const EMBED_COLOR = "#3552e3";
-const SITE_NAME = "Mediahost";
+/** The operator's embed defaults (EMBED_COLOR, SITE_NAME; console settings): Discord colours its embed with theme-color, in both themes. */
+const embedColor = (): string => env().EMBED_COLOR;
+const siteName = (): string => env().SITE_NAME;
 
 async function load(params: Props["params"]): Promise<ShareResult> {
   const { code } = await params;
@@ -63,7 +64,7 @@ function describe(post: PostJson, textPreview?: string): string {
 /** The media tags of a post anyone with the link may see; none for private posts. */
 function mediaMetadata(post: PostJson, title: string, description: string, gated: boolean): Pick<Metadata, "openGraph" | "twitter"> {
   const file = post.files[0];
-  const base = { title, description, siteName: SITE_NAME, url: post.url };
+  const base = { title, description, siteName: siteName(), url: post.url };
   // Gated posts (view limit, password) too: their signed, counted links must not sit in chat caches.
   if (!file || post.privacy === "private" || gated) {
     return { openGraph: { ...base, type: "website" }, twitter: { card: "summary", title, description } };
@@ -109,7 +110,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   if (result.kind === "moderated") return { title: "Post under moderation", robots: { index: false } };
   // No title, description or media of a locked post reaches an unfurler.
   if (result.kind === "password") return { title: "Password required", robots: { index: false, follow: false } };
-  if (result.kind === "held") return { title: SITE_NAME, robots: { index: false, follow: false } };
+  if (result.kind === "held") return { title: siteName(), robots: { index: false, follow: false } };
   const { post } = result;
   const gated = isGated(result.record);
   const title = displayTitle(post);
@@ -117,7 +118,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const texts = post.kind === "text" && post.privacy !== "private" && !gated ? await shareTexts(result.record) : [];
   const description = describe(post, texts[0]?.preview);
   return {
-    title: { absolute: `${title} · ${SITE_NAME}` },
+    title: { absolute: `${title} · ${siteName()}` },
     description,
     ...mediaMetadata(post, title, description, gated),
     alternates: {
@@ -129,7 +130,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   };
 }
 
-export const generateViewport = (): Viewport => ({ themeColor: EMBED_COLOR });
+export const generateViewport = (): Viewport => ({ themeColor: embedColor() });
 
 export default async function SharePage({ params, searchParams }: Props) {
   const result = await load(params);

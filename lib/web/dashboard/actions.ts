@@ -21,6 +21,8 @@ import {
 import { createDashboardTeam, deleteDashboardTeamKey, regenerateDashboardTeamKey, type IssuedTeamKey } from "./teams";
 import { confirmDelete } from "./delete-post";
 import { setSharePassword, SHARE_PASSWORD_MAX } from "@/lib/posts/share-password";
+import { PRIVACIES } from "@/lib/posts/privacy";
+import { setUploadPrivacy, type UploadPrivacy } from "@/lib/users/upload-privacy";
 
 const id = z.string().min(1).max(64);
 
@@ -95,5 +97,13 @@ export async function setSharePasswordAction(postCode: string, password: string 
     );
     await setSharePassword(input.code, await actingUserId(), input.password);
     return null;
+  });
+}
+
+/** The account's default privacy of web and share-sheet uploads; "default" follows the operator's. */
+export async function setUploadPrivacyAction(privacy: string): Promise<ActionResult<UploadPrivacy>> {
+  return attempt(async () => {
+    const chosen = parse(z.enum([...PRIVACIES, "default"]), privacy);
+    return setUploadPrivacy(await actingUserId(), chosen === "default" ? null : chosen);
   });
 }

@@ -7,14 +7,19 @@
 import type { z } from "zod";
 import { ownAccount, type OwnAccount } from "@/lib/presenters/users";
 import { getOwnAccount } from "@/lib/users/profile";
+import { uploadPrivacyOf, type UploadPrivacy } from "@/lib/users/upload-privacy";
+import { env } from "@/lib/config/env";
 
 export interface FirstAccount {
   account: z.output<typeof OwnAccount>;
   /** When it was read (ms since the epoch): react-query refetches it once it is stale. */
   readAt: number;
+  /** What the account's web and share-sheet uploads get, and the operator's default beside it. */
+  uploadPrivacy: UploadPrivacy & { operatorDefault: UploadPrivacy["privacy"] };
 }
 
 export async function firstAccount(userId: string): Promise<FirstAccount> {
   const readAt = Date.now();
-  return { account: ownAccount(await getOwnAccount(userId), true), readAt };
+  const [account, uploadPrivacy] = await Promise.all([getOwnAccount(userId), uploadPrivacyOf(userId)]);
+  return { account: ownAccount(account, true), readAt, uploadPrivacy: { ...uploadPrivacy, operatorDefault: env().DEFAULT_UPLOAD_PRIVACY } };
 }

@@ -1,5 +1,6 @@
 /** Signing in with username-or-email and password, and signing up (as far as REGISTRATION allows); docs/web-auth.md. */
 import CredentialsProvider from "next-auth/providers/credentials";
+import { claimInstance } from "../../accounts/setup";
 import { checkPassword } from "../../auth/login";
 import { issuePendingTicket } from "../../auth/factors/pending";
 import { requiresSecondFactor } from "../../auth/factors/two-factor";
@@ -51,6 +52,32 @@ export const credentialsRegister = CredentialsProvider({
         ip: requestIp(req),
       });
       return await userOfSession(signed.session.id);
+    } catch (error) {
+      throw userFacing(error);
+    }
+  },
+});
+
+/** The first administrator, through /setup with the set-up code (docs/setup.md). */
+export const credentialsSetup = CredentialsProvider({
+  id: "setup",
+  name: "Set up this instance",
+  credentials: {
+    code: { label: "Set-up code", type: "text" },
+    username: { label: "Username", type: "text" },
+    email: { label: "Email (optional)", type: "email" },
+    password: { label: "Password", type: "password" },
+  },
+  async authorize(credentials, req) {
+    try {
+      const admin = await claimInstance({
+        code: field(credentials, "code"),
+        username: field(credentials, "username").trim(),
+        password: field(credentials, "password"),
+        email: field(credentials, "email").trim() || undefined,
+        ip: requestIp(req),
+      });
+      return await webSession(admin.id, req);
     } catch (error) {
       throw userFacing(error);
     }

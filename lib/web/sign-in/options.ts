@@ -14,7 +14,7 @@ import { assertNotSuspended } from "../../auth/suspension";
 import { webAuthSecret, type WebSessionClaims } from "../../auth/web-session";
 import { provideNextAuthUrl } from "../../config/process-env";
 import { openSession, revokeSession } from "../../sessions/devices";
-import { credentialsRegister, credentialsSignIn } from "./credentials";
+import { credentialsRegister, credentialsSetup, credentialsSignIn } from "./credentials";
 import { oauthProviders } from "./oauth-providers";
 import { passkeySignIn } from "./passkey";
 import { twoFactorSignIn } from "./two-factor";
@@ -35,7 +35,7 @@ export function authOptions(): NextAuthOptions {
     // next-auth's own pages (/api/auth/signout, ...) would be HTML outside proxy.ts and its
     // security headers: every one of them is ours.
     pages: { signIn: "/signin", signOut: "/signout", error: "/signin" },
-    providers: [credentialsSignIn, twoFactorSignIn, passkeySignIn, credentialsRegister, ...oauthProviders()],
+    providers: [credentialsSignIn, twoFactorSignIn, passkeySignIn, credentialsRegister, credentialsSetup, ...oauthProviders()],
     events: {
       // Signing out of the web ends its Relay session too, so it leaves the session list.
       async signOut({ token }) {

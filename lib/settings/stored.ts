@@ -1,0 +1,83 @@
+/**
+ * Operator settings kept in the database (docs/configuration.md, "Settings in the
+ * console"): reading them into the process (lib/config/stored-settings.ts), keeping every
+ * instance in step, and what the console and `admin settings` show and change.
+ *
+ * Every process reads the same rows: the server and the worker at start and then whenever
+ * the database's change number moves (checked twice a second, so a change made anywhere
+ * applies everywhere within a second), the admin CLI once before its command.
+ */
+import { markChanged } from "../db/change-signal";
+import { changeVersion, db } from "../db/client";
+import { applyStoredValues, settingsSource } from "../config/stored-settings";
+import { RUNTIME_SETTING_NAMES, settingDeclaration } from "../config/settings-catalog";
+import { moderatorFromEnv, setModerator } from "../moderation/moderator";
+
+export type Log = (message: string) => void;
+
+/** The stored rows that are still settings and still valid (a value of an older version that no longer parses is left out, once logged). */
+async function readRows(log: Log): Promise<Record<string, string>> {
+  const rows = await db().setting.findMany({ where: { name: { in: [...RUNTIME_SETTING_NAMES] } } });
+  const values: Record<string, string> = {};
+  for (const row of rows) {
+    try {
+      values[row.name] = settingDeclaration(row.name)?.check(row.value) ?? row.value;
+    } catch (error) {
+      log(`stored setting ${row.name} ignored: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return values;
+}
+
+/** What depends on the settings beyond env(): the moderation lists, and every read cache (post URLs carry SHARE_URL). */
+function afterChange(log: Log): void {
+  try {
+    setModerator(moderatorFromEnv(settingsSource()));
+  } catch (error) {
+    log(`moderation lists not reloaded: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  markChanged();
+}
+
+/** Reads the stored settings into this process; true when they changed. */
+export async function refreshStoredSettings(log: Log = (m) => console.error(`[mediahost] ${m}`)): Promise<boolean> {
+  const changed = applyStoredValues(await readRows(log));
+  if (changed) afterChange(log);
+  return changed;
+}
+
+export interface SettingsWatcher {
+  stop(): void;
+}
+
+/**
+ * Keeps this process's settings in step with the database: each tick costs nothing unless
+ * the change number moved (any commit anywhere), then one small query. A database that is
+ * away keeps the last values, with one log line until it answers again.
+ */
+export function watchStoredSettings(options: { intervalMs?: number; log?: Log } = {}): SettingsWatcher {
+  const log = options.log ?? ((m: string) => console.error(`[mediahost] ${m}`));
+  let seen = changeVersion();
+  let failing = false;
+  let busy = false;
+  const timer = setInterval(() => {
+    const now = changeVersion();
+    if (busy || now === seen) return;
+    busy = true;
+    refreshStoredSettings(log)
+      .then(() => {
+        seen = now;
+        if (failing) log("stored settings readable again");
+        failing = false;
+      })
+      .catch((error: unknown) => {
+        if (!failing) log(`stored settings not read (keeping the last ones): ${error instanceof Error ? error.message : String(error)}`);
+        failing = true;
+      })
+      .finally(() => {
+        busy = false;
+      });
+  }, options.intervalMs ?? 500);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
