@@ -60,10 +60,12 @@ export function SettingField({ state }: { state: SettingState }) {
   const { declaration } = state;
   return (
     <div className="space-y-1" data-setting={declaration.name} data-source={state.source} data-locked={state.locked ? "true" : "false"}>
-      <label htmlFor={declaration.name} className={label}>
-        {declaration.label}
-        {state.locked && <span className="ml-2 rounded bg-zinc-200 px-1.5 py-0.5 text-xs font-normal dark:bg-zinc-700">locked</span>}
-      </label>
+      <div className="flex items-center gap-2">
+        <label htmlFor={declaration.name} className={label}>
+          {declaration.label}
+        </label>
+        {state.locked && <span className="rounded bg-zinc-200 px-1.5 py-0.5 text-xs dark:bg-zinc-700">locked</span>}
+      </div>
       <Control state={state} />
       <p id={`${declaration.name}-help`} className="text-xs text-zinc-600 dark:text-zinc-400">
         {declaration.help} <span className="font-mono">{declaration.name}</span>. {sourceText(state)}

@@ -44,7 +44,7 @@ export async function AccountLink() {
   return (
     <details className="relative" data-testid="account-menu">
       <summary className="inline-flex max-w-[6rem] cursor-pointer list-none items-center gap-1 truncate whitespace-nowrap rounded-md border border-zinc-300 px-2 py-1.5 align-middle font-medium hover:bg-zinc-100 sm:max-w-[12rem] sm:px-3 dark:border-zinc-700 dark:hover:bg-zinc-800 [&::-webkit-details-marker]:hidden">
-        <span className="sr-only">Account menu of </span>
+        <span className="sr-only">Signed in as </span>
         <span className="truncate">{viewer.username}</span>
         <span aria-hidden="true">▾</span>
       </summary>

@@ -52,7 +52,7 @@ for (const width of WIDTHS) {
     await expect(page.getByRole("heading", { name: "Password changed" })).toBeVisible();
 
     await signIn(page, user.username, NEW_PASSWORD);
-    await expect(page.getByRole("link", { name: `Signed in as ${user.username}` })).toBeVisible();
+    await expect(page.locator("summary").filter({ hasText: `Signed in as ${user.username}` })).toBeVisible();
   });
 }
 

@@ -63,7 +63,7 @@ export async function createAndSignIn(page: Page, own: LocalhostServer): Promise
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   // The password check is scrypt (128 MiB): slow on a loaded machine.
   await page.waitForURL((url) => !url.pathname.startsWith("/signin"), { timeout: 120_000 });
-  await expect(page.getByRole("link", { name: `Signed in as ${username}` })).toBeVisible();
+  await expect(page.locator("summary").filter({ hasText: `Signed in as ${username}` })).toBeVisible();
   return username;
 }
 

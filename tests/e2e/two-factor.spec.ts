@@ -67,7 +67,7 @@ test("enrol an authenticator app, then sign-in needs a code; a recovery code wor
   // The step used to confirm is spent (replay guard): the app's next code signs in.
   await codeStep(page, totpAt(secret, Date.now() + 30_000));
   await page.waitForURL((url) => !url.pathname.startsWith("/signin"), SLOW);
-  await expect(page.getByRole("link", { name: `Signed in as ${user.username}` })).toBeVisible();
+  await expect(page.locator("summary").filter({ hasText: `Signed in as ${user.username}` })).toBeVisible();
 
   // A recovery code instead of the app, once.
   await signOut(page);

@@ -84,3 +84,9 @@ export async function serverSession(server: Pick<TestServer, "env">, user: strin
     return { id: session.id, key: session.key };
   });
 }
+
+/** What `/admin/settings` and `admin settings set` do (lib/settings/change.ts), in-process on the server's database. */
+export async function serverSetting(server: Pick<TestServer, "env">, name: string, value: string | null): Promise<void> {
+  const { changeSetting } = await import("@/lib/settings/change");
+  await onServerDatabase(server, () => changeSetting({ source: "web", userId: null, name: "test operator" }, name, value));
+}
