@@ -8,6 +8,7 @@
 import { NextResponse } from "next/server";
 import { isSameOriginOrBrowser } from "@/lib/auth/same-origin";
 import { resolveWebSessionToken, sessionCookieValue } from "@/lib/auth/web-session";
+import { uploadPrivacyOf } from "@/lib/users/upload-privacy";
 import { env } from "@/lib/config/env";
 import { errorBody } from "@/lib/http/respond";
 import { dispatcher } from "@/lib/routes";
@@ -42,9 +43,14 @@ function innerHeaders(request: Request): Headers {
   return headers;
 }
 
-async function callApi(request: Request, path: string, init: { body: FormData | string; contentType?: string }): Promise<Response> {
+async function callApi(
+  request: Request,
+  path: string,
+  init: { body: FormData | string; contentType?: string; privacy?: string },
+): Promise<Response> {
   const headers = innerHeaders(request);
   if (init.contentType) headers.set("content-type", init.contentType);
+  if (init.privacy) headers.set("post-privacy", init.privacy);
   const url = new URL(`/api${path}`, new URL(request.url).origin);
   return dispatcher("api")(new Request(url, { method: "POST", headers, body: init.body }));
 }
@@ -56,10 +62,11 @@ async function errorType(response: Response): Promise<string> {
   return typeof type === "string" ? type : "internal";
 }
 
-async function upload(request: Request, files: File[]): Promise<string> {
+/** Shared files and texts get the account's default privacy (lib/users/upload-privacy.ts), as the dashboard's uploads do. */
+async function upload(request: Request, files: File[], privacy: string): Promise<string> {
   const form = new FormData();
   for (const file of files) form.append("file", file, file.name || "shared");
-  const response = await callApi(request, "/upload", { body: form });
+  const response = await callApi(request, "/upload", { body: form, privacy });
   if (!response.ok) return resultPath({ error: await errorType(response) });
   // The reply's top-level `url` is the file's (for ShareX); the post's share page is `post.url`.
   const body = (await response.json()) as { post?: { url?: string }; posts?: { url?: string }[] };
@@ -94,7 +101,8 @@ export async function POST(request: Request): Promise<NextResponse> {
     return typeof value === "string" ? value : "";
   };
   const files = form.getAll("file").filter((value): value is File => typeof value !== "string" && value.size > 0);
-  if (files.length > 0) return seeOther(await upload(request, files));
+  const { privacy } = await uploadPrivacyOf(session.user.id);
+  if (files.length > 0) return seeOther(await upload(request, files, privacy));
 
   const target = loneUrl(text("url")) ?? loneUrl(text("text"));
   if (target) return seeOther(await shorten(request, target));
@@ -105,5 +113,5 @@ export async function POST(request: Request): Promise<NextResponse> {
     return seeOther(resultPath({ error: "text_not_accepted" }));
   }
   const paste = new File([shared], "shared.txt", { type: "text/plain" });
-  return seeOther(await upload(request, [paste]));
+  return seeOther(await upload(request, [paste], privacy));
 }

@@ -1,10 +1,9 @@
 /** One post in the gallery's grid. */
 import { displayTitle } from "@/lib/presenters/title";
 import { countOf } from "../plural";
-import { GALLERY_SIZES, previewSources } from "../preview-image";
 import { automaticAlt, matchedLine } from "@/lib/posts/text-lines";
 import type { Post, Privacy } from "./api";
-import { placeholderLabel } from "./tile-label";
+import { TilePreview } from "./tile-preview";
 import { CopyButton } from "./copy-button";
 
 const PRIVACY_BADGE: Record<Privacy, string> = {
@@ -34,7 +33,6 @@ export function PostTile({
   onEdit: () => void;
   onToggle: () => void;
 }) {
-  const preview = previewSources(post.files[0]);
   const title = displayTitle(post);
   const texts = post.files.map((f) => f.text?.content);
   const line = search ? matchedLine(texts, search) : null;
@@ -48,22 +46,12 @@ export function PostTile({
       <button type="button" onClick={onEdit} className="block w-full text-left">
         <span className="sr-only">Edit </span>
         <div className="aspect-square w-full bg-zinc-100 dark:bg-zinc-800">
-          {preview ? (
-            <img
-              src={preview.src}
-              srcSet={preview.srcSet}
-              sizes={preview.srcSet ? GALLERY_SIZES : undefined}
-              alt={autoAlt ? `Automatic description, text in the image: ${autoAlt}` : ""}
-              data-alt={autoAlt ? "automatic" : undefined}
-              loading={eager ? "eager" : "lazy"}
-              fetchPriority={priority ? "high" : undefined}
-              className="h-full w-full object-cover"
-            />
-          ) : (
-            <div className="flex h-full items-center justify-center text-sm text-zinc-600 dark:text-zinc-400">
-              {placeholderLabel(post.files[0])}
-            </div>
-          )}
+          <TilePreview
+            file={post.files[0]}
+            alt={autoAlt ? `Automatic description, text in the image: ${autoAlt}` : ""}
+            eager={eager}
+            priority={priority}
+          />
         </div>
         <div className="space-y-1 p-2">
           <p className="truncate text-sm font-medium">{title}</p>
