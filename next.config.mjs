@@ -1,6 +1,8 @@
 // @ts-check
-/** @type {import("next").NextConfig} */
-const nextConfig = {
+import { PHASE_PRODUCTION_BUILD } from "next/constants.js";
+
+/** @param {string} phase @returns {import("next").NextConfig} */
+const nextConfig = (phase) => ({
   reactStrictMode: true,
   poweredByHeader: false,
   // Next 16 streams metadata into <body> unless the user agent is a known "HTML-limited"
@@ -14,12 +16,12 @@ const nextConfig = {
   // (a test, a script) must not stop the server from starting. Types are checked by
   // `npm run typecheck`, which CI runs.
   typescript: { ignoreBuildErrors: true },
-  experimental: {
-    // Load each page's server code when it is first requested rather than all at start:
-    // the API, Relay and files never need them (the custom server serves those), and an
-    // instance that only ever renders share pages should not hold the dashboard's code.
-    preloadEntriesOnStart: false,
-  },
+  // Load each page's server code when it is first requested rather than all at start:
+  // the API, Relay and files never need them (the custom server serves those), and an
+  // instance that only ever renders share pages should not hold the dashboard's code. A
+  // server-start option only: left out of the build, which would list it as an experiment
+  // with a red mark on every first start (issue 38 §3, a quiet first start).
+  ...(phase === PHASE_PRODUCTION_BUILD ? {} : { experimental: { preloadEntriesOnStart: false } }),
   // Native addons and the Prisma runtime are loaded from node_modules at run time rather
   // than bundled: native .node files and the schema-engine wasm cannot be bundled.
   serverExternalPackages: [
@@ -37,6 +39,6 @@ const nextConfig = {
     "@aws-sdk/client-s3",
     "busboy",
   ],
-};
+});
 
 export default nextConfig;

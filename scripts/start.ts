@@ -119,8 +119,9 @@ async function main(): Promise<void> {
   const server = await startServer({
     port: env().PORT,
     // HOST, not HOSTNAME: Docker and Kubernetes set HOSTNAME to the machine's name, and
-    // binding to that would leave localhost:PORT unanswered inside the container.
-    hostname: env().HOST ?? "0.0.0.0",
+    // binding to that would leave localhost:PORT unanswered inside the container. Unset:
+    // every interface, IPv4 and IPv6, as `next start` binds without -H (docs/deploy.md).
+    hostname: env().HOST,
     dev,
     dir: root,
   });

@@ -13,11 +13,24 @@
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { findChromium, missingChromiumMessage } from "./chromium.mjs";
+import { installCommand, installPackages, missingPackages } from "./system-packages.mjs";
 
 const bin = (name) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname;
 const run = (command, args) => spawnSync(command, args, { stdio: "inherit" }).status ?? 1;
 
 const e2eWanted = process.env.E2E !== "0";
+// What the suite needs from Debian (the browser, ffmpeg, Tesseract, nginx): installed here
+// when it can be (root or sudo, apt-get), as .ci/run does; otherwise the run stops at once
+// with the one command to run, not after minutes of tests.
+const missing = missingPackages().filter((name) => e2eWanted || name !== "chromium-headless-shell");
+if (missing.length && !installPackages(missing)) {
+  console.error(`
+The tests need Debian packages that are not installed: ${missing.join(", ")}. Run:
+
+  ${installCommand(missing)}
+`);
+  if (!e2eWanted || missing.some((name) => name !== "chromium-headless-shell")) process.exit(1);
+}
 const chromium = e2eWanted ? findChromium() : null;
 if (e2eWanted && !chromium) {
   console.error(`\n${missingChromiumMessage()}\n`);

@@ -19,6 +19,6 @@ import { env } from "./env";
 let load: NodeJS.Require | undefined;
 
 export function optionalPackage<T>(name: string): T {
-  load ??= createRequire(join(resolve(env().APP_ROOT || process.cwd()), "package.json"));
+  load ??= createRequire(join(resolve(/*turbopackIgnore: true*/ env().APP_ROOT || process.cwd()), "package.json"));
   return load(name) as T;
 }

@@ -362,7 +362,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   startup("PUBLIC_URL", "Public URL", "The origin users reach the service at.", "http://localhost:PORT"),
   startup("PORT", "Port", "The port the service listens on.", "3000"),
-  startup("HOST", "Listen address", "The address the service binds.", "0.0.0.0"),
+  startup("HOST", "Listen address", "The address the service binds; unset, every interface (IPv4 and IPv6).", "all interfaces"),
   startup("DATA_DIR", "Data folder", "The embedded database, local files and temporary uploads.", "./data"),
   startup("DATABASE_URL", "Database", "SQLite in the data folder, or a PostgreSQL URL.", "SQLite in DATA_DIR", true),
   startup("STORAGE", "File storage", "disk, s3 or blob.", "disk"),

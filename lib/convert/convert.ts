@@ -177,7 +177,7 @@ async function convertOnDisk(
       const input = await receive(tmpDir);
       const output = await convertInput(input.path, join(tmpDir, `converted.${target}`), target, allowance, signal);
       // Opened before withTempDir deletes the directory: from here the descriptor holds the bytes.
-      opened = await open(output.path, "r");
+      opened = await open(/*turbopackIgnore: true*/ output.path, "r");
       // The size of what will be read through this descriptor: Content-Length must match it.
       const { size } = await opened.stat();
       return { file: opened, size, mime: output.mime, filename: attachmentFilename(input.filename, output.ext) };

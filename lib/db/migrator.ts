@@ -49,7 +49,7 @@ type DiffTarget =
   | ({ tag: "migrations" } & MigrationList);
 
 const FILTERS: Filters = { externalTables: [], externalEnums: [] };
-const projectRoot = (): string => resolve(env().APP_ROOT || process.cwd());
+const projectRoot = (): string => resolve(/*turbopackIgnore: true*/ env().APP_ROOT || process.cwd());
 
 export const prismaDir = (provider: DatabaseProvider): string => join(projectRoot(), "prisma", provider);
 export const migrationsDir = (provider: DatabaseProvider): string => join(prismaDir(provider), "migrations");

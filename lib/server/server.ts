@@ -31,7 +31,8 @@ import { pageInlines, type PageInlines } from "./page-inlines";
 
 export interface StartServerOptions {
   port: number;
-  hostname: string;
+  /** Unset: every interface, IPv4 and IPv6 (as `next start` without -H). */
+  hostname?: string;
   dev: boolean;
   /** The Next.js project directory; defaults to the working directory. */
   dir?: string;
@@ -170,11 +171,10 @@ function serveCachedNow(lane: FastLane, req: IncomingMessage, res: ServerRespons
 /** The address to print and to connect to: wildcard binds are reached through loopback. */
 function reachableUrl(address: AddressInfo): string {
   const host =
-    address.address === "0.0.0.0"
+    // Every interface (an unset HOST binds "::", which takes IPv4 too): the loopback answers.
+    address.address === "0.0.0.0" || address.address === "::"
       ? "127.0.0.1"
-      : address.address === "::"
-        ? "[::1]"
-        : address.family === "IPv6"
+      : address.family === "IPv6"
           ? `[${address.address}]`
           : address.address;
   return `http://${host}:${address.port}`;
@@ -318,7 +318,7 @@ function createHttpServer(onRequest: (req: IncomingMessage, res: ServerResponse)
 }
 
 /** Binds the server; resolves with the bound address (port 0 becomes a real port), rejects on EADDRINUSE and the like. */
-function listen(server: Server, port: number, hostname: string): Promise<AddressInfo> {
+function listen(server: Server, port: number, hostname: string | undefined): Promise<AddressInfo> {
   return new Promise<AddressInfo>((done, fail) => {
     server.once("error", fail);
     server.listen(port, hostname, () => {

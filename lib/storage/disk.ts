@@ -68,7 +68,7 @@ export class DiskStorage implements Storage {
   readonly openFiles = new OpenFileCache({ validMs: OPEN_FILE_VALID_MS, maxEntries: OPEN_FILE_MAX });
 
   constructor(root: string = defaultDiskRoot()) {
-    this.root = resolve(root);
+    this.root = resolve(/*turbopackIgnore: true*/ root);
   }
 
   close(): void {

@@ -311,7 +311,7 @@ export async function appendChunk(
 
 /** The whole file of a complete upload, from its chunks in order, at `tmpDir/name`. */
 export async function assembleResumable(upload: ResumableUpload, tmpDir: string, name = "part-0"): Promise<string> {
-  const path = join(tmpDir, name);
+  const path = join(/*turbopackIgnore: true*/ tmpDir, name);
   const out = createWriteStream(path, { highWaterMark: 1024 * 1024 });
   try {
     for (const key of upload.chunks) {
