@@ -6,7 +6,7 @@
  */
 import { expect, test } from "@playwright/test";
 import { startLocalhostServer } from "./own-server";
-import { uniqueName } from "./support";
+import { screenshots, uniqueName } from "./support";
 
 /** The set-up code of the server's start-up line (scripts/start.ts). */
 function loggedCode(output: string): string {
@@ -30,6 +30,7 @@ for (const [label, width, height] of [
       await page.goto(own.url);
       await page.getByRole("link", { name: "Set up this instance" }).click();
       await expect(page.getByRole("heading", { name: "Set up this instance" })).toBeVisible();
+      if (label === "desktop") await screenshots(page, "setup");
 
       const username = uniqueName("root");
       const fill = async (code: string) => {
@@ -71,6 +72,10 @@ for (const [label, width, height] of [
 
       // The console: the environment's value is locked and says where it comes from.
       await page.goto(`${own.url}/admin/settings`);
+      if (label === "desktop") {
+        await screenshots(page, "admin-settings");
+        await page.setViewportSize({ width, height });
+      }
       const siteName = page.locator('[data-setting="SITE_NAME"]');
       await expect(siteName).toHaveAttribute("data-source", "environment");
       await expect(siteName.getByRole("textbox")).toBeDisabled();
