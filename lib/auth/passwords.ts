@@ -19,7 +19,7 @@ import { DomainError } from "../errors";
 import { counterStore } from "../ratelimit";
 import { checkPassword as checkPasswordRules } from "../users/accounts";
 import { addressSubject, beginSecondFactorAttempt } from "./attempts";
-import { requiresSecondFactor, verifySecondFactor } from "./factors/two-factor";
+import { requiresSecondFactor, verifyConfirmingCode } from "./factors/two-factor";
 import { mailConfigured, sendMailLater } from "./mail";
 
 export const RESET_TTL_MS = 30 * 60 * 1000;
@@ -57,7 +57,7 @@ export async function changePassword(userId: string, currentSessionId: string | 
       );
     }
     if (!change.code) throw new DomainError("invalid_request", "Enter a code from your authenticator app or a recovery code.");
-    await verifySecondFactor(userId, change.code, ip);
+    await verifyConfirmingCode(userId, change.code, ip);
   }
   const passwordHash = await hashPassword(change.newPassword);
   const keep = currentSessionId ? { id: { not: currentSessionId } } : {};
