@@ -21,6 +21,7 @@ import { checkPassword as checkPasswordRules } from "../users/accounts";
 import { addressSubject, beginSecondFactorAttempt } from "./attempts";
 import { requiresSecondFactor, verifyConfirmingCode } from "./factors/two-factor";
 import { mailConfigured, sendMailLater } from "./mail";
+import { afterPasswordChange } from "./password-notice";
 
 export const RESET_TTL_MS = 30 * 60 * 1000;
 /** Reset mails asked for per account per hour (more are dropped silently: the answer must not change). */
@@ -68,6 +69,7 @@ export async function changePassword(userId: string, currentSessionId: string | 
     // The password was just given: this session counts as confirmed (lib/auth/confirmation.ts).
     db().relaySession.updateMany({ where: { id: currentSessionId ?? "", userId }, data: { confirmedAt: new Date() } }),
   ]);
+  await afterPasswordChange(userId, "changed");
   return ended.count;
 }
 
@@ -153,4 +155,5 @@ export async function resetPassword(token: string, newPassword: string): Promise
     // Other links of the account stop working too.
     db().passwordReset.deleteMany({ where: { userId: reset.userId, id: { not: reset.id } } }),
   ]);
+  await afterPasswordChange(reset.userId, "reset");
 }
