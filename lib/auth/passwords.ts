@@ -100,9 +100,11 @@ export async function requestPasswordReset(login: string, ip: string): Promise<v
   if (!value || value.length > 254) return;
   const user = await db().user.findUnique({
     where: value.includes("@") ? { email: value } : { username: value },
-    select: { id: true, email: true, displayUsername: true },
+    select: { id: true, email: true, displayUsername: true, suspended: true },
   });
-  if (!user?.email) return;
+  // A suspended account gets no link (issue 39 §4): it could not sign in with it anyway, and
+  // the answer stays the same, so suspension cannot be probed here either.
+  if (!user?.email || user.suspended) return;
   const account = await store.hit(`reset:account:${user.id}`, RESET_ACCOUNT_LIMIT, RESET_WINDOW_SECONDS);
   if (!account.allowed) return;
   const { url } = await issueResetLink(user.id, null);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { confirmEmailChange } from "@/lib/auth/email-change";
-import { issueResetLink, resetPassword } from "@/lib/auth/passwords";
+import { issueResetLink, requestPasswordReset, resetPassword } from "@/lib/auth/passwords";
 import { db } from "@/lib/db/client";
 import { useTestDatabase } from "../support/db";
 import { useCounterStore } from "../support/counters";
@@ -84,5 +84,19 @@ describe("a password reset or change cancels pending e-mail changes and says wha
     expect(notice).toContain(`to ${attacker} was cancelled`);
     // A reset signs every session out.
     expect(notice).toContain("No session is signed in any more.");
+  });
+
+  it("a suspended account gets no reset mail (issue 39 §4), and the answer is the same", async () => {
+    const user = await createTestUser();
+    const email = `suspended-${user.id}@example.com`;
+    await withPassword(user.id, email);
+    await db().user.update({ where: { id: user.id }, data: { suspended: true } });
+    await expect(requestPasswordReset(email, "198.51.100.40")).resolves.toBeUndefined();
+    await expect(requestPasswordReset(user.username, "198.51.100.40")).resolves.toBeUndefined();
+    expect(await db().passwordReset.count({ where: { userId: user.id } })).toBe(0);
+    await db().user.update({ where: { id: user.id }, data: { suspended: false } });
+    await requestPasswordReset(email, "198.51.100.40");
+    expect(await db().passwordReset.count({ where: { userId: user.id } })).toBe(1);
+    expect(linkIn(await mailbox.next(email))).toMatch(/reset-password\?token=/);
   });
 });
