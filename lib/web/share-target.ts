@@ -75,7 +75,10 @@ async function errorType(response: Response): Promise<string> {
 
 async function upload(request: Request, session: WebSession, body: ApiBody): Promise<string> {
   const privacy = sharedPostPrivacy(session);
-  const response = await callApi(request, "/upload", { ...body, headers: privacy ? { "post-privacy": privacy } : {} });
+  const response = await callApi(request, "/upload", {
+    ...body,
+    headers: { ...body.headers, ...(privacy ? { "post-privacy": privacy } : {}) },
+  });
   if (!response.ok) return resultPath({ error: await errorType(response) });
   // The reply's top-level `url` is the file's (for ShareX); the post's share page is `post.url`.
   const reply = (await response.json()) as { post?: { url?: string }; posts?: { url?: string }[] };
@@ -122,8 +125,11 @@ export async function handleShareTarget(request: Request): Promise<Response> {
       );
     case "unreadable":
       return seeOther(resultPath({ error: "unreadable" }));
-    case "files":
-      return seeOther(await upload(request, session, { body: read.body, contentType: read.contentType }));
+    case "files": {
+      // The same bytes go on, so the length still holds: the upload can refuse an oversized body before reading it.
+      const sameLength: Record<string, string> = length === null ? {} : { "content-length": length };
+      return seeOther(await upload(request, session, { body: read.body, contentType: read.contentType, headers: sameLength }));
+    }
     case "fields":
       return seeOther(await shareText(request, session, read.fields));
   }

@@ -96,6 +96,20 @@ describe("the share target's body", () => {
     expect(new URL(made.headers.get("location") ?? "").searchParams.get("kind")).toBe("link");
   });
 
+  it("a shared file over the plan's request limit gets the upload's own answer, not the whole body read", async () => {
+    const cookie = await cookieOf(await createTestUser());
+    const boundary = "----share-huge";
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+    );
+    const total = 600 * MB; // the free plan takes 500 MB per request (lib/plans.ts)
+    const { body, counter } = lazyBody(total, head, Buffer.from(`\r\n--${boundary}--\r\n`));
+    const res = await share(cookie, body, `multipart/form-data; boundary=${boundary}`, { "content-length": String(total) });
+    expect(res.status).toBe(303);
+    expect(new URL(res.headers.get("location") ?? "").searchParams.get("error")).toBe("file_too_large");
+    expect(counter.pulled).toBeLessThan(10 * MB);
+  });
+
   it("a shared file streams to the upload: written to its temporary folder while the body is still arriving", async () => {
     const user = await createTestUser({ plan: "plus" });
     const cookie = await cookieOf(user);
