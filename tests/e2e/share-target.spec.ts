@@ -190,7 +190,8 @@ test("a 12 MB photo and a 40 MB clip shared as Chrome on Android does (issue 39 
   const postUrl = (await result.getByRole("link").getAttribute("href")) as string;
   const code = new URL(postUrl).pathname.split("/").pop();
   // One post with both files, private (the API's default), read with the same session.
-  const post = (await (await page.request.get(`/api/posts/${code}`)).json()) as {
+  // From the page: the cookie authenticates same-origin requests only.
+  const post = (await page.evaluate(async (c) => (await fetch(`/api/posts/${c}`)).json(), code)) as {
     post: { privacy: string; files: { mime_type: string; size: number }[] };
   };
   expect(post.post.privacy).toBe("private");
