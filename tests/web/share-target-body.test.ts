@@ -96,6 +96,31 @@ describe("the share target's body", () => {
     expect(new URL(made.headers.get("location") ?? "").searchParams.get("kind")).toBe("link");
   });
 
+  it("a malformed body is answered in words, never a 500", async () => {
+    const cookie = await cookieOf(await createTestUser());
+    const boundary = "----share-bad";
+    const type = `multipart/form-data; boundary=${boundary}`;
+    const location = (res: Response) => new URL(res.headers.get("location") ?? "").searchParams.get("error");
+    // Text only, never closed: unreadable.
+    const open = await share(cookie, Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\nhello`), type);
+    expect(open.status).toBe(303);
+    expect(location(open)).toBe("unreadable");
+    // A file part cut off before its end: the upload's own 400.
+    const cut = await share(
+      cookie,
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG`,
+      ),
+      type,
+    );
+    expect(cut.status).toBe(303);
+    expect(location(cut)).toBe("invalid_request");
+    // No boundary at all.
+    const none = await share(cookie, Buffer.from("text=hello"), "multipart/form-data");
+    expect(none.status).toBe(303);
+    expect(location(none)).toBe("unreadable");
+  });
+
   it("a shared file over the plan's request limit gets the upload's own answer, not the whole body read", async () => {
     const cookie = await cookieOf(await createTestUser());
     const boundary = "----share-huge";
