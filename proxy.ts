@@ -70,6 +70,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
     dev: process.env.NODE_ENV === "development",
     publicUrl: env().PUBLIC_URL,
     otherOrigins: otherOrigins(),
+    path,
   });
 
   const headers = new Headers(request.headers);

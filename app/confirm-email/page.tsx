@@ -18,6 +18,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 const ERRORS = new Map([
   ["expired", "This link is not valid any more; change the address again in Settings."],
   ["taken", "That address is used by another account now."],
+  ["cancel", "This cancel link was used already, is older than 24 hours, or the change was confirmed or replaced meanwhile."],
 ]);
 
 const settings = (
@@ -33,6 +34,15 @@ export default async function ConfirmEmailPage({ searchParams }: { searchParams:
       <AuthCard title="Email address confirmed" footer={settings}>
         <p role="status" className={muted}>
           Your account uses the new address from now on.
+        </p>
+      </AuthCard>
+    );
+  }
+  if (params.cancelled === "1") {
+    return (
+      <AuthCard title="Change cancelled" footer={settings}>
+        <p role="status" className={muted}>
+          Your account keeps its address. If you did not ask for the change, change your password: someone may be signed in as you.
         </p>
       </AuthCard>
     );

@@ -4,6 +4,7 @@ import { useId, useState, type FormEvent } from "react";
 import { createAppAction, regenerateAppAction, revokeAppAction, setGalleryAccessAction } from "@/lib/web/dashboard/actions";
 import type { AppView, IssuedAppView } from "@/lib/web/dashboard/apps";
 import { Field } from "../field";
+import { ConfirmFirst } from "./confirm-first";
 import { ErrorNotice } from "./notices";
 import { UploaderSetupPanel } from "./uploader-setup";
 import { type Act, useAction } from "./use-action";
@@ -12,7 +13,7 @@ import { card, dangerButton, formatDate, input, muted, primaryButton, secondaryB
 export function AppsPanel({ initialApps, maxApps }: { initialApps: AppView[]; maxApps: number }) {
   const [apps, setApps] = useState(initialApps);
   const [issued, setIssued] = useState<IssuedAppView | null>(null);
-  const { act, pending, error } = useAction();
+  const { act, pending, error, needsConfirmation, confirmed } = useAction();
   const working = apps.filter((a) => !a.revoked).length;
 
   const replace = (app: AppView) =>
@@ -37,6 +38,7 @@ export function AppsPanel({ initialApps, maxApps }: { initialApps: AppView[]; ma
       </div>
 
       {error && <ErrorNotice>{error}</ErrorNotice>}
+      {needsConfirmation && <ConfirmFirst onConfirmed={confirmed} />}
 
       {issued && <UploaderSetupPanel setup={issued.setup} appName={issued.app.name} />}
 

@@ -58,7 +58,7 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
 const PROOF_ACTIONS = {
   disable: { path: "/relay/auth/two-factor/disable", title: "Turn off two-factor sign-in" },
   "recovery-codes": { path: "/relay/auth/two-factor/recovery-codes", title: "New recovery codes" },
-  // Recent confirmation (docs/two-factor.md): passkey changes need it within 10 minutes.
+  // Recent confirmation (docs/security.md): enrolling or removing a factor, new keys and webhooks need it within 10 minutes.
   confirm: { path: "/relay/auth/confirm", title: "Confirm it is you" },
 } as const;
 
@@ -114,6 +114,7 @@ export function TwoFactorSettings() {
   const [setup, setSetup] = useState<TotpSetup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [result, setResult] = useState<Result>(null);
+  const [needsConfirmation, setNeedsConfirmation] = useState(false);
   const codeId = useId();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["two-factor"] });
 
@@ -123,6 +124,8 @@ export function TwoFactorSettings() {
     try {
       setSetup(await api<TotpSetup>("/relay/auth/two-factor/totp", { method: "POST" }));
     } catch (error) {
+      // Enrolling needs a recent confirmation (docs/security.md).
+      setNeedsConfirmation(isConfirmationRequired(error));
       setResult({ text: (error as Error).message, error: true });
     }
   };
@@ -138,6 +141,7 @@ export function TwoFactorSettings() {
       setResult({ text: "Two-factor sign-in is on.", error: false });
       await refresh();
     } catch (error) {
+      setNeedsConfirmation(isConfirmationRequired(error));
       setResult({ text: (error as Error).message, error: true });
     }
   };
@@ -171,6 +175,15 @@ export function TwoFactorSettings() {
         />
       )}
       <Message result={result} />
+      {needsConfirmation && (
+        <ProofForm
+          action="confirm"
+          onDone={() => {
+            setNeedsConfirmation(false);
+            setResult({ text: "Confirmed for 10 minutes; try again.", error: false });
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { createTeamAction, deleteTeamKeyAction, regenerateTeamKeyAction } from "
 import type { IssuedTeamKey, TeamView } from "@/lib/web/dashboard/teams";
 import { CopyButton } from "./copy-button";
 import { Field } from "../field";
+import { ConfirmFirst } from "./confirm-first";
 import { ErrorNotice } from "./notices";
 import { type Act, useAction } from "./use-action";
 import { card, dangerButton, formatDate, input, muted, primaryButton, secondaryButton } from "./ui";
@@ -14,7 +15,7 @@ export function TeamsPanel({ teams, canCreate }: { teams: TeamView[]; canCreate:
   const router = useRouter();
   const [issued, setIssued] = useState<IssuedTeamKey | null>(null);
   // The teams come from the page: a refresh reloads them after every change.
-  const { act, pending, error } = useAction(() => router.refresh());
+  const { act, pending, error, needsConfirmation, confirmed } = useAction(() => router.refresh());
 
   return (
     <div className="space-y-6">
@@ -24,6 +25,7 @@ export function TeamsPanel({ teams, canCreate }: { teams: TeamView[]; canCreate:
       </div>
 
       {error && <ErrorNotice>{error}</ErrorNotice>}
+      {needsConfirmation && <ConfirmFirst onConfirmed={confirmed} />}
 
       {issued && <IssuedKey teamKey={issued.key} />}
 

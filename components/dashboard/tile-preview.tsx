@@ -39,14 +39,22 @@ function TextLines({ file }: { file: FileObject }) {
       <pre className="min-h-0 flex-1 overflow-hidden whitespace-pre-wrap break-all font-mono text-[11px] leading-snug text-zinc-700 dark:text-zinc-300">
         {lines ?? ""}
       </pre>
-      <span className="mt-1 self-start rounded bg-zinc-200 px-1.5 py-0.5 text-[11px] font-medium dark:bg-zinc-700">{placeholderLabel(file)}</span>
+      <span className="mt-1 self-start rounded bg-zinc-200 px-1.5 py-0.5 text-[11px] font-medium dark:bg-zinc-700">
+        {placeholderLabel(file)}
+      </span>
     </div>
   );
 }
 
 function FileIcon({ file }: { file: FileObject }) {
   const dot = file.name.lastIndexOf(".");
-  const extension = dot > 0 ? file.name.slice(dot + 1).toUpperCase().slice(0, 6) : "FILE";
+  const extension =
+    dot > 0
+      ? file.name
+          .slice(dot + 1)
+          .toUpperCase()
+          .slice(0, 6)
+      : "FILE";
   return (
     <div className="flex h-full flex-col items-center justify-center gap-2 text-zinc-600 dark:text-zinc-300" data-tile-kind="file">
       <svg aria-hidden="true" viewBox="0 0 24 24" className="h-12 w-12" fill="none" stroke="currentColor" strokeWidth="1.5">
@@ -59,7 +67,17 @@ function FileIcon({ file }: { file: FileObject }) {
   );
 }
 
-export function TilePreview({ file, alt, eager, priority }: { file: FileObject | undefined; alt: string; eager: boolean; priority: boolean }) {
+export function TilePreview({
+  file,
+  alt,
+  eager,
+  priority,
+}: {
+  file: FileObject | undefined;
+  alt: string;
+  eager: boolean;
+  priority: boolean;
+}) {
   if (file?.kind === "text") return <TextLines file={file} />;
   if (file?.kind === "file" && !file.thumbnail_url) return <FileIcon file={file} />;
   const preview = previewSources(file);

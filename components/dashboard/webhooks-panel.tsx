@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
 import { api, ApiError } from "./api";
 import { CopyButton } from "./copy-button";
+import { ConfirmFirst } from "./confirm-first";
 import { ErrorNotice, LoadedList } from "./notices";
 import { card, dangerButton, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
 
@@ -51,7 +52,7 @@ type Run = (work: () => Promise<void>) => Promise<void>;
 const message = (e: unknown) => (e instanceof ApiError || e instanceof Error ? e.message : String(e));
 
 export function WebhooksPanel({ apps }: { apps: { id: string; name: string }[] }) {
-  const { hooks, error, busy, load, run } = useWebhooks();
+  const { hooks, error, busy, load, run, needsConfirmation, confirmed } = useWebhooks();
   const [created, setCreated] = useState<Webhook | null>(null);
 
   return (
@@ -65,6 +66,7 @@ export function WebhooksPanel({ apps }: { apps: { id: string; name: string }[] }
       </div>
 
       {error && <ErrorNotice>{error}</ErrorNotice>}
+      {needsConfirmation && <ConfirmFirst onConfirmed={confirmed} />}
 
       {created?.secret && <NewWebhookSecret url={created.url} secret={created.secret} onDone={() => setCreated(null)} />}
 
@@ -84,9 +86,18 @@ export function WebhooksPanel({ apps }: { apps: { id: string; name: string }[] }
 }
 
 /** The account's webhooks (null until loaded), and `run` for every request the panel makes. */
-function useWebhooks(): { hooks: Webhook[] | null; error: string | null; busy: boolean; load: () => Promise<void>; run: Run } {
+function useWebhooks(): {
+  hooks: Webhook[] | null;
+  error: string | null;
+  busy: boolean;
+  load: () => Promise<void>;
+  run: Run;
+  needsConfirmation: boolean;
+  confirmed: () => void;
+} {
   const [hooks, setHooks] = useState<Webhook[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [needsConfirmation, setNeedsConfirmation] = useState(false);
   const [busy, setBusy] = useState(false);
 
   const load = useCallback(async () => {
@@ -101,16 +112,23 @@ function useWebhooks(): { hooks: Webhook[] | null; error: string | null; busy: b
   const run: Run = async (work) => {
     setBusy(true);
     setError(null);
+    setNeedsConfirmation(false);
     try {
       await work();
     } catch (e) {
       setError(message(e));
+      // A new destination needs a recent confirmation (docs/security.md).
+      setNeedsConfirmation(e instanceof ApiError && e.status === 403 && e.type === "forbidden");
     } finally {
       setBusy(false);
     }
   };
+  const confirmed = () => {
+    setNeedsConfirmation(false);
+    setError(null);
+  };
 
-  return { hooks, error, busy, load, run };
+  return { hooks, error, busy, load, run, needsConfirmation, confirmed };
 }
 
 /** The signing secret of the webhook just created: the API returns it this once. */

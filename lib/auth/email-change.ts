@@ -1,10 +1,11 @@
 /**
- * Changing the account's email address (issue 27 §1, docs/web-auth.md "Email address"). The
- * address receives password-reset links, so a change needs the password (or a code, for an
- * account without one), and, when mail is configured, a click on a link sent to the **new**
- * address: until then the old address stays. Without mail the change is immediate (there is
- * no way to check the address then). One pending change per account; a new request
- * replaces it. The token is stored as its SHA-256 only, and lasts 24 hours.
+ * Changing the account's email address (issue 27 §1, issue 39 §1; docs/web-auth.md "Email
+ * address"). The address receives password-reset links, so a change needs the password (or a
+ * code of a settled factor, for an account without one), and, when mail is configured, a click
+ * on a link sent to the **new** address: until then the old address stays, and it is mailed a
+ * one-click cancel link. Without mail the change is immediate (there is no way to check the
+ * address then). One pending change per account; a new request replaces it. Tokens are stored
+ * as their SHA-256 only, and last 24 hours.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { env } from "../config/env";
@@ -27,7 +28,15 @@ export interface EmailChangeResult {
   pendingEmail: string | null;
 }
 
-/** Changes the address at once (no mail), or mails a confirmation link to the new one. */
+const newToken = (): string => randomBytes(32).toString("base64url");
+
+/** The link in the mail to the old address: one click cancels the change (docs/security.md). */
+export const cancelLink = (token: string): string => `${env().PUBLIC_URL}/cancel-email-change?token=${token}`;
+
+/**
+ * Changes the address at once (no mail), or mails a confirmation link to the new address and
+ * a one-click cancel link to the old one; the address changes only once the new one confirms.
+ */
 export async function requestEmailChange(userId: string, newEmail: string, proof: Confirmation, ip: string): Promise<EmailChangeResult> {
   const email = normaliseEmail(newEmail);
   await confirmOwner(userId, proof, ip);
@@ -42,10 +51,17 @@ export async function requestEmailChange(userId: string, newEmail: string, proof
     }
     return { email, pendingEmail: null };
   }
-  const token = randomBytes(32).toString("base64url");
-  const data = { email, tokenHash: sha256(token), expiresAt: new Date(Date.now() + EMAIL_CONFIRM_TTL_MS) };
-  await db().emailChange.upsert({ where: { userId }, create: { userId, ...data }, update: data });
   const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { displayUsername: true, email: true } });
+  const token = newToken();
+  const cancelToken = user.email ? newToken() : null;
+  const data = {
+    email,
+    tokenHash: sha256(token),
+    oldEmail: user.email,
+    cancelTokenHash: cancelToken ? sha256(cancelToken) : null,
+    expiresAt: new Date(Date.now() + EMAIL_CONFIRM_TTL_MS),
+  };
+  await db().emailChange.upsert({ where: { userId }, create: { userId, ...data }, update: data });
   sendMailLater({
     to: email,
     subject: "Confirm your new email address",
@@ -58,7 +74,43 @@ export async function requestEmailChange(userId: string, newEmail: string, proof
       "If it was not you, ignore this mail: nothing changes.",
     ].join("\n"),
   });
+  if (user.email && cancelToken) {
+    sendMailLater({
+      to: user.email,
+      subject: "Your email address is about to change",
+      text: [
+        `Someone signed in as ${user.displayUsername} at ${env().PUBLIC_URL} asked to move the account to ${email}.`,
+        "Nothing changes until that address confirms.",
+        "",
+        "If it was not you, cancel it with one click (the link works for 24 hours):",
+        cancelLink(cancelToken),
+        "",
+        "Then change your password: someone may be signed in as you.",
+      ].join("\n"),
+    });
+  }
   return { email: user.email, pendingEmail: email };
+}
+
+/**
+ * The old address's one-click cancel: the pending change is dropped (its confirmation link
+ * stops working). Answers the address that stays, or null when the link is unknown, used or
+ * expired (the change may have been confirmed or replaced meanwhile).
+ */
+export async function cancelEmailChange(token: string): Promise<string | null> {
+  if (!token || token.length > 100) return null;
+  const row = await db().emailChange.findUnique({ where: { cancelTokenHash: sha256(token) }, select: { id: true, oldEmail: true } });
+  if (!row) return null;
+  const { count } = await db().emailChange.deleteMany({ where: { id: row.id } });
+  return count === 1 ? row.oldEmail : null;
+}
+
+/** Drops every pending change of the account (a password reset or change: issue 39 §2); answers the addresses dropped. */
+export async function cancelPendingEmailChanges(userId: string): Promise<string[]> {
+  const pending = await db().emailChange.findMany({ where: { userId }, select: { id: true, email: true } });
+  if (pending.length === 0) return [];
+  await db().emailChange.deleteMany({ where: { id: { in: pending.map((p) => p.id) } } });
+  return pending.map((p) => p.email);
 }
 
 /** For the confirmation page: the address a token would set, or null when it is not valid. */
@@ -82,6 +134,17 @@ export async function confirmEmailChange(token: string): Promise<string> {
   } catch (error) {
     if (isUniqueViolation(error)) throw taken();
     throw error;
+  }
+  if (row.oldEmail && row.oldEmail !== row.email) {
+    sendMailLater({
+      to: row.oldEmail,
+      subject: "Your email address was changed",
+      text: [
+        `The account at ${env().PUBLIC_URL} that used this address now uses ${row.email}.`,
+        "",
+        "If it was not you, ask the site's administrator for help: password-reset links go to the new address now.",
+      ].join("\n"),
+    });
   }
   return row.email;
 }

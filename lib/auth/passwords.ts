@@ -19,8 +19,9 @@ import { DomainError } from "../errors";
 import { counterStore } from "../ratelimit";
 import { checkPassword as checkPasswordRules } from "../users/accounts";
 import { addressSubject, beginSecondFactorAttempt } from "./attempts";
-import { requiresSecondFactor, verifySecondFactor } from "./factors/two-factor";
+import { requiresSecondFactor, verifyConfirmingCode } from "./factors/two-factor";
 import { mailConfigured, sendMailLater } from "./mail";
+import { afterPasswordChange } from "./password-notice";
 
 export const RESET_TTL_MS = 30 * 60 * 1000;
 /** Reset mails asked for per account per hour (more are dropped silently: the answer must not change). */
@@ -57,7 +58,7 @@ export async function changePassword(userId: string, currentSessionId: string | 
       );
     }
     if (!change.code) throw new DomainError("invalid_request", "Enter a code from your authenticator app or a recovery code.");
-    await verifySecondFactor(userId, change.code, ip);
+    await verifyConfirmingCode(userId, change.code, ip);
   }
   const passwordHash = await hashPassword(change.newPassword);
   const keep = currentSessionId ? { id: { not: currentSessionId } } : {};
@@ -68,6 +69,7 @@ export async function changePassword(userId: string, currentSessionId: string | 
     // The password was just given: this session counts as confirmed (lib/auth/confirmation.ts).
     db().relaySession.updateMany({ where: { id: currentSessionId ?? "", userId }, data: { confirmedAt: new Date() } }),
   ]);
+  await afterPasswordChange(userId, "changed");
   return ended.count;
 }
 
@@ -98,9 +100,11 @@ export async function requestPasswordReset(login: string, ip: string): Promise<v
   if (!value || value.length > 254) return;
   const user = await db().user.findUnique({
     where: value.includes("@") ? { email: value } : { username: value },
-    select: { id: true, email: true, displayUsername: true },
+    select: { id: true, email: true, displayUsername: true, suspended: true },
   });
-  if (!user?.email) return;
+  // A suspended account gets no link (issue 39 §4): it could not sign in with it anyway, and
+  // the answer stays the same, so suspension cannot be probed here either.
+  if (!user?.email || user.suspended) return;
   const account = await store.hit(`reset:account:${user.id}`, RESET_ACCOUNT_LIMIT, RESET_WINDOW_SECONDS);
   if (!account.allowed) return;
   const { url } = await issueResetLink(user.id, null);
@@ -153,4 +157,5 @@ export async function resetPassword(token: string, newPassword: string): Promise
     // Other links of the account stop working too.
     db().passwordReset.deleteMany({ where: { userId: reset.userId, id: { not: reset.id } } }),
   ]);
+  await afterPasswordChange(reset.userId, "reset");
 }

@@ -8,8 +8,9 @@
  * - `hops:<n>`: `n` proxies in front, each appending to X-Forwarded-For: walked from the
  *   right, the address `n` entries in (Express's `trust proxy` = n).
  * - a comma-separated list of address ranges (`173.245.48.0/20`, `10.0.0.1`, `2400:cb00::/32`)
- *   and the names `loopback`, `linklocal`, `uniquelocal`: walked from the right, the first
- *   address not in them (Express's `trust proxy` list).
+ *   and the names `loopback`, `linklocal`, `uniquelocal`, optionally written `cidr:<list>`:
+ *   walked from the right, the first address not in them (Express's `trust proxy` list). The
+ *   recommended form (issue 39 §4): a client that reaches the port directly is not believed.
  *
  * TRUST_PROXY_HEADER (`CF-Connecting-IP`, `True-Client-IP`, `Fly-Client-IP`): read the client
  * address from that header when the request comes through a trusted proxy.
@@ -30,7 +31,7 @@ export interface TrustedRange {
 
 export type TrustProxy = TrustRule & { header?: string };
 
-const NAMED: Record<string, string[]> = {
+export const NAMED: Record<string, string[]> = {
   loopback: ["127.0.0.0/8", "::1/128"],
   linklocal: ["169.254.0.0/16", "fe80::/10"],
   uniquelocal: ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"],
@@ -62,7 +63,9 @@ export function parseTrustProxy(value: string | undefined, header?: string): Tru
     if (n < 1) throw new Error("TRUST_PROXY: hops:<n> needs n of at least 1");
     return withHeader({ kind: "hops", hops: n });
   }
+  // `cidr:<list>` names the recommended form explicitly; the bare list means the same.
   const ranges = v
+    .replace(/^cidr:/i, "")
     .split(",")
     .map((item) => item.trim().toLowerCase())
     .filter(Boolean)

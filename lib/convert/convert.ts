@@ -42,6 +42,7 @@ import { convertInMemoryMaxBytes, convertTimeoutMs } from "./config";
 import { streamFileHandle } from "./file-stream";
 import { attachmentFilename } from "./filename";
 import { settingsSource } from "../config/stored-settings";
+import { describeFileKind } from "../media/kind-name";
 
 /** The multipart field the file is read from. */
 export const CONVERT_FIELD = "file";
@@ -201,7 +202,8 @@ async function convertInput(
   const source = await sniffFile(input);
   // WebM is an upload type (issue 26 §1) but not a /convert source: answered as before.
   if (!source || source.format === "webm") {
-    throw new DomainError("unsupported_type", "The file is not an image or video type that can be converted.");
+    const what = source ? "a WebM video" : await describeFileKind(input);
+    throw new DomainError("unsupported_type", `The file is ${what}, not an image or video type that can be converted.`);
   }
   checkPair(source, target, allowance);
   // The input is this request's temporary file (removed with its directory): it may be moved.

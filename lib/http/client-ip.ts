@@ -13,7 +13,7 @@
  * `requestClientIp`.
  */
 import { BlockList, isIP } from "node:net";
-import type { TrustedRange, TrustProxy } from "../config/trust-proxy";
+import { NAMED, type TrustedRange, type TrustProxy } from "../config/trust-proxy";
 
 /** "::ffff:1.2.3.4" (IPv4 on a dual-stack socket) → "1.2.3.4"; trims brackets and ports. */
 export function normalizeIp(raw: string): string {
@@ -81,6 +81,23 @@ function walkFromRight(fromSocket: string, entries: string[], trusted: (ip: stri
   return client;
 }
 
+/** Loopback, link-local and unique-local ranges: where a proxy of `1` or `hops:<n>` sits. */
+const PRIVATE_PEERS: readonly TrustedRange[] = ["loopback", "linklocal", "uniquelocal"].flatMap((name) =>
+  NAMED[name].map((range) => {
+    const [address, prefix] = range.split("/");
+    return { address, prefix: Number(prefix), family: isIP(address) === 4 ? ("ipv4" as const) : ("ipv6" as const) };
+  }),
+);
+
+/**
+ * Whether the socket's peer may set TRUST_PROXY_HEADER (issue 39 §4): with a range list, a
+ * peer in it; with `1` or `hops:<n>`, which name no proxy, a peer on this machine or a private
+ * network, so a client reaching the port from outside cannot name its own address.
+ */
+function headerPeerTrusted(rule: TrustProxy, fromSocket: string): boolean {
+  return inRanges(rule.kind === "ranges" ? rule.ranges : PRIVATE_PEERS, fromSocket);
+}
+
 /**
  * @param socketAddress `req.socket.remoteAddress` (undefined once the socket closed)
  * @param forwardedFor  the raw X-Forwarded-For header value(s)
@@ -97,7 +114,7 @@ export function resolveClientIp(
   const rule = asRule(trust);
   if (rule.kind === "off") return fromSocket;
   // The platform's own header (CF-Connecting-IP...), believed only from a trusted peer.
-  if (rule.header && headerValue !== undefined && (rule.kind !== "ranges" || inRanges(rule.ranges, fromSocket))) {
+  if (rule.header && headerValue !== undefined && headerPeerTrusted(rule, fromSocket)) {
     const ip = normalizeIp(Array.isArray(headerValue) ? (headerValue[0] ?? "") : headerValue);
     if (isIP(ip)) return ip;
   }

@@ -14,6 +14,7 @@ import { afterPosition, keysetPage, newestFirst, type Page, type Position } from
 import { DomainError } from "../errors";
 import { isUniqueViolation } from "../prisma-support";
 import { counterStore, VIEW_DEDUP } from "../ratelimit";
+import { bareHost, isLinkDomainHost, isOwnHost } from "./own-hosts";
 
 export interface LinkRecord {
   id: string;
@@ -47,24 +48,17 @@ function newLinkCode(): string {
 /** The short URL of a code: `SHORT_URL/{code}` (default `PUBLIC_URL/s/{code}`). */
 export const shortUrlOf = (code: string): string => `${env().shortUrl}/${code}`;
 
-const hostOf = (url: string): string | null => {
-  try {
-    return new URL(url).hostname.toLowerCase().replace(/\.$/, "");
-  } catch {
-    return null;
-  }
-};
-
-/** Path prefixes that lead back to a short link on `host` (the redirect's own path, and SHORT_URL's). */
-function loopPrefixes(host: string): string[] {
-  const e = env();
-  const prefixes: string[] = [];
-  if (host === hostOf(e.PUBLIC_URL)) prefixes.push("/s/");
-  if (host === hostOf(e.shortUrl)) {
-    const path = new URL(e.shortUrl).pathname.replace(/\/+$/, "");
-    prefixes.push(`${path}/`);
-  }
-  return prefixes;
+/**
+ * Whether a target leads to a short link of this instance: `/s/` on any host name it answers
+ * (own-hosts.ts: the server answers `/s/{code}` on every name), and SHORT_URL's path on
+ * SHORT_URL's host (a proxy there maps it onto `/s/`; at the root, every path).
+ */
+function leadsToShortLink(url: URL, ownHost: (hostname: string) => boolean): boolean {
+  const path = `${routedPath(url.pathname)}/`;
+  const short = new URL(env().shortUrl);
+  const shortPrefix = `${short.pathname.replace(/\/+$/, "")}/`.toLowerCase();
+  if (bareHost(url.hostname) === bareHost(short.hostname) && path.startsWith(shortPrefix)) return true;
+  return path.startsWith("/s/") && ownHost(url.hostname);
 }
 
 /** A path as the router would read it: percent-decoded where possible, `//` folded, any case. */
@@ -80,10 +74,20 @@ function routedPath(pathname: string): string {
 
 /**
  * The target as stored: trimmed, `http:` or `https:` only, at most LINK_URL_MAX_LENGTH
- * characters, and never one of this service's own short links (a link to a link could
- * loop forever, or hide where a link goes).
+ * characters, no user-info part (`https://example.com@evil.example/` is the classic disguise
+ * of where a link goes), and never one of this service's own short links on any host name it
+ * answers (a link to a link could loop forever, or hide where a link goes). The proven link
+ * domains are checked by `createLink` (a database read).
  */
 export function checkTarget(input: string): string {
+  const url = parseTarget(input);
+  if (leadsToShortLink(url, isOwnHost)) throw loopRefusal();
+  return url.href;
+}
+
+const loopRefusal = () => invalid("url must not be a short link of this service.");
+
+function parseTarget(input: string): URL {
   const raw = input.trim();
   if (!raw) throw invalid("url must not be empty.");
   if (raw.length > LINK_URL_MAX_LENGTH) throw invalid(`url must be at most ${LINK_URL_MAX_LENGTH} characters.`);
@@ -94,13 +98,28 @@ export function checkTarget(input: string): string {
     throw invalid("url must be an absolute http or https URL.");
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw invalid("url must be an http or https URL.");
+  if (url.username || url.password) throw invalid("url must not carry a user name or password (user@host).");
   if (url.href.length > LINK_URL_MAX_LENGTH) throw invalid(`url must be at most ${LINK_URL_MAX_LENGTH} characters.`);
-  const host = url.hostname.toLowerCase().replace(/\.$/, "");
-  const path = `${routedPath(url.pathname)}/`;
-  if (loopPrefixes(host).some((prefix) => path.startsWith(prefix.toLowerCase()))) {
-    throw invalid("url must not be a short link of this service.");
+  return url;
+}
+
+/** checkTarget, and the proven link domains (served by this instance too). */
+async function checkTargetFully(input: string): Promise<string> {
+  const href = checkTarget(input);
+  const url = new URL(href);
+  // Only a target with a short-link path costs the database read.
+  if (routedPath(url.pathname).startsWith("/s/") && (await isLinkDomainHost(url.hostname))) throw loopRefusal();
+  return href;
+}
+
+/** At redirect time: whether a stored target leads back here now (the configuration may have changed since). */
+export async function leadsBack(target: string): Promise<boolean> {
+  try {
+    await checkTargetFully(target);
+    return false;
+  } catch {
+    return true;
   }
-  return url.href;
 }
 
 export interface NewLink {
@@ -111,7 +130,7 @@ export interface NewLink {
 }
 
 export async function createLink(userId: string, input: NewLink): Promise<LinkRecord> {
-  const url = checkTarget(input.url);
+  const url = await checkTargetFully(input.url);
   if (input.code !== undefined && !LINK_CODE_PATTERN.test(input.code)) {
     throw invalid("code must be 3 to 32 letters, digits, '_' or '-'.");
   }
@@ -153,6 +172,21 @@ export const isLinkLive = (link: Pick<LinkRecord, "expiresAt" | "maxClicks" | "c
   (link.expiresAt === null || link.expiresAt.getTime() > now) && (link.maxClicks === null || link.clickCount < link.maxClicks);
 
 const clickKey = (linkId: string, ip: string) => `clicks:${linkId}:${ip}`;
+
+/**
+ * The loop guard of the redirect (issue 39 §4): a chain that comes back (through another
+ * shortener, or a name in DNS that points here) brings the same client to the same code again
+ * within seconds; past LOOP_VISITS in LOOP_WINDOW_SECONDS the redirect stops. A person clicking
+ * a link a few times stays far below it; a browser following a loop reaches it at once.
+ */
+export const LOOP_VISITS = 5;
+export const LOOP_WINDOW_SECONDS = 10;
+
+/** Counts this visit; true when the same client came back to `code` too often to be a person. */
+export async function comesBack(code: string, ip: string): Promise<boolean> {
+  const visits = await counterStore().increment(`link-loop:${code}:${ip}`, LOOP_WINDOW_SECONDS);
+  return visits > LOOP_VISITS;
+}
 
 /**
  * One visit of `/s/{code}`: the target to redirect to, or null (404) when the link does

@@ -120,10 +120,9 @@ export async function processVideo(input: string, output: string, thumbnail: str
           ? { transcoded: false }
           : await writeMp4(input, output, plan, { keepMetadata: opts.keepMetadata, clock });
         // The probe verifies what was written; the still frame does not have to wait for it.
-        const [out, thumb] = await settleBoth(
-          describeMp4(output, clock.run()),
-          writeThumbnail(output, thumbnail, durationOf(probe, plan.video) ?? 0, clock),
-        );
+        const duration = durationOf(probe, plan.video) ?? 0;
+        const [out, thumb] = await settleBoth(describeMp4(output, clock.run()), writeThumbnail(output, thumbnail, duration, clock));
+        await verifyDecodes(output, out.duration || duration, clock);
         return { ...out, mime: "video/mp4", ext: "mp4", thumbnail: thumb, transcoded };
       } catch (error) {
         await Promise.all([rm(output, { force: true }), rm(thumbnail, { force: true })]);
@@ -177,7 +176,11 @@ export type Mp4Plan = {
 /** Which tracks go into the MP4 and which are re-encoded. No video track → invalid_request. */
 export function planMp4(probe: ProbeResult, canCopy: CopyPolicy, demuxer: Demuxer): Mp4Plan {
   const video = primaryVideo(probe);
-  if (!video) throw new DomainError("invalid_request", "The file has no playable video track.");
+  if (!video) {
+    // Name what the file is (issue 39 §5): an audio recording in a video container, usually.
+    const what = primaryAudio(probe) ? "It is audio only" : "It holds no video track";
+    throw new DomainError("invalid_request", `The file has no playable video track. ${what}.`);
+  }
   const audio = primaryAudio(probe);
   return {
     demuxer,
@@ -244,6 +247,44 @@ export async function describeMp4(
   const { size } = await stat(path);
   return { width, height, duration, size };
 }
+
+/** Seconds decoded at each end of a video by verifyDecodes. */
+export const DECODE_CHECK_SECONDS = 1;
+
+/**
+ * Refuses a video whose frames do not decode (issue 39 §5: a file cut short or with flipped
+ * bytes was stored although no browser plays it, while the interface calls a corrupt or
+ * unplayable video `invalid_request`). Bounded: the first and the last DECODE_CHECK_SECONDS of
+ * the written MP4 are decoded to nowhere, inside the job's own time budget and media slot;
+ * ffmpeg's `-xerror` stops at the first decoding error, and a window that yields no frame at
+ * all (the data ends before the index says) fails too.
+ */
+export async function verifyDecodes(video: string, duration: number, clock: JobClock): Promise<void> {
+  const last = Math.max(0, duration - DECODE_CHECK_SECONDS);
+  const starts = last > DECODE_CHECK_SECONDS ? [0, last] : [0];
+  for (const at of starts) {
+    let decoded = 0;
+    try {
+      await runFfmpeg(
+        [
+          "-xerror",
+          ...(at > 0 ? ["-ss", at.toFixed(3)] : []),
+          ...inputArgs(video, "mov"),
+          ...["-map", "0:v:0", "-t", String(DECODE_CHECK_SECONDS), "-f", "null", "-"],
+        ],
+        { ...clock.run(), onProgress: (p) => (decoded = Math.max(decoded, p.outTimeSeconds)) },
+      );
+    } catch (error) {
+      if (isMediaToolError(error) && error.reason === "exit") throw corruptVideo(at === 0 ? "start" : "end");
+      throw error;
+    }
+    // A still-image clip decodes one frame at time 0: only a window with no progress report at all is empty.
+    if (decoded <= 0 && duration > DECODE_CHECK_SECONDS) throw corruptVideo(at === 0 ? "start" : "end");
+  }
+}
+
+const corruptVideo = (where: "start" | "end") =>
+  new DomainError("invalid_request", `The video is corrupt or cut short: its frames at the ${where} do not decode.`);
 
 /**
  * A JPEG still from about 1 s in (the first frame of clips under 2 s, or when seeking to

@@ -73,7 +73,7 @@ type WithProof = { body: typeof factorProofBody };
 /** The caller's session id (null for an app key, which is never confirmed). */
 const sessionIdOf = (principal: PersonalPrincipal): string | null => (principal.kind === "session" ? principal.sessionId : null);
 
-/** Adding and deleting passkeys need a recent confirmation (lib/auth/confirmation.ts). */
+/** Enrolling and removing factors need a recent confirmation (lib/auth/confirmation.ts, docs/security.md). */
 async function confirmedUserId(principal: PersonalPrincipal): Promise<string> {
   await requireRecentConfirmation(principal.user.id, sessionIdOf(principal));
   return principal.user.id;
@@ -91,12 +91,12 @@ export async function handleGetTwoFactor({ principal }: RouteContext) {
 }
 
 export async function handleStartTotp({ principal }: RouteContext) {
-  const setup = await beginTotpSetup(principal.user.id);
+  const setup = await beginTotpSetup(await confirmedUserId(principal));
   return totpSetupView(setup, await qrSvg(setup.uri));
 }
 
 export async function handleConfirmTotp({ principal, body, ip }: RouteContext<{ body: typeof totpConfirmBody }>) {
-  const codes = await confirmTotpSetup(principal.user.id, body.code, ip);
+  const codes = await confirmTotpSetup(await confirmedUserId(principal), body.code, ip);
   return { totp_enabled: true as const, recovery_codes: codes };
 }
 
@@ -150,7 +150,7 @@ export async function handlePasskeyLoginOptions({ ip }: RouteContext<Record<neve
 
 /** POST /auth/passkey-login: a Relay session from a passkey, as POST /auth/login gives one from a password. */
 export async function handlePasskeyLogin({ body, request, ip }: RouteContext<{ body: typeof passkeyLoginBody }, "personal", "none">) {
-  const userId = await verifyPasskeySignIn(body.response as unknown as AuthenticationResponseJSON);
+  const { userId, settled } = await verifyPasskeySignIn(body.response as unknown as AuthenticationResponseJSON);
   const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { suspended: true } });
   if (user.suspended) throw new DomainError("suspended", "This account is suspended.");
   const userAgent = request.headers.get("user-agent");
@@ -159,7 +159,8 @@ export async function handlePasskeyLogin({ body, request, ip }: RouteContext<{ b
     name: deviceName(userAgent, body.device),
     userAgent: userAgent ?? undefined,
     ip,
-    confirmed: true,
+    // A passkey still in its confirmation window signs in but does not confirm (docs/security.md).
+    confirmed: settled,
   });
   return signedInView(signedIn);
 }

@@ -4,6 +4,7 @@
  * the dashboard's session); team keys get 401 like elsewhere.
  */
 import { z } from "zod";
+import { requireRecentConfirmation } from "../auth/confirmation";
 import type { RouteContext } from "../http/route";
 import { deliveryView, WebhookEventType, WebhookFormat, webhookView } from "../presenters/webhooks";
 import type { PersonalPrincipal } from "../types/principal";
@@ -30,11 +31,22 @@ export const deliveriesQuery = z.object({ limit: z.coerce.number().int().min(1).
 type ById = { params: typeof idParam };
 const me = (principal: PersonalPrincipal) => principal.user.id;
 
+/**
+ * A new destination for the account's events (creating a webhook, or pointing one at another
+ * URL) needs a recent confirmation from a session (docs/security.md): a stolen session must not
+ * leave a channel behind that outlives it. App keys cannot confirm; one with gallery access
+ * keeps this right (it reads the gallery anyway, and app keys are made by a confirmed session).
+ */
+async function newDestinationAllowed(principal: PersonalPrincipal): Promise<void> {
+  if (principal.kind === "session") await requireRecentConfirmation(principal.user.id, principal.sessionId);
+}
+
 export async function handleListWebhooks({ principal }: RouteContext) {
   return { webhooks: (await listWebhooks(me(principal))).map(webhookView) };
 }
 
 export async function handleCreateWebhook({ principal, body }: RouteContext<{ body: typeof createWebhookBody }>) {
+  await newDestinationAllowed(principal);
   const created = await createWebhook(me(principal), {
     url: body.url,
     events: body.events,
@@ -49,6 +61,7 @@ export async function handleGetWebhook({ principal, params }: RouteContext<ById>
 }
 
 export async function handleUpdateWebhook({ principal, params, body }: RouteContext<ById & { body: typeof updateWebhookBody }>) {
+  if (body.url !== undefined) await newDestinationAllowed(principal);
   return { webhook: webhookView(await updateWebhook(me(principal), params.id, body)) };
 }
 

@@ -12,6 +12,7 @@
  * unchanged, on a stand-in request that replays the bytes.
  */
 import { IncomingMessage } from "node:http";
+import { SHARE_TARGET_PATH } from "../web/share-body";
 
 /** Next's default `serverActions.bodySizeLimit` (next.config.mjs does not change it). */
 export const FORM_POST_LIMIT = 1024 * 1024;
@@ -20,12 +21,24 @@ export type FormPostVerdict =
   | { ok: true; req: IncomingMessage }
   | { ok: false; status: 400 | 413; type: "invalid_request" | "file_too_large"; message: string };
 
-/** True for a POST Next would try to decode as a no-JavaScript server-action form. */
+/**
+ * True for a POST Next would try to decode as a no-JavaScript server-action form. The share
+ * target is a route handler, not a page: it streams its body itself (lib/web/share-body.ts),
+ * and a phone's photo or clip is far over this limit (issue 39 §3).
+ */
 export function isFormPost(req: IncomingMessage): boolean {
   return (
-    req.method === "POST" && /^multipart\/form-data\b/i.test(req.headers["content-type"] ?? "") && req.headers["next-action"] === undefined
+    req.method === "POST" &&
+    /^multipart\/form-data\b/i.test(req.headers["content-type"] ?? "") &&
+    req.headers["next-action"] === undefined &&
+    !isShareTarget(req.url)
   );
 }
+
+const isShareTarget = (url: string | undefined): boolean => {
+  const path = (url ?? "").split("?")[0];
+  return path === SHARE_TARGET_PATH || path === `${SHARE_TARGET_PATH}/`;
+};
 
 const tooLarge = (): FormPostVerdict => ({
   ok: false,

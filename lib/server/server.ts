@@ -175,8 +175,8 @@ function reachableUrl(address: AddressInfo): string {
     address.address === "0.0.0.0" || address.address === "::"
       ? "127.0.0.1"
       : address.family === "IPv6"
-          ? `[${address.address}]`
-          : address.address;
+        ? `[${address.address}]`
+        : address.address;
   return `http://${host}:${address.port}`;
 }
 

@@ -36,7 +36,30 @@ export function stampRequest(req: IncomingMessage, trustProxy: TrustSetting): st
   return requestId;
 }
 
+let warnedDirect = false;
+
+/**
+ * With `TRUST_PROXY=1` or `hops:<n>` every request should come through the proxy, which sets
+ * X-Forwarded-For. One without it reached the port directly, and such a client can also send
+ * a forged header that would be believed: the log says so once (issue 39 §4; docs/operations.md,
+ * "Client addresses behind proxies"), naming the fix.
+ */
+function warnIfDirect(req: IncomingMessage, trust: TrustSetting): void {
+  if (warnedDirect || typeof trust === "boolean" || (trust.kind !== "hops" && trust.kind !== "leftmost")) return;
+  if (req.headers["x-forwarded-for"] !== undefined) return;
+  warnedDirect = true;
+  console.warn(
+    `TRUST_PROXY=${trust.kind === "hops" ? `hops:${trust.hops}` : "1"}: a request from ${socketAddress(req.socket) || "an unknown address"} came without X-Forwarded-For, so not through the proxy. Bind the service to the proxy only (HOST=127.0.0.1, or a firewall), or list the proxy's addresses instead (TRUST_PROXY=cidr:10.0.0.0/8,...): a client that reaches the port directly could name its own address. This is logged once.`,
+  );
+}
+
+/** For tests: the next request without the proxy's header warns again. */
+export function resetDirectWarning(): void {
+  warnedDirect = false;
+}
+
 function clientIpBehindProxy(req: IncomingMessage, trust: TrustSetting): string {
+  warnIfDirect(req, trust);
   const header = typeof trust === "object" ? trust.header : undefined;
   return resolveClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trust, header ? req.headers[header] : undefined);
 }

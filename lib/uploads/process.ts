@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { DomainError, isDomainError } from "../errors";
 import { processImage } from "../media/image";
+import { describeFileKind } from "../media/kind-name";
 import { isVideoFormat } from "../media/sniff";
 import { processVideo } from "../media/video";
 import { moderator, screensFiles, sha256File } from "../moderation/moderator";
@@ -64,7 +65,11 @@ export async function processAndStore(file: SniffedFile, options: ProcessOptions
     // Not a media type: a text or other file when UPLOAD_FILES lets it in (docs/file-kinds.md).
     const other = await detectOtherKind(file.path, file.filename, file.size, env().UPLOAD_FILES);
     if (other) return storeAsIs(file, file.path, other, options);
-    throw new DomainError("unsupported_type", "Unsupported file type: upload PNG, JPEG, WebP, GIF, MP4, MOV, MKV or WebM.");
+    // The refusal names what the file is (issue 39 §5), then what is accepted.
+    throw new DomainError(
+      "unsupported_type",
+      `Unsupported file type: this is ${await describeFileKind(file.path)}. Upload PNG, JPEG, WebP, GIF, MP4, MOV, MKV or WebM.`,
+    );
   }
 
   // Before processing: a video's temp file may be moved into the output.

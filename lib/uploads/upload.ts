@@ -9,7 +9,7 @@ import { db, type Tx } from "../db/client";
 import { newId } from "../db/ids";
 import { DomainError } from "../errors";
 import { recordUploadedBytes } from "../metrics/registry";
-import { isUniqueViolation } from "../prisma-support";
+import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from "../prisma-support";
 import { newShareCode } from "../posts/codes";
 import { uniqueName } from "../posts/names";
 import { postOnAdaptiveDelivery } from "../posts/adaptive";
@@ -59,6 +59,21 @@ export interface UploadOptions {
   priority: boolean;
 }
 
+/**
+ * A write that found its account, team or post deleted meanwhile (an upload racing the account's
+ * deletion: issue 39 §4): a foreign key to a row gone, or the author's row gone from an update.
+ * Answered as the 4xx a retry would get, not as `internal`.
+ */
+const isOwnerGone = (error: unknown): boolean => isForeignKeyViolation(error) || isRecordNotFound(error);
+
+const ownerGone = () => new DomainError("unauthorized", "This account was deleted while the upload was received; nothing was stored.");
+
+/** For an append: the account gone (401, as above), else the post deleted meanwhile (404). */
+async function appendTargetGone(userId: string): Promise<DomainError> {
+  const user = await db().user.findUnique({ where: { id: userId }, select: { id: true } });
+  return user ? new DomainError("not_found", "The post was deleted while the files were received.") : ownerGone();
+}
+
 /** POST /upload: `album` puts the request's files in one post (9 at most); `single` makes one post per file. */
 export async function uploadPosts(uploader: Uploader, files: readonly SniffedFile[], options: UploadOptions): Promise<UploadOutcome> {
   const failed: FailedFile[] = [];
@@ -95,6 +110,8 @@ export async function uploadPosts(uploader: Uploader, files: readonly SniffedFil
       );
     } catch (error) {
       await discardStored(stored);
+      // The account (or team) went while the files were processed: no other post can be written.
+      if (isOwnerGone(error)) throw ownerGone();
       for (const f of stored) failed.push({ index: f.index, error: asFileError(error) });
       continue;
     }
@@ -222,6 +239,7 @@ export async function appendFiles(
       recordUploadedBytes("append", sum(stored));
     } catch (error) {
       await discardStored(stored);
+      if (isOwnerGone(error)) throw await appendTargetGone(uploader.userId);
       const reason = error instanceof DomainError ? error : asFileError(error);
       for (const f of stored) failed.push({ index: f.index, error: reason });
       stored.length = 0;

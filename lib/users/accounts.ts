@@ -55,7 +55,23 @@ export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{2,32}$/;
 export const PASSWORD_MIN_LENGTH = 8;
 /** scrypt runs on every sign-in; an unbounded input would be a cheap way to burn CPU. */
 export const PASSWORD_MAX_LENGTH = 1024;
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * A bare address only (issue 39 §4): the dot-atom local part of RFC 5322 (no quotes, no
+ * display name such as `"Support"<bob@example.com>`, which would slip past the uniqueness of
+ * `bob@example.com`) and a host name of letters, digits and hyphens with at least two labels.
+ * Internationalised domains are given in punycode (`xn--`), as mail servers need them.
+ */
+const EMAIL_LOCAL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const EMAIL_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+function isBareAddress(value: string): boolean {
+  const at = value.lastIndexOf("@");
+  if (at <= 0 || at !== value.indexOf("@")) return false;
+  const local = value.slice(0, at);
+  const labels = value.slice(at + 1).split(".");
+  if (local.length > 64 || !EMAIL_LOCAL.test(local) || labels.length < 2) return false;
+  return labels.every((label) => EMAIL_LABEL.test(label)) && !/^\d+$/.test(labels[labels.length - 1]);
+}
 
 /** Returns the reason a username is refused, or null when it is acceptable. */
 export function usernameProblem(username: string): string | null {
@@ -69,7 +85,7 @@ export function usernameProblem(username: string): string | null {
 
 export function normaliseEmail(email: string): string {
   const value = email.trim().toLowerCase();
-  if (value.length > 254 || !EMAIL_PATTERN.test(value)) {
+  if (value.length > 254 || !isBareAddress(value)) {
     throw new DomainError("invalid_request", `'${email}' is not an email address.`);
   }
   return value;

@@ -25,6 +25,7 @@ import { readImageHeader } from "../media/image";
 import { imageError, openImage, sharpSeconds } from "../media/sharp";
 import { storage } from "../storage";
 import { withTempDir } from "../files/temp";
+import { describeFileKind } from "../media/kind-name";
 
 export type ProfileImageKind = "avatar" | "banner";
 
@@ -62,7 +63,8 @@ export async function setProfileImage(userId: string, kind: ProfileImageKind, re
     const path = await receive(dir, spec.maxBytes);
     const sniffed = await sniffFile(path);
     if (!sniffed || !isImageFormat(sniffed.format)) {
-      throw new DomainError("unsupported_type", `The ${kind} must be a PNG, JPEG, WebP or GIF image.`);
+      const what = sniffed ? `a ${sniffed.format.toUpperCase()} video` : await describeFileKind(path);
+      throw new DomainError("unsupported_type", `The ${kind} must be a PNG, JPEG, WebP or GIF image; this is ${what}.`);
     }
     return renderProfileImage(path, sniffed.format, spec, signal);
   });

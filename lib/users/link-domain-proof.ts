@@ -11,6 +11,9 @@ import { env } from "../config/env";
 import { signingSecret } from "../crypto/signing";
 import { db } from "../db/client";
 import { DomainError } from "../errors";
+import { isUniqueViolation } from "../prisma-support";
+
+const provenElsewhere = () => new DomainError("invalid_request", "That link_domain is already used by another account.");
 
 /** Where the proof is looked for. */
 export const proofRecordName = (domain: string): string => `_mediahost.${domain}`;
@@ -51,13 +54,28 @@ export async function verifyLinkDomain(userId: string): Promise<{ domain: string
   const domain = user.linkDomain;
   if (!domain) throw new DomainError("invalid_request", "Set a link_domain first.");
   if (user.linkDomainVerifiedAt) return { domain, verifiedAt: user.linkDomainVerifiedAt };
+  // Another account proved it first (pending claims are per user: issue 39 §4).
+  const taken = await db().user.findFirst({
+    where: { linkDomain: domain, linkDomainVerifiedAt: { not: null }, id: { not: userId } },
+    select: { id: true },
+  });
+  if (taken) throw provenElsewhere();
   const expected = proofRecordValue(userId, domain);
   if (!(await txtAt(proofRecordName(domain))).includes(expected)) {
     throw new DomainError("invalid_request", `No TXT record ${proofRecordName(domain)} with the value ${expected} was found yet.`);
   }
   const verifiedAt = new Date();
-  // Only if the domain was not changed meanwhile.
-  const { count } = await db().user.updateMany({ where: { id: userId, linkDomain: domain }, data: { linkDomainVerifiedAt: verifiedAt } });
+  // Only if the domain was not changed meanwhile; the unique index on provenLinkDomain lets one account prove it.
+  let count: number;
+  try {
+    ({ count } = await db().user.updateMany({
+      where: { id: userId, linkDomain: domain },
+      data: { linkDomainVerifiedAt: verifiedAt, provenLinkDomain: domain },
+    }));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw provenElsewhere();
+    throw error;
+  }
   if (count === 0) throw new DomainError("invalid_request", "The link_domain changed meanwhile; check the new one.");
   return { domain, verifiedAt };
 }

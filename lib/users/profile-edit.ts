@@ -32,6 +32,7 @@ interface UserUpdate {
   theme?: string | null;
   linkDomain?: string | null;
   linkDomainVerifiedAt?: null;
+  provenLinkDomain?: null;
 }
 
 const cleared = (value: string | null | undefined): string | null | undefined =>
@@ -59,7 +60,10 @@ export async function updateProfile(userId: string, changes: ProfileChanges): Pr
     if (data.linkDomain) await assertLinkDomainFree(userId, data.linkDomain);
     // A new domain waits for its DNS proof (lib/users/link-domain-proof.ts); the same one stays proven.
     const current = await db().user.findUnique({ where: { id: userId }, select: { linkDomain: true } });
-    if (current?.linkDomain !== data.linkDomain) data.linkDomainVerifiedAt = null;
+    if (current?.linkDomain !== data.linkDomain) {
+      data.linkDomainVerifiedAt = null;
+      data.provenLinkDomain = null;
+    }
   }
   if (Object.keys(data).length === 0) return;
   try {
@@ -74,13 +78,15 @@ export async function updateProfile(userId: string, changes: ProfileChanges): Pr
 const linkDomainTaken = () => new DomainError("invalid_request", "That link_domain is already used by another account.");
 
 /**
- * Checked first for a clear message; the unique index still settles races. Only a proven
- * domain is taken (issue 27): another account's pending claim is released, so claiming
- * a domain one does not control blocks nobody (docs/link-domains.md).
+ * Only a proven domain is taken (issue 27). Pending claims are per user (issue 39 §4): several
+ * accounts may wait on one domain, each proven only by the TXT value it alone was shown, and a
+ * claim by one leaves the others' alone (docs/link-domains.md). The unique index on
+ * `provenLinkDomain` settles two proofs racing.
  */
 async function assertLinkDomainFree(userId: string, linkDomain: string): Promise<void> {
-  const owner = await db().user.findUnique({ where: { linkDomain }, select: { id: true, linkDomainVerifiedAt: true } });
-  if (!owner || owner.id === userId) return;
-  if (owner.linkDomainVerifiedAt) throw linkDomainTaken();
-  await db().user.updateMany({ where: { id: owner.id, linkDomain, linkDomainVerifiedAt: null }, data: { linkDomain: null } });
+  const owner = await db().user.findFirst({
+    where: { linkDomain, linkDomainVerifiedAt: { not: null }, id: { not: userId } },
+    select: { id: true },
+  });
+  if (owner) throw linkDomainTaken();
 }

@@ -23,6 +23,8 @@ export interface PageHeaderOptions {
   publicUrl: string;
   /** Origins of API_URL, RELAY_URL and CDN_URL when they are elsewhere; files load from them. */
   otherOrigins: readonly string[];
+  /** The request's path: a few keep `no-referrer` (NO_REFERRER_PATHS). */
+  path?: string;
 }
 
 /** 128 random bits, base64: unguessable, and valid in `'nonce-…'`. */
@@ -96,11 +98,18 @@ export const PERMISSIONS_POLICY = [
 /** Two years, without includeSubDomains: an operator's other hosts may not all have TLS. */
 export const HSTS = "max-age=63072000";
 
+/**
+ * Paths whose own Referrer-Policy is stricter than the pages' (`no-referrer`): the short-link
+ * redirect (docs/short-links.md: the target must not learn the code) and the e-mail change's
+ * token pages. The proxy keeps it instead of the pages' policy (issue 39 §4).
+ */
+export const NO_REFERRER_PATHS = /^\/(?:s\/|cancel-email-change$|confirm-email$|reset-password$)/;
+
 /** Every security header of one page response, names lower-case. */
 export function pageSecurityHeaders(options: PageHeaderOptions): Record<string, string> {
   const headers: Record<string, string> = {
     "content-security-policy": contentSecurityPolicy(options),
-    "referrer-policy": "strict-origin-when-cross-origin",
+    "referrer-policy": options.path && NO_REFERRER_PATHS.test(options.path) ? "no-referrer" : "strict-origin-when-cross-origin",
     "x-content-type-options": "nosniff",
     "permissions-policy": PERMISSIONS_POLICY,
   };

@@ -32,10 +32,21 @@ function expectError(reply: Reply, status: number, type: string): void {
   expect(reply.body.error.type).toBe(type);
 }
 
-/** A user with a password and two-factor sign-in on; returns the secret and the recovery codes. */
+/** Enrolling needs a recent confirmation (docs/security.md): as if the password had just been given in the session. */
+const confirmNow = (user: TestUser) => db().relaySession.updateMany({ where: { userId: user.id }, data: { confirmedAt: new Date() } });
+
+/** A factor confirms only past its window (lib/auth/factors/settling.ts): as if it had been enrolled 11 minutes ago. */
+async function settle(user: TestUser): Promise<void> {
+  const at = new Date(Date.now() - 11 * 60 * 1000);
+  await db().totpFactor.updateMany({ where: { userId: user.id }, data: { enabledAt: at } });
+  await db().recoveryCode.updateMany({ where: { userId: user.id }, data: { createdAt: at } });
+}
+
+/** A user with a password and two-factor sign-in on (settled); returns the secret and the recovery codes. */
 async function enrolled(): Promise<{ user: TestUser; secret: Buffer; codes: string[]; confirmedAt: number }> {
   const user = await createTestUser();
   await withPassword(user.id);
+  await confirmNow(user);
   const setup = await relay("/auth/two-factor/totp", { method: "POST", key: user.relayKey });
   expect(setup.status, setup.text).toBe(200);
   const secret = base32Decode(setup.body.secret)!;
@@ -46,6 +57,7 @@ async function enrolled(): Promise<{ user: TestUser; secret: Buffer; codes: stri
     body: { code: totpAt(secret, confirmedAt) },
   });
   expect(confirmed.status, confirmed.text).toBe(200);
+  await settle(user);
   return { user, secret, codes: confirmed.body.recovery_codes, confirmedAt };
 }
 
@@ -53,6 +65,7 @@ describe("enrolment", () => {
   it("is off until confirmed with a right code, then returns 10 distinct recovery codes once", async () => {
     const user = await createTestUser();
     await withPassword(user.id);
+    await confirmNow(user);
     const before = await relay("/auth/two-factor", { key: user.relayKey });
     expect(before.body).toEqual({ totp_enabled: false, recovery_codes_left: 0, passkey_count: 0 });
 

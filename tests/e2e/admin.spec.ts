@@ -141,6 +141,12 @@ for (const [width, height] of [
       await expect(page.getByText(/Suspended since/)).toBeVisible();
       await page.getByRole("button", { name: "Unsuspend" }).click();
       await notice(page, "is no longer suspended");
+      // A reset link is shown once in the page body, never in the URL (issue 39 §4).
+      const beforeReset = page.url();
+      await page.getByRole("button", { name: "Make a reset link" }).click();
+      await expect(page.getByTestId("reset-link")).toContainText("/reset-password?token=");
+      expect(page.url()).toBe(beforeReset);
+      expect(page.url()).not.toContain("token");
       await expectNoSidewaysScroll(page);
       await page.screenshot({ path: `test-results/screenshots/admin-user-${width}.png`, fullPage: true });
 

@@ -4,9 +4,14 @@
  * phone's share sheet does (a file becomes a post, a URL a short link, text is refused under
  * the default UPLOAD_FILES=media), at 390 and 1280 px. Signed out, it redirects to sign-in.
  */
-import { readFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { expect, type Page, test } from "@playwright/test";
-import { fixture } from "../support/media";
+import sharp from "sharp";
+import { FIXTURE_FFMPEG, fixture } from "../support/media";
 import { baseUrl, createUser, type E2EUser, signIn } from "./support";
 
 const WIDTHS = [390, 1280] as const;
@@ -123,3 +128,73 @@ for (const width of WIDTHS) {
     await expect(page.getByText("images and videos only")).toBeVisible();
   });
 }
+
+const MB = 1024 * 1024;
+const ANDROID_CHROME =
+  "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
+
+/** A phone's photo: a 12 MB JPEG (noise does not compress, as a sensor's detail barely does). */
+function phonePhoto(): Promise<Buffer> {
+  return sharp({
+    create: { width: 3600, height: 2700, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: "gaussian", mean: 128, sigma: 50 } },
+  })
+    .jpeg({ quality: 100 })
+    .toBuffer();
+}
+
+/** A phone's clip: a 40 MB H.264 + AAC MP4, made of random frames so that it stays that large. */
+async function phoneClip(): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), "share-clip-"));
+  try {
+    const out = join(dir, "clip.mp4");
+    await promisify(execFile)(FIXTURE_FFMPEG, [
+      ...["-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "640x360", "-r", "30", "-i", "/dev/urandom"],
+      ...["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "2.4"],
+      ...["-c:v", "libx264", "-preset", "ultrafast", "-qp", "1", "-c:a", "aac", "-shortest", out],
+    ]);
+    return await readFile(out);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test("a 12 MB photo and a 40 MB clip shared as Chrome on Android does (issue 39 §3)", async ({ page }) => {
+  test.setTimeout(240_000);
+  await signIn(page, user.username, user.password);
+  const [photo, clip] = await Promise.all([phonePhoto(), phoneClip()]);
+  expect(photo.length).toBeGreaterThan(12 * MB);
+  expect(clip.length).toBeGreaterThan(40 * MB);
+  // What Chrome on Android posts for the manifest's share_target: the text fields (empty for a
+  // gallery share), then each file under `file`, as a navigation the browser starts itself.
+  const form = new FormData();
+  form.append("title", "");
+  form.append("text", "");
+  form.append("url", "");
+  form.append("file", new Blob([new Uint8Array(photo)], { type: "image/jpeg" }), "PXL_20261206_101500123.jpg");
+  form.append("file", new Blob([new Uint8Array(clip)], { type: "video/mp4" }), "PXL_20261206_101530456.mp4");
+  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+  const response = await fetch(`${baseUrl()}/share-target`, {
+    method: "POST",
+    body: form,
+    headers: { cookie, "user-agent": ANDROID_CHROME, "sec-fetch-site": "none", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" },
+    redirect: "manual",
+  });
+  expect(response.status).toBe(303);
+  const location = new URL(response.headers.get("location") ?? "", baseUrl());
+  expect(location.searchParams.get("error"), location.search).toBeNull();
+  expect(location.searchParams.get("kind")).toBe("post");
+
+  await page.goto(`${location.pathname}${location.search}`);
+  const result = page.getByTestId("share-result");
+  await expect(result).toContainText("Uploaded:");
+  const postUrl = (await result.getByRole("link").getAttribute("href")) as string;
+  const code = new URL(postUrl).pathname.split("/").pop();
+  // One post with both files, private (the API's default), read with the same session.
+  // From the page: the cookie authenticates same-origin requests only.
+  const post = (await page.evaluate(async (c) => (await fetch(`/api/posts/${c}`)).json(), code)) as {
+    post: { privacy: string; files: { mime_type: string; size: number }[] };
+  };
+  expect(post.post.privacy).toBe("private");
+  expect(post.post.files.map((f) => f.mime_type)).toEqual(["image/jpeg", "video/mp4"]);
+  expect(post.post.files[1].size).toBeGreaterThan(30 * MB);
+});

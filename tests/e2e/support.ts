@@ -32,6 +32,17 @@ export async function admin(...args: string[]): Promise<Record<string, unknown>>
   return output as Record<string, unknown>;
 }
 
+/**
+ * Makes the user's sessions' last confirmation an hour old (docs/security.md), as for a session
+ * left open somewhere: on the server's database, through the same in-process setup as `admin`.
+ */
+export async function staleConfirmation(username: string): Promise<void> {
+  await loadAdmin();
+  const { db } = await import("@/lib/db/client");
+  const user = await db().user.findUniqueOrThrow({ where: { username: username.toLowerCase() }, select: { id: true } });
+  await db().relaySession.updateMany({ where: { userId: user.id }, data: { confirmedAt: new Date(Date.now() - 60 * 60 * 1000) } });
+}
+
 let counter = 0;
 export const uniqueName = (prefix: string): string => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`;
 

@@ -62,15 +62,27 @@ describe("link-domain proof", () => {
     expect((await relay("/users/@me", { key: user.relayKey })).body.link_domain_verified).toBe(false);
   });
 
-  it("a pending claim does not block the domain's real owner", async () => {
+  it("pending claims are per user: another's claim neither blocks the owner nor clears the owner's (issue 39 §4)", async () => {
     const squatter = await createTestUser();
     const owner = await createTestUser();
     const domain = `taken-${Date.now().toString(36)}.example.com`;
-    expect((await claim(squatter.relayKey, domain)).status).toBe(200);
     expect((await claim(owner.relayKey, domain)).status).toBe(200);
-    expect((await relay("/users/@me", { key: squatter.relayKey })).body.link_domain).toBeNull();
-    const proof = (await relay("/users/@me", { key: owner.relayKey })).body.link_domain_proof as { name: string; value: string };
-    dns.txt.set(proof.name, [proof.value]);
+    expect((await claim(squatter.relayKey, domain)).status).toBe(200);
+    // The owner's pending claim stays, with the TXT value only the owner was shown.
+    const mine = (await relay("/users/@me", { key: owner.relayKey })).body;
+    expect(mine.link_domain).toBe(domain);
+    const theirs = (await relay("/users/@me", { key: squatter.relayKey })).body;
+    expect(theirs.link_domain).toBe(domain);
+    expect(theirs.link_domain_proof.value).not.toBe(mine.link_domain_proof.value);
+    // The squatter's claim proves nothing with the owner's record.
+    dns.txt.set(mine.link_domain_proof.name, [mine.link_domain_proof.value]);
+    expect((await verify(squatter.relayKey)).status).toBe(400);
     expect((await verify(owner.relayKey)).status).toBe(200);
+    // Once proven the domain is the owner's: no one else can claim or prove it.
+    expect((await claim(squatter.relayKey, domain)).status).toBe(400);
+    dns.txt.set(mine.link_domain_proof.name, [mine.link_domain_proof.value, theirs.link_domain_proof.value]);
+    const late = await verify(squatter.relayKey);
+    expect(late.status).toBe(400);
+    expect(late.body.error.message).toMatch(/another account/);
   });
 });

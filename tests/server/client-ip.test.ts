@@ -4,9 +4,9 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { normalizeIp, requestClientIp, resolveClientIp } from "@/lib/http/client-ip";
-import { stampRequest, syncRawHeaders } from "@/lib/server/stamp";
+import { resetDirectWarning, stampRequest, syncRawHeaders } from "@/lib/server/stamp";
 import { parseTrustProxy } from "@/lib/config/trust-proxy";
 
 describe("resolveClientIp (the custom server's rule)", () => {
@@ -179,6 +179,50 @@ describe("TRUST_PROXY beyond 1: hops, trusted ranges, a platform's header (forge
       const res = await fetch(url, { headers: { "cf-connecting-ip": "6.6.6.6", "x-forwarded-for": "6.6.6.6" } });
       expect(await res.text()).toBe("127.0.0.1");
     } finally {
+      server.close();
+    }
+  });
+});
+
+describe("a client that reaches the port around the proxy (issue 39 §4)", () => {
+  const rule = (value: string, header?: string) => parseTrustProxy(value, header);
+
+  it("cidr:<list> is the recommended form, the same as the bare list", () => {
+    expect(rule("cidr:loopback, 173.245.48.0/20")).toEqual(rule("loopback, 173.245.48.0/20"));
+    const behind = rule("cidr:10.0.0.0/8");
+    expect(resolveClientIp("198.51.100.77", "6.6.6.6", behind)).toBe("198.51.100.77");
+    expect(resolveClientIp("10.1.2.3", "203.0.113.9", behind)).toBe("203.0.113.9");
+  });
+
+  it("with 1 or hops:<n>, TRUST_PROXY_HEADER is believed from a loopback or private peer only", () => {
+    for (const value of ["1", "hops:1"]) {
+      const trust = rule(value, "CF-Connecting-IP");
+      expect(resolveClientIp("127.0.0.1", "203.0.113.9", trust, "203.0.113.50"), value).toBe("203.0.113.50");
+      expect(resolveClientIp("10.0.0.2", "203.0.113.9", trust, "203.0.113.50"), value).toBe("203.0.113.50");
+      expect(resolveClientIp("fd00::2", undefined, trust, "203.0.113.50"), value).toBe("203.0.113.50");
+      // Straight from the internet: the forged header is not believed.
+      expect(resolveClientIp("198.51.100.77", undefined, trust, "6.6.6.6"), value).toBe("198.51.100.77");
+    }
+  });
+
+  it("warns once in the log when a request arrives without the proxy's X-Forwarded-For", async () => {
+    resetDirectWarning();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const server = createServer((req, res) => {
+      stampRequest(req, parseTrustProxy("hops:1"));
+      res.end(req.headers["x-client-ip"]);
+    });
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await (await fetch(url, { headers: { "x-forwarded-for": "203.0.113.9" } })).text();
+      expect(warn).not.toHaveBeenCalled();
+      await (await fetch(url)).text();
+      await (await fetch(url)).text();
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0][0])).toMatch(/without X-Forwarded-For.*HOST=127\.0\.0\.1.*cidr:/s);
+    } finally {
+      warn.mockRestore();
       server.close();
     }
   });

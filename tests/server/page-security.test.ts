@@ -133,6 +133,30 @@ describe("pages through the real server", () => {
     }
   });
 
+  it("/s/{code} keeps its documented Referrer-Policy: no-referrer (issue 39 §4), as do the token pages", async () => {
+    const key = (await serverApp({ env: { DATA_DIR: server.dataDir, DATABASE_URL: "" } }, "pages_user", "links")).key;
+    const made = await fetch(`${server.url}/api/links`, {
+      method: "POST",
+      headers: { "api-key": key, "content-type": "application/json" },
+      body: JSON.stringify({ url: "https://example.com/target" }),
+    });
+    const { link } = (await made.json()) as { link: { code: string } };
+    expect(made.status).toBe(200);
+    const redirect = await get(`/s/${link.code}`);
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get("location")).toBe("https://example.com/target");
+    expect(redirect.headers.get("referrer-policy")).toBe("no-referrer");
+    const gone = await get("/s/nosuchcode");
+    expect(gone.status).toBe(404);
+    expect(gone.headers.get("referrer-policy")).toBe("no-referrer");
+    await gone.arrayBuffer();
+    for (const path of ["/confirm-email?token=x", "/reset-password?token=x", "/cancel-email-change?token=x"]) {
+      const res = await get(path);
+      expect(res.headers.get("referrer-policy"), path).toBe("no-referrer");
+      await res.arrayBuffer();
+    }
+  });
+
   it("every script of a page carries that response's nonce, and each response has its own", async () => {
     const first = await get("/signin");
     const nonce = expectPageHeaders(first, "/signin");

@@ -21,6 +21,7 @@ import { db } from "../../db/client";
 import { DomainError } from "../../errors";
 import { counterStore } from "../../ratelimit";
 import { addressSubject } from "../attempts";
+import { factorSettled } from "./settling";
 import { issueChallenge, redeemChallenge } from "./webauthn-challenge";
 
 /** More than anyone needs; bounds the list and the excludeCredentials of the options. */
@@ -145,8 +146,14 @@ export async function passkeySignInOptions(ip: string): Promise<PublicKeyCredent
 
 const NOT_RECOGNISED = "That passkey was not recognised.";
 
-/** The user id a passkey sign-in proves, after the signature, challenge, origin and user verification check out. */
-export async function verifyPasskeySignIn(response: AuthenticationResponseJSON): Promise<string> {
+/** Who a passkey sign-in proves; `settled`: the passkey is older than the confirmation window (settling.ts). */
+export interface PasskeySignIn {
+  userId: string;
+  settled: boolean;
+}
+
+/** The user a passkey sign-in proves, after the signature, challenge, origin and user verification check out. */
+export async function verifyPasskeySignIn(response: AuthenticationResponseJSON): Promise<PasskeySignIn> {
   const stored = typeof response?.id === "string" ? await db().passkey.findUnique({ where: { id: response.id } }) : null;
   if (!stored) throw new DomainError("unauthorized", NOT_RECOGNISED);
   // A discoverable credential names its user; it must be the passkey's owner.
@@ -179,5 +186,5 @@ export async function verifyPasskeySignIn(response: AuthenticationResponseJSON):
     where: { id: stored.id, ...(newCounter > 0n ? { counter: { lt: newCounter } } : {}) },
     data: { counter: newCounter, lastUsedAt: new Date(), backedUp: verified.authenticationInfo.credentialBackedUp },
   });
-  return stored.userId;
+  return { userId: stored.userId, settled: factorSettled(stored.createdAt) };
 }

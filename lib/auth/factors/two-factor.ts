@@ -16,7 +16,8 @@ import { DomainError } from "../../errors";
 import { isUniqueViolation } from "../../prisma-support";
 import { beginSecondFactorAttempt } from "../attempts";
 import { verifyPassword } from "../../crypto/password";
-import { consumeRecoveryCode, recoveryCodesLeft, replaceRecoveryCodes } from "./recovery-codes";
+import { consumeRecoveryCode, recoveryCodeHash, recoveryCodesLeft, replaceRecoveryCodes } from "./recovery-codes";
+import { factorSettled, unsettledFactor } from "./settling";
 import { openSecret, sealSecret } from "./secret-box";
 import { base32Encode, matchTotp, newTotpSecret, otpauthUri } from "./totp";
 
@@ -50,6 +51,12 @@ export async function twoFactorStatus(userId: string): Promise<TwoFactorStatus> 
 export async function requiresSecondFactor(userId: string): Promise<boolean> {
   const totp = await db().totpFactor.findUnique({ where: { userId }, select: { enabledAt: true } });
   return Boolean(totp?.enabledAt);
+}
+
+/** Whether the account has a factor besides a password to confirm with (an authenticator app or a passkey). */
+export async function hasSecondFactor(userId: string): Promise<boolean> {
+  const [totp, passkeys] = await Promise.all([requiresSecondFactor(userId), db().passkey.count({ where: { userId } })]);
+  return totp || passkeys > 0;
 }
 
 /** The app's label: the service's host name and the account's name. */
@@ -129,12 +136,42 @@ export interface Confirmation {
 }
 
 /**
- * Checks that the person changing the second factor is the owner: the account's password,
- * or (for accounts without one, signed in through GitHub and the like) a current code.
+ * When the factor a code belongs to was added: the authenticator app's enrolment for a TOTP
+ * code, the issue of the recovery codes for one of them; null when it is not a code of this user.
+ */
+async function codeFactorAddedAt(userId: string, code: string): Promise<Date | null> {
+  const digits = code.replace(/\s/g, "");
+  if (/^\d{6}$/.test(digits)) {
+    const totp = await db().totpFactor.findUnique({ where: { userId }, select: { enabledAt: true } });
+    return totp?.enabledAt ?? null;
+  }
+  const row = await db().recoveryCode.findUnique({
+    where: { userId_codeHash: { userId, codeHash: recoveryCodeHash(code) } },
+    select: { createdAt: true },
+  });
+  return row?.createdAt ?? null;
+}
+
+/**
+ * A code given as the "it is you" proof (not as a sign-in's second step): verified like one,
+ * but refused (403, before a recovery code is used up) while its factor is younger than the
+ * confirmation window, so that a factor planted by a stolen session confirms nothing
+ * (issue 39 §1, settling.ts). An unknown code goes on to the check, which counts it as wrong.
+ */
+export async function verifyConfirmingCode(userId: string, code: string, ip: string): Promise<void> {
+  const addedAt = await codeFactorAddedAt(userId, code);
+  if (addedAt && !factorSettled(addedAt)) throw unsettledFactor();
+  await verifySecondFactor(userId, code, ip);
+}
+
+/**
+ * Checks that the person making a sensitive change is the owner: the account's password, or
+ * (for accounts without one, signed in through GitHub and the like) a current code of a
+ * factor older than the confirmation window.
  */
 export async function confirmOwner(userId: string, proof: Confirmation, ip: string): Promise<void> {
   if (proof.code) {
-    await verifySecondFactor(userId, proof.code, ip);
+    await verifyConfirmingCode(userId, proof.code, ip);
     return;
   }
   const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { passwordHash: true } });

@@ -80,12 +80,23 @@ export async function suspendAction(form: FormData): Promise<void> {
   });
 }
 
-/** A one-time password-reset link (docs/web-auth.md, "Passwords"), shown once in the notice for the admin to hand over. */
-export async function resetLinkAction(form: FormData): Promise<void> {
-  await act(form, async () => {
-    const { user, url } = await issueUserResetLink(await adminActor(), fields(form, { user: ref }).user);
-    return `Reset link for ${user.displayUsername} (works once, for 30 minutes): ${url}`;
-  });
+/** What the reset-link form shows: the link once, in the page body, or the error. */
+export type ResetLinkState = { link: string; username: string } | { error: string } | null;
+
+/**
+ * A one-time password-reset link (docs/web-auth.md, "Passwords") for the admin to hand over.
+ * It is answered as the form's state and shown once in the page body, never in a `?notice=`
+ * URL (browser history, proxy and server logs would keep it: issue 39 §4).
+ */
+export async function resetLinkAction(_previous: ResetLinkState, form: FormData): Promise<ResetLinkState> {
+  const actor = await adminActor();
+  try {
+    const { user, url } = await issueUserResetLink(actor, fields(form, { user: ref }).user);
+    return { link: url, username: user.displayUsername };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { error: error.message };
+  }
 }
 
 /**

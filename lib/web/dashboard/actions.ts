@@ -9,7 +9,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { DomainError } from "@/lib/errors";
 import { attempt, type ActionResult } from "./result";
-import { actingUserId } from "./user";
+import { actingUserId, confirmedActingUserId } from "./user";
 import {
   createDashboardApp,
   regenerateDashboardApp,
@@ -35,14 +35,14 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
 export async function createAppAction(name: string, galleryAccess: boolean): Promise<ActionResult<IssuedAppView>> {
   return attempt(async () => {
     const input = parse(z.object({ name: z.string().max(200), galleryAccess: z.boolean() }), { name, galleryAccess });
-    const issued = await createDashboardApp(await actingUserId(), input.name, input.galleryAccess);
+    const issued = await createDashboardApp(await confirmedActingUserId(), input.name, input.galleryAccess);
     revalidatePath("/dashboard/apps");
     return issued;
   });
 }
 
 export async function regenerateAppAction(appId: string): Promise<ActionResult<IssuedAppView>> {
-  return attempt(async () => regenerateDashboardApp(await actingUserId(), parse(id, appId)));
+  return attempt(async () => regenerateDashboardApp(await confirmedActingUserId(), parse(id, appId)));
 }
 
 export async function revokeAppAction(appId: string): Promise<ActionResult<AppView>> {
@@ -55,14 +55,14 @@ export async function setGalleryAccessAction(appId: string, on: boolean): Promis
 
 export async function createTeamAction(name: string): Promise<ActionResult<IssuedTeamKey>> {
   return attempt(async () => {
-    const issued = await createDashboardTeam(await actingUserId(), parse(z.string().max(200), name));
+    const issued = await createDashboardTeam(await confirmedActingUserId(), parse(z.string().max(200), name));
     revalidatePath("/dashboard/teams");
     return issued;
   });
 }
 
 export async function regenerateTeamKeyAction(teamId: string): Promise<ActionResult<IssuedTeamKey>> {
-  return attempt(async () => regenerateDashboardTeamKey(await actingUserId(), parse(id, teamId)));
+  return attempt(async () => regenerateDashboardTeamKey(await confirmedActingUserId(), parse(id, teamId)));
 }
 
 export async function deleteTeamKeyAction(teamId: string): Promise<ActionResult<null>> {

@@ -1,5 +1,6 @@
 /** The signed-in user behind a dashboard page or server action (next-auth, lib/web/viewer.ts). */
 import { redirect } from "next/navigation";
+import { requireRecentConfirmation } from "@/lib/auth/confirmation";
 import { suspendedError } from "@/lib/auth/suspension";
 import { DomainError } from "@/lib/errors";
 import { getViewer, type Viewer } from "@/lib/web/viewer";
@@ -26,4 +27,16 @@ export function actingUserIdOf(viewer: Viewer | null): string {
 /** For server actions: the signed-in, unsuspended viewer's id. */
 export async function actingUserId(): Promise<string> {
   return actingUserIdOf(await getViewer());
+}
+
+/**
+ * For server actions that issue a credential (app and team keys): the viewer's id, once its
+ * session gave its password or a settled factor in the last 10 minutes (403 with
+ * `confirmation_required` otherwise; docs/security.md).
+ */
+export async function confirmedActingUserId(): Promise<string> {
+  const viewer = await getViewer();
+  const userId = actingUserIdOf(viewer);
+  await requireRecentConfirmation(userId, viewer?.sessionId ?? null);
+  return userId;
 }

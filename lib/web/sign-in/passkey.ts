@@ -17,7 +17,9 @@ export const passkeySignIn = CredentialsProvider({
       } catch {
         throw new DomainError("unauthorized", "That passkey was not recognised.");
       }
-      return await webSession(await verifyPasskeySignIn(response), req);
+      const signIn = await verifyPasskeySignIn(response);
+      // A passkey younger than the confirmation window signs in but does not confirm (docs/security.md).
+      return await webSession(signIn.userId, req, signIn.settled);
     } catch (error) {
       throw userFacing(error);
     }

@@ -37,15 +37,16 @@ export async function userOfSession(sessionId: string): Promise<User> {
 }
 
 /** Opens the web session (a Relay session row) of a user who proved who they are. */
-export async function webSession(userId: string, req: RequestLike): Promise<User> {
+export async function webSession(userId: string, req: RequestLike, confirmed = true): Promise<User> {
   await assertNotSuspended(userId);
   const opened = await openSession({
     userId,
     name: webDeviceName(req),
     userAgent: header(req, "user-agent") ?? undefined,
     ip: requestIp(req),
-    // Password, code or passkey: every caller of this function just checked one.
-    confirmed: true,
+    // Password, code or passkey: every caller of this function just checked one (a passkey
+    // still in its confirmation window does not confirm: lib/auth/factors/settling.ts).
+    confirmed,
   });
   return userOfSession(opened.session.id);
 }

@@ -1,6 +1,7 @@
 /** The levers of one account on its admin page: plan, role, quota, priority minutes, suspension, reset link, deletion. */
 import type { ReactNode } from "react";
 import { Confirm } from "@/components/admin/confirm";
+import { ResetLinkForm } from "@/components/admin/reset-link-form";
 import { Back } from "@/components/admin/parts";
 import {
   card,
@@ -17,7 +18,6 @@ import type { AdminUserDetail } from "@/lib/admin/users";
 import { PLANS } from "@/lib/plans";
 import {
   deleteUserAction,
-  resetLinkAction,
   setPlanAction,
   setPriorityAction,
   setQuotaAction,
@@ -87,7 +87,7 @@ export function AccountControls({ user, here, self }: { user: AdminUserDetail; h
         />
       </SettingForm>
       <SuspensionForm user={user} here={here} self={self} />
-      <ResetLinkForm user={user} here={here} />
+      <ResetLinkForm user={user} />
       {!self && <DeleteUserForm user={user} />}
     </section>
   );
@@ -129,20 +129,6 @@ function SettingForm({
         </button>
       </div>
       {hint}
-    </form>
-  );
-}
-
-/** A one-time password-reset link for the account, for someone who forgot theirs (audited). */
-function ResetLinkForm({ user, here }: { user: AdminUserDetail; here: string }) {
-  return (
-    <form action={resetLinkAction} className="flex flex-wrap items-center gap-3 sm:col-span-2">
-      <Back path={here} />
-      <input type="hidden" name="user" value={user.id} />
-      <span className={muted}>Forgotten password: a link that sets a new one and signs every device out.</span>
-      <button type="submit" className={secondaryButton}>
-        Make a reset link
-      </button>
     </form>
   );
 }

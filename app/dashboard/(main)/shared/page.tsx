@@ -43,8 +43,8 @@ export default async function SharedPage({
           </p>
           {privacy === "private" ? (
             <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="private-result">
-              Only you can open it. To share it, make it unlisted or public in the gallery; new uploads from your phone follow your
-              default privacy in{" "}
+              Only you can open it. To share it, make it unlisted or public in the gallery; new uploads from your phone follow your default
+              privacy in{" "}
               <Link href="/dashboard/settings" className="underline">
                 Settings
               </Link>

@@ -1,0 +1,70 @@
+/**
+ * Hosts this instance answers itself (issue 39 §4, docs/short-links.md): a short link whose
+ * target is one of them could lead back to `/s/` and loop, or hide where it goes. The server
+ * answers `/s/{code}` on any Host, so "ours" is every name it is configured with (PUBLIC_URL,
+ * the API, Relay, CDN, share and short hosts), every loopback and unspecified address in any
+ * spelling (`localhost`, `127.x`, `0.0.0.0`, `[::1]`, `[::ffff:127.0.0.1]`), the machine's own
+ * interface addresses, and the proven link domains. A name in DNS that points here is not
+ * seen; the redirect's loop guard (links.ts) stops such a chain when it comes back.
+ */
+import { BlockList, isIP } from "node:net";
+import { networkInterfaces } from "node:os";
+import { env } from "../config/env";
+import { db } from "../db/client";
+
+const LOCAL = new BlockList();
+LOCAL.addSubnet("127.0.0.0", 8, "ipv4");
+LOCAL.addSubnet("0.0.0.0", 8, "ipv4");
+LOCAL.addAddress("::1", "ipv6");
+LOCAL.addAddress("::", "ipv6");
+// IPv4-mapped IPv6 (`[::ffff:127.0.0.1]` as the URL parser writes it: `[::ffff:7f00:1]`).
+LOCAL.addSubnet("::ffff:127.0.0.0", 104, "ipv6");
+LOCAL.addSubnet("::ffff:0.0.0.0", 104, "ipv6");
+
+/** A URL's host name as compared here: lower case, no trailing dot, no IPv6 brackets. */
+export const bareHost = (hostname: string): string =>
+  hostname
+    .toLowerCase()
+    .replace(/\.$/, "")
+    .replace(/^\[(.*)\]$/, "$1");
+
+const hostOf = (url: string): string | null => {
+  try {
+    return bareHost(new URL(url).hostname);
+  } catch {
+    return null;
+  }
+};
+
+/** The host names of every URL the instance is configured with. */
+function configuredHosts(): Set<string> {
+  const e = env();
+  return new Set([e.PUBLIC_URL, e.apiUrl, e.relayUrl, e.cdnUrl, e.shareUrl, e.shortUrl].map(hostOf).filter((h): h is string => h !== null));
+}
+
+/** This machine's interface addresses (read per call: a container may get its address late). */
+function interfaceAddresses(): Set<string> {
+  const addresses = new Set<string>();
+  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) addresses.add(bareHost(a.address.split("%")[0]));
+  return addresses;
+}
+
+/** Whether `host` (a URL's host name) is one this instance answers, without asking the database. */
+export function isOwnHost(hostname: string): boolean {
+  const host = bareHost(hostname);
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  const family = isIP(host);
+  if (family !== 0) {
+    if (LOCAL.check(host, family === 4 ? "ipv4" : "ipv6")) return true;
+    if (interfaceAddresses().has(host)) return true;
+  }
+  return configuredHosts().has(host);
+}
+
+/** Whether `host` is a proven link domain of any account (the instance serves it). */
+export async function isLinkDomainHost(hostname: string): Promise<boolean> {
+  const host = bareHost(hostname);
+  if (isIP(host) !== 0) return false;
+  const owner = await db().user.findFirst({ where: { linkDomain: host, linkDomainVerifiedAt: { not: null } }, select: { id: true } });
+  return owner !== null;
+}

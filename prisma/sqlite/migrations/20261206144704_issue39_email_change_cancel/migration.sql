@@ -1,0 +1,6 @@
+-- AlterTable
+ALTER TABLE "EmailChange" ADD COLUMN "cancelTokenHash" TEXT;
+ALTER TABLE "EmailChange" ADD COLUMN "oldEmail" TEXT;
+
+-- CreateIndex
+CREATE UNIQUE INDEX "EmailChange_cancelTokenHash_key" ON "EmailChange"("cancelTokenHash");
