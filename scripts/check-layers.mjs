@@ -55,7 +55,6 @@ export const LAYERS = [
       "lib/teams/",
       "lib/uploads/",
       "lib/webhooks/",
-      "lib/tus/",
     ],
   ],
   ["presenters", ["lib/presenters/"]],

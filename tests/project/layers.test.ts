@@ -6,11 +6,27 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { layerOf, upwardImports } from "../../scripts/check-layers.mjs";
+import { LAYERS, layerOf, upwardImports } from "../../scripts/check-layers.mjs";
 
 type Layer = { name: string; rank: number } | null;
 const layer = (file: string): Layer => (layerOf as (f: string) => Layer)(file);
 const check = upwardImports as (base?: string) => { problems: string[] };
+
+/**
+ * The layer table of docs/architecture.md: [layer, its folders and files], top to bottom,
+ * read from the rows under its header (the backquoted paths of the second column).
+ */
+function documentedLayers(): [string, string[]][] {
+  const doc = readFileSync(join(import.meta.dirname, "../../docs/architecture.md"), "utf8").split("\n");
+  const header = doc.findIndex((line) => line.startsWith("| layer (top to bottom) |"));
+  const rows: [string, string[]][] = [];
+  for (const line of doc.slice(header + 2)) {
+    if (!line.startsWith("|")) break;
+    const [, name, paths] = line.split("|").map((cell) => cell.trim());
+    rows.push([name, [...paths.matchAll(/`([^`]+)`/g)].map((m) => m[1]).sort()]);
+  }
+  return rows;
+}
 
 /** The checker's problems for a small tree of `files` (path → text). */
 const scratch: string[] = [];
@@ -88,6 +104,11 @@ describe("layers", () => {
     expect(ranks.every((rank) => typeof rank === "number")).toBe(true);
     expect([...ranks].sort((a, b) => a! - b!)).toEqual(ranks);
     expect(new Set(ranks).size).toBe(order.length);
+  });
+
+  it("has the layers of docs/architecture.md's table, in its order, with the same folders", () => {
+    const scripted = (LAYERS as [string, string[]][]).map(([name, paths]): [string, string[]] => [name, [...paths].sort()]);
+    expect(documentedLayers()).toEqual(scripted);
   });
 
   it("knows no layer for a folder nobody placed", () => {
