@@ -24,18 +24,9 @@ export const LAYERS = [
   ["surfaces", ["lib/web/", "lib/routes/", "lib/cli/"]],
   ["http", ["lib/http/", "lib/delivery/"]],
   // The views of records that features own: they read the features' types, so they sit above
-  // them; the surfaces alone use them. Named file by file: any other presenter is below the
-  // features, which use those (a webhook's payload embeds the post object).
-  [
-    "replies",
-    [
-      "lib/presenters/factors.ts",
-      "lib/presenters/links.ts",
-      "lib/presenters/reports.ts",
-      "lib/presenters/social.ts",
-      "lib/presenters/webhooks.ts",
-    ],
-  ],
+  // them; the surfaces alone use them. The other presenters are below the features, which
+  // use those (a webhook's payload embeds the post object).
+  ["replies", ["lib/replies/"]],
   [
     "features",
     [

@@ -6,7 +6,7 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
-import type { EmailChangeReply } from "@/lib/presenters/factors";
+import type { EmailChangeReply } from "@/lib/replies/factors";
 import { Field } from "../field";
 import { AccountForm, proofBody } from "./account-form";
 import { api, type OwnAccount, type Reply } from "./api";

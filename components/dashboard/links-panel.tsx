@@ -6,7 +6,7 @@
  */
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import type { Link as LinkSchema, LinkPage, LinkReply } from "@/lib/presenters/links";
+import type { Link as LinkSchema, LinkPage, LinkReply } from "@/lib/replies/links";
 import { api, type Reply } from "./api";
 import { CopyButton } from "./copy-button";
 import { CreateForm, ItemList, PanelHeading, type Run, useRun } from "./list-panel";

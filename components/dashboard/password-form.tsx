@@ -5,7 +5,7 @@
  * other session ends; this browser stays signed in.
  */
 import { useId } from "react";
-import type { PasswordChanged } from "@/lib/presenters/factors";
+import type { PasswordChanged } from "@/lib/replies/factors";
 import { Field } from "../field";
 import { AccountForm, proofBody } from "./account-form";
 import { api, type Reply } from "./api";

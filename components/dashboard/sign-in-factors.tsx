@@ -17,7 +17,7 @@ import type {
   TotpDisabled,
   TotpSetupReply,
   TwoFactorStatusReply,
-} from "@/lib/presenters/factors";
+} from "@/lib/replies/factors";
 import { type Result, ResultMessage as Message } from "./account-form";
 import { ApiError, api, type Reply } from "./api";
 import { CopyButton } from "./copy-button";

@@ -2,7 +2,7 @@
 /** Weekly quota, the 365-day upload calendar (GET /usage-history) and analytics (GET /analytics). */
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import type { AnalyticsReply } from "@/lib/presenters/reports";
+import type { AnalyticsReply } from "@/lib/replies/reports";
 import type { UsageHistoryReply } from "@/lib/presenters/users";
 import { api, type OwnAccount, type Reply } from "./api";
 import { BarChart, UploadHeatmap } from "./charts";

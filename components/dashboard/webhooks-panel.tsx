@@ -5,7 +5,7 @@
  * disable, delete. Everything goes through `/api/webhooks` with the session cookie.
  */
 import { useCallback, useEffect, useId, useState } from "react";
-import type { DeliveryList, Webhook as WebhookSchema, WebhookDelivery, WebhookList, WebhookReply } from "@/lib/presenters/webhooks";
+import type { DeliveryList, Webhook as WebhookSchema, WebhookDelivery, WebhookList, WebhookReply } from "@/lib/replies/webhooks";
 import { api, type Reply } from "./api";
 import { CopyButton } from "./copy-button";
 import { CreateForm, ItemList, PanelHeading, type Run, errorMessage, useRun } from "./list-panel";

@@ -24,7 +24,7 @@ import { db } from "../db/client";
 import { DomainError } from "../errors";
 import type { RouteContext } from "../http/route";
 import { signedInView } from "../presenters/account";
-import { emailChangeView, passkeyView, sessionConfirmedView, totpSetupView, twoFactorView } from "../presenters/factors";
+import { emailChangeView, passkeyView, sessionConfirmedView, totpSetupView, twoFactorView } from "../replies/factors";
 import { deviceName } from "../sessions/device-name";
 import { openSession } from "../sessions/devices";
 import type { PersonalPrincipal } from "../types/principal";

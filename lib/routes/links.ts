@@ -10,7 +10,7 @@ import { decodeCursor, pageReply } from "../http/cursor";
 import type { RouteContext } from "../http/route";
 import { createLink, deleteLink, LINK_URL_MAX_LENGTH, listLinks, MAX_CLICKS_LIMIT } from "../links/links";
 import { parseExpiry } from "../posts/expiry-rules";
-import { linkView } from "../presenters/links";
+import { linkView } from "../replies/links";
 import { accountOf } from "../types/principal";
 import type { codeParam, pageQuery } from "./params";
 

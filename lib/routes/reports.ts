@@ -7,7 +7,7 @@ import { z } from "zod";
 import { ANALYTICS_RANGES, DEFAULT_ANALYTICS_RANGE, accountAnalytics } from "../analytics/analytics";
 import type { RouteContext } from "../http/route";
 import { refuseIfPasswordLocked } from "../posts/share-password";
-import { analyticsView } from "../presenters/reports";
+import { analyticsView } from "../replies/reports";
 import { reportPost, reportUser } from "../reports/submit";
 import type { codeParam, idParam, reportBody } from "./params";
 

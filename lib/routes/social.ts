@@ -1,14 +1,14 @@
 /**
  * Handlers of the social area (lib/routes/table/social.ts; Relay): follows, blocks, likes,
  * comments, notifications. Thin: the caller's account, the domain verb in lib/social, the
- * view of lib/presenters/social.ts. Rules and choices: docs/relay-social.md.
+ * view of lib/replies/social.ts. Rules and choices: docs/relay-social.md.
  */
 import { z } from "zod";
 import { decodeCursor, pageReply } from "../http/cursor";
 import { LIMITS, limitedText, type PagingQuery } from "../http/parse";
 import type { RouteContext } from "../http/route";
 import { refuseIfPasswordLocked } from "../posts/share-password";
-import { blockView, commentView, followView, likeView, notificationView } from "../presenters/social";
+import { blockView, commentView, followView, likeView, notificationView } from "../replies/social";
 import { userRef } from "../presenters/users";
 import { reportComment } from "../reports/submit";
 import { blockUser, listBlocks, unblockUser } from "../social/blocks";

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { RouteContext } from "../http/route";
-import { deliveryView, WebhookEventType, WebhookFormat, webhookView } from "../presenters/webhooks";
+import { deliveryView, WebhookEventType, WebhookFormat, webhookView } from "../replies/webhooks";
 import type { PersonalPrincipal } from "../types/principal";
 import { WEBHOOK_EVENTS } from "../types/webhook";
 import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, sendTestPing, updateWebhook } from "../webhooks/hooks";

@@ -108,7 +108,7 @@ describe("dashboard reply types", () => {
   it("would catch a reply type written by hand", () => {
     const source = ts.createSourceFile(
       "x.tsx",
-      'import type { WebhookList } from "@/lib/presenters/webhooks";\ninterface Hooks { webhooks: { id: string }[] }\ntype Good = Reply<typeof WebhookList>;\n',
+      'import type { WebhookList } from "@/lib/replies/webhooks";\ninterface Hooks { webhooks: { id: string }[] }\ntype Good = Reply<typeof WebhookList>;\n',
       ts.ScriptTarget.Latest,
       true,
     );

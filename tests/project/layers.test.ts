@@ -111,6 +111,17 @@ describe("layers", () => {
     expect(documentedLayers()).toEqual(scripted);
   });
 
+  it("places folders, never a file inside one: every file's layer is read from its folder", () => {
+    // A prefix is a folder (`lib/replies/`) or a file at the top of the tree or of lib/ (`lib/errors.ts`).
+    const single = (LAYERS as [string, string[]][]).flatMap(([, paths]) =>
+      paths.filter((path) => !path.endsWith("/") && path.replace(/^lib\//, "").includes("/")),
+    );
+    expect(single).toEqual([]);
+    const folders = (LAYERS as [string, string[]][]).flatMap(([, paths]) => paths.filter((path) => path.endsWith("/")));
+    // No folder inside another's: the first match would split it between two layers.
+    expect(folders.filter((a) => folders.some((b) => a !== b && a.startsWith(b)))).toEqual([]);
+  });
+
   it("knows no layer for a folder nobody placed", () => {
     expect(layer("lib/somewhere-new/thing.ts")).toBeNull();
   });

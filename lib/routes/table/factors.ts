@@ -13,7 +13,7 @@ import {
   TotpSetupReply,
   TwoFactorStatusReply,
   WebAuthnOptions,
-} from "../../presenters/factors";
+} from "../../replies/factors";
 import { DeletedId } from "../../presenters/shared";
 import {
   emailChangeBody,

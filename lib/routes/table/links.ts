@@ -1,6 +1,6 @@
 /** Short links of the account (API and Relay; docs/short-links.md). */
 import { defineRoute } from "../../http/route";
-import { LinkPage, LinkReply } from "../../presenters/links";
+import { LinkPage, LinkReply } from "../../replies/links";
 import { DeletedCode } from "../../presenters/shared";
 import { createLinkBody, handleCreateLink, handleDeleteLink, handleListLinks } from "../links";
 import { codeParam, pageQuery } from "../params";

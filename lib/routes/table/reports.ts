@@ -1,6 +1,6 @@
 /** Reports and analytics (API and Relay). */
 import { defineRoute } from "../../http/route";
-import { AnalyticsReply } from "../../presenters/reports";
+import { AnalyticsReply } from "../../replies/reports";
 import { Reported } from "../../presenters/shared";
 import { codeParam, idParam, reportBody } from "../params";
 import { analyticsQuery, handleAnalytics, handleReportPost, handleReportUser } from "../reports";

@@ -11,7 +11,7 @@ import {
   NotificationPage,
   UnreadCount,
   UserPage,
-} from "../../presenters/social";
+} from "../../replies/social";
 import { codeParam, idParam, pageQuery, reportBody } from "../params";
 import {
   commentBody,

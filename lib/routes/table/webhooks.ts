@@ -1,7 +1,7 @@
 /** Webhooks of the account (API and Relay; docs/webhooks.md, "API"). */
 import { defineRoute } from "../../http/route";
 import { DeletedId } from "../../presenters/shared";
-import { DeliveryList, TestPingReply, WebhookList, WebhookReply } from "../../presenters/webhooks";
+import { DeliveryList, TestPingReply, WebhookList, WebhookReply } from "../../replies/webhooks";
 import { idParam } from "../params";
 import {
   createWebhookBody,

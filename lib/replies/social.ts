@@ -10,9 +10,9 @@ import type { CommentItem } from "../social/comments";
 import type { FollowState } from "../social/follows";
 import type { LikeState } from "../social/likes";
 import type { NotificationItem } from "../social/notifications";
-import { fileView } from "./posts";
-import { paged } from "./shared";
-import { UserRef, userRef } from "./users";
+import { fileView } from "../presenters/posts";
+import { paged } from "../presenters/shared";
+import { UserRef, userRef } from "../presenters/users";
 
 export const FollowReply = z.object({ following: z.boolean(), follower_count: z.number().int() });
 export const BlockReply = z.object({ blocking: z.boolean() });

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { ANALYTICS_RANGES, type Analytics, type AnalyticsFigures } from "../analytics/analytics";
 import { hourStart } from "../usage/hours";
-import { shareUrl } from "./posts";
+import { shareUrl } from "../presenters/posts";
 
 const count = z.number().int().nonnegative();
 // The spec's names for counts (docs/analytics.md, "Choices": `views`, `uploads` → `view_count`, `upload_count`).
