@@ -29,7 +29,7 @@ import { newId } from "../db/ids";
 import { DomainError } from "../errors";
 import { ownerState, ownerTag } from "../files/owner-tag";
 import { storage } from "../storage";
-import { releaseQuota, reserveQuota } from "../usage/reserve";
+import { releaseReserved, reserveResumable } from "./quota";
 import type { Uploader } from "./uploader";
 
 export const DEFAULT_TUS_EXPIRY_SECONDS = 86_400;
@@ -110,7 +110,7 @@ export async function createResumable(input: {
   const id = newId();
   const expiresAt = new Date(now.getTime() + tusExpirySeconds() * 1000);
   let row: Row | undefined;
-  await reserveQuota(uploader.account.subject, input.length, uploader.account.quota, now, async (tx, reservation) => {
+  await reserveResumable(uploader.account, input.length, now, async (tx, reservation) => {
     row = await tx.tusUpload.create({
       data: {
         id,
@@ -296,7 +296,7 @@ export async function appendChunk(
     if (count !== 1) return false;
     if (complete) {
       const row = await tx.tusUpload.findUniqueOrThrow({ where: { id: upload.id }, select: { subject: true, windowStart: true } });
-      await releaseQuota({ subject: row.subject, windowStart: row.windowStart, bytes: upload.length }, tx);
+      await releaseReserved(tx, { subject: row.subject, windowStart: row.windowStart, bytes: upload.length });
     }
     return true;
   });
@@ -352,7 +352,7 @@ export async function removeResumable(id: string): Promise<boolean> {
     if (!row) return false;
     const { count } = await tx.tusUpload.deleteMany({ where: { id } });
     if (count !== 1) return false;
-    await releaseQuota({ subject: row.subject, windowStart: row.windowStart, bytes: Number(row.reservedBytes) }, tx);
+    await releaseReserved(tx, { subject: row.subject, windowStart: row.windowStart, bytes: Number(row.reservedBytes) });
     return true;
   });
   // Again once the row is gone: a PATCH in flight may have stored and recorded a chunk

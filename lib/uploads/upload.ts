@@ -14,7 +14,6 @@ import { newShareCode } from "../posts/codes";
 import { uniqueName } from "../posts/names";
 import { postOnAdaptiveDelivery } from "../posts/adaptive";
 import type { Privacy } from "../posts/privacy";
-import { recordUpload } from "../usage/reserve";
 import { forgetDeliverable } from "../posts/delivery-cache";
 import { enqueueJob, notifyJobs } from "../jobs";
 import { HLS_JOB, hlsJobKey } from "../jobs/hls-job";
@@ -23,7 +22,7 @@ import type { SniffedFile } from "./sniff-received";
 import { asFileError } from "./file-error";
 import { discardStored, processAndStore, type StoredFile } from "./process";
 import { sortNameOf, totalSizeOf } from "../posts/sort-keys";
-import { settlePending } from "./pending";
+import { settleUpload } from "./quota";
 import type { Uploader } from "./uploader";
 import type { PostRecord } from "../posts/read";
 import { emitPostEvent } from "../posts/events";
@@ -155,11 +154,7 @@ async function writePost(
         // No text yet: it is read in the background (lib/jobs/ocr-job.ts).
         for (const data of files) fileRows.push({ ...(await tx.file.create({ data })), text: null });
         const user = await tx.user.update({ where: { id: uploader.userId }, data: { uploadCount: { increment: 1 } } });
-        await recordUpload(tx, uploader.account.subject, sum(stored), stored.length);
-        await settlePending(
-          tx,
-          stored.map((f) => f.id),
-        );
+        await settleUpload(tx, uploader.account.subject, stored);
         const jobIds = await streamJobs(tx, files);
         return { post: { ...post, files: fileRows.sort((a, b) => a.index - b.index), user, access: [] }, jobIds };
       });
@@ -211,11 +206,7 @@ export async function appendFiles(
       const priority = await streamsVideos(stored, uploader, options.priority);
       jobIds = await db().$transaction(async (tx) => {
         const ids = await appendRows(tx, target.postId, stored, priority);
-        await recordUpload(tx, uploader.account.subject, sum(stored), stored.length);
-        await settlePending(
-          tx,
-          stored.map((f) => f.id),
-        );
+        await settleUpload(tx, uploader.account.subject, stored);
         return ids;
       });
       forgetDeliverable({ postId: target.postId });

@@ -31,6 +31,10 @@ describe("one home", () => {
     expect(where(spelled).filter((file) => file.startsWith("components/") || file.startsWith("app/"))).toEqual([]);
   });
 
+  it("books an upload's quota in lib/uploads/quota.ts alone (issue 43 §3): no other file of the app reaches lib/usage/reserve", () => {
+    expect(where(/from "[^"]*usage\/reserve"/)).toEqual(["lib/uploads/quota.ts"]);
+  });
+
   it("keeps the link-domain host rule in lib/users/link-domain.ts alone", () => {
     expect(where(/xn--\[a-z0-9-\]/)).toEqual(["lib/users/link-domain.ts"]);
   });
