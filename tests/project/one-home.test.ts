@@ -35,6 +35,11 @@ describe("one home", () => {
     expect(where(/from "[^"]*usage\/reserve"/)).toEqual(["lib/uploads/quota.ts"]);
   });
 
+  it("gives the share page one loader (issue 43 §3): the page imports lib/web/share-page.ts and nothing else of lib/", () => {
+    const page = readFileSync(join(root, "app/p/[code]/page.tsx"), "utf8");
+    expect([...page.matchAll(/from "@\/lib\/([^"]+)"/g)].map((m) => m[1])).toEqual(["web/share-page"]);
+  });
+
   it("keeps the link-domain host rule in lib/users/link-domain.ts alone", () => {
     expect(where(/xn--\[a-z0-9-\]/)).toEqual(["lib/users/link-domain.ts"]);
   });
