@@ -84,5 +84,5 @@ export function storageProblem(): string | null {
 export async function requireMigratedSchema(): Promise<void> {
   if (known.ready) return;
   const state = await schemaState().catch(() => null);
-  if (state && !state.ready) throw new DomainError("unavailable", notMigratedMessage(state.pending), 503);
+  if (state && !state.ready) throw new DomainError("unavailable", notMigratedMessage(state.pending));
 }

@@ -94,10 +94,10 @@ async function checkPriorityMinutes(files: readonly SniffedFile[], asked: boolea
   if ((await uploader.priorityMinutesLeft()) > 0) return;
   const week = await weeklyUsage(uploader.account.subject, uploader.account.quota);
   const refill = nextPriorityReset().toISOString();
-  throw new DomainError(
+  throw DomainError.in(
+    "exhausted",
     "quota_exceeded",
     `No priority minutes left until ${refill}; upload with \`priority: false\` for standard delivery.`,
-    403,
     { quota: week.quota, used: week.used, resets_at: week.resetsAt.toISOString() },
   );
 }
