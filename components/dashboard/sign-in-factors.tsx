@@ -18,7 +18,7 @@ import type {
   TotpSetupReply,
   TwoFactorStatusReply,
 } from "@/lib/replies/factors";
-import { type Result, ResultMessage as Message } from "./account-form";
+import { proofBody, type Result, ResultMessage as Message } from "./account-form";
 import { ApiError, api, type Reply } from "./api";
 import { CopyButton } from "./copy-button";
 import { Field } from "../field";
@@ -66,8 +66,7 @@ export function ProofForm({
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const proof = String(new FormData(event.currentTarget).get("proof") ?? "").trim();
-    // Six digits or a recovery code (with dashes) are codes; anything else is the password.
-    const body = /^\d{6}$/.test(proof) || /^[a-z0-9]{4}(-[a-z0-9]{4}){3}$/i.test(proof) ? { code: proof } : { password: proof };
+    const body = proofBody(proof);
     setBusy(true);
     setResult(null);
     try {
