@@ -4,7 +4,7 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { restoreCarriedContentLength, stampRequestsUnderNextStart } = await import("./lib/server/next-start");
+  const { restoreCarriedContentLength, stampRequestsUnderNextStart } = await import("@/lib/server/next-start");
   restoreCarriedContentLength();
   stampRequestsUnderNextStart();
 }

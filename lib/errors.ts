@@ -30,23 +30,46 @@ export function statusOf(type: ErrorType): number {
   return ERROR_STATUS[type];
 }
 
+/**
+ * What a domain says went wrong beyond the error's type, where the reply's status is not the
+ * type's (the type stays what clients read): an expired upload is `not_found` and `gone`,
+ * an offset that moved is `invalid_request` and a `conflict`. Domain code names the
+ * condition, never a status; the status is read here, as the type's is in ERROR_STATUS.
+ */
+export const CONDITION_STATUS = {
+  gone: 410,
+  conflict: 409,
+  locked: 423,
+  /** Something the plan gives by the month is spent (Relay's priority minutes): a refusal, not a bad request. */
+  exhausted: 403,
+} as const;
+
+export type ErrorCondition = keyof typeof CONDITION_STATUS;
+
 export class DomainError extends Error {
   constructor(
     public readonly type: ErrorType,
     message: string,
-    /** Overrides the table's status (Relay's 403 quota_exceeded). */
+    /** Overrides the table's status; the HTTP layer's alone (lib/http, lib/routes): domain code names a `condition`. */
     public readonly status?: number,
     /** Extra fields placed inside `error` next to type and message. */
     public readonly context?: Record<string, unknown>,
     /** Seconds for `Retry-After` on rate_limited and unavailable. */
     public readonly retryAfter?: number,
+    /** The condition beside the type (CONDITION_STATUS), when there is one; see `DomainError.in`. */
+    public readonly condition?: ErrorCondition,
   ) {
     super(message);
     this.name = "DomainError";
   }
 
   get httpStatus(): number {
-    return this.status ?? statusOf(this.type);
+    return this.status ?? (this.condition ? CONDITION_STATUS[this.condition] : statusOf(this.type));
+  }
+
+  /** An error of `type` in a named `condition` (`DomainError.in("gone", "not_found", "This upload has expired.")`). */
+  static in(condition: ErrorCondition, type: ErrorType, message: string, context?: Record<string, unknown>): DomainError {
+    return new DomainError(type, message, undefined, context, undefined, condition);
   }
 }
 

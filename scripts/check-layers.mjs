@@ -10,10 +10,12 @@
  * Also reported, since each hides an order the layers cannot show: a circle of imports
  * (type-only imports included: they still tie the modules' shapes), an import for its side
  * effects alone (`import "./x"`; style sheets excepted), and `require` (an import the
- * checker cannot follow).
+ * checker cannot follow). And the import convention of docs/code-style.md ("Imports"): an
+ * import that leaves the importing file's folder is written `@/<path>`, one inside it
+ * (the folder or below) `./<path>`; `node scripts/fix-imports.mjs` rewrites them so.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, posix, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -24,18 +26,9 @@ export const LAYERS = [
   ["surfaces", ["lib/web/", "lib/routes/", "lib/cli/"]],
   ["http", ["lib/http/", "lib/delivery/"]],
   // The views of records that features own: they read the features' types, so they sit above
-  // them; the surfaces alone use them. Named file by file: any other presenter is below the
-  // features, which use those (a webhook's payload embeds the post object).
-  [
-    "replies",
-    [
-      "lib/presenters/factors.ts",
-      "lib/presenters/links.ts",
-      "lib/presenters/reports.ts",
-      "lib/presenters/social.ts",
-      "lib/presenters/webhooks.ts",
-    ],
-  ],
+  // them; the surfaces alone use them. The other presenters are below the features, which
+  // use those (a webhook's payload embeds the post object).
+  ["replies", ["lib/replies/"]],
   [
     "features",
     [
@@ -55,7 +48,6 @@ export const LAYERS = [
       "lib/teams/",
       "lib/uploads/",
       "lib/webhooks/",
-      "lib/tus/",
     ],
   ],
   ["presenters", ["lib/presenters/"]],
@@ -101,7 +93,21 @@ export function layerOf(file) {
   return null;
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+export const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+
+/**
+ * The specifier an import of `spec` from `file` (both from the repository root) is written
+ * as: `./<path>` when the target is in the file's folder or below it, `@/<path>` otherwise
+ * (and always in the files at the root); null for a package or a path outside the tree.
+ */
+export function conventionalSpecifier(file, spec) {
+  if (!spec.startsWith("@/") && !spec.startsWith(".")) return null;
+  const dir = posix.dirname(file);
+  const to = spec.startsWith("@/") ? posix.normalize(spec.slice(2)) : posix.normalize(posix.join(dir, spec));
+  if (to.startsWith("../") || to === "..") return null;
+  if (dir !== "." && to.startsWith(`${dir}/`)) return `./${to.slice(dir.length + 1)}`;
+  return `@/${to}`;
+}
 
 /** The repository-relative file an import names, or null for a package. */
 function target(tree, fromFile, spec) {
@@ -120,14 +126,14 @@ function target(tree, fromFile, spec) {
 }
 
 /** A bare import, run for its side effects: `import "./x";`. */
-const SIDE_EFFECT_IMPORT = /(?:^|\n)\s*import\s*["']([^"']+)["']/g;
+export const SIDE_EFFECT_IMPORT = /(?:^|\n)\s*import\s*["']([^"']+)["']/g;
 /** Style sheets are imported for their effect by design (app/layout.tsx). */
 const STYLE = /\.(css|scss)$/;
 /** `require(...)` outside comments (a line comment or a block comment's `*` line). */
 const REQUIRE = /^(?!\s*(?:\/\/|\*)).*?\brequire\s*\(/m;
 
 /** The source files the rule covers, under `base`. */
-function sourceFiles(base) {
+export function sourceFiles(base = root) {
   const files = ["app", "components", "lib"].flatMap((dir) => {
     try {
       return walk(join(base, dir));
@@ -196,6 +202,15 @@ export function upwardImports(base = root) {
     const text = readFileSync(path, "utf8");
     const imports = new Set();
     graph.set(file, imports);
+    const unconventional = new Set();
+    for (const match of [...text.matchAll(IMPORT), ...text.matchAll(SIDE_EFFECT_IMPORT)]) {
+      const spec = match[1] ?? match[2];
+      const want = conventionalSpecifier(file, spec);
+      if (want && want !== spec) unconventional.add(`"${spec}" (write "${want}")`);
+    }
+    if (unconventional.size) {
+      problems.push(`${file} imports ${[...unconventional].join(", ")}: across folders @/, inside one ./ (node scripts/fix-imports.mjs)`);
+    }
     for (const match of text.matchAll(IMPORT)) {
       const spec = match[1] ?? match[2];
       const to = target(base, file, spec);
@@ -220,5 +235,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`${problems.length} layer problem(s) (docs/architecture.md):\n${problems.join("\n")}`);
     process.exit(1);
   }
-  console.log(`layers: ${placed.length} files, no import runs upward, no circle, no side-effect import, no require`);
+  console.log(`layers: ${placed.length} files, no import runs upward, no circle, no side-effect import, no require, one import convention`);
 }

@@ -3,7 +3,7 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { Field } from "../field";
+import { Field } from "@/components/field";
 import { inputClass, primaryButtonClass } from "./styles";
 
 export interface RegisterFormProps {

@@ -4,7 +4,7 @@
  * authenticator app or a recovery code; or a passkey. docs/two-factor.md, docs/passkeys.md.
  */
 import { signIn } from "next-auth/react";
-import { Field } from "../field";
+import { Field } from "@/components/field";
 import { inputClass, primaryButtonClass, secondaryButtonClass } from "./styles";
 import { type SignIn, useSignIn } from "./use-sign-in";
 

@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import type { Privacy } from "@/lib/posts/privacy";
 import type { BatchReply as BatchReplySchema } from "@/lib/presenters/posts";
-import type { FileObject as FileSchema, Post as PostSchema } from "@/lib/presenters/posts";
+import type { FileObject as FileSchema, PostPage as PostPageSchema, Post as PostSchema } from "@/lib/presenters/posts";
 import type { OwnAccount as OwnAccountSchema } from "@/lib/presenters/users";
 
 export class ApiError extends Error {
@@ -47,15 +47,13 @@ export async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
  * type-only imports, so no server code reaches the browser bundle.
  */
 export type FileObject = z.output<typeof FileSchema>;
+/** The reply a route's schema describes (`api<Reply<typeof WebhookList>>`): every panel types its calls so. */
+export type Reply<Schema extends z.ZodType> = z.output<Schema>;
 export type Post = z.output<typeof PostSchema>;
 export type OwnAccount = z.output<typeof OwnAccountSchema>;
 export type { Privacy };
 
-export interface PostPage {
-  posts: Post[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
+export type PostPage = z.output<typeof PostPageSchema>;
 
 /** POST /api/posts/batch (docs/bulk-actions.md). */
 export type BatchReply = z.output<typeof BatchReplySchema>;

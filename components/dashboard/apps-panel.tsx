@@ -3,7 +3,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { createAppAction, regenerateAppAction, revokeAppAction, setGalleryAccessAction } from "@/lib/web/dashboard/actions";
 import type { AppView, IssuedAppView } from "@/lib/web/dashboard/apps";
-import { Field } from "../field";
+import { Field } from "@/components/field";
 import { ConfirmFirst } from "./confirm-first";
 import { ErrorNotice } from "./notices";
 import { UploaderSetupPanel } from "./uploader-setup";

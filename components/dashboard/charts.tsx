@@ -4,7 +4,7 @@
  * chart of a daily series. Every chart has a text alternative (title and a summary).
  */
 import { useEffect, useRef } from "react";
-import { countOf } from "../plural";
+import { countOf } from "@/components/plural";
 import { formatBytes } from "./ui";
 
 const DAY_MS = 86_400_000;

@@ -5,56 +5,32 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { type FormEvent, useId, useState } from "react";
-import { countOf } from "../plural";
-import { api, ApiError } from "./api";
+import { useId, useState } from "react";
+import { countOf } from "@/components/plural";
+import { api } from "./api";
 import { CopyButton } from "./copy-button";
 import { type Folder, useFolders } from "./folders";
-import { ErrorNotice } from "./notices";
+import { CreateForm, ItemList, PanelHeading, type Run, useRun } from "./list-panel";
 import { card, dangerButton, input, label, muted, primaryButton, secondaryButton } from "./ui";
-
-const message = (e: unknown) => (e instanceof ApiError || e instanceof Error ? e.message : String(e));
-type Run = (work: () => Promise<void>) => Promise<void>;
 
 export function FoldersPanel() {
   const queryClient = useQueryClient();
   const query = useFolders();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const run: Run = async (work) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (e) {
-      setError(message(e));
-    } finally {
-      setBusy(false);
-      void queryClient.invalidateQueries({ queryKey: ["folders"] });
-      void queryClient.invalidateQueries({ queryKey: ["posts"] });
-    }
-  };
+  const { error, busy, run } = useRun(() => {
+    void queryClient.invalidateQueries({ queryKey: ["folders"] });
+    void queryClient.invalidateQueries({ queryKey: ["posts"] });
+  });
 
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">Folders</h1>
-        <p className={`${muted} mt-1`}>
-          Sort posts into folders from the gallery (select posts, then “Add to folder”). A public folder has a page anyone with its link can
-          see; private posts never show there.
-        </p>
-      </div>
-      {error && <ErrorNotice>{error}</ErrorNotice>}
+      <PanelHeading title="Folders" error={error}>
+        Sort posts into folders from the gallery (select posts, then “Add to folder”). A public folder has a page anyone with its link can
+        see; private posts never show there.
+      </PanelHeading>
       <NewFolderForm busy={busy} run={run} />
-      {query.isError && <ErrorNotice>{query.error.message}</ErrorNotice>}
-      {query.isPending && <p className={muted}>Loading…</p>}
-      {query.isSuccess && query.data.length === 0 && <p className={muted}>No folders yet.</p>}
-      <ul className="space-y-3" aria-label="Folders">
-        {query.data?.map((folder) => (
-          <FolderRow key={folder.id} folder={folder} busy={busy} run={run} />
-        ))}
-      </ul>
+      <ItemList items={query.data ?? null} error={query.error} empty="No folders yet." label="Folders">
+        {(folder) => <FolderRow key={folder.id} folder={folder} busy={busy} run={run} />}
+      </ItemList>
     </div>
   );
 }
@@ -63,15 +39,13 @@ function NewFolderForm({ busy, run }: { busy: boolean; run: Run }) {
   const [name, setName] = useState("");
   const [isPublic, setPublic] = useState(false);
   const ids = { name: useId(), public: useId() };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () =>
     void run(async () => {
       await api("/api/folders", { method: "POST", body: JSON.stringify({ name, privacy: isPublic ? "public" : "private" }) });
       setName("");
     });
-  };
   return (
-    <form onSubmit={submit} className={`${card} flex flex-col gap-3 sm:flex-row sm:items-end`} aria-label="New folder">
+    <CreateForm label="New folder" submit="Create" busy={busy} onSubmit={submit} layout="flex flex-col gap-3 sm:flex-row sm:items-end">
       <div className="flex-1">
         <label htmlFor={ids.name} className={label}>
           Folder name
@@ -82,10 +56,7 @@ function NewFolderForm({ busy, run }: { busy: boolean; run: Run }) {
         <input id={ids.public} type="checkbox" checked={isPublic} onChange={(e) => setPublic(e.target.checked)} />
         Public
       </label>
-      <button type="submit" className={primaryButton} disabled={busy}>
-        Create
-      </button>
-    </form>
+    </CreateForm>
   );
 }
 

@@ -1,6 +1,6 @@
 /** The gallery's bulk actions: delete or change the privacy of the selected posts (docs/bulk-actions.md). */
 import { useState } from "react";
-import { countOf } from "../plural";
+import { countOf } from "@/components/plural";
 import { api, type BatchReply, type Privacy } from "./api";
 
 /** Posts per POST /api/posts/batch (the server's BATCH_MAX_ITEMS). */

@@ -7,7 +7,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { type Dispatch, type SetStateAction, useCallback, useState } from "react";
-import { countOf } from "../plural";
+import { countOf } from "@/components/plural";
 import type { Post, Privacy } from "./api";
 import { useBatchActions } from "./gallery-batch";
 import { type AcceptedFiles, FilterBar, isFiltered, SortSelect, useFilters } from "./gallery-filters";

@@ -6,12 +6,10 @@
  * an account without one. Owning a team with other members asks once more, naming the teams.
  */
 import { useId, useState, type FormEvent } from "react";
+import { Field } from "@/components/field";
+import { proofBody } from "./account-form";
 import { api, ApiError } from "./api";
-import { Field } from "../field";
 import { dangerButton, input, muted, secondaryButton } from "./ui";
-
-/** Six digits or a recovery code are codes; anything else is the password. */
-const isCode = (proof: string): boolean => /^\d{6}$/.test(proof) || /^[a-z0-9]{4}(-?[a-z0-9]{4}){3}$/i.test(proof);
 
 export function DownloadData() {
   return (
@@ -49,7 +47,7 @@ export function DeleteAccountForm({ username }: { username: string }) {
     setError(null);
     try {
       const body = {
-        ...(proof === "" ? {} : isCode(proof) ? { code: proof } : { password: proof }),
+        ...(proof === "" ? {} : proofBody(proof)),
         delete_teams: data.get("teams") === "on",
       };
       await api("/relay/users/@me/delete", { method: "POST", body: JSON.stringify(body) });

@@ -6,7 +6,8 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, type OwnAccount } from "./api";
+import type { OwnAccountReply } from "@/lib/presenters/users";
+import { api, type OwnAccount, type Reply } from "./api";
 import { CopyButton } from "./copy-button";
 import { muted, secondaryButton } from "./ui";
 
@@ -27,7 +28,7 @@ export function LinkDomainProof({ user }: { user: OwnAccount }) {
     setBusy(true);
     setResult(null);
     try {
-      const reply = await api<{ user: OwnAccount }>("/relay/users/@me/link-domain/verify", { method: "POST" });
+      const reply = await api<Reply<typeof OwnAccountReply>>("/relay/users/@me/link-domain/verify", { method: "POST" });
       queryClient.setQueryData(["relay-me"], reply.user);
     } catch (error) {
       setResult({ text: (error as Error).message, error: true });

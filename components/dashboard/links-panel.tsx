@@ -5,20 +5,14 @@
  * with the session cookie, as other clients do.
  */
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
-import type { z } from "zod";
-import type { Link as LinkSchema } from "@/lib/presenters/links";
-import { api, ApiError } from "./api";
+import { useId, useState } from "react";
+import type { Link as LinkSchema, LinkPage, LinkReply } from "@/lib/replies/links";
+import { api, type Reply } from "./api";
 import { CopyButton } from "./copy-button";
-import { ErrorNotice } from "./notices";
-import { card, dangerButton, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
+import { CreateForm, ItemList, PanelHeading, type Run, useRun } from "./list-panel";
+import { card, dangerButton, formatDate, input, label, muted, secondaryButton } from "./ui";
 
-type ShortLink = z.output<typeof LinkSchema>;
-interface LinkPage {
-  links: ShortLink[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
+type ShortLink = Reply<typeof LinkSchema>;
 
 const EXPIRIES = [
   { value: "", label: "Never" },
@@ -28,14 +22,12 @@ const EXPIRIES = [
   { value: "30d", label: "In 30 days" },
 ] as const;
 
-const message = (e: unknown) => (e instanceof ApiError || e instanceof Error ? e.message : String(e));
-
 function useLinkPages() {
   return useInfiniteQuery({
     queryKey: ["links"],
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) =>
-      api<LinkPage>(`/api/links?limit=50${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`, { signal }),
+      api<Reply<typeof LinkPage>>(`/api/links?limit=50${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`, { signal }),
     getNextPageParam: (last) => (last.has_more ? last.next_cursor : null),
   });
 }
@@ -43,40 +35,22 @@ function useLinkPages() {
 export function LinksPanel() {
   const queryClient = useQueryClient();
   const query = useLinkPages();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const links = query.data?.pages.flatMap((p) => p.links) ?? [];
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ["links"] });
-
-  const run = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (e) {
-      setError(message(e));
-    } finally {
-      setBusy(false);
-      refresh();
-    }
-  };
+  const { error, busy, run } = useRun(() => void queryClient.invalidateQueries({ queryKey: ["links"] }));
 
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">Short links</h1>
-        <p className={`${muted} mt-1`}>A short link redirects to any web address; it can stop after a number of clicks or at a time.</p>
-      </div>
-      {error && <ErrorNotice>{error}</ErrorNotice>}
+      <PanelHeading title="Short links" error={error}>
+        A short link redirects to any web address; it can stop after a number of clicks or at a time.
+      </PanelHeading>
       <NewLinkForm busy={busy} run={run} />
-      {query.isError && <ErrorNotice>{query.error.message}</ErrorNotice>}
-      {query.isPending && <p className={muted}>Loading…</p>}
-      {query.isSuccess && links.length === 0 && <p className={muted}>No short links yet.</p>}
-      <ul className="space-y-3" aria-label="Short links">
-        {links.map((link) => (
-          <LinkRow key={link.code} link={link} busy={busy} onDelete={() => run(() => deleteLink(link.code))} />
-        ))}
-      </ul>
+      <ItemList
+        items={query.data ? query.data.pages.flatMap((p) => p.links) : null}
+        error={query.error}
+        empty="No short links yet."
+        label="Short links"
+      >
+        {(link) => <LinkRow key={link.code} link={link} busy={busy} onDelete={() => run(() => deleteLink(link.code))} />}
+      </ItemList>
       {query.hasNextPage && (
         <button type="button" className={secondaryButton} disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
           Load more
@@ -91,7 +65,7 @@ async function deleteLink(code: string): Promise<void> {
   await api(`/api/links/${encodeURIComponent(code)}`, { method: "DELETE" });
 }
 
-function NewLinkForm({ busy, run }: { busy: boolean; run: (work: () => Promise<void>) => Promise<void> }) {
+function NewLinkForm({ busy, run }: { busy: boolean; run: Run }) {
   const [url, setUrl] = useState("");
   const [code, setCode] = useState("");
   const [maxClicks, setMaxClicks] = useState("");
@@ -99,8 +73,7 @@ function NewLinkForm({ busy, run }: { busy: boolean; run: (work: () => Promise<v
   const [made, setMade] = useState<ShortLink | null>(null);
   const ids = { url: useId(), code: useId(), clicks: useId(), expiry: useId() };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     void run(async () => {
       const body = {
         url,
@@ -108,7 +81,7 @@ function NewLinkForm({ busy, run }: { busy: boolean; run: (work: () => Promise<v
         ...(maxClicks ? { max_clicks: Number(maxClicks) } : {}),
         ...(expiry ? { expires_at: expiry } : {}),
       };
-      const { link } = await api<{ link: ShortLink }>("/api/links", { method: "POST", body: JSON.stringify(body) });
+      const { link } = await api<Reply<typeof LinkReply>>("/api/links", { method: "POST", body: JSON.stringify(body) });
       setMade(link);
       setUrl("");
       setCode("");
@@ -116,7 +89,23 @@ function NewLinkForm({ busy, run }: { busy: boolean; run: (work: () => Promise<v
   };
 
   return (
-    <form onSubmit={submit} className={`${card} space-y-3`} aria-label="Shorten a URL">
+    <CreateForm
+      label="Shorten a URL"
+      submit="Shorten"
+      busy={busy}
+      onSubmit={submit}
+      after={
+        made && (
+          <p role="status" className="flex flex-wrap items-center gap-2 text-sm">
+            <span>Short link:</span>
+            <code data-testid="new-short-url" className="break-all rounded bg-zinc-100 px-2 py-1 dark:bg-zinc-800">
+              {made.short_url}
+            </code>
+            <CopyButton value={made.short_url} />
+          </p>
+        )
+      }
+    >
       <div>
         <label htmlFor={ids.url} className={label}>
           URL to shorten
@@ -157,19 +146,7 @@ function NewLinkForm({ busy, run }: { busy: boolean; run: (work: () => Promise<v
           </select>
         </div>
       </div>
-      <button type="submit" className={primaryButton} disabled={busy}>
-        Shorten
-      </button>
-      {made && (
-        <p role="status" className="flex flex-wrap items-center gap-2 text-sm">
-          <span>Short link:</span>
-          <code data-testid="new-short-url" className="break-all rounded bg-zinc-100 px-2 py-1 dark:bg-zinc-800">
-            {made.short_url}
-          </code>
-          <CopyButton value={made.short_url} />
-        </p>
-      )}
-    </form>
+    </CreateForm>
   );
 }
 

@@ -4,46 +4,26 @@
  * account without one, a code from the authenticator app) and the new one, twice. Every
  * other session ends; this browser stays signed in.
  */
-import { useId, useState, type FormEvent } from "react";
-import { api } from "./api";
-import { Field } from "../field";
-import { input, muted, primaryButton } from "./ui";
+import { useId } from "react";
+import type { PasswordChanged } from "@/lib/replies/factors";
+import { Field } from "@/components/field";
+import { AccountForm, proofBody } from "./account-form";
+import { api, type Reply } from "./api";
+import { input, primaryButton } from "./ui";
 
-/** Six digits or a recovery code are codes; anything else is the current password. */
-const isCode = (proof: string): boolean => /^\d{6}$/.test(proof) || /^[a-z0-9]{4}(-?[a-z0-9]{4}){3}$/i.test(proof);
+async function send(data: FormData): Promise<string> {
+  const next = String(data.get("next") ?? "");
+  if (next !== String(data.get("repeat") ?? "")) throw new Error("The two new passwords are not the same.");
+  const body = { ...proofBody(String(data.get("current") ?? "").trim()), new_password: next };
+  const reply = await api<Reply<typeof PasswordChanged>>("/relay/auth/password", { method: "POST", body: JSON.stringify(body) });
+  const others = reply.signed_out === 1 ? "1 other session was" : `${reply.signed_out} other sessions were`;
+  return `Password changed. ${others} signed out.`;
+}
 
 export function PasswordForm() {
   const ids = { current: useId(), next: useId(), repeat: useId() };
-  const [result, setResult] = useState<{ text: string; error: boolean } | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    const proof = String(data.get("current") ?? "").trim();
-    const next = String(data.get("next") ?? "");
-    if (next !== String(data.get("repeat") ?? "")) {
-      setResult({ text: "The two new passwords are not the same.", error: true });
-      return;
-    }
-    setBusy(true);
-    setResult(null);
-    try {
-      const body = { ...(isCode(proof) ? { code: proof } : { password: proof }), new_password: next };
-      const reply = await api<{ signed_out: number }>("/relay/auth/password", { method: "POST", body: JSON.stringify(body) });
-      form.reset();
-      const others = reply.signed_out === 1 ? "1 other session was" : `${reply.signed_out} other sessions were`;
-      setResult({ text: `Password changed. ${others} signed out.`, error: false });
-    } catch (error) {
-      setResult({ text: (error as Error).message, error: true });
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <form onSubmit={submit} className="grid max-w-md gap-3">
+    <AccountForm send={send} submit="Change password" buttonClass={primaryButton}>
       <Field id={ids.current} label="Current password" hint="No password yet (GitHub, OpenID)? A code from your authenticator app.">
         <input id={ids.current} name="current" type="password" autoComplete="current-password" required className={input} />
       </Field>
@@ -53,16 +33,6 @@ export function PasswordForm() {
       <Field id={ids.repeat} label="New password again">
         <input id={ids.repeat} name="repeat" type="password" autoComplete="new-password" required className={input} />
       </Field>
-      <div>
-        <button type="submit" disabled={busy} className={primaryButton}>
-          Change password
-        </button>
-      </div>
-      {result && (
-        <p role={result.error ? "alert" : "status"} className={result.error ? "text-sm text-red-600 dark:text-red-400" : muted}>
-          {result.text}
-        </p>
-      )}
-    </form>
+    </AccountForm>
   );
 }

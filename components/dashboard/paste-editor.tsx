@@ -7,7 +7,7 @@
  */
 import { useId, useState, type FormEvent } from "react";
 import { LANGUAGES, extensionFor } from "@/lib/text/languages";
-import { Field } from "../field";
+import { Field } from "@/components/field";
 import { api, errorText, type Post, type Privacy } from "./api";
 import { PRIVACIES } from "./privacies";
 import { PrivacySelect } from "./privacy-select";

@@ -5,12 +5,13 @@
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { AdaptiveVideo } from "@/components/video/AdaptiveVideo";
-import { api, type Post, type Privacy } from "./api";
+import type { PostReply } from "@/lib/presenters/posts";
+import { api, type Post, type Privacy, type Reply } from "./api";
 import { PRIVACIES, PRIVACY_LABEL, PRIVACY_MEANING } from "./privacies";
 import { sendFiles } from "./upload";
 import { dangerButton, formatBytes, input, label, muted, primaryButton, secondaryButton } from "./ui";
 import { CopyButton } from "./copy-button";
-import { Field } from "../field";
+import { Field } from "@/components/field";
 import { setSharePasswordAction } from "@/lib/web/dashboard/actions";
 
 /** An ISO time as the value of a `datetime-local` input, in the browser's zone. */
@@ -164,7 +165,7 @@ function DetailsForm({ post, busy, run, notify, onChanged }: PartProps) {
     event.preventDefault();
     void run(async () => {
       const body = detailsPatch(post, draft);
-      const { post: updated } = await api<{ post: Post }>(postPath(post), { method: "PATCH", body: JSON.stringify(body) });
+      const { post: updated } = await api<Reply<typeof PostReply>>(postPath(post), { method: "PATCH", body: JSON.stringify(body) });
       onChanged(updated);
       notify({ text: "Saved.", error: false });
     });
@@ -301,7 +302,7 @@ function PostFiles({ post, busy, run, notify, onChanged, onDeleted }: PartProps 
         return;
       await api(`${path}/files/${encodeURIComponent(name)}`, { method: "DELETE" });
       if (last) return onDeleted();
-      const { post: updated } = await api<{ post: Post }>(path);
+      const { post: updated } = await api<Reply<typeof PostReply>>(path);
       onChanged(updated);
     });
 

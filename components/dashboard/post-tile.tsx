@@ -1,6 +1,6 @@
 /** One post in the gallery's grid. */
 import { displayTitle } from "@/lib/presenters/title";
-import { countOf } from "../plural";
+import { countOf } from "@/components/plural";
 import { automaticAlt, matchedLine } from "@/lib/posts/text-lines";
 import type { Post, Privacy } from "./api";
 import { TilePreview } from "./tile-preview";

@@ -7,7 +7,9 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { api, type OwnAccount } from "./api";
+import type { Preferences as PreferencesSchema, Session as SessionSchema, SessionList } from "@/lib/presenters/account";
+import type { OwnAccountReply } from "@/lib/presenters/users";
+import { api, type OwnAccount, type Reply } from "./api";
 import { EmailForm } from "./email-form";
 import { DeleteAccountForm, DownloadData } from "./leave-forms";
 import { LinkDomainProof } from "./link-domain-proof";
@@ -15,25 +17,13 @@ import { PasswordForm } from "./password-form";
 import { UploadPrivacyForm } from "./upload-privacy-form";
 import { PasskeySettings, TwoFactorSettings } from "./sign-in-factors";
 import { sendFiles } from "./upload";
-import { Field } from "../field";
+import { Field } from "@/components/field";
 import type { FirstAccount } from "@/lib/web/dashboard/settings";
 import { Pending } from "./notices";
 import { card, dangerButton, formatBytes, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
 
-interface Preferences {
-  likes: boolean;
-  comments: boolean;
-  comment_likes: boolean;
-  follows: boolean;
-}
-
-interface Session {
-  id: string;
-  name: string | null;
-  current: boolean;
-  created_at: string;
-  last_active_at: string;
-}
+type Preferences = Reply<typeof PreferencesSchema>;
+type Session = Reply<typeof SessionSchema>;
 
 type ThemeMode = "system" | "light" | "dark";
 
@@ -73,7 +63,7 @@ function ProfileForm({ user }: { user: OwnAccount }) {
   const ids = { nickname: useId(), bio: useId(), domain: useId(), theme: useId() };
   const save = useMutation({
     mutationFn: () =>
-      api<{ user: OwnAccount }>("/relay/users/@me", {
+      api<Reply<typeof OwnAccountReply>>("/relay/users/@me", {
         method: "PATCH",
         body: JSON.stringify({
           nickname: nickname.trim() || null,
@@ -158,7 +148,10 @@ function ImagePicker({ kind, current }: { kind: "avatar" | "banner"; current: st
   };
   const remove = async () => {
     try {
-      queryClient.setQueryData(["relay-me"], (await api<{ user: OwnAccount }>(`/relay/users/@me/${kind}`, { method: "DELETE" })).user);
+      queryClient.setQueryData(
+        ["relay-me"],
+        (await api<Reply<typeof OwnAccountReply>>(`/relay/users/@me/${kind}`, { method: "DELETE" })).user,
+      );
       setResult({ text: `${title} removed.`, error: false });
     } catch (error) {
       setResult({ text: (error as Error).message, error: true });
@@ -253,7 +246,7 @@ function PreferencesForm() {
 
 function SessionsList() {
   const queryClient = useQueryClient();
-  const sessions = useQuery({ queryKey: ["sessions"], queryFn: () => api<{ sessions: Session[] }>("/relay/sessions") });
+  const sessions = useQuery({ queryKey: ["sessions"], queryFn: () => api<Reply<typeof SessionList>>("/relay/sessions") });
   const [error, setError] = useState<string | null>(null);
   const signOut = async (session: Session | "all") => {
     setError(null);

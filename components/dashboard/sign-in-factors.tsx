@@ -8,36 +8,24 @@
 import type { startRegistration } from "@simplewebauthn/browser";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
-import { ApiError, api } from "./api";
+import type {
+  PasskeyList,
+  Passkey as PasskeySchema,
+  RecoveryCodes as RecoveryCodesReply,
+  SessionConfirmed,
+  TotpConfirmed,
+  TotpDisabled,
+  TotpSetupReply,
+  TwoFactorStatusReply,
+} from "@/lib/replies/factors";
+import { proofBody, type Result, ResultMessage as Message } from "./account-form";
+import { ApiError, api, type Reply } from "./api";
 import { CopyButton } from "./copy-button";
-import { Field } from "../field";
+import { Field } from "@/components/field";
 import { Pending } from "./notices";
 import { dangerButton, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
 
-interface TwoFactorStatus {
-  totp_enabled: boolean;
-  recovery_codes_left: number;
-  passkey_count: number;
-}
-
-interface Passkey {
-  id: string;
-  name: string;
-  backed_up: boolean;
-  created_at: string;
-  last_used_at: string | null;
-}
-
-type Result = { text: string; error: boolean } | null;
-
-function Message({ result }: { result: Result }) {
-  if (!result) return null;
-  return (
-    <p role={result.error ? "alert" : "status"} className={result.error ? "text-sm text-red-600 dark:text-red-400" : muted}>
-      {result.text}
-    </p>
-  );
-}
+type Passkey = Reply<typeof PasskeySchema>;
 
 function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
@@ -78,13 +66,18 @@ export function ProofForm({
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const proof = String(new FormData(event.currentTarget).get("proof") ?? "").trim();
-    // Six digits or a recovery code (with dashes) are codes; anything else is the password.
-    const body = /^\d{6}$/.test(proof) || /^[a-z0-9]{4}(-[a-z0-9]{4}){3}$/i.test(proof) ? { code: proof } : { password: proof };
+    const body = proofBody(proof);
     setBusy(true);
     setResult(null);
     try {
-      const reply = await api<{ recovery_codes?: string[] }>(PROOF_ACTIONS[action].path, { method: "POST", body: JSON.stringify(body) });
-      onDone(reply.recovery_codes);
+      const reply = await api<Reply<typeof TotpDisabled | typeof RecoveryCodesReply | typeof SessionConfirmed>>(
+        PROOF_ACTIONS[action].path,
+        {
+          method: "POST",
+          body: JSON.stringify(body),
+        },
+      );
+      onDone("recovery_codes" in reply ? reply.recovery_codes : undefined);
     } catch (error) {
       setResult({ text: (error as Error).message, error: true });
     } finally {
@@ -106,11 +99,11 @@ export function ProofForm({
 }
 
 /** The authenticator app's key while it is being set up, before a code confirms it. */
-type TotpSetup = { secret: string; otpauth_uri: string; qr_svg: string };
+type TotpSetup = Reply<typeof TotpSetupReply>;
 
 export function TwoFactorSettings() {
   const queryClient = useQueryClient();
-  const status = useQuery({ queryKey: ["two-factor"], queryFn: () => api<TwoFactorStatus>("/relay/auth/two-factor") });
+  const status = useQuery({ queryKey: ["two-factor"], queryFn: () => api<Reply<typeof TwoFactorStatusReply>>("/relay/auth/two-factor") });
   const [setup, setSetup] = useState<TotpSetup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [result, setResult] = useState<Result>(null);
@@ -132,7 +125,7 @@ export function TwoFactorSettings() {
   const confirm = async (code: string) => {
     setResult(null);
     try {
-      const reply = await api<{ recovery_codes: string[] }>("/relay/auth/two-factor/totp/confirm", {
+      const reply = await api<Reply<typeof TotpConfirmed>>("/relay/auth/two-factor/totp/confirm", {
         method: "POST",
         body: JSON.stringify({ code }),
       });
@@ -244,7 +237,7 @@ function TotpOffOrNewCodes({ onNewCodes, onOff }: { onNewCodes: (codes?: string[
 
 export function PasskeySettings() {
   const queryClient = useQueryClient();
-  const list = useQuery({ queryKey: ["passkeys"], queryFn: () => api<{ passkeys: Passkey[] }>("/relay/auth/passkeys") });
+  const list = useQuery({ queryKey: ["passkeys"], queryFn: () => api<Reply<typeof PasskeyList>>("/relay/auth/passkeys") });
   const [result, setResult] = useState<Result>(null);
   const [needsConfirmation, setNeedsConfirmation] = useState(false);
   const [name, setName] = useState("");

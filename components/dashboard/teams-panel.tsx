@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { createTeamAction, deleteTeamKeyAction, regenerateTeamKeyAction } from "@/lib/web/dashboard/actions";
 import type { IssuedTeamKey, TeamView } from "@/lib/web/dashboard/teams";
 import { CopyButton } from "./copy-button";
-import { Field } from "../field";
+import { Field } from "@/components/field";
 import { ConfirmFirst } from "./confirm-first";
 import { ErrorNotice } from "./notices";
 import { type Act, useAction } from "./use-action";

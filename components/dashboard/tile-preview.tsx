@@ -5,7 +5,7 @@
  * videos, a paste's first lines, and an icon with the extension and size for other files.
  */
 import { useEffect, useState } from "react";
-import { GALLERY_SIZES, previewSources } from "../preview-image";
+import { GALLERY_SIZES, previewSources } from "@/components/preview-image";
 import type { FileObject } from "./api";
 import { placeholderLabel } from "./tile-label";
 import { formatBytes } from "./ui";

@@ -11,7 +11,7 @@ export const label = "block text-sm font-medium text-zinc-700 dark:text-zinc-300
 export const muted = "text-sm text-zinc-600 dark:text-zinc-400";
 
 /** One byte formatter for every page (components/share/format.ts). */
-export { formatBytes } from "../share/format";
+export { formatBytes } from "@/components/share/format";
 
 export function formatDate(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });

@@ -1,7 +1,7 @@
 "use client";
 /** One progress display over every upload in the list: files, bytes, failures, a rate-limit pause. */
 import { useEffect, useState } from "react";
-import { countOf } from "../plural";
+import { countOf } from "@/components/plural";
 import { formatBytes, muted } from "./ui";
 import type { UploadItem } from "./upload";
 

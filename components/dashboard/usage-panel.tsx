@@ -2,36 +2,18 @@
 /** Weekly quota, the 365-day upload calendar (GET /usage-history) and analytics (GET /analytics). */
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { api, type OwnAccount } from "./api";
-import { BarChart, UploadHeatmap, type HeatmapDay } from "./charts";
-import { countOf, nounFor } from "../plural";
+import type { AnalyticsReply } from "@/lib/replies/reports";
+import type { UsageHistoryReply } from "@/lib/presenters/users";
+import { api, type OwnAccount, type Reply } from "./api";
+import { BarChart, UploadHeatmap } from "./charts";
+import { countOf, nounFor } from "@/components/plural";
 import { Pending } from "./notices";
 import { card, formatBytes, formatDate, input, muted } from "./ui";
 
-interface UsageHistory {
-  history: HeatmapDay[];
-  stats: {
-    total_bytes: number;
-    upload_count: number;
-    active_days: number;
-    current_streak: number;
-    biggest_day: { day: string; bytes: number } | null;
-    window_days: number;
-  };
-}
-
+type UsageHistory = Reply<typeof UsageHistoryReply>;
+type Analytics = Reply<typeof AnalyticsReply>;
 /** One bucket of GET /analytics: a UTC day, or (range 24h) the start of a UTC hour. */
-type AnalyticsPoint = ({ day: string } | { hour: string }) & { view_count: number; upload_count: number; bytes: number };
-
-interface AnalyticsReply {
-  range: string;
-  bucket: "hour" | "day";
-  from: string;
-  to: string;
-  totals: { view_count: number; upload_count: number; bytes: number };
-  series: AnalyticsPoint[];
-  top_posts: { code: string; title: string | null; url: string; range_view_count: number; view_count: number }[];
-}
+type AnalyticsPoint = Analytics["series"][number];
 
 /** A day as it comes; an hour as `YYYY-MM-DD HH:00 UTC`. */
 const bucketLabel = (p: AnalyticsPoint): string => ("day" in p ? p.day : `${p.hour.slice(0, 10)} ${p.hour.slice(11, 16)} UTC`);
@@ -144,7 +126,7 @@ function ActivitySection() {
 function AnalyticsSection() {
   const [range, setRange] = useState<(typeof RANGES)[number]["value"]>("30d");
   const rangeId = useId();
-  const analytics = useQuery({ queryKey: ["analytics", range], queryFn: () => api<AnalyticsReply>(`/api/analytics?range=${range}`) });
+  const analytics = useQuery({ queryKey: ["analytics", range], queryFn: () => api<Analytics>(`/api/analytics?range=${range}`) });
   return (
     <section aria-labelledby="analytics-heading" className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -184,7 +166,7 @@ function AnalyticsSection() {
   );
 }
 
-function TopPosts({ posts }: { posts: AnalyticsReply["top_posts"] }) {
+function TopPosts({ posts }: { posts: Analytics["top_posts"] }) {
   if (posts.length === 0) return <p className={muted}>No views in this range yet.</p>;
   return (
     <ol className="space-y-1 text-sm">

@@ -4,10 +4,12 @@
  * once), send a test, the delivery log with the last responses, pause, re-enable after a
  * disable, delete. Everything goes through `/api/webhooks` with the session cookie.
  */
-import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
-import { api, ApiError } from "./api";
+import { useCallback, useEffect, useId, useState } from "react";
+import type { DeliveryList, Webhook as WebhookSchema, WebhookDelivery, WebhookList, WebhookReply } from "@/lib/replies/webhooks";
+import { api, type Reply } from "./api";
 import { CopyButton } from "./copy-button";
 import { ConfirmFirst } from "./confirm-first";
+import { CreateForm, ItemList, PanelHeading, type Run, errorMessage, useRun } from "./list-panel";
 import { ErrorNotice, LoadedList } from "./notices";
 import { card, dangerButton, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
 
@@ -18,117 +20,49 @@ const EVENTS = [
   { type: "comment.received", label: "Comment received" },
 ] as const;
 
-interface Webhook {
-  id: string;
-  url: string;
-  app_id: string | null;
-  app_name: string | null;
-  events: string[];
-  format: "generic" | "discord";
-  enabled: boolean;
-  failure_count: number;
-  disabled_reason: string | null;
-  last_delivery_at: string | null;
-  created_at: string;
-  secret?: string;
-}
-
-interface Delivery {
-  id: string;
-  event_id: string;
-  event: string;
-  attempt: number;
-  status: number | null;
-  ok: boolean;
-  response: string | null;
-  error: string | null;
-  duration_ms: number;
-  created_at: string;
-}
-
-/** Runs one request of the panel: one at a time (`busy`), its failure shown at the top. */
-type Run = (work: () => Promise<void>) => Promise<void>;
-
-const message = (e: unknown) => (e instanceof ApiError || e instanceof Error ? e.message : String(e));
+type Webhook = Reply<typeof WebhookSchema>;
+type Delivery = Reply<typeof WebhookDelivery>;
+type EventType = Webhook["events"][number];
+type Format = Webhook["format"];
 
 export function WebhooksPanel({ apps }: { apps: { id: string; name: string }[] }) {
-  const { hooks, error, busy, load, run, needsConfirmation, confirmed } = useWebhooks();
+  const { hooks, loadError, load } = useWebhooks();
+  const { error, busy, run, needsConfirmation, confirmed } = useRun();
   const [created, setCreated] = useState<Webhook | null>(null);
 
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">Webhooks</h1>
-        <p className={`${muted} mt-1`}>
-          Get a signed POST on your server (or a Discord channel) when you upload, a post is deleted or moderated, or someone comments.
-          Failed deliveries are retried with backoff; a webhook that keeps failing is disabled.
-        </p>
-      </div>
-
-      {error && <ErrorNotice>{error}</ErrorNotice>}
+      <PanelHeading title="Webhooks" error={error ?? loadError}>
+        Get a signed POST on your server (or a Discord channel) when you upload, a post is deleted or moderated, or someone comments. Failed
+        deliveries are retried with backoff; a webhook that keeps failing is disabled.
+      </PanelHeading>
       {needsConfirmation && <ConfirmFirst onConfirmed={confirmed} />}
 
       {created?.secret && <NewWebhookSecret url={created.url} secret={created.secret} onDone={() => setCreated(null)} />}
 
       <AddWebhookForm apps={apps} busy={busy} run={run} reload={load} onCreated={setCreated} />
 
-      <LoadedList items={hooks} empty="No webhooks yet.">
-        {(list) => (
-          <ul className="space-y-4">
-            {list.map((hook) => (
-              <WebhookCard key={hook.id} hook={hook} busy={busy} run={run} reload={load} />
-            ))}
-          </ul>
-        )}
-      </LoadedList>
+      <ItemList items={hooks} empty="No webhooks yet." label="Webhooks" spacing="space-y-4">
+        {(hook) => <WebhookCard key={hook.id} hook={hook} busy={busy} run={run} reload={load} />}
+      </ItemList>
     </div>
   );
 }
 
-/** The account's webhooks (null until loaded), and `run` for every request the panel makes. */
-function useWebhooks(): {
-  hooks: Webhook[] | null;
-  error: string | null;
-  busy: boolean;
-  load: () => Promise<void>;
-  run: Run;
-  needsConfirmation: boolean;
-  confirmed: () => void;
-} {
+/** The account's webhooks (null until loaded), why loading failed, and `load` to read them again. */
+function useWebhooks(): { hooks: Webhook[] | null; loadError: string | null; load: () => Promise<void> } {
   const [hooks, setHooks] = useState<Webhook[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [needsConfirmation, setNeedsConfirmation] = useState(false);
-  const [busy, setBusy] = useState(false);
-
+  const [loadError, setLoadError] = useState<string | null>(null);
   const load = useCallback(async () => {
     try {
-      setHooks((await api<{ webhooks: Webhook[] }>("/api/webhooks")).webhooks);
+      setHooks((await api<Reply<typeof WebhookList>>("/api/webhooks")).webhooks);
+      setLoadError(null);
     } catch (e) {
-      setError(message(e));
+      setLoadError(errorMessage(e));
     }
   }, []);
   useEffect(() => void load(), [load]);
-
-  const run: Run = async (work) => {
-    setBusy(true);
-    setError(null);
-    setNeedsConfirmation(false);
-    try {
-      await work();
-    } catch (e) {
-      setError(message(e));
-      // A new destination needs a recent confirmation (docs/security.md).
-      setNeedsConfirmation(e instanceof ApiError && e.status === 403 && e.type === "forbidden");
-    } finally {
-      setBusy(false);
-    }
-  };
-  const confirmed = () => {
-    setNeedsConfirmation(false);
-    setError(null);
-  };
-
-  return { hooks, error, busy, load, run, needsConfirmation, confirmed };
+  return { hooks, loadError, load };
 }
 
 /** The signing secret of the webhook just created: the API returns it this once. */
@@ -164,15 +98,14 @@ function AddWebhookForm({
   onCreated: (webhook: Webhook) => void;
 }) {
   const [url, setUrl] = useState("");
-  const [events, setEvents] = useState<string[]>(["upload"]);
-  const [format, setFormat] = useState<"generic" | "discord">("generic");
+  const [events, setEvents] = useState<EventType[]>(["upload"]);
+  const [format, setFormat] = useState<Format>("generic");
   const [appId, setAppId] = useState("");
   const ids = { url: useId(), format: useId() };
 
-  const create = (event: FormEvent) => {
-    event.preventDefault();
+  const create = () => {
     void run(async () => {
-      const { webhook } = await api<{ webhook: Webhook }>("/api/webhooks", {
+      const { webhook } = await api<Reply<typeof WebhookReply>>("/api/webhooks", {
         method: "POST",
         body: JSON.stringify({ url, events, format, app_id: appId || null }),
       });
@@ -182,11 +115,17 @@ function AddWebhookForm({
     });
   };
 
-  const toggle = (type: string) => setEvents((list) => (list.includes(type) ? list.filter((t) => t !== type) : [...list, type]));
+  const toggle = (type: EventType) => setEvents((list) => (list.includes(type) ? list.filter((t) => t !== type) : [...list, type]));
 
   return (
-    <form onSubmit={create} className={`${card} space-y-3`} aria-label="Add a webhook">
-      <h2 className="font-semibold">Add a webhook</h2>
+    <CreateForm
+      label="Add a webhook"
+      heading="Add a webhook"
+      submit="Add webhook"
+      busy={busy}
+      disabled={!url || events.length === 0}
+      onSubmit={create}
+    >
       <div>
         <label htmlFor={ids.url} className={label}>
           Payload URL
@@ -219,14 +158,11 @@ function AddWebhookForm({
         </div>
         <AppChoice apps={apps} value={appId} onChange={setAppId} />
       </div>
-      <button type="submit" className={primaryButton} disabled={busy || !url || events.length === 0}>
-        Add webhook
-      </button>
-    </form>
+    </CreateForm>
   );
 }
 
-function EventChoices({ chosen, onToggle }: { chosen: readonly string[]; onToggle: (type: string) => void }) {
+function EventChoices({ chosen, onToggle }: { chosen: readonly EventType[]; onToggle: (type: EventType) => void }) {
   return (
     <fieldset>
       <legend className={label}>Events</legend>
@@ -267,7 +203,7 @@ function WebhookCard({ hook, busy, run, reload }: { hook: Webhook; busy: boolean
   const [open, setOpen] = useState(false);
 
   const loadLog = useCallback(async () => {
-    setLog((await api<{ deliveries: Delivery[] }>(`/api/webhooks/${hook.id}/deliveries?limit=20`)).deliveries);
+    setLog((await api<Reply<typeof DeliveryList>>(`/api/webhooks/${hook.id}/deliveries?limit=20`)).deliveries);
   }, [hook.id]);
 
   const patch = (body: object) =>

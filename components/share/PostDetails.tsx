@@ -1,7 +1,7 @@
 import { Engage } from "@/components/discover/Engage";
 import type { PostJson } from "@/lib/web/share";
 import { CopyButton } from "./CopyButton";
-import { countOf } from "../plural";
+import { countOf } from "@/components/plural";
 import { formatDate } from "./format";
 import { ReportButton } from "./ReportButton";
 import { buttonClass, primaryButtonClass } from "./styles";

@@ -2,9 +2,9 @@ import type { PostJson } from "@/lib/web/share";
 import type { ShareText } from "@/lib/web/share-text";
 import { TextView } from "./TextView";
 import { AdaptiveVideo } from "@/components/video/AdaptiveVideo";
-import { countOf } from "../plural";
+import { countOf } from "@/components/plural";
 import { formatBytes } from "./format";
-import { SHARE_IMAGE_SIZES, shareImageSources } from "../preview-image";
+import { SHARE_IMAGE_SIZES, shareImageSources } from "@/components/preview-image";
 
 type FileJson = PostJson["files"][number];
 

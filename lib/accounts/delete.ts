@@ -13,18 +13,18 @@
  * webhooks, blocks, notifications). A process that dies in step two leaves a marked row: the
  * recovery sweep (sweepDeletingAccounts) takes it over once its owner is dead and runs step two again.
  */
-import { recordAudit, type Actor } from "../audit/log";
-import { confirmOwner, requiresSecondFactor, type Confirmation } from "../auth/factors/two-factor";
-import { requireRecentConfirmation } from "../auth/confirmation";
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { ownerTag, reclaimable } from "../files/owner-tag";
-import { erasePostFilesFirst } from "../posts/erase";
-import { postInclude } from "../posts/record";
-import { removeSocialTraces } from "../social/leave";
-import { storage } from "../storage";
-import { removeResumable } from "../uploads/resumable";
-import { teamSubject, userSubject } from "../usage/window";
+import { recordAudit, type Actor } from "@/lib/audit/log";
+import { confirmOwner, requiresSecondFactor, type Confirmation } from "@/lib/auth/factors/two-factor";
+import { requireRecentConfirmation } from "@/lib/auth/confirmation";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { ownerTag, reclaimable } from "@/lib/files/owner-tag";
+import { erasePostFilesFirst } from "@/lib/posts/erase";
+import { postInclude } from "@/lib/posts/record";
+import { removeSocialTraces } from "@/lib/social/leave";
+import { storage } from "@/lib/storage";
+import { removeResumable } from "@/lib/uploads/resumable";
+import { teamSubject, userSubject } from "@/lib/usage/window";
 
 /** Posts loaded and erased per round: bounded memory whatever the account's size. */
 const BATCH = 50;

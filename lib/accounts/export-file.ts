@@ -3,7 +3,7 @@ import { createWriteStream } from "node:fs";
 import { rm, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { DomainError } from "../errors";
+import { DomainError } from "@/lib/errors";
 import { exportAccount } from "./export";
 
 export async function writeAccountExport(userId: string, out: string): Promise<{ out: string; bytes: number }> {

@@ -11,9 +11,9 @@
  */
 import { Readable } from "node:stream";
 import { ZipFile } from "yazl";
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { storage } from "../storage";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { storage } from "@/lib/storage";
 
 /** Rows read per query while writing a JSON list. */
 const PAGE = 200;

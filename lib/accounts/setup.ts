@@ -10,14 +10,14 @@
  * over many addresses still meets the second count), and a refusal says only "not valid".
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { recordAudit } from "../audit/log";
-import { addressSubject } from "../auth/attempts";
-import { signingSecret } from "../crypto/signing";
-import { db } from "../db/client";
-import { isUniqueViolation } from "../prisma-support";
-import { DomainError } from "../errors";
-import { counterStore } from "../ratelimit";
-import { type Account, createUser } from "../users/accounts";
+import { recordAudit } from "@/lib/audit/log";
+import { addressSubject } from "@/lib/auth/attempts";
+import { signingSecret } from "@/lib/crypto/signing";
+import { db } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/prisma-support";
+import { DomainError } from "@/lib/errors";
+import { counterStore } from "@/lib/ratelimit";
+import { type Account, createUser } from "@/lib/users/accounts";
 
 /** Crockford's base32: no I, L, O or U, so a code read from a log and typed is rarely mistyped. */
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";

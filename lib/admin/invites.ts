@@ -5,10 +5,10 @@
  * audit log keeps that it existed.
  */
 import { randomBytes } from "node:crypto";
-import { env } from "../config/env";
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { recordAudit, type Actor } from "../audit/log";
+import { env } from "@/lib/config/env";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { recordAudit, type Actor } from "@/lib/audit/log";
 
 /** Codes expire unless used: a forgotten code should not open the instance for ever. */
 export const INVITE_DEFAULT_DAYS = 7;

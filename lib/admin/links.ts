@@ -1,7 +1,7 @@
 /** The console's short links (docs/admin.md, docs/short-links.md): every user's links, and deleting one with an audit entry. */
-import type { Position } from "../db/paging";
-import { listAllLinks, removeLink } from "../links/links";
-import { recordAudit, type Actor } from "../audit/log";
+import type { Position } from "@/lib/db/paging";
+import { listAllLinks, removeLink } from "@/lib/links/links";
+import { recordAudit, type Actor } from "@/lib/audit/log";
 
 export const ADMIN_LINKS_PAGE = 100;
 

@@ -2,7 +2,7 @@
  * The console's overview figures (docs/admin.md). Each is one aggregate query; uploads per
  * day are the sums of UsageDay (written by every successful upload, users and teams).
  */
-import { db } from "../db/client";
+import { db } from "@/lib/db/client";
 
 export const OVERVIEW_DAYS = 30;
 

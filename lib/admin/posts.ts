@@ -4,11 +4,11 @@
  * moderating and deleting a post, and the admin-only previews of quarantined files.
  * Moderation itself is lib/posts/moderation.ts, as used by the CLI's `post moderate`.
  */
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { moderatePost, unmoderatePost, type PostModerationState } from "../posts/moderation";
-import { deletePostAsOperator } from "../posts/remove";
-import { recordAudit, type Actor } from "../audit/log";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { moderatePost, unmoderatePost, type PostModerationState } from "@/lib/posts/moderation";
+import { deletePostAsOperator } from "@/lib/posts/remove";
+import { recordAudit, type Actor } from "@/lib/audit/log";
 
 export const MODERATION_PAGE_SIZE = 20;
 

@@ -3,8 +3,8 @@
  * and `report resolve` (lib/reports/review.ts), with previews of reported posts, and the
  * decision recorded in the audit log.
  */
-import { listReports, resolveReport, type ReportRecord, type ReportStatus } from "../reports/review";
-import { recordAudit, type Actor } from "../audit/log";
+import { listReports, resolveReport, type ReportRecord, type ReportStatus } from "@/lib/reports/review";
+import { recordAudit, type Actor } from "@/lib/audit/log";
 import { postPreviews, type QueuedPost } from "./posts";
 
 export interface QueuedReport extends ReportRecord {

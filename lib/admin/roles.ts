@@ -3,10 +3,10 @@
  * else. The role is read from the database on every admin request, so a demotion takes
  * effect at once, also for a signed-in session.
  */
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { requireUser } from "../users/accounts";
-import { recordAudit, type Actor } from "../audit/log";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { requireUser } from "@/lib/users/accounts";
+import { recordAudit, type Actor } from "@/lib/audit/log";
 
 export const ROLES = ["user", "admin"] as const;
 export type Role = (typeof ROLES)[number];

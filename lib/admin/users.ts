@@ -4,14 +4,14 @@
  * always used (lib/users/accounts.ts) plus an audit entry, so the web and the CLI change
  * accounts the same way and both leave a trace.
  */
-import { db } from "../db/client";
-import { afterPosition, keysetPage, newestFirst, type Page, type Position } from "../db/paging";
-import { DomainError } from "../errors";
-import type { Plan } from "../plans";
-import { requireUser, setPlan, setPriorityMinutes, setQuotaOverride, suspendUser, unsuspendUser, type Account } from "../users/accounts";
-import { issueResetLink } from "../auth/passwords";
-import { deleteAccount, type DeletedAccount } from "../accounts/delete";
-import { recordAudit, type Actor } from "../audit/log";
+import { db } from "@/lib/db/client";
+import { afterPosition, keysetPage, newestFirst, type Page, type Position } from "@/lib/db/paging";
+import { DomainError } from "@/lib/errors";
+import type { Plan } from "@/lib/plans";
+import { requireUser, setPlan, setPriorityMinutes, setQuotaOverride, suspendUser, unsuspendUser, type Account } from "@/lib/users/accounts";
+import { issueResetLink } from "@/lib/auth/passwords";
+import { deleteAccount, type DeletedAccount } from "@/lib/accounts/delete";
+import { recordAudit, type Actor } from "@/lib/audit/log";
 import type { Role } from "./roles";
 
 export const USERS_PAGE_SIZE = 25;

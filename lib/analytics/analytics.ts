@@ -9,10 +9,10 @@
  * personal ones (author is the caller, no team): team uploads count against the team
  * (subject `t:<team>`), and so stay out of both figures alike.
  */
-import type { Prisma } from "../db/client";
-import { db } from "../db/client";
-import { DAY_MS, userSubject, utcDay, utcHour } from "../usage/window";
-import { HOUR_MS, pruneHourly } from "../usage/hours";
+import type { Prisma } from "@/lib/db/client";
+import { db } from "@/lib/db/client";
+import { DAY_MS, userSubject, utcDay, utcHour } from "@/lib/usage/window";
+import { HOUR_MS, pruneHourly } from "@/lib/usage/hours";
 
 export const ANALYTICS_RANGES = ["24h", "7d", "30d", "90d", "365d"] as const;
 export type AnalyticsRange = (typeof ANALYTICS_RANGES)[number];

@@ -4,10 +4,10 @@
  * MAX_APPS_PER_USER working apps per user; a key is shown once, at creation or
  * regeneration, and only its SHA-256 is stored.
  */
-import { db, type Tx } from "../db/client";
-import { hashKey, hashesEqual, issueKey } from "../crypto/keys";
-import { DomainError } from "../errors";
-import { isRecordNotFound, WRITE_TRANSACTION } from "../prisma-support";
+import { db, type Tx } from "@/lib/db/client";
+import { hashKey, hashesEqual, issueKey } from "@/lib/crypto/keys";
+import { DomainError } from "@/lib/errors";
+import { isRecordNotFound, WRITE_TRANSACTION } from "@/lib/prisma-support";
 
 export const MAX_APPS_PER_USER = 10;
 export const APP_NAME_MAX_LENGTH = 50;

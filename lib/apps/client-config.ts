@@ -8,8 +8,8 @@
  * Deletion links open a confirmation page that deletes on POST only, because chat
  * unfurlers and link prefetchers follow every link they see with a GET.
  */
-import { env, type UploadFiles } from "../config/env";
-import { DomainError } from "../errors";
+import { env, type UploadFiles } from "@/lib/config/env";
+import { DomainError } from "@/lib/errors";
 
 export interface UploaderUrls {
   /** `{base_url}` of the API: uploads go to `${apiUrl}/upload`. */

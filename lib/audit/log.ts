@@ -4,8 +4,8 @@
  * when. Entries are only ever added; nothing edits or deletes them.
  */
 import { userInfo } from "node:os";
-import { db } from "../db/client";
-import { afterPosition, keysetPage, newestFirst, type Page, type Position } from "../db/paging";
+import { db } from "@/lib/db/client";
+import { afterPosition, keysetPage, newestFirst, type Page, type Position } from "@/lib/db/paging";
 
 export type AuditSource = "web" | "cli";
 

@@ -11,9 +11,9 @@
  * table, and written so that they move no change number at all (lib/db/unannounced.ts): no
  * read cache reads these columns, so the caches stay warm however many keys are in use.
  */
-import { isDependencyUnavailable } from "../faults/classify";
-import { stampActivity, type ActivityTarget } from "../db/unannounced";
-import type { Principal } from "../types/principal";
+import { isDependencyUnavailable } from "@/lib/faults/classify";
+import { stampActivity, type ActivityTarget } from "@/lib/db/unannounced";
+import type { Principal } from "@/lib/types/principal";
 
 /** How long marks are collected before they are written. */
 export const FLUSH_DELAY_MS = 500;

@@ -16,8 +16,8 @@
  * attempt (429) never reaches the password check, costs no scrypt time, and is not
  * counted itself, so Retry-After is honest: after it the client has its budget back.
  */
-import { DomainError } from "../errors";
-import { counterStore, type WindowResult } from "../ratelimit";
+import { DomainError } from "@/lib/errors";
+import { counterStore, type WindowResult } from "@/lib/ratelimit";
 
 /** Failed sign-ins per account per window. */
 export const LOGIN_ACCOUNT_LIMIT = 10;

@@ -7,15 +7,15 @@
  * VersionedCache: any committed write (a revoked or regenerated key, a suspension, a plan
  * change, a deleted session, in any process) makes the cached answers misses at once.
  */
-import { deepFreeze } from "../cache/freeze";
-import { VersionedCache } from "../cache/versioned";
-import { db } from "../db/client";
-import { isPlan, type Plan } from "../plans";
+import { deepFreeze } from "@/lib/cache/freeze";
+import { VersionedCache } from "@/lib/cache/versioned";
+import { db } from "@/lib/db/client";
+import { isPlan, type Plan } from "@/lib/plans";
 import { markUsed } from "./activity";
-import { dropEndedSession, sessionEnded } from "../sessions/expiry";
-import { hashKey, hashesEqual, keyKind } from "../crypto/keys";
-import type { AccountSummary, Principal } from "../types/principal";
-import type { KeyHeader } from "../types/surface";
+import { dropEndedSession, sessionEnded } from "@/lib/sessions/expiry";
+import { hashKey, hashesEqual, keyKind } from "@/lib/crypto/keys";
+import type { AccountSummary, Principal } from "@/lib/types/principal";
+import type { KeyHeader } from "@/lib/types/surface";
 
 export type { KeyHeader };
 

@@ -10,8 +10,8 @@
  * of issue 39 §1). Changes that take the proof in their own request (password, e-mail, turning
  * two-factor off, new recovery codes) check it through `confirmOwner`, with the same rule.
  */
-import { db } from "../db/client";
-import { DomainError } from "../errors";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
 import { confirmOwner, hasSecondFactor, type Confirmation } from "./factors/two-factor";
 
 import { FACTOR_SETTLING_MS, RECENT_CONFIRMATION_MS } from "./factors/settling";

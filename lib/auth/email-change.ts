@@ -8,11 +8,11 @@
  * as their SHA-256 only, and last 24 hours.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { env } from "../config/env";
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { isUniqueViolation } from "../prisma-support";
-import { normaliseEmail } from "../users/accounts";
+import { env } from "@/lib/config/env";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { isUniqueViolation } from "@/lib/prisma-support";
+import { normaliseEmail } from "@/lib/users/accounts";
 import { confirmOwner, type Confirmation } from "./factors/two-factor";
 import { mailConfigured, sendMailLater } from "./mail";
 

@@ -16,13 +16,13 @@
  * A right password whose hash was made with older scrypt settings is hashed again with the
  * current ones (lib/crypto/password.ts): the only moment the password is at hand.
  */
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { deviceName } from "../sessions/device-name";
-import { openSession, type SessionRecord } from "../sessions/devices";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { deviceName } from "@/lib/sessions/device-name";
+import { openSession, type SessionRecord } from "@/lib/sessions/devices";
 import { beginLoginAttempt } from "./attempts";
 import { requiresSecondFactor, verifySecondFactor } from "./factors/two-factor";
-import { hashPassword, needsRehash, verifyPassword } from "../crypto/password";
+import { hashPassword, needsRehash, verifyPassword } from "@/lib/crypto/password";
 
 export interface SignInInput {
   /** Username (any case) or email address. */

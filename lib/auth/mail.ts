@@ -4,7 +4,7 @@
  * pages say to ask an administrator instead (docs/web-auth.md, "Passwords").
  */
 import nodemailer, { type Transporter } from "nodemailer";
-import { env } from "../config/env";
+import { env } from "@/lib/config/env";
 
 export interface Mail {
   to: string;

@@ -5,11 +5,11 @@
  * or `closed` it is refused (there is no invite field on a provider's page). Accounts are
  * never linked by email address: a provider may report an address it did not verify.
  */
-import { env } from "../config/env";
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { isUniqueViolation } from "../prisma-support";
-import { createUser, usernameProblem } from "../users/accounts";
+import { env } from "@/lib/config/env";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { isUniqueViolation } from "@/lib/prisma-support";
+import { createUser, usernameProblem } from "@/lib/users/accounts";
 
 export interface OAuthIdentity {
   provider: string;

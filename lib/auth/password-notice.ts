@@ -6,8 +6,8 @@
  * address says so and lists what still works (app keys, the sessions left), with the pages to
  * revoke them: keys are not revoked silently, since the owner's uploaders would break.
  */
-import { env } from "../config/env";
-import { db } from "../db/client";
+import { env } from "@/lib/config/env";
+import { db } from "@/lib/db/client";
 import { cancelPendingEmailChanges } from "./email-change";
 import { mailConfigured, sendMailLater } from "./mail";
 

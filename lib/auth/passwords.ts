@@ -12,12 +12,12 @@
  * (IPv6 per /64) and answer the same whether or not the account exists.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { env } from "../config/env";
-import { hashPassword, verifyPassword } from "../crypto/password";
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { counterStore } from "../ratelimit";
-import { checkPassword as checkPasswordRules } from "../users/accounts";
+import { env } from "@/lib/config/env";
+import { hashPassword, verifyPassword } from "@/lib/crypto/password";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { counterStore } from "@/lib/ratelimit";
+import { checkPassword as checkPasswordRules } from "@/lib/users/accounts";
 import { addressSubject, beginSecondFactorAttempt } from "./attempts";
 import { requiresSecondFactor, verifyConfirmingCode } from "./factors/two-factor";
 import { mailConfigured, sendMailLater } from "./mail";

@@ -12,12 +12,12 @@
  * Attempts are limited per client address and per requested name and email (attempts.ts):
  * each may cost a scrypt hash, and each answer tells whether a name is taken.
  */
-import { env } from "../config/env";
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { deviceName } from "../sessions/device-name";
-import { openSession } from "../sessions/devices";
-import { createUser, type Account } from "../users/accounts";
+import { env } from "@/lib/config/env";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { deviceName } from "@/lib/sessions/device-name";
+import { openSession } from "@/lib/sessions/devices";
+import { createUser, type Account } from "@/lib/users/accounts";
 import { countRegistrationAttempt } from "./attempts";
 import type { SignedIn } from "./login";
 

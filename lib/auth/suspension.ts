@@ -4,8 +4,8 @@
  * (docs/web-auth.md). Requests with an existing session are refused by the dispatcher and
  * the dashboard's actions (lib/web/dashboard/user.ts) from the principal's `suspended`.
  */
-import { db } from "../db/client";
-import { DomainError } from "../errors";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
 
 export const SUSPENDED_MESSAGE = "This account is suspended.";
 

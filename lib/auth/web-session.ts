@@ -11,14 +11,14 @@
  */
 import { createHmac } from "node:crypto";
 import { decode } from "next-auth/jwt";
-import { env } from "../config/env";
-import { db } from "../db/client";
-import { stampActivity } from "../db/unannounced";
-import { signingSecret } from "../crypto/signing";
+import { env } from "@/lib/config/env";
+import { db } from "@/lib/db/client";
+import { stampActivity } from "@/lib/db/unannounced";
+import { signingSecret } from "@/lib/crypto/signing";
 import { isSameOrigin } from "./same-origin";
-import { dropEndedSession, sessionEnded } from "../sessions/expiry";
+import { dropEndedSession, sessionEnded } from "@/lib/sessions/expiry";
 import { accountSummary } from "./authenticate";
-import type { AccountSummary, Principal } from "../types/principal";
+import type { AccountSummary, Principal } from "@/lib/types/principal";
 
 /** next-auth's session cookie: `__Secure-` prefixed when the site runs on https. */
 export const SESSION_COOKIE_NAMES = ["__Secure-next-auth.session-token", "next-auth.session-token"] as const;

@@ -9,10 +9,10 @@ import { constants } from "node:fs";
 import { copyFile, mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
-import type { DatabaseConfig } from "../db/config";
-import { SECRET_FILE_NAME } from "../crypto/signing";
-import { DomainError } from "../errors";
-import type { StorageKind } from "../storage/types";
+import type { DatabaseConfig } from "@/lib/db/config";
+import { SECRET_FILE_NAME } from "@/lib/crypto/signing";
+import { DomainError } from "@/lib/errors";
+import type { StorageKind } from "@/lib/storage/types";
 import { listFiles, requireEmpty } from "./folders";
 import { DATABASE_ENTRY, hashFile, MANIFEST_FORMAT, MANIFEST_VERSION, writeManifest, type ManifestEntry } from "./manifest";
 

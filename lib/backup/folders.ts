@@ -1,7 +1,7 @@
 /** Folder checks and walks shared by backup create and restore. */
 import { readdir } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { DomainError } from "../errors";
+import { DomainError } from "@/lib/errors";
 
 /** True when `dir` does not exist or holds nothing. */
 export async function isEmptyOrMissing(dir: string): Promise<boolean> {

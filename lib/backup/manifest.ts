@@ -8,7 +8,7 @@ import { createReadStream } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { DomainError } from "../errors";
+import { DomainError } from "@/lib/errors";
 
 export const MANIFEST_NAME = "manifest.json";
 export const MANIFEST_FORMAT = "mediahost-backup";

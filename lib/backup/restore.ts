@@ -6,8 +6,8 @@
 import { constants } from "node:fs";
 import { access, copyFile, mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import type { DatabaseConfig } from "../db/config";
-import { DomainError } from "../errors";
+import type { DatabaseConfig } from "@/lib/db/config";
+import { DomainError } from "@/lib/errors";
 import { POSTGRES_MESSAGE } from "./create";
 import { requireEmpty } from "./folders";
 import { DATABASE_ENTRY } from "./manifest";

@@ -11,8 +11,8 @@
  * no signal reports (a hand-edited database). Beyond `maxEntries` (or `maxWeight`) the
  * least recently used entries go.
  */
-import { changeVersion } from "../db/client";
-import { recordCacheLookup } from "../metrics/registry";
+import { changeVersion } from "@/lib/db/client";
+import { recordCacheLookup } from "@/lib/metrics/registry";
 
 export interface VersionedCacheOptions<V> {
   /** Names the cache in GET /metrics' `cache_lookups_total` (docs/metrics.md). */

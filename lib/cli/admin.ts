@@ -3,10 +3,10 @@
  * code out. scripts/admin.ts wires it to argv, stdout and the configured database; tests
  * call it directly against their own database.
  */
-import { settleWebhookEvents } from "../webhooks/events";
-import { listenForPostEvents } from "../webhooks/post-events";
-import { DomainError, errorBody, errorBodyOf, isDomainError } from "../errors";
-import { refreshStoredSettings } from "../settings/stored";
+import { settleWebhookEvents } from "@/lib/webhooks/events";
+import { listenForPostEvents } from "@/lib/webhooks/post-events";
+import { DomainError, errorBody, errorBodyOf, isDomainError } from "@/lib/errors";
+import { refreshStoredSettings } from "@/lib/settings/stored";
 import { parseArgv, unexpectedArgument } from "./argv";
 import { COMMANDS, findCommand, type Command, type CommandOutput } from "./commands";
 

@@ -3,7 +3,7 @@
  * words and the flags. What each flag means is left to the command's schema
  * (lib/cli/commands.ts); here a flag is only a name and a raw value.
  */
-import { DomainError } from "../errors";
+import { DomainError } from "@/lib/errors";
 
 /** A flag's raw value: the following argument, or `true` when the flag stands alone. */
 export type FlagValue = string | true;

@@ -4,12 +4,12 @@
  * upgrade must hold the database as it was.
  */
 import { z } from "zod";
-import { createBackup } from "../backup/create";
-import { restoreBackup } from "../backup/restore";
-import { verifyBackup } from "../backup/verify";
-import { env } from "../config/env";
-import { dataDir, databaseConfig } from "../db/config";
-import { DomainError } from "../errors";
+import { createBackup } from "@/lib/backup/create";
+import { restoreBackup } from "@/lib/backup/restore";
+import { verifyBackup } from "@/lib/backup/verify";
+import { env } from "@/lib/config/env";
+import { dataDir, databaseConfig } from "@/lib/db/config";
+import { DomainError } from "@/lib/errors";
 import { type Command, command } from "./command";
 
 /** A folder path; as the table's other value flags, "is required" when absent. */

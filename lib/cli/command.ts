@@ -3,7 +3,7 @@
  * the command groups beside it build theirs with `command`).
  */
 import { z } from "zod";
-import { DomainError } from "../errors";
+import { DomainError } from "@/lib/errors";
 import type { FlagValue } from "./argv";
 
 /** What a command prints: one JSON object. */

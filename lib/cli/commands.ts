@@ -4,11 +4,11 @@
  * this table only validates flags, resolves `U` (username or id) and shapes the output.
  */
 import { z } from "zod";
-import { cliActor, listAudit, recordAudit, type AuditEntry, type AuditTarget } from "../audit/log";
-import { createInvite, INVITE_MAX_DAYS, listInvites, revokeInvite, type InviteRecord } from "../admin/invites";
-import { quarantinePost, releasePost } from "../admin/posts";
-import { decideReport } from "../admin/reports";
-import { ROLES, setRole } from "../admin/roles";
+import { cliActor, listAudit, recordAudit, type AuditEntry, type AuditTarget } from "@/lib/audit/log";
+import { createInvite, INVITE_MAX_DAYS, listInvites, revokeInvite, type InviteRecord } from "@/lib/admin/invites";
+import { quarantinePost, releasePost } from "@/lib/admin/posts";
+import { decideReport } from "@/lib/admin/reports";
+import { ROLES, setRole } from "@/lib/admin/roles";
 import {
   changePlan,
   changePriorityMinutes,
@@ -17,19 +17,19 @@ import {
   issueUserResetLink,
   suspendAccount,
   unsuspendAccount,
-} from "../admin/users";
-import { writeAccountExport } from "../accounts/export-file";
-import { createApp, regenerateApp, revokeApp, verifyAppKey } from "../apps/apps";
-import { resetTwoFactor } from "../auth/factors/two-factor";
-import { chatterinoConfig, flameshotScript, sharexConfig, sharexLinksConfig } from "../apps/client-config";
-import { PLANS, parseBytes } from "../plans";
-import { restrictPost } from "../posts/moderation";
-import { listReports, type ReportRecord, type ReportUser } from "../reports/review";
-import { createSession } from "../sessions/sessions";
-import { addMember, createTeam, lapseTeam, renewTeam } from "../teams/teams";
-import { importDirectory } from "../uploads/import-dir";
-import { createUser, requireUser } from "../users/accounts";
-import { PRIVACIES } from "../posts/privacy";
+} from "@/lib/admin/users";
+import { writeAccountExport } from "@/lib/accounts/export-file";
+import { createApp, regenerateApp, revokeApp, verifyAppKey } from "@/lib/apps/apps";
+import { resetTwoFactor } from "@/lib/auth/factors/two-factor";
+import { chatterinoConfig, flameshotScript, sharexConfig, sharexLinksConfig } from "@/lib/apps/client-config";
+import { PLANS, parseBytes } from "@/lib/plans";
+import { restrictPost } from "@/lib/posts/moderation";
+import { listReports, type ReportRecord, type ReportUser } from "@/lib/reports/review";
+import { createSession } from "@/lib/sessions/sessions";
+import { addMember, createTeam, lapseTeam, renewTeam } from "@/lib/teams/teams";
+import { importDirectory } from "@/lib/uploads/import-dir";
+import { createUser, requireUser } from "@/lib/users/accounts";
+import { PRIVACIES } from "@/lib/posts/privacy";
 import { backupCommands } from "./backup-commands";
 import { command, type Command, type CommandOutput } from "./command";
 import { mediaCommands } from "./media-commands";

@@ -3,7 +3,7 @@
  * (docs/media.md, "Binaries"), so an operator can check that security updates reached it.
  * Reads no database.
  */
-import { describeMediaTools } from "../media/tools";
+import { describeMediaTools } from "@/lib/media/tools";
 import { type Command, command } from "./command";
 
 /** Listed in commands.ts's table. */

@@ -5,9 +5,9 @@
  * racing on a new database are safe: the migrator takes the engine's migration lock and
  * the second finds nothing left to apply.
  */
-import type { Db } from "../db/client";
-import type { DatabaseConfig, DatabaseProvider } from "../db/config";
-import { applyMigrations, migrationList } from "../db/migrator";
+import type { Db } from "@/lib/db/client";
+import type { DatabaseConfig, DatabaseProvider } from "@/lib/db/config";
+import { applyMigrations, migrationList } from "@/lib/db/migrator";
 
 /** Names of the applied migrations, or an empty set when the history table does not exist yet. */
 async function appliedMigrations(client: Db, provider: DatabaseProvider): Promise<Set<string>> {

@@ -4,14 +4,14 @@
  * the console), the set-up code /setup asks for, and `user list`.
  */
 import { z } from "zod";
-import { setupCode, setupPending } from "../accounts/setup";
-import { listUsers, type AdminUserRow } from "../admin/users";
-import { ROLES } from "../admin/roles";
-import { cliActor } from "../audit/log";
-import { env } from "../config/env";
-import { DomainError } from "../errors";
-import { PLANS } from "../plans";
-import { changeSetting, getSetting, listSettings, type SettingState } from "../settings/change";
+import { setupCode, setupPending } from "@/lib/accounts/setup";
+import { listUsers, type AdminUserRow } from "@/lib/admin/users";
+import { ROLES } from "@/lib/admin/roles";
+import { cliActor } from "@/lib/audit/log";
+import { env } from "@/lib/config/env";
+import { DomainError } from "@/lib/errors";
+import { PLANS } from "@/lib/plans";
+import { changeSetting, getSetting, listSettings, type SettingState } from "@/lib/settings/change";
 import { type Command, type CommandOutput, command } from "./command";
 
 const name = z

@@ -14,8 +14,8 @@
  * writes it (tests/config/settings.test.ts).
  */
 import { z } from "zod";
-import { parseBytes } from "../plans";
-import { isPrivacy, PRIVACY_CHOICES, type Privacy } from "../types/privacy";
+import { parseBytes } from "@/lib/plans";
+import { isPrivacy, PRIVACY_CHOICES, type Privacy } from "@/lib/types/privacy";
 import { optionalInt } from "./env-fields";
 import { type Environment, forgetMergedSource, settingsSource, storedVersion } from "./stored-settings";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy";

@@ -10,7 +10,7 @@
  * the others are read at start-up only and shown read-only. A value set in the
  * environment always wins and shows as locked.
  */
-import { PLAN_DEFAULTS, PLAN_SETTING_FIELDS, PLANS, type PlanLimits, planLimits } from "../plans";
+import { PLAN_DEFAULTS, PLAN_SETTING_FIELDS, PLANS, type PlanLimits, planLimits } from "@/lib/plans";
 import { setting } from "./env";
 
 export type SettingSection =

@@ -22,8 +22,8 @@
  */
 import { open, writeFile, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
-import { accountOf, type Principal } from "../types/principal";
-import { DomainError, isDomainError } from "../errors";
+import { accountOf, type Principal } from "@/lib/types/principal";
+import { DomainError, isDomainError } from "@/lib/errors";
 import {
   canConvert,
   convertFile,
@@ -34,15 +34,15 @@ import {
   sniffFile,
   type ConvertTarget,
   type Sniffed,
-} from "../media";
-import { SNIFF_MAX_BYTES } from "../media/sniff";
-import { planLimits } from "../plans";
-import { withTempDir } from "../files/temp";
+} from "@/lib/media";
+import { SNIFF_MAX_BYTES } from "@/lib/media/sniff";
+import { planLimits } from "@/lib/plans";
+import { withTempDir } from "@/lib/files/temp";
 import { convertInMemoryMaxBytes, convertTimeoutMs } from "./config";
 import { streamFileHandle } from "./file-stream";
 import { attachmentFilename } from "./filename";
-import { settingsSource } from "../config/stored-settings";
-import { describeFileKind } from "../media/kind-name";
+import { settingsSource } from "@/lib/config/stored-settings";
+import { describeFileKind } from "@/lib/media/kind-name";
 
 /** The multipart field the file is read from. */
 export const CONVERT_FIELD = "file";
@@ -54,7 +54,7 @@ export const CONVERT_FIELD = "file";
  * than be drained forever (docs/convert.md, "Size caps": 413 when the file or the whole
  * request is over).
  */
-export { MULTIPART_OVERHEAD_BYTES } from "../uploads/multipart";
+export { MULTIPART_OVERHEAD_BYTES } from "@/lib/uploads/multipart";
 
 /** What a caller may convert: the spec's caps (team keys count as Ultra) and video → GIF. */
 export interface ConvertAllowance {

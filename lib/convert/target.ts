@@ -5,8 +5,8 @@
  * must see the same answer here as anywhere. The message names `jpeg` for those who typed
  * the extension.
  */
-import { DomainError } from "../errors";
-import { CONVERT_TARGETS, isConvertTarget, type ConvertTarget } from "../media";
+import { DomainError } from "@/lib/errors";
+import { CONVERT_TARGETS, isConvertTarget, type ConvertTarget } from "@/lib/media";
 
 export const CONVERT_TARGET_HEADER = "convert-target";
 

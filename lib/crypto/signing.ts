@@ -11,8 +11,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { env } from "../config/env";
-import { dataDir } from "../db/config";
+import { env } from "@/lib/config/env";
+import { dataDir } from "@/lib/db/config";
 
 export const SIGNED_URL_TTL_SECONDS = 86_400;
 export const SECRET_FILE_NAME = "signing-secret";

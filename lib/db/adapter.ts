@@ -1,13 +1,13 @@
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQuery, Transaction } from "@prisma/driver-adapter-utils";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import { optionalPackage } from "../config/packages";
-import { env } from "../config/env";
-import { setGaugeSource } from "../metrics/registry";
+import { optionalPackage } from "@/lib/config/packages";
+import { env } from "@/lib/config/env";
+import { setGaugeSource } from "@/lib/metrics/registry";
 import { markChanged } from "./change-signal";
 import { postgresTarget, type DatabaseConfig } from "./config";
 import { announcesWrites } from "./announce-scope";
-import { asUnavailable, DependencyUnavailable } from "../faults/classify";
-import { isDown, markUp } from "../faults/outages";
+import { asUnavailable, DependencyUnavailable } from "@/lib/faults/classify";
+import { isDown, markUp } from "@/lib/faults/outages";
 import { cachePreparedStatements, sqliteClientOf } from "./sqlite-statements";
 
 export interface AdapterOptions {

@@ -24,7 +24,7 @@
  */
 import Database from "better-sqlite3";
 import type pg from "pg";
-import { optionalPackage } from "../config/packages";
+import { optionalPackage } from "@/lib/config/packages";
 import { postgresTarget, type DatabaseConfig } from "./config";
 
 export const CHANGE_CHANNEL = "mediahost_changes";

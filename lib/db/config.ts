@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type Environment, setting } from "../config/env";
+import { type Environment, setting } from "@/lib/config/env";
 
 export type DatabaseProvider = "sqlite" | "postgres";
 

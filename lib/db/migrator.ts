@@ -15,7 +15,7 @@ import {
   type SqlMigrationAwareDriverAdapterFactory,
 } from "@prisma/driver-adapter-utils";
 import { postgresTarget, type DatabaseConfig, type DatabaseProvider } from "./config";
-import { env } from "../config/env";
+import { env } from "@/lib/config/env";
 import { createAdapter } from "./adapter";
 
 /** The subset of the wasm SchemaEngine we use (its .d.ts is not reachable as a type import here). */

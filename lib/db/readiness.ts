@@ -13,8 +13,8 @@ import { join } from "node:path";
 import { configOf, db } from "./client";
 import { databaseConfig, dataDir } from "./config";
 import { pendingMigrations } from "./migrator";
-import { env } from "../config/env";
-import { DomainError } from "../errors";
+import { env } from "@/lib/config/env";
+import { DomainError } from "@/lib/errors";
 
 export const MIGRATE_COMMAND = "npm run db:migrate";
 
@@ -84,5 +84,5 @@ export function storageProblem(): string | null {
 export async function requireMigratedSchema(): Promise<void> {
   if (known.ready) return;
   const state = await schemaState().catch(() => null);
-  if (state && !state.ready) throw new DomainError("unavailable", notMigratedMessage(state.pending), 503);
+  if (state && !state.ready) throw new DomainError("unavailable", notMigratedMessage(state.pending));
 }

@@ -12,7 +12,7 @@
  * A new kind of target is one more member of CdnTarget, one branch here and one in
  * lib/delivery/decide.ts.
  */
-import { RENDITION_SEGMENT, RENDITION_WIDTHS, parseRenditionSegments, type RenditionWidth } from "../renditions";
+import { RENDITION_SEGMENT, RENDITION_WIDTHS, parseRenditionSegments, type RenditionWidth } from "@/lib/renditions";
 
 /** A post's file, named by the post's code and the file's name. */
 interface PostTarget {

@@ -3,7 +3,7 @@
  * Range (RFC 9110 §14.2), If-None-Match, If-Modified-Since and If-Range (§13.1). Pure
  * functions of the header values and the object's size, ETag and mtime.
  */
-import type { ByteRange } from "../storage/types";
+import type { ByteRange } from "@/lib/storage/types";
 
 export type RangeDecision =
   /** No usable Range header: send the whole object with 200. */

@@ -13,10 +13,10 @@
  * moderated. Public files never expiring are cached for a year; others until the
  * signature or the post expires, whichever comes first.
  */
-import { verifySignature } from "../crypto/signing";
-import type { ErrorType } from "../errors";
-import { cacheableUntil, deliverableExpired } from "../posts/files";
-import { renditionKey, renditionSourceKey, type RenditionWidth } from "../renditions";
+import { verifySignature } from "@/lib/crypto/signing";
+import type { ErrorType } from "@/lib/errors";
+import { cacheableUntil, deliverableExpired } from "@/lib/posts/files";
+import { renditionKey, renditionSourceKey, type RenditionWidth } from "@/lib/renditions";
 import type { CdnTarget } from "./cdn-path";
 import { NO_SUCH_FILE } from "./cdn-path";
 

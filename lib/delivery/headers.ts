@@ -2,7 +2,7 @@
  * Response headers of direct files: which types a browser may render, how a file is
  * named, how long it may be cached, and the hardening every file response carries.
  */
-import { normalizeContentType } from "../storage/keys";
+import { normalizeContentType } from "@/lib/storage/keys";
 
 /**
  * The only types sent as themselves (inline). Anything else, HTML and SVG included, is

@@ -7,12 +7,12 @@
  * the same expiry as the playlist's own URL (24 h from when the post was read), so a
  * player never holds an unsigned link and a leaked playlist dies with its signature.
  */
-import { findDeliverableStream } from "../posts/files";
-import { errorResponse } from "../http/respond";
-import { storage } from "../storage";
+import { findDeliverableStream } from "@/lib/posts/files";
+import { errorResponse } from "@/lib/http/respond";
+import { storage } from "@/lib/storage";
 import { cacheControl, FILE_SECURITY_HEADERS } from "./headers";
 import { serveObject } from "./serve";
-import { nowSeconds, signPath } from "../crypto/signing";
+import { nowSeconds, signPath } from "@/lib/crypto/signing";
 import type { CdnTarget } from "./cdn-path";
 import { accessRefusal, REFUSALS } from "./decide";
 

@@ -10,5 +10,5 @@ export {
   signingSecret,
   verifySignature,
   type SignedUrlCheck,
-} from "../crypto/signing";
+} from "@/lib/crypto/signing";
 export { INLINE_TYPES, contentDisposition, resolveType } from "./headers";

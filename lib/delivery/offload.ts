@@ -14,7 +14,7 @@
  * and the few requests whose outcome the proxy or bucket would judge by rules of its own
  * (`proxyMaySend`) are served by the service.
  */
-import { env, type Env } from "../config/env";
+import { env, type Env } from "@/lib/config/env";
 import type { RangeDecision } from "./conditional";
 
 export type Offload = { mode: "off" } | { mode: "x-accel"; prefix: string } | { mode: "redirect"; publicUrl: string | null };

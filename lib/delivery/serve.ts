@@ -6,13 +6,13 @@
  * serveObject. With a delivery offload (./offload.ts) the same answers are decided here and
  * the bytes of a 200 or 206 are left to the proxy (X-Accel-Redirect) or the bucket (a redirect).
  */
-import { attachResponseBody, lazyWebStream } from "../http/node-bridge";
-import { errorResponse } from "../http/respond";
-import { storage as defaultStorage } from "../storage";
-import type { ObjectInfo, ObjectStream, Storage } from "../storage/types";
+import { attachResponseBody, lazyWebStream } from "@/lib/http/node-bridge";
+import { errorResponse } from "@/lib/http/respond";
+import { storage as defaultStorage } from "@/lib/storage";
+import type { ObjectInfo, ObjectStream, Storage } from "@/lib/storage/types";
 import { ifRangeAllows, noneMatchHits, notModifiedSince, parseRange, type RangeDecision } from "./conditional";
 import { FILE_SECURITY_HEADERS, cacheControl, contentDisposition, resolveType, type ResolvedType } from "./headers";
-import { nowSeconds } from "../crypto/signing";
+import { nowSeconds } from "@/lib/crypto/signing";
 import { configuredOffload, proxyMaySend, redirectSeconds, type Offload, type OffloadPreconditions } from "./offload";
 
 export interface ServeOptions {

@@ -5,7 +5,7 @@
  * both /cdn lanes, the page server), counted in the outage log (./outages.ts) instead of a
  * stack trace per request.
  */
-import { DomainError, isDomainError } from "../errors";
+import { DomainError, isDomainError } from "@/lib/errors";
 import { countRefused, type Dependency, markDown, markUp } from "./outages";
 
 /** `Retry-After` of a 503 caused by a dependency: a short outage is over by then, a long one costs a retry every few seconds. */

@@ -6,7 +6,7 @@
  */
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
-import type { RouteRequest } from "../types/route-request";
+import type { RouteRequest } from "@/lib/types/route-request";
 
 const requestBodies = new WeakMap<RouteRequest, Readable>();
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { mkdtemp, readdir, rm, rmdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { dataDir } from "../db/config";
+import { dataDir } from "@/lib/db/config";
 import { ownerTag } from "./owner-tag";
 
 /**

@@ -5,15 +5,15 @@
  * page at /f/{code} listing the posts anyone with their link may see.
  */
 import { sqltag as sql } from "@prisma/client/runtime/client";
-import { env } from "../config/env";
-import type { Prisma } from "../db/client";
-import { db } from "../db/client";
-import { afterPosition, keysetPage, newestFirst, type Page, type Position } from "../db/paging";
-import { DomainError } from "../errors";
-import { isUniqueViolation } from "../prisma-support";
-import { newShareCode } from "../posts/codes";
-import { notExpiredWhere } from "../posts/expiry-rules";
-import { postForChange, postInclude, type PostRecord, type Viewer } from "../posts/read";
+import { env } from "@/lib/config/env";
+import type { Prisma } from "@/lib/db/client";
+import { db } from "@/lib/db/client";
+import { afterPosition, keysetPage, newestFirst, type Page, type Position } from "@/lib/db/paging";
+import { DomainError } from "@/lib/errors";
+import { isUniqueViolation } from "@/lib/prisma-support";
+import { newShareCode } from "@/lib/posts/codes";
+import { notExpiredWhere } from "@/lib/posts/expiry-rules";
+import { postForChange, postInclude, type PostRecord, type Viewer } from "@/lib/posts/read";
 
 export const FOLDER_PRIVACIES = ["public", "private"] as const;
 export type FolderPrivacy = (typeof FOLDER_PRIVACIES)[number];

@@ -8,8 +8,8 @@
  * formats). docs/gifs.md explains the design; docs/performance.md, "GIF search" sums up the query plans that bench:gifs prints.
  */
 import { empty, join, raw, sqltag as sql, type Sql } from "@prisma/client/runtime/client";
-import { db } from "../db/client";
-import type { Position } from "../db/paging";
+import { db } from "@/lib/db/client";
+import type { Position } from "@/lib/db/paging";
 import type { SearchTerm } from "./terms";
 
 /** One row read from a driving stream: a post, its sort key, and whether GET /gifs lists it. */

@@ -9,9 +9,9 @@
  * `has_more` is true, which the spec allows: the cursor then points at the last candidate
  * read, so the next page goes on from there and nothing is skipped or repeated.
  */
-import { db } from "../db/client";
-import type { Page, Position } from "../db/paging";
-import { postInclude, type PostRecord } from "../posts/read";
+import { db } from "@/lib/db/client";
+import type { Page, Position } from "@/lib/db/paging";
+import { postInclude, type PostRecord } from "@/lib/posts/read";
 import { chooseDriver, type Driver } from "./driver";
 import { gifPostStreamSql, scan, wordStreamSql, type Candidate } from "./queries";
 import type { SearchTerm } from "./terms";

@@ -3,7 +3,7 @@
  * (lib/posts/words.ts: lower-case, accents folded, split on non-letters), so "CAFÉ" finds
  * "café" and "Cafe" alike on SQLite and PostgreSQL.
  */
-import { normaliseWords, prefixUpperBound } from "../posts/words";
+import { normaliseWords, prefixUpperBound } from "@/lib/posts/words";
 
 /** At most 6 search words are used; later ones are ignored (docs/gifs.md, "Search semantics"). */
 export const MAX_SEARCH_WORDS = 6;

@@ -4,8 +4,8 @@
  * `GET /posts/{code}` is otherwise a dozen awaits, and every promise pays for Next's
  * AsyncLocalStorage hooks.
  */
-import { peekKey } from "../auth/authenticate";
-import { counterStore } from "../ratelimit";
+import { peekKey } from "@/lib/auth/authenticate";
+import { counterStore } from "@/lib/ratelimit";
 import { requestClientIp } from "./client-ip";
 import { cachedJson } from "./frozen-json";
 import { checkPrincipal } from "./key-policy";

@@ -13,7 +13,7 @@
  * `requestClientIp`.
  */
 import { BlockList, isIP } from "node:net";
-import { NAMED, type TrustedRange, type TrustProxy } from "../config/trust-proxy";
+import { NAMED, type TrustedRange, type TrustProxy } from "@/lib/config/trust-proxy";
 
 /** "::ffff:1.2.3.4" (IPv4 on a dual-stack socket) → "1.2.3.4"; trims brackets and ports. */
 export function normalizeIp(raw: string): string {

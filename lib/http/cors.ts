@@ -9,7 +9,7 @@
  * Every value is built once (the preflight's when its dispatcher is made): the dispatcher
  * adds these to each reply without computing anything per request.
  */
-import { RATE_LIMIT_HEADER } from "../ratelimit/headers";
+import { RATE_LIMIT_HEADER } from "@/lib/ratelimit/headers";
 import { KEY_HEADER, type RouteDef } from "./route";
 
 /** `Access-Control-Allow-Origin` of every API and Relay reply, errors included. */

@@ -6,8 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { DomainError } from "../errors";
-import type { KeyPosition, Page, Position } from "../db/paging";
+import { DomainError } from "@/lib/errors";
+import type { KeyPosition, Page, Position } from "@/lib/db/paging";
 
 export type { KeyPosition, Position };
 

@@ -10,10 +10,10 @@
  * copying them to add headers, was a large share of a small read's time
  * (docs/performance.md, "Cached reads on Node's request").
  */
-import { isDomainError } from "../errors";
-import { refusalFor } from "../faults/classify";
-import { metrics, recordRequest } from "../metrics/registry";
-import { RATE_LIMIT_HEADER } from "../ratelimit/headers";
+import { isDomainError } from "@/lib/errors";
+import { refusalFor } from "@/lib/faults/classify";
+import { metrics, recordRequest } from "@/lib/metrics/registry";
+import { RATE_LIMIT_HEADER } from "@/lib/ratelimit/headers";
 import { answerFromCache, type ReadRequest } from "./cached-read";
 import { ALLOW_ORIGIN, EXPOSE_HEADERS, preflightHeaders } from "./cors";
 import { handle } from "./pipeline";

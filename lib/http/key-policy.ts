@@ -3,10 +3,10 @@
  * sign-in cookie, then the key-kind policy the route declares (`auth`, `keys`,
  * `refusesLapsedTeam`, `galleryAccess`).
  */
-import { authenticateKey } from "../auth/authenticate";
-import { authenticateWebSession } from "../auth/web-session";
-import { DomainError } from "../errors";
-import { accountOf, hasGalleryAccess, type Principal } from "../types/principal";
+import { authenticateKey } from "@/lib/auth/authenticate";
+import { authenticateWebSession } from "@/lib/auth/web-session";
+import { DomainError } from "@/lib/errors";
+import { accountOf, hasGalleryAccess, type Principal } from "@/lib/types/principal";
 import { KEY_HEADER, type RouteDef, type Surface } from "./route";
 
 /** The principal of a request, or null on a route that needs none; 401/403 when refused. */

@@ -11,7 +11,7 @@
 import { Readable } from "node:stream";
 
 // Request bodies live below the HTTP layer, where uploads read them (lib/files/request-body.ts).
-export { abandonRequestBody, attachRequestBody, readRequestBody, requestBody } from "../files/request-body";
+export { abandonRequestBody, attachRequestBody, readRequestBody, requestBody } from "@/lib/files/request-body";
 
 export type NativeBody = { kind: "text"; text: string } | { kind: "bytes"; bytes: Uint8Array } | { kind: "stream"; stream: Readable };
 

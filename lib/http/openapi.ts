@@ -4,8 +4,8 @@
  * which is OpenAPI 3.1's schema dialect; schemas with a `meta({id})` become components.
  */
 import { z } from "zod";
-import { ERROR_STATUS } from "../errors";
-import { BUCKETS } from "../ratelimit/buckets";
+import { ERROR_STATUS } from "@/lib/errors";
+import { BUCKETS } from "@/lib/ratelimit/buckets";
 import { KEY_HEADER, type RouteDef, type Surface } from "./route";
 
 type JsonSchema = Record<string, unknown>;

@@ -3,7 +3,7 @@
  * Every failure is a DomainError("invalid_request") naming the field.
  */
 import { z } from "zod";
-import { DomainError } from "../errors";
+import { DomainError } from "@/lib/errors";
 
 /** `true`/`false` only, trimmed and case-insensitive; absent → the default; else 400. */
 export function booleanHeader(headers: Headers, name: string, fallback: boolean): boolean {
@@ -15,7 +15,7 @@ export function booleanHeader(headers: Headers, name: string, fallback: boolean)
   throw new DomainError("invalid_request", `Header ${name} must be true or false.`);
 }
 
-import { PRIVACIES, PRIVACY_CHOICES, type Privacy } from "../posts/privacy";
+import { PRIVACIES, PRIVACY_CHOICES, type Privacy } from "@/lib/posts/privacy";
 
 export { PRIVACIES, type Privacy };
 

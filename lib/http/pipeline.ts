@@ -4,7 +4,7 @@
  * headers) → parse (400) → handler → reply. Errors are thrown as DomainError; the
  * dispatcher (dispatch.ts) turns them into replies.
  */
-import { requireMigratedSchema, schemaKnownReady } from "../db/readiness";
+import { requireMigratedSchema, schemaKnownReady } from "@/lib/db/readiness";
 import { requestClientIp } from "./client-ip";
 import { authorize } from "./key-policy";
 import { rateLimit } from "./rate-limit";

@@ -3,13 +3,13 @@
  * headers (and 429) its hit gives. The awaited form counts on any store; the cached read
  * counts with the store's synchronous `hitNow` (cached-read.ts).
  */
-import { DomainError } from "../errors";
-import { recordRateLimited } from "../metrics/registry";
-import { counterStore } from "../ratelimit";
-import { BUCKETS, bucketRule, ipSubject, principalSubject, type BucketName, type BucketRule } from "../ratelimit/buckets";
-import { rateLimitHeaders } from "../ratelimit/headers";
-import type { WindowResult } from "../ratelimit/store";
-import type { Principal } from "../types/principal";
+import { DomainError } from "@/lib/errors";
+import { recordRateLimited } from "@/lib/metrics/registry";
+import { counterStore } from "@/lib/ratelimit";
+import { BUCKETS, bucketRule, ipSubject, principalSubject, type BucketName, type BucketRule } from "@/lib/ratelimit/buckets";
+import { rateLimitHeaders } from "@/lib/ratelimit/headers";
+import type { WindowResult } from "@/lib/ratelimit/store";
+import type { Principal } from "@/lib/types/principal";
 import type { ReplyHeaders } from "./reply";
 
 /** Counts the request against its bucket; the limit headers go into `headers`, a denied hit throws 429. */

@@ -4,9 +4,9 @@
  * custom server writes a Reply straight to the socket (lib/server/fast-lane.ts); Next's
  * route handlers get it as a Web Response (web-response.ts).
  */
-import { isMissingSchemaError, notMigratedMessage } from "../db/readiness";
-import { isDomainError, statusOf, type ErrorType } from "../errors";
-import { refusalFor } from "../faults/classify";
+import { isMissingSchemaError, notMigratedMessage } from "@/lib/db/readiness";
+import { isDomainError, statusOf, type ErrorType } from "@/lib/errors";
+import { refusalFor } from "@/lib/faults/classify";
 import { describeZodError } from "./parse";
 import { errorBody, JSON_TYPE } from "./respond";
 import type { RouteDef } from "./route";

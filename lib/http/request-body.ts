@@ -1,6 +1,6 @@
 /** Reading and parsing a request's parts: path and query against their schemas, the JSON body within its limit. */
 import type { z } from "zod";
-import { DomainError, isDomainError } from "../errors";
+import { DomainError, isDomainError } from "@/lib/errors";
 import { readRequestBody } from "./node-bridge";
 import { describeZodError } from "./parse";
 import type { RouteDef } from "./route";

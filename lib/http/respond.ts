@@ -1,6 +1,6 @@
 /** Building the service's responses: JSON bodies, the error shape, common headers. */
 import { attachResponseBody } from "./node-bridge";
-import { errorBody, statusOf, type ErrorType } from "../errors";
+import { errorBody, statusOf, type ErrorType } from "@/lib/errors";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
@@ -11,7 +11,7 @@ export function json(body: unknown, status = 200, headers?: HeadersInit): Respon
   return attachResponseBody(new Response(text, { status, headers: h }), { kind: "text", text });
 }
 
-export { errorBody } from "../errors";
+export { errorBody } from "@/lib/errors";
 
 /** The error object with the status of the type (or an override). */
 export function errorResponse(

@@ -3,19 +3,19 @@
  * dispatcher, the 404/405 logic and the OpenAPI documents are all derived from it.
  */
 import type { z } from "zod";
-import type { PersonalPrincipal, TeamPrincipal } from "../types/principal";
-import type { BucketName } from "../ratelimit/buckets";
+import type { PersonalPrincipal, TeamPrincipal } from "@/lib/types/principal";
+import type { BucketName } from "@/lib/ratelimit/buckets";
 
-import type { Surface } from "../types/surface";
-import type { RouteRequest } from "../types/route-request";
+import type { Surface } from "@/lib/types/surface";
+import type { RouteRequest } from "@/lib/types/route-request";
 
-export { KEY_HEADER, type KeyHeader, type Surface } from "../types/surface";
+export { KEY_HEADER, type KeyHeader, type Surface } from "@/lib/types/surface";
 /** HEAD is served by every GET route; a route declares HEAD itself only when it has no GET (tus). */
 export type Method = "GET" | "HEAD" | "POST" | "PATCH" | "PUT" | "DELETE";
 /** Key kinds an endpoint accepts: personal (app key on the API, session key on Relay) or team. */
 export type KeyKind = "personal" | "team";
 
-export type { RouteRequest } from "../types/route-request";
+export type { RouteRequest } from "@/lib/types/route-request";
 
 /** "key" (default): a key is required; "optional": checked when sent; "none": ignored. */
 export type AuthMode = "key" | "optional" | "none";

@@ -5,8 +5,8 @@
  * the next poll of the table; a duplicate one finds the row already claimed or done.
  */
 import type { Queue as BullQueue, Worker as BullWorker } from "bullmq";
-import { env } from "../config/env";
-import { markDown, markUp } from "../faults/outages";
+import { env } from "@/lib/config/env";
+import { markDown, markUp } from "@/lib/faults/outages";
 
 /**
  * bullmq is loaded at run time from node_modules, only when REDIS_URL is set, and kept

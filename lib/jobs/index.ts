@@ -9,16 +9,16 @@
  * feature: webhook deliveries register in lib/webhooks/delivery-job.ts. HLS renditions are
  * the queue's own kind.
  */
-import { markDown } from "../faults/outages";
-import { env } from "../config/env";
+import { markDown } from "@/lib/faults/outages";
+import { env } from "@/lib/config/env";
 import { openBullTransport, type BullTransport } from "./bull";
 import { hlsJobHandler, HLS_JOB } from "./hls-job";
-import { setGaugeSource } from "../metrics/registry";
+import { setGaugeSource } from "@/lib/metrics/registry";
 import { countJobsByState } from "./queue";
 import { JobWorker, type JobHandler } from "./worker";
 import { recoverDeadJobs } from "./queue";
 import { OCR_BACKFILL_JOB, OCR_JOB, ocrBackfillHandler, ocrJobHandler, startOcrBackfill } from "./ocr-job";
-import { ocrActive, ocrConfig } from "../media/tesseract";
+import { ocrActive, ocrConfig } from "@/lib/media/tesseract";
 
 export { enqueueJob } from "./queue";
 

@@ -9,11 +9,11 @@
  */
 import { buffer as readAll } from "node:stream/consumers";
 import { z } from "zod";
-import { db, type Tx } from "../db/client";
-import { readImageText } from "../media/ocr";
-import { ocrActive, ocrConfig, TesseractError } from "../media/tesseract";
-import { filesWithoutText, readsText, saveFileText } from "../posts/file-text";
-import { storage } from "../storage";
+import { db, type Tx } from "@/lib/db/client";
+import { readImageText } from "@/lib/media/ocr";
+import { ocrActive, ocrConfig, TesseractError } from "@/lib/media/tesseract";
+import { filesWithoutText, readsText, saveFileText } from "@/lib/posts/file-text";
+import { storage } from "@/lib/storage";
 import { enqueueJob } from "./queue";
 import { type JobContext, type JobHandler, PermanentJobError } from "./worker";
 

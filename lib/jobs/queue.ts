@@ -7,10 +7,10 @@
  */
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import { env } from "../config/env";
-import { db, type Tx } from "../db/client";
-import { isUniqueViolation } from "../prisma-support";
-import { ownerTag } from "../files/owner-tag";
+import { env } from "@/lib/config/env";
+import { db, type Tx } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/prisma-support";
+import { ownerTag } from "@/lib/files/owner-tag";
 
 export type JobState = "queued" | "running" | "done" | "failed";
 

@@ -8,8 +8,8 @@
  * JOB_POLL_MS, default 2 s; it also finds jobs left by a previous run, retries that came
  * due and leases that expired), and on Redis a BullMQ message (bull.ts).
  */
-import { isDependencyUnavailable } from "../faults/classify";
-import { recordJob } from "../metrics/registry";
+import { isDependencyUnavailable } from "@/lib/faults/classify";
+import { recordJob } from "@/lib/metrics/registry";
 import { claimJob, completeJob, DEFAULT_LEASE_MS, failJob, newWorkerId, releaseJob, renewLease, type JobRow, type JobState } from "./queue";
 
 export interface JobContext {

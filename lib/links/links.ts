@@ -8,12 +8,12 @@
  * per IP per hour, as views are counted (lib/social/views.ts).
  */
 import { randomInt } from "node:crypto";
-import { env } from "../config/env";
-import { db } from "../db/client";
-import { afterPosition, keysetPage, newestFirst, type Page, type Position } from "../db/paging";
-import { DomainError } from "../errors";
-import { isUniqueViolation } from "../prisma-support";
-import { counterStore, VIEW_DEDUP } from "../ratelimit";
+import { env } from "@/lib/config/env";
+import { db } from "@/lib/db/client";
+import { afterPosition, keysetPage, newestFirst, type Page, type Position } from "@/lib/db/paging";
+import { DomainError } from "@/lib/errors";
+import { isUniqueViolation } from "@/lib/prisma-support";
+import { counterStore, VIEW_DEDUP } from "@/lib/ratelimit";
 import { bareHost, isLinkDomainHost, isOwnHost } from "./own-hosts";
 
 export interface LinkRecord {

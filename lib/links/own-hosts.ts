@@ -9,8 +9,8 @@
  */
 import { BlockList, isIP } from "node:net";
 import { networkInterfaces } from "node:os";
-import { env } from "../config/env";
-import { db } from "../db/client";
+import { env } from "@/lib/config/env";
+import { db } from "@/lib/db/client";
 
 const LOCAL = new BlockList();
 LOCAL.addSubnet("127.0.0.0", 8, "ipv4");

@@ -5,8 +5,8 @@
  */
 import { availableParallelism } from "node:os";
 import { z } from "zod";
-import { setting } from "../config/env";
-import { optionalInt } from "../config/env-fields";
+import { setting } from "@/lib/config/env";
+import { optionalInt } from "@/lib/config/env-fields";
 
 const schema = z.object({
   MEDIA_CONCURRENCY: optionalInt(1),

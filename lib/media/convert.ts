@@ -9,7 +9,7 @@
  */
 import { readFile, rm, stat } from "node:fs/promises";
 import type { Metadata } from "sharp";
-import { DomainError } from "../errors";
+import { DomainError } from "@/lib/errors";
 import { mediaConfig } from "./config";
 import { demuxerFor, fileArg, inputArgs, runFfmpeg, type Demuxer } from "./ffmpeg";
 import {

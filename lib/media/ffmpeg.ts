@@ -9,7 +9,7 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { setPriority } from "node:os";
 import type { Readable } from "node:stream";
-import { DomainError } from "../errors";
+import { DomainError } from "@/lib/errors";
 import { mediaConfig } from "./config";
 import { withMediaSlot } from "./limiter";
 import { parseProbeJson, type ProbeResult } from "./probe";

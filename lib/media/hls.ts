@@ -12,7 +12,7 @@
 import { availableParallelism } from "node:os";
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DomainError } from "../errors";
+import { DomainError } from "@/lib/errors";
 import { mediaConfig } from "./config";
 import { fileArg, inputArgs, isMediaToolError, runFfmpeg } from "./ffmpeg";
 import { probeInput } from "./probe-input";

@@ -17,7 +17,7 @@
  */
 import { open, rm, stat, writeFile } from "node:fs/promises";
 import type { Metadata, OutputInfo, Sharp } from "sharp";
-import { DomainError } from "../errors";
+import { DomainError } from "@/lib/errors";
 import { mediaConfig } from "./config";
 import { planRewrite, scanImage, type ContainerInfo, type RewritePlan } from "./image-container";
 import { withMediaSlot } from "./limiter";

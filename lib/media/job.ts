@@ -3,7 +3,7 @@
  * JobClock hands each run the time that is left, so the budget bounds the whole job, and
  * jobError turns tool failures into the domain errors a client sees.
  */
-import { DomainError } from "../errors";
+import { DomainError } from "@/lib/errors";
 import { isMediaToolError, type RunOptions } from "./ffmpeg";
 import { withCause } from "./sharp";
 

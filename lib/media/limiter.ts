@@ -15,8 +15,8 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { stat } from "node:fs/promises";
-import { DomainError } from "../errors";
-import { setGaugeSource } from "../metrics/registry";
+import { DomainError } from "@/lib/errors";
+import { setGaugeSource } from "@/lib/metrics/registry";
 import { mediaConfig } from "./config";
 
 export type Release = () => void;

@@ -11,7 +11,7 @@
  *   harmless libjpeg warnings such as extraneous bytes are not, as browsers show those).
  */
 import sharp, { type Sharp, type SharpOptions } from "sharp";
-import { DomainError, isDomainError } from "../errors";
+import { DomainError, isDomainError } from "@/lib/errors";
 
 /** 0x3FFF × 0x3FFF, sharp's default: about 268 megapixels for a still image or one frame. */
 export const IMAGE_PIXEL_LIMIT = 268_402_689;

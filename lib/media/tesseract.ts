@@ -12,8 +12,8 @@ import { execFile, spawn } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { setPriority } from "node:os";
 import { delimiter, isAbsolute, join } from "node:path";
-import { type Environment, setting } from "../config/env";
-import { settingsSource, storedVersion } from "../config/stored-settings";
+import { type Environment, setting } from "@/lib/config/env";
+import { settingsSource, storedVersion } from "@/lib/config/stored-settings";
 
 export interface OcrConfig {
   /** OCR=off: the operator turned reading text off. */

@@ -25,7 +25,7 @@
  * transcode applies it to the pixels (ffmpeg autorotate), so the picture stays upright.
  */
 import { rm, stat } from "node:fs/promises";
-import { DomainError } from "../errors";
+import { DomainError } from "@/lib/errors";
 import { mediaConfig } from "./config";
 import { demuxerFor, fileArg, inputArgs, isMediaToolError, runFfmpeg, type Demuxer, type RunOptions } from "./ffmpeg";
 import { fastStart, type FastStartOptions } from "./faststart";

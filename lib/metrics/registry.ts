@@ -13,8 +13,8 @@
  * handlers (Next's bundles) load their own copies of this module.
  */
 import type { Counter, Histogram, Registry } from "prom-client";
-import { optionalPackage } from "../config/packages";
-import { env } from "../config/env";
+import { optionalPackage } from "@/lib/config/packages";
+import { env } from "@/lib/config/env";
 
 export type GaugeSource = () => number | Record<string, number> | Promise<number | Record<string, number>>;
 

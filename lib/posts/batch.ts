@@ -6,7 +6,7 @@
  * after another, in the request's order, so a batch costs the database what the same
  * requests one by one would, never more at once.
  */
-import { DomainError, isDomainError } from "../errors";
+import { DomainError, isDomainError } from "@/lib/errors";
 import type { Privacy } from "./privacy";
 import { isShareCode } from "./codes";
 import { updatePost } from "./edit";

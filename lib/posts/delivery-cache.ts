@@ -17,7 +17,7 @@
  * serves /cdn, and Next's, where the console's server actions moderate and delete posts),
  * and a forget in either must reach the entries /cdn reads.
  */
-import { changeVersion } from "../db/client";
+import { changeVersion } from "@/lib/db/client";
 
 export interface CachedDeliverable<T> {
   postId: string;

@@ -1,11 +1,11 @@
 /** PATCH /posts/{code}: title, description, privacy, expiry, view limit and (Relay) the access list. */
 import { forgetDeliverable } from "./delivery-cache";
-import { db } from "../db/client";
-import { DomainError } from "../errors";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
 import type { Privacy } from "./privacy";
 import { syncGifWords } from "./gif-words";
-import { moderator } from "../moderation/moderator";
-import type { Prisma } from "../db/client";
+import { moderator } from "@/lib/moderation/moderator";
+import type { Prisma } from "@/lib/db/client";
 import type { OpenedPost } from "./open";
 import { postForChange, postInclude, type Viewer } from "./read";
 import { indexPostWords } from "./words";

@@ -5,9 +5,9 @@
  * logged, never undone: the object is unreachable either way. Account deletion takes the
  * other order (erasePostFilesFirst).
  */
-import { db } from "../db/client";
-import { renditionKeys } from "../renditions";
-import { storage } from "../storage";
+import { db } from "@/lib/db/client";
+import { renditionKeys } from "@/lib/renditions";
+import { storage } from "@/lib/storage";
 import { forgetDeliverable } from "./delivery-cache";
 import { emitPostEvent } from "./events";
 import type { PostRecord } from "./record";

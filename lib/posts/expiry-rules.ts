@@ -3,9 +3,9 @@
  * expired, and the parsers of the upload headers and PATCH fields. lib/posts/expiry.ts
  * deletes what these rules call expired.
  */
-import { env } from "../config/env";
-import type { Prisma } from "../db/client";
-import { DomainError } from "../errors";
+import { env } from "@/lib/config/env";
+import type { Prisma } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
 
 /** What the expiry rules read from a post. */
 export interface ExpiringPost {

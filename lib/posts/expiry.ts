@@ -8,7 +8,7 @@
  * Nth view is served and moves `expiresAt` to at most VIEW_LIMIT_GRACE_SECONDS from then, so the
  * Nth viewer's page can still load its media; every later view is refused with 404.
  */
-import { db } from "../db/client";
+import { db } from "@/lib/db/client";
 import { isExpired } from "./expiry-rules";
 import { removePostRecord } from "./erase";
 import { findPostByCode } from "./record";

@@ -3,9 +3,9 @@
  * words in SearchWord (source: the file's id), normalised like the title's (words.ts), for
  * the owner's own search. Both cascade from the file and the post.
  */
-import type { Prisma } from "../db/client";
-import { db } from "../db/client";
-import { isForeignKeyViolation } from "../prisma-support";
+import type { Prisma } from "@/lib/db/client";
+import { db } from "@/lib/db/client";
+import { isForeignKeyViolation } from "@/lib/prisma-support";
 import { normaliseWords, prefixUpperBound } from "./words";
 
 export { automaticAlt, matchedLine } from "./text-lines";

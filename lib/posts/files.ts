@@ -1,8 +1,8 @@
 /** Looking up a stored file for direct delivery (/cdn/<code>/<name>). */
-import { db } from "../db/client";
-import { env } from "../config/env";
-import { isDependencyUnavailable } from "../faults/classify";
-import { isDown } from "../faults/outages";
+import { db } from "@/lib/db/client";
+import { env } from "@/lib/config/env";
+import { isDependencyUnavailable } from "@/lib/faults/classify";
+import { isDown } from "@/lib/faults/outages";
 import { cachedDeliverable, lastDecided, noteDecided, peekDeliverable, type CachedDeliverable } from "./delivery-cache";
 import { isExpired, isGated } from "./expiry-rules";
 import { isHidden } from "./read";

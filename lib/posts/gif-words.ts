@@ -7,7 +7,7 @@
  * transaction of every write that rewrites a post's words or changes its privacy or first
  * file (lib/posts/edit.ts, lib/posts/remove.ts).
  */
-import type { Tx } from "../db/client";
+import type { Tx } from "@/lib/db/client";
 
 export async function syncGifWords(tx: Pick<Tx, "post" | "postWord">, postId: string): Promise<void> {
   const post = await tx.post.findUnique({ where: { id: postId }, select: { privacy: true, firstFileGif: true } });

@@ -1,6 +1,6 @@
 /** Paged post lists, newest first: the caller's gallery and a user's public posts. */
-import type { Prisma } from "../db/client";
-import { db } from "../db/client";
+import type { Prisma } from "@/lib/db/client";
+import { db } from "@/lib/db/client";
 import {
   afterKey,
   afterPosition,
@@ -11,10 +11,10 @@ import {
   newestFirst,
   type Page,
   type Position,
-} from "../db/paging";
-import { DomainError } from "../errors";
+} from "@/lib/db/paging";
+import { DomainError } from "@/lib/errors";
 import type { Privacy } from "./privacy";
-import { findUser } from "../users/profile";
+import { findUser } from "@/lib/users/profile";
 import { notExpiredWhere } from "./expiry-rules";
 import { postInclude, type PostRecord } from "./read";
 import { normaliseWords, prefixUpperBound } from "./words";

@@ -3,9 +3,9 @@
  * quarantines a whole post (others get 403 `moderated`, the owner cannot modify it);
  * `restricted` keeps a post out of public listings by forcing it to unlisted for good.
  */
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { isRecordNotFound, WRITE_TRANSACTION } from "../prisma-support";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { isRecordNotFound, WRITE_TRANSACTION } from "@/lib/prisma-support";
 import { forgetDeliverable } from "./delivery-cache";
 import { emitPostEvent, type ModerationAction } from "./events";
 import type { Privacy } from "./privacy";

@@ -8,9 +8,9 @@
  * neither. A Relay read counts a view (docs/relay-social.md, "Views"). Then the reader's
  * like. The surfaces only present the result.
  */
-import { activeLinkDomain } from "../users/link-domain-proof";
-import type { DomainError } from "../errors";
-import { isDomainError } from "../errors";
+import { activeLinkDomain } from "@/lib/users/link-domain-proof";
+import type { DomainError } from "@/lib/errors";
+import { isDomainError } from "@/lib/errors";
 import { isGated } from "./expiry-rules";
 import { likedBy, notFound, peekLikedBy, peekReadablePost, readPost, type PostRecord, type Viewer } from "./read";
 import { countLimitedView, countView } from "./views";

@@ -5,10 +5,10 @@
  * (`Viewer.accessList`); everyone else gets 404,
  * never 403. Moderated posts: the owner gets them; others get 403 moderated.
  */
-import { deepFreeze } from "../cache/freeze";
-import { VersionedCache } from "../cache/versioned";
-import { db } from "../db/client";
-import { DomainError } from "../errors";
+import { deepFreeze } from "@/lib/cache/freeze";
+import { VersionedCache } from "@/lib/cache/versioned";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
 import { expireSoon } from "./expiry";
 import { isExpired } from "./expiry-rules";
 import { findPostByCode, postInclude, type PostRecord } from "./record";

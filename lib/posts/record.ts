@@ -3,8 +3,8 @@
  * the database every time. The reader (read.ts), the deleter (erase.ts) and expiry all start
  * from it, so none of them needs another's module.
  */
-import type { Prisma } from "../db/client";
-import { db } from "../db/client";
+import type { Prisma } from "@/lib/db/client";
+import { db } from "@/lib/db/client";
 
 export const postInclude = {
   // The text read from each image (docs/ocr.md): the owner's `text`, everyone's automatic alt.

@@ -2,8 +2,8 @@
  * Deleting posts and files on someone's request: the owner's (with the change rights of
  * read.ts) or the operator's. The removal itself is erase.ts's.
  */
-import { db } from "../db/client";
-import { DomainError } from "../errors";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
 import { syncGifWords } from "./gif-words";
 import { findPostByCode, notFound, postForChange, type PostRecord, type Viewer } from "./read";
 import { postOnAdaptiveDelivery } from "./adaptive";

@@ -3,9 +3,9 @@
  * the web, checked on the share page. Stored as an scrypt hash (lib/crypto/password.ts),
  * never the password itself.
  */
-import { hashPassword, verifyPassword } from "../crypto/password";
-import { db } from "../db/client";
-import { DomainError } from "../errors";
+import { hashPassword, verifyPassword } from "@/lib/crypto/password";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
 import { forgetDeliverable } from "./delivery-cache";
 import { notFound, postForChange, readPost, type Viewer } from "./read";
 

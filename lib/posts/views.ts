@@ -11,12 +11,12 @@
  * GET /analytics).
  */
 import { join, sqltag as sql } from "@prisma/client/runtime/client";
-import { pruneHourly } from "../usage/hours";
-import { db } from "../db/client";
+import { pruneHourly } from "@/lib/usage/hours";
+import { db } from "@/lib/db/client";
 import { lastViewGraceMs } from "./expiry-rules";
-import { isForeignKeyViolation } from "../prisma-support";
-import { counterStore, VIEW_DEDUP } from "../ratelimit";
-import { utcDay, utcHour } from "../usage/window";
+import { isForeignKeyViolation } from "@/lib/prisma-support";
+import { counterStore, VIEW_DEDUP } from "@/lib/ratelimit";
+import { utcDay, utcHour } from "@/lib/usage/window";
 
 export interface ViewablePost {
   id: string;

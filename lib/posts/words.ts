@@ -4,7 +4,7 @@
  * digit. Stored in PostWord, so a search word is an index range (word >= "cat" AND
  * word < "cau"), never a LIKE '%cat%' scan.
  */
-import type { Tx } from "../db/client";
+import type { Tx } from "@/lib/db/client";
 
 /**
  * Every word a post can have: a 30-character title and a 200-character description hold

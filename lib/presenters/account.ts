@@ -4,8 +4,8 @@
  * lib/sessions and lib/users records.
  */
 import { z } from "zod";
-import type { SessionRecord } from "../sessions/devices";
-import type { NotificationPreferences } from "../users/preferences";
+import type { SessionRecord } from "@/lib/sessions/devices";
+import type { NotificationPreferences } from "@/lib/users/preferences";
 
 export const Session = z.object({
   id: z.string(),

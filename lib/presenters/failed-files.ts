@@ -1,5 +1,5 @@
 /** The `failed` list of an upload reply (docs/uploads.md, "How files map to posts"): one entry per refused file. */
-import { type DomainError, errorBodyOf } from "../errors";
+import { type DomainError, errorBodyOf } from "@/lib/errors";
 
 export type FailedFileView = { index: number; error: ReturnType<typeof errorBodyOf>["error"] };
 

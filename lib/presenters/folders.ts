@@ -1,6 +1,6 @@
 /** The folder object (docs/folders.md) with the view that builds it from lib/folders records. */
 import { z } from "zod";
-import { FOLDER_PRIVACIES, folderPageUrl, type FolderRecord } from "../folders/folders";
+import { FOLDER_PRIVACIES, folderPageUrl, type FolderRecord } from "@/lib/folders/folders";
 
 /** Also the request's `privacy` (lib/routes/folders.ts): one enum, one description. */
 export const FolderPrivacy = z

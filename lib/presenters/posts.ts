@@ -4,16 +4,16 @@
  * areas (lib/routes/table/posts.ts, media.ts).
  */
 import { z } from "zod";
-import { activeLinkDomain } from "../users/link-domain-proof";
-import { env } from "../config/env";
-import { SIGNED_URL_TTL_SECONDS, signPath } from "../crypto/signing";
-import { postOnAdaptiveDelivery } from "../posts/adaptive";
-import { isGated } from "../posts/expiry-rules";
-import { isHidden, type PostRecord } from "../posts/read";
-import type { Surface } from "../types/surface";
-import { type DomainError, errorBodyOf } from "../errors";
-import { BATCH_ACTIONS } from "../posts/batch";
-import { PRIVACIES, type Privacy } from "../posts/privacy";
+import { activeLinkDomain } from "@/lib/users/link-domain-proof";
+import { env } from "@/lib/config/env";
+import { SIGNED_URL_TTL_SECONDS, signPath } from "@/lib/crypto/signing";
+import { postOnAdaptiveDelivery } from "@/lib/posts/adaptive";
+import { isGated } from "@/lib/posts/expiry-rules";
+import { isHidden, type PostRecord } from "@/lib/posts/read";
+import type { Surface } from "@/lib/types/surface";
+import { type DomainError, errorBodyOf } from "@/lib/errors";
+import { BATCH_ACTIONS } from "@/lib/posts/batch";
+import { PRIVACIES, type Privacy } from "@/lib/posts/privacy";
 import { failedFilesView, type FailedFileView } from "./failed-files";
 import { deleted, iso, paged } from "./shared";
 import { UserRef, userRef } from "./users";
@@ -24,7 +24,7 @@ import {
   offeredRenditions,
   renditionSourceKey,
   type RenditionWidth,
-} from "../renditions";
+} from "@/lib/renditions";
 
 /** What a file is (docs/file-kinds.md). */
 export const FILE_KINDS = ["image", "video", "text", "file"] as const;

@@ -4,7 +4,7 @@
  * production) and feed the OpenAPI documents (docs/http-core.md, "OpenAPI").
  */
 import { z } from "zod";
-import { ERROR_TYPES } from "../errors";
+import { ERROR_TYPES } from "@/lib/errors";
 
 export const iso = z.string().describe("ISO 8601 UTC timestamp");
 

@@ -4,14 +4,14 @@
  * users area (lib/routes/table/users.ts). The only place their field names are chosen.
  */
 import { z } from "zod";
-import { activeLinkDomain, proofRecordName, proofRecordValue } from "../users/link-domain-proof";
-import { env } from "../config/env";
-import { planLimits } from "../plans";
-import type { UsageHistory } from "../usage/history";
-import { nextPriorityReset } from "../usage/priority";
-import { planOf, type OwnAccountRecord, type ProfileRecord, type UserRecord } from "../users/profile";
+import { activeLinkDomain, proofRecordName, proofRecordValue } from "@/lib/users/link-domain-proof";
+import { env } from "@/lib/config/env";
+import { planLimits } from "@/lib/plans";
+import type { UsageHistory } from "@/lib/usage/history";
+import { nextPriorityReset } from "@/lib/usage/priority";
+import { planOf, type OwnAccountRecord, type ProfileRecord, type UserRecord } from "@/lib/users/profile";
 import { iso } from "./shared";
-import { settingsSource } from "../config/stored-settings";
+import { settingsSource } from "@/lib/config/stored-settings";
 
 const plan = z.enum(["free", "plus", "ultra"]);
 

@@ -8,8 +8,8 @@
  * for a team key (team keys are counted per team, not per member). Scope "ip": counted
  * per client address (only GET /gifs, which needs no key).
  */
-import type { Principal } from "../types/principal";
-import { env } from "../config/env";
+import type { Principal } from "@/lib/types/principal";
+import { env } from "@/lib/config/env";
 import type { CounterStore, WindowResult } from "./store";
 
 export type BucketScope = "user" | "ip";

@@ -2,7 +2,7 @@
  * The process-wide counter store: Redis when REDIS_URL is set (shared by every
  * instance), otherwise in memory (one instance only).
  */
-import { parseEnv } from "../config/env";
+import { parseEnv } from "@/lib/config/env";
 import { MemoryStore } from "./memory";
 import { RedisStore } from "./redis";
 import type { CounterStore } from "./store";

@@ -14,7 +14,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
-import { optionalPackage } from "../config/packages";
+import { optionalPackage } from "@/lib/config/packages";
 import { MemoryStore } from "./memory";
 import { toWindowResult, windowMs, type CounterStore, type WindowResult } from "./store";
 

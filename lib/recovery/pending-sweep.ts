@@ -1,14 +1,14 @@
 /**
  * Finishes the uploads that dead processes left half done: each pending-upload row whose
- * owner is gone (lib/uploads/pending.ts) has its storage objects deleted (disk or S3:
+ * owner is gone (lib/uploads/quota.ts) has its storage objects deleted (disk or S3:
  * deleting a key that was never written is a no-op) and its reserved bytes given back, the
  * row and the bytes in one transaction so that two instances sweeping at once release them
  * once.
  */
-import { db } from "../db/client";
-import { storage } from "../storage";
-import { releaseQuota } from "../usage/reserve";
-import { reclaimable } from "../files/owner-tag";
+import { db } from "@/lib/db/client";
+import { storage } from "@/lib/storage";
+import { abandonPending } from "@/lib/uploads/quota";
+import { reclaimable } from "@/lib/files/owner-tag";
 
 export interface PendingSweep {
   uploads: number;
@@ -33,12 +33,7 @@ export async function sweepPendingUploads(orphanAgeMs: number): Promise<PendingS
     const keys = keysOf(row.keys);
     // Objects first: if this fails the row stays and the next sweep tries again.
     await Promise.all(keys.map((key) => storage().deleteAbandoned(key)));
-    const released = await db().$transaction(async (tx) => {
-      const { count } = await tx.pendingUpload.deleteMany({ where: { id: row.id } });
-      if (count !== 1) return false;
-      await releaseQuota({ subject: row.subject, windowStart: row.windowStart, bytes: Number(row.bytes) }, tx);
-      return true;
-    });
+    const released = await abandonPending(row.id, { subject: row.subject, windowStart: row.windowStart, bytes: Number(row.bytes) });
     if (!released) continue;
     result.uploads++;
     result.objects += keys.length;

@@ -5,15 +5,15 @@
  * written, and their running jobs (queued again at once). A live instance's leftovers are
  * never touched (lib/files/owner-tag.ts).
  */
-import { sweepDeletingAccounts, type AccountSweep } from "../accounts/delete";
-import { env } from "../config/env";
-import { recoverJobs } from "../jobs";
-import { workerOwnerTag } from "../jobs/queue";
-import { sweepExpiredPosts, type ExpirySweep } from "../posts/expiry";
-import { ownerState } from "../files/owner-tag";
+import { sweepDeletingAccounts, type AccountSweep } from "@/lib/accounts/delete";
+import { env } from "@/lib/config/env";
+import { recoverJobs } from "@/lib/jobs";
+import { workerOwnerTag } from "@/lib/jobs/queue";
+import { sweepExpiredPosts, type ExpirySweep } from "@/lib/posts/expiry";
+import { ownerState } from "@/lib/files/owner-tag";
 import { sweepPendingUploads, type PendingSweep } from "./pending-sweep";
 import { sweepTempDirs, type TempSweep } from "./temp-sweep";
-import { sweepExpiredResumables, type TusSweep } from "../uploads/resumable";
+import { sweepExpiredResumables, type TusSweep } from "@/lib/uploads/resumable";
 
 export interface RecoveryReport {
   temp: TempSweep;

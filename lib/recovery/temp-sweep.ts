@@ -7,8 +7,8 @@
  */
 import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { TEMP_DIR_PREFIX, tempRoot } from "../files/temp";
-import { reclaimable } from "../files/owner-tag";
+import { TEMP_DIR_PREFIX, tempRoot } from "@/lib/files/temp";
+import { reclaimable } from "@/lib/files/owner-tag";
 
 export interface TempSweep {
   removed: string[];

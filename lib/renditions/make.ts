@@ -7,12 +7,12 @@
 import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { DomainError } from "../errors";
-import { mediaConfig } from "../media/config";
-import { withMediaSlot } from "../media/limiter";
-import { imageError, openImage, sharpSeconds } from "../media/sharp";
-import { storage } from "../storage";
-import { withTempDir } from "../files/temp";
+import { DomainError } from "@/lib/errors";
+import { mediaConfig } from "@/lib/media/config";
+import { withMediaSlot } from "@/lib/media/limiter";
+import { imageError, openImage, sharpSeconds } from "@/lib/media/sharp";
+import { storage } from "@/lib/storage";
+import { withTempDir } from "@/lib/files/temp";
 import type { RenditionWidth } from "./widths";
 
 export interface RenditionJob {

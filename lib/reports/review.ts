@@ -3,9 +3,9 @@
  * Resolving a report only records the decision: suspending a user or moderating a post
  * stays with `user suspend` and `post moderate`, so each action is one deliberate command.
  */
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { isRecordNotFound } from "../prisma-support";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { isRecordNotFound } from "@/lib/prisma-support";
 import type { ReportTargetType } from "./submit";
 
 export const REPORT_STATUSES = ["open", "resolved", "dismissed"] as const;

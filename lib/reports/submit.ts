@@ -13,10 +13,10 @@
  * accepted without a second row: the reply is the same `{reported: true}`, so clients may
  * retry safely, and a moderator's queue holds one entry per reporter and target.
  */
-import { db } from "../db/client";
-import { DomainError, isDomainError } from "../errors";
-import { readPost, type Viewer } from "../posts/read";
-import { findUser } from "../users/profile";
+import { db } from "@/lib/db/client";
+import { DomainError, isDomainError } from "@/lib/errors";
+import { readPost, type Viewer } from "@/lib/posts/read";
+import { findUser } from "@/lib/users/profile";
 
 export type ReportTargetType = "post" | "user" | "comment";
 

@@ -7,18 +7,18 @@
  */
 import { Readable } from "node:stream";
 import { z } from "zod";
-import { deleteOwnAccount } from "../accounts/delete";
-import { exportAccount } from "../accounts/export";
-import { signIn } from "../auth/login";
-import { signUp } from "../auth/register";
-import { contentDisposition } from "../delivery";
-import { DomainError } from "../errors";
-import type { RouteContext } from "../http/route";
-import { accountDeletedView, preferencesView, sessionView, signedInView } from "../presenters/account";
-import { listSessions, revokeAllSessions, revokeSession } from "../sessions/devices";
-import type { PersonalPrincipal } from "../types/principal";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../users/accounts";
-import { readPreferences, updatePreferences } from "../users/preferences";
+import { deleteOwnAccount } from "@/lib/accounts/delete";
+import { exportAccount } from "@/lib/accounts/export";
+import { signIn } from "@/lib/auth/login";
+import { signUp } from "@/lib/auth/register";
+import { contentDisposition } from "@/lib/delivery";
+import { DomainError } from "@/lib/errors";
+import type { RouteContext } from "@/lib/http/route";
+import { accountDeletedView, preferencesView, sessionView, signedInView } from "@/lib/presenters/account";
+import { listSessions, revokeAllSessions, revokeSession } from "@/lib/sessions/devices";
+import type { PersonalPrincipal } from "@/lib/types/principal";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/users/accounts";
+import { readPreferences, updatePreferences } from "@/lib/users/preferences";
 import { deviceField, type idParam } from "./params";
 
 export const preferencesBody = z.strictObject({

@@ -7,17 +7,17 @@
  * like the await-free lane (lib/server/cdn-lane.ts). Every reply carries request-id from
  * the custom server; errors are our JSON.
  */
-import { parseCdnPath, type CdnTarget } from "../delivery/cdn-path";
-import { decideDelivery, REFUSALS, type Delivery, type RefusalReason } from "../delivery/decide";
-import { serveHls } from "../delivery/hls";
-import { serveObject } from "../delivery/serve";
-import { kindDelivery } from "../delivery/kinds";
-import { isDomainError } from "../errors";
-import { refusalFor } from "../faults/classify";
-import { carryContentLength, errorResponse } from "../http/respond";
-import { expireSoon } from "../posts/expiry";
-import { fileStillStored, findDeliverableFile } from "../posts/files";
-import { ensureRendition } from "../renditions";
+import { parseCdnPath, type CdnTarget } from "@/lib/delivery/cdn-path";
+import { decideDelivery, REFUSALS, type Delivery, type RefusalReason } from "@/lib/delivery/decide";
+import { serveHls } from "@/lib/delivery/hls";
+import { serveObject } from "@/lib/delivery/serve";
+import { kindDelivery } from "@/lib/delivery/kinds";
+import { isDomainError } from "@/lib/errors";
+import { refusalFor } from "@/lib/faults/classify";
+import { carryContentLength, errorResponse } from "@/lib/http/respond";
+import { expireSoon } from "@/lib/posts/expiry";
+import { fileStillStored, findDeliverableFile } from "@/lib/posts/files";
+import { ensureRendition } from "@/lib/renditions";
 
 export async function serveCdn(request: Request, basePath = "/cdn"): Promise<Response> {
   const response = await resolveCdn(request, basePath).catch(unavailable);

@@ -6,8 +6,8 @@
  */
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
-import { confirmSession, requireRecentConfirmation } from "../auth/confirmation";
-import { requestEmailChange } from "../auth/email-change";
+import { confirmSession, requireRecentConfirmation } from "@/lib/auth/confirmation";
+import { requestEmailChange } from "@/lib/auth/email-change";
 import {
   deletePasskey,
   listPasskeys,
@@ -16,19 +16,19 @@ import {
   registerPasskey,
   renamePasskey,
   verifyPasskeySignIn,
-} from "../auth/factors/passkeys";
-import { qrSvg } from "../auth/factors/qr";
-import { beginTotpSetup, confirmTotpSetup, disableTwoFactor, renewRecoveryCodes, twoFactorStatus } from "../auth/factors/two-factor";
-import { changePassword } from "../auth/passwords";
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import type { RouteContext } from "../http/route";
-import { signedInView } from "../presenters/account";
-import { emailChangeView, passkeyView, sessionConfirmedView, totpSetupView, twoFactorView } from "../presenters/factors";
-import { deviceName } from "../sessions/device-name";
-import { openSession } from "../sessions/devices";
-import type { PersonalPrincipal } from "../types/principal";
-import { PASSWORD_MAX_LENGTH } from "../users/accounts";
+} from "@/lib/auth/factors/passkeys";
+import { qrSvg } from "@/lib/auth/factors/qr";
+import { beginTotpSetup, confirmTotpSetup, disableTwoFactor, renewRecoveryCodes, twoFactorStatus } from "@/lib/auth/factors/two-factor";
+import { changePassword } from "@/lib/auth/passwords";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import type { RouteContext } from "@/lib/http/route";
+import { signedInView } from "@/lib/presenters/account";
+import { emailChangeView, passkeyView, sessionConfirmedView, totpSetupView, twoFactorView } from "@/lib/replies/factors";
+import { deviceName } from "@/lib/sessions/device-name";
+import { openSession } from "@/lib/sessions/devices";
+import type { PersonalPrincipal } from "@/lib/types/principal";
+import { PASSWORD_MAX_LENGTH } from "@/lib/users/accounts";
 import { deviceField } from "./params";
 
 /** A WebAuthn credential id: base64url, at most 1023 bytes by the specification. */

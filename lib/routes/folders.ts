@@ -6,10 +6,10 @@
  * and the upload's `folder` header.
  */
 import { z } from "zod";
-import { createFolder, deleteFolder, FOLDER_NAME_MAX_LENGTH, getFolder, listFolders, updateFolder } from "../folders/folders";
-import type { RouteContext } from "../http/route";
-import { FolderPrivacy, folderView } from "../presenters/folders";
-import { accountOf } from "../types/principal";
+import { createFolder, deleteFolder, FOLDER_NAME_MAX_LENGTH, getFolder, listFolders, updateFolder } from "@/lib/folders/folders";
+import type { RouteContext } from "@/lib/http/route";
+import { FolderPrivacy, folderView } from "@/lib/presenters/folders";
+import { accountOf } from "@/lib/types/principal";
 import type { idParam } from "./params";
 
 const name = z

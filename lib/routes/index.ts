@@ -1,11 +1,11 @@
 /** The two surfaces: their dispatchers and OpenAPI documents, all from one table. */
 import { z } from "zod";
-import { env } from "../config/env";
-import { createDispatcher, type Dispatcher } from "../http/dispatch";
-import { defineRoute, type RouteDef, type Surface } from "../http/route";
+import { env } from "@/lib/config/env";
+import { createDispatcher, type Dispatcher } from "@/lib/http/dispatch";
+import { defineRoute, type RouteDef, type Surface } from "@/lib/http/route";
 import { surfaceDocument } from "./openapi-documents";
 import { ROUTES } from "./table";
-import { listenForPostEvents } from "../webhooks/post-events";
+import { listenForPostEvents } from "@/lib/webhooks/post-events";
 
 const serverUrl = (surface: Surface) => (surface === "api" ? env().apiUrl : env().relayUrl);
 

@@ -6,12 +6,12 @@
  * gallery access there, as for GET /posts and DELETE /posts/{code}.
  */
 import { z } from "zod";
-import { decodeCursor, pageReply } from "../http/cursor";
-import type { RouteContext } from "../http/route";
-import { createLink, deleteLink, LINK_URL_MAX_LENGTH, listLinks, MAX_CLICKS_LIMIT } from "../links/links";
-import { parseExpiry } from "../posts/expiry-rules";
-import { linkView } from "../presenters/links";
-import { accountOf } from "../types/principal";
+import { decodeCursor, pageReply } from "@/lib/http/cursor";
+import type { RouteContext } from "@/lib/http/route";
+import { createLink, deleteLink, LINK_URL_MAX_LENGTH, listLinks, MAX_CLICKS_LIMIT } from "@/lib/links/links";
+import { parseExpiry } from "@/lib/posts/expiry-rules";
+import { linkView } from "@/lib/replies/links";
+import { accountOf } from "@/lib/types/principal";
 import type { codeParam, pageQuery } from "./params";
 
 const maxClicksMessage = `max_clicks must be an integer from 1 to ${MAX_CLICKS_LIMIT} or null.`;

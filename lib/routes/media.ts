@@ -3,20 +3,20 @@
  * /convert, the GIF list.
  */
 import { z } from "zod";
-import { convertUpload } from "../convert/convert";
-import { contentDisposition } from "../convert/filename";
-import { CONVERT_TARGET_HEADER, parseConvertTarget } from "../convert/target";
-import { listGifs } from "../gifs/search";
-import { searchKey, searchTerms } from "../gifs/terms";
-import { decodeCursor, pageReply } from "../http/cursor";
-import { attachResponseBody } from "../http/node-bridge";
-import { pagingQuery } from "../http/parse";
-import type { KeyKind, RouteContext } from "../http/route";
-import { CONVERT_TARGETS } from "../media";
-import { likedAmong } from "../posts/read";
-import { deleteFile } from "../posts/remove";
-import { postView } from "../presenters/posts";
-import { receiveSingleFile, receiveSingleFileInMemory } from "../uploads/multipart";
+import { convertUpload } from "@/lib/convert/convert";
+import { contentDisposition } from "@/lib/convert/filename";
+import { CONVERT_TARGET_HEADER, parseConvertTarget } from "@/lib/convert/target";
+import { listGifs } from "@/lib/gifs/search";
+import { searchKey, searchTerms } from "@/lib/gifs/terms";
+import { decodeCursor, pageReply } from "@/lib/http/cursor";
+import { attachResponseBody } from "@/lib/http/node-bridge";
+import { pagingQuery } from "@/lib/http/parse";
+import type { KeyKind, RouteContext } from "@/lib/http/route";
+import { CONVERT_TARGETS } from "@/lib/media";
+import { likedAmong } from "@/lib/posts/read";
+import { deleteFile } from "@/lib/posts/remove";
+import { postView } from "@/lib/presenters/posts";
+import { receiveSingleFile, receiveSingleFileInMemory } from "@/lib/uploads/multipart";
 import { codeParam } from "./params";
 import { viewerOf } from "./posts";
 

@@ -4,9 +4,9 @@
  * `npm run sdk:generate` (scripts/sdk-types.ts), so the served documents and the SDK's
  * generated types come from one function.
  */
-import { openApiDocument } from "../http/openapi";
-import type { Surface } from "../http/route";
-import { ErrorBody } from "../presenters/shared";
+import { openApiDocument } from "@/lib/http/openapi";
+import type { Surface } from "@/lib/http/route";
+import { ErrorBody } from "@/lib/presenters/shared";
 import { ROUTES } from "./table";
 
 export function surfaceDocument(surface: Surface, serverUrl: string): Record<string, unknown> {

@@ -4,8 +4,8 @@
  * "One place per kind").
  */
 import { z } from "zod";
-import { LIMITS, limitedText, pagingQuery } from "../http/parse";
-import { SESSION_NAME_MAX_LENGTH } from "../sessions/sessions";
+import { LIMITS, limitedText, pagingQuery } from "@/lib/http/parse";
+import { SESSION_NAME_MAX_LENGTH } from "@/lib/sessions/sessions";
 
 export const codeParam = z.object({
   code: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "code is not a valid share code."),

@@ -4,26 +4,26 @@
  * the verb of lib/uploads or lib/posts, and answers through lib/presenters/posts.ts.
  */
 import { z } from "zod";
-import type { RouteRequest } from "../types/route-request";
-import type { Principal } from "../types/principal";
-import { decodeSortedCursor, sortedPageReply } from "../http/cursor";
-import { LIMITS, limitedText, pagingQuery, privacyField } from "../http/parse";
-import type { CacheContext, KeyKind, RouteContext, Surface } from "../http/route";
-import { BATCH_ACTIONS, BATCH_MAX_ITEMS, runBatch, type BatchAction } from "../posts/batch";
-import { isGated, MAX_VIEWS_LIMIT, parseExpiry } from "../posts/expiry-rules";
-import { DEFAULT_GALLERY_SORT, GALLERY_SORTS, GALLERY_TABS, gallerySortAccepts, listOwnPostsSorted } from "../posts/list";
-import { editPost, type PostChanges } from "../posts/edit";
-import { deletePost } from "../posts/remove";
-import { isHidden, likedAmong, postForChange, type PostRecord, type Viewer } from "../posts/read";
-import { openPost, peekOpenPost, refusalError } from "../posts/open";
-import { checkUploadBurst } from "../uploads/abuse";
-import { receiveFiles, type ReceivedFile } from "../uploads/multipart";
-import { withTempDir } from "../files/temp";
-import { publishAppend, publishUpload, postPrivacy } from "../uploads/publish";
-import { uploaderFor, type Uploader } from "../uploads/uploader";
-import { moderator, screensFiles } from "../moderation/moderator";
-import { appendReply, batchView, cachedPostReply, postView, uploadReply } from "../presenters/posts";
-import { addPostToFolder, addToFolder, folderForUpload, folderNotFound, getFolder, removePostFromFolder } from "../folders/folders";
+import type { RouteRequest } from "@/lib/types/route-request";
+import type { Principal } from "@/lib/types/principal";
+import { decodeSortedCursor, sortedPageReply } from "@/lib/http/cursor";
+import { LIMITS, limitedText, pagingQuery, privacyField } from "@/lib/http/parse";
+import type { CacheContext, KeyKind, RouteContext, Surface } from "@/lib/http/route";
+import { BATCH_ACTIONS, BATCH_MAX_ITEMS, runBatch, type BatchAction } from "@/lib/posts/batch";
+import { isGated, MAX_VIEWS_LIMIT, parseExpiry } from "@/lib/posts/expiry-rules";
+import { DEFAULT_GALLERY_SORT, GALLERY_SORTS, GALLERY_TABS, gallerySortAccepts, listOwnPostsSorted } from "@/lib/posts/list";
+import { editPost, type PostChanges } from "@/lib/posts/edit";
+import { deletePost } from "@/lib/posts/remove";
+import { isHidden, likedAmong, postForChange, type PostRecord, type Viewer } from "@/lib/posts/read";
+import { openPost, peekOpenPost, refusalError } from "@/lib/posts/open";
+import { checkUploadBurst } from "@/lib/uploads/abuse";
+import { receiveFiles, type ReceivedFile } from "@/lib/uploads/multipart";
+import { withTempDir } from "@/lib/files/temp";
+import { publishAppend, publishUpload, postPrivacy } from "@/lib/uploads/publish";
+import { uploaderFor, type Uploader } from "@/lib/uploads/uploader";
+import { moderator, screensFiles } from "@/lib/moderation/moderator";
+import { appendReply, batchView, cachedPostReply, postView, uploadReply } from "@/lib/presenters/posts";
+import { addPostToFolder, addToFolder, folderForUpload, folderNotFound, getFolder, removePostFromFolder } from "@/lib/folders/folders";
 import type { codeParam } from "./params";
 import { appendRequestOptions, folderHeader, uploadRequestOptions } from "./upload-headers";
 

@@ -3,20 +3,20 @@
  * profile, its link domain, avatar and banner. The rules live in lib/users and lib/social.
  */
 import { z } from "zod";
-import type { RouteContext } from "../http/route";
-import { postView } from "../presenters/posts";
-import { ownAccount } from "../presenters/users";
-import type { BucketName } from "../ratelimit/buckets";
-import { discoverPosts } from "../social/discover";
-import { hasGalleryAccess, type PersonalPrincipal } from "../types/principal";
-import type { RouteRequest } from "../types/route-request";
-import { receiveSingleFile } from "../uploads/multipart";
-import { PROFILE_IMAGE_FIELD, removeProfileImage, setProfileImage, type ProfileImageKind } from "../users/images";
-import { LINK_DOMAIN_MAX_LENGTH } from "../users/link-domain";
-import { verifyLinkDomain } from "../users/link-domain-proof";
-import { getOwnAccount } from "../users/profile";
-import { BIO_MAX_LENGTH, NICKNAME_MAX_LENGTH, updateProfile } from "../users/profile-edit";
-import { limitedText } from "../http/parse";
+import type { RouteContext } from "@/lib/http/route";
+import { postView } from "@/lib/presenters/posts";
+import { ownAccount } from "@/lib/presenters/users";
+import type { BucketName } from "@/lib/ratelimit/buckets";
+import { discoverPosts } from "@/lib/social/discover";
+import { hasGalleryAccess, type PersonalPrincipal } from "@/lib/types/principal";
+import type { RouteRequest } from "@/lib/types/route-request";
+import { receiveSingleFile } from "@/lib/uploads/multipart";
+import { PROFILE_IMAGE_FIELD, removeProfileImage, setProfileImage, type ProfileImageKind } from "@/lib/users/images";
+import { LINK_DOMAIN_MAX_LENGTH } from "@/lib/users/link-domain";
+import { verifyLinkDomain } from "@/lib/users/link-domain-proof";
+import { getOwnAccount } from "@/lib/users/profile";
+import { BIO_MAX_LENGTH, NICKNAME_MAX_LENGTH, updateProfile } from "@/lib/users/profile-edit";
+import { limitedText } from "@/lib/http/parse";
 import { CONTROL, LINE_BREAK } from "./params";
 
 // Strict: a misspelt field (or one that cannot be edited here, such as username) is a 400

@@ -4,11 +4,11 @@
  * suspension, the rate limit and the zod inputs.
  */
 import { z } from "zod";
-import { ANALYTICS_RANGES, DEFAULT_ANALYTICS_RANGE, accountAnalytics } from "../analytics/analytics";
-import type { RouteContext } from "../http/route";
-import { refuseIfPasswordLocked } from "../posts/share-password";
-import { analyticsView } from "../presenters/reports";
-import { reportPost, reportUser } from "../reports/submit";
+import { ANALYTICS_RANGES, DEFAULT_ANALYTICS_RANGE, accountAnalytics } from "@/lib/analytics/analytics";
+import type { RouteContext } from "@/lib/http/route";
+import { refuseIfPasswordLocked } from "@/lib/posts/share-password";
+import { analyticsView } from "@/lib/replies/reports";
+import { reportPost, reportUser } from "@/lib/reports/submit";
 import type { codeParam, idParam, reportBody } from "./params";
 
 export const analyticsQuery = z.object({

@@ -1,23 +1,23 @@
 /**
  * Handlers of the social area (lib/routes/table/social.ts; Relay): follows, blocks, likes,
  * comments, notifications. Thin: the caller's account, the domain verb in lib/social, the
- * view of lib/presenters/social.ts. Rules and choices: docs/relay-social.md.
+ * view of lib/replies/social.ts. Rules and choices: docs/relay-social.md.
  */
 import { z } from "zod";
-import { decodeCursor, pageReply } from "../http/cursor";
-import { LIMITS, limitedText, type PagingQuery } from "../http/parse";
-import type { RouteContext } from "../http/route";
-import { refuseIfPasswordLocked } from "../posts/share-password";
-import { blockView, commentView, followView, likeView, notificationView } from "../presenters/social";
-import { userRef } from "../presenters/users";
-import { reportComment } from "../reports/submit";
-import { blockUser, listBlocks, unblockUser } from "../social/blocks";
-import { createComment, deleteComment, listComments } from "../social/comments";
-import { followUser, listFollowers, listFollowing, removeFollower, unfollowUser } from "../social/follows";
-import { likeComment, likePost, unlikeComment, unlikePost } from "../social/likes";
-import { countUnread, listNotifications, markRead } from "../social/notifications";
-import { ME } from "../social/relations";
-import type { PersonalPrincipal } from "../types/principal";
+import { decodeCursor, pageReply } from "@/lib/http/cursor";
+import { LIMITS, limitedText, type PagingQuery } from "@/lib/http/parse";
+import type { RouteContext } from "@/lib/http/route";
+import { refuseIfPasswordLocked } from "@/lib/posts/share-password";
+import { blockView, commentView, followView, likeView, notificationView } from "@/lib/replies/social";
+import { userRef } from "@/lib/presenters/users";
+import { reportComment } from "@/lib/reports/submit";
+import { blockUser, listBlocks, unblockUser } from "@/lib/social/blocks";
+import { createComment, deleteComment, listComments } from "@/lib/social/comments";
+import { followUser, listFollowers, listFollowing, removeFollower, unfollowUser } from "@/lib/social/follows";
+import { likeComment, likePost, unlikeComment, unlikePost } from "@/lib/social/likes";
+import { countUnread, listNotifications, markRead } from "@/lib/social/notifications";
+import { ME } from "@/lib/social/relations";
+import type { PersonalPrincipal } from "@/lib/types/principal";
 import { type codeParam, idParam, type pageQuery, type reportBody } from "./params";
 
 export const followerParam = z.object({ id: idParam.shape.id });

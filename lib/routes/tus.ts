@@ -5,18 +5,18 @@
  * docs/resumable-uploads.md says why these are our own routes rather than @tus/server, and
  * how a finished upload is found.
  */
-import type { RouteRequest } from "../types/route-request";
+import type { RouteRequest } from "@/lib/types/route-request";
 import { join } from "node:path";
 import { z } from "zod";
-import { hasGalleryAccess, type Principal } from "../types/principal";
-import { env } from "../config/env";
-import { DomainError } from "../errors";
-import { abandonRequestBody, requestBody } from "../files/request-body";
-import type { KeyKind, RouteContext, Surface } from "../http/route";
-import { PLANS, planLimits } from "../plans";
-import { postForChange } from "../posts/read";
-import { checkUploadBurst } from "../uploads/abuse";
-import type { ReceivedFile } from "../uploads/multipart";
+import { hasGalleryAccess, type Principal } from "@/lib/types/principal";
+import { env } from "@/lib/config/env";
+import { DomainError } from "@/lib/errors";
+import { abandonRequestBody, requestBody } from "@/lib/files/request-body";
+import type { KeyKind, RouteContext, Surface } from "@/lib/http/route";
+import { PLANS, planLimits } from "@/lib/plans";
+import { postForChange } from "@/lib/posts/read";
+import { checkUploadBurst } from "@/lib/uploads/abuse";
+import type { ReceivedFile } from "@/lib/uploads/multipart";
 import {
   appendChunk,
   assembleResumable,
@@ -29,14 +29,14 @@ import {
   terminateResumable,
   type ResumableLock,
   type ResumableUpload,
-} from "../uploads/resumable";
-import { withTempDir } from "../files/temp";
-import { publishAppend, publishUpload, postPrivacy, type UploadChoices } from "../uploads/publish";
-import { uploaderFor, type Uploader } from "../uploads/uploader";
-import { addToFolder } from "../folders/folders";
+} from "@/lib/uploads/resumable";
+import { withTempDir } from "@/lib/files/temp";
+import { publishAppend, publishUpload, postPrivacy, type UploadChoices } from "@/lib/uploads/publish";
+import { uploaderFor, type Uploader } from "@/lib/uploads/uploader";
+import { addToFolder } from "@/lib/folders/folders";
 import { uploadFolder, viewerOf } from "./posts";
 import { folderHeader, folderRef, uploadRequestOptions } from "./upload-headers";
-import { settingsSource } from "../config/stored-settings";
+import { settingsSource } from "@/lib/config/stored-settings";
 
 export const TUS_VERSION = "1.0.0";
 export const tusIdParam = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/, "id is not a valid upload id.") });

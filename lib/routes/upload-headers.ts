@@ -3,12 +3,12 @@
  * Upload-Metadata is read as the same headers, lib/routes/tus.ts). Each bad value is 400
  * invalid_request naming the header.
  */
-import { DomainError } from "../errors";
-import { folderName } from "../folders/folders";
-import { booleanHeader, privacyHeader, type Privacy } from "../http/parse";
-import { type ExpirySettings, parseExpiry, parseMaxViews } from "../posts/expiry-rules";
-import type { UploadChoices } from "../uploads/publish";
-import { POST_TYPES, type PostType } from "../uploads/upload";
+import { DomainError } from "@/lib/errors";
+import { folderName } from "@/lib/folders/folders";
+import { booleanHeader, privacyHeader, type Privacy } from "@/lib/http/parse";
+import { type ExpirySettings, parseExpiry, parseMaxViews } from "@/lib/posts/expiry-rules";
+import type { UploadChoices } from "@/lib/uploads/publish";
+import { POST_TYPES, type PostType } from "@/lib/uploads/upload";
 
 function postTypeHeader(headers: Headers): PostType {
   const raw = headers.get("post-type");

@@ -1,11 +1,11 @@
 /** Handlers of the users area (lib/routes/table/users.ts): profiles, a user's posts, upload history. */
-import { decodeCursor, pageReply } from "../http/cursor";
-import type { RouteContext } from "../http/route";
-import { listUserPosts } from "../posts/list";
-import { ownAccount, profile, usageHistoryView } from "../presenters/users";
-import { hasGalleryAccess } from "../types/principal";
-import { HISTORY_WINDOW_DAYS, usageHistory } from "../usage/history";
-import { getOwnAccount, getProfile } from "../users/profile";
+import { decodeCursor, pageReply } from "@/lib/http/cursor";
+import type { RouteContext } from "@/lib/http/route";
+import { listUserPosts } from "@/lib/posts/list";
+import { ownAccount, profile, usageHistoryView } from "@/lib/presenters/users";
+import { hasGalleryAccess } from "@/lib/types/principal";
+import { HISTORY_WINDOW_DAYS, usageHistory } from "@/lib/usage/history";
+import { getOwnAccount, getProfile } from "@/lib/users/profile";
 import type { idParam, pageQuery } from "./params";
 import { postViewer, viewerOf } from "./posts";
 

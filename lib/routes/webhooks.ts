@@ -4,12 +4,12 @@
  * the dashboard's session); team keys get 401 like elsewhere.
  */
 import { z } from "zod";
-import { requireRecentConfirmation } from "../auth/confirmation";
-import type { RouteContext } from "../http/route";
-import { deliveryView, WebhookEventType, WebhookFormat, webhookView } from "../presenters/webhooks";
-import type { PersonalPrincipal } from "../types/principal";
-import { WEBHOOK_EVENTS } from "../types/webhook";
-import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, sendTestPing, updateWebhook } from "../webhooks/hooks";
+import { requireRecentConfirmation } from "@/lib/auth/confirmation";
+import type { RouteContext } from "@/lib/http/route";
+import { deliveryView, WebhookEventType, WebhookFormat, webhookView } from "@/lib/replies/webhooks";
+import type { PersonalPrincipal } from "@/lib/types/principal";
+import { WEBHOOK_EVENTS } from "@/lib/types/webhook";
+import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, sendTestPing, updateWebhook } from "@/lib/webhooks/hooks";
 import type { idParam } from "./params";
 
 const url = z.string().trim().min(1).max(2000);

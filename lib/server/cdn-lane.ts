@@ -17,19 +17,19 @@
  */
 import { read } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ifRangeAllows, noneMatchHits, notModifiedSince, parseRange } from "../delivery/conditional";
-import { FILE_SECURITY_HEADERS, PUBLIC_CACHE_CONTROL, cacheControl, contentDisposition, resolveType } from "../delivery/headers";
-import { parseCdnPath, type CdnTarget } from "../delivery/cdn-path";
-import { decideDelivery } from "../delivery/decide";
-import { configuredOffload, proxyMaySend, type OffloadPreconditions } from "../delivery/offload";
-import { nowSeconds } from "../crypto/signing";
-import { errorBody } from "../errors";
-import { refusalFor } from "../faults/classify";
-import { JSON_TYPE } from "../http/respond";
-import { findDeliverableFile, peekDeliverableFile, type DeliverableFile } from "../posts/files";
-import { storage } from "../storage";
-import { DiskStorage } from "../storage/disk";
-import type { OpenFile } from "../storage/open-files";
+import { ifRangeAllows, noneMatchHits, notModifiedSince, parseRange } from "@/lib/delivery/conditional";
+import { FILE_SECURITY_HEADERS, PUBLIC_CACHE_CONTROL, cacheControl, contentDisposition, resolveType } from "@/lib/delivery/headers";
+import { parseCdnPath, type CdnTarget } from "@/lib/delivery/cdn-path";
+import { decideDelivery } from "@/lib/delivery/decide";
+import { configuredOffload, proxyMaySend, type OffloadPreconditions } from "@/lib/delivery/offload";
+import { nowSeconds } from "@/lib/crypto/signing";
+import { errorBody } from "@/lib/errors";
+import { refusalFor } from "@/lib/faults/classify";
+import { JSON_TYPE } from "@/lib/http/respond";
+import { findDeliverableFile, peekDeliverableFile, type DeliverableFile } from "@/lib/posts/files";
+import { storage } from "@/lib/storage";
+import { DiskStorage } from "@/lib/storage/disk";
+import type { OpenFile } from "@/lib/storage/open-files";
 
 /** Serves the request on the general path (lib/routes/cdn.ts). */
 export type CdnFallback = () => Promise<void>;

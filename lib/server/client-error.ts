@@ -10,8 +10,8 @@
  * what the client sends does not reset the connection before it has read the answer.
  */
 import type { Socket } from "node:net";
-import { errorBody } from "../errors";
-import { newRequestId } from "../http/request-id";
+import { errorBody } from "@/lib/errors";
+import { newRequestId } from "@/lib/http/request-id";
 import { isLingering, lingeringClose } from "./linger";
 
 /** The parser's status for its error codes; anything else it refuses is a plain 400. */

@@ -14,10 +14,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
-import type { ReadRequest, Reply } from "../http/dispatch";
-import { attachRequestBody, nativeResponseBody } from "../http/node-bridge";
-import { CONTENT_LENGTH_CARRIER } from "../http/respond";
-import { metrics, recordRequest, recordServedBytes } from "../metrics/registry";
+import type { ReadRequest, Reply } from "@/lib/http/dispatch";
+import { attachRequestBody, nativeResponseBody } from "@/lib/http/node-bridge";
+import { CONTENT_LENGTH_CARRIER } from "@/lib/http/respond";
+import { metrics, recordRequest, recordServedBytes } from "@/lib/metrics/registry";
 import { serveCdnFile } from "./cdn-lane";
 import { encodeTextBody } from "./compress";
 import { NodeHeaders, nodeRequest } from "./node-request";
@@ -44,7 +44,7 @@ export interface FastLane {
 const NEXT_OWNED = /^\/api\/auth(?:\/|$)/;
 
 export async function createFastLane(): Promise<FastLane> {
-  const [{ dispatcher }, { serveCdn }] = await Promise.all([import("../routes"), import("../routes/cdn")]);
+  const [{ dispatcher }, { serveCdn }] = await Promise.all([import("@/lib/routes"), import("@/lib/routes/cdn")]);
   const apiDispatcher = dispatcher("api");
   const relayDispatcher = dispatcher("relay");
   const api = apiDispatcher.reply;

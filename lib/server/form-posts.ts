@@ -12,7 +12,7 @@
  * unchanged, on a stand-in request that replays the bytes.
  */
 import { IncomingMessage } from "node:http";
-import { SHARE_TARGET_PATH } from "../web/share-body";
+import { SHARE_TARGET_PATH } from "@/lib/web/share-body";
 
 /** Next's default `serverActions.bodySizeLimit` (next.config.mjs does not change it). */
 export const FORM_POST_LIMIT = 1024 * 1024;

@@ -12,7 +12,7 @@
  * - Multipart form posts Next cannot parse: form-posts.ts.
  */
 import type { ServerResponse } from "node:http";
-import { errorBody } from "../errors";
+import { errorBody } from "@/lib/errors";
 
 /** Methods pages and Next's route handlers may be asked with. */
 export const NEXT_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;

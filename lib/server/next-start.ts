@@ -9,8 +9,8 @@
  * carrier already moved.
  */
 import { type IncomingMessage, Server, ServerResponse } from "node:http";
-import { parseEnv } from "../config/env";
-import { CONTENT_LENGTH_CARRIER } from "../http/respond";
+import { parseEnv } from "@/lib/config/env";
+import { CONTENT_LENGTH_CARRIER } from "@/lib/http/respond";
 import { lingerOnUnreadBody } from "./linger";
 import { stampRequest, syncRawHeaders } from "./stamp";
 

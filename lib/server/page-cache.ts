@@ -14,10 +14,10 @@
  * A replayed page says so in `x-mediahost-cache: hit`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { VersionedCache } from "../cache/versioned";
-import { CACHE_HEADER } from "../http/respond";
-import { isRobot } from "../web/robots";
-import { pageExpired } from "../web/page-expiry";
+import { VersionedCache } from "@/lib/cache/versioned";
+import { CACHE_HEADER } from "@/lib/http/respond";
+import { isRobot } from "@/lib/web/robots";
+import { pageExpired } from "@/lib/web/page-expiry";
 
 interface Page {
   status: number;

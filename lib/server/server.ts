@@ -6,22 +6,22 @@
  * the fast lane (no Next in the way of bodies and files), robots' share pages to the page
  * cache, and the rest to Next.
  */
-import { prepareNextEnvironment } from "../config/process-env";
+import { prepareNextEnvironment } from "@/lib/config/process-env";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
-import { parseEnv } from "../config/env";
-import { CONTENT_LENGTH_CARRIER, JSON_TYPE } from "../http/respond";
-import { errorBody } from "../errors";
-import { refusalFor, UNAVAILABLE_RETRY_AFTER_SECONDS } from "../faults/classify";
-import { countRefused, isDown, outages } from "../faults/outages";
+import { parseEnv } from "@/lib/config/env";
+import { CONTENT_LENGTH_CARRIER, JSON_TYPE } from "@/lib/http/respond";
+import { errorBody } from "@/lib/errors";
+import { refusalFor, UNAVAILABLE_RETRY_AFTER_SECONDS } from "@/lib/faults/classify";
+import { countRefused, isDown, outages } from "@/lib/faults/outages";
 import { answerClientError } from "./client-error";
 import { lingerOnUnreadBody } from "./linger";
-import type { TrustSetting } from "../http/client-ip";
+import type { TrustSetting } from "@/lib/http/client-ip";
 import { stampRequest, syncRawHeaders } from "./stamp";
 import { CUSTOM_SERVER } from "./next-start";
 import { createFastLane, type FastLane } from "./fast-lane";
-import { listenForPostEvents } from "../webhooks/post-events";
+import { listenForPostEvents } from "@/lib/webhooks/post-events";
 import { isFormPost, screenFormPost } from "./form-posts";
 import { hasMalformedPath, isNextMethod, NEXT_METHODS, refuseBeforeNext } from "./next-gate";
 import { servePage } from "./page-cache";

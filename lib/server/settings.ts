@@ -8,16 +8,16 @@
  * ...` on a bad value (the documented pattern); each such parser is listed here with the
  * variables it reads, and run once at start.
  */
-import { parseEnv, type Environment } from "../config/env";
-import { convertInMemoryMaxBytes, convertTimeoutMs } from "../convert/config";
-import { databaseConfig } from "../db/config";
-import { offloadOf } from "../delivery/offload";
-import { parseMediaConfig } from "../media/config";
-import { hlsPreset, hlsThreads } from "../media/hls";
-import { moderatorFromEnv } from "../moderation/moderator";
-import { PLAN_SETTING_NAMES, PLANS, planLimits } from "../plans";
-import { blobConfigFromEnv, s3ConfigFromEnv } from "../storage/config";
-import { parseGateOptions } from "../uploads/receive-gate";
+import { parseEnv, type Environment } from "@/lib/config/env";
+import { convertInMemoryMaxBytes, convertTimeoutMs } from "@/lib/convert/config";
+import { databaseConfig } from "@/lib/db/config";
+import { offloadOf } from "@/lib/delivery/offload";
+import { parseMediaConfig } from "@/lib/media/config";
+import { hlsPreset, hlsThreads } from "@/lib/media/hls";
+import { moderatorFromEnv } from "@/lib/moderation/moderator";
+import { PLAN_SETTING_NAMES, PLANS, planLimits } from "@/lib/plans";
+import { blobConfigFromEnv, s3ConfigFromEnv } from "@/lib/storage/config";
+import { parseGateOptions } from "@/lib/uploads/receive-gate";
 
 interface SubsystemSettings {
   /** Where the parser lives, for the docs. */

@@ -7,8 +7,8 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
-import { normalizeIp, resolveClientIp, trustsProxy, type TrustSetting } from "../http/client-ip";
-import { newRequestId } from "../http/request-id";
+import { normalizeIp, resolveClientIp, trustsProxy, type TrustSetting } from "@/lib/http/client-ip";
+import { newRequestId } from "@/lib/http/request-id";
 
 /**
  * Stamps the request id and the client address on the request before anything else runs,

@@ -4,8 +4,8 @@
  * key's hash up on every request (lib/auth/authenticate.ts, no cache), so a revoked key is
  * refused from the very next request on.
  */
-import { db } from "../db/client";
-import { DomainError } from "../errors";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
 import { liveSessionWhere } from "./expiry";
 import { createSession, type IssuedSession } from "./sessions";
 

@@ -6,8 +6,8 @@
  * deleted, so it leaves the session list too. `last_active_at` is written at most once a
  * minute, so idle time is measured to the minute.
  */
-import { env } from "../config/env";
-import { db } from "../db/client";
+import { env } from "@/lib/config/env";
+import { db } from "@/lib/db/client";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_SESSION_IDLE_DAYS = 30;

@@ -2,10 +2,10 @@
  * Relay sessions: one relay-key per signed-in device. The key is returned once; only its
  * SHA-256 is stored (see lib/crypto/keys.ts).
  */
-import { db } from "../db/client";
-import { issueKey } from "../crypto/keys";
-import { DomainError } from "../errors";
-import { isForeignKeyViolation } from "../prisma-support";
+import { db } from "@/lib/db/client";
+import { issueKey } from "@/lib/crypto/keys";
+import { DomainError } from "@/lib/errors";
+import { isForeignKeyViolation } from "@/lib/prisma-support";
 
 export const SESSION_NAME_MAX_LENGTH = 100;
 

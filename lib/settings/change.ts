@@ -3,12 +3,12 @@
  * value, where that value comes from, and whether it can be changed here; and the one
  * verb that changes one (validated by its declaration, audited with secrets redacted).
  */
-import { type Actor, recordAudit } from "../audit/log";
-import { env } from "../config/env";
-import { environmentValue, setInEnvironment } from "../config/stored-settings";
-import { SETTINGS, type SettingDeclaration, settingDeclaration } from "../config/settings-catalog";
-import { db } from "../db/client";
-import { DomainError } from "../errors";
+import { type Actor, recordAudit } from "@/lib/audit/log";
+import { env } from "@/lib/config/env";
+import { environmentValue, setInEnvironment } from "@/lib/config/stored-settings";
+import { SETTINGS, type SettingDeclaration, settingDeclaration } from "@/lib/config/settings-catalog";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
 import { refreshStoredSettings } from "./stored";
 
 export type SettingSource = "environment" | "console" | "default";

@@ -7,11 +7,11 @@
  * the database's change number moves (checked twice a second, so a change made anywhere
  * applies everywhere within a second), the admin CLI once before its command.
  */
-import { markChanged } from "../db/change-signal";
-import { changeVersion, db } from "../db/client";
-import { applyStoredValues, settingsSource } from "../config/stored-settings";
-import { RUNTIME_SETTING_NAMES, settingDeclaration } from "../config/settings-catalog";
-import { moderatorFromEnv, setModerator } from "../moderation/moderator";
+import { markChanged } from "@/lib/db/change-signal";
+import { changeVersion, db } from "@/lib/db/client";
+import { applyStoredValues, settingsSource } from "@/lib/config/stored-settings";
+import { RUNTIME_SETTING_NAMES, settingDeclaration } from "@/lib/config/settings-catalog";
+import { moderatorFromEnv, setModerator } from "@/lib/moderation/moderator";
 
 export type Log = (message: string) => void;
 

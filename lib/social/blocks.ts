@@ -3,11 +3,11 @@
  * notifications), ends follows both ways, and refuses likes, comments, comment likes,
  * follows and reports across it with 403 `blocked` (relations.ts has the checks).
  */
-import { db } from "../db/client";
-import { keysetPage, type Page, type Position } from "../db/paging";
-import { DomainError } from "../errors";
-import { isUniqueViolation } from "../prisma-support";
-import type { UserRecord } from "../users/profile";
+import { db } from "@/lib/db/client";
+import { keysetPage, type Page, type Position } from "@/lib/db/paging";
+import { DomainError } from "@/lib/errors";
+import { isUniqueViolation } from "@/lib/prisma-support";
+import type { UserRecord } from "@/lib/users/profile";
 import { endFollow } from "./follows";
 import { forgetNotificationsBetween } from "./notifications";
 import { lockUsers, ME, resolveUser } from "./relations";

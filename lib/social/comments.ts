@@ -7,15 +7,15 @@
  * A comment notifies the post's author (`comment`) and each user it @mentions who may
  * see the post (`mention`); the post's author gets only the `comment` one.
  */
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { isForeignKeyViolation } from "../prisma-support";
-import { readPost, type PostRecord } from "../posts/read";
-import type { UserRecord } from "../users/profile";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { isForeignKeyViolation } from "@/lib/prisma-support";
+import { readPost, type PostRecord } from "@/lib/posts/read";
+import type { UserRecord } from "@/lib/users/profile";
 import { notify } from "./notifications";
 import { assertNoBlock, blockBetween, postToDisengage, postToEngage, visibleUserWhere } from "./relations";
 import { refreshDiscoverScore, scoreSelect } from "./score";
-import { emitPostEvent } from "../posts/events";
+import { emitPostEvent } from "@/lib/posts/events";
 
 /** Comments returned by GET /posts/{code}/comments (docs/relay-social.md, "Comments"). */
 export const MAX_COMMENTS = 500;

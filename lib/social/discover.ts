@@ -17,14 +17,14 @@
  * so hidden posts never take a candidate's place). Posts whose author was deleted are
  * left out. A post whose primary file is missing from storage is skipped silently.
  */
-import type { Prisma } from "../db/client";
-import { db } from "../db/client";
-import { listedPostWhere } from "../posts/list";
-import { likedAmong, postInclude, type PostRecord } from "../posts/read";
-import { storage } from "../storage";
+import type { Prisma } from "@/lib/db/client";
+import { db } from "@/lib/db/client";
+import { listedPostWhere } from "@/lib/posts/list";
+import { likedAmong, postInclude, type PostRecord } from "@/lib/posts/read";
+import { storage } from "@/lib/storage";
 import { visibleUserWhere } from "./relations";
 import { discoverScore } from "./score";
-import { countViews } from "../posts/views";
+import { countViews } from "@/lib/posts/views";
 
 /** Items per reply (docs/relay-social.md, "Discover"). */
 export const DISCOVER_LIMIT = 50;

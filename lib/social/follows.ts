@@ -8,12 +8,12 @@
  * racing each other from ending with a follow across the block, and queues the grouping
  * of follow notifications of one recipient.
  */
-import type { Prisma, Tx } from "../db/client";
-import { db } from "../db/client";
-import { keysetPage, type Page, type Position } from "../db/paging";
-import { DomainError } from "../errors";
-import { isUniqueViolation } from "../prisma-support";
-import type { UserRecord } from "../users/profile";
+import type { Prisma, Tx } from "@/lib/db/client";
+import { db } from "@/lib/db/client";
+import { keysetPage, type Page, type Position } from "@/lib/db/paging";
+import { DomainError } from "@/lib/errors";
+import { isUniqueViolation } from "@/lib/prisma-support";
+import type { UserRecord } from "@/lib/users/profile";
 import { notify, retractNotification } from "./notifications";
 import { blockBetween, blockedError, lockUsers, resolveUser, visibleUserWhere } from "./relations";
 

@@ -6,7 +6,7 @@
  * when its row was really deleted. Safe to run twice, also at once (the recovery sweep
  * resuming a deletion): the second run finds no rows and moves nothing.
  */
-import { db } from "../db/client";
+import { db } from "@/lib/db/client";
 import { endFollow } from "./follows";
 import { forgetActor, retractNotification } from "./notifications";
 import { refreshDiscoverScore, scoreSelect } from "./score";

@@ -8,9 +8,9 @@
  * rolls its transaction (increment included) back; it then answers the current state.
  * The insert comes first so that, on SQLite, the transaction starts with a write.
  */
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { isForeignKeyViolation, isUniqueViolation } from "../prisma-support";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { isForeignKeyViolation, isUniqueViolation } from "@/lib/prisma-support";
 import { notify, retractNotification } from "./notifications";
 import { postToDisengage, postToEngage } from "./relations";
 import { refreshDiscoverScore, scoreSelect } from "./score";

@@ -18,11 +18,11 @@
  * that row lock queues concurrent events of one group, so "find the open entry, else
  * create one" cannot open two entries; SQLite serialises writers anyway.
  */
-import type { Tx } from "../db/client";
-import { db } from "../db/client";
-import { afterPosition, keysetPage, newestFirst, type Page, type Position } from "../db/paging";
-import { isHidden, postInclude, type PostRecord } from "../posts/read";
-import type { UserRecord } from "../users/profile";
+import type { Tx } from "@/lib/db/client";
+import { db } from "@/lib/db/client";
+import { afterPosition, keysetPage, newestFirst, type Page, type Position } from "@/lib/db/paging";
+import { isHidden, postInclude, type PostRecord } from "@/lib/posts/read";
+import type { UserRecord } from "@/lib/users/profile";
 import { blockBetween } from "./relations";
 
 export const NOTIFICATION_KINDS = ["like", "comment", "comment_like", "follow", "mention"] as const;

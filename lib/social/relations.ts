@@ -3,11 +3,11 @@
  * two, may the caller touch this post. Plain checks and `where` fragments; the verbs live
  * in the neighbouring files (docs/relay-social.md).
  */
-import type { Prisma, Tx } from "../db/client";
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { readPost, type PostRecord } from "../posts/read";
-import { findUser, type UserRecord } from "../users/profile";
+import type { Prisma, Tx } from "@/lib/db/client";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { readPost, type PostRecord } from "@/lib/posts/read";
+import { findUser, type UserRecord } from "@/lib/users/profile";
 
 /** The caller's own account in a path: `@me`. */
 export const ME = "@me";

@@ -12,7 +12,7 @@
  * Views are left out on purpose: anyone can produce 3 per IP per hour, while a like or a
  * comment costs an account and is limited per account.
  */
-import type { Tx } from "../db/client";
+import type { Tx } from "@/lib/db/client";
 
 /** Seconds of age worth one unit of score (a tenfold engagement). */
 export const SECONDS_PER_UNIT = 86_400;

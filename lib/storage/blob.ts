@@ -10,7 +10,7 @@ import { createReadStream } from "node:fs";
 import { stat as statFile } from "node:fs/promises";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
-import { optionalPackage } from "../config/packages";
+import { optionalPackage } from "@/lib/config/packages";
 import { assertValidKey, assertValidPrefix, assertValidRange, checkPut } from "./keys";
 import type { BlobStorageConfig } from "./config";
 import { limitBytes, parseContentRange } from "./streams";

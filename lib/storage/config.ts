@@ -5,7 +5,7 @@
  * processes that never touch them.
  */
 import type { S3Client } from "@aws-sdk/client-s3";
-import { parseEnv } from "../config/env";
+import { parseEnv } from "@/lib/config/env";
 
 export interface S3StorageConfig {
   bucket: string;

@@ -14,11 +14,11 @@
  */
 import { closeSync, constants, createReadStream, fstat as fstatCallback, open as openCallback, type BigIntStats } from "node:fs";
 import { promisify } from "node:util";
-import { storing } from "../faults/classify";
+import { storing } from "@/lib/faults/classify";
 import { copyFile, link, lstat, mkdir, open, readFile, readdir, rename, rm, rmdir, stat, unlink, writeFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
-import { dataDir } from "../db/config";
+import { dataDir } from "@/lib/db/config";
 import { assertValidKey, assertValidPrefix, checkPut, clampRange, typeForKey } from "./keys";
 import { etagOfStats, OpenFileCache } from "./open-files";
 import type { ByteRange, ObjectInfo, ObjectStream, Storage } from "./types";

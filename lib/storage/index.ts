@@ -2,7 +2,7 @@
  * The process-wide storage, picked by STORAGE (disk | s3 | blob, default disk).
  * Everything that stores or reads file bytes goes through `storage()`.
  */
-import { env } from "../config/env";
+import { env } from "@/lib/config/env";
 import { blobConfigFromEnv, s3ConfigFromEnv } from "./config";
 import { DiskStorage } from "./disk";
 import type { ByteRange, DirectUrlRequest, ObjectInfo, ObjectStream, Storage, StorageKind } from "./types";

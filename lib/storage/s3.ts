@@ -29,7 +29,7 @@ import {
 import { assertValidKey, assertValidPrefix, checkPut, assertValidRange } from "./keys";
 import type { S3StorageConfig } from "./config";
 import { httpStatusOf, withRetries } from "./retry";
-import { storing } from "../faults/classify";
+import { storing } from "@/lib/faults/classify";
 import { limitBytes, parseContentRange } from "./streams";
 import { presignGet } from "./presign";
 import type { ByteRange, DirectResponseHeaders, DirectUrlRequest, ObjectInfo, ObjectStream, Storage } from "./types";

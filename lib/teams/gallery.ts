@@ -1,9 +1,9 @@
 /** The team gallery: the newest posts of a team, for its members only. */
-import { db } from "../db/client";
-import { keysetPage, newestFirst, type Page } from "../db/paging";
-import { DomainError } from "../errors";
-import { notExpiredWhere } from "../posts/expiry-rules";
-import { postInclude, type PostRecord } from "../posts/read";
+import { db } from "@/lib/db/client";
+import { keysetPage, newestFirst, type Page } from "@/lib/db/paging";
+import { DomainError } from "@/lib/errors";
+import { notExpiredWhere } from "@/lib/posts/expiry-rules";
+import { postInclude, type PostRecord } from "@/lib/posts/read";
 import { findTeam, type TeamRecord } from "./teams";
 
 export async function teamGallery(userId: string, teamId: string, limit: number): Promise<{ team: TeamRecord; page: Page<PostRecord> }> {

@@ -3,10 +3,10 @@
  * state is `active` or `lapsed`; a lapsed team's key is restricted (docs/http-core.md, the
  * account-state step: 403 `forbidden` on upload, add-files and convert).
  */
-import { db } from "../db/client";
-import { issueKey } from "../crypto/keys";
-import { DomainError } from "../errors";
-import { isRecordNotFound, isUniqueViolation, WRITE_TRANSACTION } from "../prisma-support";
+import { db } from "@/lib/db/client";
+import { issueKey } from "@/lib/crypto/keys";
+import { DomainError } from "@/lib/errors";
+import { isRecordNotFound, isUniqueViolation, WRITE_TRANSACTION } from "@/lib/prisma-support";
 
 export const TEAM_NAME_MAX_LENGTH = 50;
 

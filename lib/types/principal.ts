@@ -1,5 +1,5 @@
 /** Who a request acts as, resolved from its key. Plain data: no database types leak out. */
-import type { Plan } from "../plans";
+import type { Plan } from "@/lib/plans";
 
 export interface AccountSummary {
   id: string;

@@ -1,6 +1,6 @@
 /**
  * A webhook's names and records as plain data (docs/webhooks.md): the feature (lib/webhooks)
- * makes them and its presenter (lib/presenters/webhooks.ts) shows them, without either
+ * makes them and its presenter (lib/replies/webhooks.ts) shows them, without either
  * importing the other (the feature's payloads use the post presenter).
  */
 export const WEBHOOK_EVENTS = ["upload", "post.deleted", "post.moderated", "comment.received"] as const;

@@ -3,10 +3,10 @@
  * personal account; a team key gets 429 instead (a shared key must not take the owner's
  * account down). Counted in the shared counter store, so it holds across instances.
  */
-import type { Principal } from "../types/principal";
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { counterStore, principalSubject, UPLOAD_BURST } from "../ratelimit";
+import type { Principal } from "@/lib/types/principal";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { counterStore, principalSubject, UPLOAD_BURST } from "@/lib/ratelimit";
 
 export async function checkUploadBurst(principal: Principal): Promise<void> {
   const subject = principalSubject(principal);

@@ -1,6 +1,6 @@
 /** The error a file of an upload fails with, whichever step failed it (sniffing, processing, storing). */
-import { DomainError, isDomainError } from "../errors";
-import { asUnavailable } from "../faults/classify";
+import { DomainError, isDomainError } from "@/lib/errors";
+import { asUnavailable } from "@/lib/faults/classify";
 
 /** A per-file error for `failed[]`: known domain errors as they are, anything else internal. */
 export function asFileError(error: unknown): DomainError {

@@ -5,8 +5,8 @@
  * by lib/media/sniff.ts first and never come here.
  */
 import { open } from "node:fs/promises";
-import type { UploadFiles } from "../config/env";
-import { languageFor } from "../text/languages";
+import type { UploadFiles } from "@/lib/config/env";
+import { languageFor } from "@/lib/text/languages";
 
 export const TEXT_MAX_BYTES = 2 * 1024 * 1024;
 export const TEXT_MIME = "text/plain; charset=utf-8";

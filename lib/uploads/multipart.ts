@@ -4,7 +4,7 @@
  * the limit and is reported as `file_too_large`; a body over the request limit aborts the
  * whole request (413). `request.formData()` would buffer everything: never use it here.
  */
-import type { RouteRequest } from "../types/route-request";
+import type { RouteRequest } from "@/lib/types/route-request";
 import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -12,8 +12,8 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { finished, pipeline } from "node:stream/promises";
 import busboy from "busboy";
-import { DomainError } from "../errors";
-import { abandonRequestBody, requestBody } from "../files/request-body";
+import { DomainError } from "@/lib/errors";
+import { abandonRequestBody, requestBody } from "@/lib/files/request-body";
 import { receiveGate, type Ticket } from "./receive-gate";
 import { writeBehind } from "./write-behind";
 

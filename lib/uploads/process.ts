@@ -5,27 +5,23 @@
  * reserved quota is given back and stored objects are deleted.
  */
 import { join } from "node:path";
-import { DomainError, isDomainError } from "../errors";
-import { processImage } from "../media/image";
-import { describeFileKind } from "../media/kind-name";
-import { isVideoFormat } from "../media/sniff";
-import { processVideo } from "../media/video";
-import { moderator, screensFiles, sha256File } from "../moderation/moderator";
-import { storage } from "../storage";
-import { reserveQuota, type Reservation } from "../usage/reserve";
-import { abandonPending, journalPending } from "./pending";
-import { newId } from "../db/ids";
-import { fileNameFor } from "../posts/names";
+import { DomainError, isDomainError } from "@/lib/errors";
+import { processImage } from "@/lib/media/image";
+import { describeFileKind } from "@/lib/media/kind-name";
+import { isVideoFormat } from "@/lib/media/sniff";
+import { processVideo } from "@/lib/media/video";
+import { moderator, screensFiles, sha256File } from "@/lib/moderation/moderator";
+import { storage } from "@/lib/storage";
+import { abandonPending, type QuotaAccount, type Reservation, reserveFile } from "./quota";
+import { newId } from "@/lib/db/ids";
+import { fileNameFor } from "@/lib/posts/names";
 import type { SniffedFile } from "./sniff-received";
-import { env } from "../config/env";
+import { env } from "@/lib/config/env";
 import { detectOtherKind, type OtherKind } from "./file-kind";
-import { withMediaSlot } from "../media/limiter";
-import { openImage } from "../media/sharp";
+import { withMediaSlot } from "@/lib/media/limiter";
+import { openImage } from "@/lib/media/sharp";
 
-export interface QuotaAccount {
-  subject: string;
-  quota: number;
-}
+export type { QuotaAccount };
 
 export interface StoredFile {
   id: string;
@@ -88,9 +84,9 @@ export async function processAndStore(file: SniffedFile, options: ProcessOptions
   const storageKey = `p/${options.postId}/${id}.${result.ext}`;
   const thumbnailKey = isVideo ? `p/${options.postId}/${id}.thumb.jpg` : null;
   // The journal row goes with the reservation, before any object is stored: a crash from
-  // here to the post's transaction leaves a row for the recovery sweep (lib/uploads/pending.ts).
+  // here to the post's transaction leaves a row for the recovery sweep (lib/uploads/quota.ts).
   const keys = thumbnailKey ? [storageKey, thumbnailKey] : [storageKey];
-  const reservation = await reserveQuota(options.account.subject, result.size, options.account.quota, new Date(), journalPending(id, keys));
+  const reservation = await reserveFile(options.account, id, result.size, keys);
 
   try {
     await storage().putFile(storageKey, output, result.mime);
@@ -136,13 +132,7 @@ async function storeAsIs(file: SniffedFile, path: string, other: OtherKind, opti
   const mimeType = other.kind === "file" && other.image && !pixels ? "application/octet-stream" : other.mime;
   // Not the client's extension: a key ending in a media extension must carry that type (lib/storage/keys.ts).
   const storageKey = `p/${options.postId}/${id}.${other.kind === "text" ? "txt" : "bin"}`;
-  const reservation = await reserveQuota(
-    options.account.subject,
-    size,
-    options.account.quota,
-    new Date(),
-    journalPending(id, [storageKey]),
-  );
+  const reservation = await reserveFile(options.account, id, size, [storageKey]);
   try {
     await storage().putFile(storageKey, path, mimeType);
   } catch (error) {

@@ -5,14 +5,14 @@
  * last PATCH of a resumable upload (docs/resumable-uploads.md): one pipeline, one set of
  * rules and errors. The route adapters only parse the request and shape the reply.
  */
-import { DomainError } from "../errors";
-import type { ExpirySettings } from "../posts/expiry-rules";
-import type { Privacy } from "../posts/privacy";
-import { findPostByCode, postForChange, type PostRecord, type Viewer } from "../posts/read";
-import { failedFilesView } from "../presenters/failed-files";
-import type { Surface } from "../types/surface";
-import { nextPriorityReset } from "../usage/priority";
-import { weeklyUsage } from "../usage/quota";
+import { DomainError } from "@/lib/errors";
+import type { ExpirySettings } from "@/lib/posts/expiry-rules";
+import type { Privacy } from "@/lib/posts/privacy";
+import { findPostByCode, postForChange, type PostRecord, type Viewer } from "@/lib/posts/read";
+import { failedFilesView } from "@/lib/presenters/failed-files";
+import type { Surface } from "@/lib/types/surface";
+import { nextPriorityReset } from "@/lib/usage/priority";
+import { weeklyUsage } from "@/lib/usage/quota";
 import type { ReceivedFile } from "./multipart";
 import { sniffReceived, type SniffedFile } from "./sniff-received";
 import { appendFiles, uploadPosts, type FailedFile, type PostType, type UploadOutcome } from "./upload";
@@ -94,10 +94,10 @@ async function checkPriorityMinutes(files: readonly SniffedFile[], asked: boolea
   if ((await uploader.priorityMinutesLeft()) > 0) return;
   const week = await weeklyUsage(uploader.account.subject, uploader.account.quota);
   const refill = nextPriorityReset().toISOString();
-  throw new DomainError(
+  throw DomainError.in(
+    "exhausted",
     "quota_exceeded",
     `No priority minutes left until ${refill}; upload with \`priority: false\` for standard delivery.`,
-    403,
     { quota: week.quota, used: week.used, resets_at: week.resetsAt.toISOString() },
   );
 }

@@ -13,7 +13,7 @@
  * ungated. A request waits `holdMs` per slot-full ahead of it at worst.
  */
 import { z } from "zod";
-import { optionalInt } from "../config/env-fields";
+import { optionalInt } from "@/lib/config/env-fields";
 
 export interface GateOptions {
   /** Bodies received at once; 0 turns the gate off. */

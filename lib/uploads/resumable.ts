@@ -23,13 +23,13 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { randomBytes } from "node:crypto";
-import { env } from "../config/env";
-import { db } from "../db/client";
-import { newId } from "../db/ids";
-import { DomainError } from "../errors";
-import { ownerState, ownerTag } from "../files/owner-tag";
-import { storage } from "../storage";
-import { releaseQuota, reserveQuota } from "../usage/reserve";
+import { env } from "@/lib/config/env";
+import { db } from "@/lib/db/client";
+import { newId } from "@/lib/db/ids";
+import { DomainError } from "@/lib/errors";
+import { ownerState, ownerTag } from "@/lib/files/owner-tag";
+import { storage } from "@/lib/storage";
+import { releaseReserved, reserveResumable } from "./quota";
 import type { Uploader } from "./uploader";
 
 export const DEFAULT_TUS_EXPIRY_SECONDS = 86_400;
@@ -88,7 +88,7 @@ function parseChunks(json: string): string[] {
 }
 
 const folderOf = (id: string) => `${TUS_CHUNK_PREFIX}${id}/`;
-const gone = () => new DomainError("not_found", "This upload has expired.", 410);
+const gone = () => DomainError.in("gone", "not_found", "This upload has expired.");
 const noSuchUpload = () => new DomainError("not_found", "No such upload.");
 
 export function tusExpirySeconds(): number {
@@ -110,7 +110,7 @@ export async function createResumable(input: {
   const id = newId();
   const expiresAt = new Date(now.getTime() + tusExpirySeconds() * 1000);
   let row: Row | undefined;
-  await reserveQuota(uploader.account.subject, input.length, uploader.account.quota, now, async (tx, reservation) => {
+  await reserveResumable(uploader.account, input.length, now, async (tx, reservation) => {
     row = await tx.tusUpload.create({
       data: {
         id,
@@ -132,7 +132,7 @@ export async function createResumable(input: {
 
 /**
  * The caller's upload: 404 when unknown or someone else's (the same answer, so ids cannot be
- * probed), 410 once expired (and it is removed on the spot, as the sweep would).
+ * probed), `gone` once expired (and it is removed on the spot, as the sweep would).
  */
 export async function findResumable(id: string, subject: string, now = new Date()): Promise<ResumableUpload> {
   const row = await db().tusUpload.findUnique({ where: { id } });
@@ -155,13 +155,13 @@ export interface ResumableLock {
 }
 
 const lockedError = () =>
-  new DomainError("invalid_request", "Another PATCH of this upload is in progress; retry once it is over (HEAD says the offset).", 423);
+  DomainError.in("locked", "invalid_request", "Another PATCH of this upload is in progress; retry once it is over (HEAD says the offset).");
 
 /**
  * Takes the upload's PATCH lock for bytes at `start`, before any byte of the body is read
  * (docs/resumable-uploads.md, "One PATCH at a time"). The row carries the lock, so every
- * instance sharing the database sees it. Refusals: 409 when the offset moved or the upload
- * is no longer receiving, 423 `locked` while another live PATCH holds it. A lock whose
+ * instance sharing the database sees it. Refusals: a `conflict` when the offset moved or the
+ * upload is no longer receiving, `locked` while another live PATCH holds it. A lock whose
  * holder is known dead (same machine, process gone) is taken over at once; one of another
  * machine lapses with its lease.
  */
@@ -206,9 +206,14 @@ export async function lockResumable(upload: ResumableUpload, start: number, now 
 }
 
 const offsetMoved = (offset: number) =>
-  new DomainError("invalid_request", `Upload-Offset no longer matches the upload's offset ${offset}; HEAD it and resume from there.`, 409, {
-    offset,
-  });
+  DomainError.in(
+    "conflict",
+    "invalid_request",
+    `Upload-Offset no longer matches the upload's offset ${offset}; HEAD it and resume from there.`,
+    {
+      offset,
+    },
+  );
 
 export type ChunkOutcome = "complete" | "interrupted" | "too_large";
 
@@ -271,7 +276,7 @@ export async function receiveBody(
 
 /**
  * Adds the file at `path` (`bytes` long, received at `start`) to the upload. The offset moves
- * only if it is still `start` (else 409: another PATCH got there first, and this chunk is
+ * only if it is still `start` (else a conflict: another PATCH got there first, and this chunk is
  * deleted). Reaching `length`, the upload turns `processing` and its reservation is given
  * back in the same transaction: the media pipeline charges the stored size instead.
  */
@@ -296,7 +301,7 @@ export async function appendChunk(
     if (count !== 1) return false;
     if (complete) {
       const row = await tx.tusUpload.findUniqueOrThrow({ where: { id: upload.id }, select: { subject: true, windowStart: true } });
-      await releaseQuota({ subject: row.subject, windowStart: row.windowStart, bytes: upload.length }, tx);
+      await releaseReserved(tx, { subject: row.subject, windowStart: row.windowStart, bytes: upload.length });
     }
     return true;
   });
@@ -304,7 +309,11 @@ export async function appendChunk(
     await storage()
       .delete(key)
       .catch(() => undefined);
-    throw new DomainError("invalid_request", "Upload-Offset no longer matches the upload's offset; HEAD it and resume from there.", 409);
+    throw DomainError.in(
+      "conflict",
+      "invalid_request",
+      "Upload-Offset no longer matches the upload's offset; HEAD it and resume from there.",
+    );
   }
   return { ...upload, offset, chunks, state: complete ? "processing" : "receiving" };
 }
@@ -352,7 +361,7 @@ export async function removeResumable(id: string): Promise<boolean> {
     if (!row) return false;
     const { count } = await tx.tusUpload.deleteMany({ where: { id } });
     if (count !== 1) return false;
-    await releaseQuota({ subject: row.subject, windowStart: row.windowStart, bytes: Number(row.reservedBytes) }, tx);
+    await releaseReserved(tx, { subject: row.subject, windowStart: row.windowStart, bytes: Number(row.reservedBytes) });
     return true;
   });
   // Again once the row is gone: a PATCH in flight may have stored and recorded a chunk
@@ -361,10 +370,10 @@ export async function removeResumable(id: string): Promise<boolean> {
   return removed;
 }
 
-/** tus termination: 409 while the finished file is being processed into a post. */
+/** tus termination: a conflict while the finished file is being processed into a post. */
 export async function terminateResumable(upload: ResumableUpload): Promise<void> {
   if (upload.state === "processing") {
-    throw new DomainError("invalid_request", "The upload is complete and being processed; it can no longer be terminated.", 409);
+    throw DomainError.in("conflict", "invalid_request", "The upload is complete and being processed; it can no longer be terminated.");
   }
   await removeResumable(upload.id);
 }

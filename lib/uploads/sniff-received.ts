@@ -3,7 +3,7 @@
  * check and processing both need it (issue 21 §2, "each file is sniffed once"), so the
  * result travels with the file instead of each step reading the head again.
  */
-import { sniffFile, type Sniffed } from "../media/sniff";
+import { sniffFile, type Sniffed } from "@/lib/media/sniff";
 import type { ReceivedFile } from "./multipart";
 import { asFileError } from "./file-error";
 

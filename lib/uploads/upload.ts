@@ -4,29 +4,28 @@
  * anyway), each succeeding or failing alone; posts are written in one transaction after
  * their files are stored, and if that fails the stored files and quota are given back.
  */
-import type { ExpirySettings } from "../posts/expiry-rules";
-import { db, type Tx } from "../db/client";
-import { newId } from "../db/ids";
-import { DomainError } from "../errors";
-import { recordUploadedBytes } from "../metrics/registry";
-import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from "../prisma-support";
-import { newShareCode } from "../posts/codes";
-import { uniqueName } from "../posts/names";
-import { postOnAdaptiveDelivery } from "../posts/adaptive";
-import type { Privacy } from "../posts/privacy";
-import { recordUpload } from "../usage/reserve";
-import { forgetDeliverable } from "../posts/delivery-cache";
-import { enqueueJob, notifyJobs } from "../jobs";
-import { HLS_JOB, hlsJobKey } from "../jobs/hls-job";
-import { enqueueOcrJobs } from "../jobs/ocr-job";
+import type { ExpirySettings } from "@/lib/posts/expiry-rules";
+import { db, type Tx } from "@/lib/db/client";
+import { newId } from "@/lib/db/ids";
+import { DomainError } from "@/lib/errors";
+import { recordUploadedBytes } from "@/lib/metrics/registry";
+import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from "@/lib/prisma-support";
+import { newShareCode } from "@/lib/posts/codes";
+import { uniqueName } from "@/lib/posts/names";
+import { postOnAdaptiveDelivery } from "@/lib/posts/adaptive";
+import type { Privacy } from "@/lib/posts/privacy";
+import { forgetDeliverable } from "@/lib/posts/delivery-cache";
+import { enqueueJob, notifyJobs } from "@/lib/jobs";
+import { HLS_JOB, hlsJobKey } from "@/lib/jobs/hls-job";
+import { enqueueOcrJobs } from "@/lib/jobs/ocr-job";
 import type { SniffedFile } from "./sniff-received";
 import { asFileError } from "./file-error";
 import { discardStored, processAndStore, type StoredFile } from "./process";
-import { sortNameOf, totalSizeOf } from "../posts/sort-keys";
-import { settlePending } from "./pending";
+import { sortNameOf, totalSizeOf } from "@/lib/posts/sort-keys";
+import { settleUpload } from "./quota";
 import type { Uploader } from "./uploader";
-import type { PostRecord } from "../posts/read";
-import { emitPostEvent } from "../posts/events";
+import type { PostRecord } from "@/lib/posts/read";
+import { emitPostEvent } from "@/lib/posts/events";
 
 export const ALBUM_MAX_FILES = 9;
 export const POST_TYPES = ["album", "single"] as const;
@@ -172,11 +171,7 @@ async function writePost(
         // No text yet: it is read in the background (lib/jobs/ocr-job.ts).
         for (const data of files) fileRows.push({ ...(await tx.file.create({ data })), text: null });
         const user = await tx.user.update({ where: { id: uploader.userId }, data: { uploadCount: { increment: 1 } } });
-        await recordUpload(tx, uploader.account.subject, sum(stored), stored.length);
-        await settlePending(
-          tx,
-          stored.map((f) => f.id),
-        );
+        await settleUpload(tx, uploader.account.subject, stored);
         const jobIds = await streamJobs(tx, files);
         return { post: { ...post, files: fileRows.sort((a, b) => a.index - b.index), user, access: [] }, jobIds };
       });
@@ -228,11 +223,7 @@ export async function appendFiles(
       const priority = await streamsVideos(stored, uploader, options.priority);
       jobIds = await db().$transaction(async (tx) => {
         const ids = await appendRows(tx, target.postId, stored, priority);
-        await recordUpload(tx, uploader.account.subject, sum(stored), stored.length);
-        await settlePending(
-          tx,
-          stored.map((f) => f.id),
-        );
+        await settleUpload(tx, uploader.account.subject, stored);
         return ids;
       });
       forgetDeliverable({ postId: target.postId });

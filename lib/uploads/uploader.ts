@@ -3,14 +3,14 @@
  * the principal alone (its quota override comes with the key look-up, which is cached until
  * the next commit); the priority-minutes balance is read only when a video needs it.
  */
-import type { Principal } from "../types/principal";
-import { db } from "../db/client";
-import { planLimits, type PlanLimits } from "../plans";
-import { priorityMinutesLeft } from "../usage/priority";
-import { quotaFor } from "../usage/quota";
-import { teamSubject, userSubject } from "../usage/window";
+import type { Principal } from "@/lib/types/principal";
+import { db } from "@/lib/db/client";
+import { planLimits, type PlanLimits } from "@/lib/plans";
+import { priorityMinutesLeft } from "@/lib/usage/priority";
+import { quotaFor } from "@/lib/usage/quota";
+import { teamSubject, userSubject } from "@/lib/usage/window";
 import type { QuotaAccount } from "./process";
-import { settingsSource } from "../config/stored-settings";
+import { settingsSource } from "@/lib/config/stored-settings";
 
 export interface Uploader {
   /** The author: the key's user, or the team owner for team keys. */

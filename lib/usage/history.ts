@@ -1,5 +1,5 @@
 /** GET /usage-history: successful uploads per UTC day over the last 365 days. */
-import { db } from "../db/client";
+import { db } from "@/lib/db/client";
 import { DAY_MS, userSubject, utcDay } from "./window";
 
 export const HISTORY_WINDOW_DAYS = 365;

@@ -5,7 +5,7 @@
  * only needed for the last 24 hours, so rows older than KEEP_HOURS are deleted, at most
  * once an hour per process, after a write has been made (there is no scheduler to do it).
  */
-import { db } from "../db/client";
+import { db } from "@/lib/db/client";
 import { utcHour } from "./window";
 
 export const HOUR_MS = 3_600_000;

@@ -8,9 +8,9 @@
  * instances rolling the same user at once both run the UPDATE, but only the first matches
  * its WHERE, so a charge made in between is never wiped by a second refill.
  */
-import type { db, Tx } from "../db/client";
-import { isPlan, planLimits, type Plan } from "../plans";
-import { settingsSource } from "../config/stored-settings";
+import type { db, Tx } from "@/lib/db/client";
+import { isPlan, planLimits, type Plan } from "@/lib/plans";
+import { settingsSource } from "@/lib/config/stored-settings";
 
 type Client = Tx | ReturnType<typeof db>;
 

@@ -1,8 +1,8 @@
 /** Weekly usage against the quota: what GET /users/@me shows and uploads enforce. */
-import { db } from "../db/client";
-import { planLimits, type Plan } from "../plans";
+import { db } from "@/lib/db/client";
+import { planLimits, type Plan } from "@/lib/plans";
 import { weekWindow } from "./window";
-import { settingsSource } from "../config/stored-settings";
+import { settingsSource } from "@/lib/config/stored-settings";
 
 export interface WeeklyUsage {
   quota: number;

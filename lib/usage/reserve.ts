@@ -4,9 +4,9 @@
  * requests can never together pass the quota. Bytes are reserved before a file is
  * stored and given back if storing fails.
  */
-import { db, type Tx } from "../db/client";
-import { DomainError } from "../errors";
-import { isUniqueViolation } from "../prisma-support";
+import { db, type Tx } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { isUniqueViolation } from "@/lib/prisma-support";
 import { utcDay, utcHour, weekWindow } from "./window";
 
 export interface Reservation {
@@ -25,7 +25,7 @@ export function quotaError(quota: number, used: number, resetsAt: Date): DomainE
 
 /**
  * Written in the same transaction as a reservation, only when it succeeds: the upload
- * pipeline records what it is about to store (lib/uploads/pending.ts), so that a crash
+ * pipeline records what it is about to store (lib/uploads/quota.ts), so that a crash
  * before the post is written leaves a record of the bytes to give back.
  */
 export type AlongsideReservation = (tx: Tx, reservation: Reservation) => Promise<void>;

@@ -3,12 +3,12 @@
  * suspension, quota override, priority minutes). Used by the admin CLI and the dashboard;
  * no HTTP knowledge here, failures are DomainErrors.
  */
-import { db } from "../db/client";
-import { hashPassword } from "../crypto/password";
-import { DomainError } from "../errors";
-import { isRecordNotFound, isUniqueViolation } from "../prisma-support";
-import { isPlan, type Plan } from "../plans";
-import { nextPriorityReset } from "../usage/priority";
+import { db } from "@/lib/db/client";
+import { hashPassword } from "@/lib/crypto/password";
+import { DomainError } from "@/lib/errors";
+import { isRecordNotFound, isUniqueViolation } from "@/lib/prisma-support";
+import { isPlan, type Plan } from "@/lib/plans";
+import { nextPriorityReset } from "@/lib/usage/priority";
 
 export interface Account {
   id: string;

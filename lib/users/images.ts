@@ -17,15 +17,15 @@
  * The user row is switched with a compare-and-set on the previous key, and whoever
  * replaced a key deletes that file: concurrent uploads never leak or delete a live file.
  */
-import { DomainError } from "../errors";
-import { db } from "../db/client";
-import { newId } from "../db/ids";
-import { isImageFormat, sniffFile, mediaConfig, withMediaSlot, type ImageFormat } from "../media";
-import { readImageHeader } from "../media/image";
-import { imageError, openImage, sharpSeconds } from "../media/sharp";
-import { storage } from "../storage";
-import { withTempDir } from "../files/temp";
-import { describeFileKind } from "../media/kind-name";
+import { DomainError } from "@/lib/errors";
+import { db } from "@/lib/db/client";
+import { newId } from "@/lib/db/ids";
+import { isImageFormat, sniffFile, mediaConfig, withMediaSlot, type ImageFormat } from "@/lib/media";
+import { readImageHeader } from "@/lib/media/image";
+import { imageError, openImage, sharpSeconds } from "@/lib/media/sharp";
+import { storage } from "@/lib/storage";
+import { withTempDir } from "@/lib/files/temp";
+import { describeFileKind } from "@/lib/media/kind-name";
 
 export type ProfileImageKind = "avatar" | "banner";
 

@@ -7,11 +7,11 @@
  */
 import { createHmac } from "node:crypto";
 import { Resolver } from "node:dns/promises";
-import { env } from "../config/env";
-import { signingSecret } from "../crypto/signing";
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { isUniqueViolation } from "../prisma-support";
+import { env } from "@/lib/config/env";
+import { signingSecret } from "@/lib/crypto/signing";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { isUniqueViolation } from "@/lib/prisma-support";
 
 const provenElsewhere = () => new DomainError("invalid_request", "That link_domain is already used by another account.");
 

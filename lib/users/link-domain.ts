@@ -5,8 +5,8 @@
  * host name that nobody else uses.
  */
 import { domainToASCII } from "node:url";
-import { env } from "../config/env";
-import { DomainError } from "../errors";
+import { env } from "@/lib/config/env";
+import { DomainError } from "@/lib/errors";
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 /** A top-level label: letters, or an IDN in punycode. Rules out IP addresses ("1.2.3.4"). */

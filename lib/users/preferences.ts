@@ -4,7 +4,7 @@
  * `readPreferences`. No row means every kind is on: rows are only written once a user
  * changes something, so most users cost nothing here.
  */
-import { db } from "../db/client";
+import { db } from "@/lib/db/client";
 
 export interface NotificationPreferences {
   likes: boolean;

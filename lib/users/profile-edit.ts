@@ -8,9 +8,9 @@
  * - theme: any JSON value chosen by the client, stored as JSON text; null clears it.
  * - link_domain: a host name (link-domain.ts), unique across users; null clears it.
  */
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { isUniqueViolation } from "../prisma-support";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { isUniqueViolation } from "@/lib/prisma-support";
 import { normalizeLinkDomain } from "./link-domain";
 
 export const NICKNAME_MAX_LENGTH = 32;

@@ -2,12 +2,12 @@
  * Reading profiles: another user's (GET /users/{id}) and the caller's own account
  * (GET /users/@me). Returns plain records; lib/presenters/users.ts shapes the JSON.
  */
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { isPlan, type Plan } from "../plans";
-import { priorityMinutesLeft } from "../usage/priority";
-import { quotaFor, weeklyUsage, type WeeklyUsage } from "../usage/quota";
-import { userSubject } from "../usage/window";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { isPlan, type Plan } from "@/lib/plans";
+import { priorityMinutesLeft } from "@/lib/usage/priority";
+import { quotaFor, weeklyUsage, type WeeklyUsage } from "@/lib/usage/quota";
+import { userSubject } from "@/lib/usage/window";
 
 export interface UserRecord {
   id: string;

@@ -4,9 +4,9 @@
  * changed). API uploads are not affected: POST /upload stays private unless the request
  * says otherwise (the interface's default).
  */
-import { env } from "../config/env";
-import { db } from "../db/client";
-import { isPrivacy, type Privacy } from "../posts/privacy";
+import { env } from "@/lib/config/env";
+import { db } from "@/lib/db/client";
+import { isPrivacy, type Privacy } from "@/lib/posts/privacy";
 
 export interface UploadPrivacy {
   /** What new uploads get. */

@@ -2,13 +2,13 @@
  * The discover feed and the GIF search for the web pages: the same domain functions as
  * Relay GET /discover and GET /gifs, shaped into the same post objects.
  */
-import { isDomainError } from "../errors";
-import { decodeCursor, encodeCursor } from "../http/cursor";
-import { listGifs } from "../gifs/search";
-import { likedAmong } from "../posts/read";
-import { searchKey, searchTerms } from "../gifs/terms";
-import { postView } from "../presenters/posts";
-import { discoverPosts } from "../social/discover";
+import { isDomainError } from "@/lib/errors";
+import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
+import { listGifs } from "@/lib/gifs/search";
+import { likedAmong } from "@/lib/posts/read";
+import { searchKey, searchTerms } from "@/lib/gifs/terms";
+import { postView } from "@/lib/presenters/posts";
+import { discoverPosts } from "@/lib/social/discover";
 import type { PostJson } from "./share";
 
 /** Same endpoint name as the API's, so a cursor from either works on both. */

@@ -3,10 +3,10 @@
  * and one page of the posts anyone may see there (lib/folders/folders.ts, `folderPageWhere`),
  * shaped by the same presenter as everywhere else.
  */
-import { isDomainError } from "../errors";
-import { findPublicFolder, folderPageUrl, listFolderPage } from "../folders/folders";
-import { decodeCursor, encodeCursor } from "../http/cursor";
-import { postView } from "../presenters/posts";
+import { isDomainError } from "@/lib/errors";
+import { findPublicFolder, folderPageUrl, listFolderPage } from "@/lib/folders/folders";
+import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
+import { postView } from "@/lib/presenters/posts";
 import type { PostJson } from "./share";
 
 export const FOLDER_PAGE_SIZE = 24;

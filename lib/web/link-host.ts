@@ -4,7 +4,7 @@
  * hosts get `/{code}` rewritten to the share page (proxy.ts); the page then checks that the
  * post's author owns the domain.
  */
-import { isLinkDomainHost } from "../users/link-domain";
+import { isLinkDomainHost } from "@/lib/users/link-domain";
 
 /** The host name (no port, lower-case) of a Host header value, or null when malformed. */
 export function hostName(hostHeader: string | null): string | null {

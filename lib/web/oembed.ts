@@ -5,9 +5,9 @@
  * `link`. Only posts anyone with the link may see (public and unlisted, not moderated);
  * private posts are 404 here like on the page, whoever asks (oEmbed consumers are servers).
  */
-import { displayTitle as titleOrFileName } from "../presenters/title";
-import { env } from "../config/env";
-import { isShareCode } from "../posts/codes";
+import { displayTitle as titleOrFileName } from "@/lib/presenters/title";
+import { env } from "@/lib/config/env";
+import { isShareCode } from "@/lib/posts/codes";
 import { profileUrl } from "./profile";
 import { loadSharePost, primaryKind, type PostJson } from "./share";
 

@@ -6,11 +6,11 @@
  */
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { confirmEmailChange } from "../auth/email-change";
-import { requestPasswordReset, resetPassword } from "../auth/passwords";
-import { isDomainError } from "../errors";
-import { requestClientIp } from "../http/client-ip";
-import { PASSWORD_MAX_LENGTH } from "../users/accounts";
+import { confirmEmailChange } from "@/lib/auth/email-change";
+import { requestPasswordReset, resetPassword } from "@/lib/auth/passwords";
+import { isDomainError } from "@/lib/errors";
+import { requestClientIp } from "@/lib/http/client-ip";
+import { PASSWORD_MAX_LENGTH } from "@/lib/users/accounts";
 
 const text = (form: FormData, name: string): string => String(form.get(name) ?? "").slice(0, PASSWORD_MAX_LENGTH);
 

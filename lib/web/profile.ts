@@ -4,15 +4,15 @@
  * URLs and visibility match the API exactly. See docs/profiles.md.
  */
 import type { z } from "zod";
-import { env } from "../config/env";
-import { isDomainError } from "../errors";
-import { likedAmong } from "../posts/read";
-import { decodeCursor, encodeCursor } from "../http/cursor";
-import { listUserPosts } from "../posts/list";
-import { postView } from "../presenters/posts";
-import type { Profile } from "../presenters/users";
-import { profile } from "../presenters/users";
-import { getProfile } from "../users/profile";
+import { env } from "@/lib/config/env";
+import { isDomainError } from "@/lib/errors";
+import { likedAmong } from "@/lib/posts/read";
+import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
+import { listUserPosts } from "@/lib/posts/list";
+import { postView } from "@/lib/presenters/posts";
+import type { Profile } from "@/lib/presenters/users";
+import { profile } from "@/lib/presenters/users";
+import { getProfile } from "@/lib/users/profile";
 import type { PostJson } from "./share";
 
 export type ProfileJson = z.infer<typeof Profile>;

@@ -3,7 +3,7 @@
  * administrator; once one exists the answer is kept for a minute, so the header costs no
  * query on the pages of a running instance. Per process, on globalThis (Next's bundles).
  */
-import { setupPending } from "../accounts/setup";
+import { setupPending } from "@/lib/accounts/setup";
 
 const KEEP_MS = 60_000;
 const shared = globalThis as unknown as { __mediahostSetUpUntil?: number };

@@ -4,7 +4,7 @@
  * visitor holding the post's unlock cookie. Elsewhere the post is as if private: 404.
  */
 import { cookies } from "next/headers";
-import { notFound as postNotFound, readPost } from "../posts/read";
+import { notFound as postNotFound, readPost } from "@/lib/posts/read";
 import { unlockCookieName, verifyUnlockToken } from "./share-unlock";
 
 export async function requireShareUnlocked(code: string, userId: string): Promise<void> {

@@ -9,12 +9,12 @@
  */
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { env } from "../config/env";
-import { isDomainError } from "../errors";
-import { isShareCode } from "../posts/codes";
-import { readPost } from "../posts/read";
-import { checkSharePassword, SHARE_PASSWORD_MAX } from "../posts/share-password";
-import { requestClientIp } from "../http/client-ip";
+import { env } from "@/lib/config/env";
+import { isDomainError } from "@/lib/errors";
+import { isShareCode } from "@/lib/posts/codes";
+import { readPost } from "@/lib/posts/read";
+import { checkSharePassword, SHARE_PASSWORD_MAX } from "@/lib/posts/share-password";
+import { requestClientIp } from "@/lib/http/client-ip";
 import { beginShareGuess } from "./share-guesses";
 import { unlockCookieName, unlockToken, UNLOCK_TTL_SECONDS } from "./share-unlock";
 import { getViewer } from "./viewer";

@@ -10,8 +10,8 @@
  *   exactly the wrong ones. The post's owner is not counted here: strangers guessing must not
  *   lock the owner out of their own post.
  */
-import { addressSubject } from "../auth/attempts";
-import { counterStore } from "../ratelimit";
+import { addressSubject } from "@/lib/auth/attempts";
+import { counterStore } from "@/lib/ratelimit";
 
 /** Password tries per client address (IPv6: per /64) and post per window. */
 export const SHARE_PASSWORD_ATTEMPTS = { max: 10, windowSeconds: 600 } as const;

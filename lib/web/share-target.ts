@@ -6,12 +6,12 @@
  * it. The same route table the dashboard calls, so quotas, rate limits and webhooks apply as
  * for a dashboard upload. The answer is a 303 to /dashboard/shared with the result.
  */
-import { isSameOriginOrBrowser } from "../auth/same-origin";
-import { resolveWebSessionToken, sessionCookieValue, type WebSession } from "../auth/web-session";
-import { env } from "../config/env";
-import { errorBody } from "../http/respond";
-import { dispatcher } from "../routes";
-import { uploadPrivacyOf } from "../users/upload-privacy";
+import { isSameOriginOrBrowser } from "@/lib/auth/same-origin";
+import { resolveWebSessionToken, sessionCookieValue, type WebSession } from "@/lib/auth/web-session";
+import { env } from "@/lib/config/env";
+import { errorBody } from "@/lib/http/respond";
+import { dispatcher } from "@/lib/routes";
+import { uploadPrivacyOf } from "@/lib/users/upload-privacy";
 import { readShareBody, SHARE_TEXT_LIMIT } from "./share-body";
 
 const RESULT_PATH = "/dashboard/shared";

@@ -4,10 +4,10 @@
  * read per file and request (React's cache: generateMetadata and the page share it).
  */
 import { cache } from "react";
-import type { PostRecord } from "../posts/read";
-import { storage } from "../storage";
-import { decodeText, TEXT_MAX_BYTES } from "../uploads/file-kind";
-import { firstLines, highlightToHtml } from "../text/highlight";
+import type { PostRecord } from "@/lib/posts/read";
+import { storage } from "@/lib/storage";
+import { decodeText, TEXT_MAX_BYTES } from "@/lib/uploads/file-kind";
+import { firstLines, highlightToHtml } from "@/lib/text/highlight";
 
 export interface ShareText {
   /** File name, as in the post object. */

@@ -5,7 +5,7 @@
  * ends every unlock handed out before.
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { nowSeconds, signingSecret } from "../crypto/signing";
+import { nowSeconds, signingSecret } from "@/lib/crypto/signing";
 
 export const UNLOCK_TTL_SECONDS = 3600;
 

@@ -6,14 +6,14 @@
  * are 404 for all but the owner and the access list; moderated posts are a notice for all
  * but the owner.
  */
-import { isDependencyUnavailable } from "../faults/classify";
+import { isDependencyUnavailable } from "@/lib/faults/classify";
 import { cache } from "react";
 import type { z } from "zod";
-import { openPost } from "../posts/open";
-import type { PostRecord } from "../posts/read";
-import { postView } from "../presenters/posts";
-import type { Post } from "../presenters/posts";
-import { countViews } from "../posts/views";
+import { openPost } from "@/lib/posts/open";
+import type { PostRecord } from "@/lib/posts/read";
+import { postView } from "@/lib/presenters/posts";
+import type { Post } from "@/lib/presenters/posts";
+import { countViews } from "@/lib/posts/views";
 import { notePageExpiry } from "./page-expiry";
 import { verifyUnlockToken } from "./share-unlock";
 import { isRobot } from "./robots";

@@ -3,8 +3,8 @@
  * link is gone (deleted, expired, used up, its owner suspended). Never cached anywhere:
  * every visit must reach the server to be counted and, for a limited link, to spend a click.
  */
-import { requestClientIp } from "../http/client-ip";
-import { comesBack, followLink, LINK_CODE_PATTERN, leadsBack } from "../links/links";
+import { requestClientIp } from "@/lib/http/client-ip";
+import { comesBack, followLink, LINK_CODE_PATTERN, leadsBack } from "@/lib/links/links";
 
 const NO_STORE = { "cache-control": "private, no-store", "referrer-policy": "no-referrer" } as const;
 

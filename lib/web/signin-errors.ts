@@ -3,7 +3,7 @@
  * could carry "Call 555-0100 to unlock your account"), so the page shows only the messages
  * listed here, by code; any other value gets the generic line (docs/web-auth.md).
  */
-import { isDomainError } from "../errors";
+import { isDomainError } from "@/lib/errors";
 
 const GENERIC = "That sign-in did not work; please try again.";
 

@@ -9,15 +9,15 @@
  */
 import { headers } from "next/headers";
 import { z } from "zod";
-import { DomainError } from "../errors";
-import { counterStore } from "../ratelimit";
-import { hitBucket, userSubject, type BucketName } from "../ratelimit/buckets";
-import { requestClientIp } from "../http/client-ip";
-import { reportPost } from "../reports/submit";
-import { userRef } from "../presenters/users";
-import { createComment, listComments } from "../social/comments";
-import { followUser, unfollowUser } from "../social/follows";
-import { likePost, unlikePost } from "../social/likes";
+import { DomainError } from "@/lib/errors";
+import { counterStore } from "@/lib/ratelimit";
+import { hitBucket, userSubject, type BucketName } from "@/lib/ratelimit/buckets";
+import { requestClientIp } from "@/lib/http/client-ip";
+import { reportPost } from "@/lib/reports/submit";
+import { userRef } from "@/lib/presenters/users";
+import { createComment, listComments } from "@/lib/social/comments";
+import { followUser, unfollowUser } from "@/lib/social/follows";
+import { likePost, unlikePost } from "@/lib/social/likes";
 import { attempt, type ActionResult } from "./dashboard/result";
 import { requireShareUnlocked } from "./share-access";
 import { getViewer } from "./viewer";

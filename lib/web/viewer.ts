@@ -5,8 +5,8 @@
  */
 import { cookies } from "next/headers";
 import { cache } from "react";
-import { resolveWebSessionToken, SESSION_COOKIE_NAMES } from "../auth/web-session";
-import type { Plan } from "../plans";
+import { resolveWebSessionToken, SESSION_COOKIE_NAMES } from "@/lib/auth/web-session";
+import type { Plan } from "@/lib/plans";
 
 export interface Viewer {
   id: string;

@@ -9,7 +9,7 @@
  */
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
-import { DomainError } from "../errors";
+import { DomainError } from "@/lib/errors";
 
 const blocked = new BlockList();
 for (const [net, prefix] of [

@@ -1,5 +1,5 @@
 /** Webhook settings from the environment (docs/webhooks.md, "Settings"). */
-import { env } from "../config/env";
+import { env } from "@/lib/config/env";
 
 export interface WebhookSettings {
   /** Every address allowed (WEBHOOK_ALLOW_PRIVATE=1). */

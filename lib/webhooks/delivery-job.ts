@@ -6,10 +6,10 @@
  * webhook; WEBHOOK_DISABLE_AFTER of them in a row disable it (docs/webhooks.md).
  */
 import { z } from "zod";
-import { db } from "../db/client";
-import { isDomainError } from "../errors";
-import { registerJobHandler } from "../jobs";
-import { PermanentJobError, type JobHandler } from "../jobs/worker";
+import { db } from "@/lib/db/client";
+import { isDomainError } from "@/lib/errors";
+import { registerJobHandler } from "@/lib/jobs";
+import { PermanentJobError, type JobHandler } from "@/lib/jobs/worker";
 import { resolveWebhookTarget } from "./address-guard";
 import { webhookSettings } from "./config";
 import { sendWebhook } from "./send";

@@ -5,12 +5,12 @@
  * holds the request up: the work runs detached and a failure is logged.
  */
 import { randomBytes } from "node:crypto";
-import { db } from "../db/client";
-import { enqueueJob, notifyJobs } from "../jobs";
+import { db } from "@/lib/db/client";
+import { enqueueJob, notifyJobs } from "@/lib/jobs";
 import { webhookSettings } from "./config";
 import { WEBHOOK_JOB, type DeliveryPayload } from "./delivery-job";
 import { webhookBody, type EventData } from "./payloads";
-import type { WebhookEventType } from "../types/webhook";
+import type { WebhookEventType } from "@/lib/types/webhook";
 
 /** The test delivery of the dashboard's "Send test" (and POST /webhooks/{id}/test). */
 export const PING_EVENT = "ping";

@@ -3,12 +3,12 @@
  * log, change (re-enabling clears the failure count), delete, send a test ping. Every
  * function takes the acting user's id; another user's webhook is 404 `not_found`.
  */
-import { db } from "../db/client";
-import { DomainError } from "../errors";
-import { notifyJobs } from "../jobs";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { notifyJobs } from "@/lib/jobs";
 import { parseWebhookUrl, resolveWebhookTarget } from "./address-guard";
 import { webhookSettings } from "./config";
-import { WEBHOOK_EVENTS, type DeliveryRecord, type WebhookEventType, type WebhookFormat, type WebhookRecord } from "../types/webhook";
+import { WEBHOOK_EVENTS, type DeliveryRecord, type WebhookEventType, type WebhookFormat, type WebhookRecord } from "@/lib/types/webhook";
 import { enqueueDelivery, newEventId, PING_EVENT } from "./events";
 import { webhookBody } from "./payloads";
 import { newWebhookSecret } from "./signature";

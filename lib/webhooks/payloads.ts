@@ -4,7 +4,7 @@
  * image, or the share link for a video so Discord unfurls its player).
  */
 import type { z } from "zod";
-import type { Post } from "../presenters/posts";
+import type { Post } from "@/lib/presenters/posts";
 
 type PostObject = z.infer<typeof Post>;
 

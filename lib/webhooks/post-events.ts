@@ -5,9 +5,9 @@
  * (docs/webhooks.md, "Payloads"). `listenForPostEvents()` runs wherever posts change: the
  * server (lib/routes, lib/server) and the admin CLI.
  */
-import { postView } from "../presenters/posts";
-import { onPostEvent, type CommentFacts, type ModerationAction, type PostEvent } from "../posts/events";
-import { findPostByCode, type PostRecord } from "../posts/read";
+import { postView } from "@/lib/presenters/posts";
+import { onPostEvent, type CommentFacts, type ModerationAction, type PostEvent } from "@/lib/posts/events";
+import { findPostByCode, type PostRecord } from "@/lib/posts/read";
 import { emitWebhookEvent, trackWebhookWork } from "./events";
 
 const ownerView = (post: PostRecord) => postView(post, { owner: true, liked: false, surface: "api" });

@@ -9,7 +9,7 @@ import { ANALYTICS_RANGES, accountAnalytics, type AnalyticsRange } from "@/lib/a
 import { HOUR_MS, KEEP_HOURS, pruneHourly, resetPruneClock } from "@/lib/usage/hours";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
-import { AnalyticsReply } from "@/lib/presenters/reports";
+import { AnalyticsReply } from "@/lib/replies/reports";
 import { countView } from "@/lib/posts/views";
 import { recordUpload } from "@/lib/usage/reserve";
 import { teamSubject, userSubject, utcDay, utcHour } from "@/lib/usage/window";

@@ -3,8 +3,10 @@
  * it measures every kind of function, names the anonymous ones by what holds them, and
  * leaves generated code out.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { longFunctions, longFunctionsIn, sourceFiles } from "../../scripts/long-functions.mjs";
+import { longFunctions, longFunctionsIn, overLimit, sourceFiles } from "../../scripts/long-functions.mjs";
 
 type Found = { file: string; line: number; lines: number; name: string; kind: string };
 const over = (file: string, text: string, max: number): Found[] =>
@@ -37,6 +39,25 @@ describe("long-functions", () => {
   it("names a callback by the call it is passed to", () => {
     const [found] = over("lib/x.ts", `items.map((item) => ${body(3)});`, 2);
     expect(found.name).toBe("items.map(…) callback");
+  });
+
+  it("holds the tree to the team's limit (npm run lint): none over the ceiling, no more over the guideline than the budget", () => {
+    const lint = JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8")).scripts.lint as string;
+    const [, ceiling, budget] = /long-functions\.mjs --ceiling (\d+) --budget (\d+)/.exec(lint) ?? [];
+    expect(ceiling && budget).toBeTruthy();
+    const limit = { ceiling: Number(ceiling), budget: Number(budget) };
+    expect((overLimit as (f: Found[], l: typeof limit) => string[])((longFunctions as (max: number) => Found[])(60), limit)).toEqual([]);
+  });
+
+  it("reports a function over the ceiling and a count over the budget", () => {
+    const found = [
+      { file: "lib/a.ts", line: 3, lines: 120, name: "big", kind: "function" },
+      { file: "lib/b.ts", line: 9, lines: 70, name: "long", kind: "function" },
+    ];
+    const check = overLimit as (f: Found[], l: { ceiling?: number; budget?: number }) => string[];
+    expect(check(found, { ceiling: 110, budget: 2 })).toEqual(["lib/a.ts:3 big has 120 lines (the ceiling is 110)"]);
+    expect(check(found, { ceiling: 200, budget: 1 })).toHaveLength(1);
+    expect(check(found, { ceiling: 200, budget: 2 })).toEqual([]);
   });
 
   it("lists the tree's functions over the limit, longest first", () => {

@@ -4,7 +4,8 @@
  * - its declaration in lib/routes/table/<area>.ts, which builds no schema and defines no function;
  * - its handler, `handle<RouteId>`, exported from lib/routes/<area>.ts (the same area);
  * - its request schemas exported from that file or, when areas share them, lib/routes/params.ts;
- * - its reply schema exported from lib/presenters/, where the views that fill it live too.
+ * - its reply schema exported from lib/presenters/ (or, for a feature's own records, lib/replies/),
+ *   where the views that fill it live too.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -44,8 +45,8 @@ const handlerFiles = new Map<string, Module>();
 for (const area of areas)
   handlerFiles.set(area, existsSync(join(root, `lib/routes/${area}.ts`)) ? await load(`lib/routes/${area}.ts`) : {});
 const presenterExports = new Set<unknown>();
-for (const name of tsFiles("lib/presenters"))
-  for (const value of Object.values(await load(`lib/presenters/${name}.ts`))) presenterExports.add(value);
+for (const dir of ["lib/presenters", "lib/replies"])
+  for (const name of tsFiles(dir)) for (const value of Object.values(await load(`${dir}/${name}.ts`))) presenterExports.add(value);
 const sharedRequest = new Set(Object.values(await load("lib/routes/params.ts")));
 
 const handlerName = (id: string) => `handle${id[0].toUpperCase()}${id.slice(1)}`;
@@ -98,7 +99,7 @@ describe("route places", () => {
     expect(offending).toEqual([]);
   });
 
-  it("takes every reply schema from lib/presenters/", () => {
+  it("takes every reply schema from lib/presenters/ or lib/replies/", () => {
     const elsewhere = ROUTES.filter(
       (route) => route.response && !("binary" in route.response) && !presenterExports.has(route.response),
     ).map((route) => route.id);

@@ -18,7 +18,7 @@ import { recoverLeftovers, recoverySettings, startRecovery } from "@/lib/recover
 import { sweepTempDirs } from "@/lib/recovery/temp-sweep";
 import { storage } from "@/lib/storage";
 import { withTempDir } from "@/lib/files/temp";
-import { abandonPending, journalPending } from "@/lib/uploads/pending";
+import { abandonPending, journalPending } from "@/lib/uploads/quota";
 import { reserveQuota } from "@/lib/usage/reserve";
 import { weekWindow } from "@/lib/usage/window";
 import { useTestDatabase } from "../support/db";

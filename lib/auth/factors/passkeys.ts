@@ -16,11 +16,11 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
-import { env } from "../../config/env";
-import { db } from "../../db/client";
-import { DomainError } from "../../errors";
-import { counterStore } from "../../ratelimit";
-import { addressSubject } from "../attempts";
+import { env } from "@/lib/config/env";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { counterStore } from "@/lib/ratelimit";
+import { addressSubject } from "@/lib/auth/attempts";
 import { factorSettled } from "./settling";
 import { issueChallenge, redeemChallenge } from "./webauthn-challenge";
 

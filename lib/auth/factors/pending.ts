@@ -7,7 +7,7 @@
  * what stops guessing is the per-account limit on codes, which the ticket cannot reset.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { signingSecret } from "../../crypto/signing";
+import { signingSecret } from "@/lib/crypto/signing";
 
 export const PENDING_TTL_SECONDS = 5 * 60;
 

@@ -6,7 +6,7 @@
  * longer be decrypted.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { db, type Tx } from "../../db/client";
+import { db, type Tx } from "@/lib/db/client";
 
 export const RECOVERY_CODE_COUNT = 10;
 // No 0/o, 1/l/i: codes are copied by hand from paper.

@@ -7,7 +7,7 @@
  * account does not decrypt.
  */
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
-import { signingSecret } from "../../crypto/signing";
+import { signingSecret } from "@/lib/crypto/signing";
 
 const key = (): Buffer => createHmac("sha256", signingSecret()).update("mediahost-totp-secret-v1").digest();
 

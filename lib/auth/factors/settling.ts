@@ -4,7 +4,7 @@
  * that takes its proof in the request. Without it a stolen session could enrol a factor and
  * then use it as its "it is you" proof (issue 39 §1).
  */
-import { DomainError } from "../../errors";
+import { DomainError } from "@/lib/errors";
 
 export const RECENT_CONFIRMATION_MS = 10 * 60 * 1000;
 export const FACTOR_SETTLING_MS = RECENT_CONFIRMATION_MS;

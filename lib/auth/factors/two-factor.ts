@@ -10,12 +10,12 @@
  *   A recovery code is used up by its first use.
  * - Every check of a code is counted by the second-factor limiter (attempts.ts).
  */
-import { env } from "../../config/env";
-import { db } from "../../db/client";
-import { DomainError } from "../../errors";
-import { isUniqueViolation } from "../../prisma-support";
-import { beginSecondFactorAttempt } from "../attempts";
-import { verifyPassword } from "../../crypto/password";
+import { env } from "@/lib/config/env";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { isUniqueViolation } from "@/lib/prisma-support";
+import { beginSecondFactorAttempt } from "@/lib/auth/attempts";
+import { verifyPassword } from "@/lib/crypto/password";
 import { consumeRecoveryCode, recoveryCodeHash, recoveryCodesLeft, replaceRecoveryCodes } from "./recovery-codes";
 import { factorSettled, unsettledFactor } from "./settling";
 import { openSecret, sealSecret } from "./secret-box";

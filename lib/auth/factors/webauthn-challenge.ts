@@ -6,8 +6,8 @@
  * answer, as the browser's own ceremony timeout.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { signingSecret } from "../../crypto/signing";
-import { counterStore } from "../../ratelimit";
+import { signingSecret } from "@/lib/crypto/signing";
+import { counterStore } from "@/lib/ratelimit";
 
 export type ChallengePurpose = "register" | "authenticate";
 export const CHALLENGE_TTL_SECONDS = 120;

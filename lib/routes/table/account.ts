@@ -1,7 +1,7 @@
 /** Relay: notification preferences, sessions, sign-in and sign-up. */
-import { defineRoute } from "../../http/route";
-import { AccountDeleted, Preferences, SessionList, SessionsDeleted, SignedInReply } from "../../presenters/account";
-import { DeletedId } from "../../presenters/shared";
+import { defineRoute } from "@/lib/http/route";
+import { AccountDeleted, Preferences, SessionList, SessionsDeleted, SignedInReply } from "@/lib/presenters/account";
+import { DeletedId } from "@/lib/presenters/shared";
 import {
   accountDeleteBody,
   handleDeleteAccount,
@@ -16,8 +16,8 @@ import {
   loginBody,
   preferencesBody,
   registerBody,
-} from "../account";
-import { idParam } from "../params";
+} from "@/lib/routes/account";
+import { idParam } from "@/lib/routes/params";
 import { RELAY } from "./shared";
 
 export const accountRoutes = [

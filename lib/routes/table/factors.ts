@@ -1,6 +1,6 @@
 /** Relay: sign-in factors (own additions; docs/two-factor.md, docs/passkeys.md). */
-import { defineRoute } from "../../http/route";
-import { SignedInReply } from "../../presenters/account";
+import { defineRoute } from "@/lib/http/route";
+import { SignedInReply } from "@/lib/presenters/account";
 import {
   EmailChangeReply,
   PasskeyList,
@@ -13,8 +13,8 @@ import {
   TotpSetupReply,
   TwoFactorStatusReply,
   WebAuthnOptions,
-} from "../../presenters/factors";
-import { DeletedId } from "../../presenters/shared";
+} from "@/lib/replies/factors";
+import { DeletedId } from "@/lib/presenters/shared";
 import {
   emailChangeBody,
   factorProofBody,
@@ -39,7 +39,7 @@ import {
   passkeyRenameBody,
   passwordChangeBody,
   totpConfirmBody,
-} from "../factors";
+} from "@/lib/routes/factors";
 import { RELAY } from "./shared";
 
 export const factorRoutes = [

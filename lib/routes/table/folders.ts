@@ -1,7 +1,7 @@
 /** Folders of the account's posts (API and Relay; docs/folders.md). */
-import { defineRoute } from "../../http/route";
-import { FolderList, FolderReply } from "../../presenters/folders";
-import { DeletedId } from "../../presenters/shared";
+import { defineRoute } from "@/lib/http/route";
+import { FolderList, FolderReply } from "@/lib/presenters/folders";
+import { DeletedId } from "@/lib/presenters/shared";
 import {
   createFolderBody,
   handleCreateFolder,
@@ -10,8 +10,8 @@ import {
   handleListFolders,
   handleUpdateFolder,
   updateFolderBody,
-} from "../folders";
-import { idParam } from "../params";
+} from "@/lib/routes/folders";
+import { idParam } from "@/lib/routes/params";
 import { BOTH } from "./shared";
 
 export const folderRoutes = [

@@ -3,7 +3,7 @@
  * handlers under app/api and app/relay dispatch into this table, and the OpenAPI documents
  * are generated from it, in this order (the order of the OpenAPI paths; docs/http-core.md).
  */
-import type { RouteDef } from "../../http/route";
+import type { RouteDef } from "@/lib/http/route";
 import { accountRoutes } from "./account";
 import { factorRoutes } from "./factors";
 import { folderRoutes } from "./folders";

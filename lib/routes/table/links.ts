@@ -1,9 +1,9 @@
 /** Short links of the account (API and Relay; docs/short-links.md). */
-import { defineRoute } from "../../http/route";
-import { LinkPage, LinkReply } from "../../presenters/links";
-import { DeletedCode } from "../../presenters/shared";
-import { createLinkBody, handleCreateLink, handleDeleteLink, handleListLinks } from "../links";
-import { codeParam, pageQuery } from "../params";
+import { defineRoute } from "@/lib/http/route";
+import { LinkPage, LinkReply } from "@/lib/replies/links";
+import { DeletedCode } from "@/lib/presenters/shared";
+import { createLinkBody, handleCreateLink, handleDeleteLink, handleListLinks } from "@/lib/routes/links";
+import { codeParam, pageQuery } from "@/lib/routes/params";
 import { BOTH } from "./shared";
 
 export const linkRoutes = [

@@ -1,8 +1,8 @@
 /** A post's files, conversion and the GIF list (API and Relay). */
-import { defineRoute } from "../../http/route";
-import { CONVERT_TARGET_HEADER } from "../../convert/target";
-import { DeletedFile, PostPage } from "../../presenters/posts";
-import { convertTargetHeader, fileParam, gifsQuery, handleConvert, handleDeleteFile, handleListGifs } from "../media";
+import { defineRoute } from "@/lib/http/route";
+import { CONVERT_TARGET_HEADER } from "@/lib/convert/target";
+import { DeletedFile, PostPage } from "@/lib/presenters/posts";
+import { convertTargetHeader, fileParam, gifsQuery, handleConvert, handleDeleteFile, handleListGifs } from "@/lib/routes/media";
 import { BOTH, PERSONAL_AND_TEAM } from "./shared";
 
 const deleteFile = defineRoute({

@@ -1,8 +1,8 @@
 /** Posts and uploads (API and Relay): docs/uploads.md. */
-import { defineRoute } from "../../http/route";
-import { AddFilesReply, BatchReply, PostPage, PostReply, UploadReply } from "../../presenters/posts";
-import { DeletedCode } from "../../presenters/shared";
-import { codeParam } from "../params";
+import { defineRoute } from "@/lib/http/route";
+import { AddFilesReply, BatchReply, PostPage, PostReply, UploadReply } from "@/lib/presenters/posts";
+import { DeletedCode } from "@/lib/presenters/shared";
+import { codeParam } from "@/lib/routes/params";
 import {
   batchBody,
   getPostFromCache,
@@ -17,7 +17,7 @@ import {
   postsQuery,
   updatePostBody,
   updatePostBodyRelay,
-} from "../posts";
+} from "@/lib/routes/posts";
 import { BOTH, RELAY, PERSONAL_AND_TEAM, UPLOAD_FIELDS, UPLOAD_HEADERS, FILE_HEADERS } from "./shared";
 
 const upload = defineRoute({

@@ -1,7 +1,7 @@
 /** Relay: discover, the caller's profile and its images. */
-import { defineRoute } from "../../http/route";
-import { PostList } from "../../presenters/posts";
-import { OwnAccountReply } from "../../presenters/users";
+import { defineRoute } from "@/lib/http/route";
+import { PostList } from "@/lib/presenters/posts";
+import { OwnAccountReply } from "@/lib/presenters/users";
 import {
   handleDiscover,
   handleRemoveAvatar,
@@ -12,7 +12,7 @@ import {
   handleVerifyLinkDomain,
   profileBody,
   updateProfileBucket,
-} from "../profile";
+} from "@/lib/routes/profile";
 import { RELAY } from "./shared";
 
 export const profileRoutes = [

@@ -1,9 +1,9 @@
 /** Reports and analytics (API and Relay). */
-import { defineRoute } from "../../http/route";
-import { AnalyticsReply } from "../../presenters/reports";
-import { Reported } from "../../presenters/shared";
-import { codeParam, idParam, reportBody } from "../params";
-import { analyticsQuery, handleAnalytics, handleReportPost, handleReportUser } from "../reports";
+import { defineRoute } from "@/lib/http/route";
+import { AnalyticsReply } from "@/lib/replies/reports";
+import { Reported } from "@/lib/presenters/shared";
+import { codeParam, idParam, reportBody } from "@/lib/routes/params";
+import { analyticsQuery, handleAnalytics, handleReportPost, handleReportUser } from "@/lib/routes/reports";
 import { BOTH } from "./shared";
 
 const reportPost = defineRoute({

@@ -1,6 +1,6 @@
 /** Relay: follows, blocks, likes, comments, notifications. */
-import { defineRoute } from "../../http/route";
-import { DeletedId, Reported } from "../../presenters/shared";
+import { defineRoute } from "@/lib/http/route";
+import { DeletedId, Reported } from "@/lib/presenters/shared";
 import {
   BlockPage,
   BlockReply,
@@ -11,8 +11,8 @@ import {
   NotificationPage,
   UnreadCount,
   UserPage,
-} from "../../presenters/social";
-import { codeParam, idParam, pageQuery, reportBody } from "../params";
+} from "@/lib/replies/social";
+import { codeParam, idParam, pageQuery, reportBody } from "@/lib/routes/params";
 import {
   commentBody,
   followerParam,
@@ -36,7 +36,7 @@ import {
   handleUnlikePost,
   handleUnreadCount,
   markReadBody,
-} from "../social";
+} from "@/lib/routes/social";
 import { RELAY } from "./shared";
 
 export const socialRoutes = [

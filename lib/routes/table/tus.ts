@@ -1,6 +1,14 @@
 /** Resumable uploads (tus 1.0, docs/resumable-uploads.md). */
-import { defineRoute } from "../../http/route";
-import { handleTusCreate, handleTusDelete, handleTusHead, handleTusPatch, TUS_REPLY_HEADERS, tusIdParam, tusOptionsHeaders } from "../tus";
+import { defineRoute } from "@/lib/http/route";
+import {
+  handleTusCreate,
+  handleTusDelete,
+  handleTusHead,
+  handleTusPatch,
+  TUS_REPLY_HEADERS,
+  tusIdParam,
+  tusOptionsHeaders,
+} from "@/lib/routes/tus";
 import { BOTH, PERSONAL_AND_TEAM } from "./shared";
 const TUS_REQUEST = { "tus-resumable": { description: "Required on every request but OPTIONS: `1.0.0` (else 412).", required: true } };
 const TUS_STATE = {

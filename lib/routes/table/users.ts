@@ -1,9 +1,9 @@
 /** Users: profiles, their posts, upload history (API and Relay). */
-import { defineRoute } from "../../http/route";
-import { PostPage } from "../../presenters/posts";
-import { GetUserReply, UsageHistoryReply } from "../../presenters/users";
-import { idParam, pageQuery } from "../params";
-import { handleGetUser, handleListUserPosts, handleUsageHistory } from "../users";
+import { defineRoute } from "@/lib/http/route";
+import { PostPage } from "@/lib/presenters/posts";
+import { GetUserReply, UsageHistoryReply } from "@/lib/presenters/users";
+import { idParam, pageQuery } from "@/lib/routes/params";
+import { handleGetUser, handleListUserPosts, handleUsageHistory } from "@/lib/routes/users";
 import { BOTH } from "./shared";
 
 const getUser = defineRoute({

@@ -1,8 +1,8 @@
 /** Webhooks of the account (API and Relay; docs/webhooks.md, "API"). */
-import { defineRoute } from "../../http/route";
-import { DeletedId } from "../../presenters/shared";
-import { DeliveryList, TestPingReply, WebhookList, WebhookReply } from "../../presenters/webhooks";
-import { idParam } from "../params";
+import { defineRoute } from "@/lib/http/route";
+import { DeletedId } from "@/lib/presenters/shared";
+import { DeliveryList, TestPingReply, WebhookList, WebhookReply } from "@/lib/replies/webhooks";
+import { idParam } from "@/lib/routes/params";
 import {
   createWebhookBody,
   deliveriesQuery,
@@ -14,7 +14,7 @@ import {
   handleTestWebhook,
   handleUpdateWebhook,
   updateWebhookBody,
-} from "../webhooks";
+} from "@/lib/routes/webhooks";
 import { BOTH } from "./shared";
 
 export const webhookRoutes = [

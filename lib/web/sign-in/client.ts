@@ -1,6 +1,6 @@
 /** What a sign-in request tells about its client: headers, address, device name (next-auth hands providers a plain request). */
-import { requestClientIp } from "../../http/client-ip";
-import { deviceName } from "../../sessions/device-name";
+import { requestClientIp } from "@/lib/http/client-ip";
+import { deviceName } from "@/lib/sessions/device-name";
 
 /** The request next-auth gives a credentials provider's `authorize`. */
 export type RequestLike = { headers?: Record<string, unknown> } | undefined;

@@ -1,10 +1,10 @@
 /** Signing in with username-or-email and password, and signing up (as far as REGISTRATION allows); docs/web-auth.md. */
 import CredentialsProvider from "next-auth/providers/credentials";
-import { claimInstance } from "../../accounts/setup";
-import { checkPassword } from "../../auth/login";
-import { issuePendingTicket } from "../../auth/factors/pending";
-import { requiresSecondFactor } from "../../auth/factors/two-factor";
-import { signUp } from "../../auth/register";
+import { claimInstance } from "@/lib/accounts/setup";
+import { checkPassword } from "@/lib/auth/login";
+import { issuePendingTicket } from "@/lib/auth/factors/pending";
+import { requiresSecondFactor } from "@/lib/auth/factors/two-factor";
+import { signUp } from "@/lib/auth/register";
 import { header, requestIp, webDeviceName } from "./client";
 import { field, userFacing, userOfSession, webSession } from "./session";
 import { TWO_FACTOR_PREFIX } from "./two-factor";

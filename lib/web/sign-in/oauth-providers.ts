@@ -6,7 +6,7 @@
 import DiscordProvider from "next-auth/providers/discord";
 import GitHubProvider from "next-auth/providers/github";
 import type { Provider } from "next-auth/providers/index";
-import { env, type Env } from "../../config/env";
+import { env, type Env } from "@/lib/config/env";
 
 /** The sign-in settings of lib/config/env.ts that the providers are made from. */
 type ProviderSettings = Pick<

@@ -7,18 +7,18 @@
  * lib/auth/web-session.ts): the row is the source of truth, the JWT only points at it.
  */
 import type { NextAuthOptions } from "next-auth";
-import { issuePendingTicket } from "../../auth/factors/pending";
-import { requiresSecondFactor } from "../../auth/factors/two-factor";
-import { userForOAuthIdentity } from "../../auth/oauth";
-import { assertNotSuspended } from "../../auth/suspension";
-import { webAuthSecret, type WebSessionClaims } from "../../auth/web-session";
-import { provideNextAuthUrl } from "../../config/process-env";
-import { openSession, revokeSession } from "../../sessions/devices";
+import { issuePendingTicket } from "@/lib/auth/factors/pending";
+import { requiresSecondFactor } from "@/lib/auth/factors/two-factor";
+import { userForOAuthIdentity } from "@/lib/auth/oauth";
+import { assertNotSuspended } from "@/lib/auth/suspension";
+import { webAuthSecret, type WebSessionClaims } from "@/lib/auth/web-session";
+import { provideNextAuthUrl } from "@/lib/config/process-env";
+import { openSession, revokeSession } from "@/lib/sessions/devices";
 import { credentialsRegister, credentialsSetup, credentialsSignIn } from "./credentials";
 import { oauthProviders } from "./oauth-providers";
 import { passkeySignIn } from "./passkey";
 import { twoFactorSignIn } from "./two-factor";
-import { signInErrorCode } from "../signin-errors";
+import { signInErrorCode } from "@/lib/web/signin-errors";
 
 /** A web session lasts 30 days from the last visit (next-auth renews the cookie). */
 const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;

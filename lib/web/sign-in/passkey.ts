@@ -1,8 +1,8 @@
 /** Signing in with a passkey (discoverable credential): one step, two factors (docs/passkeys.md). */
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { verifyPasskeySignIn } from "../../auth/factors/passkeys";
-import { DomainError } from "../../errors";
+import { verifyPasskeySignIn } from "@/lib/auth/factors/passkeys";
+import { DomainError } from "@/lib/errors";
 import { field, userFacing, webSession } from "./session";
 
 export const passkeySignIn = CredentialsProvider({

@@ -2,11 +2,11 @@
  * Opening the web session of a user who proved who they are: a Relay session row whose id
  * the JWT carries as `sid` (lib/auth/web-session.ts), and the errors a sign-in form shows.
  */
-import { assertNotSuspended } from "../../auth/suspension";
+import { assertNotSuspended } from "@/lib/auth/suspension";
 import type { User } from "next-auth";
-import { db } from "../../db/client";
-import { isDomainError } from "../../errors";
-import { openSession } from "../../sessions/devices";
+import { db } from "@/lib/db/client";
+import { isDomainError } from "@/lib/errors";
+import { openSession } from "@/lib/sessions/devices";
 import { header, type RequestLike, requestIp, webDeviceName } from "./client";
 
 declare module "next-auth" {

@@ -1,8 +1,8 @@
 /** The second sign-in step for accounts with two-factor sign-in (docs/two-factor.md). */
 import CredentialsProvider from "next-auth/providers/credentials";
-import { redeemPendingTicket } from "../../auth/factors/pending";
-import { verifySecondFactor } from "../../auth/factors/two-factor";
-import { DomainError } from "../../errors";
+import { redeemPendingTicket } from "@/lib/auth/factors/pending";
+import { verifySecondFactor } from "@/lib/auth/factors/two-factor";
+import { DomainError } from "@/lib/errors";
 import { requestIp } from "./client";
 import { field, userFacing, webSession } from "./session";
 

@@ -1,8 +1,8 @@
 /** The reply of GET /analytics (docs/analytics.md) and the view that builds it from lib/analytics. */
 import { z } from "zod";
-import { ANALYTICS_RANGES, type Analytics, type AnalyticsFigures } from "../analytics/analytics";
-import { hourStart } from "../usage/hours";
-import { shareUrl } from "./posts";
+import { ANALYTICS_RANGES, type Analytics, type AnalyticsFigures } from "@/lib/analytics/analytics";
+import { hourStart } from "@/lib/usage/hours";
+import { shareUrl } from "@/lib/presenters/posts";
 
 const count = z.number().int().nonnegative();
 // The spec's names for counts (docs/analytics.md, "Choices": `views`, `uploads` → `view_count`, `upload_count`).

@@ -3,9 +3,9 @@
  * docs/passkeys.md) with the views that build them from lib/auth records.
  */
 import { z } from "zod";
-import type { EmailChangeResult } from "../auth/email-change";
-import type { PasskeyRecord } from "../auth/factors/passkeys";
-import type { TotpSetup, TwoFactorStatus } from "../auth/factors/two-factor";
+import type { EmailChangeResult } from "@/lib/auth/email-change";
+import type { PasskeyRecord } from "@/lib/auth/factors/passkeys";
+import type { TotpSetup, TwoFactorStatus } from "@/lib/auth/factors/two-factor";
 
 export const Passkey = z.object({
   id: z.string(),

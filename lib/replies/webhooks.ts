@@ -3,7 +3,7 @@
  * from the records of lib/webhooks/hooks.ts (their shapes: lib/types/webhook.ts).
  */
 import { z } from "zod";
-import { type DeliveryRecord, WEBHOOK_EVENTS, WEBHOOK_FORMATS, type WebhookRecord } from "../types/webhook";
+import { type DeliveryRecord, WEBHOOK_EVENTS, WEBHOOK_FORMATS, type WebhookRecord } from "@/lib/types/webhook";
 
 /** Also the request's event names and format (lib/routes/webhooks.ts): one enum each, one component each. */
 export const WebhookEventType = z

@@ -1,7 +1,7 @@
 /** The short-link object (docs/short-links.md) with the view that builds it from lib/links/links.ts records. */
 import { z } from "zod";
-import { shortUrlOf, type LinkRecord } from "../links/links";
-import { paged } from "./shared";
+import { shortUrlOf, type LinkRecord } from "@/lib/links/links";
+import { paged } from "@/lib/presenters/shared";
 
 export const Link = z
   .object({

@@ -4,15 +4,15 @@
  * lib/social records.
  */
 import { z } from "zod";
-import type { PostRecord } from "../posts/read";
-import type { BlockItem } from "../social/blocks";
-import type { CommentItem } from "../social/comments";
-import type { FollowState } from "../social/follows";
-import type { LikeState } from "../social/likes";
-import type { NotificationItem } from "../social/notifications";
-import { fileView } from "./posts";
-import { paged } from "./shared";
-import { UserRef, userRef } from "./users";
+import type { PostRecord } from "@/lib/posts/read";
+import type { BlockItem } from "@/lib/social/blocks";
+import type { CommentItem } from "@/lib/social/comments";
+import type { FollowState } from "@/lib/social/follows";
+import type { LikeState } from "@/lib/social/likes";
+import type { NotificationItem } from "@/lib/social/notifications";
+import { fileView } from "@/lib/presenters/posts";
+import { paged } from "@/lib/presenters/shared";
+import { UserRef, userRef } from "@/lib/presenters/users";
 
 export const FollowReply = z.object({ following: z.boolean(), follower_count: z.number().int() });
 export const BlockReply = z.object({ blocking: z.boolean() });

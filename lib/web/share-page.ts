@@ -1,0 +1,170 @@
+/**
+ * The share page's loader (/p/{code}; docs/share-pages.md): everything app/p/[code]/page.tsx
+ * shows and every decision behind it, taken here from the request. Who asks: the viewer, and
+ * whether a person asked (robots and prefetches spend no view and get no media of a gated
+ * post, docs/expiry.md); on which host (the link-domain header proxy.ts sets); with which
+ * unlock cookie (lib/web/share-unlock.ts). The post is read once per request (React's
+ * `cache`), so generateMetadata and the page share it; the page only renders.
+ */
+import type { Metadata } from "next";
+import { cookies, headers } from "next/headers";
+import { cache } from "react";
+import { env } from "@/lib/config/env";
+import { requestClientIp } from "@/lib/http/client-ip";
+import { isShareCode } from "@/lib/posts/codes";
+import { isGated } from "@/lib/posts/expiry-rules";
+import { autoAltsOf } from "@/lib/posts/text-lines";
+import { displayTitle, oembedUrl } from "./oembed";
+import { isRobot } from "./robots";
+import { countShareView, loadSharePost, type PostJson, primaryKind } from "./share";
+import { type ShareText, shareTexts } from "./share-text";
+import { unlockCookieName } from "./share-unlock";
+import { getViewer } from "./viewer";
+
+export type { PostJson };
+
+/**
+ * The operator's embed defaults (EMBED_COLOR, SITE_NAME; settings the console changes):
+ * Discord colours its embed with theme-color, in both themes.
+ */
+export const shareThemeColor = (): string => env().EMBED_COLOR;
+const siteName = (): string => env().SITE_NAME;
+
+/** A post the visitor may see, with what the page shows of it. */
+export interface ShownPost {
+  kind: "post";
+  post: PostJson;
+  owner: boolean;
+  title: string;
+  /** Hidden from unfurlers (no media tags): private, or gated by a view limit or a password. */
+  guarded: boolean;
+  /** The first file of a public video post, whose URL the page repeats as og:video:url. */
+  video: PostJson["files"][number] | undefined;
+  texts: ShareText[];
+  autoAlts: ReturnType<typeof autoAltsOf>;
+  signedIn: boolean;
+  /** Counts a person's view (not awaited; robots and prefetches are left out). Called by the page alone. */
+  countView: () => void;
+}
+
+export type SharePage =
+  | ShownPost
+  | { kind: "not_found" }
+  | { kind: "moderated" }
+  /** A view-limited or password-protected post asked for by a robot or a prefetch: no media, no view spent. */
+  | { kind: "held" }
+  /** Password-protected and not unlocked by this visitor: the page shows the form, no media. */
+  | { kind: "password"; code: string };
+
+/** A Next prefetch of the page, which must not count as a view. */
+const isPrefetch = (requestHeaders: Headers): boolean =>
+  requestHeaders.has("next-router-prefetch") || requestHeaders.get("purpose") === "prefetch";
+
+/** The share page of `code` as this request may see it. */
+export const loadSharePage = cache(async (code: string): Promise<SharePage> => {
+  if (!isShareCode(code)) return { kind: "not_found" };
+  const [viewer, requestHeaders, cookieStore] = await Promise.all([getViewer(), headers(), cookies()]);
+  const linkDomain = requestHeaders.get("x-link-domain");
+  const prefetch = isPrefetch(requestHeaders);
+  const person = !prefetch && !isRobot(requestHeaders.get("user-agent"));
+  const unlock = cookieStore.get(unlockCookieName(code))?.value ?? null;
+  const result = await loadSharePost(code, viewer?.id ?? null, linkDomain ? linkDomain.toLowerCase() : null, person, unlock);
+  if (result.kind !== "post") return result;
+  const { post, owner, record } = result;
+  const guarded = post.privacy === "private" || isGated(record);
+  return {
+    kind: "post",
+    post,
+    owner,
+    title: displayTitle(post),
+    guarded,
+    video: primaryKind(post) === "video" && !guarded ? post.files[0] : undefined,
+    texts: post.files.some((f) => f.kind === "text") ? await shareTexts(record) : [],
+    autoAlts: autoAltsOf(post.description, record.files),
+    signedIn: viewer !== null,
+    // A view-limited post counted its view in loadSharePost; countShareView leaves it out.
+    countView: () => countShareView(record, requestClientIp(requestHeaders), requestHeaders.get("user-agent"), prefetch),
+  };
+});
+
+/** The page's title, description, unfurl tags and robots rule. */
+export async function sharePageMetadata(code: string): Promise<Metadata> {
+  const page = await loadSharePage(code);
+  if (page.kind === "not_found") return { title: "Post not found", robots: { index: false } };
+  if (page.kind === "moderated") return { title: "Post under moderation", robots: { index: false } };
+  // No title, description or media of a locked post reaches an unfurler.
+  if (page.kind === "password") return { title: "Password required", robots: { index: false, follow: false } };
+  if (page.kind === "held") return { title: siteName(), robots: { index: false, follow: false } };
+  const { post, title, guarded } = page;
+  // Private and gated posts' text stays out of the tags, like their media.
+  const description = describe(post, post.kind === "text" && !guarded ? page.texts[0]?.preview : undefined);
+  return {
+    title: { absolute: `${title} · ${siteName()}` },
+    description,
+    ...mediaMetadata(post, title, description, guarded),
+    alternates: {
+      canonical: post.url,
+      ...(guarded ? {} : { types: { "application/json+oembed": [{ url: oembedUrl(post.url), title }] } }),
+    },
+    // Only public posts belong in search engines; unlisted ones are for people with the link.
+    robots: post.privacy === "public" ? undefined : { index: false, follow: false },
+  };
+}
+
+function describe(post: PostJson, textPreview?: string): string {
+  if (post.description) return post.description;
+  // A text post unfurls with its first lines (Discord and Slack show og:description).
+  if (textPreview) return textPreview;
+  const kind =
+    post.file_count > 1
+      ? `An album of ${post.file_count} files`
+      : post.kind === "file"
+        ? `A file (${post.files[0]?.name ?? "download"})`
+        : primaryKind(post) === "video"
+          ? "A video"
+          : "An image";
+  return post.author ? `${kind} by ${post.author.username}` : kind;
+}
+
+/** The media tags of a post anyone with the link may see; none for private or gated posts. */
+function mediaMetadata(post: PostJson, title: string, description: string, guarded: boolean): Pick<Metadata, "openGraph" | "twitter"> {
+  const file = post.files[0];
+  const base = { title, description, siteName: siteName(), url: post.url };
+  // Gated posts (view limit, password) too: their signed, counted links must not sit in chat caches.
+  if (!file || guarded) {
+    return { openGraph: { ...base, type: "website" }, twitter: { card: "summary", title, description } };
+  }
+  const size = file.width && file.height ? { width: file.width, height: file.height } : {};
+  if (primaryKind(post) === "video") {
+    const poster = file.thumbnail_url ? [{ url: file.thumbnail_url, ...size, alt: title }] : [];
+    return {
+      openGraph: {
+        ...base,
+        type: "video.other",
+        images: poster,
+        videos: [{ url: file.url, ...(file.url.startsWith("https:") ? { secureUrl: file.url } : {}), type: file.mime_type, ...size }],
+      },
+      twitter: {
+        card: "player",
+        title,
+        description,
+        images: poster.map((p) => p.url),
+        players: [{ playerUrl: post.url, streamUrl: file.url, width: file.width ?? 1280, height: file.height ?? 720 }],
+      },
+    };
+  }
+  // A `file` (AVIF, TIFF...) is a download: its card shows the WebP rendition, never the file.
+  if (post.kind === "file" && file.thumbnail_url) {
+    return {
+      openGraph: { ...base, type: "website", images: [{ url: file.thumbnail_url, alt: title }] },
+      twitter: { card: "summary_large_image", title, description, images: [file.thumbnail_url] },
+    };
+  }
+  if (primaryKind(post) === "image" && post.kind === "image") {
+    return {
+      openGraph: { ...base, type: "website", images: [{ url: file.url, ...size, type: file.mime_type, alt: title }] },
+      twitter: { card: "summary_large_image", title, description, images: [file.url] },
+    };
+  }
+  return { openGraph: { ...base, type: "website" }, twitter: { card: "summary", title, description } };
+}
