@@ -16,15 +16,18 @@ const SetUpLink = () => (
 /**
  * The header's account corner. Signed out: "Set up" while the instance has no administrator
  * (docs/setup.md), then "Sign in" and, when sign-up is open, "Create account". Signed in: the
- * username opens a menu (profile, settings, the console for admins, sign out); nothing signs
+ * username opens a menu (set up while there is no administrator, profile, settings, the
+ * console for admins, sign out); nothing signs
  * out without the sign-out page asking.
  */
 export async function AccountLink() {
   const [viewer, setup] = await Promise.all([getViewer(), setupPendingCached()]);
+  // Signed in, "Set up" is the menu's first item: the header must still fit 390 px.
+  if (viewer) return <AccountMenu viewer={viewer} setup={setup} />;
   return (
     <span className="flex items-center gap-1 sm:gap-2">
       {setup && <SetUpLink />}
-      {viewer ? <AccountMenu viewer={viewer} /> : <SignedOut setup={setup} />}
+      <SignedOut setup={setup} />
     </span>
   );
 }
@@ -46,8 +49,9 @@ function SignedOut({ setup }: { setup: boolean }) {
 }
 
 /** A <details> menu: it opens without JavaScript. */
-function AccountMenu({ viewer }: { viewer: Viewer }) {
+function AccountMenu({ viewer, setup }: { viewer: Viewer; setup: boolean }) {
   const items = [
+    ...(setup ? [{ href: "/setup", label: "Set up this instance" }] : []),
     { href: `/u/${encodeURIComponent(viewer.username)}`, label: "Profile" },
     { href: "/dashboard/settings", label: "Settings" },
     ...(viewer.admin ? [{ href: "/admin", label: "Admin console" }] : []),
@@ -55,7 +59,7 @@ function AccountMenu({ viewer }: { viewer: Viewer }) {
   ];
   return (
     <details className="relative" data-testid="account-menu">
-      <summary className="inline-flex max-w-[6rem] cursor-pointer list-none items-center gap-1 truncate whitespace-nowrap rounded-md border border-zinc-300 px-2 py-1.5 align-middle font-medium hover:bg-zinc-100 sm:max-w-[12rem] sm:px-3 dark:border-zinc-700 dark:hover:bg-zinc-800 [&::-webkit-details-marker]:hidden">
+      <summary className="inline-flex max-w-[4.5rem] cursor-pointer list-none items-center gap-1 truncate whitespace-nowrap rounded-md border border-zinc-300 px-2 py-1.5 align-middle font-medium hover:bg-zinc-100 sm:max-w-[12rem] sm:px-3 dark:border-zinc-700 dark:hover:bg-zinc-800 [&::-webkit-details-marker]:hidden">
         <span className="sr-only">Signed in as </span>
         <span className="truncate">{viewer.username}</span>
         <span aria-hidden="true">▾</span>

@@ -181,7 +181,7 @@ test("dashboard: apps and keys, .sxcu upload, dashboard upload, privacy", async 
   await page.getByLabel("Filter by privacy").selectOption("public");
   await expect(page.getByText("No posts match these filters.")).toBeVisible();
   await page.getByLabel("Filter by privacy").selectOption("private");
-  await page.getByLabel("Search by title").fill("made");
+  await page.getByLabel("Search titles, descriptions and text in images").fill("made");
   await expect(posts.locator("li")).toHaveCount(1);
 
   // Teams need Ultra: the operator upgrades the account, then a team and its key appear.

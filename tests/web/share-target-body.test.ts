@@ -12,6 +12,8 @@ import { POST } from "@/app/share-target/route";
 import { SESSION_COOKIE_NAMES, webAuthSecret } from "@/lib/auth/web-session";
 import { db } from "@/lib/db/client";
 import { tempRoot } from "@/lib/files/temp";
+import { setUploadPrivacy } from "@/lib/users/upload-privacy";
+import { ownPostPrivacy } from "@/lib/web/dashboard/shared";
 import { SHARE_TEXT_LIMIT } from "@/lib/web/share-body";
 import { useTestDatabase } from "../support/db";
 import { useCounterStore } from "../support/counters";
@@ -185,9 +187,31 @@ describe("the share target's body", () => {
     const location = new URL(res.headers.get("location") ?? "");
     expect(location.searchParams.get("kind"), location.search).toBe("post");
     const post = await db().post.findFirstOrThrow({ where: { userId: user.id }, include: { files: true } });
-    expect(post.privacy).toBe("private");
+    // The account chose nothing: the operator's default for web and share-sheet uploads (issue 38).
+    expect(post.privacy).toBe("unlisted");
     expect(post.files).toHaveLength(1);
     expect(post.files[0].mimeType).toBe("image/jpeg");
+  });
+
+  it("a shared file gets the account's default privacy: private when the account chose it (issue 38)", async () => {
+    const user = await createTestUser({ plan: "plus" });
+    await setUploadPrivacy(user.id, "private");
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+      .png()
+      .toBuffer();
+    const boundary = "----share-private";
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="shot.png"\r\nContent-Type: image/png\r\n\r\n`),
+      png,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await share(await cookieOf(user), body, `multipart/form-data; boundary=${boundary}`);
+    expect(res.status).toBe(303);
+    const post = await db().post.findFirstOrThrow({ where: { userId: user.id } });
+    expect(post.privacy).toBe("private");
+    // The result page reads it as the owner and does not offer it as shareable.
+    expect(await ownPostPrivacy(user.id, `http://localhost/p/${post.code}`)).toBe("private");
+    expect(await ownPostPrivacy("someone-else", `http://localhost/p/${post.code}`)).toBeNull();
   });
 });
 

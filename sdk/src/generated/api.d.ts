@@ -1650,7 +1650,7 @@ export interface operations {
                 privacy?: "public" | "unlisted" | "private";
                 search?: string;
                 sort?: "date" | "-date" | "size" | "-size" | "views" | "-views" | "name" | "-name";
-                tab?: "all" | "images" | "videos" | "gifs" | "albums";
+                tab?: "all" | "images" | "videos" | "gifs" | "albums" | "texts" | "files";
             };
             header?: never;
             path?: never;
