@@ -35,7 +35,7 @@ function TextLines({ file }: { file: FileObject }) {
     return () => controller.abort();
   }, [file.url]);
   return (
-    <div className="flex h-full flex-col p-2 text-left" data-tile-kind="text">
+    <div className="flex h-full flex-col p-2 pt-11 text-left" data-tile-kind="text">
       <pre className="min-h-0 flex-1 overflow-hidden whitespace-pre-wrap break-all font-mono text-[11px] leading-snug text-zinc-700 dark:text-zinc-300">
         {lines ?? ""}
       </pre>

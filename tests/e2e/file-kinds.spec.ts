@@ -10,8 +10,9 @@ import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import ogs from "open-graph-scraper";
 import { adminOn, createAndSignIn, startLocalhostServer, type LocalhostServer } from "./own-server";
-import { uniqueName, watchPolicy } from "./support";
-import { ffmpeg } from "../support/media";
+import { screenshots, uniqueName, watchPolicy } from "./support";
+import sharp from "sharp";
+import { ffmpeg, fixture } from "../support/media";
 
 let own: LocalhostServer;
 let apiKey: string;
@@ -22,12 +23,12 @@ let rawUrl: string;
 
 const CODE = `#!/usr/bin/env python3\n# A very long comment line that goes on and on so that wrapping it is visible at 390 px and also at 1280 px wide, really long.\ndef greet(name):\n    return f"<b>{name}</b>"\n`;
 
-async function uploadFile(path: string, name: string): Promise<{ url: string; files: { url: string }[] }> {
+async function uploadFile(path: string, name: string, key = apiKey): Promise<{ url: string; files: { url: string }[] }> {
   const form = new FormData();
   form.append("file", new Blob([await readFile(path)]), name);
   const response = await fetch(`${own.url}/api/upload`, {
     method: "POST",
-    headers: { "api-key": apiKey, "post-privacy": "unlisted" },
+    headers: { "api-key": key, "post-privacy": "unlisted" },
     body: form,
   });
   const body = (await response.json()) as { post?: { url: string; files: { url: string }[] } };
@@ -149,4 +150,38 @@ test("the dashboard's paste editor makes a text post with its language, title an
   await expect(page.getByRole("heading", { name: "Hello in Rust" })).toBeVisible();
   await expect(page.locator(".text-view")).toContainText("rust");
   await expect(page.locator(".text-view-code")).toContainText('println!("hi");');
+});
+
+test("gallery tiles show every kind: a paste's first lines, a file's extension and size, a video's duration, a wide screenshot whole (issue 38)", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const username = await createAndSignIn(page, own);
+  const key = String((await adminOn(own, "app", "create", "--user", username, "--name", "Tiles")).key);
+  const wide = join(dir, "wide.png");
+  await sharp({ create: { width: 1600, height: 400, channels: 3, background: { r: 20, g: 120, b: 200 } } })
+    .png()
+    .toFile(wide);
+  await uploadFile(join(dir, "greet.py"), "greet.py", key);
+  await uploadFile(join(dir, "tone.mp3"), "tone.mp3", key);
+  await uploadFile(await fixture("mp4"), "clip.mp4", key);
+  await uploadFile(wide, "wide.png", key);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${own.url}/dashboard`);
+    await expect(page.locator('[data-tile-kind="text"]')).toContainText("#!/usr/bin/env python3");
+    const file = page.locator('[data-tile-kind="file"]');
+    await expect(file).toContainText("MP3");
+    await expect(file).toContainText(/\d+(\.\d+)? (B|KB)/);
+    await expect(page.locator('[data-tile-kind="video"]')).toContainText("0:02");
+    await expect(page.locator('img[data-fit="contain"]')).toHaveCount(1);
+    await noHorizontalScroll(page);
+  }
+  await screenshots(page, "gallery-kinds");
+  // The kind filter lists what this instance accepts (UPLOAD_FILES=all: text and other files too).
+  const kinds = page.getByLabel("Filter by kind");
+  await expect(kinds.locator("option")).toContainText(["All kinds", "Images", "Videos", "GIFs", "Albums", "Text", "Other files"]);
+  await kinds.selectOption("texts");
+  await expect(page.locator("[data-code]")).toHaveCount(1);
+  await expect(page.getByPlaceholder("Search titles, descriptions and text in images")).toBeVisible();
 });
