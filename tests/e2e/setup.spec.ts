@@ -4,9 +4,14 @@
  * paste uploaded; then the console's settings, one of them locked by the environment. On a
  * phone (390 px) and a desktop (1280 px), each on a fresh server of its own.
  */
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { startLocalhostServer } from "./own-server";
 import { screenshots, uniqueName } from "./support";
+
+/** Nothing wider than the window (a phone must not scroll sideways). */
+async function fitsWidth(page: Page): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+}
 
 /** The set-up code of the server's start-up line (scripts/start.ts). */
 function loggedCode(output: string): string {
@@ -30,6 +35,7 @@ for (const [label, width, height] of [
       await page.goto(own.url);
       await page.getByRole("link", { name: "Set up this instance" }).click();
       await expect(page.getByRole("heading", { name: "Set up this instance" })).toBeVisible();
+      await fitsWidth(page);
       if (label === "desktop") await screenshots(page, "setup");
 
       const username = uniqueName("root");
@@ -72,6 +78,7 @@ for (const [label, width, height] of [
 
       // The console: the environment's value is locked and says where it comes from.
       await page.goto(`${own.url}/admin/settings`);
+      await fitsWidth(page);
       if (label === "desktop") {
         await screenshots(page, "admin-settings");
         await page.setViewportSize({ width, height });
