@@ -58,8 +58,11 @@ for (const [label, width, height] of [
       await expect(page.getByRole("status")).toContainText("Saved UPLOAD_FILES");
       await expect(page.getByRole("link", { name: "Set up ShareX / Flameshot" })).toBeVisible();
 
-      // /setup is gone once an administrator exists.
+      // /setup is gone once an administrator exists; signed out, the home page now offers sign-up (open).
       expect((await page.request.get(`${own.url}/setup`)).status()).toBe(404);
+      const home = await (await fetch(own.url)).text();
+      expect(home).toContain(">Create account</a>");
+      expect(home).not.toContain(">Set up this instance</a>");
 
       // A first paste from the dashboard, allowed by the answer above.
       await page.goto(`${own.url}/dashboard`);
@@ -105,6 +108,7 @@ for (const [label, width, height] of [
       // Asked signed out (the page's cookie would send an account to its dashboard).
       const register = await fetch(`${own.url}/register`);
       expect(await register.text()).toContain("Sign-up is closed on this server");
+      expect(await (await fetch(own.url)).text()).not.toContain(">Create account</a>");
     } finally {
       await context.close();
       await own.server.stop();
