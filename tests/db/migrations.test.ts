@@ -120,6 +120,9 @@ async function roundTripEveryModel(db: Db): Promise<void> {
   const folder = await db.folder.create({ data: { code: "F0ld3rC0de", userId: alice.id, name: "Cats", nameKey: "cats" } });
   await db.folderPost.create({ data: { folderId: folder.id, postId: post.id } });
   await db.importedFile.create({ data: { userId: alice.id, sha256: "ab".repeat(32), postId: post.id, path: "a.png" } });
+  await db.importedItem.create({ data: { source: "zipline@old.example", key: "file:1", userId: alice.id, postId: post.id } });
+  await db.importRedirect.create({ data: { host: "old.example", path: "/u/a b.png", target: "file", postId: post.id } });
+  await db.importHost.create({ data: { host: "old.example", source: "zipline@old.example" } });
 
   const counts: Record<ModelName, () => Promise<number>> = {
     User: () => db.user.count(),
@@ -164,6 +167,9 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     Folder: () => db.folder.count(),
     FolderPost: () => db.folderPost.count(),
     ImportedFile: () => db.importedFile.count(),
+    ImportedItem: () => db.importedItem.count(),
+    ImportRedirect: () => db.importRedirect.count(),
+    ImportHost: () => db.importHost.count(),
   };
   expect(Object.keys(counts).sort()).toEqual(Object.values(Prisma.ModelName).sort());
   for (const [model, count] of Object.entries(counts)) {

@@ -1,0 +1,148 @@
+/**
+ * The write side of an import (docs/migrate.md): one peer item becomes a post (through the
+ * upload pipeline, bytes kept as they are) or a short link, and in the same transaction its
+ * ImportedItem (so a later run skips it) and its old addresses (ImportRedirect).
+ */
+import { copyFile } from "node:fs/promises";
+import { join } from "node:path";
+import { db } from "../db/client";
+import { DomainError } from "../errors";
+import { withTempDir } from "../files/temp";
+import { addToFolder, folderForUpload } from "../folders/folders";
+import { createLink, LINK_CODE_PATTERN } from "../links/links";
+import { isShareCode } from "../posts/codes";
+import type { Privacy } from "../posts/privacy";
+import { deletePostAsOperator } from "../posts/remove";
+import { isUniqueViolation } from "../prisma-support";
+import { publishUpload } from "../uploads/publish";
+import type { Uploader } from "../uploads/uploader";
+import type { OldPath, SourceFile, SourceLink } from "./source";
+
+/** Whether the peer item was brought in by an earlier run (or this one). */
+export async function alreadyImported(source: string, key: string): Promise<boolean> {
+  return (await db().importedItem.findUnique({ where: { source_key: { source, key } }, select: { key: true } })) !== null;
+}
+
+/** The old paths another item already holds: they keep leading where they led (reported, never moved). */
+async function takenPaths(paths: readonly OldPath[]): Promise<Set<string>> {
+  if (!paths.length) return new Set();
+  const rows = await db().importRedirect.findMany({
+    where: { OR: paths.map((p) => ({ host: p.host, path: p.path })) },
+    select: { host: true, path: true },
+  });
+  return new Set(rows.map((r) => `${r.host}${r.path}`));
+}
+
+export interface StoredItem {
+  code: string;
+  /** Old paths left out because another item already answers them. */
+  clashes: string[];
+}
+
+/** One peer file → one post of `uploader`'s account, with its old addresses. */
+export async function storeFile(
+  source: string,
+  uploader: Uploader,
+  file: SourceFile & { diskPath: string; size: number },
+  privacy: Privacy,
+): Promise<StoredItem> {
+  const outcome = await withTempDir(async (tmpDir) => {
+    // A copy, as a request's part would be: the pipeline may move or delete what it is given.
+    const path = join(tmpDir, "import");
+    await copyFile(file.diskPath, path);
+    return publishUpload(
+      uploader,
+      "api",
+      [{ index: 0, filename: file.name, path, size: file.size }],
+      {
+        // Passwords hashed by the peer cannot be checked here: such a file is never left open.
+        privacy: file.passwordProtected ? "private" : privacy,
+        // Byte-exact: the file as the peer served it (docs/migrate.md).
+        keepMetadata: true,
+        priority: false,
+        postType: "single",
+        expiry: { expiresAt: file.expiresAt, maxViews: file.maxViews },
+      },
+      tmpDir,
+    );
+  });
+  const post = outcome.posts[0];
+  const code = file.codeHint && isShareCode(file.codeHint) && !(await codeTaken(file.codeHint)) ? file.codeHint : post.code;
+  const taken = await takenPaths(file.oldPaths);
+  const paths = file.oldPaths.filter((p) => !taken.has(`${p.host}${p.path}`));
+  const createdAt = file.createdAt.getTime() > 0 && file.createdAt.getTime() <= Date.now() ? file.createdAt : new Date();
+  try {
+    await db().$transaction([
+      db().post.update({ where: { id: post.id }, data: { code, createdAt, viewCount: Math.max(0, file.views) } }),
+      db().postWord.updateMany({ where: { postId: post.id }, data: { postCreatedAt: createdAt } }),
+      db().importedItem.create({ data: { source, key: file.key, userId: uploader.userId, postId: post.id } }),
+      ...paths.map((p) => db().importRedirect.create({ data: { host: p.host, path: p.path, target: p.target, postId: post.id } })),
+    ]);
+  } catch (error) {
+    // The post would be imported again by the next run: it goes now, so no run leaves a twin.
+    await deletePostAsOperator(post.code).catch(() => undefined);
+    throw error;
+  }
+  if (file.folder) await addToFolder(await folderFor(uploader.userId, file.folder), [post.id]);
+  return { code, clashes: file.oldPaths.filter((p) => taken.has(`${p.host}${p.path}`)).map((p) => `${p.host}${p.path}`) };
+}
+
+const codeTaken = async (code: string): Promise<boolean> =>
+  (await db().post.findUnique({ where: { code }, select: { id: true } })) !== null;
+
+/** The peer's folder as one of the user's (found by name, made when missing; public when the peer's was). */
+async function folderFor(userId: string, folder: NonNullable<SourceFile["folder"]>): Promise<string> {
+  const id = await folderForUpload(userId, folder.name);
+  if (folder.public) await db().folder.update({ where: { id }, data: { privacy: "public" } });
+  return id;
+}
+
+/** One peer short link → a short link of `userId`, its code kept when free and valid, its clicks carried. */
+export async function storeLink(source: string, userId: string, link: SourceLink): Promise<StoredItem> {
+  if (link.passwordProtected) throw new DomainError("invalid_request", "password-protected link: the peer's hash cannot be checked here");
+  const wanted = link.codeHint && LINK_CODE_PATTERN.test(link.codeHint) ? link.codeHint : undefined;
+  let created: Awaited<ReturnType<typeof createLink>>;
+  try {
+    created = await createLink(userId, { url: link.destination, code: wanted, maxClicks: link.maxClicks });
+  } catch (error) {
+    // A kept code that is taken here: a new one, and the old path's redirect covers it.
+    if (!wanted || !(error instanceof DomainError) || !/is taken/.test(error.message)) throw error;
+    created = await createLink(userId, { url: link.destination, maxClicks: link.maxClicks });
+  }
+  const taken = await takenPaths(link.oldPaths);
+  const paths = link.oldPaths.filter((p) => !taken.has(`${p.host}${p.path}`));
+  try {
+    await db().$transaction([
+      db().shortLink.update({ where: { id: created.id }, data: { clickCount: Math.max(0, link.clicks), createdAt: link.createdAt } }),
+      db().importedItem.create({ data: { source, key: link.key, userId, shortLinkId: created.id } }),
+      ...paths.map((p) => db().importRedirect.create({ data: { host: p.host, path: p.path, target: "link", shortLinkId: created.id } })),
+    ]);
+  } catch (error) {
+    await db()
+      .shortLink.delete({ where: { id: created.id } })
+      .catch(() => undefined);
+    throw error;
+  }
+  return { code: created.code, clashes: link.oldPaths.filter((p) => taken.has(`${p.host}${p.path}`)).map((p) => `${p.host}${p.path}`) };
+}
+
+/** Records the old hosts, so the server answers their requests from the redirect table. */
+export async function recordHosts(source: string, hosts: readonly string[]): Promise<void> {
+  for (const host of hosts) {
+    try {
+      await db().importHost.upsert({ where: { host }, create: { host, source }, update: {} });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+}
+
+/** An account the import made earlier for this peer user (`--map-users auto`), if any. */
+export async function importedAccount(source: string, userKey: string): Promise<string | null> {
+  const row = await db().importedItem.findUnique({ where: { source_key: { source, key: userKey } }, select: { userId: true } });
+  return row?.userId ?? null;
+}
+
+export async function recordAccount(source: string, userKey: string, userId: string): Promise<void> {
+  await db().importedItem.create({ data: { source, key: userKey, userId } });
+}
