@@ -157,7 +157,8 @@ export async function openShareXHistory(options: {
         yield {
           key: `item:${keyOf(item)}`,
           ownerKey: null,
-          diskPath: item.FilePath ? await findFile(item.FilePath, options.files) : null,
+          // Not found: the history's own path, which the run then names as missing.
+          diskPath: item.FilePath ? ((await findFile(item.FilePath, options.files)) ?? item.FilePath) : null,
           name: item.FileName || (item.FilePath?.split(/[\\/]/).pop() ?? "file"),
           createdAt: dateOf(item),
           expiresAt: null,
