@@ -8,6 +8,8 @@ import { DomainError } from "../errors";
 import { type ImportRunSummary, type Owners, runImport } from "../imports/run";
 import { openShareXHistory } from "../imports/sharex";
 import { normaliseHost, type ImportSource } from "../imports/source";
+import { openChibisafe } from "../imports/chibisafe";
+import { openXBackBone } from "../imports/xbackbone";
 import { openZipline } from "../imports/zipline";
 import { PLANS, type Plan } from "../plans";
 import { PRIVACIES, type Privacy } from "../posts/privacy";
@@ -139,6 +141,44 @@ export function importCommands(): Command[] {
       async (flags) => {
         const who = await owners(flags);
         const source = await openZipline({ url: flags.from, uploads: flags.uploads, hosts: flags["old-host"] });
+        return run(source, who, { privacy: flags.privacy, dryRun: flags["dry-run"] });
+      },
+    ),
+    command(
+      "import chibisafe",
+      "--from database.sqlite --uploads DIR --old-host H[,H2] (--user U | --map-users auto|old=new,...) [--plan P] [--privacy P] [--dry-run]",
+      {
+        from: value("Chibisafe's database.sqlite"),
+        uploads: value("Chibisafe's uploads folder"),
+        "old-host": hosts,
+        user: value("a username or user id").optional(),
+        "map-users": userMap.optional(),
+        plan,
+        privacy,
+        "dry-run": toggle,
+      },
+      async (flags) => {
+        const who = await owners(flags);
+        const source = await openChibisafe({ path: flags.from, uploads: flags.uploads, hosts: flags["old-host"] });
+        return run(source, who, { privacy: flags.privacy, dryRun: flags["dry-run"] });
+      },
+    ),
+    command(
+      "import xbackbone",
+      "--from xbackbone.db --storage DIR --old-host H[,H2] (--user U | --map-users auto|old=new,...) [--plan P] [--privacy P] [--dry-run]",
+      {
+        from: value("XBackBone's SQLite database"),
+        storage: value("XBackBone's storage folder"),
+        "old-host": hosts,
+        user: value("a username or user id").optional(),
+        "map-users": userMap.optional(),
+        plan,
+        privacy,
+        "dry-run": toggle,
+      },
+      async (flags) => {
+        const who = await owners(flags);
+        const source = await openXBackBone({ path: flags.from, storage: flags.storage, hosts: flags["old-host"] });
         return run(source, who, { privacy: flags.privacy, dryRun: flags["dry-run"] });
       },
     ),

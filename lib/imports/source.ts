@@ -35,6 +35,8 @@ export interface SourceFile {
   maxViews: number | null;
   /** A password the peer hashed in a scheme this service cannot check: the post is imported private. */
   passwordProtected: boolean;
+  /** Only its owner could see it on the peer: imported private. */
+  hidden?: boolean;
   folder: { key: string; name: string; public: boolean } | null;
   /** A code to keep for the post when it is free and valid here (the peer's own short name). */
   codeHint: string | null;

@@ -56,7 +56,7 @@ export async function storeFile(
       [{ index: 0, filename: file.name, path, size: file.size }],
       {
         // Passwords hashed by the peer cannot be checked here: such a file is never left open.
-        privacy: file.passwordProtected ? "private" : privacy,
+        privacy: file.passwordProtected || file.hidden ? "private" : privacy,
         // Byte-exact: the file as the peer served it (docs/migrate.md).
         keepMetadata: true,
         priority: false,
