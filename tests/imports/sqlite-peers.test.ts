@@ -1,8 +1,9 @@
 /**
  * `admin import chibisafe` and `admin import xbackbone` (docs/migrate.md): each peer's SQLite
  * database built from its published schema (Chibisafe v6's Prisma schema, with Prisma's
- * millisecond dates; XBackBone's sqlite.1-7.sql, with CURRENT_TIMESTAMP text), rows as the
- * peer writes them, files laid out as it stores them. Imported into a real server's database;
+ * millisecond dates; XBackBone's sqlite.1-7.sql, with CURRENT_TIMESTAMP text; and XBackBone
+ * on MySQL as `mysqldump` writes its mysql.1-7.sql tables), rows as the peer writes them,
+ * files laid out as it stores them. Imported into a real server's database;
  * every old URL answers the same bytes or the redirect, and a second run changes nothing.
  */
 import { createHash } from "node:crypto";
@@ -219,6 +220,95 @@ describe("import xbackbone", () => {
     const before = await counts();
     const again = await importCli(server, ENV, ...args);
     expect(again.json).toMatchObject({ files: { imported: 0, already_imported: 3 } });
+    expect(await counts()).toEqual(before);
+  });
+});
+
+describe("import xbackbone from a mysqldump", () => {
+  const HOST = "xbb-mysql.old.example";
+  const dump = join(scratch, "xbackbone.sql");
+  const storage = join(scratch, "storage-mysql");
+  const bytes: Record<string, Buffer> = {};
+
+  beforeAll(async () => {
+    bytes.one = await png(51);
+    bytes.two = Buffer.from("it's a \\ text, with 'quotes'\n");
+    mkdirSync(join(storage, "QwErT"), { recursive: true });
+    writeFileSync(join(storage, "QwErT", "MyOne001.png"), bytes.one);
+    writeFileSync(join(storage, "QwErT", "MyTwo002.txt"), bytes.two);
+    // mysqldump's layout: the CREATE TABLE it prints for the migrated tables, then one extended INSERT per table.
+    writeFileSync(
+      dump,
+      [
+        "-- MySQL dump 10.13  Distrib 8.0.36, for Linux (x86_64)",
+        "/*!40101 SET NAMES utf8mb4 */;",
+        "DROP TABLE IF EXISTS `uploads`;",
+        "CREATE TABLE `uploads` (",
+        "  `id` int NOT NULL AUTO_INCREMENT,",
+        "  `user_id` int DEFAULT NULL,",
+        "  `code` varchar(64) NOT NULL,",
+        "  `filename` varchar(128) NOT NULL,",
+        "  `storage_path` varchar(256) NOT NULL,",
+        "  `published` tinyint(1) NOT NULL DEFAULT '1',",
+        "  `timestamp` timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP,",
+        "  PRIMARY KEY (`id`),",
+        "  KEY `code` (`code`)",
+        ") ENGINE=InnoDB AUTO_INCREMENT=3 DEFAULT CHARSET=utf8mb4;",
+        "LOCK TABLES `uploads` WRITE;",
+        "/*!40000 ALTER TABLE `uploads` DISABLE KEYS */;",
+        "INSERT INTO `uploads` VALUES (1,1,'MyOne001','holiday, \\'best\\' (1).png','QwErT/MyOne001.png',1,'2020-02-03 04:05:06'),(2,1,'MyTwo002','notes.txt','QwErT/MyTwo002.txt',1,'2020-02-03 04:05:07');",
+        "/*!40000 ALTER TABLE `uploads` ENABLE KEYS */;",
+        "UNLOCK TABLES;",
+        "DROP TABLE IF EXISTS `users`;",
+        "CREATE TABLE `users` (",
+        "  `id` int NOT NULL AUTO_INCREMENT,",
+        "  `email` varchar(30) NOT NULL,",
+        "  `username` varchar(30) NOT NULL,",
+        "  `password` varchar(256) NOT NULL,",
+        "  `user_code` varchar(5) DEFAULT NULL,",
+        "  `token` varchar(256) DEFAULT NULL,",
+        "  `active` tinyint(1) NOT NULL DEFAULT '1',",
+        "  `is_admin` tinyint(1) NOT NULL DEFAULT '0',",
+        "  `registration_date` timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP,",
+        "  `remember_selector` varchar(16) DEFAULT NULL,",
+        "  `remember_token` varchar(256) DEFAULT NULL,",
+        "  `remember_expire` timestamp NULL DEFAULT NULL,",
+        "  `activate_token` varchar(32) DEFAULT NULL,",
+        "  `reset_token` varchar(32) DEFAULT NULL,",
+        "  `current_disk_quota` bigint NOT NULL DEFAULT '0',",
+        "  `max_disk_quota` bigint NOT NULL DEFAULT '-1',",
+        "  `ldap` tinyint(1) NOT NULL DEFAULT '0',",
+        "  `hide_uploads` tinyint(1) NOT NULL DEFAULT '0',",
+        "  `copy_raw` tinyint(1) NOT NULL DEFAULT '0',",
+        "  PRIMARY KEY (`id`)",
+        ") ENGINE=InnoDB AUTO_INCREMENT=2 DEFAULT CHARSET=utf8mb4;",
+        `INSERT INTO \`users\` VALUES (1,'n@x','nora','${PHP_BCRYPT}','QwErT','tok',1,1,'2019-01-01 00:00:00',NULL,NULL,NULL,NULL,NULL,0,-1,0,0,0);`,
+        "-- Dump completed on 2026-12-01 10:00:00",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("reads the dump's tables and answers the old links; a second run changes nothing", async () => {
+    const args = ["import", "xbackbone", "--from", dump, "--storage", storage, "--old-host", HOST, "--map-users", "auto"];
+    const out = await importCli(server, ENV, ...args);
+    expect(out.code, JSON.stringify(out.json) + out.stderr).toBe(0);
+    expect(out.json).toMatchObject({ files: { imported: 2 }, users: [{ peer_username: "nora", created: true }] });
+    expect(out.stderr).toMatch(/MySQL dump/);
+    const one = await serverDb.post.findUniqueOrThrow({ where: { code: "MyOne001" }, include: { files: true, user: true } });
+    expect(one.user?.username).toBe("nora");
+    expect(one.createdAt.toISOString()).toBe("2020-02-03T04:05:06.000Z");
+    expect(one.files[0].name).toMatch(/^holiday,_.best._\(1\)\.png$|^holiday/);
+    for (const [path, data] of [
+      ["/QwErT/MyOne001/raw", bytes.one],
+      ["/QwErT/MyTwo002/raw.txt", bytes.two],
+    ] as const) {
+      const answer = await getAs(server.url, path, HOST);
+      expect(answer.status, path).toBe(200);
+      expect(sha(answer.body), path).toBe(sha(data));
+    }
+    const before = await counts();
+    expect((await importCli(server, ENV, ...args)).json).toMatchObject({ files: { imported: 0, already_imported: 2 } });
     expect(await counts()).toEqual(before);
   });
 });
