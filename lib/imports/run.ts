@@ -71,7 +71,7 @@ class Run {
 
   /** One line with counts, bytes and rate, at most every progressEveryMs (and at the end). */
   tick(force = false): void {
-    this.seen++;
+    if (!force) this.seen++;
     const now = Date.now();
     if (!force && now - this.lastLine < (this.options.progressEveryMs ?? 1000)) return;
     this.lastLine = now;

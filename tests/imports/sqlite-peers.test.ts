@@ -298,7 +298,9 @@ describe("import xbackbone from a mysqldump", () => {
     const one = await serverDb.post.findUniqueOrThrow({ where: { code: "MyOne001" }, include: { files: true, user: true } });
     expect(one.user?.username).toBe("nora");
     expect(one.createdAt.toISOString()).toBe("2020-02-03T04:05:06.000Z");
-    expect(one.files[0].name).toMatch(/^holiday,_.best._\(1\)\.png$|^holiday/);
+    // The quotes came through mysqldump's escapes: no backslash is left in the name.
+    expect(one.files[0].name).toMatch(/^holiday.*best.*\(1\)\.png$/);
+    expect(one.files[0].name).not.toContain("\\");
     for (const [path, data] of [
       ["/QwErT/MyOne001/raw", bytes.one],
       ["/QwErT/MyTwo002/raw.txt", bytes.two],
