@@ -276,7 +276,8 @@ async function serveWhenReady(
 ): Promise<void> {
   if (handlers.fastLane && (await handlers.fastLane(req, res))) return;
   // Old links of imported items (docs/migrate.md): before Next, whose pages they may shadow on an old host.
-  if (await answerOldLink(req, res, handlers.fastLane)) return;
+  // Not while the database is known away: the look-up would only wait for it (pages answer 503 below).
+  if (!isDown("database") && (await answerOldLink(req, res, handlers.fastLane))) return;
   syncRawHeaders(req, trustProxy);
   if (!isNextMethod(req.method)) {
     return refuseBeforeNext(res, 405, "method_not_allowed", `Method ${req.method} is not allowed here.`, {

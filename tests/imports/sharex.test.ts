@@ -26,6 +26,7 @@ let serverDb: Db;
 const scratch = mkdtempSync(join(tmpdir(), "sharex-import-"));
 const shareX = join(scratch, "ShareX");
 const history = join(scratch, "History.json");
+const partial = join(scratch, "History-first-two.json");
 const bytes: Record<string, Buffer> = {};
 
 /** One item as ShareX's JObject.ToString() writes it: two-space indents, CRLF line breaks. */
@@ -108,6 +109,8 @@ beforeAll(async () => {
   ];
   // A crash in the middle of an append leaves the last object cut short.
   writeFileSync(history, `\uFEFF${items.join(",\r\n")},\r\n{\r\n  "FileName": "half`);
+  // What an import that was interrupted after its first two items had recorded.
+  writeFileSync(partial, `\uFEFF${items.slice(0, 2).join(",\r\n")}`);
 });
 
 afterAll(async () => {
@@ -132,9 +135,17 @@ describe("import sharex-history", () => {
     expect(dry.json).toMatchObject({ dry_run: true, files: { would_import: 5 }, links: { would_import: 1 } });
     expect(await counts()).toEqual({ posts: 0, links: 0, redirects: 0 });
 
+    // An interrupted run recorded the first two items; the full run continues from there.
+    const first = await importCli(server, ENV, "import", "sharex-history", "--user", "sam", partial, "--files", shareX, "--old-host", OLD);
+    expect(first.json).toMatchObject({ files: { imported: 2 } });
     const out = await importCli(server, ENV, ...args());
     expect(out.code, JSON.stringify(out.json) + out.stderr).toBe(0);
-    expect(out.json).toMatchObject({ source: expect.stringMatching(/^sharex@/), files: { imported: 5 }, links: { imported: 1 } });
+    expect(out.json).toMatchObject({
+      source: expect.stringMatching(/^sharex@/),
+      files: { imported: 3, already_imported: 2 },
+      links: { imported: 1 },
+    });
+    expect(await serverDb.post.count()).toBe(5);
     const skipped = out.json.skipped as { item: string; reason: string }[];
     expect(skipped.find((s) => s.item.includes("lost.png"))?.reason).toMatch(/missing on disk/);
     expect(skipped.find((s) => s.item.includes("entry"))?.reason).toMatch(/ends inside an object|not valid JSON/);
