@@ -206,6 +206,8 @@ class Run {
       }
       const stored = await storeFile(this.source.id, owner, { ...file, diskPath: file.diskPath, size: stat.size }, this.options.privacy);
       await this.noteHosts(file.oldPaths);
+      if (stored.folderProblem)
+        this.skip(`folder of ${item}`, `imported as ${stored.code}, not put in its folder: ${stored.folderProblem}`);
       this.summary.files.imported++;
       this.summary.files.bytes += stat.size;
       this.summary.clashes.push(...stored.clashes);

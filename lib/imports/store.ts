@@ -37,6 +37,19 @@ export interface StoredItem {
   code: string;
   /** Old paths left out because another item already answers them. */
   clashes: string[];
+  /** Set when the post was imported but could not be put in the peer's folder. */
+  folderProblem?: string;
+}
+
+/** Each old address once (a Zipline vanity equal to its code, a route configured twice). */
+function distinct(paths: readonly OldPath[]): OldPath[] {
+  const seen = new Set<string>();
+  return paths.filter((p) => {
+    const key = `${p.host}${p.path}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** One peer file → one post of `uploader`'s account, with its old addresses. */
@@ -68,8 +81,9 @@ export async function storeFile(
   });
   const post = outcome.posts[0];
   const code = file.codeHint && isShareCode(file.codeHint) && !(await codeTaken(file.codeHint)) ? file.codeHint : post.code;
-  const taken = await takenPaths(file.oldPaths);
-  const paths = file.oldPaths.filter((p) => !taken.has(`${p.host}${p.path}`));
+  const oldPaths = distinct(file.oldPaths);
+  const taken = await takenPaths(oldPaths);
+  const paths = oldPaths.filter((p) => !taken.has(`${p.host}${p.path}`));
   const createdAt = file.createdAt.getTime() > 0 && file.createdAt.getTime() <= Date.now() ? file.createdAt : new Date();
   try {
     await db().$transaction([
@@ -83,8 +97,14 @@ export async function storeFile(
     await deletePostAsOperator(post.code).catch(() => undefined);
     throw error;
   }
-  if (file.folder) await addToFolder(await folderFor(uploader.userId, file.folder), [post.id]);
-  return { code, clashes: file.oldPaths.filter((p) => taken.has(`${p.host}${p.path}`)).map((p) => `${p.host}${p.path}`) };
+  const clashes = oldPaths.filter((p) => taken.has(`${p.host}${p.path}`)).map((p) => `${p.host}${p.path}`);
+  try {
+    if (file.folder) await addToFolder(await folderFor(uploader.userId, file.folder), [post.id]);
+  } catch (error) {
+    // The post is in and recorded: a folder name this service refuses costs the folder, not the file.
+    return { code, clashes, folderProblem: error instanceof Error ? error.message : String(error) };
+  }
+  return { code, clashes };
 }
 
 const codeTaken = async (code: string): Promise<boolean> =>
@@ -109,8 +129,9 @@ export async function storeLink(source: string, userId: string, link: SourceLink
     if (!wanted || !(error instanceof DomainError) || !/is taken/.test(error.message)) throw error;
     created = await createLink(userId, { url: link.destination, maxClicks: link.maxClicks });
   }
-  const taken = await takenPaths(link.oldPaths);
-  const paths = link.oldPaths.filter((p) => !taken.has(`${p.host}${p.path}`));
+  const oldPaths = distinct(link.oldPaths);
+  const taken = await takenPaths(oldPaths);
+  const paths = oldPaths.filter((p) => !taken.has(`${p.host}${p.path}`));
   try {
     await db().$transaction([
       db().shortLink.update({ where: { id: created.id }, data: { clickCount: Math.max(0, link.clicks), createdAt: link.createdAt } }),
@@ -123,7 +144,7 @@ export async function storeLink(source: string, userId: string, link: SourceLink
       .catch(() => undefined);
     throw error;
   }
-  return { code: created.code, clashes: link.oldPaths.filter((p) => taken.has(`${p.host}${p.path}`)).map((p) => `${p.host}${p.path}`) };
+  return { code: created.code, clashes: oldPaths.filter((p) => taken.has(`${p.host}${p.path}`)).map((p) => `${p.host}${p.path}`) };
 }
 
 /** Records the old hosts, so the server answers their requests from the redirect table. */

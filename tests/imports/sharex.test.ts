@@ -40,6 +40,7 @@ beforeAll(async () => {
   bytes.dup1 = await png(22);
   bytes.dup2 = await png(23);
   bytes.imgur = await png(24);
+  bytes.again = await png(25);
   const place = (rel: string, data: Buffer) => {
     const path = join(shareX, "Screenshots", ...rel.split("\\"));
     mkdirSync(join(path, ".."), { recursive: true });
@@ -50,6 +51,7 @@ beforeAll(async () => {
   place("2024-01\\image.png", bytes.dup1);
   place("2024-02\\image.png", bytes.dup2);
   place("2024-02\\elsewhere.png", bytes.imgur);
+  place("2024-02\\again.png", bytes.again);
   const items = [
     item({
       FileName: "shot one é.png",
@@ -99,6 +101,14 @@ beforeAll(async () => {
       Host: "Imgur",
       URL: "https://i.imgur.com/zZzZzZz.png",
     }),
+    // An uploader that handed out an address already used: the first item keeps it.
+    item({
+      FileName: "again.png",
+      FilePath: `${WIN}\\2024-02\\again.png`,
+      DateTime: "2024-02-03T10:00:00+00:00",
+      Type: "Image",
+      URL: `https://${OLD}/Dup1.png`,
+    }),
     item({
       DateTime: "2024-02-04T09:00:00+00:00",
       Type: "URL",
@@ -132,7 +142,7 @@ describe("import sharex-history", () => {
     expect((await importCli(server, ENV, "user", "create", "--username", "sam", "--plan", "ultra")).code).toBe(0);
     const dry = await importCli(server, ENV, ...args(), "--dry-run");
     expect(dry.code, JSON.stringify(dry.json) + dry.stderr).toBe(0);
-    expect(dry.json).toMatchObject({ dry_run: true, files: { would_import: 5 }, links: { would_import: 1 } });
+    expect(dry.json).toMatchObject({ dry_run: true, files: { would_import: 6 }, links: { would_import: 1 } });
     expect(await counts()).toEqual({ posts: 0, links: 0, redirects: 0 });
 
     // An interrupted run recorded the first two items; the full run continues from there.
@@ -142,10 +152,11 @@ describe("import sharex-history", () => {
     expect(out.code, JSON.stringify(out.json) + out.stderr).toBe(0);
     expect(out.json).toMatchObject({
       source: expect.stringMatching(/^sharex@/),
-      files: { imported: 3, already_imported: 2 },
+      files: { imported: 4, already_imported: 2 },
       links: { imported: 1 },
     });
-    expect(await serverDb.post.count()).toBe(5);
+    expect(await serverDb.post.count()).toBe(6);
+    expect(out.json.clashes).toEqual([`${OLD}/Dup1.png`]);
     const skipped = out.json.skipped as { item: string; reason: string }[];
     expect(skipped.find((s) => s.item.includes("lost.png"))?.reason).toMatch(/missing on disk/);
     expect(skipped.find((s) => s.item.includes("entry"))?.reason).toMatch(/ends inside an object|not valid JSON/);
@@ -186,7 +197,7 @@ describe("import sharex-history", () => {
     const before = await counts();
     const again = await importCli(server, ENV, ...args());
     expect(again.code).toBe(0);
-    expect(again.json).toMatchObject({ files: { imported: 0, already_imported: 5 }, links: { imported: 0, already_imported: 1 } });
+    expect(again.json).toMatchObject({ files: { imported: 0, already_imported: 6 }, links: { imported: 0, already_imported: 1 } });
     expect(await counts()).toEqual(before);
   });
 });

@@ -124,7 +124,8 @@ describe.skipIf(!peerUrl)("import zipline v4", () => {
       INSERT INTO "Url" ("id", "updatedAt", "code", "vanity", "destination", "views", "maxViews", "password", "userId") VALUES
         ('l1', now(), 'go1234', NULL, 'https://example.com/a', 7, NULL, NULL, 'u1'),
         ('l2', now(), 'xY7abc', 'docs', 'https://example.com/docs', 3, 10, NULL, 'u2'),
-        ('l3', now(), 'pw0000', NULL, 'https://example.com/private', 0, NULL, '${ARGON}', 'u1');`;
+        ('l3', now(), 'pw0000', NULL, 'https://example.com/private', 0, NULL, '${ARGON}', 'u1'),
+        ('l4', now(), 'same01', 'same01', 'https://example.com/same', 0, NULL, NULL, 'u1');`;
     db = await peerSchema(peerUrl!, `zipline_v4_${suffix}`, sql);
     drops.push(db.drop);
     const { mkdirSync } = await import("node:fs");
@@ -152,14 +153,14 @@ describe.skipIf(!peerUrl)("import zipline v4", () => {
     const before = await counts();
     const dry = await importCli(server, ENV, ...args(), "--dry-run");
     expect(dry.code, JSON.stringify(dry.json) + dry.stderr).toBe(0);
-    expect(dry.json).toMatchObject({ dry_run: true, files: { imported: 0, would_import: 7 }, links: { imported: 0, would_import: 2 } });
+    expect(dry.json).toMatchObject({ dry_run: true, files: { imported: 0, would_import: 7 }, links: { imported: 0, would_import: 3 } });
     expect(await counts()).toEqual(before);
   });
 
   it("imports users, files, folders and links, skipping what cannot come with a reason", async () => {
     const out = await importCli(server, ENV, ...args());
     expect(out.code, JSON.stringify(out.json) + out.stderr).toBe(0);
-    expect(out.json).toMatchObject({ source: `zipline@${OLD}`, dry_run: false, files: { imported: 7 }, links: { imported: 2 } });
+    expect(out.json).toMatchObject({ source: `zipline@${OLD}`, dry_run: false, files: { imported: 7 }, links: { imported: 3 } });
     const users = out.json.users as { peer_username: string; created: boolean; reset_link: string | null; note: string | null }[];
     expect(
       users
@@ -224,6 +225,9 @@ describe.skipIf(!peerUrl)("import zipline v4", () => {
     expect([go.status, String(go.headers.location)]).toEqual([301, expect.stringMatching(/\/s\/go1234$/)]);
     const follow = await followOnce(server.url, go);
     expect([follow.status, follow.headers.location]).toEqual([302, "https://example.com/a"]);
+    // A vanity name equal to its code: one old address, recorded once.
+    const same = await getAs(server.url, "/go/same01", OLD);
+    expect([same.status, String(same.headers.location)]).toEqual([301, expect.stringMatching(/\/s\/same01$/)]);
     for (const path of ["/go/docs", "/go/xY7abc"]) {
       const answer = await getAs(server.url, path, OLD);
       expect([answer.status, String(answer.headers.location)]).toEqual([301, expect.stringMatching(/\/s\/docs$/)]);
@@ -244,7 +248,7 @@ describe.skipIf(!peerUrl)("import zipline v4", () => {
     const before = await counts();
     const again = await importCli(server, ENV, ...args());
     expect(again.code, JSON.stringify(again.json)).toBe(0);
-    expect(again.json).toMatchObject({ files: { imported: 0, already_imported: 7 }, links: { imported: 0, already_imported: 2 } });
+    expect(again.json).toMatchObject({ files: { imported: 0, already_imported: 7 }, links: { imported: 0, already_imported: 3 } });
     expect((again.json.users as { created: boolean }[]).some((u) => u.created)).toBe(false);
     expect(await counts()).toEqual(before);
   });
