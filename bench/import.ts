@@ -75,16 +75,20 @@ function admin(args: string[]): Promise<{ json: Record<string, unknown>; peakMb:
   };
   const timer = setInterval(sample, 100);
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-  let lastLine = "";
+  let lastLine = 0;
   child.stderr.on("data", (c: Buffer) => {
-    const lines = c.toString().trim().split("\n");
-    const line = lines[lines.length - 1];
-    if (line !== lastLine) process.stderr.write(`  ${line}\n`);
-    lastLine = line;
+    // Every line but the progress counts (those only at most every 10 s): a failure is shown whole.
+    for (const line of c.toString().trim().split("\n")) {
+      const progress = line.startsWith("[");
+      if (progress && Date.now() - lastLine < 10_000) continue;
+      if (progress) lastLine = Date.now();
+      process.stderr.write(`  ${line}\n`);
+    }
   });
   return new Promise((resolve, reject) => {
-    child.on("exit", () => {
+    child.on("exit", (code, signal) => {
       clearInterval(timer);
+      if (code !== 0) process.stderr.write(`  the CLI exited with ${code ?? signal}\n`);
       try {
         resolve({ json: JSON.parse(stdout) as Record<string, unknown>, peakMb: peakKb / 1024, seconds: (Date.now() - started) / 1000 });
       } catch (error) {

@@ -6,6 +6,8 @@
  * so a run that was interrupted continues where it stopped and a second run changes nothing.
  */
 import { lstat } from "node:fs/promises";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { issueResetLink } from "../auth/passwords";
 import { DomainError, isDomainError } from "../errors";
 import type { Plan } from "../plans";
@@ -39,6 +41,24 @@ export interface ImportRunSummary {
   clashes: string[];
 }
 
+/** Items between two full collections (below). */
+const COLLECT_EVERY = 200;
+
+/**
+ * A full garbage collection, asked for. The import's live memory is one page of rows, but V8
+ * lets garbage pile up far past it before a major collection (an import of 20 000 files
+ * peaked at 337 MB RSS without this, 247 MB when the old space was capped): collecting every
+ * COLLECT_EVERY items keeps the peak near the live size, for a few milliseconds each time.
+ */
+const collect: () => void = (() => {
+  try {
+    setFlagsFromString("--expose-gc");
+    return runInNewContext("gc") as () => void;
+  } catch {
+    return () => {};
+  }
+})();
+
 const reasonOf = (error: unknown): string => (isDomainError(error) ? `${error.type}: ${error.message}` : String(error));
 
 /** The state one run carries: the resolved owners (peer user key → uploader), the counts. */
@@ -71,7 +91,7 @@ class Run {
 
   /** One line with counts, bytes and rate, at most every progressEveryMs (and at the end). */
   tick(force = false): void {
-    if (!force) this.seen++;
+    if (!force && ++this.seen % COLLECT_EVERY === 0) collect();
     const now = Date.now();
     if (!force && now - this.lastLine < (this.options.progressEveryMs ?? 1000)) return;
     this.lastLine = now;

@@ -201,3 +201,23 @@ describe("import sharex-history", () => {
     expect(await counts()).toEqual(before);
   });
 });
+
+describe("a run killed between a post and its record", () => {
+  it("is resumed by adopting the post it had made, never by making a second one", async () => {
+    const args = ["import", "sharex-history", "--user", "sam", history, "--files", shareX, "--old-host", OLD];
+    const post = await serverDb.post.findUniqueOrThrow({ where: { code: "AbCd1234" } });
+    // What a kill leaves: the claim without its post, the post as the upload wrote it (its own
+    // time, no old addresses, no record of the import).
+    await serverDb.importedItem.updateMany({ where: { postId: post.id }, data: { postId: null } });
+    await serverDb.importRedirect.deleteMany({ where: { postId: post.id } });
+    await serverDb.post.update({ where: { id: post.id }, data: { createdAt: new Date() } });
+    const posts = await serverDb.post.count();
+
+    const resumed = await importCli(server, ENV, ...args);
+    expect(resumed.json).toMatchObject({ files: { imported: 1, already_imported: 5 } });
+    expect(await serverDb.post.count()).toBe(posts);
+    const adopted = await serverDb.post.findUniqueOrThrow({ where: { id: post.id } });
+    expect(adopted.createdAt.toISOString()).toBe("2024-01-15T09:20:30.123Z");
+    expect((await getAs(server.url, "/AbCd1234.png", OLD)).body.equals(bytes.shot)).toBe(true);
+  });
+});
