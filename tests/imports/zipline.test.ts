@@ -263,13 +263,17 @@ describe.skipIf(!peerUrl)("import zipline v3", () => {
     const suffix = randomBytes(4).toString("hex");
     bytes["Kq81Zm.png"] = await png(11);
     bytes["with space.png"] = await png(12);
+    // The same short name as a v4 file already imported: its code is taken here.
+    bytes["aBc123.png"] = await png(13);
     const sql = `${V3_TABLES}
       INSERT INTO "User" ("username", "password", "token") VALUES ('dave', '${BCRYPT}', 'a'), ('erin', NULL, 'b');
       INSERT INTO "Folder" ("name", "updatedAt", "userId", "public") VALUES ('Screens', now(), 1, false);
       INSERT INTO "File" ("name", "originalName", "mimetype", "createdAt", "views", "size", "userId", "folderId") VALUES
         ('Kq81Zm.png', 'screen.png', 'image/png', '2022-01-02 03:04:05', 4, ${bytes["Kq81Zm.png"].length}, 1, 1),
-        ('with space.png', NULL, 'image/png', now(), 0, 1, 1, NULL);
-      INSERT INTO "Url" ("id", "destination", "vanity", "views", "userId") VALUES ('cl9abc', 'https://example.org/v3', 'v3link', 2, 1);`;
+        ('with space.png', NULL, 'image/png', now(), 0, 1, 1, NULL),
+        ('aBc123.png', 'clash.png', 'image/png', now(), 0, 1, 1, NULL);
+      INSERT INTO "Url" ("id", "destination", "vanity", "views", "userId") VALUES
+        ('cl9abc', 'https://example.org/v3', 'v3link', 2, 1), ('cl9def', 'https://example.org/docs3', 'docs', 0, 1);`;
     db = await peerSchema(peerUrl!, `zipline_v3_${suffix}`, sql);
     drops.push(db.drop);
     const { mkdirSync } = await import("node:fs");
@@ -283,7 +287,7 @@ describe.skipIf(!peerUrl)("import zipline v3", () => {
     const args = ["import", "zipline", "--from", db.url, "--uploads", uploads, "--old-host", V3_HOST, "--user", "v3owner"];
     const out = await importCli(server, ENV, ...args);
     expect(out.code, JSON.stringify(out.json) + out.stderr).toBe(0);
-    expect(out.json).toMatchObject({ source: `zipline@${V3_HOST}`, files: { imported: 2 }, links: { imported: 1 } });
+    expect(out.json).toMatchObject({ source: `zipline@${V3_HOST}`, files: { imported: 3 }, links: { imported: 2 } });
     const post = await serverDb.post.findUniqueOrThrow({ where: { code: "Kq81Zm" }, include: { user: true } });
     expect(post.user?.username).toBe("v3owner");
     expect(post.createdAt.toISOString()).toBe("2022-01-02T03:04:05.000Z");
@@ -298,9 +302,19 @@ describe.skipIf(!peerUrl)("import zipline v3", () => {
       const answer = await getAs(server.url, path, V3_HOST);
       expect([answer.status, String(answer.headers.location)]).toEqual([301, expect.stringMatching(/\/s\/v3link$/)]);
     }
+    // Codes taken here (by the v4 import): new ones, and the old addresses lead to them.
+    const clash = await serverDb.importRedirect.findUniqueOrThrow({
+      where: { host_path: { host: V3_HOST, path: "/u/aBc123.png" } },
+      include: { post: true },
+    });
+    expect(clash.post?.code).not.toBe("aBc123");
+    const docs = await getAs(server.url, "/go/docs", V3_HOST);
+    expect(docs.status).toBe(301);
+    expect(String(docs.headers.location)).not.toMatch(/\/s\/docs$/);
+    expect((await followOnce(server.url, docs)).headers.location).toBe("https://example.org/docs3");
     const before = await counts();
     const again = await importCli(server, ENV, ...args);
-    expect(again.json).toMatchObject({ files: { imported: 0, already_imported: 2 }, links: { imported: 0, already_imported: 1 } });
+    expect(again.json).toMatchObject({ files: { imported: 0, already_imported: 3 }, links: { imported: 0, already_imported: 2 } });
     expect(await counts()).toEqual(before);
   });
 });
