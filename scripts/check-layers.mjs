@@ -40,6 +40,7 @@ export const LAYERS = [
       "lib/backup/",
       "lib/convert/",
       "lib/gifs/",
+      "lib/imports/",
       "lib/jobs/",
       "lib/links/",
       "lib/recovery/",

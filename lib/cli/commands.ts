@@ -32,6 +32,7 @@ import { createUser, requireUser } from "@/lib/users/accounts";
 import { PRIVACIES } from "@/lib/posts/privacy";
 import { backupCommands } from "./backup-commands";
 import { command, type Command, type CommandOutput } from "./command";
+import { importCommands } from "./import-commands";
 import { mediaCommands } from "./media-commands";
 import { settingsCommands } from "./settings-commands";
 
@@ -313,6 +314,7 @@ export const COMMANDS: readonly Command[] = [
     ),
     positional: "path",
   },
+  ...importCommands(),
   command("audit list", "[--limit N]", { limit: listLimit }, async (flags) => {
     const page = await listAudit({ limit: flags.limit ?? REPORT_LIST_DEFAULT });
     return { entries: page.items.map(auditJson), has_more: page.hasMore };

@@ -28,6 +28,7 @@ import { servePage } from "./page-cache";
 import { serveWithoutRuntime, servesWithoutRuntime } from "./share-islands";
 import { staticAssets, type StaticAssets } from "./static-assets";
 import { pageInlines, type PageInlines } from "./page-inlines";
+import { answerOldLink } from "./old-links";
 
 export interface StartServerOptions {
   port: number;
@@ -274,6 +275,9 @@ async function serveWhenReady(
   dev: boolean,
 ): Promise<void> {
   if (handlers.fastLane && (await handlers.fastLane(req, res))) return;
+  // Old links of imported items (docs/migrate.md): before Next, whose pages they may shadow on an old host.
+  // Not while the database is known away: the look-up would only wait for it (pages answer 503 below).
+  if (!isDown("database") && (await answerOldLink(req, res, handlers.fastLane))) return;
   syncRawHeaders(req, trustProxy);
   if (!isNextMethod(req.method)) {
     return refuseBeforeNext(res, 405, "method_not_allowed", `Method ${req.method} is not allowed here.`, {

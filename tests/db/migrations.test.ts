@@ -122,6 +122,9 @@ async function roundTripEveryModel(db: Db): Promise<void> {
   await db.importedFile.create({ data: { userId: alice.id, sha256: "ab".repeat(32), postId: post.id, path: "a.png" } });
   await db.setting.create({ data: { name: "UPLOAD_FILES", value: "all", updatedBy: "alice" } });
   await db.instanceSetup.create({ data: { id: 1, adminId: alice.id } });
+  await db.importedItem.create({ data: { source: "zipline@old.example", key: "file:1", userId: alice.id, postId: post.id } });
+  await db.importRedirect.create({ data: { host: "old.example", path: "/u/a b.png", target: "file", postId: post.id } });
+  await db.importHost.create({ data: { host: "old.example", source: "zipline@old.example" } });
 
   const counts: Record<ModelName, () => Promise<number>> = {
     User: () => db.user.count(),
@@ -168,6 +171,9 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     ImportedFile: () => db.importedFile.count(),
     Setting: () => db.setting.count(),
     InstanceSetup: () => db.instanceSetup.count(),
+    ImportedItem: () => db.importedItem.count(),
+    ImportRedirect: () => db.importRedirect.count(),
+    ImportHost: () => db.importHost.count(),
   };
   expect(Object.keys(counts).sort()).toEqual(Object.values(Prisma.ModelName).sort());
   for (const [model, count] of Object.entries(counts)) {

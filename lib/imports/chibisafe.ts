@@ -1,0 +1,64 @@
+/**
+ * Chibisafe (github.com/chibisafe/chibisafe) v6, the Prisma rewrite (2023 onwards), whose one
+ * database is SQLite (`database/database.sqlite`), read from its published schema
+ * (docs/migrate.md, "Chibisafe"): `users` (bcrypt passwords), `files` (`name` is the stored
+ * name, `original` the uploader's, `size` text, `quarantine`), `albums` and the implicit
+ * `_albumsTofiles` table. Files are read from its `uploads` folder, where each lies under
+ * its `name`; the old address is `/{name}` (the raw file). Quarantined files are not
+ * imported (the peer hides them). Snippets and album share links do not carry over.
+ */
+import { join } from "node:path";
+import { DomainError } from "@/lib/errors";
+import { passwordScheme } from "./pg-source";
+import type { ImportSource, OldPath, SourceFile, SourceLink, SourceUser } from "./source";
+import { SqliteSource, sqliteDate } from "./sqlite-source";
+
+const stem = (name: string): string => name.replace(/\.[^.]*$/, "");
+
+export async function openChibisafe(options: { path: string; uploads: string; hosts: string[] }): Promise<ImportSource> {
+  const db = SqliteSource.open(options.path);
+  const files = db.columns("files");
+  if (!files.has("original") || !files.has("uuid") || !files.has("name")) {
+    db.close();
+    throw new DomainError("invalid_request", "No Chibisafe v6 files table in that database (see docs/migrate.md).");
+  }
+  const albums = db.columns("_albumsTofiles").size > 0;
+  const at = (path: string, target: OldPath["target"]): OldPath[] => options.hosts.map((host) => ({ host, path, target }));
+  return {
+    id: `chibisafe@${options.hosts[0]}`,
+    hosts: options.hosts,
+    describe: async () => "Chibisafe v6 (SQLite)",
+    async *users(): AsyncGenerator<SourceUser> {
+      for await (const row of db.pages("id, username, password", "users", "id")) {
+        yield { key: String(row.id), username: String(row.username), passwordScheme: passwordScheme(row.password) };
+      }
+    },
+    async *files(): AsyncGenerator<SourceFile> {
+      // One album per file at most here (the first): a post may sit in several folders, but the peer's order is not kept.
+      const album = albums
+        ? ", (SELECT a.name FROM _albumsTofiles x JOIN albums a ON a.id = x.A WHERE x.B = f.id ORDER BY a.id LIMIT 1) AS album"
+        : ", NULL AS album";
+      for await (const row of db.pages(`f.id, f.name, f.original, f.createdAt, f.userId, f.quarantine${album}`, "files f", "f.id")) {
+        const name = String(row.name);
+        const quarantined = Boolean(row.quarantine);
+        yield {
+          key: `file:${row.id}`,
+          ownerKey: row.userId === null ? null : String(row.userId),
+          diskPath: name.includes("/") || name.includes("\\") ? null : join(options.uploads, name),
+          name: String(row.original || name),
+          createdAt: sqliteDate(row.createdAt) ?? new Date(),
+          expiresAt: null,
+          views: 0,
+          maxViews: null,
+          passwordProtected: false,
+          folder: row.album ? { key: String(row.album), name: String(row.album), public: false } : null,
+          codeHint: stem(name),
+          oldPaths: at(`/${name}`, "file"),
+          ...(quarantined ? { problem: "quarantined on the peer" } : {}),
+        };
+      }
+    },
+    async *links(): AsyncGenerator<SourceLink> {},
+    close: async () => db.close(),
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * XBackBone (github.com/SergiX44/XBackBone) 3.x, on SQLite (the database file) or MySQL (a
+ * `mysqldump` of it), read from its published schema (`resources/schemas/{sqlite,mysql}/*.1-7.sql`;
+ * docs/migrate.md, "XBackBone"): `users`
+ * (`user_code`, bcrypt passwords from PHP's password_hash), `uploads` (`code`, `filename`,
+ * `storage_path` under the storage folder, `published`, `timestamp`). An upload's links are
+ * `/{user_code}/{code}.{ext}` (what ShareX was given) and `/{user_code}/{code}` (its page),
+ * `/{user_code}/{code}/raw[.{ext}]` and `/{user_code}/{code}/download` (the file). An
+ * unpublished upload is imported private.
+ */
+import { open } from "node:fs/promises";
+import { join, normalize } from "node:path";
+import { DomainError } from "@/lib/errors";
+import { dumpRows } from "./mysql-dump";
+import { passwordScheme } from "./pg-source";
+import type { ImportSource, OldPath, SourceFile, SourceLink, SourceUser } from "./source";
+import { type Row, SqliteSource, sqliteDate } from "./sqlite-source";
+
+/** The two tables as rows, whichever store they come from. */
+interface Tables {
+  kind: string;
+  users(): AsyncIterable<Row>;
+  /** Uploads with their owner's `user_code`. */
+  uploads(): AsyncIterable<Row>;
+  close(): void;
+}
+
+/** Whether the file is a mysqldump (text starting with SQL) rather than an SQLite database. */
+async function isDump(path: string): Promise<boolean> {
+  const handle = await open(path, "r").catch(() => null);
+  if (!handle) throw new DomainError("invalid_request", `--from ${path} cannot be read.`);
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(16), 0, 16, 0);
+    return !buffer.subarray(0, bytesRead).toString("latin1").startsWith("SQLite format 3");
+  } finally {
+    await handle.close();
+  }
+}
+
+function sqliteTables(path: string): Tables {
+  const db = SqliteSource.open(path);
+  if (!db.columns("uploads").has("storage_path") || !db.columns("users").has("user_code")) {
+    db.close();
+    throw new DomainError("invalid_request", "No XBackBone uploads and users tables in that database (see docs/migrate.md).");
+  }
+  const select = "up.id, up.user_id, up.code, up.filename, up.storage_path, up.published, up.timestamp, us.user_code";
+  return {
+    kind: "SQLite",
+    users: () => db.pages("id, username, password", "users", "id"),
+    uploads: () => db.pages(select, "uploads up LEFT JOIN users us ON us.id = up.user_id", "up.id"),
+    close: () => db.close(),
+  };
+}
+
+function dumpTables(path: string): Tables {
+  return {
+    kind: "MySQL dump",
+    users: () => dumpRows(path, "users"),
+    async *uploads() {
+      // The users are few: their codes are held while the uploads stream past.
+      const codes = new Map<string, unknown>();
+      for await (const user of dumpRows(path, "users")) codes.set(String(user.id), user.user_code);
+      for await (const upload of dumpRows(path, "uploads")) yield { ...upload, user_code: codes.get(String(upload.user_id)) ?? null };
+    },
+    close: () => {},
+  };
+}
+
+export async function openXBackBone(options: { path: string; storage: string; hosts: string[] }): Promise<ImportSource> {
+  const tables = (await isDump(options.path)) ? dumpTables(options.path) : sqliteTables(options.path);
+  const at = (path: string, target: OldPath["target"]): OldPath[] => options.hosts.map((host) => ({ host, path, target }));
+  return {
+    id: `xbackbone@${options.hosts[0]}`,
+    hosts: options.hosts,
+    describe: async () => `XBackBone 3.x (${tables.kind})`,
+    async *users(): AsyncGenerator<SourceUser> {
+      for await (const row of tables.users()) {
+        yield { key: String(row.id), username: String(row.username), passwordScheme: passwordScheme(row.password) };
+      }
+    },
+    async *files(): AsyncGenerator<SourceFile> {
+      for await (const row of tables.uploads()) yield toFile(row, options.storage, at);
+    },
+    async *links(): AsyncGenerator<SourceLink> {},
+    close: async () => tables.close(),
+  };
+}
+
+function toFile(row: Row, storage: string, at: (path: string, target: OldPath["target"]) => OldPath[]): SourceFile {
+  const code = String(row.code);
+  const filename = String(row.filename);
+  const ext = filename.includes(".") ? filename.split(".").pop() : null;
+  const userCode = row.user_code === null || row.user_code === undefined ? null : String(row.user_code);
+  const stored = normalize(String(row.storage_path));
+  const base = userCode ? `/${userCode}/${code}` : null;
+  const oldPaths = base
+    ? [
+        ...at(base, "page"),
+        ...(ext ? at(`${base}.${ext}`, "page") : []),
+        ...at(`${base}/raw`, "file"),
+        ...(ext ? at(`${base}/raw.${ext}`, "file") : []),
+        ...at(`${base}/download`, "file"),
+      ]
+    : [];
+  return {
+    key: `upload:${row.id}`,
+    ownerKey: row.user_id === null || row.user_id === undefined ? null : String(row.user_id),
+    // storage_path is relative to the storage folder; one that climbs out of it is not XBackBone's.
+    diskPath: stored.startsWith("..") || stored.startsWith("/") ? null : join(storage, stored),
+    name: filename,
+    createdAt: sqliteDate(row.timestamp) ?? new Date(),
+    expiresAt: null,
+    views: 0,
+    maxViews: null,
+    passwordProtected: false,
+    // An unpublished upload is its owner's alone on the peer: private here.
+    hidden: !Number(row.published),
+    folder: null,
+    codeHint: code,
+    oldPaths,
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * Old links of imported items, answered before Next (docs/migrate.md, "Old links"): a 301 to
+ * the share page or short link, or the file's bytes through the /cdn lane. Anything that is
+ * not an old link, and any failure of the look-up, goes on to Next as before.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { FastLane } from "./fast-lane";
+
+type Resolve = typeof import("@/lib/imports/old-links").resolveOldLink;
+let resolver: Promise<Resolve> | null = null;
+
+/** True when the request was an old link and has been answered. */
+export async function answerOldLink(req: IncomingMessage, res: ServerResponse, fastLane: FastLane | undefined): Promise<boolean> {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  const url = req.url ?? "/";
+  const query = url.indexOf("?");
+  // Loaded on first use: the database client comes after Next's environment is set (server.ts).
+  resolver ??= import("@/lib/imports/old-links").then((m) => m.resolveOldLink);
+  let answer: Awaited<ReturnType<Resolve>>;
+  try {
+    answer = await (await resolver)(req.headers.host, query === -1 ? url : url.slice(0, query));
+  } catch {
+    // The database away or the like: the page's own answer (404 or 503) is given instead.
+    return false;
+  }
+  if (!answer) return false;
+  if (answer.kind === "file" && fastLane) {
+    // The bytes themselves, with /cdn's rules (validators, Range, caching, refusals).
+    req.url = answer.cdnPath;
+    if (fastLane.serveFile(req, res)) return true;
+    return fastLane(req, res);
+  }
+  const location = answer.kind === "file" ? answer.cdnPath : answer.location;
+  res.writeHead(301, { location, "cache-control": "public, max-age=3600", "content-length": "0" });
+  res.end();
+  return true;
+}
