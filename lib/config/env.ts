@@ -86,6 +86,10 @@ const webhookFields = {
   WEBHOOK_TIMEOUT_MS: optionalInt(100),
   /** Attempts kept in each webhook's delivery log. */
   WEBHOOK_LOG_KEEP: optionalInt(1),
+  /** Time limit of one upload from a URL, first byte to last (docs/url-uploads.md); unset: 60000. */
+  URL_UPLOAD_TIMEOUT_MS: optionalInt(100),
+  /** Redirects an upload from a URL follows (docs/url-uploads.md); unset: 3. */
+  URL_UPLOAD_MAX_REDIRECTS: optionalInt(0),
 };
 
 /** Accounts (docs/web-auth.md): session lifetimes, password mail, link-domain proof. */

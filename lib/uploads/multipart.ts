@@ -30,6 +30,8 @@ export interface ReceivedFile {
   /** SHA-256 (hex) of the bytes, computed while they arrived (moderation's blocklist), when asked for. */
   sha256?: string;
   error?: DomainError;
+  /** A `url` field's address, fetched after the body by lib/uploads/url-fetch.ts (docs/url-uploads.md). */
+  sourceUrl?: string;
 }
 
 /**
@@ -49,6 +51,8 @@ export type ReceiveOptions = ReceiveDestination & {
   firstOnly?: boolean;
   /** Hash each file while it arrives (`sha256`). */
   hash?: boolean;
+  /** A text field whose values are URLs to fetch in place of file parts (POST /upload's `url`). */
+  urlField?: string;
 };
 
 /**
@@ -120,6 +124,14 @@ async function receiveAdmitted(
       files.push(entry);
       writes.push(receivePart(stream, entry, options));
     });
+    // A URL takes the place of a file part, in its order among them; it is fetched once the body is read.
+    parser.on("field", (field, value) => {
+      if (field !== options.urlField || stopped) return;
+      const entry: ReceivedFile = { index: files.length, filename: "", size: 0, sourceUrl: value };
+      if (entry.index >= options.maxFiles)
+        entry.error = new DomainError("invalid_request", `At most ${options.maxFiles} files per request.`);
+      files.push(entry);
+    });
     parser.on("error", () => fail(new DomainError("invalid_request", "The multipart body could not be parsed.")));
     parser.on("close", () => resolve());
   });
@@ -131,7 +143,13 @@ async function receiveAdmitted(
     // On failure too: every temp file is closed before the caller removes the directory.
     await Promise.all(writes);
   }
-  if (files.length === 0) throw new DomainError("invalid_request", `No file in field "${options.field}".`);
+  if (files.length === 0)
+    throw new DomainError(
+      "invalid_request",
+      options.urlField
+        ? `No file in field "${options.field}" and no URL in field "${options.urlField}".`
+        : `No file in field "${options.field}".`,
+    );
   return files;
 }
 
