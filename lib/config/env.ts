@@ -247,6 +247,12 @@ const schema = z.object({
     .transform((v): Privacy => (isPrivacy(v) ? v : "unlisted")),
   /** The name share pages and their unfurls carry (og:site_name, oEmbed's provider); unset: Mediahost. */
   SITE_NAME: optional.pipe(z.string().max(64, { error: "must be at most 64 characters" }).optional()).transform((v) => v ?? "Mediahost"),
+  /** Share pages' unfurl title for accounts that set none, with template variables (docs/embeds.md); unset: the post's title. */
+  EMBED_TITLE: optional.pipe(z.string().max(256, { error: "must be at most 256 characters" }).optional()),
+  /** Their description, the same way; unset: the post's description or what it holds. */
+  EMBED_DESCRIPTION: optional.pipe(z.string().max(1000, { error: "must be at most 1000 characters" }).optional()),
+  /** Their author line (oEmbed's author_name), the same way; unset: the uploader's user name. */
+  EMBED_AUTHOR: optional.pipe(z.string().max(256, { error: "must be at most 256 characters" }).optional()),
   /** The colour of share pages' unfurls (theme-color, the embed's side bar); unset: #3552e3. */
   EMBED_COLOR: optional
     .pipe(
