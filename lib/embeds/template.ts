@@ -88,7 +88,7 @@ export const EMBED_VARIABLES: readonly { name: string; meaning: string; read: (f
 
 const READERS = new Map(EMBED_VARIABLES.map((v) => [v.name, v.read]));
 
-/** Control characters (tabs and newlines become spaces; others go). */
+/** Control characters other than tab and line feed, which are handled apart. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
 
@@ -111,11 +111,15 @@ export function renderTemplate(template: string, facts: EmbedFacts): string {
   });
 }
 
-/** A rendered field: null when the template is unset or renders to nothing (the default then applies). */
-function field(template: string | null, facts: EmbedFacts, max: number): string | null {
+/**
+ * A rendered field: null when the template is unset or renders to nothing (the default then
+ * applies). One line, except the description, which keeps its line breaks (Discord shows them).
+ */
+function field(template: string | null, facts: EmbedFacts, name: EmbedTextField): string | null {
   if (template === null) return null;
-  const text = renderTemplate(template, facts).replace(CONTROL, (c) => (c === "\t" || c === "\n" ? " " : "")).trim();
-  return text ? cut(text, max) : null;
+  const flat = renderTemplate(template, facts).replace(CONTROL, "").replace(/\t/g, " ");
+  const text = (name === "description" ? flat : flat.replace(/\n/g, " ")).trim();
+  return text ? cut(text, EMBED_LIMITS[name]) : null;
 }
 
 /**
@@ -124,7 +128,7 @@ function field(template: string | null, facts: EmbedFacts, max: number): string 
  */
 export function renderEmbed(account: EmbedTemplates, operator: EmbedTemplates, facts: EmbedFacts, defaults: EmbedDefaults): EmbedText {
   const pick = (name: EmbedTextField): string | null =>
-    field(account[name], facts, EMBED_LIMITS[name]) ?? field(operator[name], facts, EMBED_LIMITS[name]);
+    field(account[name], facts, name) ?? field(operator[name], facts, name);
   return {
     title: pick("title") ?? defaults.title,
     description: pick("description") ?? defaults.description,
