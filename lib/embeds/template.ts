@@ -127,8 +127,7 @@ function field(template: string | null, facts: EmbedFacts, name: EmbedTextField)
  * the default (which is what share pages showed before embeds could be styled).
  */
 export function renderEmbed(account: EmbedTemplates, operator: EmbedTemplates, facts: EmbedFacts, defaults: EmbedDefaults): EmbedText {
-  const pick = (name: EmbedTextField): string | null =>
-    field(account[name], facts, name) ?? field(operator[name], facts, name);
+  const pick = (name: EmbedTextField): string | null => field(account[name], facts, name) ?? field(operator[name], facts, name);
   return {
     title: pick("title") ?? defaults.title,
     description: pick("description") ?? defaults.description,

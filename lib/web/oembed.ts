@@ -93,9 +93,7 @@ export function buildOEmbed(post: PostJson, options: { maxWidth?: number; maxHei
     provider_name: embed?.site_name ?? env().SITE_NAME,
     provider_url: env().PUBLIC_URL,
     cache_age: 3600,
-    ...(post.author
-      ? { author_name: embed?.author ?? post.author.username, author_url: profileUrl(post.author.username) }
-      : {}),
+    ...(post.author ? { author_name: embed?.author ?? post.author.username, author_url: profileUrl(post.author.username) } : {}),
   };
   const file = post.files[0];
   if (!file?.width || !file.height) return base;

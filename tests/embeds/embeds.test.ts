@@ -82,7 +82,12 @@ describe("templates", () => {
     expect(Array.from(embed.author ?? "")).toHaveLength(EMBED_LIMITS.author);
     expect(embed.author?.endsWith("…")).toBe(true);
     // A long file name cannot push the title past its limit either.
-    const long = renderEmbed({ ...NO_TEMPLATES, title: "{file.name}" }, NO_TEMPLATES, { ...FACTS, file: { ...FACTS.file!, name: "é".repeat(300) } }, DEFAULTS);
+    const long = renderEmbed(
+      { ...NO_TEMPLATES, title: "{file.name}" },
+      NO_TEMPLATES,
+      { ...FACTS, file: { ...FACTS.file!, name: "é".repeat(300) } },
+      DEFAULTS,
+    );
     expect(Array.from(long.title)).toHaveLength(EMBED_LIMITS.title);
   });
 
@@ -101,7 +106,13 @@ describe("GET and PUT /users/@me/embed", () => {
 
   it("starts unset, saves a style, and clears it back to the defaults", async () => {
     expect((await relay("/users/@me/embed", { key: user.relayKey })).body).toEqual({ embed: NO_TEMPLATES });
-    const style = { title: "{file.name}", description: "{file.size} · {post.views} views", site_name: "Ana's shots", author: "{user.nickname}", color: "#FF8800" };
+    const style = {
+      title: "{file.name}",
+      description: "{file.size} · {post.views} views",
+      site_name: "Ana's shots",
+      author: "{user.nickname}",
+      color: "#FF8800",
+    };
     const put = await relay("/users/@me/embed", { key: user.relayKey, method: "PUT", body: style });
     expect(put.status, put.text).toBe(200);
     expect(put.body.embed).toEqual({ ...style, color: "#ff8800" });
