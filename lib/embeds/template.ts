@@ -89,7 +89,6 @@ export const EMBED_VARIABLES: readonly { name: string; meaning: string; read: (f
 const READERS = new Map(EMBED_VARIABLES.map((v) => [v.name, v.read]));
 
 /** Control characters other than tab and line feed, which are handled apart. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
 
 /** `text` cut to `max` characters (code points), with an ellipsis when cut. */

@@ -24,7 +24,7 @@ const CRAWLERS: Record<string, string> = {
 /** The <head>'s meta tags by property or name (attribute values unescaped as a parser would). */
 function headTags(html: string): { meta: Map<string, string>; title: string } {
   const head = html.slice(0, html.indexOf("</head>"));
-  const unescape = (s: string) =>
+  const decode = (s: string) =>
     s
       .replace(/&quot;/g, '"')
       .replace(/&#x27;/g, "'")
@@ -35,9 +35,9 @@ function headTags(html: string): { meta: Map<string, string>; title: string } {
   for (const tag of head.match(/<meta [^>]*>/g) ?? []) {
     const key = /(?:property|name)="([^"]+)"/.exec(tag)?.[1];
     const content = /content="([^"]*)"/.exec(tag)?.[1];
-    if (key && content !== undefined && !meta.has(key)) meta.set(key, unescape(content));
+    if (key && content !== undefined && !meta.has(key)) meta.set(key, decode(content));
   }
-  return { meta, title: unescape(/<title>([^<]*)<\/title>/.exec(head)?.[1] ?? "") };
+  return { meta, title: decode(/<title>([^<]*)<\/title>/.exec(head)?.[1] ?? "") };
 }
 
 describe("styled embeds, as crawlers read them", () => {
