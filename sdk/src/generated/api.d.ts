@@ -1650,7 +1650,7 @@ export interface operations {
                 privacy?: "public" | "unlisted" | "private";
                 search?: string;
                 sort?: "date" | "-date" | "size" | "-size" | "views" | "-views" | "name" | "-name";
-                tab?: "all" | "images" | "videos" | "gifs" | "albums";
+                tab?: "all" | "images" | "videos" | "gifs" | "albums" | "texts" | "files";
             };
             header?: never;
             path?: never;
@@ -1995,6 +1995,8 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description One or more files (repeat the field). */
                     file?: string[];
+                    /** @description Instead of (or beside) a file part: an http(s) URL the server fetches and stores as a file, in its place among the parts (repeat the field; docs/url-uploads.md). */
+                    url?: string[];
                 };
             };
         };
@@ -2935,6 +2937,8 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description One or more files (repeat the field). */
                     file?: string[];
+                    /** @description Instead of (or beside) a file part: an http(s) URL the server fetches and stores as a file, in its place among the parts (repeat the field; docs/url-uploads.md). */
+                    url?: string[];
                 };
             };
         };
