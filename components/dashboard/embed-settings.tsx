@@ -68,7 +68,6 @@ const templatesOf = (draft: Draft): EmbedTemplates => {
 export function EmbedSettingsForm({ user, settings }: { user: OwnAccount; settings: EmbedSettings }) {
   const [draft, setDraft] = useState<Draft>(draftOf(settings.style));
   const [result, setResult] = useState<{ text: string; error: boolean } | null>(null);
-  const ids = { colorOn: useId(), color: useId(), title: useId(), description: useId(), site_name: useId(), author: useId() };
   const save = useMutation({
     mutationFn: () =>
       api<Reply<typeof EmbedStyleReply>>("/relay/users/@me/embed", { method: "PUT", body: JSON.stringify(templatesOf(draft)) }),
@@ -91,60 +90,9 @@ export function EmbedSettingsForm({ user, settings }: { user: OwnAccount; settin
           How your share links look in Discord, Slack, Telegram and other apps. Leave a field empty for the default. Variables such as{" "}
           <code>{"{file.name}"}</code> are filled from each post.
         </p>
-        {TEXT_FIELDS.map((f) => (
-          <Field key={f.name} id={ids[f.name]} label={f.label}>
-            {f.name === "description" ? (
-              <textarea
-                id={ids[f.name]}
-                className={input}
-                rows={3}
-                maxLength={EMBED_LIMITS[f.name]}
-                placeholder={f.placeholder}
-                value={draft[f.name]}
-                onChange={(e) => set(f.name, e.target.value)}
-              />
-            ) : (
-              <input
-                id={ids[f.name]}
-                className={input}
-                maxLength={EMBED_LIMITS[f.name]}
-                placeholder={f.placeholder}
-                value={draft[f.name]}
-                onChange={(e) => set(f.name, e.target.value)}
-              />
-            )}
-          </Field>
-        ))}
-        <div className="flex flex-wrap items-center gap-3">
-          <label htmlFor={ids.colorOn} className="flex items-center gap-2 text-sm">
-            <input
-              id={ids.colorOn}
-              type="checkbox"
-              checked={draft.color !== null}
-              onChange={(e) => set("color", e.target.checked ? settings.color : null)}
-            />
-            My own colour
-          </label>
-          <input
-            id={ids.color}
-            type="color"
-            aria-label="Embed colour"
-            disabled={draft.color === null}
-            value={draft.color ?? settings.color}
-            onChange={(e) => set("color", e.target.value)}
-            className="h-9 w-14 cursor-pointer rounded border border-zinc-300 disabled:opacity-40 dark:border-zinc-700"
-          />
-        </div>
-        <details className="text-sm">
-          <summary className="cursor-pointer">Variables</summary>
-          <ul className="mt-2 space-y-1">
-            {EMBED_VARIABLES.map((v) => (
-              <li key={v.name}>
-                <code>{`{${v.name}}`}</code> <span className={muted}>{v.meaning}</span>
-              </li>
-            ))}
-          </ul>
-        </details>
+        <TemplateFields draft={draft} onChange={set} />
+        <ColorField value={draft.color} operatorColor={settings.color} onChange={(color) => set("color", color)} />
+        <VariableList />
         <div className="flex items-center gap-3">
           <button type="submit" className={primaryButton} disabled={save.isPending}>
             {save.isPending ? "Saving…" : "Save embed"}
@@ -158,6 +106,85 @@ export function EmbedSettingsForm({ user, settings }: { user: OwnAccount; settin
       </div>
       <EmbedPreview user={user} settings={settings} templates={templatesOf(draft)} />
     </form>
+  );
+}
+
+/** The four templates, each cut at its limit as the server would refuse it. */
+function TemplateFields({ draft, onChange: set }: { draft: Draft; onChange: (name: EmbedTextField, value: string) => void }) {
+  const ids = { title: useId(), description: useId(), site_name: useId(), author: useId() };
+  return (
+    <>
+      {TEXT_FIELDS.map((f) => (
+        <Field key={f.name} id={ids[f.name]} label={f.label}>
+          {f.name === "description" ? (
+            <textarea
+              id={ids[f.name]}
+              className={input}
+              rows={3}
+              maxLength={EMBED_LIMITS[f.name]}
+              placeholder={f.placeholder}
+              value={draft[f.name]}
+              onChange={(e) => set(f.name, e.target.value)}
+            />
+          ) : (
+            <input
+              id={ids[f.name]}
+              className={input}
+              maxLength={EMBED_LIMITS[f.name]}
+              placeholder={f.placeholder}
+              value={draft[f.name]}
+              onChange={(e) => set(f.name, e.target.value)}
+            />
+          )}
+        </Field>
+      ))}
+    </>
+  );
+}
+
+/** "My own colour" and its picker; unticked, the operator's colour applies. */
+function ColorField({
+  value,
+  operatorColor,
+  onChange,
+}: {
+  value: string | null;
+  operatorColor: string;
+  onChange: (color: string | null) => void;
+}) {
+  const ids = { on: useId(), color: useId() };
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <label htmlFor={ids.on} className="flex items-center gap-2 text-sm">
+        <input id={ids.on} type="checkbox" checked={value !== null} onChange={(e) => onChange(e.target.checked ? operatorColor : null)} />
+        My own colour
+      </label>
+      <input
+        id={ids.color}
+        type="color"
+        aria-label="Embed colour"
+        disabled={value === null}
+        value={value ?? operatorColor}
+        onChange={(e) => onChange(e.target.value)}
+        className="h-9 w-14 cursor-pointer rounded border border-zinc-300 disabled:opacity-40 dark:border-zinc-700"
+      />
+    </div>
+  );
+}
+
+/** The variables a template may use, from the list the renderer reads. */
+function VariableList() {
+  return (
+    <details className="text-sm">
+      <summary className="cursor-pointer">Variables</summary>
+      <ul className="mt-2 space-y-1">
+        {EMBED_VARIABLES.map((v) => (
+          <li key={v.name}>
+            <code>{`{${v.name}}`}</code> <span className={muted}>{v.meaning}</span>
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 
