@@ -9,6 +9,7 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createApiClient } from "@/sdk/src/node";
 import { fixture } from "../support/media";
 import { startTestServer, type TestServer } from "../support/server";
 import { serverApp, serverUser } from "../support/server-accounts";
@@ -206,6 +207,12 @@ describe("upload from a URL", () => {
     expect(status, JSON.stringify(body)).toBe(200);
     expect(body.post.files).toHaveLength(1);
     expect(body.failed).toEqual([expect.objectContaining({ index: 0, error: expect.objectContaining({ type: "invalid_request" }) })]);
+  });
+
+  it("is what the SDK sends for { url }", async () => {
+    const api = createApiClient({ baseUrl: `${server.url}/api`, apiKey: key });
+    const reply = await api.upload([{ url: `${origin.url}/named` }], { privacy: "unlisted" });
+    expect("post" in reply && reply.post.files[0].name).toBe("holiday.png");
   });
 
   it("still answers a body with neither file nor URL as before", async () => {
