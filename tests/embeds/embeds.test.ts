@@ -21,6 +21,8 @@ import {
 import { useTestDatabase } from "../support/db";
 import { createTestPost, createTestUser, type TestUser } from "../support/fixtures";
 import { relay } from "../support/http";
+import { loadSharePost } from "@/lib/web/share";
+import { shareEmbed } from "@/lib/web/share-embed";
 
 useTestDatabase();
 
@@ -177,5 +179,24 @@ describe("oEmbed with a style", () => {
     process.env.EMBED_AUTHOR = "Uploaded by {user.name}";
     resetEnv();
     expect(await oembed(code)).toMatchObject({ title: "Dog", author_name: `Uploaded by ${owner.username}` });
+  });
+});
+
+describe("the share page's embed", () => {
+  it("styles a public post fully, and a private one only in colour (a template could name the file)", async () => {
+    const owner = await createTestUser();
+    await relay("/users/@me/embed", {
+      key: owner.relayKey,
+      method: "PUT",
+      body: { title: "{file.name}!", site_name: "Mine", color: "#00aa00" },
+    });
+    for (const privacy of ["unlisted", "private"] as const) {
+      const { code } = await createTestPost(owner.id, { title: "Kept", privacy });
+      const result = await loadSharePost(code, owner.id, null, true);
+      if (result.kind !== "post") throw new Error(result.kind);
+      const embed = await shareEmbed(result.post, result.record.userId, privacy === "private");
+      if (privacy === "private") expect(embed).toMatchObject({ title: "Kept", site_name: "Mediahost", color: "#00aa00" });
+      else expect(embed).toMatchObject({ title: `${result.post.files[0].name}!`, site_name: "Mine", color: "#00aa00" });
+    }
   });
 });
