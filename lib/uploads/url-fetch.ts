@@ -101,8 +101,13 @@ async function fetchToFile(start: URL, path: string, options: UrlFetchOptions): 
   try {
     let url = start;
     for (let hop = 0; ; hop++) {
-      const target = await resolveGuardedUrl(url, options.guard, { name: "upload", refusal: "invalid_request" });
-      if (controller.signal.aborted) throw slow();
+      // The look-up counts against the time limit too: a resolver that never answers is "too slow".
+      // (The race's loser only ever resolves, so a later abort leaves no rejection unhandled.)
+      const target = await Promise.race([
+        resolveGuardedUrl(url, options.guard, { name: "upload", refusal: "invalid_request" }),
+        aborted(controller.signal).then(() => null),
+      ]);
+      if (!target || controller.signal.aborted) throw slow();
       const response = await open(target, controller.signal).catch((error: unknown) => {
         throw controller.signal.aborted ? slow() : unreachable(error);
       });
@@ -126,6 +131,10 @@ async function fetchToFile(start: URL, path: string, options: UrlFetchOptions): 
     clearTimeout(timer);
   }
 }
+
+/** Settles when `signal` aborts (never otherwise; the timer that aborts it is always cleared or fired). */
+const aborted = (signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
 
 const unreachable = (error: unknown) =>
   new DomainError(
