@@ -39,6 +39,7 @@ export const LAYERS = [
       "lib/auth/",
       "lib/backup/",
       "lib/convert/",
+      "lib/embeds/",
       "lib/gifs/",
       "lib/imports/",
       "lib/jobs/",

@@ -77,6 +77,7 @@ export function Gallery({
         items={uploads.items}
         pausedUntil={uploads.pausedUntil}
         onFiles={(files, p) => void uploads.upload(files, p)}
+        onUrl={(url, p) => void uploads.uploadUrl(url, p)}
         onClear={uploads.clearFinished}
         onPause={uploads.pause}
         onResume={uploads.resume}

@@ -11,6 +11,7 @@ import type { Preferences as PreferencesSchema, Session as SessionSchema, Sessio
 import type { OwnAccountReply } from "@/lib/presenters/users";
 import { api, type OwnAccount, type Reply } from "./api";
 import { EmailForm } from "./email-form";
+import { EmbedSettingsForm } from "./embed-settings";
 import { DeleteAccountForm, DownloadData } from "./leave-forms";
 import { LinkDomainProof } from "./link-domain-proof";
 import { PasswordForm } from "./password-form";
@@ -332,6 +333,11 @@ export function SettingsPanel({ first }: { first?: FirstAccount }) {
       {first && (
         <Section title="Uploads">
           <UploadPrivacyForm initial={first.uploadPrivacy} />
+        </Section>
+      )}
+      {first && (
+        <Section title="Embeds">
+          <EmbedSettingsForm user={user} settings={first.embed} />
         </Section>
       )}
       <Section title="Notifications">

@@ -1,10 +1,10 @@
 "use client";
 /** Drop zone, paste target and file picker, with one progress display over the batch and a bar per file. */
-import { useEffect, useId, useRef, useState, type DragEvent } from "react";
+import { useEffect, useId, useRef, useState, type DragEvent, type FormEvent } from "react";
 import type { Privacy } from "./api";
 import { privaciesFrom } from "./privacies";
 import { PrivacySelect } from "./privacy-select";
-import { formatBytes, muted, secondaryButton } from "./ui";
+import { formatBytes, input, muted, secondaryButton } from "./ui";
 import type { UploadItem } from "./upload";
 import { UploadSummary } from "./upload-summary";
 
@@ -22,6 +22,7 @@ export function UploadPanel({
   items,
   pausedUntil,
   onFiles,
+  onUrl,
   onClear,
   onPause,
   onResume,
@@ -32,6 +33,8 @@ export function UploadPanel({
   /** The upload queue waits out a 429 until then (docs/bulk-actions.md). */
   pausedUntil: number | null;
   onFiles: (files: File[], privacy: Privacy) => void;
+  /** An upload from a URL, fetched by the server (docs/url-uploads.md); no form without it. */
+  onUrl?: (url: string, privacy: Privacy) => void;
   onClear: () => void;
   /** Large files go over tus and can be paused and resumed (docs/resumable-uploads.md). */
   onPause?: (id: number) => void;
@@ -47,6 +50,7 @@ export function UploadPanel({
         Upload
       </h2>
       <DropZone privacy={privacy} onPrivacy={setPrivacy} onFiles={onFiles} />
+      {onUrl && <UrlForm onUrl={(url) => onUrl(url, privacy)} />}
 
       {items.length > 0 && (
         <div className="space-y-2">
@@ -152,6 +156,39 @@ function DropZone({
   );
 }
 
+/** "From a URL": the server fetches the file (http or https), the row below shows the answer. */
+function UrlForm({ onUrl }: { onUrl: (url: string) => void }) {
+  const [url, setUrl] = useState("");
+  const id = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const value = url.trim();
+    if (!value) return;
+    onUrl(value);
+    setUrl("");
+  };
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-2 sm:flex-row sm:items-center">
+      <label htmlFor={id} className="shrink-0 text-sm font-medium text-zinc-700 dark:text-zinc-300">
+        Upload from a URL
+      </label>
+      <input
+        id={id}
+        type="url"
+        inputMode="url"
+        required
+        placeholder="https://example.com/picture.png"
+        className={`${input} min-w-0 flex-1`}
+        value={url}
+        onChange={(e) => setUrl(e.target.value)}
+      />
+      <button type="submit" className={secondaryButton}>
+        Fetch
+      </button>
+    </form>
+  );
+}
+
 /** One file of the batch: its state, size and bar; pause/resume for resumable ones; its error or its link. */
 function UploadRow({ item, onPause, onResume }: { item: UploadItem; onPause?: (id: number) => void; onResume?: (id: number) => void }) {
   const percent = item.size > 0 ? Math.min(100, Math.round((item.loaded / item.size) * 100)) : item.state === "done" ? 100 : 0;
@@ -160,7 +197,11 @@ function UploadRow({ item, onPause, onResume }: { item: UploadItem; onPause?: (i
       <div className="flex items-center justify-between gap-3">
         <span className="truncate font-medium">{item.name}</span>
         <span className="flex shrink-0 items-center gap-2 text-zinc-500 dark:text-zinc-400">
-          {STATE_TEXT[item.state]} · {formatBytes(item.size)}
+          {item.fromUrl
+            ? item.state === "processing"
+              ? "Fetching"
+              : STATE_TEXT[item.state]
+            : `${STATE_TEXT[item.state]} · ${formatBytes(item.size)}`}
           {item.resumable && item.state === "uploading" && onPause && (
             <button type="button" className="underline" onClick={() => onPause(item.id)} aria-label={`Pause upload of ${item.name}`}>
               Pause

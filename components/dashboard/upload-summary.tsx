@@ -32,8 +32,14 @@ export function UploadSummary({ items, pausedUntil }: { items: UploadItem[]; pau
         <span data-testid="upload-count">
           {done} of {countOf(items.length, "file")} uploaded
         </span>
-        {failed > 0 && <span className="text-red-600 dark:text-red-400"> · {failed} failed</span>} · {formatBytes(sent)} of{" "}
-        {formatBytes(totalBytes)}
+        {failed > 0 && <span className="text-red-600 dark:text-red-400"> · {failed} failed</span>}
+        {/* Uploads from a URL have no size until the server has fetched them: bytes only for files sent from here. */}
+        {items.some((i) => !i.fromUrl) && (
+          <>
+            {" "}
+            · {formatBytes(sent)} of {formatBytes(totalBytes)}
+          </>
+        )}
         {pausedUntil !== null && !finished && <span> · paused by the rate limit, resuming in {countOf(seconds, "second")}</span>}
       </p>
       <progress

@@ -24,6 +24,8 @@ export interface UploadItem {
   url?: string;
   /** Sent over tus (docs/resumable-uploads.md): can be paused and resumed. */
   resumable?: boolean;
+  /** Fetched by the server from the URL in `name` (docs/url-uploads.md): no size or progress known. */
+  fromUrl?: boolean;
 }
 
 const PARALLEL = 3;
@@ -85,6 +87,29 @@ export function sendFiles(
     for (const file of files) form.append("file", file, file.name);
     xhr.send(form);
   });
+}
+
+/**
+ * An upload from a URL (docs/url-uploads.md): the server fetches the file, so there is no
+ * progress to show, only the wait and its answer. Not paced by the queue: one person types
+ * one URL at a time.
+ */
+export async function sendUrl(url: string, privacy: Privacy): Promise<SendResult> {
+  const form = new FormData();
+  form.append("url", url);
+  try {
+    const response = await fetch("/api/upload", {
+      method: "POST",
+      body: form,
+      credentials: "same-origin",
+      headers: { "post-privacy": privacy },
+    });
+    const body: unknown = await response.json().catch(() => null);
+    if (response.ok) return { ok: true, body };
+    return { ok: false, message: failureText(body, response.status), status: response.status, retryAfterSeconds: null };
+  } catch {
+    return { ok: false, message: "The connection failed before the server answered.", status: 0, retryAfterSeconds: null };
+  }
 }
 
 /** A large file over tus, as one queue task: tus-js-client retries on its own, so a failure is final. */
@@ -170,6 +195,16 @@ export function useUploads(onUploaded: () => void) {
     [queue],
   );
 
+  /** Fetches `url` on the server into a new post, shown as one row of the list. */
+  const uploadUrl = useCallback(async (url: string, privacy: Privacy) => {
+    const id = nextId.current++;
+    setItems((list) => [{ id, name: url, size: 0, loaded: 0, state: "processing", fromUrl: true }, ...list]);
+    const result = await sendUrl(url, privacy);
+    const change: TaskChange = result.ok ? { state: "done", body: result.body } : { state: "failed", message: result.message };
+    setItems((list) => list.map((item) => (item.id === id ? { ...item, ...applied(item, change) } : item)));
+    if (result.ok) uploaded.current();
+  }, []);
+
   const clearFinished = useCallback(() => setItems((list) => list.filter((i) => i.state !== "done" && i.state !== "failed")), []);
 
   /** Pause and resume of an upload sent over tus. */
@@ -182,5 +217,5 @@ export function useUploads(onUploaded: () => void) {
     controls.current.get(id)?.resume();
   }, []);
 
-  return { items, pausedUntil, upload, clearFinished, pause, resume };
+  return { items, pausedUntil, upload, uploadUrl, clearFinished, pause, resume };
 }

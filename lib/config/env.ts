@@ -86,6 +86,10 @@ const webhookFields = {
   WEBHOOK_TIMEOUT_MS: optionalInt(100),
   /** Attempts kept in each webhook's delivery log. */
   WEBHOOK_LOG_KEEP: optionalInt(1),
+  /** Time limit of one upload from a URL, first byte to last (docs/url-uploads.md); unset: 60000. */
+  URL_UPLOAD_TIMEOUT_MS: optionalInt(100),
+  /** Redirects an upload from a URL follows (docs/url-uploads.md); unset: 3. */
+  URL_UPLOAD_MAX_REDIRECTS: optionalInt(0),
 };
 
 /** Accounts (docs/web-auth.md): session lifetimes, password mail, link-domain proof. */
@@ -243,6 +247,12 @@ const schema = z.object({
     .transform((v): Privacy => (isPrivacy(v) ? v : "unlisted")),
   /** The name share pages and their unfurls carry (og:site_name, oEmbed's provider); unset: Mediahost. */
   SITE_NAME: optional.pipe(z.string().max(64, { error: "must be at most 64 characters" }).optional()).transform((v) => v ?? "Mediahost"),
+  /** Share pages' unfurl title for accounts that set none, with template variables (docs/embeds.md); unset: the post's title. */
+  EMBED_TITLE: optional.pipe(z.string().max(256, { error: "must be at most 256 characters" }).optional()),
+  /** Their description, the same way; unset: the post's description or what it holds. */
+  EMBED_DESCRIPTION: optional.pipe(z.string().max(1000, { error: "must be at most 1000 characters" }).optional()),
+  /** Their author line (oEmbed's author_name), the same way; unset: the uploader's user name. */
+  EMBED_AUTHOR: optional.pipe(z.string().max(256, { error: "must be at most 256 characters" }).optional()),
   /** The colour of share pages' unfurls (theme-color, the embed's side bar); unset: #3552e3. */
   EMBED_COLOR: optional
     .pipe(

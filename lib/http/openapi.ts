@@ -99,12 +99,15 @@ function requestBodyOf(route: RouteDef, toSchema: ToSchema): JsonSchema | undefi
   } else if (route.rawBody) {
     return { required: false, content: { [route.rawBody]: { schema: { type: "string", contentMediaType: route.rawBody } } } };
   } else if (route.multipart) {
-    const properties = Object.fromEntries(
-      Object.entries(route.multipart.fields).map(([name, description]) => [
-        name,
-        { type: "array", items: { type: "string", contentMediaType: "application/octet-stream" }, description },
-      ]),
-    );
+    const files = Object.entries(route.multipart.fields).map(([name, description]): [string, JsonSchema] => [
+      name,
+      { type: "array", items: { type: "string", contentMediaType: "application/octet-stream" }, description },
+    ]);
+    const texts = Object.entries(route.multipart.textFields ?? {}).map(([name, description]): [string, JsonSchema] => [
+      name,
+      { type: "array", items: { type: "string", format: "uri" }, description },
+    ]);
+    const properties = Object.fromEntries([...files, ...texts]);
     return { required: true, content: { "multipart/form-data": { schema: { type: "object", properties } } } };
   }
   return undefined;

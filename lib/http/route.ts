@@ -125,7 +125,8 @@ export interface RouteDef<
   query?: Q;
   /** JSON body schema. Multipart endpoints read the body themselves and declare `multipart`. */
   body?: B;
-  multipart?: { fields: Record<string, string> };
+  /** `fields`: file parts; `textFields`: text parts (POST /upload's `url`). Name → description. */
+  multipart?: { fields: Record<string, string>; textFields?: Record<string, string> };
   /** Schema of the 200 JSON body (or a description of a binary reply). */
   response?: R;
   /** The handler returns the `z.input` of `response`; a route without one returns a Response. */

@@ -19,6 +19,7 @@ import { openPost, peekOpenPost, refusalError } from "@/lib/posts/open";
 import { checkUploadBurst } from "@/lib/uploads/abuse";
 import { receiveFiles, type ReceivedFile } from "@/lib/uploads/multipart";
 import { withTempDir } from "@/lib/files/temp";
+import { fetchUrlEntries, urlFetchOptions } from "@/lib/uploads/url-fetch";
 import { publishAppend, publishUpload, postPrivacy } from "@/lib/uploads/publish";
 import { uploaderFor, type Uploader } from "@/lib/uploads/uploader";
 import { moderator, screensFiles } from "@/lib/moderation/moderator";
@@ -121,16 +122,20 @@ export function viewerOf(principal: Principal | null, surface: Surface): Viewer 
   return { userId: principal?.user.id ?? null, teamId: null, accessList };
 }
 
-/** The request's `file` parts, within the uploader's limits. */
+/** The request's `file` parts and the files of its `url` fields (docs/url-uploads.md), within the uploader's limits. */
 async function receiveUpload(request: RouteRequest, uploader: Uploader, tmpDir: string): Promise<ReceivedFile[]> {
-  return receiveFiles(request, {
+  const hash = screensFiles(moderator());
+  const files = await receiveFiles(request, {
     field: "file",
+    urlField: "url",
     maxFileBytes: uploader.limits.uploadFileBytes,
     maxRequestBytes: uploader.limits.uploadRequestBytes,
     maxFiles: MAX_PARTS,
     tmpDir,
-    hash: screensFiles(moderator()),
+    hash,
   });
+  await fetchUrlEntries(files, tmpDir, urlFetchOptions(uploader.limits.uploadFileBytes, hash));
+  return files;
 }
 
 /**

@@ -17,6 +17,9 @@ import { verifyLinkDomain } from "@/lib/users/link-domain-proof";
 import { getOwnAccount } from "@/lib/users/profile";
 import { BIO_MAX_LENGTH, NICKNAME_MAX_LENGTH, updateProfile } from "@/lib/users/profile-edit";
 import { limitedText } from "@/lib/http/parse";
+import { readEmbedStyle, saveEmbedStyle } from "@/lib/embeds/style";
+import { COLOR_PATTERN, EMBED_LIMITS, type EmbedTextField } from "@/lib/embeds/template";
+import { embedStyleView } from "@/lib/replies/embeds";
 import { CONTROL, LINE_BREAK } from "./params";
 
 // Strict: a misspelt field (or one that cannot be edited here, such as username) is a 400
@@ -33,6 +36,21 @@ export const profileBody = z.strictObject({
   // Its size is checked when it is stored (THEME_MAX_BYTES).
   theme: z.unknown().optional().describe("Any JSON value chosen by the client; null clears it"),
   link_domain: limitedText("link_domain", LINK_DOMAIN_MAX_LENGTH).nullable().optional(),
+});
+
+const embedText = (name: EmbedTextField) =>
+  limitedText(name, EMBED_LIMITS[name])
+    .refine((s) => !CONTROL.test(s), `${name} must not contain control characters.`)
+    .nullable()
+    .optional();
+
+// Strict, like the profile: a misspelt field is a 400 naming it. Missing or null: not set (the default).
+export const embedStyleBody = z.strictObject({
+  title: embedText("title"),
+  description: embedText("description"),
+  site_name: embedText("site_name"),
+  author: embedText("author"),
+  color: z.string().regex(COLOR_PATTERN, "color must be a colour such as #3552e3.").nullable().optional(),
 });
 
 /** A body that changes only the theme counts against the theme bucket (20/min). */
@@ -91,4 +109,20 @@ export async function handleSetBanner({ principal, request }: RouteContext) {
 }
 export async function handleRemoveBanner({ principal }: RouteContext) {
   return removeImage(principal, "banner");
+}
+
+export async function handleGetEmbedStyle({ principal }: RouteContext) {
+  return { embed: embedStyleView(await readEmbedStyle(principal.user.id)) };
+}
+
+/** PUT: the whole style at once; a field left out goes back to the operator's default. */
+export async function handleUpdateEmbedStyle({ principal, body }: RouteContext<{ body: typeof embedStyleBody }>) {
+  const saved = await saveEmbedStyle(principal.user.id, {
+    title: body.title ?? null,
+    description: body.description ?? null,
+    site_name: body.site_name ?? null,
+    author: body.author ?? null,
+    color: body.color ?? null,
+  });
+  return { embed: embedStyleView(saved) };
 }

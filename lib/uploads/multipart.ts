@@ -30,6 +30,8 @@ export interface ReceivedFile {
   /** SHA-256 (hex) of the bytes, computed while they arrived (moderation's blocklist), when asked for. */
   sha256?: string;
   error?: DomainError;
+  /** A `url` field's address, fetched after the body by lib/uploads/url-fetch.ts (docs/url-uploads.md). */
+  sourceUrl?: string;
 }
 
 /**
@@ -49,6 +51,8 @@ export type ReceiveOptions = ReceiveDestination & {
   firstOnly?: boolean;
   /** Hash each file while it arrives (`sha256`). */
   hash?: boolean;
+  /** A text field whose values are URLs to fetch in place of file parts (POST /upload's `url`). */
+  urlField?: string;
 };
 
 /**
@@ -120,6 +124,9 @@ async function receiveAdmitted(
       files.push(entry);
       writes.push(receivePart(stream, entry, options));
     });
+    parser.on("field", (field, value) => {
+      if (field === options.urlField && !stopped) files.push(urlEntry(files.length, value, options.maxFiles));
+    });
     parser.on("error", () => fail(new DomainError("invalid_request", "The multipart body could not be parsed.")));
     parser.on("close", () => resolve());
   });
@@ -131,8 +138,23 @@ async function receiveAdmitted(
     // On failure too: every temp file is closed before the caller removes the directory.
     await Promise.all(writes);
   }
-  if (files.length === 0) throw new DomainError("invalid_request", `No file in field "${options.field}".`);
+  if (files.length === 0) throw noFile(options);
   return files;
+}
+
+const noFile = (options: ReceiveOptions) =>
+  new DomainError(
+    "invalid_request",
+    options.urlField
+      ? `No file in field "${options.field}" and no URL in field "${options.urlField}".`
+      : `No file in field "${options.field}".`,
+  );
+
+/** A URL takes the place of a file part, in its order among them; it is fetched once the body is read (lib/uploads/url-fetch.ts). */
+function urlEntry(index: number, url: string, maxFiles: number): ReceivedFile {
+  const entry: ReceivedFile = { index, filename: "", size: 0, sourceUrl: url };
+  if (index >= maxFiles) entry.error = new DomainError("invalid_request", `At most ${maxFiles} files per request.`);
+  return entry;
 }
 
 /** A busboy parser for the body's boundary; a bad boundary is 400. */

@@ -8,7 +8,9 @@
 import { displayTitle as titleOrFileName } from "@/lib/presenters/title";
 import { env } from "@/lib/config/env";
 import { isShareCode } from "@/lib/posts/codes";
+import type { EmbedText } from "@/lib/embeds/template";
 import { profileUrl } from "./profile";
+import { shareEmbed } from "./share-embed";
 import { loadSharePost, primaryKind, type PostJson } from "./share";
 
 export const OEMBED_PATH = "/oembed";
@@ -82,15 +84,16 @@ function fit(width: number, height: number, maxWidth?: number, maxHeight?: numbe
   return [Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale))];
 }
 
-export function buildOEmbed(post: PostJson, options: { maxWidth?: number; maxHeight?: number } = {}): OEmbed {
+/** The oEmbed of a post; `embed` carries the uploader's styled title, site name and author line (docs/embeds.md). */
+export function buildOEmbed(post: PostJson, options: { maxWidth?: number; maxHeight?: number } = {}, embed?: EmbedText): OEmbed {
   const base: OEmbed = {
     version: "1.0",
     type: "link",
-    title: displayTitle(post),
-    provider_name: env().SITE_NAME,
+    title: embed?.title ?? displayTitle(post),
+    provider_name: embed?.site_name ?? env().SITE_NAME,
     provider_url: env().PUBLIC_URL,
     cache_age: 3600,
-    ...(post.author ? { author_name: post.author.username, author_url: profileUrl(post.author.username) } : {}),
+    ...(post.author ? { author_name: embed?.author ?? post.author.username, author_url: profileUrl(post.author.username) } : {}),
   };
   const file = post.files[0];
   if (!file?.width || !file.height) return base;
@@ -131,5 +134,6 @@ export async function oembedFor(params: URLSearchParams): Promise<OEmbedResult> 
     const value = Number(params.get(name));
     return Number.isInteger(value) && value > 0 ? value : undefined;
   };
-  return { status: 200, body: buildOEmbed(result.post, { maxWidth: number("maxwidth"), maxHeight: number("maxheight") }) };
+  const embed = await shareEmbed(result.post, result.record.userId, false);
+  return { status: 200, body: buildOEmbed(result.post, { maxWidth: number("maxwidth"), maxHeight: number("maxheight") }, embed) };
 }

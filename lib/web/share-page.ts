@@ -14,21 +14,27 @@ import { requestClientIp } from "@/lib/http/client-ip";
 import { isShareCode } from "@/lib/posts/codes";
 import { isGated } from "@/lib/posts/expiry-rules";
 import { autoAltsOf } from "@/lib/posts/text-lines";
+import type { EmbedText } from "@/lib/embeds/template";
 import { displayTitle, oembedUrl } from "./oembed";
 import { isRobot } from "./robots";
 import { countShareView, loadSharePost, type PostJson, primaryKind } from "./share";
+import { operatorColor, shareEmbed } from "./share-embed";
 import { type ShareText, shareTexts } from "./share-text";
 import { unlockCookieName } from "./share-unlock";
 import { getViewer } from "./viewer";
 
 export type { PostJson };
 
-/**
- * The operator's embed defaults (EMBED_COLOR, SITE_NAME; settings the console changes):
- * Discord colours its embed with theme-color, in both themes.
- */
-export const shareThemeColor = (): string => env().EMBED_COLOR;
 const siteName = (): string => env().SITE_NAME;
+
+/**
+ * The page's theme-color, which Discord colours its embed with (in both themes): the
+ * uploader's embed colour, else the operator's EMBED_COLOR (docs/embeds.md).
+ */
+export async function shareThemeColor(code: string): Promise<string> {
+  const page = await loadSharePage(code);
+  return page.kind === "post" ? page.embed.color : operatorColor();
+}
 
 /** A post the visitor may see, with what the page shows of it. */
 export interface ShownPost {
@@ -36,6 +42,8 @@ export interface ShownPost {
   post: PostJson;
   owner: boolean;
   title: string;
+  /** What the unfurl tags and oEmbed say: the uploader's embed style, else the defaults (docs/embeds.md). */
+  embed: EmbedText;
   /** Hidden from unfurlers (no media tags): private, or gated by a view limit or a password. */
   guarded: boolean;
   /** The first file of a public video post, whose URL the page repeats as og:video:url. */
@@ -72,14 +80,18 @@ export const loadSharePage = cache(async (code: string): Promise<SharePage> => {
   if (result.kind !== "post") return result;
   const { post, owner, record } = result;
   const guarded = post.privacy === "private" || isGated(record);
+  const texts = post.files.some((f) => f.kind === "text") ? await shareTexts(record) : [];
+  // Private and gated posts' text stays out of the tags, like their media.
+  const preview = post.kind === "text" && !guarded ? texts[0]?.preview : undefined;
   return {
     kind: "post",
     post,
     owner,
     title: displayTitle(post),
+    embed: await shareEmbed(post, record.userId, guarded, preview),
     guarded,
     video: primaryKind(post) === "video" && !guarded ? post.files[0] : undefined,
-    texts: post.files.some((f) => f.kind === "text") ? await shareTexts(record) : [],
+    texts,
     autoAlts: autoAltsOf(post.description, record.files),
     signedIn: viewer !== null,
     // A view-limited post counted its view in loadSharePost; countShareView leaves it out.
@@ -95,48 +107,32 @@ export async function sharePageMetadata(code: string): Promise<Metadata> {
   // No title, description or media of a locked post reaches an unfurler.
   if (page.kind === "password") return { title: "Password required", robots: { index: false, follow: false } };
   if (page.kind === "held") return { title: siteName(), robots: { index: false, follow: false } };
-  const { post, title, guarded } = page;
-  // Private and gated posts' text stays out of the tags, like their media.
-  const description = describe(post, post.kind === "text" && !guarded ? page.texts[0]?.preview : undefined);
+  const { post, title, guarded, embed } = page;
   return {
-    title: { absolute: `${title} · ${siteName()}` },
-    description,
-    ...mediaMetadata(post, title, description, guarded),
+    title: { absolute: `${embed.title} · ${embed.site_name}` },
+    description: embed.description,
+    ...mediaMetadata(post, title, embed, guarded),
     alternates: {
       canonical: post.url,
-      ...(guarded ? {} : { types: { "application/json+oembed": [{ url: oembedUrl(post.url), title }] } }),
+      ...(guarded ? {} : { types: { "application/json+oembed": [{ url: oembedUrl(post.url), title: embed.title }] } }),
     },
     // Only public posts belong in search engines; unlisted ones are for people with the link.
     robots: post.privacy === "public" ? undefined : { index: false, follow: false },
   };
 }
 
-function describe(post: PostJson, textPreview?: string): string {
-  if (post.description) return post.description;
-  // A text post unfurls with its first lines (Discord and Slack show og:description).
-  if (textPreview) return textPreview;
-  const kind =
-    post.file_count > 1
-      ? `An album of ${post.file_count} files`
-      : post.kind === "file"
-        ? `A file (${post.files[0]?.name ?? "download"})`
-        : primaryKind(post) === "video"
-          ? "A video"
-          : "An image";
-  return post.author ? `${kind} by ${post.author.username}` : kind;
-}
-
 /** The media tags of a post anyone with the link may see; none for private or gated posts. */
-function mediaMetadata(post: PostJson, title: string, description: string, guarded: boolean): Pick<Metadata, "openGraph" | "twitter"> {
+function mediaMetadata(post: PostJson, alt: string, embed: EmbedText, guarded: boolean): Pick<Metadata, "openGraph" | "twitter"> {
   const file = post.files[0];
-  const base = { title, description, siteName: siteName(), url: post.url };
+  const { title, description } = embed;
+  const base = { title, description, siteName: embed.site_name, url: post.url };
   // Gated posts (view limit, password) too: their signed, counted links must not sit in chat caches.
   if (!file || guarded) {
     return { openGraph: { ...base, type: "website" }, twitter: { card: "summary", title, description } };
   }
   const size = file.width && file.height ? { width: file.width, height: file.height } : {};
   if (primaryKind(post) === "video") {
-    const poster = file.thumbnail_url ? [{ url: file.thumbnail_url, ...size, alt: title }] : [];
+    const poster = file.thumbnail_url ? [{ url: file.thumbnail_url, ...size, alt }] : [];
     return {
       openGraph: {
         ...base,
@@ -156,13 +152,13 @@ function mediaMetadata(post: PostJson, title: string, description: string, guard
   // A `file` (AVIF, TIFF...) is a download: its card shows the WebP rendition, never the file.
   if (post.kind === "file" && file.thumbnail_url) {
     return {
-      openGraph: { ...base, type: "website", images: [{ url: file.thumbnail_url, alt: title }] },
+      openGraph: { ...base, type: "website", images: [{ url: file.thumbnail_url, alt }] },
       twitter: { card: "summary_large_image", title, description, images: [file.thumbnail_url] },
     };
   }
   if (primaryKind(post) === "image" && post.kind === "image") {
     return {
-      openGraph: { ...base, type: "website", images: [{ url: file.url, ...size, type: file.mime_type, alt: title }] },
+      openGraph: { ...base, type: "website", images: [{ url: file.url, ...size, type: file.mime_type, alt }] },
       twitter: { card: "summary_large_image", title, description, images: [file.url] },
     };
   }

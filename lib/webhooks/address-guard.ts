@@ -139,7 +139,20 @@ export function parseWebhookUrl(raw: string): URL {
  * an address is refused, `invalid_request` when the host does not resolve.
  */
 export async function resolveWebhookTarget(raw: string, opts: GuardOptions = {}): Promise<ResolvedTarget> {
-  const url = parseWebhookUrl(raw);
+  return resolveGuardedUrl(parseWebhookUrl(raw), opts, { name: "webhook", refusal: "forbidden" });
+}
+
+/**
+ * The guard for any outbound URL already parsed (webhooks, uploads from a URL,
+ * docs/url-uploads.md): the address to connect to, or a DomainError of type `refusal` when
+ * an address is refused, `invalid_request` when the host does not resolve. `name` words
+ * the messages ("The upload URL points at ...").
+ */
+export async function resolveGuardedUrl(
+  url: URL,
+  opts: GuardOptions,
+  words: { name: string; refusal: "forbidden" | "invalid_request" },
+): Promise<ResolvedTarget> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: { address: string; family: number }[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
@@ -147,15 +160,15 @@ export async function resolveWebhookTarget(raw: string, opts: GuardOptions = {})
     try {
       addresses = await lookup(host, { all: true, verbatim: true });
     } catch {
-      throw new DomainError("invalid_request", `The webhook host '${host}' does not resolve.`);
+      throw new DomainError("invalid_request", `The ${words.name} host '${host}' does not resolve.`);
     }
   }
-  if (!addresses.length) throw new DomainError("invalid_request", `The webhook host '${host}' does not resolve.`);
+  if (!addresses.length) throw new DomainError("invalid_request", `The ${words.name} host '${host}' does not resolve.`);
   const refused = addresses.find((a) => !isAllowedAddress(a.address, opts));
   if (refused) {
     throw new DomainError(
-      "forbidden",
-      `The webhook URL points at ${refused.address}, a private, loopback or link-local address; the operator has not allowed those (WEBHOOK_ALLOW_PRIVATE).`,
+      words.refusal,
+      `The ${words.name} URL points at ${refused.address}, a private, loopback or link-local address; the operator has not allowed those (WEBHOOK_ALLOW_PRIVATE).`,
     );
   }
   return { url, address: addresses[0].address, family: addresses[0].family === 6 ? 6 : 4 };

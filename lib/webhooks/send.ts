@@ -62,7 +62,7 @@ export function sendWebhook(
 }
 
 /** A DNS look-up that answers with the address the guard checked, so the host cannot be rebound between check and connect. */
-function pinnedLookup(target: ResolvedTarget): LookupFunction {
+export function pinnedLookup(target: ResolvedTarget): LookupFunction {
   return (_host, options, callback) => {
     // net asks for every address when it races IPv4 and IPv6 (autoSelectFamily).
     if ((options as { all?: boolean }).all)

@@ -5,7 +5,7 @@
 import { createTypedClient, trimBase, type Reply, type TypedClient } from "./client.js";
 import type { paths as ApiPaths } from "./generated/api.js";
 import { MediaHostError } from "./errors.js";
-import { uploadForm, uploadHeaders, type AddFilesOptions, type UploadOptions, type UploadSource } from "./upload.js";
+import { uploadForm, uploadHeaders, type AddFilesOptions, type FileSource, type UploadOptions, type UploadSource } from "./upload.js";
 
 export type { ApiPaths };
 export type UploadReply = Reply<ApiPaths["/upload"]["post"]>;
@@ -34,12 +34,12 @@ export interface ConvertedFile {
 }
 
 export interface ApiClient extends TypedClient<ApiPaths> {
-  /** `POST /upload`: one or more files (one post, or one per file with `postType: "single"`). */
+  /** `POST /upload`: one or more files or `{ url }`s the service fetches (one post, or one per file with `postType: "single"`). */
   upload(files: UploadSource | readonly UploadSource[], options?: UploadOptions): Promise<UploadReply>;
   /** `POST /posts/{code}/files`: append files to an own post. */
   addFiles(code: string, files: UploadSource | readonly UploadSource[], options?: AddFilesOptions): Promise<AddFilesReply>;
   /** `POST /convert`: one file to another format; the reply is the converted file. */
-  convert(file: UploadSource, target: ConvertTarget, options?: { signal?: AbortSignal }): Promise<ConvertedFile>;
+  convert(file: FileSource, target: ConvertTarget, options?: { signal?: AbortSignal }): Promise<ConvertedFile>;
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {

@@ -23,7 +23,7 @@ export {
   type SignInReply,
 } from "./relay.js";
 export { MediaHostError, isMediaHostError, type ErrorType, type MediaHostErrorType } from "./errors.js";
-export type { UploadSource, UploadOptions, AddFilesOptions } from "./upload.js";
+export type { FileSource, UploadSource, UploadOptions, AddFilesOptions } from "./upload.js";
 export type { TypedClient, PagedPath, ItemOf, PageOf, Reply } from "./client.js";
 export type { components as ApiComponents } from "./generated/api.js";
 export type { components as RelayComponents } from "./generated/relay.js";

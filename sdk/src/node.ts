@@ -4,7 +4,7 @@
 import { openAsBlob } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
-import type { UploadSource } from "./upload.js";
+import type { FileSource } from "./upload.js";
 
 export * from "./index.js";
 
@@ -15,7 +15,7 @@ export * from "./index.js";
  * stream"). The file must not change until the upload is done (Node then fails the read
  * rather than send a mix).
  */
-export async function fromPath(path: string, name: string = basename(path)): Promise<UploadSource> {
+export async function fromPath(path: string, name: string = basename(path)): Promise<FileSource> {
   // openAsBlob does not check the path; a missing file would surface as a failed upload.
   if (!(await stat(path)).isFile()) throw new Error(`${path} is not a file`);
   return { blob: await openAsBlob(path), name };

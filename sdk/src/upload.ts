@@ -6,7 +6,13 @@
  */
 
 /** A file to send: a `File` (its name is used), or any Blob with the name to give it. */
-export type UploadSource = Blob | { blob: Blob; name: string };
+export type FileSource = Blob | { blob: Blob; name: string };
+
+/**
+ * What an upload takes: a file, or `{ url }`, an http(s) URL the service fetches itself
+ * (the `url` field; docs/url-uploads.md).
+ */
+export type UploadSource = FileSource | { url: string };
 
 export interface UploadOptions {
   /** `post-privacy`; the service's default is `private`. */
@@ -29,6 +35,7 @@ export function uploadForm(files: readonly UploadSource[]): FormData {
   const form = new FormData();
   for (const file of files) {
     if (file instanceof Blob) form.append("file", file, nameOf(file));
+    else if ("url" in file) form.append("url", file.url);
     else form.append("file", file.blob, file.name);
   }
   return form;

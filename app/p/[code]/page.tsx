@@ -19,7 +19,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return sharePageMetadata((await params).code);
 }
 
-export const generateViewport = (): Viewport => ({ themeColor: shareThemeColor() });
+export async function generateViewport({ params }: Props): Promise<Viewport> {
+  return { themeColor: await shareThemeColor((await params).code) };
+}
 
 export default async function SharePage({ params, searchParams }: Props) {
   const page = await loadSharePage((await params).code);

@@ -18,7 +18,7 @@ import {
   updatePostBody,
   updatePostBodyRelay,
 } from "@/lib/routes/posts";
-import { BOTH, RELAY, PERSONAL_AND_TEAM, UPLOAD_FIELDS, UPLOAD_HEADERS, FILE_HEADERS } from "./shared";
+import { BOTH, RELAY, PERSONAL_AND_TEAM, UPLOAD_FIELDS, UPLOAD_TEXT_FIELDS, UPLOAD_HEADERS, FILE_HEADERS } from "./shared";
 
 const upload = defineRoute({
   id: "upload",
@@ -29,7 +29,7 @@ const upload = defineRoute({
   keys: PERSONAL_AND_TEAM,
   refusesLapsedTeam: true,
   rateLimit: "upload",
-  multipart: { fields: UPLOAD_FIELDS },
+  multipart: { fields: UPLOAD_FIELDS, textFields: UPLOAD_TEXT_FIELDS },
   headers: UPLOAD_HEADERS,
   response: UploadReply,
   handler: handleUpload,
@@ -129,7 +129,7 @@ const addFiles = defineRoute({
   refusesLapsedTeam: true,
   rateLimit: "posts_files_add",
   params: codeParam,
-  multipart: { fields: UPLOAD_FIELDS },
+  multipart: { fields: UPLOAD_FIELDS, textFields: UPLOAD_TEXT_FIELDS },
   headers: FILE_HEADERS,
   response: AddFilesReply,
   handler: handleAddFiles,

@@ -2,8 +2,12 @@
 import { defineRoute } from "@/lib/http/route";
 import { PostList } from "@/lib/presenters/posts";
 import { OwnAccountReply } from "@/lib/presenters/users";
+import { EmbedStyleReply } from "@/lib/replies/embeds";
 import {
+  embedStyleBody,
   handleDiscover,
+  handleGetEmbedStyle,
+  handleUpdateEmbedStyle,
   handleRemoveAvatar,
   handleRemoveBanner,
   handleSetAvatar,
@@ -45,6 +49,26 @@ export const profileRoutes = [
     rateLimit: "profile_update",
     response: OwnAccountReply,
     handler: handleVerifyLinkDomain,
+  }),
+  defineRoute({
+    id: "getEmbedStyle",
+    method: "GET",
+    path: "/users/@me/embed",
+    surfaces: RELAY,
+    summary: "The caller's embed style: how share pages unfurl in chat apps (docs/embeds.md)",
+    response: EmbedStyleReply,
+    handler: handleGetEmbedStyle,
+  }),
+  defineRoute({
+    id: "updateEmbedStyle",
+    method: "PUT",
+    path: "/users/@me/embed",
+    surfaces: RELAY,
+    summary: "Replace the caller's embed style; fields left out or null take the operator's defaults",
+    body: embedStyleBody,
+    rateLimit: "profile_update",
+    response: EmbedStyleReply,
+    handler: handleUpdateEmbedStyle,
   }),
   defineRoute({
     id: "setAvatar",

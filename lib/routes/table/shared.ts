@@ -5,6 +5,11 @@ export const RELAY = ["relay"] as const;
 export const PERSONAL_AND_TEAM = ["personal", "team"] as const;
 export const UPLOAD_FIELDS = { file: "One or more files (repeat the field)." };
 
+/** The text parts of POST /upload and POST /posts/{code}/files. */
+export const UPLOAD_TEXT_FIELDS = {
+  url: "Instead of (or beside) a file part: an http(s) URL the server fetches and stores as a file, in its place among the parts (repeat the field; docs/url-uploads.md).",
+};
+
 /** How stored files are treated (docs/uploads.md, "The pipeline, per file"); read when files are appended too. */
 export const FILE_HEADERS = {
   "include-metadata": { description: "`true` keeps the files' metadata (EXIF, GPS...); default `false` strips it." },

@@ -9,6 +9,18 @@ import { ownAccount, type OwnAccount } from "@/lib/presenters/users";
 import { getOwnAccount } from "@/lib/users/profile";
 import { uploadPrivacyOf, type UploadPrivacy } from "@/lib/users/upload-privacy";
 import { env } from "@/lib/config/env";
+import { operatorTemplates, readEmbedStyle } from "@/lib/embeds/style";
+import type { EmbedTemplates } from "@/lib/embeds/template";
+
+/** The account's embed style and the operator's defaults under it, for the live preview (docs/embeds.md). */
+export interface EmbedSettings {
+  style: EmbedTemplates;
+  operator: EmbedTemplates;
+  siteName: string;
+  color: string;
+  /** Where share links start (the preview's {post.url}). */
+  shareUrl: string;
+}
 
 export interface FirstAccount {
   account: z.output<typeof OwnAccount>;
@@ -16,10 +28,17 @@ export interface FirstAccount {
   readAt: number;
   /** What the account's web and share-sheet uploads get, and the operator's default beside it. */
   uploadPrivacy: UploadPrivacy & { operatorDefault: UploadPrivacy["privacy"] };
+  embed: EmbedSettings;
 }
 
 export async function firstAccount(userId: string): Promise<FirstAccount> {
   const readAt = Date.now();
-  const [account, uploadPrivacy] = await Promise.all([getOwnAccount(userId), uploadPrivacyOf(userId)]);
-  return { account: ownAccount(account, true), readAt, uploadPrivacy: { ...uploadPrivacy, operatorDefault: env().DEFAULT_UPLOAD_PRIVACY } };
+  const [account, uploadPrivacy, style] = await Promise.all([getOwnAccount(userId), uploadPrivacyOf(userId), readEmbedStyle(userId)]);
+  const e = env();
+  return {
+    account: ownAccount(account, true),
+    readAt,
+    uploadPrivacy: { ...uploadPrivacy, operatorDefault: e.DEFAULT_UPLOAD_PRIVACY },
+    embed: { style, operator: operatorTemplates(), siteName: e.SITE_NAME, color: e.EMBED_COLOR, shareUrl: e.shareUrl },
+  };
 }

@@ -1995,6 +1995,8 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description One or more files (repeat the field). */
                     file?: string[];
+                    /** @description Instead of (or beside) a file part: an http(s) URL the server fetches and stores as a file, in its place among the parts (repeat the field; docs/url-uploads.md). */
+                    url?: string[];
                 };
             };
         };
@@ -2935,6 +2937,8 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description One or more files (repeat the field). */
                     file?: string[];
+                    /** @description Instead of (or beside) a file part: an http(s) URL the server fetches and stores as a file, in its place among the parts (repeat the field; docs/url-uploads.md). */
+                    url?: string[];
                 };
             };
         };

@@ -975,6 +975,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/@me/embed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's embed style: how share pages unfurl in chat apps (docs/embeds.md) */
+        get: operations["getEmbedStyle"];
+        /** Replace the caller's embed style; fields left out or null take the operator's defaults */
+        put: operations["updateEmbedStyle"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/@me/export": {
         parameters: {
             query?: never;
@@ -1108,6 +1126,18 @@ export interface components {
             like_count: number;
             liked: boolean;
             user: components["schemas"]["UserRef"];
+        };
+        EmbedStyle: {
+            /** @description The author line (oEmbed's author_name), with template variables such as {file.name} (docs/embeds.md); null: the operator's default */
+            author: string | null;
+            /** @description #rrggbb: the embed's colour (theme-color); null: the operator's EMBED_COLOR */
+            color: string | null;
+            /** @description Its description, with template variables such as {file.name} (docs/embeds.md); null: the operator's default */
+            description: string | null;
+            /** @description The site name above the title (og:site_name, oEmbed's provider_name), with template variables such as {file.name} (docs/embeds.md); null: the operator's default */
+            site_name: string | null;
+            /** @description The unfurl's title, with template variables such as {file.name} (docs/embeds.md); null: the operator's default */
+            title: string | null;
         };
         Error: {
             error: {
@@ -4790,6 +4820,8 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description One or more files (repeat the field). */
                     file?: string[];
+                    /** @description Instead of (or beside) a file part: an http(s) URL the server fetches and stores as a file, in its place among the parts (repeat the field; docs/url-uploads.md). */
+                    url?: string[];
                 };
             };
         };
@@ -6266,6 +6298,8 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description One or more files (repeat the field). */
                     file?: string[];
+                    /** @description Instead of (or beside) a file part: an http(s) URL the server fetches and stores as a file, in its place among the parts (repeat the field; docs/url-uploads.md). */
+                    url?: string[];
                 };
             };
         };
@@ -7778,6 +7812,159 @@ export interface operations {
                     "application/json": {
                         email: string | null;
                         pending_email: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEmbedStyle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        embed: components["schemas"]["EmbedStyle"];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateEmbedStyle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    author?: string | null;
+                    color?: string | null;
+                    description?: string | null;
+                    site_name?: string | null;
+                    title?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        embed: components["schemas"]["EmbedStyle"];
                     };
                 };
             };
