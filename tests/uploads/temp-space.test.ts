@@ -52,7 +52,7 @@ beforeAll(async () => {
   mp4 = await readFile(path);
   server = await startTestServer({ UPLOAD_FILES: "all" });
   ({ key } = await tusAccount(server, "spacewatcher", "ultra"));
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await server?.stop();
