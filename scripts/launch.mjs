@@ -70,6 +70,9 @@ const ENTRIES = new Set(["start", "admin", "worker"]);
 const entry = ENTRIES.has(process.argv[2] ?? "") ? process.argv.splice(2, 1)[0] : "start";
 const pointerFile = join(cacheDir, `${entry}.json`);
 
+/** Bumped when the bundle's shape changes (2: split into chunks), so older pointers are not reused. */
+const FORMAT = 2;
+
 /** A hash of the files a bundle was made from (paths relative to the project root). */
 function inputsDigest(inputs) {
   const hash = createHash("sha256");
@@ -90,7 +93,7 @@ function currentBundle() {
   try {
     const pointer = JSON.parse(readFileSync(pointerFile, "utf8"));
     const file = join(cacheDir, pointer.bundle, `${entry}.mjs`);
-    if (existsSync(file) && inputsDigest(pointer.inputs) === pointer.digest) return file;
+    if (pointer.format === FORMAT && existsSync(file) && inputsDigest(pointer.inputs) === pointer.digest) return file;
   } catch {
     // no pointer yet, or an unreadable one: bundle afresh
   }
@@ -107,6 +110,12 @@ function bundle() {
     "--bundle",
     "--platform=node",
     "--format=esm",
+    // Code behind a dynamic import() goes into its own chunk: in one file, the static
+    // imports of packages it needs (the S3 SDK, sharp, nodemailer) would be hoisted to the
+    // top of the bundle and load on every start, though the code asked for them lazily.
+    "--splitting",
+    "--chunk-names=chunk-[hash]",
+    "--out-extension:.js=.mjs",
     "--target=node20",
     // Native addons, Next and Prisma's runtime load from node_modules as they are.
     "--packages=external",
@@ -114,7 +123,7 @@ function bundle() {
     "--sourcemap=linked",
     "--log-level=warning",
     `--metafile=${metafile}`,
-    `--outfile=${join(work, `${entry}.mjs`)}`,
+    `--outdir=${work}`,
   ];
   // esbuild/bin/esbuild is the native binary once esbuild's install script has run, and a
   // node script that finds the binary otherwise: run it as a program, else through node.
@@ -126,8 +135,9 @@ function bundle() {
     console.error(`[mediahost] could not bundle scripts/${entry}.ts (esbuild exited ${built.status ?? built.signal})`);
     process.exit(1);
   }
-  // tsconfig.json shapes how paths resolve, so it counts as an input although esbuild does not list it.
-  const inputs = [...Object.keys(JSON.parse(readFileSync(metafile, "utf8")).inputs), "tsconfig.json"].sort();
+  // tsconfig.json shapes how paths resolve and this file how the bundle is made, so both
+  // count as inputs although esbuild does not list them.
+  const inputs = [...Object.keys(JSON.parse(readFileSync(metafile, "utf8")).inputs), "tsconfig.json", "scripts/launch.mjs"].sort();
   rmSync(metafile);
 
   const hash = createHash("sha256")
@@ -146,7 +156,7 @@ function bundle() {
     }
   }
   const pointer = join(cacheDir, `${entry}.json.${process.pid}`);
-  writeFileSync(pointer, JSON.stringify({ bundle: hash, inputs, digest: inputsDigest(inputs) }));
+  writeFileSync(pointer, JSON.stringify({ format: FORMAT, bundle: hash, inputs, digest: inputsDigest(inputs) }));
   renameSync(pointer, pointerFile);
   removeOldBundles();
   return join(target, `${entry}.mjs`);

@@ -10,7 +10,8 @@
  * stored as they are (media is compressed already); the JSON is deflated.
  */
 import { Readable } from "node:stream";
-import { ZipFile } from "yazl";
+import type { ZipFile as YazlZipFile } from "yazl";
+import { optionalPackage } from "@/lib/config/packages";
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
 import { storage } from "@/lib/storage";
@@ -75,7 +76,9 @@ function lazyObject(key: string) {
 export async function exportAccount(userId: string): Promise<AccountExport> {
   const user = await db().user.findUnique({ where: { id: userId } });
   if (!user) throw new DomainError("not_found", `No user '${userId}'.`);
-  const zip = new ZipFile();
+  // Loaded when an export is written, not by every admin CLI command that links this module.
+  const { ZipFile } = optionalPackage<typeof import("yazl")>("yazl");
+  const zip: YazlZipFile = new ZipFile();
   const now = new Date();
   const account = {
     id: user.id,

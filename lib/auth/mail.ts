@@ -3,7 +3,8 @@
  * nodemailer over SMTP_URL, from MAIL_FROM. Both unset (the default): no mail, and the
  * pages say to ask an administrator instead (docs/web-auth.md, "Passwords").
  */
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
+import { optionalPackage } from "@/lib/config/packages";
 import { env } from "@/lib/config/env";
 
 export interface Mail {
@@ -21,7 +22,9 @@ export function mailConfigured(): boolean {
 let transport: { url: string; transporter: Transporter } | undefined;
 
 function transporter(url: string): Transporter {
-  if (transport?.url !== url) transport = { url, transporter: nodemailer.createTransport(url) };
+  // Loaded with the first mail, not by every process that links this module (the admin CLI).
+  if (transport?.url !== url)
+    transport = { url, transporter: optionalPackage<typeof import("nodemailer")>("nodemailer").createTransport(url) };
   return transport.transporter;
 }
 

@@ -181,6 +181,11 @@ const schema = z.object({
   HEALTHZ_TIMEOUT_MS: optionalInt(1),
   /** Seconds a public file's last delivery decision keeps it served while the database is away (docs/faults.md); unset: 60, 0: off. */
   DELIVERY_STALE_SECONDS: optionalInt(0),
+  /**
+   * Seconds a shared cache (a caching proxy, a CDN) may keep a public file before it asks
+   * again with its ETag (`s-maxage`, docs/operations.md "Caching public files"); unset: 60.
+   */
+  SHARED_CACHE_SECONDS: optionalInt(0),
   REDIS_URL: optional,
   /** Start of every Redis key of ours (rate limits, abuse counters); unset: "mh:". Separates deployments sharing one Redis. */
   REDIS_PREFIX: optional,

@@ -2,9 +2,9 @@
  * Packages that only some deployments use — PostgreSQL's driver and Prisma adapter,
  * ioredis, prom-client, @vercel/blob — loaded the first time a deployment needs them.
  *
- * A static import loads a package when the server starts, whether it is configured or not:
- * the custom server is one bundle, where even a lazily imported module's packages are
- * imported at the top. Together these held ~50 MB of an idle server on the embedded
+ * A static import loads a package when the server starts, whether it is configured or not,
+ * and in a bundle even a statically linked module's packages load at start (scripts/launch.mjs
+ * splits only at dynamic imports). Together these held ~50 MB of an idle server on the embedded
  * defaults (SQLite, disk, memory counters) that never used them (docs/performance.md,
  * "Packages loaded when configured"). Call sites keep their types with `typeof import()`.
  *

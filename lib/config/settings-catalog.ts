@@ -20,6 +20,7 @@ export type SettingSection =
   | "embeds"
   | "ocr"
   | "links"
+  | "delivery"
   | "mail"
   | "moderation"
   | "retention"
@@ -32,6 +33,11 @@ export const SECTIONS: readonly { id: SettingSection; title: string; intro: stri
   { id: "embeds", title: "Embeds", intro: "How share pages look when a chat app unfurls them." },
   { id: "ocr", title: "Text in images", intro: "Reading text in screenshots for search and alt text (docs/ocr.md)." },
   { id: "links", title: "Links", intro: "The addresses of share pages and short links." },
+  {
+    id: "delivery",
+    title: "Delivery",
+    intro: 'How long a caching proxy or CDN in front of the service keeps public files (docs/operations.md, "Caching public files").',
+  },
   { id: "mail", title: "Mail", intro: "Password resets and e-mail confirmation. The SMTP URL is never shown again once saved." },
   { id: "moderation", title: "Moderation", intro: "Words that hold an upload for review (docs/admin.md)." },
   { id: "retention", title: "Retention", intro: "How long unfinished uploads, idle sessions and logs are kept." },
@@ -287,6 +293,16 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     input: { kind: "text", placeholder: "https://go.example.com" },
     runtime: true,
     check: httpUrl("SHORT_URL"),
+  },
+  {
+    name: "SHARED_CACHE_SECONDS",
+    section: "delivery",
+    label: "Shared cache lifetime of public files (seconds)",
+    help: "How long a caching proxy or CDN may answer for a public file before it asks again (s-maxage); a privacy change, deletion or expiry shows there within this. Browsers keep public files longer. 0: a cache asks every time.",
+    defaultText: "60",
+    input: { kind: "number", min: 0, unit: "seconds" },
+    runtime: true,
+    check: envRule("SHARED_CACHE_SECONDS", String),
   },
   {
     name: "SMTP_URL",

@@ -2,6 +2,7 @@
  * Response headers of direct files: which types a browser may render, how a file is
  * named, how long it may be cached, and the hardening every file response carries.
  */
+import { env } from "@/lib/config/env";
 import { normalizeContentType } from "@/lib/storage/keys";
 
 /**
@@ -21,7 +22,10 @@ export const INLINE_TYPES: ReadonlySet<string> = new Set([
   "video/mp2t",
 ]);
 
-export const PUBLIC_CACHE_CONTROL = "public, max-age=31536000, immutable";
+/** How long a browser keeps a public file: a year (a changed file gets a new key). */
+export const BROWSER_MAX_AGE = 31_536_000;
+/** SHARED_CACHE_SECONDS when unset. */
+export const DEFAULT_SHARED_CACHE_SECONDS = 60;
 /** Never longer than a signed URL lives, whatever the signature says. */
 export const MAX_PRIVATE_MAX_AGE = 86_400;
 
@@ -63,12 +67,27 @@ export function contentDisposition(disposition: "inline" | "attachment", filenam
 }
 
 /**
- * Public files are immutable (a changed file gets a new key), so caches keep them a year.
- * Signed files are private to the holder of the URL and cacheable only until the
- * signature expires; without an expiry they must be revalidated each time.
+ * A public, unexpiring, view-unlimited file: a browser keeps it a year (`max-age`, `immutable`:
+ * its bytes never change under its URL), but a shared cache (a proxy, a CDN) only
+ * SHARED_CACHE_SECONDS (`s-maxage`, which also obliges it to revalidate once stale): the
+ * file may become private, be deleted, moderated or expire, and then the cache must ask
+ * again, with the ETag, and get our refusal (docs/operations.md, "Caching public files").
+ * Memoized per value: the fast lane asks on every request.
+ */
+let memo: { seconds: number; value: string } | undefined;
+export function publicCacheControl(seconds: number = env().SHARED_CACHE_SECONDS ?? DEFAULT_SHARED_CACHE_SECONDS): string {
+  if (memo?.seconds !== seconds) memo = { seconds, value: `public, max-age=${BROWSER_MAX_AGE}, s-maxage=${seconds}, immutable` };
+  return memo.value;
+}
+
+/**
+ * `public` only for files anyone may have for good (above). Anything else (a private,
+ * hidden, signed, password-protected, view-limited or expiring post's file) is `private`:
+ * no shared cache keeps it, a browser until the signature or the post expires; without an
+ * expiry it must be revalidated each time.
  */
 export function cacheControl(immutable: boolean, expiresAt: number | undefined, now: number): string {
-  if (immutable) return PUBLIC_CACHE_CONTROL;
+  if (immutable) return publicCacheControl();
   if (expiresAt === undefined) return "private, no-cache";
   const maxAge = Math.max(0, Math.min(MAX_PRIVATE_MAX_AGE, Math.floor(expiresAt - now)));
   return `private, max-age=${maxAge}`;

@@ -1,13 +1,13 @@
 /**
  * Adaptive streams under /cdn: `/cdn/<code>/hls/<name>/<asset>`, where asset is the
  * master playlist (`master.m3u8`), a rendition playlist (`720p.m3u8`) or a segment
- * (`720p_0003.ts`). Public posts get the stored files as they are (immutable, like every
- * public file). Private posts: every request must carry a valid signature over its own
+ * (`720p_0003.ts`). Public posts get the stored files as they are (cached like every
+ * public file: lib/delivery/headers.ts). Private posts: every request must carry a valid signature over its own
  * path, and playlists are rewritten so that each URI they list carries a signature with
  * the same expiry as the playlist's own URL (24 h from when the post was read), so a
  * player never holds an unsigned link and a leaked playlist dies with its signature.
  */
-import { findDeliverableStream } from "@/lib/posts/files";
+import { cacheableUntil, findDeliverableStream } from "@/lib/posts/files";
 import { errorResponse } from "@/lib/http/respond";
 import { storage } from "@/lib/storage";
 import { cacheControl, FILE_SECURITY_HEADERS } from "./headers";
@@ -35,8 +35,19 @@ export async function serveHls(request: Request, target: Extract<CdnTarget, { ki
   if (refused) return errorResponse(REFUSALS[refused].error, REFUSALS[refused].message);
   const key = stream.prefix + asset;
   const playlist = match[1] === "m3u8";
-  if (!stream.signed) return serveObject(request, { key, contentType: playlist ? PLAYLIST_TYPE : SEGMENT_TYPE, immutable: true });
-  if (!playlist) return serveObject(request, { key, contentType: SEGMENT_TYPE, immutable: false, expiresAt: Number(exp) });
+  if (!stream.signed) {
+    // A public post's stream is cached as its files are: publicly while the post never expires,
+    // privately until its expiry otherwise (lib/delivery/headers.ts).
+    const until = cacheableUntil(stream, undefined);
+    return serveObject(request, {
+      key,
+      contentType: playlist ? PLAYLIST_TYPE : SEGMENT_TYPE,
+      immutable: until === undefined,
+      ...(until !== undefined ? { expiresAt: until } : {}),
+    });
+  }
+  if (!playlist)
+    return serveObject(request, { key, contentType: SEGMENT_TYPE, immutable: false, expiresAt: cacheableUntil(stream, Number(exp)) });
 
   const object = await storage().open(key);
   if (!object) return notFound();

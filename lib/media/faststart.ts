@@ -103,9 +103,18 @@ export async function fastStart(input: string, output: string, opts: FastStartOp
       return true;
     }
 
-    // One sequential copy: ftyp, moov, then the rest in order; what stood before the moov moves by its size.
+    // What stood before the moov moves by its size: in place when the input is ours (the media
+    // shifted within the file, last block first, into the room the old moov leaves), else one
+    // sequential copy: ftyp, moov, then the rest in order.
     if (!fitsOffsets(moovBuf, plan, moov.size)) return false;
     shiftChunkOffsets(moovBuf, plan, moov.size);
+    if (opts.consumeInput && ftyp.start === 0) {
+      await shiftUp(file, endOf(ftyp), moov.start, moov.size);
+      await file.write(moovBuf, 0, moovBuf.length, endOf(ftyp));
+      for (const b of topStrips) await zeroBox(file, b.start < moov.start ? b.start + moov.size : b.start, b);
+      await moveWhenClosed(file, input, output);
+      return true;
+    }
     await copyWithMoovFirst(file, output, ftyp, ftypBuf, moov, moovBuf, fileSize, topStrips);
     if (opts.consumeInput) {
       await file.close();
@@ -269,6 +278,26 @@ export function shiftChunkOffsets(buf: Buffer, plan: MoovPlan, shift: number): v
 }
 
 /** The output is ftyp, moov, then everything else in order: one sequential pass. */
+/**
+ * Moves the bytes [from, to) of `file` `by` bytes further on, last block first (the two
+ * ranges overlap): fast start with no second copy of the file where the filesystem cannot
+ * insert a range, so an upload needs no more than its own length of disk (issue 42 §4).
+ */
+async function shiftUp(file: FileHandle, from: number, to: number, by: number): Promise<void> {
+  const chunk = Buffer.allocUnsafe(COPY_CHUNK);
+  for (let end = to; end > from; ) {
+    const start = Math.max(from, end - COPY_CHUNK);
+    const length = end - start;
+    for (let got = 0; got < length; ) {
+      const { bytesRead } = await file.read(chunk, got, length - got, start + got);
+      if (bytesRead === 0) throw new Error("the upload shrank while it was being moved");
+      got += bytesRead;
+    }
+    await file.write(chunk, 0, length, start + by);
+    end = start;
+  }
+}
+
 async function copyWithMoovFirst(
   file: FileHandle,
   output: string,

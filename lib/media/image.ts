@@ -15,7 +15,7 @@
  * Animation (GIF, WebP, APNG) is kept; animated files are never rotated (EXIF orientation
  * on an animated image is practically unheard of, and sharp cannot turn multi-page images).
  */
-import { open, rm, stat, writeFile } from "node:fs/promises";
+import { open, rename, rm, stat, writeFile } from "node:fs/promises";
 import type { Metadata, OutputInfo, Sharp } from "sharp";
 import { DomainError } from "@/lib/errors";
 import { mediaConfig } from "./config";
@@ -46,6 +46,11 @@ export type ProcessImageOptions = {
   timeoutMs?: number;
   /** Aborts while waiting for a media slot. */
   signal?: AbortSignal;
+  /**
+   * The input is a temporary file the caller gives up: a file that needs no change is moved
+   * to `output` instead of written again (no second copy on disk, issue 42 §4).
+   */
+  consumeInput?: boolean;
 };
 
 /** Where an image job reads from: a file, or the whole file already in memory. */
@@ -87,11 +92,14 @@ export async function processImage(input: string, output: string, opts: ProcessI
             if (step.kind === "render") return step;
             // Decoded from memory while the file is written; the pixel data is the input's, so
             // its header already says what the output is.
-            const finish = async (out: Buffer) => {
-              await settleBoth(writeFile(output, out), verifyDecodes(out, format, timeoutMs));
+            const finish = async (out: Buffer, unchanged = false) => {
+              const write = unchanged && opts.consumeInput ? rename(input, output) : writeFile(output, out);
+              await settleBoth(write, verifyDecodes(out, format, timeoutMs));
               return describeFromHeader(step.meta, format, out.length, step.info);
             };
-            return step.plan.changed ? withScratch(step.plan.size, (target) => finish(step.plan.writeTo(target))) : finish(step.bytes);
+            return step.plan.changed
+              ? withScratch(step.plan.size, (target) => finish(step.plan.writeTo(target)))
+              : finish(step.bytes, true);
           });
           if ("mime" in done) return done;
           return await renderAndDescribe(input, output, { format, keepMetadata, timeoutMs, ...done });

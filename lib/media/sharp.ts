@@ -10,7 +10,9 @@
  *   any pixel memory is allocated) and `failOn: "error"` (truncated or corrupt data is an error;
  *   harmless libjpeg warnings such as extraneous bytes are not, as browsers show those).
  */
-import sharp, { type Sharp, type SharpOptions } from "sharp";
+import type SharpModule from "sharp";
+import type { Sharp, SharpOptions } from "sharp";
+import { optionalPackage } from "@/lib/config/packages";
 import { DomainError, isDomainError } from "@/lib/errors";
 
 /** 0x3FFF × 0x3FFF, sharp's default: about 268 megapixels for a still image or one frame. */
@@ -23,16 +25,22 @@ export const IMAGE_PIXEL_LIMIT = 268_402_689;
  */
 export const ANIMATION_PIXEL_LIMIT = 1_073_741_824;
 
-let configured = false;
-function configure(): void {
-  if (configured) return;
-  sharp.cache(false);
-  configured = true;
+let loaded: typeof SharpModule | undefined;
+/**
+ * sharp and libvips, loaded with the first image: a static import would load them (~0.1 s)
+ * in every process that links this module, the admin CLI's included (docs/admin-cli.md,
+ * "Speed"), through the job registry and the post presenters.
+ */
+function sharpModule(): typeof SharpModule {
+  if (loaded) return loaded;
+  loaded = optionalPackage<typeof SharpModule>("sharp");
+  loaded.cache(false);
+  return loaded;
 }
 
 /** A sharp pipeline on `input` with the server defaults above. */
 export function openImage(input: string | Buffer, options: SharpOptions = {}): Sharp {
-  configure();
+  const sharp = sharpModule();
   const limitInputPixels = options.animated ? ANIMATION_PIXEL_LIMIT : IMAGE_PIXEL_LIMIT;
   return sharp(input, { failOn: "error", limitInputPixels, ...options });
 }

@@ -18,7 +18,7 @@
 import { read } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ifRangeAllows, noneMatchHits, notModifiedSince, parseRange } from "@/lib/delivery/conditional";
-import { FILE_SECURITY_HEADERS, PUBLIC_CACHE_CONTROL, cacheControl, contentDisposition, resolveType } from "@/lib/delivery/headers";
+import { FILE_SECURITY_HEADERS, cacheControl, contentDisposition, publicCacheControl, resolveType } from "@/lib/delivery/headers";
 import { parseCdnPath, type CdnTarget } from "@/lib/delivery/cdn-path";
 import { decideDelivery } from "@/lib/delivery/decide";
 import { configuredOffload, proxyMaySend, type OffloadPreconditions } from "@/lib/delivery/offload";
@@ -142,14 +142,16 @@ interface HeaderBlocks {
 }
 
 function headerBlocks(file: OpenFile, contentType: string): HeaderBlocks {
-  const memoKey = `headers:${contentType}`;
+  // The public caching follows SHARED_CACHE_SECONDS, which may change while the file is open.
+  const publicCache = publicCacheControl();
+  const memoKey = `headers:${contentType}:${publicCache}`;
   const known = file.memo.get(memoKey) as HeaderBlocks | undefined;
   if (known) return known;
   const validators: Record<string, string> = {
     ...FILE_SECURITY_HEADERS,
     etag: file.etag,
     "last-modified": file.lastModified.toUTCString(),
-    "cache-control": PUBLIC_CACHE_CONTROL,
+    "cache-control": publicCache,
     "accept-ranges": "bytes",
   };
   const type = resolveType(contentType);
@@ -162,7 +164,7 @@ function headerBlocks(file: OpenFile, contentType: string): HeaderBlocks {
 
 /** The headers of a 200 left to the proxy: the entity's, no body, and where the proxy finds the file. */
 function accelBlock(file: OpenFile, contentType: string, prefix: string): Record<string, string> {
-  const memoKey = `accel:${contentType}:${prefix}`;
+  const memoKey = `accel:${contentType}:${prefix}:${publicCacheControl()}`;
   const known = file.memo.get(memoKey) as Record<string, string> | undefined;
   if (known) return known;
   const block = { ...headerBlocks(file, contentType).entity, "content-length": "0", "x-accel-redirect": prefix + file.key };

@@ -15,11 +15,16 @@ import { moderatorFromEnv, setModerator } from "@/lib/moderation/moderator";
 
 export type Log = (message: string) => void;
 
+const RUNTIME_NAMES: ReadonlySet<string> = new Set(RUNTIME_SETTING_NAMES);
+
 /** The stored rows that are still settings and still valid (a value of an older version that no longer parses is left out, once logged). */
 async function readRows(log: Log): Promise<Record<string, string>> {
-  const rows = await db().setting.findMany({ where: { name: { in: [...RUNTIME_SETTING_NAMES] } } });
+  // Raw: a model query would be compiled by Prisma's query compiler first, which the admin
+  // CLI pays on each call (docs/admin-cli.md, "Speed"); the table holds a few rows.
+  const rows = await db().$queryRaw<{ name: string; value: string }[]>`SELECT "name", "value" FROM "Setting"`;
   const values: Record<string, string> = {};
   for (const row of rows) {
+    if (!RUNTIME_NAMES.has(row.name)) continue;
     try {
       values[row.name] = settingDeclaration(row.name)?.check(row.value) ?? row.value;
     } catch (error) {

@@ -147,6 +147,20 @@ export class DiskStorage implements Storage {
     if (!typeForKey(key)) await unlinkIfPresent(sidecarOf(path));
   }
 
+  async moveOut(key: string, localPath: string): Promise<boolean> {
+    const path = this.pathOf(key);
+    this.openFiles.forget(key);
+    try {
+      await rename(path, localPath);
+    } catch (error) {
+      // Missing, or another filesystem (EXDEV): the caller copies instead.
+      if (isMissing(error) || (error as NodeJS.ErrnoException).code === "EXDEV") return false;
+      throw error;
+    }
+    if (!typeForKey(key)) await unlinkIfPresent(sidecarOf(path));
+    return true;
+  }
+
   async deleteAbandoned(key: string): Promise<void> {
     await this.delete(key);
     const target = this.pathOf(key);

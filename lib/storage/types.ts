@@ -69,6 +69,12 @@ export interface Storage {
    * crash-recovery sweep calls it for uploads of processes that died. Idempotent.
    */
   deleteAbandoned(key: string): Promise<void>;
+  /**
+   * Disk only: moves the object out of storage to `localPath` (a rename: no byte copied) and
+   * forgets it. False when it cannot (missing, or `localPath` on another filesystem); the
+   * object is then left as it was. For temporary objects only (a tus upload's chunks).
+   */
+  moveOut?(key: string, localPath: string): Promise<boolean>;
   /** S3 only: a URL of `key` a client can fetch the bytes from directly. */
   directUrl?(key: string, request: DirectUrlRequest): Promise<string>;
   /**

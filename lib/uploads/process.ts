@@ -79,7 +79,7 @@ export async function processAndStore(file: SniffedFile, options: ProcessOptions
   const isVideo = isVideoFormat(format);
   const result = isVideo
     ? await processVideo(file.path, output, thumbPath, { keepMetadata: options.keepMetadata, consumeInput: true, format })
-    : await processImage(file.path, output, { keepMetadata: options.keepMetadata, format });
+    : await processImage(file.path, output, { keepMetadata: options.keepMetadata, format, consumeInput: true });
 
   const storageKey = `p/${options.postId}/${id}.${result.ext}`;
   const thumbnailKey = isVideo ? `p/${options.postId}/${id}.thumb.jpg` : null;

@@ -18,6 +18,7 @@
  *   size, as for POST /upload), is terminated, or expires.
  */
 import { createWriteStream } from "node:fs";
+import { open, rm, type FileHandle } from "node:fs/promises";
 import { once } from "node:events";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
@@ -318,23 +319,88 @@ export async function appendChunk(
   return { ...upload, offset, chunks, state: complete ? "processing" : "receiving" };
 }
 
-/** The whole file of a complete upload, from its chunks in order, at `tmpDir/name`. */
+/**
+ * The whole file of a complete upload, from its chunks in order, at `tmpDir/name`. The chunks
+ * are used up, so a large upload needs little more than its length of temporary space, not
+ * twice that (docs/resumable-uploads.md, "Disk space"): where storage can move a chunk out
+ * (disk) the first becomes the file itself (the usual single PATCH: nothing copied) and each
+ * later one is appended from its end backwards, its file cut short behind every piece read;
+ * elsewhere (S3, Blob: the chunks are not on this disk) they are streamed in. Whatever happens
+ * next, the caller ends the upload (published, or removed), so no chunk is needed again.
+ */
 export async function assembleResumable(upload: ResumableUpload, tmpDir: string, name = "part-0"): Promise<string> {
   const path = join(/*turbopackIgnore: true*/ tmpDir, name);
+  const store = storage();
+  const moveOut = store.moveOut?.bind(store);
+  const [first, ...rest] = upload.chunks;
+  if (first === undefined || !moveOut || !(await moveOut(first, path))) {
+    await streamChunks(upload.chunks, path);
+    return path;
+  }
+  const out = await open(path, "r+");
+  try {
+    let at = (await out.stat()).size;
+    const piece = pieceSize(upload.length);
+    for (const [i, key] of rest.entries()) {
+      const chunkPath = join(/*turbopackIgnore: true*/ tmpDir, `${name}.chunk-${i}`);
+      if (!(await moveOut(key, chunkPath))) throw new Error(`tus chunk ${key} is missing`);
+      at += await appendByTruncating(out, at, chunkPath, piece);
+    }
+  } finally {
+    await out.close();
+  }
+  return path;
+}
+
+/** Pieces of a chunk appended at a time: the most bytes held twice (1/16 of the upload, 64 KiB to 8 MiB). */
+const pieceSize = (length: number): number => Math.min(8 * 1024 * 1024, Math.max(64 * 1024, Math.ceil(length / 16)));
+
+/**
+ * Writes the file at `source` into `out` at `at`, last piece first, truncating `source` after
+ * each piece so its blocks are freed as the copy proceeds; then removes it. Returns its length.
+ */
+async function appendByTruncating(out: FileHandle, at: number, source: string, piece: number): Promise<number> {
+  const input = await open(source, "r+");
+  try {
+    const size = (await input.stat()).size;
+    const buffer = Buffer.allocUnsafe(Math.min(piece, Math.max(size, 1)));
+    for (let end = size; end > 0; ) {
+      const start = Math.max(0, end - buffer.length);
+      const length = end - start;
+      for (let got = 0; got < length; ) {
+        const { bytesRead } = await input.read(buffer, got, length - got, start + got);
+        if (bytesRead === 0) throw new Error("a tus chunk shrank while it was being appended");
+        got += bytesRead;
+      }
+      await out.write(buffer, 0, length, at + start);
+      await input.truncate(start);
+      end = start;
+    }
+    return size;
+  } finally {
+    await input.close();
+    await rm(source, { force: true });
+  }
+}
+
+/** The chunks streamed from storage into a new file at `path`, each deleted once appended. */
+async function streamChunks(keys: readonly string[], path: string): Promise<void> {
   const out = createWriteStream(path, { highWaterMark: 1024 * 1024 });
   try {
-    for (const key of upload.chunks) {
+    for (const key of keys) {
       const object = await storage().open(key);
       if (!object) throw new Error(`tus chunk ${key} is missing`);
       for await (const chunk of object.body as AsyncIterable<Buffer>) {
         if (!out.write(chunk)) await once(out, "drain");
       }
+      await storage().delete(key);
     }
   } finally {
     out.end();
     await once(out, "close").catch(() => undefined);
   }
-  return path;
+  // A failed write (a full disk) must not pass for the whole file.
+  if (out.errored) throw out.errored;
 }
 
 /** The upload became a post: its chunks go, its row stays (HEAD names the post) until it expires. */

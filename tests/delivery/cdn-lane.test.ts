@@ -109,7 +109,7 @@ describe("/cdn hit path on the production server", () => {
     expect(first.status).toBe(200);
     expectFileHeaders(first);
     expect(first.headers.get("content-type")).toBe("image/jpeg");
-    expect(first.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(first.headers.get("cache-control")).toBe("public, max-age=31536000, s-maxage=60, immutable");
     expect(Number(first.headers.get("content-length"))).toBe(bytes.length);
     expect(bytes.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
 

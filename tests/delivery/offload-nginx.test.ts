@@ -110,7 +110,7 @@ describe("DELIVERY_OFFLOAD=x-accel, directly and behind nginx", () => {
     expect(await res.arrayBuffer()).toHaveProperty("byteLength", 0);
     expect(res.headers.get("content-length")).toBe("0");
     expect(res.headers.get("content-type")).toBe("image/jpeg");
-    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, s-maxage=60, immutable");
     expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     const file = stored(res.headers.get("x-accel-redirect"));

@@ -114,7 +114,7 @@ describe("DELIVERY_OFFLOAD=redirect on S3", () => {
     const location = res.headers.get("location")!;
     expect(location.startsWith(`${endpoint}/${BUCKET}/`)).toBe(true);
     expect(location).not.toContain("X-Amz-Signature");
-    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, s-maxage=60, immutable");
     const followed = await fetch(location);
     expect(followed.status).toBe(200);
     expect(Buffer.from(await followed.arrayBuffer())).toEqual(await objectOf(location));

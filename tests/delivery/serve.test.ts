@@ -47,7 +47,7 @@ describe("serveObject: whole files", () => {
     expect(res.headers.get("accept-ranges")).toBe("bytes");
     expect(res.headers.get("etag")).toBe(info.etag);
     expect(res.headers.get("last-modified")).toBe(info.lastModified.toUTCString());
-    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, s-maxage=60, immutable");
     expect(res.headers.get("content-disposition")).toBeNull();
     expectFileHeaders(res);
   });
@@ -147,7 +147,7 @@ describe("serveObject: revalidation", () => {
       expect(res.status, value).toBe(304);
       expect(res.body).toBeNull();
       expect(res.headers.get("etag")).toBe(info.etag);
-      expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, s-maxage=60, immutable");
       expectFileHeaders(res);
     }
   });

@@ -99,7 +99,7 @@ describe("renditions", () => {
       const res = await fetchLocal(file.renditions[index].url);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("image/webp");
-      expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, s-maxage=60, immutable");
       expect(res.headers.get("etag")).toMatch(/^"[^"]+"$/); // strong
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
       const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();

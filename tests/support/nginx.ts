@@ -3,8 +3,9 @@
  * test or bench server: a generated configuration on a free port, one process (no master,
  * no daemon), its temporary files and log in a folder of its own, removed on stop.
  *
- * The proxy and offload locations are the ones docs/operations.md gives operators
- * (`offloadLocation` is the same block), so the test checks what the documentation says.
+ * The proxy, offload and cache locations are the ones docs/operations.md gives operators
+ * (`offloadLocation`, `cachePath` and `cacheLocation` are the same blocks: the proxy-cache
+ * test checks the doc holds them verbatim), so the tests check what the documentation says.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -32,6 +33,8 @@ export interface NginxOptions {
   direct?: Record<string, string>;
   /** Headers the direct locations add (the bench copies the service's so both sides send alike). */
   directHeaders?: Record<string, string>;
+  /** With upstream: /cdn/ through nginx's proxy cache (docs/operations.md, "Caching public files"). */
+  cache?: boolean;
 }
 
 /** The headers of ours that nginx does not pass on by itself after X-Accel-Redirect (checked by tests/delivery/offload-nginx.test.ts). */
@@ -61,6 +64,40 @@ export function offloadLocation(prefix: string, filesDir: string, indent = "    
     .join("\n");
 }
 
+/** The cache's zone (http level): where nginx keeps the files the service lets it keep. */
+export function cachePath(folder: string, indent = ""): string {
+  return `${indent}proxy_cache_path ${folder} levels=1:2 keys_zone=mediahost_files:10m max_size=10g inactive=7d use_temp_path=off;`;
+}
+
+/**
+ * /cdn/ through the cache: a public file is kept for the service's `s-maxage`
+ * (SHARED_CACHE_SECONDS), then asked for again with its ETag; anything `private` is never kept.
+ */
+export function cacheLocation(indent = "    "): string {
+  return [
+    "location /cdn/ {",
+    "    proxy_pass http://mediahost;",
+    "    proxy_http_version 1.1;",
+    '    proxy_set_header Connection "";',
+    "    proxy_set_header Host $host;",
+    "    proxy_set_header X-Forwarded-For $remote_addr;",
+    "    proxy_set_header X-Forwarded-Proto $scheme;",
+    "    # Public files for the service's s-maxage (SHARED_CACHE_SECONDS), then asked again with",
+    "    # their ETag: a 304 keeps the copy, a refusal (private now, deleted, expired) replaces it.",
+    "    # Private, signed, gated and expiring files are `private` and never stored.",
+    "    proxy_cache mediahost_files;",
+    "    proxy_cache_key $scheme$host$request_uri;",
+    "    proxy_cache_revalidate on;",
+    "    # One request fills a missing entry; the others wait for it rather than all reaching the service.",
+    "    proxy_cache_lock on;",
+    "    proxy_cache_lock_timeout 30s;",
+    "    add_header X-Cache-Status $upstream_cache_status always;",
+    "}",
+  ]
+    .map((line) => indent + line)
+    .join("\n");
+}
+
 function config(dir: string, port: number, options: NginxOptions): string {
   const lines = [
     "daemon off;",
@@ -80,6 +117,7 @@ function config(dir: string, port: number, options: NginxOptions): string {
   ];
   if (options.upstream) {
     lines.push(`    upstream mediahost { server ${new URL(options.upstream).host}; keepalive 64; }`);
+    if (options.cache) lines.push(cachePath(join(dir, "cache"), "    "));
   }
   lines.push("    server {", `        listen 127.0.0.1:${port};`);
   for (const [prefix, folder] of Object.entries(options.direct ?? {})) {
@@ -100,6 +138,7 @@ function config(dir: string, port: number, options: NginxOptions): string {
       "        }",
     );
     if (options.offload) lines.push(offloadLocation(options.offload.prefix, options.offload.filesDir, "        "));
+    if (options.cache) lines.push(cacheLocation("        "));
   }
   lines.push("    }", "}");
   return `${lines.join("\n")}\n`;
