@@ -160,11 +160,8 @@ export function FilterBar({
   onTab,
   folder,
   onFolder,
-  tag,
-  onTag,
-  favorite,
-  onFavorite,
   accepted = "media",
+  ...tagging
 }: Omit<FilterBarProps, "sort" | "onSort"> & { accepted?: AcceptedFiles }) {
   const ids = { search: useId(), privacy: useId(), tab: useId() };
   return (
@@ -208,7 +205,7 @@ export function FilterBar({
         </select>
       </div>
       <FolderFilter folder={folder} onFolder={onFolder} />
-      <TagFilter tag={tag} onTag={onTag} favorite={favorite} onFavorite={onFavorite} />
+      <TagFilter {...tagging} />
     </div>
   );
 }
