@@ -75,13 +75,13 @@ export function PostTile({
             {post.moderated && <span className="text-red-600">moderated</span>}
           </p>
           {post.tags && post.tags.length > 0 && (
-            <ul className="flex flex-wrap gap-1" aria-label={`Tags of ${title}`}>
+            // Not a list: the tile is the grid's list item, and its chips are a line of its text.
+            <p className="flex flex-wrap gap-1">
+              <span className="sr-only">Tags: </span>
               {post.tags.map((t) => (
-                <li key={t.id} className="min-w-0">
-                  <TagChip name={t.name} color={t.color} />
-                </li>
+                <TagChip key={t.id} name={t.name} color={t.color} />
               ))}
-            </ul>
+            </p>
           )}
         </div>
       </button>
