@@ -24,7 +24,8 @@ const UNNAMED: Record<string, string> = {
   "@biomejs/biome": "`biome check` of `npm run lint` and `npm run format` (docs/code-style.md)",
   "@types/node": "ambient types of Node's modules",
   "@types/react-dom": "types of react-dom, used through Next",
-  "@prisma/streams-local": "a stub standing in for prisma dev's package through package.json's overrides (docs/development.md, \"Dependencies\")",
+  "@prisma/streams-local":
+    "a stub standing in for prisma dev's package through package.json's overrides (docs/development.md, \"Dependencies\")",
 };
 
 const SOURCE_DIRS = ["app", "bench", "components", "lib", "scripts", "sdk", "tests", ".ci"];
