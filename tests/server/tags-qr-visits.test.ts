@@ -118,6 +118,7 @@ describe("tags, QR codes and visits on the real server", () => {
       const doc = await (await fetch(`${server.url}${base}/openapi.json`)).json();
       for (const path of paths) expect(doc.paths[path], `${base}${path}`).toBeDefined();
       expect(doc.components.schemas.Post.properties.tags).toBeDefined();
+      expect(Object.keys(doc.paths["/posts/{code}/qr"].get.responses["200"].content)).toEqual(["image/svg+xml", "image/png"]);
     }
   });
 });

@@ -146,7 +146,7 @@ const getPostQr = defineRoute({
   rateLimit: "qr",
   params: codeParam,
   query: qrQuery,
-  response: { binary: "The QR code: image/svg+xml or image/png" },
+  response: { binary: "The QR code (format=svg or png)", mediaTypes: ["image/svg+xml", "image/png"] },
   handler: handleGetPostQr,
 });
 

@@ -1784,13 +1784,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The QR code: image/svg+xml or image/png */
+            /** @description The QR code (format=svg or png) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "image/png": string;
+                    "image/svg+xml": string;
                 };
             };
             /** @description Error */
@@ -2472,13 +2473,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The QR code: image/svg+xml or image/png */
+            /** @description The QR code (format=svg or png) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "image/png": string;
+                    "image/svg+xml": string;
                 };
             };
             /** @description Error */

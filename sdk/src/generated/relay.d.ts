@@ -4186,13 +4186,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The QR code: image/svg+xml or image/png */
+            /** @description The QR code (format=svg or png) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "image/png": string;
+                    "image/svg+xml": string;
                 };
             };
             /** @description Error */
@@ -5425,13 +5426,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The QR code: image/svg+xml or image/png */
+            /** @description The QR code (format=svg or png) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "image/png": string;
+                    "image/svg+xml": string;
                 };
             };
             /** @description Error */
