@@ -14,7 +14,7 @@ import { isGated, MAX_VIEWS_LIMIT, parseExpiry } from "@/lib/posts/expiry-rules"
 import { DEFAULT_GALLERY_SORT, GALLERY_SORTS, GALLERY_TABS, gallerySortAccepts, listOwnPostsSorted } from "@/lib/posts/list";
 import { editPost, type PostChanges } from "@/lib/posts/edit";
 import { deletePost } from "@/lib/posts/remove";
-import { isHidden, likedAmong, postForChange, readPost, type PostRecord, type Viewer } from "@/lib/posts/read";
+import { isHidden, likedAmong, postForChange, readPostAddress, type PostRecord, type Viewer } from "@/lib/posts/read";
 import { openPost, peekOpenPost, refusalError } from "@/lib/posts/open";
 import { checkUploadBurst } from "@/lib/uploads/abuse";
 import { receiveFiles, type ReceivedFile } from "@/lib/uploads/multipart";
@@ -326,7 +326,7 @@ export async function handleBatchPosts({ principal, surface, body }: RouteContex
 
 /**
  * GET /posts/{code}/qr: the post's share URL (as the post object's `url`) as a QR code, for
- * anyone who may read the post; reading it spends no view (docs/qr-and-visits.md).
+ * anyone who may read the post (a gated one: its owner); it spends no view (docs/qr-and-visits.md).
  */
 export async function handleGetPostQr({
   principal,
@@ -334,7 +334,7 @@ export async function handleGetPostQr({
   params,
   query,
 }: RouteContext<{ params: typeof codeParam; query: typeof qrQuery }>) {
-  const { post } = await readPost(params.code, viewerOf(principal, surface));
+  const post = await readPostAddress(params.code, viewerOf(principal, surface));
   const image = await drawQr(shareUrl(post), query.format, query.size);
   return qrResponse(image, post.code, query.format, query.download === "true");
 }

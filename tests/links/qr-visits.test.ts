@@ -82,6 +82,18 @@ describe("GET /posts/{code}/qr", () => {
     expect((await api(`/posts/${hidden.code}/qr`, { key: owner.apiKey })).status).toBe(200);
     expect((await api(`/posts/${hidden.code}/qr`, { key: stranger.apiKey })).status).toBe(404);
     expect((await api("/posts/nosuchcode/qr", { key: owner.apiKey })).status).toBe(404);
+    // A post behind a share password is its owner's alone, as GET /posts/{code} is.
+    const locked = await createTestPost(owner.id, { privacy: "public" });
+    await db().post.update({ where: { code: locked.code }, data: { passwordHash: "scrypt$x" } });
+    expect((await api(`/posts/${locked.code}/qr`, { key: stranger.apiKey })).status).toBe(404);
+    expect((await api(`/posts/${locked.code}`, { key: stranger.apiKey })).status).toBe(404);
+    expect((await api(`/posts/${locked.code}/qr`, { key: owner.apiKey })).status).toBe(200);
+    // A view-limited post's code spends none of its views.
+    const limited = await createTestPost(owner.id, { privacy: "public" });
+    await db().post.update({ where: { code: limited.code }, data: { maxViews: 1 } });
+    expect((await api(`/posts/${limited.code}/qr`, { key: stranger.apiKey })).status).toBe(200);
+    expect((await api(`/posts/${limited.code}/qr`, { key: stranger.apiKey })).status).toBe(200);
+    expect((await api(`/posts/${limited.code}`, { key: stranger.apiKey })).status).toBe(200);
     for (const query of ["format=gif", "size=10", "size=5000", "size=abc", "size=", "download=yes"]) {
       const reply = await api(`/posts/${hidden.code}/qr?${query}`, { key: owner.apiKey });
       expect(reply.status, query).toBe(400);
