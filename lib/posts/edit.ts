@@ -11,6 +11,7 @@ import { postForChange, postInclude, type Viewer } from "./read";
 import { indexPostWords } from "./words";
 import { sortNameOf } from "./sort-keys";
 import { ownTagIds } from "@/lib/tags/tags";
+import { isForeignKeyViolation } from "@/lib/prisma-support";
 
 export interface PostChanges {
   title?: string | null;
@@ -85,7 +86,7 @@ async function applyChanges<I extends Prisma.PostInclude>(
     }
     if (tagIds) {
       await tx.postTag.deleteMany({ where: { postId: post.id } });
-      if (tagIds.length) await tx.postTag.createMany({ data: tagIds.map((tagId) => ({ postId: post.id, tagId })) });
+      if (tagIds.length) await tx.postTag.createMany({ data: tagIds.map((tagId) => ({ postId: post.id, tagId })) }).catch(tagGone);
     }
     const row = await tx.post.update({
       where: { id: post.id },
@@ -117,4 +118,10 @@ async function ownTagsFor(post: { teamId: string | null }, viewer: Viewer, chang
   if (changes.favorite === undefined && changes.tagIds === undefined) return undefined;
   if (post.teamId || !viewer.userId) throw new DomainError("forbidden", "Team posts have no tags or favourites.");
   return changes.tagIds === undefined ? undefined : ownTagIds(viewer.userId, changes.tagIds);
+}
+
+/** A tag deleted between the check and the write (another tab, another client): the caller's to retry, not a 500. */
+function tagGone(error: unknown): never {
+  if (isForeignKeyViolation(error)) throw new DomainError("invalid_request", "tags: one of these tags was deleted meanwhile.");
+  throw error;
 }
