@@ -18,6 +18,7 @@ const PLURALS = {
   minute: "minutes",
   second: "seconds",
   follower: "followers",
+  visit: "visits",
   // "1 following", "2 following": counted as on profiles, the word does not change.
   following: "following",
 } as const;

@@ -11,7 +11,7 @@ export function FolderActions({ busy, onApply }: { busy: boolean; onApply: (acti
   const [chosen, setChosen] = useState("");
   const folder = folders.find((f) => f.id === chosen) ?? folders[0];
   if (!folder) return null;
-  const apply = (action: "folder_add" | "folder_remove") => onApply({ action, folder: folder.id, folderName: folder.name });
+  const apply = (action: "folder_add" | "folder_remove") => onApply({ action, folder: folder.id, name: folder.name });
   return (
     <>
       <label htmlFor={id} className="sr-only">

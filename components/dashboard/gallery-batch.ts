@@ -1,4 +1,4 @@
-/** The gallery's bulk actions: delete or change the privacy of the selected posts (docs/bulk-actions.md). */
+/** The gallery's bulk actions: delete, change the privacy, folder, tags or favourite mark of the selected posts (docs/bulk-actions.md). */
 import { useState } from "react";
 import { countOf } from "@/components/plural";
 import { api, type BatchReply, type Privacy } from "./api";
@@ -9,12 +9,17 @@ const BATCH_SIZE = 100;
 export type BatchAction =
   | { action: "delete" }
   | { action: "privacy"; privacy: Privacy }
-  | { action: "folder_add" | "folder_remove"; folder: string; folderName: string };
+  | { action: "folder_add" | "folder_remove"; folder: string; name: string }
+  | { action: "tag_add" | "tag_remove"; tag: string; name: string }
+  | { action: "favorite"; favorite: boolean };
 
 function verbOf(action: BatchAction): string {
   if (action.action === "delete") return "deleted";
   if (action.action === "privacy") return `set to ${action.privacy}`;
-  return action.action === "folder_add" ? `added to ${action.folderName}` : `removed from ${action.folderName}`;
+  if (action.action === "favorite") return action.favorite ? "marked favourite" : "unmarked";
+  if (action.action === "tag_add") return `tagged ${action.name}`;
+  if (action.action === "tag_remove") return `no longer tagged ${action.name}`;
+  return action.action === "folder_add" ? `added to ${action.name}` : `removed from ${action.name}`;
 }
 
 /** One batch request per 100 codes; the replies' results together. */
@@ -23,7 +28,8 @@ async function runBatch(codes: string[], action: BatchAction): Promise<{ done: n
   const failed: BatchReply["failed"] = [];
   for (let start = 0; start < codes.length; start += BATCH_SIZE) {
     const chunk = codes.slice(start, start + BATCH_SIZE);
-    const { folderName: _, ...wire } = { folderName: "", ...action };
+    // `name` is for the notice only.
+    const { name: _, ...wire } = { name: "", ...action };
     const reply = await api<BatchReply>("/api/posts/batch", { method: "POST", body: JSON.stringify({ ...wire, codes: chunk }) });
     done += reply.succeeded.length;
     failed.push(...reply.failed);

@@ -1,11 +1,12 @@
 "use client";
-/** The gallery's filters: title search, privacy, kind and folder; and its order (docs/gallery-sort.md). */
+/** The gallery's filters: title search, privacy, kind, folder, tag and favourites (docs/tags.md); and its order (docs/gallery-sort.md). */
 import { useSearchParams } from "next/navigation";
 import { useEffect, useId, useState } from "react";
 import { DEFAULT_GALLERY_SORT, type GallerySort, isGallerySort } from "@/lib/posts/gallery-sorts";
 import type { Privacy } from "./api";
 import { PRIVACIES, PRIVACY_LABEL } from "./privacies";
 import { useFolders } from "./folders";
+import { useTags } from "./tags";
 import { input } from "./ui";
 
 const TABS = [
@@ -37,7 +38,17 @@ const SORT_LABEL: Record<GallerySort, string> = {
 
 type Tab = (typeof TABS)[number]["value"];
 /** What GET /api/posts is asked for. */
-export type Filters = { search: string; privacy: "" | Privacy; tab: Tab; folder: string; sort: GallerySort };
+export type Filters = {
+  search: string;
+  privacy: "" | Privacy;
+  tab: Tab;
+  folder: string;
+  /** A tag id, or "" for any (docs/tags.md). */
+  tag: string;
+  /** Only the posts marked favourite. */
+  favorite: boolean;
+  sort: GallerySort;
+};
 
 type FilterBarProps = {
   sort: GallerySort;
@@ -51,6 +62,10 @@ type FilterBarProps = {
   /** A folder id, or "" for every post (docs/folders.md). */
   folder: string;
   onFolder: (folder: string) => void;
+  tag: string;
+  onTag: (tag: string) => void;
+  favorite: boolean;
+  onFavorite: (favorite: boolean) => void;
 };
 
 function useDebounced<T>(value: T, ms: number): T {
@@ -68,7 +83,11 @@ export function useFilters(): FilterBarProps & { filters: Filters } {
   const [privacy, setPrivacy] = useState<"" | Privacy>("");
   const [tab, setTab] = useState<Tab>("all");
   // The folders page links here with ?folder=ID.
-  const [folder, setFolder] = useState(useSearchParams().get("folder") ?? "");
+  const params = useSearchParams();
+  const [folder, setFolder] = useState(params.get("folder") ?? "");
+  // The tags page links here with ?tag=ID.
+  const [tag, setTag] = useState(params.get("tag") ?? "");
+  const [favorite, setFavorite] = useState(params.get("favorite") === "true");
   const debouncedSearch = useDebounced(search.trim(), 300);
   const [sort, onSort] = useSortInUrl();
   return {
@@ -82,7 +101,11 @@ export function useFilters(): FilterBarProps & { filters: Filters } {
     onTab: setTab,
     folder,
     onFolder: setFolder,
-    filters: { search: debouncedSearch, privacy, tab, folder, sort },
+    tag,
+    onTag: setTag,
+    favorite,
+    onFavorite: setFavorite,
+    filters: { search: debouncedSearch, privacy, tab, folder, tag, favorite, sort },
   };
 }
 
@@ -123,8 +146,8 @@ export function SortSelect({ sort, onSort }: { sort: GallerySort; onSort: (sort:
 }
 
 /** Whether any filter narrows the list (an empty list then says so rather than inviting a first upload). */
-export function isFiltered({ search, privacy, tab, folder }: Omit<Filters, "sort">): boolean {
-  return Boolean(search || privacy || folder || tab !== "all");
+export function isFiltered({ search, privacy, tab, folder, tag, favorite }: Omit<Filters, "sort">): boolean {
+  return Boolean(search || privacy || folder || tag || favorite || tab !== "all");
 }
 
 /** The search field and the privacy and kind filters above the grid. */
@@ -138,10 +161,11 @@ export function FilterBar({
   folder,
   onFolder,
   accepted = "media",
+  ...tagging
 }: Omit<FilterBarProps, "sort" | "onSort"> & { accepted?: AcceptedFiles }) {
   const ids = { search: useId(), privacy: useId(), tab: useId() };
   return (
-    <div className="grid gap-3 sm:grid-cols-[1fr_auto_auto_auto]">
+    <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_auto_auto_auto_auto_auto] lg:items-center">
       <div>
         <label htmlFor={ids.search} className="sr-only">
           Search titles, descriptions and text in images
@@ -181,7 +205,35 @@ export function FilterBar({
         </select>
       </div>
       <FolderFilter folder={folder} onFolder={onFolder} />
+      <TagFilter {...tagging} />
     </div>
+  );
+}
+
+/** The tag select and the favourites box (docs/tags.md). */
+function TagFilter({ tag, onTag, favorite, onFavorite }: Pick<FilterBarProps, "tag" | "onTag" | "favorite" | "onFavorite">) {
+  const id = useId();
+  const tags = useTags().data ?? [];
+  return (
+    <>
+      <div>
+        <label htmlFor={id} className="sr-only">
+          Filter by tag
+        </label>
+        <select id={id} value={tag} onChange={(e) => onTag(e.target.value)} className={input}>
+          <option value="">Any tag</option>
+          {tags.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" checked={favorite} onChange={(e) => onFavorite(e.target.checked)} className="h-4 w-4 accent-brand-600" />
+        Favourites only
+      </label>
+    </>
   );
 }
 

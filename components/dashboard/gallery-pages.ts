@@ -15,10 +15,11 @@ const PAGE_SIZE = 30;
  * read, so the query refetches it only once it is stale, as it would a fetched page.
  */
 function initialPages(
-  { search, privacy, tab, folder, sort }: Filters,
+  { search, privacy, tab, folder, tag, favorite, sort }: Filters,
   first: FirstGalleryPage | undefined,
 ): { initialData?: InfiniteData<PostPage, string | null>; initialDataUpdatedAt?: number } {
-  if (!first || search || privacy || tab !== "all" || folder !== first.listing.folder || sort !== first.listing.sort) return {};
+  if (!first || search || privacy || tag || favorite || tab !== "all" || folder !== first.listing.folder || sort !== first.listing.sort)
+    return {};
   return { initialData: { pages: [first.page], pageParams: [null] }, initialDataUpdatedAt: first.readAt };
 }
 
@@ -27,10 +28,10 @@ function initialPages(
  * the listing the server rendered comes from `first` (no second fetch of it).
  */
 export function usePostPages(filters: Filters, first?: FirstGalleryPage) {
-  const { search, privacy, tab, folder, sort } = filters;
+  const { search, privacy, tab, folder, tag, favorite, sort } = filters;
   return useInfiniteQuery({
     ...initialPages(filters, first),
-    queryKey: ["posts", { search, privacy, tab, folder, sort }],
+    queryKey: ["posts", { search, privacy, tab, folder, tag, favorite, sort }],
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) => {
       const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
@@ -39,6 +40,8 @@ export function usePostPages(filters: Filters, first?: FirstGalleryPage) {
       if (privacy) params.set("privacy", privacy);
       if (tab !== "all") params.set("tab", tab);
       if (folder) params.set("folder", folder);
+      if (tag) params.set("tag", tag);
+      if (favorite) params.set("favorite", "true");
       // The default order is asked for as before, without `sort` (docs/gallery-sort.md).
       if (sort !== DEFAULT_GALLERY_SORT) params.set("sort", sort);
       return api<PostPage>(`/api/posts?${params}`, { signal });

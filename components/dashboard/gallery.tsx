@@ -1,8 +1,9 @@
 "use client";
 /**
  * The caller's posts: GET /api/posts with infinite scroll, filters (privacy, kind, title
- * search), an order and a grid or list view (docs/gallery-sort.md), multi-select delete and
- * privacy change (one POST /api/posts/batch), uploads, and the editor dialog.
+ * search, folder, tag, favourites), an order and a grid or list view (docs/gallery-sort.md),
+ * multi-select delete, privacy, folder, tag and favourite changes (one POST /api/posts/batch),
+ * uploads, and the editor dialog.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
@@ -13,6 +14,7 @@ import { useBatchActions } from "./gallery-batch";
 import { type AcceptedFiles, FilterBar, isFiltered, SortSelect, useFilters } from "./gallery-filters";
 import { PostList, useGalleryView, ViewToggle } from "./gallery-view";
 import { FolderActions } from "./folder-actions";
+import { TagActions } from "./tag-actions";
 import { useNextPageOnScroll, usePostPages } from "./gallery-pages";
 import { PostTile } from "./post-tile";
 import { SelectionBar } from "./selection-bar";
@@ -59,6 +61,7 @@ export function Gallery({
   const refresh = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: ["posts"] });
     void queryClient.invalidateQueries({ queryKey: ["folders"] });
+    void queryClient.invalidateQueries({ queryKey: ["tags"] });
   }, [queryClient]);
   const uploads = useUploads(refresh);
   const { busy, applyToSelected } = useBatchActions(selected, setSelected, setNotice, refresh);
@@ -103,6 +106,7 @@ export function Gallery({
           onDelete={() => void deleteSelected()}
         >
           <FolderActions busy={busy} onApply={(action) => void applyToSelected(action)} />
+          <TagActions busy={busy} onApply={(action) => void applyToSelected(action)} />
         </SelectionBar>
       )}
 

@@ -1,7 +1,8 @@
 "use client";
 /**
  * Short links (docs/short-links.md): shorten a URL (optional code, click limit, expiry),
- * the list with clicks and state, copy and delete. Everything goes through `/api/links`
+ * the list with clicks and state, copy and delete; each link's QR code and visits
+ * (docs/qr-and-visits.md). Everything goes through `/api/links`
  * with the session cookie, as other clients do.
  */
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
@@ -9,6 +10,7 @@ import { useId, useState } from "react";
 import type { Link as LinkSchema, LinkPage, LinkReply } from "@/lib/replies/links";
 import { api, type Reply } from "./api";
 import { CopyButton } from "./copy-button";
+import { LinkInsights } from "./link-visits";
 import { CreateForm, ItemList, PanelHeading, type Run, useRun } from "./list-panel";
 import { card, dangerButton, formatDate, input, label, muted, secondaryButton } from "./ui";
 
@@ -151,9 +153,31 @@ function NewLinkForm({ busy, run }: { busy: boolean; run: Run }) {
 }
 
 function LinkRow({ link, busy, onDelete }: { link: ShortLink; busy: boolean; onDelete: () => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <li className={`${card} space-y-3`} data-link={link.code}>
+      <LinkSummary link={link} busy={busy} onDelete={onDelete} open={open} onToggle={() => setOpen(!open)} />
+      {open && <LinkInsights code={link.code} shortUrl={link.short_url} />}
+    </li>
+  );
+}
+
+function LinkSummary({
+  link,
+  busy,
+  onDelete,
+  open,
+  onToggle,
+}: {
+  link: ShortLink;
+  busy: boolean;
+  onDelete: () => void;
+  open: boolean;
+  onToggle: () => void;
+}) {
   const clicks = link.max_clicks === null ? `${link.click_count} clicks` : `${link.click_count} of ${link.max_clicks} clicks`;
   return (
-    <li className={`${card} flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between`} data-link={link.code}>
+    <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
       <div className="min-w-0 space-y-1">
         <p className="flex flex-wrap items-center gap-2">
           <a href={link.short_url} className="break-all font-medium text-brand-700 hover:underline dark:text-brand-400">
@@ -167,12 +191,21 @@ function LinkRow({ link, busy, onDelete }: { link: ShortLink; busy: boolean; onD
           {link.expires_at ? ` · expires ${formatDate(link.expires_at)}` : ""} · created {formatDate(link.created_at)}
         </p>
       </div>
-      <div className="flex shrink-0 gap-2">
+      <div className="flex shrink-0 flex-wrap gap-2">
         <CopyButton value={link.short_url} />
+        <button
+          type="button"
+          className={secondaryButton}
+          aria-expanded={open}
+          onClick={onToggle}
+          aria-label={`QR code and visits of ${link.short_url}`}
+        >
+          QR & visits
+        </button>
         <button type="button" className={dangerButton} disabled={busy} onClick={onDelete} aria-label={`Delete ${link.short_url}`}>
           Delete
         </button>
       </div>
-    </li>
+    </div>
   );
 }

@@ -3,6 +3,7 @@ import { SectionNav, type SectionLink } from "@/components/section-nav";
 const ITEMS: readonly SectionLink[] = [
   { href: "/dashboard", label: "Gallery" },
   { href: "/dashboard/folders", label: "Folders" },
+  { href: "/dashboard/tags", label: "Tags" },
   { href: "/dashboard/links", label: "Links" },
   { href: "/dashboard/apps", label: "Apps & keys" },
   { href: "/dashboard/teams", label: "Teams" },

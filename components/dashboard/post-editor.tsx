@@ -1,7 +1,8 @@
 "use client";
 /**
  * Edit one post: title, description, privacy, expiry and view limit (docs/expiry.md), the
- * share-page password (docs/share-passwords.md); the files of an album (add, remove); delete.
+ * favourite mark and tags (docs/tags.md), the QR code (docs/qr-and-visits.md), the share-page
+ * password (docs/share-passwords.md); the files of an album (add, remove); delete.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { AdaptiveVideo } from "@/components/video/AdaptiveVideo";
@@ -11,6 +12,7 @@ import { PRIVACIES, PRIVACY_LABEL, PRIVACY_MEANING } from "./privacies";
 import { sendFiles } from "./upload";
 import { dangerButton, formatBytes, input, label, muted, primaryButton, secondaryButton } from "./ui";
 import { CopyButton } from "./copy-button";
+import { PostLabels, PostQr } from "./post-labels";
 import { Field } from "@/components/field";
 import { setSharePasswordAction } from "@/lib/web/dashboard/actions";
 
@@ -91,6 +93,8 @@ export function PostEditor({
         </div>
 
         <DetailsForm {...parts} />
+        {!post.team_id && <PostLabels {...parts} onSaved={() => setMessage({ text: "Favourite and tags saved.", error: false })} />}
+        <PostQr post={post} />
         {!post.team_id && <SharePassword {...parts} />}
         <PostFiles {...parts} onDeleted={onDeleted} />
         <ReadText post={post} />

@@ -5,6 +5,7 @@ import { automaticAlt, matchedLine } from "@/lib/posts/text-lines";
 import type { Post, Privacy } from "./api";
 import { TilePreview } from "./tile-preview";
 import { CopyButton } from "./copy-button";
+import { TagChip } from "./tag-chip";
 
 const PRIVACY_BADGE: Record<Privacy, string> = {
   public: "bg-emerald-100 text-emerald-800 dark:bg-emerald-500/15 dark:text-emerald-300",
@@ -54,7 +55,14 @@ export function PostTile({
           />
         </div>
         <div className="space-y-1 p-2">
-          <p className="truncate text-sm font-medium">{title}</p>
+          <p className="flex items-center gap-1 truncate text-sm font-medium">
+            {post.favorite && (
+              <span className="text-amber-500" title="Favourite">
+                ★<span className="sr-only">Favourite: </span>
+              </span>
+            )}
+            <span className="truncate">{title}</span>
+          </p>
           {line && (
             <p className="truncate text-xs text-zinc-600 dark:text-zinc-300" data-matched-line title={line}>
               <span className="sr-only">Text in the image: </span>“{line}”
@@ -66,6 +74,15 @@ export function PostTile({
             <span>{countOf(post.view_count, "view")}</span>
             {post.moderated && <span className="text-red-600">moderated</span>}
           </p>
+          {post.tags && post.tags.length > 0 && (
+            // Not a list: the tile is the grid's list item, and its chips are a line of its text.
+            <p className="flex flex-wrap gap-1">
+              <span className="sr-only">Tags: </span>
+              {post.tags.map((t) => (
+                <TagChip key={t.id} name={t.name} color={t.color} />
+              ))}
+            </p>
+          )}
         </div>
       </button>
       <label className="absolute left-2 top-2 flex items-center rounded bg-white/90 p-1.5 shadow dark:bg-zinc-900/90">

@@ -1,7 +1,8 @@
 /**
  * "Download my data" (issue 27 §2, docs/account-deletion.md, "Taking your data"): one zip
  * with every file of the user's posts as uploaded, their avatar and banner, and JSON of the
- * account, the posts, the comments and likes they made, their folders and short links.
+ * account, the posts (with their tags and favourite mark), the comments and likes they made,
+ * their folders and short links.
  *
  * The zip is streamed, never built in memory: yazl writes entries one after another, and
  * each stored file is opened only when its turn comes (addReadStreamLazy), so at any time
@@ -142,7 +143,11 @@ function postsJson(userId: string): Readable {
   return jsonArray(async (after) => {
     const posts = await db().post.findMany({
       where: { userId },
-      include: { files: { orderBy: { index: "asc" } }, folders: { select: { folder: { select: { name: true } } } } },
+      include: {
+        files: { orderBy: { index: "asc" } },
+        folders: { select: { folder: { select: { name: true } } } },
+        tags: { select: { tag: { select: { name: true } } } },
+      },
       ...pageArgs(after),
     });
     return posts.map((p) => ({
@@ -161,6 +166,9 @@ function postsJson(userId: string): Readable {
         like_count: p.likeCount,
         comment_count: p.commentCount,
         folders: p.folders.map((f) => f.folder.name),
+        // The owner's own labels (docs/tags.md).
+        favorite: p.favorite,
+        tags: p.tags.map((t) => t.tag.name).sort(),
         files: p.files.map((f) => ({
           name: f.name,
           path: exportPath(p.code, f.name),

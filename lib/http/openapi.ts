@@ -119,7 +119,13 @@ function responses(route: RouteDef, toSchema: (s: z.ZodType, io: "input" | "outp
     route.response && "binary" in route.response
       ? {
           description: route.response.binary,
-          content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } },
+          // The media types the route names (a QR code: SVG or PNG), else any bytes.
+          content: Object.fromEntries(
+            (route.response.mediaTypes ?? ["application/octet-stream"]).map((type) => [
+              type,
+              { schema: { type: "string", contentMediaType: type } },
+            ]),
+          ),
         }
       : { description: "Success", content: { "application/json": { schema: route.response ? toSchema(route.response, "output") : {} } } };
   const codes: Record<string, unknown> = route.reply

@@ -73,7 +73,7 @@ export type CacheContext<
  * How a route answers: the JSON body of a 200 that its `response` schema describes, or a
  * whole Response for routes that say so (`response: { binary }`, `reply`, or `raw: true`).
  */
-export type ResponseSpec = z.ZodType | { binary: string } | undefined;
+export type ResponseSpec = z.ZodType | { binary: string; mediaTypes?: readonly string[] } | undefined;
 export type ReplyOf<R> = R extends z.ZodType ? z.input<R> : Response;
 
 /** One request header a route reads: for the OpenAPI document (its schema: a string unless given). */

@@ -15,6 +15,7 @@ import { DomainError } from "@/lib/errors";
 import { isUniqueViolation } from "@/lib/prisma-support";
 import { counterStore, VIEW_DEDUP } from "@/lib/ratelimit";
 import { bareHost, isLinkDomainHost, isOwnHost } from "./own-hosts";
+import { recordVisit } from "./visits";
 
 export interface LinkRecord {
   id: string;
@@ -162,6 +163,13 @@ export async function listLinks(userId: string, limit: number, after?: Position)
   );
 }
 
+/** The caller's link; 404 when it is not theirs (the same as when it does not exist). */
+export async function getLink(userId: string, code: string): Promise<LinkRecord> {
+  const link = await db().shortLink.findFirst({ where: { code, userId } });
+  if (!link) throw linkNotFound();
+  return link;
+}
+
 /** Deletes the caller's link; 404 when it is not theirs (the same as when it does not exist). */
 export async function deleteLink(userId: string, code: string): Promise<void> {
   const { count } = await db().shortLink.deleteMany({ where: { code, userId } });
@@ -192,9 +200,10 @@ export async function comesBack(code: string, ip: string): Promise<boolean> {
  * One visit of `/s/{code}`: the target to redirect to, or null (404) when the link does
  * not exist, has expired, is used up, or its owner is suspended. A limited link's click is
  * spent here atomically: of N concurrent visits to a link with one click left, exactly one
- * gets the target.
+ * gets the target. Each counted click is also a visit of the day from the referring host
+ * (`host`, "" for none; lib/links/visits.ts), so the visits add up to the clicks.
  */
-export async function followLink(code: string, ip: string, now: Date = new Date()): Promise<string | null> {
+export async function followLink(code: string, ip: string, now: Date = new Date(), host = ""): Promise<string | null> {
   const link = await db().shortLink.findUnique({ where: { code }, include: { user: { select: { suspended: true } } } });
   if (!link || link.user.suspended || !isLinkLive(link, now.getTime())) return null;
   if (link.maxClicks !== null) {
@@ -206,12 +215,15 @@ export async function followLink(code: string, ip: string, now: Date = new Date(
       },
       data: { clickCount: { increment: 1 } },
     });
-    return count ? link.url : null;
+    if (!count) return null;
+    await recordVisit(link.id, host, now);
+    return link.url;
   }
   const hits = await counterStore().increment(clickKey(link.id, ip), VIEW_DEDUP.windowSeconds);
   if (hits <= VIEW_DEDUP.max) {
     // A link deleted meanwhile: nothing to count, and the visit still goes where it pointed a moment ago.
-    await db().shortLink.updateMany({ where: { id: link.id }, data: { clickCount: { increment: 1 } } });
+    const { count } = await db().shortLink.updateMany({ where: { id: link.id }, data: { clickCount: { increment: 1 } } });
+    if (count) await recordVisit(link.id, host, now);
   }
   return link.url;
 }

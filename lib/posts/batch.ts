@@ -16,7 +16,7 @@ import { deletePost } from "./remove";
 /** Posts one batch may name; more is a 400 for the whole request. */
 export const BATCH_MAX_ITEMS = 100;
 
-export const BATCH_ACTIONS = ["delete", "privacy", "folder_add", "folder_remove"] as const;
+export const BATCH_ACTIONS = ["delete", "privacy", "folder_add", "folder_remove", "tag_add", "tag_remove", "favorite"] as const;
 
 /**
  * `folder_add`/`folder_remove` carry the folder verb to run on each post, for a folder the
@@ -28,7 +28,11 @@ export type BatchAction =
   | { action: "delete" }
   | { action: "privacy"; privacy: Privacy }
   | { action: "folder_add"; apply: FolderStep }
-  | { action: "folder_remove"; apply: FolderStep };
+  | { action: "folder_remove"; apply: FolderStep }
+  // docs/tags.md: the caller's tag, checked before the batch runs, as a folder is.
+  | { action: "tag_add"; apply: FolderStep }
+  | { action: "tag_remove"; apply: FolderStep }
+  | { action: "favorite"; favorite: boolean };
 type FolderStep = (code: string, viewer: Viewer) => Promise<void>;
 
 export interface BatchDone {
@@ -57,7 +61,11 @@ async function applyTo(code: string, viewer: Viewer, action: BatchAction): Promi
     await deletePost(code, viewer);
     return { code };
   }
-  if (action.action === "folder_add" || action.action === "folder_remove") {
+  if (action.action === "favorite") {
+    await updatePost(code, viewer, { favorite: action.favorite });
+    return { code };
+  }
+  if (action.action !== "privacy") {
     await action.apply(code, viewer);
     return { code };
   }

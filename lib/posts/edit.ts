@@ -10,6 +10,8 @@ import type { OpenedPost } from "./open";
 import { postForChange, postInclude, type Viewer } from "./read";
 import { indexPostWords } from "./words";
 import { sortNameOf } from "./sort-keys";
+import { ownTagIds } from "@/lib/tags/tags";
+import { isForeignKeyViolation } from "@/lib/prisma-support";
 
 export interface PostChanges {
   title?: string | null;
@@ -20,6 +22,9 @@ export interface PostChanges {
   /** docs/expiry.md: null removes the expiry / the view limit; undefined leaves it. */
   expiresAt?: Date | null;
   maxViews?: number | null;
+  /** docs/tags.md: the owner's favourite mark, and the post's tags (the owner's tag ids; replaces them). */
+  favorite?: boolean;
+  tagIds?: string[];
 }
 
 /**
@@ -62,6 +67,8 @@ async function applyChanges<I extends Prisma.PostInclude>(
 
   const flagged = [title, description].some((t) => t && moderator().flagsText(t));
 
+  const tagIds = await ownTagsFor(post, viewer, changes);
+
   let accessIds: string[] | undefined;
   if (changes.access) {
     const wanted = [...new Set(changes.access.map((u) => u.trim().toLowerCase()).filter(Boolean))];
@@ -77,6 +84,10 @@ async function applyChanges<I extends Prisma.PostInclude>(
       await tx.postAccess.deleteMany({ where: { postId: post.id } });
       if (accessIds.length) await tx.postAccess.createMany({ data: accessIds.map((userId) => ({ postId: post.id, userId })) });
     }
+    if (tagIds) {
+      await tx.postTag.deleteMany({ where: { postId: post.id } });
+      if (tagIds.length) await tx.postTag.createMany({ data: tagIds.map((tagId) => ({ postId: post.id, tagId })) }).catch(tagGone);
+    }
     const row = await tx.post.update({
       where: { id: post.id },
       include: back,
@@ -87,6 +98,7 @@ async function applyChanges<I extends Prisma.PostInclude>(
         ...(flagged ? { moderated: true } : {}),
         ...(changes.expiresAt !== undefined ? { expiresAt: changes.expiresAt } : {}),
         ...(changes.maxViews !== undefined ? { maxViews: changes.maxViews } : {}),
+        ...(changes.favorite !== undefined ? { favorite: changes.favorite } : {}),
       },
     });
     if (title !== undefined || description !== undefined) await indexPostWords(tx, row);
@@ -96,4 +108,20 @@ async function applyChanges<I extends Prisma.PostInclude>(
   });
   forgetDeliverable({ code });
   return updated;
+}
+
+/**
+ * Tags and the favourite mark are the account's own (docs/tags.md): a team post has none
+ * (403), and the tags must be the changer's. The tag ids to set, or undefined to keep them.
+ */
+async function ownTagsFor(post: { teamId: string | null }, viewer: Viewer, changes: PostChanges): Promise<string[] | undefined> {
+  if (changes.favorite === undefined && changes.tagIds === undefined) return undefined;
+  if (post.teamId || !viewer.userId) throw new DomainError("forbidden", "Team posts have no tags or favourites.");
+  return changes.tagIds === undefined ? undefined : ownTagIds(viewer.userId, changes.tagIds);
+}
+
+/** A tag deleted between the check and the write (another tab, another client): the caller's to retry, not a 500. */
+function tagGone(error: unknown): never {
+  if (isForeignKeyViolation(error)) throw new DomainError("invalid_request", "tags: one of these tags was deleted meanwhile.");
+  throw error;
 }

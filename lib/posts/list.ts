@@ -31,6 +31,9 @@ export interface GalleryFilters {
   tab?: GalleryTab;
   /** Only posts in this folder of the caller's (docs/folders.md). */
   folder?: string;
+  /** Only posts with this tag of the caller's, and only (un)marked favourites (docs/tags.md). */
+  tag?: string;
+  favorite?: boolean;
 }
 
 const positionOf = (p: PostRecord): Position => ({ t: p.createdAt.getTime(), id: p.id });
@@ -157,6 +160,8 @@ export async function listOwnPostsSorted(
     ...(filters.privacy ? { privacy: filters.privacy } : {}),
     ...tabFilter(filters.tab),
     ...(filters.folder ? { folders: { some: { folderId: filters.folder } } } : {}),
+    ...(filters.tag ? { tags: { some: { tagId: filters.tag } } } : {}),
+    ...(filters.favorite !== undefined ? { favorite: filters.favorite } : {}),
     // An expired post is gone for its owner too (docs/expiry.md), even before the sweep.
     AND: [...wordFilters(filters.search, 6, readText), afterKey(order.field, order.direction, after, order.column), notExpiredWhere()],
   };

@@ -109,6 +109,17 @@ export async function readPost(code: string, viewer: Viewer): Promise<VisiblePos
 }
 
 /**
+ * A post whose address the viewer may be handed (its QR code, docs/qr-and-visits.md): readPost's
+ * rules, and a post behind a share password is its owner's alone, as GET /posts/{code} answers
+ * others 404 for it. Handing the address spends no view of a view-limited post.
+ */
+export async function readPostAddress(code: string, viewer: Viewer): Promise<PostRecord> {
+  const { post, owner } = await readPost(code, viewer);
+  if (!owner && post.passwordHash !== null) throw notFound();
+  return post;
+}
+
+/**
  * readPost answered from the caches alone, for a request that can then be served without
  * an await: the post when it is cached and the viewer may see it, undefined otherwise
  * (not cached, or an error to report: the caller then runs readPost).

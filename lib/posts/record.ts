@@ -11,6 +11,8 @@ export const postInclude = {
   files: { orderBy: { index: "asc" }, include: { text: { select: { text: true, language: true, confidence: true } } } },
   user: true,
   access: { include: { user: true }, orderBy: { createdAt: "asc" } },
+  // The owner's tags (docs/tags.md), by name; the post object shows them to the owner only.
+  tags: { include: { tag: { select: { id: true, name: true, color: true } } }, orderBy: { tag: { nameKey: "asc" } } },
 } as const satisfies Prisma.PostInclude;
 
 export type PostRecord = Prisma.PostGetPayload<{ include: typeof postInclude }>;

@@ -80,6 +80,9 @@ export const FileObject = z
   })
   .meta({ id: "File" });
 
+/** A tag as a post carries it (docs/tags.md); the tag object of GET /tags adds its post count. */
+export const PostTag = z.object({ id: z.string(), name: z.string(), color: z.string().describe("#rrggbb") }).meta({ id: "PostTag" });
+
 export const Post = z
   .object({
     code: z.string(),
@@ -106,6 +109,11 @@ export const Post = z
     max_views: z.number().int().nullable(),
     /** Present only for the owner: whether the share page asks for a password (docs/share-passwords.md). */
     password_protected: z.boolean().optional(),
+    favorite: z.boolean().optional().describe("Present only for the owner: marked as a favourite (docs/tags.md)"),
+    tags: z
+      .array(PostTag)
+      .optional()
+      .describe("Present only for the owner: the owner's tags on the post, by name (docs/tags.md). Never shown to anyone else."),
   })
   .meta({ id: "Post" });
 
@@ -229,6 +237,10 @@ export function postView(post: PostRecord, options: PostViewOptions): z.infer<ty
     expires_at: post.expiresAt ? post.expiresAt.toISOString() : null,
     max_views: post.maxViews,
     ...(options.owner ? { password_protected: post.passwordHash !== null } : {}),
+    // The owner's own labels: never in anyone else's view of the post (docs/tags.md).
+    ...(options.owner
+      ? { favorite: post.favorite, tags: post.tags.map(({ tag }) => ({ id: tag.id, name: tag.name, color: tag.color })) }
+      : {}),
     ...(options.owner && options.surface === "relay" ? { access: post.access.map((a) => userRef(a.user)) } : {}),
   };
 }

@@ -49,6 +49,10 @@ export const BUCKETS = {
   links_write: perUser(30, 60), // POST /links, DELETE /links/{code}
   folders_read: perUser(60, 60), // GET /folders, GET /folders/{id}
   folders_write: perUser(30, 60), // create, rename, delete a folder; add and remove posts
+  // Tags, QR codes (issue 40; our own buckets: docs/tags.md, docs/qr-and-visits.md)
+  tags_read: perUser(60, 60), // GET /tags
+  tags_write: perUser(30, 60), // create, change, delete a tag
+  qr: perUser(30, 60), // GET /posts/{code}/qr, GET /links/{code}/qr (a PNG is drawn on the CPU)
   // Relay only
   block: perUser(10, 60),
   unblock: perUser(10, 60),

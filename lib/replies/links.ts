@@ -1,6 +1,7 @@
 /** The short-link object (docs/short-links.md) with the view that builds it from lib/links/links.ts records. */
 import { z } from "zod";
 import { shortUrlOf, type LinkRecord } from "@/lib/links/links";
+import { VISIT_RANGES, type LinkVisits } from "@/lib/links/visits";
 import { paged } from "@/lib/presenters/shared";
 
 export const Link = z
@@ -31,5 +32,42 @@ export function linkView(link: LinkRecord, now = Date.now()): z.input<typeof Lin
     expires_at: link.expiresAt?.toISOString() ?? null,
     active: !expired && !usedUp,
     created_at: link.createdAt.toISOString(),
+  };
+}
+
+/** GET /links/{code}/visits (docs/qr-and-visits.md). */
+export const LinkVisitsReply = z
+  .object({
+    code: z.string(),
+    range: z.enum(VISIT_RANGES),
+    from: z.string().describe("First UTC day of the range, YYYY-MM-DD"),
+    to: z.string().describe("Last UTC day of the range (today), YYYY-MM-DD"),
+    visit_count: z.number().int().describe("Visits in the range"),
+    days: z
+      .array(z.object({ day: z.string(), visit_count: z.number().int() }))
+      .describe("Every day of the range, oldest first, days without visits as 0"),
+    referrers: z
+      .array(
+        z.object({
+          host: z
+            .string()
+            .nullable()
+            .describe("The referring page's host name; null: no referrer (an app, a typed address, a scanned QR code)"),
+          visit_count: z.number().int(),
+        }),
+      )
+      .describe("Up to 20 referring hosts, most visits first"),
+  })
+  .meta({ id: "LinkVisits" });
+
+export function linkVisitsView(v: LinkVisits): z.input<typeof LinkVisitsReply> {
+  return {
+    code: v.code,
+    range: v.range,
+    from: v.from,
+    to: v.to,
+    visit_count: v.total,
+    days: v.days.map((d) => ({ day: d.day, visit_count: d.visits })),
+    referrers: v.hosts.map((h) => ({ host: h.host || null, visit_count: h.visits })),
   };
 }

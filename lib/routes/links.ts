@@ -8,11 +8,13 @@
 import { z } from "zod";
 import { decodeCursor, pageReply } from "@/lib/http/cursor";
 import type { RouteContext } from "@/lib/http/route";
-import { createLink, deleteLink, LINK_URL_MAX_LENGTH, listLinks, MAX_CLICKS_LIMIT } from "@/lib/links/links";
+import { createLink, deleteLink, getLink, LINK_URL_MAX_LENGTH, listLinks, MAX_CLICKS_LIMIT } from "@/lib/links/links";
+import { drawQr } from "@/lib/links/qr";
+import { DEFAULT_VISIT_RANGE, linkVisits, VISIT_RANGES } from "@/lib/links/visits";
 import { parseExpiry } from "@/lib/posts/expiry-rules";
-import { linkView } from "@/lib/replies/links";
+import { linkView, linkVisitsView } from "@/lib/replies/links";
 import { accountOf } from "@/lib/types/principal";
-import type { codeParam, pageQuery } from "./params";
+import { type codeParam, type pageQuery, type qrQuery, qrResponse } from "./params";
 
 const maxClicksMessage = `max_clicks must be an integer from 1 to ${MAX_CLICKS_LIMIT} or null.`;
 const urlField = z
@@ -46,6 +48,13 @@ export const createLinkBody = z.object({
     .meta({ description: "Redirects after which the link answers 404" }),
 });
 
+export const linkVisitsQuery = z.object({
+  range: z
+    .enum(VISIT_RANGES, { error: `range must be one of ${VISIT_RANGES.join(", ")}.` })
+    .default(DEFAULT_VISIT_RANGE)
+    .describe("Days counted back from today (UTC): 7d, 30d (default), 90d or 365d"),
+});
+
 export async function handleCreateLink({ principal, body }: RouteContext<{ body: typeof createLinkBody }>) {
   const link = await createLink(accountOf(principal).id, {
     url: body.url,
@@ -66,4 +75,20 @@ export async function handleListLinks({ principal, query }: RouteContext<{ query
 export async function handleDeleteLink({ principal, params }: RouteContext<{ params: typeof codeParam }>) {
   await deleteLink(accountOf(principal).id, params.code);
   return { code: params.code, deleted: true as const };
+}
+
+/** GET /links/{code}/qr: the link object's short_url as a QR code (docs/qr-and-visits.md). */
+export async function handleGetLinkQr({ principal, params, query }: RouteContext<{ params: typeof codeParam; query: typeof qrQuery }>) {
+  const link = await getLink(accountOf(principal).id, params.code);
+  const image = await drawQr(linkView(link).short_url, query.format, query.size);
+  return qrResponse(image, link.code, query.format, query.download === "true");
+}
+
+/** GET /links/{code}/visits: visits per day and per referring host. */
+export async function handleGetLinkVisits({
+  principal,
+  params,
+  query,
+}: RouteContext<{ params: typeof codeParam; query: typeof linkVisitsQuery }>) {
+  return linkVisitsView(await linkVisits(accountOf(principal).id, params.code, query.range));
 }

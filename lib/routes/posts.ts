@@ -14,7 +14,7 @@ import { isGated, MAX_VIEWS_LIMIT, parseExpiry } from "@/lib/posts/expiry-rules"
 import { DEFAULT_GALLERY_SORT, GALLERY_SORTS, GALLERY_TABS, gallerySortAccepts, listOwnPostsSorted } from "@/lib/posts/list";
 import { editPost, type PostChanges } from "@/lib/posts/edit";
 import { deletePost } from "@/lib/posts/remove";
-import { isHidden, likedAmong, postForChange, type PostRecord, type Viewer } from "@/lib/posts/read";
+import { isHidden, likedAmong, postForChange, readPostAddress, type PostRecord, type Viewer } from "@/lib/posts/read";
 import { openPost, peekOpenPost, refusalError } from "@/lib/posts/open";
 import { checkUploadBurst } from "@/lib/uploads/abuse";
 import { receiveFiles, type ReceivedFile } from "@/lib/uploads/multipart";
@@ -23,9 +23,11 @@ import { fetchUrlEntries, urlFetchOptions } from "@/lib/uploads/url-fetch";
 import { publishAppend, publishUpload, postPrivacy } from "@/lib/uploads/publish";
 import { uploaderFor, type Uploader } from "@/lib/uploads/uploader";
 import { moderator, screensFiles } from "@/lib/moderation/moderator";
-import { appendReply, batchView, cachedPostReply, postView, uploadReply } from "@/lib/presenters/posts";
+import { appendReply, batchView, cachedPostReply, postView, shareUrl, uploadReply } from "@/lib/presenters/posts";
 import { addPostToFolder, addToFolder, folderForUpload, folderNotFound, getFolder, removePostFromFolder } from "@/lib/folders/folders";
-import type { codeParam } from "./params";
+import { addTagToPost, getTag, POST_TAGS_MAX, removeTagFromPost, tagNotFound } from "@/lib/tags/tags";
+import { drawQr } from "@/lib/links/qr";
+import { type codeParam, type qrQuery, qrResponse } from "./params";
 import { appendRequestOptions, folderHeader, uploadRequestOptions } from "./upload-headers";
 
 // ───────────────────────────── request schemas ─────────────────────────────
@@ -35,6 +37,11 @@ export const postsQuery = pagingQuery.extend({
   privacy: privacyField.optional(),
   tab: z.enum(GALLERY_TABS, { error: `tab must be one of ${GALLERY_TABS.join(", ")}.` }).optional(),
   folder: z.string().max(64).optional().describe("Only posts in this folder (its id; docs/folders.md)"),
+  tag: z.string().max(64).optional().describe("Only posts with this tag of the caller's (its id; docs/tags.md)"),
+  favorite: z
+    .enum(["true", "false"], { error: "favorite must be true or false." })
+    .optional()
+    .describe("true: only the posts marked favourite; false: only the others (docs/tags.md)"),
   sort: z
     .enum(GALLERY_SORTS, { error: `sort must be one of ${GALLERY_SORTS.join(", ")}.` })
     .optional()
@@ -76,6 +83,14 @@ export const updatePostBody = z.object({
     .nullable()
     .optional()
     .meta({ description: "Views after which the post expires (counted from now on the post's total); null removes the limit." }),
+  favorite: z.boolean({ error: "favorite must be true or false." }).optional().describe("Mark the post as a favourite (docs/tags.md)"),
+  tags: z
+    .array(z.string({ error: "tags must hold tag ids." }).max(64, "tags must hold tag ids."), {
+      error: "tags must be a JSON array of tag ids.",
+    })
+    .max(POST_TAGS_MAX, `tags may name at most ${POST_TAGS_MAX} tags.`)
+    .optional()
+    .describe(`The post's tags, replacing its current ones: ids of the caller's tags, at most ${POST_TAGS_MAX} (docs/tags.md)`),
 });
 export const updatePostBodyRelay = updatePostBody.extend({
   access: z.array(z.string().min(1).max(64), { error: "access must be a JSON array of usernames." }).max(100).optional(),
@@ -92,6 +107,12 @@ const codes = z
   .refine((list) => new Set(list).size === list.length, "codes must not repeat a code.")
   .describe(`Share codes, 1 to ${BATCH_MAX_ITEMS}, distinct`);
 
+const tagRef = z
+  .string({ error: "tag must be a tag id." })
+  .min(1, "tag must be a tag id.")
+  .max(64, "tag must be a tag id.")
+  .describe("tag_add, tag_remove: the caller's tag (its id; docs/tags.md)");
+
 const folderRef = z
   .string({ error: "folder must be a folder id." })
   .min(1, "folder must be a folder id.")
@@ -105,6 +126,13 @@ export const batchBody = z.discriminatedUnion(
     z.object({ action: z.literal("privacy"), codes, privacy: privacyField.describe("The new privacy of every post") }),
     z.object({ action: z.literal("folder_add"), codes, folder: folderRef }),
     z.object({ action: z.literal("folder_remove"), codes, folder: folderRef }),
+    z.object({ action: z.literal("tag_add"), codes, tag: tagRef }),
+    z.object({ action: z.literal("tag_remove"), codes, tag: tagRef }),
+    z.object({
+      action: z.literal("favorite"),
+      codes,
+      favorite: z.boolean({ error: "favorite must be true or false." }).describe("favorite: mark (true) or unmark (false) every post"),
+    }),
   ],
   { error: `action must be ${BATCH_ACTIONS.join(" or ")}.` },
 );
@@ -209,14 +237,16 @@ export async function handleGetPost({ principal, surface, params, ip }: RouteCon
 }
 
 /** The PATCH body as parsed by updatePostBody or updatePostBodyRelay. */
-interface UpdatePostBody extends Omit<PostChanges, "expiresAt" | "maxViews"> {
+interface UpdatePostBody extends Omit<PostChanges, "expiresAt" | "maxViews" | "tagIds"> {
   expires_at?: Date | null;
   max_views?: number | null;
+  tags?: string[];
 }
 
 async function updatePost(principal: Principal, surface: Surface, code: string, body: UpdatePostBody) {
-  const { expires_at, max_views, ...rest } = body;
-  const { post, liked } = await editPost(code, viewerOf(principal, surface), { ...rest, expiresAt: expires_at, maxViews: max_views });
+  const { expires_at, max_views, tags, ...rest } = body;
+  const changes = { ...rest, expiresAt: expires_at, maxViews: max_views, tagIds: tags };
+  const { post, liked } = await editPost(code, viewerOf(principal, surface), changes);
   return { post: postView(post, { owner: true, liked, surface }) };
 }
 
@@ -251,13 +281,17 @@ export async function handleListPosts({ principal, surface, query }: RouteContex
     privacy: query.privacy ?? null,
     tab: query.tab ?? null,
     ...(query.folder ? { folder: query.folder } : {}),
+    // Named only when asked for, so the cursors of every older listing stay byte for byte the same.
+    ...(query.tag ? { tag: query.tag } : {}),
+    ...(query.favorite ? { favorite: query.favorite } : {}),
   };
   // The default order (also asked for by name) pages with today's cursors; any other order's
   // cursors name it, so one from another order is a 400 (docs/gallery-sort.md).
   const sort = query.sort ?? DEFAULT_GALLERY_SORT;
   const named = sort === DEFAULT_GALLERY_SORT ? null : sort;
   const after = query.cursor ? decodeSortedCursor("listPosts", query.cursor, filters, named, gallerySortAccepts(sort)) : undefined;
-  const page = await listOwnPostsSorted(user.id, query, sort, query.limit, after);
+  const favorite = query.favorite === undefined ? undefined : query.favorite === "true";
+  const page = await listOwnPostsSorted(user.id, { ...query, favorite }, sort, query.limit, after);
   const view = await postViewer(page.items, viewerOf(principal, surface), surface, true);
   return sortedPageReply("posts", "listPosts", named, filters, page, view);
 }
@@ -269,6 +303,16 @@ async function batchAction(principal: Principal, body: BatchBody): Promise<Batch
       return { action: "delete" };
     case "privacy":
       return { action: "privacy", privacy: body.privacy };
+    case "favorite":
+      return { action: "favorite", favorite: body.favorite };
+    case "tag_add":
+    case "tag_remove": {
+      // Tags are a person's: a team key has none.
+      if (principal.kind === "team") throw tagNotFound();
+      const tag = await getTag(principal.user.id, body.tag);
+      const step = body.action === "tag_add" ? addTagToPost : removeTagFromPost;
+      return { action: body.action, apply: (code, viewer) => step(code, viewer, tag.id) };
+    }
     default: {
       // Folders are a person's: a team key has none.
       if (principal.kind === "team") throw folderNotFound();
@@ -283,4 +327,19 @@ async function batchAction(principal: Principal, body: BatchBody): Promise<Batch
 export async function handleBatchPosts({ principal, surface, body }: RouteContext<{ body: typeof batchBody }, KeyKind>) {
   const action = await batchAction(principal, body);
   return batchView(body.action, await runBatch(body.codes, viewerOf(principal, surface), action));
+}
+
+/**
+ * GET /posts/{code}/qr: the post's share URL (as the post object's `url`) as a QR code, for
+ * anyone who may read the post (a gated one: its owner); it spends no view (docs/qr-and-visits.md).
+ */
+export async function handleGetPostQr({
+  principal,
+  surface,
+  params,
+  query,
+}: RouteContext<{ params: typeof codeParam; query: typeof qrQuery }>) {
+  const post = await readPostAddress(params.code, viewerOf(principal, surface));
+  const image = await drawQr(shareUrl(post), query.format, query.size);
+  return qrResponse(image, post.code, query.format, query.download === "true");
 }

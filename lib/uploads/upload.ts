@@ -173,7 +173,7 @@ async function writePost(
         const user = await tx.user.update({ where: { id: uploader.userId }, data: { uploadCount: { increment: 1 } } });
         await settleUpload(tx, uploader.account.subject, stored);
         const jobIds = await streamJobs(tx, files);
-        return { post: { ...post, files: fileRows.sort((a, b) => a.index - b.index), user, access: [] }, jobIds };
+        return { post: { ...post, files: fileRows.sort((a, b) => a.index - b.index), user, access: [], tags: [] }, jobIds };
       });
     } catch (error) {
       // A share-code collision is astronomically rare; try another code.

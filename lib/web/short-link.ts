@@ -5,6 +5,7 @@
  */
 import { requestClientIp } from "@/lib/http/client-ip";
 import { comesBack, followLink, LINK_CODE_PATTERN, leadsBack } from "@/lib/links/links";
+import { referringHost } from "@/lib/links/visits";
 
 const NO_STORE = { "cache-control": "private, no-store", "referrer-policy": "no-referrer" } as const;
 
@@ -20,7 +21,8 @@ export async function shortLinkResponse(code: string, headers: Headers): Promise
   const ip = requestClientIp(headers);
   // A redirect chain that comes back stops here (issue 39 §4), before a click is spent.
   if (await comesBack(code, ip)) return page(LOOP_PAGE, 508);
-  const target = await followLink(code, ip);
+  // Only the referring page's host is kept, never the address (docs/qr-and-visits.md).
+  const target = await followLink(code, ip, new Date(), referringHost(headers.get("referer")));
   if (target === null) return page(GONE_PAGE, 404);
   // A target stored before a host became ours (a new link domain, a changed URL) loops now.
   if (await leadsBack(target)) return page(LOOP_PAGE, 508);

@@ -69,6 +69,10 @@ async function exporter(): Promise<Exporter> {
       bytes.set(exportPath(post.code, name), Buffer.concat(chunks));
     }
   }
+  // The owner's tags and favourite mark travel with the post (docs/tags.md).
+  const tag = await db().tag.create({ data: { userId: user.id, name: "Trips", nameKey: "trips", color: "#64748b" } });
+  const first = await db().post.update({ where: { code: posts[0].code }, data: { favorite: true } });
+  await db().postTag.create({ data: { postId: first.id, tagId: tag.id } });
   await likePost(user.id, otherPost.code);
   await createComment(user.id, otherPost.code, "a comment of mine");
   // Someone else's comment on the user's post is not the user's data.
@@ -87,7 +91,12 @@ async function expectContents(zip: string, e: Exporter): Promise<void> {
   const posts = await json("posts.json");
   expect(posts.map((p: { code: string }) => p.code).sort()).toEqual(e.posts.map((p) => p.code).sort());
   const first = posts.find((p: { code: string }) => p.code === e.posts[0].code);
-  expect(first).toMatchObject({ title: "Two files", files: [{ name: e.posts[0].names[0] }, { name: e.posts[0].names[1], size: 300_000 }] });
+  expect(first).toMatchObject({
+    title: "Two files",
+    favorite: true,
+    tags: ["Trips"],
+    files: [{ name: e.posts[0].names[0] }, { name: e.posts[0].names[1], size: 300_000 }],
+  });
   expect(first.files[1].path).toBe(exportPath(e.posts[0].code, e.posts[0].names[1]));
   const comments = await json("comments.json");
   expect(comments).toEqual([expect.objectContaining({ body: "a comment of mine" })]);

@@ -119,6 +119,10 @@ async function roundTripEveryModel(db: Db): Promise<void> {
   await db.shortLink.create({ data: { code: "abc1234", userId: alice.id, url: "https://example.com/", maxClicks: 3 } });
   const folder = await db.folder.create({ data: { code: "F0ld3rC0de", userId: alice.id, name: "Cats", nameKey: "cats" } });
   await db.folderPost.create({ data: { folderId: folder.id, postId: post.id } });
+  const tag = await db.tag.create({ data: { userId: alice.id, name: "Cats", nameKey: "cats", color: "#64748b" } });
+  await db.postTag.create({ data: { postId: post.id, tagId: tag.id } });
+  const link = await db.shortLink.findUniqueOrThrow({ where: { code: "abc1234" } });
+  await db.linkVisitDay.create({ data: { linkId: link.id, day: "2026-12-06", host: "example.com", visits: 2 } });
   await db.importedFile.create({ data: { userId: alice.id, sha256: "ab".repeat(32), postId: post.id, path: "a.png" } });
   await db.setting.create({ data: { name: "UPLOAD_FILES", value: "all", updatedBy: "alice" } });
   await db.instanceSetup.create({ data: { id: 1, adminId: alice.id } });
@@ -168,6 +172,9 @@ async function roundTripEveryModel(db: Db): Promise<void> {
     ShortLink: () => db.shortLink.count(),
     Folder: () => db.folder.count(),
     FolderPost: () => db.folderPost.count(),
+    Tag: () => db.tag.count(),
+    PostTag: () => db.postTag.count(),
+    LinkVisitDay: () => db.linkVisitDay.count(),
     ImportedFile: () => db.importedFile.count(),
     Setting: () => db.setting.count(),
     InstanceSetup: () => db.instanceSetup.count(),

@@ -147,7 +147,7 @@ for (const scheme of ["light", "dark"] as const) {
     });
   });
 
-  test(`${scheme}: the dashboard's gallery and settings, and a share page signed in, have no axe violations`, async ({ page }) => {
+  test(`${scheme}: the dashboard's gallery, settings and tags, and a share page signed in, have no axe violations`, async ({ page }) => {
     await page.goto(`${own.url}/signin`);
     await page.getByLabel("Username or email").fill(username);
     await page.getByLabel("Password").fill(password);
@@ -158,6 +158,8 @@ for (const scheme of ["light", "dark"] as const) {
       await expect(p.locator('[aria-label="Posts"] li').first()).toBeVisible();
     });
     await check(page, "settings", "/dashboard/settings", scheme, heading);
+    // The tag manager (docs/tags.md).
+    await check(page, "tags", "/dashboard/tags", scheme, heading);
     await check(page, "share-image-signed-in", shares.image, scheme, async (p) => {
       await expect(p.getByTestId("engage")).toBeVisible();
     });

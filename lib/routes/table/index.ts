@@ -13,6 +13,7 @@ import { postRoutes } from "./posts";
 import { profileRoutes } from "./profile";
 import { reportRoutes } from "./reports";
 import { socialRoutes } from "./social";
+import { tagRoutes } from "./tags";
 import { tusRoutes } from "./tus";
 import { userRoutes } from "./users";
 import { webhookRoutes } from "./webhooks";
@@ -26,6 +27,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...webhookRoutes,
   ...linkRoutes,
   ...folderRoutes,
+  ...tagRoutes,
   ...profileRoutes,
   ...socialRoutes,
   ...accountRoutes,

@@ -1,9 +1,17 @@
 /** Short links of the account (API and Relay; docs/short-links.md). */
 import { defineRoute } from "@/lib/http/route";
-import { LinkPage, LinkReply } from "@/lib/replies/links";
+import { LinkPage, LinkReply, LinkVisitsReply } from "@/lib/replies/links";
 import { DeletedCode } from "@/lib/presenters/shared";
-import { createLinkBody, handleCreateLink, handleDeleteLink, handleListLinks } from "@/lib/routes/links";
-import { codeParam, pageQuery } from "@/lib/routes/params";
+import {
+  createLinkBody,
+  handleCreateLink,
+  handleDeleteLink,
+  handleGetLinkQr,
+  handleGetLinkVisits,
+  handleListLinks,
+  linkVisitsQuery,
+} from "@/lib/routes/links";
+import { codeParam, pageQuery, qrQuery } from "@/lib/routes/params";
 import { BOTH } from "./shared";
 
 export const linkRoutes = [
@@ -41,5 +49,31 @@ export const linkRoutes = [
     params: codeParam,
     response: DeletedCode,
     handler: handleDeleteLink,
+  }),
+  defineRoute({
+    id: "getLinkQr",
+    method: "GET",
+    path: "/links/{code}/qr",
+    surfaces: BOTH,
+    summary: "The short URL as a QR code, SVG or PNG (docs/qr-and-visits.md)",
+    galleryAccess: true,
+    rateLimit: "qr",
+    params: codeParam,
+    query: qrQuery,
+    response: { binary: "The QR code (format=svg or png)", mediaTypes: ["image/svg+xml", "image/png"] },
+    handler: handleGetLinkQr,
+  }),
+  defineRoute({
+    id: "getLinkVisits",
+    method: "GET",
+    path: "/links/{code}/visits",
+    surfaces: BOTH,
+    summary: "A short link's visits per day and per referring host (no visitor data is kept)",
+    galleryAccess: true,
+    rateLimit: "links_read",
+    params: codeParam,
+    query: linkVisitsQuery,
+    response: LinkVisitsReply,
+    handler: handleGetLinkVisits,
   }),
 ];

@@ -2,7 +2,7 @@
 import { defineRoute } from "@/lib/http/route";
 import { AddFilesReply, BatchReply, PostPage, PostReply, UploadReply } from "@/lib/presenters/posts";
 import { DeletedCode } from "@/lib/presenters/shared";
-import { codeParam } from "@/lib/routes/params";
+import { codeParam, qrQuery } from "@/lib/routes/params";
 import {
   batchBody,
   getPostFromCache,
@@ -10,6 +10,7 @@ import {
   handleBatchPosts,
   handleDeletePost,
   handleGetPost,
+  handleGetPostQr,
   handleListPosts,
   handleUpdatePost,
   handleUpdatePostRelay,
@@ -135,4 +136,18 @@ const addFiles = defineRoute({
   handler: handleAddFiles,
 });
 
-export const postRoutes = [upload, listPosts, getPost, updatePostApi, updatePostRelay, deletePost, batchPosts, addFiles];
+// docs/qr-and-visits.md: the share URL as a QR code, for anyone who may read the post.
+const getPostQr = defineRoute({
+  id: "getPostQr",
+  method: "GET",
+  path: "/posts/{code}/qr",
+  surfaces: BOTH,
+  summary: "The post's share URL as a QR code, SVG or PNG",
+  rateLimit: "qr",
+  params: codeParam,
+  query: qrQuery,
+  response: { binary: "The QR code (format=svg or png)", mediaTypes: ["image/svg+xml", "image/png"] },
+  handler: handleGetPostQr,
+});
+
+export const postRoutes = [upload, listPosts, getPost, updatePostApi, updatePostRelay, deletePost, batchPosts, addFiles, getPostQr];

@@ -436,6 +436,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/links/{code}/qr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The short URL as a QR code, SVG or PNG (docs/qr-and-visits.md) */
+        get: operations["getLinkQr"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/links/{code}/visits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A short link's visits per day and per referring host (no visitor data is kept) */
+        get: operations["getLinkVisits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/notifications": {
         parameters: {
             query?: never;
@@ -593,6 +627,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/posts/{code}/qr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The post's share URL as a QR code, SVG or PNG */
+        get: operations["getPostQr"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/posts/{code}/report": {
         parameters: {
             query?: never;
@@ -678,6 +729,42 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's tags, by name (their posts: GET /posts?tag={id}) */
+        get: operations["listTags"];
+        put?: never;
+        /** Create a tag (a name and a colour), seen by its owner only */
+        post: operations["createTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tags/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a tag; it comes off every post, the posts stay */
+        delete: operations["deleteTag"];
+        options?: never;
+        head?: never;
+        /** Rename a tag or change its colour */
+        patch: operations["updateTag"];
         trace?: never;
     };
     "/tus": {
@@ -1221,6 +1308,28 @@ export interface components {
             /** @description The target */
             url: string;
         };
+        LinkVisits: {
+            code: string;
+            /** @description Every day of the range, oldest first, days without visits as 0 */
+            days: {
+                day: string;
+                visit_count: number;
+            }[];
+            /** @description First UTC day of the range, YYYY-MM-DD */
+            from: string;
+            /** @enum {string} */
+            range: "7d" | "30d" | "90d" | "365d";
+            /** @description Up to 20 referring hosts, most visits first */
+            referrers: {
+                /** @description The referring page's host name; null: no referrer (an app, a typed address, a scanned QR code) */
+                host: string | null;
+                visit_count: number;
+            }[];
+            /** @description Last UTC day of the range (today), YYYY-MM-DD */
+            to: string;
+            /** @description Visits in the range */
+            visit_count: number;
+        };
         Notification: {
             /** @description Distinct actors in the entry (`actors` lists at most 10) */
             actor_count: number;
@@ -1301,6 +1410,8 @@ export interface components {
             created_at: string;
             description: string | null;
             expires_at: string | null;
+            /** @description Present only for the owner: marked as a favourite (docs/tags.md) */
+            favorite?: boolean;
             file_count: number;
             files: components["schemas"]["File"][];
             /**
@@ -1317,11 +1428,19 @@ export interface components {
             /** @enum {string} */
             privacy: "public" | "unlisted" | "private";
             restricted?: boolean;
+            /** @description Present only for the owner: the owner's tags on the post, by name (docs/tags.md). Never shown to anyone else. */
+            tags?: components["schemas"]["PostTag"][];
             team_id: string | null;
             title: string | null;
             /** Format: uri */
             url: string;
             view_count: number;
+        };
+        PostTag: {
+            /** @description #rrggbb */
+            color: string;
+            id: string;
+            name: string;
         };
         Profile: {
             /** Format: uri */
@@ -1345,6 +1464,15 @@ export interface components {
             upload_count: number;
             username: string;
             verified: boolean;
+        };
+        Tag: {
+            /** @description #rrggbb */
+            color: string;
+            created_at: string;
+            id: string;
+            name: string;
+            /** @description The caller's posts carrying the tag */
+            post_count: number;
         };
         UserRef: {
             /** Format: uri */
@@ -4073,6 +4201,165 @@ export interface operations {
             };
         };
     };
+    getLinkQr: {
+        parameters: {
+            query?: {
+                download?: "true" | "false";
+                format?: "svg" | "png";
+                size?: string;
+            };
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The QR code (format=svg or png) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLinkVisits: {
+        parameters: {
+            query?: {
+                range?: "7d" | "30d" | "90d" | "365d";
+            };
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkVisits"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listNotifications: {
         parameters: {
             query?: {
@@ -4316,12 +4603,14 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                favorite?: "true" | "false";
                 folder?: string;
                 limit?: number;
                 privacy?: "public" | "unlisted" | "private";
                 search?: string;
                 sort?: "date" | "-date" | "size" | "-size" | "views" | "-views" | "name" | "-name";
                 tab?: "all" | "images" | "videos" | "gifs" | "albums" | "texts" | "files";
+                tag?: string;
             };
             header?: never;
             path?: never;
@@ -4572,10 +4861,14 @@ export interface operations {
                     description?: string | null;
                     /** @description ISO 8601 time with a zone, or a duration from now (30m, 1h, 7d, 2w); null removes the expiry. */
                     expires_at?: string | null;
+                    /** @description Mark the post as a favourite (docs/tags.md) */
+                    favorite?: boolean;
                     /** @description Views after which the post expires (counted from now on the post's total); null removes the limit. */
                     max_views?: number | null;
                     /** @enum {string} */
                     privacy?: "public" | "unlisted" | "private";
+                    /** @description The post's tags, replacing its current ones: ids of the caller's tags, at most 20 (docs/tags.md) */
+                    tags?: string[];
                     title?: string | null;
                 };
             };
@@ -5150,6 +5443,87 @@ export interface operations {
             };
         };
     };
+    getPostQr: {
+        parameters: {
+            query?: {
+                download?: "true" | "false";
+                format?: "svg" | "png";
+                size?: string;
+            };
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The QR code (format=svg or png) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     reportPost: {
         parameters: {
             query?: never;
@@ -5273,6 +5647,27 @@ export interface operations {
                     codes: string[];
                     /** @description folder_add, folder_remove: the caller's folder (its id; docs/folders.md) */
                     folder: string;
+                } | {
+                    /** @constant */
+                    action: "tag_add";
+                    /** @description Share codes, 1 to 100, distinct */
+                    codes: string[];
+                    /** @description tag_add, tag_remove: the caller's tag (its id; docs/tags.md) */
+                    tag: string;
+                } | {
+                    /** @constant */
+                    action: "tag_remove";
+                    /** @description Share codes, 1 to 100, distinct */
+                    codes: string[];
+                    /** @description tag_add, tag_remove: the caller's tag (its id; docs/tags.md) */
+                    tag: string;
+                } | {
+                    /** @constant */
+                    action: "favorite";
+                    /** @description Share codes, 1 to 100, distinct */
+                    codes: string[];
+                    /** @description favorite: mark (true) or unmark (false) every post */
+                    favorite: boolean;
                 };
             };
         };
@@ -5285,7 +5680,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        action: "delete" | "privacy" | "folder_add" | "folder_remove";
+                        action: "delete" | "privacy" | "folder_add" | "folder_remove" | "tag_add" | "tag_remove" | "favorite";
                         failed: {
                             code: string;
                             error: {
@@ -5725,6 +6120,334 @@ export interface operations {
             };
             /** @description Error */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tags: components["schemas"]["Tag"][];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description #rrggbb; default #64748b */
+                    color?: string;
+                    /** @description 1 to 32 characters, one line; unique per user, any case */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: components["schemas"]["Tag"];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                        id: string;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description #rrggbb */
+                    color?: string;
+                    /** @description 1 to 32 characters, one line; unique per user, any case */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: components["schemas"]["Tag"];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,155 @@
+/**
+ * Tags (docs/tags.md): an account's own labels for its posts, a name and a colour, many per
+ * post. They are the owner's alone: only their owner lists, sees or filters by them (the
+ * post object shows a post's tags to its owner only), and only the owner's personal posts
+ * carry them (a team post belongs to the team, whose members share no tags).
+ *
+ * Deleting a tag takes it off every post; deleting a post or the account deletes its tag
+ * rows (foreign keys with ON DELETE CASCADE).
+ */
+import { sqltag as sql } from "@prisma/client/runtime/client";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/errors";
+import { isUniqueViolation } from "@/lib/prisma-support";
+import { postForChange, type PostRecord, type Viewer } from "@/lib/posts/read";
+
+export const TAG_NAME_MAX_LENGTH = 32;
+/** Tags per account: enough to sort a gallery, small enough to list (and show as filters) in one reply. */
+export const TAGS_MAX = 100;
+/** Tags on one post: a tile shows its chips, and more than this stops being a label. */
+export const POST_TAGS_MAX = 20;
+/** The colour of a tag created without one: a neutral slate that reads on light and dark tiles. */
+export const DEFAULT_TAG_COLOR = "#64748b";
+export const TAG_COLOR_PATTERN = /^#[0-9a-f]{6}$/;
+
+export interface TagRecord {
+  id: string;
+  name: string;
+  color: string;
+  postCount: number;
+  createdAt: Date;
+}
+
+const invalid = (message: string) => new DomainError("invalid_request", message);
+export const tagNotFound = () => new DomainError("not_found", "No such tag.");
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** A tag name as stored: trimmed, NFC, one line, 1 to TAG_NAME_MAX_LENGTH characters. */
+export function tagName(input: string): string {
+  const name = input.normalize("NFC").trim();
+  if (!name) throw invalid("name must not be empty.");
+  if ([...name].length > TAG_NAME_MAX_LENGTH) throw invalid(`name must be at most ${TAG_NAME_MAX_LENGTH} characters.`);
+  if (CONTROL.test(name)) throw invalid("name must be one line without control characters.");
+  return name;
+}
+
+/** `#rrggbb`, any case in, lower-case stored. */
+export function tagColor(input: string): string {
+  const color = input.trim().toLowerCase();
+  if (!TAG_COLOR_PATTERN.test(color)) throw invalid("color must be a hex colour such as #3b82f6.");
+  return color;
+}
+
+/** Names compare without regard to case: "Cats" and "cats" are one tag. */
+const nameKeyOf = (name: string): string => name.toLowerCase();
+const taken = (name: string) => invalid(`A tag named '${name}' exists already.`);
+
+const withCount = { _count: { select: { posts: true } } } as const;
+type TagRow = { id: string; name: string; color: string; createdAt: Date; _count: { posts: number } };
+
+const record = (row: TagRow): TagRecord => ({
+  id: row.id,
+  name: row.name,
+  color: row.color,
+  postCount: row._count.posts,
+  createdAt: row.createdAt,
+});
+
+/** GET /tags: every tag of the account, by name. */
+export async function listTags(userId: string): Promise<TagRecord[]> {
+  const rows = await db().tag.findMany({ where: { userId }, include: withCount, orderBy: [{ nameKey: "asc" }, { id: "asc" }] });
+  return rows.map(record);
+}
+
+export async function createTag(userId: string, input: { name: string; color?: string }): Promise<TagRecord> {
+  const name = tagName(input.name);
+  const color = input.color === undefined ? DEFAULT_TAG_COLOR : tagColor(input.color);
+  if ((await db().tag.count({ where: { userId } })) >= TAGS_MAX) throw invalid(`An account can have at most ${TAGS_MAX} tags.`);
+  try {
+    return record(await db().tag.create({ data: { userId, name, nameKey: nameKeyOf(name), color }, include: withCount }));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw taken(name);
+    throw error;
+  }
+}
+
+/** The account's tag by id; 404 when it does not exist or is someone else's (the same answer). */
+export async function getTag(userId: string, id: string): Promise<TagRecord> {
+  const row = await db().tag.findFirst({ where: { id, userId }, include: withCount });
+  if (!row) throw tagNotFound();
+  return record(row);
+}
+
+export async function updateTag(userId: string, id: string, change: { name?: string; color?: string }): Promise<TagRecord> {
+  await getTag(userId, id);
+  const name = change.name === undefined ? undefined : tagName(change.name);
+  const color = change.color === undefined ? undefined : tagColor(change.color);
+  try {
+    const row = await db().tag.update({
+      where: { id },
+      data: { ...(name !== undefined ? { name, nameKey: nameKeyOf(name) } : {}), ...(color !== undefined ? { color } : {}) },
+      include: withCount,
+    });
+    return record(row);
+  } catch (error) {
+    if (isUniqueViolation(error) && name !== undefined) throw taken(name);
+    throw error;
+  }
+}
+
+/** Deletes the tag; it comes off every post, the posts stay. */
+export async function deleteTag(userId: string, id: string): Promise<void> {
+  const { count } = await db().tag.deleteMany({ where: { id, userId } });
+  if (!count) throw tagNotFound();
+}
+
+/**
+ * The ids as the account's tag ids, in the order given, repeats dropped: 400 naming the
+ * first that is not one of its tags (someone else's tag is as unknown as a made-up id).
+ */
+export async function ownTagIds(userId: string, ids: readonly string[]): Promise<string[]> {
+  const wanted = [...new Set(ids)];
+  if (wanted.length > POST_TAGS_MAX) throw invalid(`A post can have at most ${POST_TAGS_MAX} tags.`);
+  if (!wanted.length) return [];
+  const rows = await db().tag.findMany({ where: { userId, id: { in: wanted } }, select: { id: true } });
+  const known = new Set(rows.map((r) => r.id));
+  const missing = wanted.find((id) => !known.has(id));
+  if (missing !== undefined) throw invalid(`tags: '${missing}' is not one of your tags.`);
+  return wanted;
+}
+
+/** The viewer's own personal post, for a tag or favourite change; 403 for a team post. */
+export async function taggablePost(code: string, viewer: Viewer): Promise<PostRecord> {
+  const post = await postForChange(code, viewer);
+  if (post.teamId || !viewer.userId) throw new DomainError("forbidden", "Team posts have no tags or favourites.");
+  return post;
+}
+
+/** Batch action `tag_add` for one post: the viewer's own post gets their tag (already there: no change). */
+export async function addTagToPost(code: string, viewer: Viewer, tagId: string): Promise<void> {
+  const post = await taggablePost(code, viewer);
+  if (post.tags.some((t) => t.tagId === tagId)) return;
+  if (post.tags.length >= POST_TAGS_MAX) throw invalid(`A post can have at most ${POST_TAGS_MAX} tags.`);
+  // Raw because Prisma's createMany cannot skip duplicates on SQLite: a concurrent add of the same tag is no error.
+  await db().$executeRaw(
+    sql`INSERT INTO "PostTag" ("postId", "tagId", "addedAt") VALUES (${post.id}, ${tagId}, ${new Date()}) ON CONFLICT DO NOTHING`,
+  );
+}
+
+/** Batch action `tag_remove` for one post: 404 when the post does not carry the tag. */
+export async function removeTagFromPost(code: string, viewer: Viewer, tagId: string): Promise<void> {
+  const post = await taggablePost(code, viewer);
+  const { count } = await db().postTag.deleteMany({ where: { postId: post.id, tagId } });
+  if (!count) throw new DomainError("not_found", "The post does not have this tag.");
+}
