@@ -53,11 +53,29 @@ export const OWN_SEGMENTS: ReadonlySet<string> = new Set([
 
 /** How long the list of old hosts is trusted before it is read again. */
 const HOSTS_TTL_MS = 5_000;
+/**
+ * A Host that is neither listed nor this instance's own (an old domain pointed here just
+ * after its import) reads the list again after this long: an import's host answers within
+ * a second, at the cost of at most one small read a second while such requests arrive.
+ */
+const UNKNOWN_HOST_RECHECK_MS = 1_000;
 let hostCache: { hosts: ReadonlySet<string>; at: number } | null = null;
 let loading: Promise<ReadonlySet<string>> | null = null;
 
-async function oldHosts(now: number): Promise<ReadonlySet<string>> {
-  if (hostCache && now - hostCache.at < HOSTS_TTL_MS) return hostCache.hosts;
+/** The host names this instance answers as itself: their traffic never re-reads the list. */
+function ownHosts(): ReadonlySet<string> {
+  const e = env();
+  return new Set(
+    [e.PUBLIC_URL, e.apiUrl, e.relayUrl, e.cdnUrl, e.shareUrl, e.shortUrl].flatMap((url) =>
+      URL.canParse(url) ? [new URL(url).hostname.toLowerCase()] : [],
+    ),
+  );
+}
+
+async function oldHosts(now: number, host: string | null): Promise<ReadonlySet<string>> {
+  const fresh = hostCache !== null && now - hostCache.at < HOSTS_TTL_MS;
+  const unknown = host !== null && hostCache !== null && !hostCache.hosts.has(host) && !ownHosts().has(host);
+  if (hostCache && fresh && !(unknown && now - hostCache.at >= UNKNOWN_HOST_RECHECK_MS)) return hostCache.hosts;
   loading ??= db()
     .importHost.findMany({ select: { host: true } })
     .then((rows) => {
@@ -79,9 +97,9 @@ export type OldLinkAnswer = { kind: "redirect"; location: string } | { kind: "fi
 
 /** What an old address answers, or null when it is not one (the request goes on as usual). */
 export async function resolveOldLink(hostHeader: string | undefined, rawPath: string, now = Date.now()): Promise<OldLinkAnswer | null> {
-  const hosts = await oldHosts(now);
-  if (hosts.size === 0) return null;
   const host = hostHeader ? normaliseHost(hostHeader) : null;
+  const hosts = await oldHosts(now, host);
+  if (hosts.size === 0) return null;
   const path = normalisePath(rawPath);
   const select = {
     target: true,
