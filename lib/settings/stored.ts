@@ -9,6 +9,7 @@
  */
 import { markChanged } from "@/lib/db/change-signal";
 import { changeVersion, db } from "@/lib/db/client";
+import { isDown } from "@/lib/faults/outages";
 import { applyStoredValues, settingsSource } from "@/lib/config/stored-settings";
 import { RUNTIME_SETTING_NAMES, settingDeclaration } from "@/lib/config/settings-catalog";
 import { moderatorFromEnv, setModerator } from "@/lib/moderation/moderator";
@@ -66,8 +67,11 @@ export function watchStoredSettings(options: { intervalMs?: number; log?: Log } 
   let failing = false;
   let busy = false;
   const timer = setInterval(() => {
+    // While the database is known to be away, requests find out when it is back (lib/faults):
+    // the watcher adds no query of its own to a frozen pool, nor a line to the outage's log.
+    if (busy || isDown("database")) return;
     const now = changeVersion();
-    if (busy || now === seen) return;
+    if (now === seen) return;
     busy = true;
     refreshStoredSettings(log)
       .then(() => {
