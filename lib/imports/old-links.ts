@@ -65,11 +65,11 @@ let loading: Promise<ReadonlySet<string>> | null = null;
 /** The host names this instance answers as itself: their traffic never re-reads the list. */
 function ownHosts(): ReadonlySet<string> {
   const e = env();
-  return new Set(
-    [e.PUBLIC_URL, e.apiUrl, e.relayUrl, e.cdnUrl, e.shareUrl, e.shortUrl].flatMap((url) =>
-      URL.canParse(url) ? [new URL(url).hostname.toLowerCase()] : [],
-    ),
+  const configured = [e.PUBLIC_URL, e.apiUrl, e.relayUrl, e.cdnUrl, e.shareUrl, e.shortUrl].flatMap((url) =>
+    URL.canParse(url) ? [new URL(url).hostname.toLowerCase()] : [],
   );
+  // Loopback names reach this instance whatever PUBLIC_URL says (health checks, a local proxy).
+  return new Set([...configured, "localhost", "127.0.0.1", "[::1]", "::1"]);
 }
 
 async function oldHosts(now: number, host: string | null): Promise<ReadonlySet<string>> {

@@ -10,9 +10,14 @@ type Resolve = typeof import("@/lib/imports/old-links").resolveOldLink;
 let resolver: Promise<Resolve> | null = null;
 
 /** True when the request was an old link and has been answered. */
+const MACHINERY = /^\/(?:api|relay|cdn|_next|healthz|metrics|cron|oembed)(?:[/?]|$)/;
+
 export async function answerOldLink(req: IncomingMessage, res: ServerResponse, fastLane: FastLane | undefined): Promise<boolean> {
   if (req.method !== "GET" && req.method !== "HEAD") return false;
   const url = req.url ?? "/";
+  // The service's own machinery is never an old link: a health check or an API call must not
+  // wait on the import tables (a frozen database held /healthz past its bound that way).
+  if (MACHINERY.test(url)) return false;
   const query = url.indexOf("?");
   // Loaded on first use: the database client comes after Next's environment is set (server.ts).
   resolver ??= import("@/lib/imports/old-links").then((m) => m.resolveOldLink);
