@@ -55,24 +55,7 @@ function NewTagForm({ busy, run }: { busy: boolean; run: Run }) {
       onSubmit={submit}
       layout="grid gap-3 sm:grid-cols-[1fr_auto_auto] sm:items-end"
     >
-      <div>
-        <label htmlFor={ids.name} className={label}>
-          Tag name
-        </label>
-        <input id={ids.name} className={input} required maxLength={32} value={name} onChange={(e) => setName(e.target.value)} />
-      </div>
-      <div>
-        <label htmlFor={ids.color} className={label}>
-          Colour
-        </label>
-        <input
-          id={ids.color}
-          type="color"
-          className="h-10 w-16 rounded border border-zinc-300 dark:border-zinc-700"
-          value={color}
-          onChange={(e) => setColor(e.target.value)}
-        />
-      </div>
+      <TagFields ids={ids} name={name} color={color} onName={setName} onColor={setColor} />
     </CreateForm>
   );
 }
@@ -130,11 +113,33 @@ function EditTag({ tag, busy, run, onDone }: { tag: Tag; busy: boolean; run: Run
         save();
       }}
     >
+      <TagFields ids={ids} name={name} color={color} onName={setName} onColor={setColor} />
+      <button type="submit" className={secondaryButton} disabled={busy}>
+        Save
+      </button>
+      <button type="button" className={secondaryButton} onClick={onDone}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+/** A tag's name and colour, as both the create form and a row's edit form ask for them. */
+function TagFields(props: {
+  ids: { name: string; color: string };
+  name: string;
+  color: string;
+  onName: (name: string) => void;
+  onColor: (color: string) => void;
+}) {
+  const { ids } = props;
+  return (
+    <>
       <div>
         <label htmlFor={ids.name} className={label}>
           Tag name
         </label>
-        <input id={ids.name} className={input} required maxLength={32} value={name} onChange={(e) => setName(e.target.value)} />
+        <input id={ids.name} className={input} required maxLength={32} value={props.name} onChange={(e) => props.onName(e.target.value)} />
       </div>
       <div>
         <label htmlFor={ids.color} className={label}>
@@ -144,16 +149,10 @@ function EditTag({ tag, busy, run, onDone }: { tag: Tag; busy: boolean; run: Run
           id={ids.color}
           type="color"
           className="h-10 w-16 rounded border border-zinc-300 dark:border-zinc-700"
-          value={color}
-          onChange={(e) => setColor(e.target.value)}
+          value={props.color}
+          onChange={(e) => props.onColor(e.target.value)}
         />
       </div>
-      <button type="submit" className={secondaryButton} disabled={busy}>
-        Save
-      </button>
-      <button type="button" className={secondaryButton} onClick={onDone}>
-        Cancel
-      </button>
-    </form>
+    </>
   );
 }
