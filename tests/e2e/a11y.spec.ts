@@ -2,7 +2,8 @@
  * axe-core in a real Chromium over the pages issue 29 measures, in light and in dark mode
  * (the system colour scheme, which a user with no saved theme follows), at 390 and 1280 px:
  * share pages of an image, a video and a text paste, /discover, a profile, the dashboard's
- * gallery and its settings. Every page must have no violation at all (axe's default rules:
+ * gallery and its settings; the first-run pages of issue 38 (/setup while no administrator
+ * exists, then /admin/welcome and /admin/settings). Every page must have no violation at all (axe's default rules:
  * WCAG 2 A/AA and best practices). Screenshots of each for people to look at:
  * test-results/screenshots/a11y-<page>-<scheme>-<phone|desktop>.png.
  *
@@ -119,6 +120,15 @@ async function check(
 
 const heading = (page: Page) => expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
 
+// Before any administrator exists: the page that makes the first one (docs/setup.md).
+for (const scheme of ["light", "dark"] as const) {
+  test(`${scheme}: the set-up page has no axe violations`, async ({ page }) => {
+    await check(page, "setup", "/setup", scheme, async (p) => {
+      await expect(p.getByLabel("Set-up code")).toBeVisible();
+    });
+  });
+}
+
 for (const scheme of ["light", "dark"] as const) {
   test(`${scheme}: share pages of an image, a video and a text have no axe violations`, async ({ page }) => {
     await check(page, "share-image", shares.image, scheme, async (p) => {
@@ -165,3 +175,21 @@ for (const scheme of ["light", "dark"] as const) {
     });
   });
 }
+
+// Last: an administrator (which ends /setup) and the console's first-run and settings pages.
+test("the first-run welcome and the settings console have no axe violations, light and dark", async ({ page }) => {
+  // Two CLI calls, a sign-in (scrypt) and four pages at two widths.
+  test.setTimeout(180_000);
+  const admin = uniqueName("a11yadmin");
+  await adminOn(own, "user", "create", "--username", admin, "--password", password);
+  await adminOn(own, "user", "role", "--user", admin, "--role", "admin");
+  await page.goto(`${own.url}/signin`);
+  await page.getByLabel("Username or email").fill(admin);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/signin"), { timeout: 120_000 });
+  for (const scheme of ["light", "dark"] as const) {
+    await check(page, "admin-welcome", "/admin/welcome", scheme, heading);
+    await check(page, "admin-settings", "/admin/settings", scheme, heading);
+  }
+});
