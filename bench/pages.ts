@@ -27,10 +27,15 @@
  * them (320/640/960/1280 since the 960 exists; the issue's reference had 320/640/1280) in a
  * page with the same `srcset` and `sizes` and no script, served by a plain node:http file server.
  *
- * Targets (issue 29): share pages, discover and profile: mobile performance >= 95, mobile
- * LCP <= 2.0 s, the image share page's mobile LCP <= 1.3x the reference's, CLS <= 0.02; JS on
- * share pages <= 60 KB compressed. Dashboard and settings: mobile performance >= 90, CLS <=
- * 0.05 on mobile and desktop. The last line of stdout is one JSON object with every figure.
+ * Also the JavaScript of the home page for a signed-out visitor (`runtime_floor`): Next's client
+ * runtime alone (React DOM, the router), which every page that keeps the runtime carries.
+ *
+ * Targets: share pages, discover and profile (issue 29): mobile performance >= 95, mobile LCP
+ * <= 2.0 s, CLS <= 0.02; JS on share pages <= 60 KB compressed. The image share page's mobile
+ * LCP <= 1.1x the reference's (issue 42 §2; 1.3x in issue 29). Dashboard and settings (issue 42
+ * §2): mobile performance >= 95, mobile TBT <= 200 ms, JS <= 100 KB compressed (script files
+ * and inline scripts together, as the browser downloads them), CLS <= 0.02 on mobile, desktop
+ * and the probe. The last line of stdout is one JSON object with every figure.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -215,9 +220,11 @@ interface Run {
   scriptBytes: number;
 }
 
+/** CHROMIUM_PATH, else Debian's full Chromium (the figures in docs/performance.md), else its headless shell (the tests' browser). */
 const chromiumPath = (): string => {
-  const path = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-  if (!existsSync(path)) throw new Error(`no Chromium at ${path} (set CHROMIUM_PATH); bench:pages never downloads a browser`);
+  const path = process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium", "/usr/bin/chromium-headless-shell"].find((p) => existsSync(p));
+  if (!path || !existsSync(path))
+    throw new Error(`no Chromium at ${path ?? "/usr/bin/chromium"} (set CHROMIUM_PATH); bench:pages never downloads a browser`);
   return path;
 };
 
@@ -419,6 +426,10 @@ async function main(): Promise<void> {
   ].filter((p) => !ONLY || ONLY.includes(p.name)) as PageTarget[];
 
   const js: Record<string, PageBytes> = {};
+  const floor = await pageBytes(`${server.url}/`);
+  log(
+    `runtime floor (the home page, signed out): ${round(floor.scriptFiles / 1024, 1)} KB in ${floor.scriptCount} script files (compressed)`,
+  );
   for (const page of pages) {
     if (page.kind === "reference") continue;
     js[page.name] = await pageBytes(page.url, page.signedIn ? cookie : undefined);
@@ -458,9 +469,8 @@ async function main(): Promise<void> {
 
   const targets: Record<string, boolean> = JS_ONLY ? {} : checkTargets(pages, lighthouse);
   for (const page of pages) {
-    if (page.kind !== "reference")
-      targets[`${page.name}_probe_cls_le_${page.kind === "dashboard" ? "0.05" : "0.02"}`] =
-        shifts[page.name].cls <= (page.kind === "dashboard" ? 0.05 : 0.02);
+    if (page.kind !== "reference") targets[`${page.name}_probe_cls_le_0.02`] = shifts[page.name].cls <= 0.02;
+    if (page.kind === "dashboard") targets[`${page.name}_js_le_100kb`] = jsTotal(js[page.name]) <= DASHBOARD_JS_BYTES;
   }
   const shareJs = Object.fromEntries(
     Object.entries(js)
@@ -471,7 +481,13 @@ async function main(): Promise<void> {
     bench: "pages",
     machine: machine(),
     runs: RUNS,
+    browser: chromiumPath(),
     js_bytes: js,
+    runtime_floor: floor,
+    share_image_lcp_ratio:
+      lighthouse["share-image"] && lighthouse.reference
+        ? round(lighthouse["share-image"].mobile.lcpMs / lighthouse.reference.mobile.lcpMs, 3)
+        : undefined,
     js_share_ok: Object.values(shareJs).every((bytes) => bytes <= 60 * 1024),
     layout_shift_probe: Object.fromEntries(Object.entries(shifts).map(([name, probe]) => [name, probe.cls])),
     lighthouse: Object.fromEntries(
@@ -485,22 +501,29 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(summary));
 }
 
+/** Issue 42 §2: the dashboard's pages download at most 100 KB of script, compressed. */
+const DASHBOARD_JS_BYTES = 100 * 1024;
+/** What a browser downloads: the script files as served and the inline scripts (gzipped in the HTML). */
+const jsTotal = (bytes: PageBytes): number => bytes.scriptFiles + bytes.inlineScripts;
+
 function checkTargets(pages: PageTarget[], lh: Record<string, Record<string, Run>>): Record<string, boolean> {
   const out: Record<string, boolean> = {};
   for (const page of pages) {
     const m = lh[page.name];
     if (!m || page.kind === "reference") continue;
     if (page.kind === "dashboard") {
-      out[`${page.name}_mobile_perf_ge_90`] = m.mobile.performance >= 90;
-      out[`${page.name}_cls_le_0.05`] = m.mobile.cls <= 0.05 && m.desktop.cls <= 0.05;
+      out[`${page.name}_mobile_perf_ge_95`] = m.mobile.performance >= 95;
+      out[`${page.name}_mobile_tbt_le_200ms`] = m.mobile.tbtMs <= 200;
+      out[`${page.name}_cls_le_0.02`] = m.mobile.cls <= 0.02 && m.desktop.cls <= 0.02;
     } else {
       out[`${page.name}_mobile_perf_ge_95`] = m.mobile.performance >= 95;
       out[`${page.name}_mobile_lcp_le_2s`] = m.mobile.lcpMs <= 2000;
       out[`${page.name}_cls_le_0.02`] = m.mobile.cls <= 0.02 && m.desktop.cls <= 0.02;
     }
   }
-  if (lh["share-image"] && lh.reference)
-    out.share_image_lcp_le_1_3x_reference = lh["share-image"].mobile.lcpMs <= 1.3 * lh.reference.mobile.lcpMs;
+  if (lh["share-image"] && lh.reference) {
+    out.share_image_lcp_le_1_1x_reference = lh["share-image"].mobile.lcpMs <= 1.1 * lh.reference.mobile.lcpMs;
+  }
   return out;
 }
 
