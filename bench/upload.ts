@@ -8,8 +8,12 @@
  * 1. One ~1 GiB H.264 MP4 uploaded to POST /api/upload (multipart field `file`, streamed
  *    from disk by the client): throughput from request start to the last byte of the
  *    response, and the server process's RSS before and at its peak during the upload
- *    (`rss_growth_mb`). Reference: a bare node:http server in a child process that streams
- *    the same multipart body, unparsed, into a file (`upload_ratio` = ours / baseline).
+ *    (`rss_growth_mb`). References: a bare node:http server in a child process that streams
+ *    the same multipart body, unparsed, into a file, and the same server fsyncing the file
+ *    before it answers, as we do before an upload is acknowledged. Judged:
+ *    `upload_ratio_vs_synced` = the synced sink's median time / ours (issue 42 §3, >= 0.8);
+ *    recorded: `upload_ratio` against the bare sink, the best-round ratios, and CPU seconds
+ *    per GiB of each side (process and reaped children), steadier than wall time when shared.
  * 2. 200 concurrent uploads of a ~1 MiB JPEG with EXIF (orientation 1, GPS, XMP), metadata
  *    stripped (the default): images per second. Reference, as the issue sets it: raw sharp
  *    doing the same job in this process, 200 at a time (decode, apply the orientation,
@@ -28,9 +32,10 @@
  * explicitly (as before the queue was bounded by bytes) for the like-for-like comparison
  * with the in-process reference.
  *
- * Each comparison runs in alternating rounds (reference, ours, reference, ours) and the best
- * round of each side counts, because the machine may be shared: a burst of someone else's
- * load then hits both sides alike. Memory is reported from the worst round.
+ * Each comparison runs in alternating rounds (reference, ours, reference, ours), because the
+ * machine may be shared: a burst of someone else's load then hits both sides alike. The video
+ * compares the rounds' medians, the images each side's best round. Memory is reported from
+ * the worst round.
  *
  * Options: `--only video` / `--only images` runs one half; `--cpu-prof` runs the servers
  * under `node --cpu-prof` and keeps the profiles (path printed at the end); BENCH_NODE_ARGS
@@ -84,8 +89,13 @@ const TIME_BUDGET_MS = 10 * 60_000;
 const RSS_SAMPLE_MS = 50;
 /** Rounds of each measurement; the best counts (the machine may be shared). */
 const VIDEO_ROUNDS = 3;
-/** issue 29 §3: ours / the bare sink, as the median over three runs of the bench. */
-const UPLOAD_RATIO_TARGET = 0.8;
+/**
+ * issue 42 §3: `upload_ratio_vs_synced`, the synced sink's time over ours (the same
+ * durability: an upload is acknowledged once its file is fsynced), judged on the medians of
+ * the rounds. `upload_ratio` against the bare sink (issue 29 §3's 0.8) is recorded beside it,
+ * not judged: that sink answers before the disk has the bytes.
+ */
+const UPLOAD_RATIO_VS_SYNCED_TARGET = 0.8;
 const pct = (share: number): string => `${Math.round(share * 100)} %`;
 const IMAGE_ROUNDS = 2;
 /**
@@ -518,6 +528,12 @@ interface VideoFigures {
   baselineRounds: number[];
   /** The sink with an fsync before its answer: the same durability as ours. */
   syncedRounds: number[];
+  /** CPU seconds of each round (Timed.cpuSeconds), in order. */
+  oursCpu: number[];
+  /** The part of oursCpu spent in ffprobe/ffmpeg children. */
+  oursChildrenCpu: number[];
+  baselineCpu: number[];
+  syncedCpu: number[];
   /** RSS of the round whose growth was largest: memory is reported pessimistically. */
   ours: RssReport;
   baseline: RssReport;
@@ -531,6 +547,11 @@ interface VideoFigures {
 }
 
 const growthOf = (r: RssReport): number => peakOf(r) - r.baselineBytes;
+const median = (list: number[]): number => {
+  const sorted = [...list].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
 
 /**
  * `priority: false`: adaptive streaming (HLS) is transcoded by a background job after the
@@ -544,12 +565,16 @@ async function timedUpload(target: Child, url: string, video: string, size: numb
   await sleep(500); // let the server settle after the flush
   const rss = watchRss(target.pid);
   const mainBefore = threadCpuMs(target.pid).main;
+  const treeBefore = treeCpuMs(target.pid);
+  const childrenBefore = childrenCpuMs(target.pid);
   const clientBefore = process.cpuUsage();
   const reply = await postFile(url, { path: video, size }, "big.mp4", "video/mp4", { ...VIDEO_HEADERS, "api-key": key }, agent);
   const client = process.cpuUsage(clientBefore);
   return {
     reply,
     rss: rss.stop(),
+    cpuSeconds: (treeCpuMs(target.pid) - treeBefore) / 1000,
+    childrenCpuSeconds: (childrenCpuMs(target.pid) - childrenBefore) / 1000,
     mainCpuShare: (threadCpuMs(target.pid).main - mainBefore) / reply.ms,
     clientCpuShare: (client.user + client.system) / 1000 / reply.ms,
   };
@@ -559,6 +584,14 @@ async function timedUpload(target: Child, url: string, video: string, size: numb
 interface Timed {
   reply: Reply;
   rss: RssReport;
+  /**
+   * CPU seconds the receiver spent on the round: every thread of its process plus the
+   * children it reaped meanwhile (ffprobe, ffmpeg, fallocate). Less noisy than wall time on a
+   * shared machine: what the upload costs, not what it waited for.
+   */
+  cpuSeconds: number;
+  /** The part of cpuSeconds spent in reaped children (ffprobe, ffmpeg). */
+  childrenCpuSeconds: number;
   /** CPU of the receiver's main (JavaScript) thread over the round's wall time: near 1 means it was the bound. */
   mainCpuShare: number;
   /** This client process's CPU (all threads) over the round's wall time. */
@@ -626,6 +659,10 @@ async function videoPhase(server: Server, key: string, video: string, clip: stri
     oursRounds: ours.map((r) => r.reply.ms / 1000),
     baselineRounds: base.map((r) => r.reply.ms / 1000),
     syncedRounds: synced.map((r) => r.reply.ms / 1000),
+    oursCpu: ours.map((r) => r.cpuSeconds),
+    oursChildrenCpu: ours.map((r) => r.childrenCpuSeconds),
+    baselineCpu: base.map((r) => r.cpuSeconds),
+    syncedCpu: synced.map((r) => r.cpuSeconds),
     ours: hungriest(ours).rss,
     baseline: hungriest(base).rss,
     oursFastest: fastest(ours).rss,
@@ -732,6 +769,19 @@ function processCpuMs(pid: number): number {
   // After the command name: field 14 (utime) and 15 (stime) of stat(5) are indexes 11 and 12 here.
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
+/** processCpuMs plus the CPU of the children it has reaped. */
+function treeCpuMs(pid: number): number {
+  return processCpuMs(pid) + childrenCpuMs(pid);
+}
+
+/** CPU ms of the children a process has reaped (cutime, cstime: fields 16 and 17 of stat(5)). */
+function childrenCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
+    .replace(/^.*\) /s, "")
+    .split(" ");
+  return ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS;
+}
+
 interface ThreadCpu {
   main: number;
   vips: number;
@@ -817,20 +867,33 @@ interface Section {
 /** Phase 1 on server A (embedded defaults). */
 async function videoSection(server: Server, key: string, video: string, clip: string, agent: Agent): Promise<Section> {
   const v = await videoPhase(server, key, video, clip, agent);
-  const oursSeconds = Math.min(...v.oursRounds);
-  const baselineSeconds = Math.min(...v.baselineRounds);
+  // The judged ratios are of the rounds' medians (issue 42: "medians of 3"); the best round of
+  // each side, what the figures before 6 December compared, is printed beside them.
+  const oursSeconds = median(v.oursRounds);
+  const baselineSeconds = median(v.baselineRounds);
+  const syncedSeconds = median(v.syncedRounds);
   const oursMbS = mib(v.bytes) / oursSeconds;
   const baseMbS = mib(v.bytes) / baselineSeconds;
-  const ratio = oursMbS / baseMbS;
-  const syncedSeconds = Math.min(...v.syncedRounds);
+  const ratio = baselineSeconds / oursSeconds;
   const ratioVsSynced = syncedSeconds / oursSeconds;
+  const bestVsSynced = Math.min(...v.syncedRounds) / Math.min(...v.oursRounds);
+  const bestVsBare = Math.min(...v.baselineRounds) / Math.min(...v.oursRounds);
+  const gib = v.bytes / 1024 ** 3;
+  const cpu = {
+    ours: median(v.oursCpu) / gib,
+    children: median(v.oursChildrenCpu) / gib,
+    synced: median(v.syncedCpu) / gib,
+    bare: median(v.baselineCpu) / gib,
+  };
+  const met = ratioVsSynced >= UPLOAD_RATIO_VS_SYNCED_TARGET;
   const growth = mib(growthOf(v.ours));
   // Where the time went (fastest round): until the first child the server was receiving the
   // body; the children are probe, remux, probe, thumbnail; after the last one: hashing,
   // storing, database, response.
   const spans = v.oursFastest.children;
-  const firstChild = spans[0]?.from ?? oursSeconds;
-  const lastChild = spans.length ? Math.max(...spans.map((c) => c.to)) : oursSeconds;
+  const fastestSeconds = Math.min(...v.oursRounds);
+  const firstChild = spans[0]?.from ?? fastestSeconds;
+  const lastChild = spans.length ? Math.max(...spans.map((c) => c.to)) : fastestSeconds;
   const seconds = (list: number[]) => list.map((x) => round(x)).join(", ");
   return {
     figures: {
@@ -840,15 +903,23 @@ async function videoSection(server: Server, key: string, video: string, clip: st
       baseline_seconds: round(baselineSeconds),
       baseline_mb_s: round(baseMbS),
       upload_ratio: round(ratio, 3),
+      upload_ratio_best: round(bestVsBare, 3),
       synced_baseline_seconds: round(syncedSeconds),
       synced_baseline_mb_s: round(mib(v.bytes) / syncedSeconds),
       upload_ratio_vs_synced: round(ratioVsSynced, 3),
+      upload_ratio_vs_synced_best: round(bestVsSynced, 3),
+      upload_cpu_s_per_gib: round(cpu.ours),
+      upload_children_cpu_s_per_gib: round(cpu.children),
+      synced_baseline_cpu_s_per_gib: round(cpu.synced),
+      baseline_cpu_s_per_gib: round(cpu.bare),
+      upload_cpu_rounds_seconds: v.oursCpu.map((x) => round(x)),
+      synced_baseline_cpu_rounds_seconds: v.syncedCpu.map((x) => round(x)),
       synced_baseline_rounds_seconds: v.syncedRounds.map((x) => round(x)),
       upload_rounds_seconds: v.oursRounds.map((x) => round(x)),
       baseline_rounds_seconds: v.baselineRounds.map((x) => round(x)),
       upload_receive_seconds: round(firstChild),
       upload_ffmpeg_seconds: round(lastChild - firstChild),
-      upload_after_ffmpeg_seconds: round(oursSeconds - lastChild),
+      upload_after_ffmpeg_seconds: round(fastestSeconds - lastChild),
       rss_baseline_mb: round(mib(v.ours.baselineBytes), 1),
       rss_peak_mb: round(mib(peakOf(v.ours)), 1),
       rss_growth_mb: round(growth, 1),
@@ -864,16 +935,18 @@ async function videoSection(server: Server, key: string, video: string, clip: st
       stored_video_bytes: v.stored.size ?? null,
       stored_video_seconds: v.stored.duration ?? null,
     },
-    pass: { upload_ratio: ratio >= UPLOAD_RATIO_TARGET, rss_growth_mb: growth < 150 },
+    pass: { upload_ratio_vs_synced: met, rss_growth_mb: growth < 150 },
     lines: [
-      `1 GiB video (${v.bytes} bytes, H.264 + AAC MP4, ${v.stored.duration ?? "?"} s) streamed from disk to POST /api/upload, best of ${VIDEO_ROUNDS}`,
-      `  ours       ${round(oursMbS)} MB/s (${round(oursSeconds)} s; rounds: ${seconds(v.oursRounds)} s)`,
-      `             receiving ~${round(firstChild)} s, ffprobe/ffmpeg ~${round(lastChild - firstChild)} s, then hashing/storing/DB ~${round(oursSeconds - lastChild)} s:`,
+      `1 GiB video (${v.bytes} bytes, H.264 + AAC MP4, ${v.stored.duration ?? "?"} s) streamed from disk to POST /api/upload, median of ${VIDEO_ROUNDS}`,
+      `  ours       ${round(oursMbS)} MB/s (${round(oursSeconds)} s; rounds: ${seconds(v.oursRounds)} s; CPU ${seconds(v.oursCpu)} s)`,
+      `             fastest round ${round(fastestSeconds)} s: receiving ~${round(firstChild)} s, ffprobe/ffmpeg ~${round(lastChild - firstChild)} s, then hashing/storing/DB ~${round(fastestSeconds - lastChild)} s:`,
       ...spans.map((c) => `               ${c.tool} → ${c.target}: ${round(c.from, 1)}–${round(c.to, 1)} s`),
       `  baseline   ${round(baseMbS)} MB/s (${round(baselineSeconds)} s; rounds: ${seconds(v.baselineRounds)} s; bare node:http server writing the body to a file)`,
       `             sink main thread ${pct(v.baselineMainCpu)} busy (${v.baselineMainCpu >= SATURATED_CPU ? "saturated" : "not saturated: bound by the disk or this client"}), client ${pct(v.baselineClientCpu)}; our main thread ${pct(v.oursMainCpu)}`,
-      `  synced     ${round(mib(v.bytes) / syncedSeconds)} MB/s (${round(syncedSeconds)} s; rounds: ${seconds(v.syncedRounds)} s; the same sink, fsync before it answers)`,
-      `  ratio      ${round(ratio, 3)}  (target >= ${UPLOAD_RATIO_TARGET}: ${mark(ratio >= UPLOAD_RATIO_TARGET)}); against the synced sink ${round(ratioVsSynced, 3)}`,
+      `  synced     ${round(mib(v.bytes) / syncedSeconds)} MB/s (${round(syncedSeconds)} s; rounds: ${seconds(v.syncedRounds)} s; CPU ${seconds(v.syncedCpu)} s; the same sink, fsync before it answers)`,
+      `  vs synced  ${round(ratioVsSynced, 3)}  (target >= ${UPLOAD_RATIO_VS_SYNCED_TARGET}: ${mark(met)}); best rounds ${round(bestVsSynced, 3)}`,
+      `  vs bare    ${round(ratio, 3)}  (recorded, not judged); best rounds ${round(bestVsBare, 3)}`,
+      `  CPU / GiB  ours ${round(cpu.ours)} s (${round(cpu.children)} s of it ffprobe/ffmpeg), synced sink ${round(cpu.synced)} s, bare sink ${round(cpu.bare)} s (process and reaped children, median round) → ours / synced ${round(cpu.ours / cpu.synced, 2)}`,
       `  server RSS ${round(mib(v.ours.baselineBytes), 1)} MB before, ${round(mib(peakOf(v.ours)), 1)} MB peak → growth ${round(growth, 1)} MB, worst round (target < 150: ${mark(growth < 150)})`,
       `             sampled peak ${round(mib(v.ours.sampledPeakBytes), 1)} MB (${v.ours.samples} samples), kernel VmHWM ${v.ours.hwmPeakBytes === null ? "n/a" : round(mib(v.ours.hwmPeakBytes), 1)} MB; ffmpeg children peak ${round(mib(v.ours.childrenPeakBytes), 1)} MB; baseline sink growth ${round(mib(growthOf(v.baseline)), 1)} MB`,
     ],
@@ -1090,7 +1163,7 @@ async function main(only: "video" | "images" | null): Promise<void> {
     ...(Object.assign({}, ...sections.map((s) => s.figures)) as Record<string, Figure>),
     targets: {
       rss_growth_mb: "< 150",
-      upload_ratio: `>= ${UPLOAD_RATIO_TARGET}`,
+      upload_ratio_vs_synced: `>= ${UPLOAD_RATIO_VS_SYNCED_TARGET}`,
       image_ratio: ">= 0.7",
       default_503: "0",
       default_rss_growth_mb: "< 150",

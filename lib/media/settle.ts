@@ -9,3 +9,10 @@ export async function settleBoth<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A
   if (rb.status === "rejected") throw rb.reason;
   return [ra.value, rb.value];
 }
+
+/** settleBoth for any number: every result, or the first failure in argument order once all have finished. */
+export async function settleAll<T extends readonly unknown[] | []>(promises: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const results = await Promise.allSettled(promises);
+  for (const r of results) if (r.status === "rejected") throw r.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+}

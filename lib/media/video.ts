@@ -35,7 +35,7 @@ import { matroskaToMp4 } from "./matroska-to-mp4";
 import { movToMp4 } from "./mov-to-mp4";
 import { probeInput } from "./probe-input";
 import { displaySize, durationOf, primaryAudio, primaryVideo, type ProbeResult, type ProbeStream } from "./probe";
-import { settleBoth } from "./settle";
+import { settleAll } from "./settle";
 import { openImage } from "./sharp";
 import { sniffFile, type SniffedFormat, type VideoFormat } from "./sniff";
 
@@ -119,10 +119,8 @@ export async function processVideo(input: string, output: string, thumbnail: str
         const { transcoded } = fast
           ? { transcoded: false }
           : await writeMp4(input, output, plan, { keepMetadata: opts.keepMetadata, clock });
-        // The probe verifies what was written; the still frame does not have to wait for it.
         const duration = durationOf(probe, plan.video) ?? 0;
-        const [out, thumb] = await settleBoth(describeMp4(output, clock.run()), writeThumbnail(output, thumbnail, duration, clock));
-        await verifyDecodes(output, out.duration || duration, clock);
+        const [out, thumb] = await checkWritten(output, thumbnail, duration, clock);
         return { ...out, mime: "video/mp4", ext: "mp4", thumbnail: thumb, transcoded };
       } catch (error) {
         await Promise.all([rm(output, { force: true }), rm(thumbnail, { force: true })]);
@@ -248,6 +246,29 @@ export async function describeMp4(
   return { width, height, duration, size };
 }
 
+/**
+ * What the reply needs of the written MP4, side by side: its probe (which verifies it), the
+ * still frame, and the decode checks of its first and last second. Only the last second's
+ * check waits, for the written duration; the rest overlap, so an upload's reply waits for the
+ * longest of them, not their sum (docs/performance.md, "Uploads"). A failure is reported in
+ * the order they used to run: probe, still frame, start, end.
+ */
+async function checkWritten(
+  output: string,
+  thumbnail: string,
+  duration: number,
+  clock: JobClock,
+): Promise<[Awaited<ReturnType<typeof describeMp4>>, VideoResult["thumbnail"]]> {
+  const described = describeMp4(output, clock.run());
+  const [out, thumb] = await settleAll([
+    described,
+    writeThumbnail(output, thumbnail, duration, clock),
+    verifyWindows(output, duration, clock, "start"),
+    described.then((d) => verifyWindows(output, d.duration || duration, clock, "end")),
+  ]);
+  return [out, thumb];
+}
+
 /** Seconds decoded at each end of a video by verifyDecodes. */
 export const DECODE_CHECK_SECONDS = 1;
 
@@ -260,8 +281,14 @@ export const DECODE_CHECK_SECONDS = 1;
  * all (the data ends before the index says) fails too.
  */
 export async function verifyDecodes(video: string, duration: number, clock: JobClock): Promise<void> {
+  await verifyWindows(video, duration, clock, "start");
+  await verifyWindows(video, duration, clock, "end");
+}
+
+/** One end's window of verifyDecodes; the end's only where the video is longer than both windows. */
+async function verifyWindows(video: string, duration: number, clock: JobClock, which: "start" | "end"): Promise<void> {
   const last = Math.max(0, duration - DECODE_CHECK_SECONDS);
-  const starts = last > DECODE_CHECK_SECONDS ? [0, last] : [0];
+  const starts = which === "start" ? [0] : last > DECODE_CHECK_SECONDS ? [last] : [];
   for (const at of starts) {
     let decoded = 0;
     try {

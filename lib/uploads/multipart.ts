@@ -14,6 +14,7 @@ import { finished, pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { DomainError } from "@/lib/errors";
 import { abandonRequestBody, requestBody } from "@/lib/files/request-body";
+import { useNativeBoundarySearch } from "./boundary-search";
 import { receiveGate, type Ticket } from "./receive-gate";
 import { writeBehind } from "./write-behind";
 
@@ -160,7 +161,7 @@ function urlEntry(index: number, url: string, maxFiles: number): ReceivedFile {
 /** A busboy parser for the body's boundary; a bad boundary is 400. */
 function multipartParser(contentType: string, maxFileBytes: number): busboy.Busboy {
   try {
-    return busboy({
+    const parser = busboy({
       headers: { "content-type": contentType },
       // Browsers and curl send file names as raw UTF-8; busboy's default decodes them as latin1.
       defParamCharset: "utf8",
@@ -169,6 +170,8 @@ function multipartParser(contentType: string, maxFileBytes: number): busboy.Busb
       highWaterMark: STREAM_BUFFER_BYTES,
       fileHwm: STREAM_BUFFER_BYTES,
     });
+    useNativeBoundarySearch(parser);
+    return parser;
   } catch {
     throw new DomainError("invalid_request", "The multipart body could not be parsed (bad boundary).");
   }
