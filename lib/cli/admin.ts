@@ -1,8 +1,4 @@
-/**
- * The admin CLI without its process concerns: arguments in, one JSON object and an exit
- * code out. scripts/admin.ts wires it to argv, stdout and the configured database; tests
- * call it directly against their own database.
- */
+/** The admin CLI without its process concerns (scripts/admin.ts wires argv, stdout and the database); tests call it directly. */
 import { settleWebhookEvents } from "@/lib/webhooks/events";
 import { listenForPostEvents } from "@/lib/webhooks/post-events";
 import { DomainError, errorBody, errorBodyOf, isDomainError } from "@/lib/errors";
@@ -16,9 +12,8 @@ export interface AdminResult {
 }
 
 export interface AdminOptions {
-  /** Runs once the command and its flags are valid, before the database is used (migrations). */
+  /** Runs once the flags are valid, before the database is used (migrations). */
   beforeRun?: () => Promise<unknown>;
-  /** Where unexpected errors are described in full (the JSON answer carries only a summary). */
   log?: (message: string) => void;
 }
 
