@@ -47,6 +47,7 @@ export const BUCKETS = {
   tags_read: perUser(60, 60), // GET /tags
   tags_write: perUser(30, 60), // create, change, delete a tag
   qr: perUser(30, 60), // GET /posts/{code}/qr, GET /links/{code}/qr (a PNG is drawn on the CPU)
+  // Relay only
   block: perUser(10, 60),
   unblock: perUser(10, 60),
   follow: perUser(30, 60),
