@@ -47,8 +47,7 @@ export function flushActivity(): Promise<void> {
       await write("app", appIds, apps, at);
       await write("relaySession", sessionIds, sessions, at);
     } catch (error) {
-      // Bookkeeping: a failed write must not fail anything else; the next use marks again.
-      // The database away is logged once per outage (docs/faults.md).
+      // A failed write fails nothing else (the next use marks again); an outage is logged once (docs/faults.md).
       if (!isDependencyUnavailable(error)) console.error("key activity not recorded", error);
     }
   });

@@ -75,8 +75,7 @@ function ended(found: Resolved): boolean {
 
 function noteActivity(found: Resolved): Principal {
   if (found.lastActiveAt !== undefined && Date.now() - found.lastActiveAt > ACTIVITY_RESOLUTION_MS) {
-    // Not awaited: activity must not slow or fail the request. Written in batches that leave
-    // every cache entry current (lib/db/unannounced.ts): this entry keeps the new time itself.
+    // Not awaited; batched without moving the change number (lib/db/unannounced.ts), so this entry keeps the time itself.
     found.lastActiveAt = Date.now();
     markUsed(found.principal);
   }

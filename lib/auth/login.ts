@@ -36,8 +36,7 @@ export const TWO_FACTOR_REQUIRED = "This account uses two-factor sign-in: a code
 
 /** The first factor: the user id when login and password are right and the account is not suspended. */
 export async function checkPassword(input: Pick<SignInInput, "login" | "password" | "ip">): Promise<string> {
-  // Both are stored lower-case. Usernames cannot contain "@" (lib/users/accounts.ts), so
-  // an "@" means an email address.
+  // Usernames cannot contain "@" (lib/users/accounts.ts), so an "@" means an email address.
   const login = input.login.trim().toLowerCase();
   const user = await db().user.findUnique({
     where: login.includes("@") ? { email: login } : { username: login },

@@ -88,8 +88,7 @@ export async function requestPasswordReset(login: string, ip: string): Promise<v
     where: value.includes("@") ? { email: value } : { username: value },
     select: { id: true, email: true, displayUsername: true, suspended: true },
   });
-  // A suspended account gets no link (issue 39 §4): it could not sign in with it anyway, and
-  // the answer stays the same, so suspension cannot be probed here either.
+  // No link for a suspended account (issue 39 §4), with the same answer, so suspension cannot be probed.
   if (!user?.email || user.suspended) return;
   const account = await store.hit(`reset:account:${user.id}`, RESET_ACCOUNT_LIMIT, RESET_WINDOW_SECONDS);
   if (!account.allowed) return;
@@ -138,7 +137,6 @@ export async function resetPassword(token: string, newPassword: string): Promise
   await db().$transaction([
     db().user.update({ where: { id: reset.userId }, data: { passwordHash } }),
     db().relaySession.deleteMany({ where: { userId: reset.userId } }),
-    // Other links of the account stop working too.
     db().passwordReset.deleteMany({ where: { userId: reset.userId, id: { not: reset.id } } }),
   ]);
   await afterPasswordChange(reset.userId, "reset");

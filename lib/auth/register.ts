@@ -37,7 +37,6 @@ export async function signUp(input: SignUpInput): Promise<SignedIn> {
     name: deviceName(input.userAgent, input.device),
     userAgent: input.userAgent ?? undefined,
     ip: input.ip,
-    // The password was chosen a moment ago.
     confirmed: true,
   });
 }

@@ -72,8 +72,7 @@ export async function resolveWebSessionToken(token: string): Promise<WebSession 
     return null;
   }
   if (Date.now() - session.lastActiveAt.getTime() > ACTIVITY_RESOLUTION_MS) {
-    // Not awaited: bookkeeping must not slow or fail the request.
-    // Moves no change number: no read cache reads the column (lib/db/unannounced.ts).
+    // Not awaited, and moves no change number (lib/db/unannounced.ts).
     stampActivity("relaySession", [sid], new Date()).catch(() => {});
   }
   const { user } = session;

@@ -32,8 +32,6 @@ import { importCommands } from "./import-commands";
 import { mediaCommands } from "./media-commands";
 import { settingsCommands } from "./settings-commands";
 
-// ───────────── flag types ─────────────
-
 const flagError =
   (problem: string) =>
   (issue: { input?: unknown }): string =>
@@ -87,8 +85,6 @@ const audit = (action: string, target: AuditTarget, detail?: Record<string, unkn
 
 const CLIENTS = ["sharex", "sharex-links", "chatterino", "flameshot"] as const;
 const client = oneOf(CLIENTS);
-
-// ───────────── the commands ─────────────
 
 export type { Command, CommandOutput } from "./command";
 
@@ -306,8 +302,6 @@ export const COMMANDS: readonly Command[] = [
     return { entries: page.items.map(auditJson), has_more: page.hasMore };
   }),
 ];
-
-// ───────────── output shapes ─────────────
 
 const reportUserJson = (u: ReportUser) => ({ id: u.id, username: u.username, suspended: u.suspended });
 

@@ -23,9 +23,8 @@ export function issueKey(kind: KeyKind): IssuedKey {
 }
 
 export function hashKey(key: string): string {
-  // The one-shot hash costs less than createHash, and every cached read hashes its key
-  // (docs/performance.md, "The cached post reply kept, cheaper cache hits and key hashes").
-  // Same digest (tests/auth/key-hash.test.ts).
+  // The one-shot hash costs less than createHash, and every cached read hashes its key (docs/performance.md,
+  // "The cached post reply kept, cheaper cache hits and key hashes").
   return hash("sha256", key, "hex");
 }
 

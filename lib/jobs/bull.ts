@@ -34,8 +34,7 @@ function connection(url: string) {
 export function openBullTransport(url: string, consume?: (jobId: string) => Promise<void>, name: string = queueName()): BullTransport {
   const opened = loadBullmq().then(({ Queue, Worker }) => {
     const queue: BullQueue = new Queue(name, { connection: connection(url) });
-    // ioredis reports every failed reconnect: folded into one line per outage and one when
-    // it is back (lib/faults/outages.ts, docs/faults.md). The Job rows carry on meanwhile.
+    // Every failed reconnect folded into one line per outage (docs/faults.md); the Job rows carry on.
     queue.on("error", (e) => markDown("redis", e));
     const worker: BullWorker | undefined = consume
       ? new Worker(name, async (job) => consume(String((job.data as { id?: unknown }).id ?? "")), {

@@ -63,7 +63,6 @@ export async function enqueueJob(kind: string, payload: unknown, opts: EnqueueOp
   const existing = await client.job.findUnique({ where: { key: opts.key } });
   if (existing && (existing.state === "queued" || existing.state === "running")) return existing;
   if (existing) {
-    // A finished job with the same key: run it again from scratch.
     return client.job.update({
       where: { id: existing.id },
       data: { ...data, state: "queued", attempts: 0, lastError: null, runAt: opts.runAt ?? new Date(), lockedBy: null, lockedUntil: null },

@@ -48,8 +48,7 @@ export async function reportPost(code: string, input: ReportInput): Promise<File
   // readPost answers 404 for missing or hidden posts and 403 `moderated` to non-owners.
   const { post, owner } = await readPost(code, viewerFor(input.reporterId));
   if (owner) throw new DomainError("forbidden", "You cannot report your own post.");
-  // Only the author's block counts here (the spec's wording): someone who blocked an
-  // author can still report that author's posts, since blocking and reporting go together.
+  // Only the author's block counts (the spec's wording): blocking and reporting go together.
   if (post.userId && (await blocks(post.userId, input.reporterId))) {
     throw new DomainError("blocked", "The author of this post has blocked you.");
   }

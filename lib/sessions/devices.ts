@@ -36,7 +36,6 @@ async function pruneSessions(userId: string, keepId: string): Promise<void> {
   const surplus = await db().relaySession.findMany({
     where: { userId, id: { not: keepId } },
     orderBy: [{ lastActiveAt: "desc" }, { id: "desc" }],
-    // The new session takes one of the places.
     skip: MAX_SESSIONS_PER_USER - 1,
     select: { id: true },
   });

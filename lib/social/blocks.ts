@@ -26,7 +26,6 @@ export async function blockUser(userId: string, ref: string): Promise<void> {
       await forgetNotificationsBetween(tx, userId, target.id);
     });
   } catch (error) {
-    // Already blocked: the first block already did the rest.
     if (!isUniqueViolation(error)) throw error;
   }
 }

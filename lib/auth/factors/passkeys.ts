@@ -172,8 +172,7 @@ export async function verifyPasskeySignIn(response: AuthenticationResponseJSON):
     throw new DomainError("unauthorized", NOT_RECOGNISED);
   }
   if (!verified.verified) throw new DomainError("unauthorized", NOT_RECOGNISED);
-  // The signature counter only grows (authenticators that keep none always send 0): a
-  // conditional update, so a cloned authenticator replaying an old counter loses the race.
+  // A conditional update: a cloned authenticator replaying an old signature counter loses the race.
   const newCounter = BigInt(verified.authenticationInfo.newCounter);
   await db().passkey.updateMany({
     where: { id: stored.id, ...(newCounter > 0n ? { counter: { lt: newCounter } } : {}) },
