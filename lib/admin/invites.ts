@@ -1,16 +1,11 @@
-/**
- * Invite codes for REGISTRATION=invite (docs/admin.md). Sign-up claims a code that exists,
- * is unused and has not expired (lib/auth/register.ts); these are the operator's verbs to
- * make, list and revoke them. A revoked code is deleted, so sign-up cannot claim it; the
- * audit log keeps that it existed.
- */
+/** Invite codes for REGISTRATION=invite (docs/admin.md); a revoked code is deleted, and the audit log keeps that it existed. */
 import { randomBytes } from "node:crypto";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
 import { recordAudit, type Actor } from "@/lib/audit/log";
 
-/** Codes expire unless used: a forgotten code should not open the instance for ever. */
+/** A forgotten code should not open the instance for ever. */
 export const INVITE_DEFAULT_DAYS = 7;
 export const INVITE_MAX_DAYS = 365;
 const DAY_MS = 86_400_000;
@@ -19,7 +14,6 @@ export type InviteStatus = "unused" | "used" | "expired";
 
 export interface InviteRecord {
   code: string;
-  /** Where the invited person signs up, with the code filled in. */
   url: string;
   status: InviteStatus;
   createdAt: Date;
@@ -66,11 +60,7 @@ const inviteSelect = {
   usedBy: { select: { displayUsername: true } },
 } as const;
 
-/**
- * 120 random bits in URL-safe characters: unguessable, and pastes cleanly into the form. Never
- * one that starts with a dash: `invite revoke --code --x…` would read it as a flag (1 draw in
- * 64 starts with one; drawing again costs a few bits of 120).
- */
+/** 120 random bits; never a leading dash, which `invite revoke --code` would read as a flag. */
 export function newInviteCode(random: (size: number) => Buffer = randomBytes): string {
   for (;;) {
     const code = random(15).toString("base64url");
@@ -78,7 +68,6 @@ export function newInviteCode(random: (size: number) => Buffer = randomBytes): s
   }
 }
 
-/** A new single-use code, valid for `days` (1 to 365, default 7). */
 export async function createInvite(actor: Actor, input: { days?: number } = {}, now: Date = new Date()): Promise<InviteRecord> {
   const days = input.days ?? INVITE_DEFAULT_DAYS;
   if (!Number.isInteger(days) || days < 1 || days > INVITE_MAX_DAYS) {
@@ -93,7 +82,6 @@ export async function createInvite(actor: Actor, input: { days?: number } = {}, 
   return toRecord(row, now);
 }
 
-/** Newest first; `limit` of them, and whether more exist. */
 export async function listInvites(
   input: { limit: number },
   now: Date = new Date(),
@@ -106,10 +94,7 @@ export async function listInvites(
   return { invites: rows.slice(0, input.limit).map((r) => toRecord(r, now)), hasMore: rows.length > input.limit };
 }
 
-/**
- * Revokes an unused (or expired) code by deleting it. A used code is part of an account's
- * history and stays: revoking it is `invalid_request`.
- */
+/** A used code is part of an account's history: revoking it is `invalid_request`. */
 export async function revokeInvite(actor: Actor, code: string): Promise<{ code: string; revoked: true }> {
   const row = await db().invite.findUnique({ where: { code }, select: { usedAt: true, usedById: true } });
   if (!row) throw new DomainError("not_found", `No invite '${code}'.`);

@@ -1,7 +1,4 @@
-/**
- * The console's overview figures (docs/admin.md). Each is one aggregate query; uploads per
- * day are the sums of UsageDay (written by every successful upload, users and teams).
- */
+/** The console's overview figures (docs/admin.md), one aggregate query each. */
 import { db } from "@/lib/db/client";
 
 export const OVERVIEW_DAYS = 30;
@@ -12,7 +9,7 @@ export interface Overview {
   posts: number;
   files: number;
   bytesStored: number;
-  /** The last OVERVIEW_DAYS UTC days, oldest first, days without uploads included as 0. */
+  /** Oldest first, days without uploads as 0. */
   uploadsPerDay: { day: string; uploads: number; bytes: number }[];
   jobsWaiting: number;
   jobsRunning: number;

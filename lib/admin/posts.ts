@@ -1,9 +1,4 @@
-/**
- * The console's post decisions (docs/admin.md): the moderation queue (every post under
- * moderation, whether the auto-moderator or an operator put it there), releasing,
- * moderating and deleting a post, and the admin-only previews of quarantined files.
- * Moderation itself is lib/posts/moderation.ts, as used by the CLI's `post moderate`.
- */
+/** The console's post decisions (docs/admin.md); moderation itself is lib/posts/moderation.ts, as the CLI uses it. */
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
 import { moderatePost, unmoderatePost, type PostModerationState } from "@/lib/posts/moderation";
@@ -16,7 +11,6 @@ export interface PreviewFile {
   index: number;
   name: string;
   mimeType: string;
-  /** Videos have a still (their thumbnail); images are their own preview. */
   hasThumbnail: boolean;
 }
 
@@ -38,7 +32,6 @@ export interface ModerationQueue {
   pageCount: number;
 }
 
-/** Previews shown per post: enough to judge, few enough to keep the page light. */
 const PREVIEW_FILES = 4;
 
 const queuedSelect = {
@@ -78,7 +71,7 @@ const toQueued = (row: QueuedRow): QueuedPost => ({
   files: row.files.map((f) => ({ index: f.index, name: f.name, mimeType: f.mimeType, hasThumbnail: f.thumbnailKey !== null })),
 });
 
-/** Posts under moderation, oldest first: the queue is worked from the longest-waiting post. */
+/** Oldest first: the queue is worked from the longest-waiting post. */
 export async function moderationQueue(input: { page?: number; pageSize?: number } = {}): Promise<ModerationQueue> {
   const pageSize = input.pageSize ?? MODERATION_PAGE_SIZE;
   const where = { moderated: true };
@@ -95,7 +88,6 @@ export async function moderationQueue(input: { page?: number; pageSize?: number 
   return { posts: rows.map(toQueued), total, page, pageCount };
 }
 
-/** The preview files of the given posts (report previews), by code. */
 export async function postPreviews(codes: readonly string[]): Promise<Map<string, QueuedPost>> {
   if (codes.length === 0) return new Map();
   const rows = await db().post.findMany({ where: { code: { in: [...new Set(codes)] } }, select: queuedSelect });
@@ -104,21 +96,18 @@ export async function postPreviews(codes: readonly string[]): Promise<Map<string
 
 const postTarget = (code: string) => ({ type: "post" as const, id: code, label: code });
 
-/** Releases a post from moderation: it is served again as its privacy says. */
 export async function releasePost(actor: Actor, code: string): Promise<PostModerationState> {
   const post = await unmoderatePost(code);
   await recordAudit(actor, "post.release", postTarget(post.code));
   return post;
 }
 
-/** Quarantines a post (from a report): others get 403 `moderated` until it is released. */
 export async function quarantinePost(actor: Actor, code: string): Promise<PostModerationState> {
   const post = await moderatePost(code);
   await recordAudit(actor, "post.moderate", postTarget(post.code));
   return post;
 }
 
-/** Deletes a post and its stored files for good. */
 export async function removePost(actor: Actor, code: string): Promise<void> {
   const row = await db().post.findUnique({ where: { code }, select: { title: true, user: { select: { displayUsername: true } } } });
   if (!row) throw new DomainError("not_found", `No post '${code}'.`);
@@ -132,11 +121,7 @@ export interface PreviewObject {
   mimeType: string;
 }
 
-/**
- * The stored object behind an admin preview: file `index` of post `code`, or its still
- * (`thumbnail`). Served only by the console's admin-only route, never by the CDN, which
- * answers 403 `moderated` for these posts (docs/admin.md).
- */
+/** Served only by the console's admin-only route, never by the CDN, which answers 403 `moderated` (docs/admin.md). */
 export async function previewObject(code: string, index: number, thumbnail: boolean): Promise<PreviewObject | null> {
   const file = await db().file.findFirst({
     where: { index, post: { code } },

@@ -1,14 +1,9 @@
-/**
- * The console's reports queue (docs/admin.md): the same rows as the CLI's `report list`
- * and `report resolve` (lib/reports/review.ts), with previews of reported posts, and the
- * decision recorded in the audit log.
- */
+/** The console's reports queue (docs/admin.md): the CLI's rows, with previews, the decision audited. */
 import { listReports, resolveReport, type ReportRecord, type ReportStatus } from "@/lib/reports/review";
 import { recordAudit, type Actor } from "@/lib/audit/log";
 import { postPreviews, type QueuedPost } from "./posts";
 
 export interface QueuedReport extends ReportRecord {
-  /** The reported post's (or the reported comment's post's) previews, when it still exists. */
   post: QueuedPost | null;
 }
 
@@ -17,7 +12,6 @@ export interface ReportQueue {
   hasMore: boolean;
 }
 
-/** Open reports, newest first, as `report list --open` lists them. */
 export async function reportQueue(limit = 50): Promise<ReportQueue> {
   const { reports, hasMore } = await listReports({ openOnly: true, limit });
   const codes = reports.flatMap((r) =>
@@ -33,7 +27,6 @@ export async function reportQueue(limit = 50): Promise<ReportQueue> {
   };
 }
 
-/** Closes a report as resolved (acted on) or dismissed (nothing wrong); deciding again overwrites. */
 export async function decideReport(
   actor: Actor,
   id: string,

@@ -1,8 +1,4 @@
-/**
- * User roles (docs/admin.md): `admin` opens the operator's console, `user` is everyone
- * else. The role is read from the database on every admin request, so a demotion takes
- * effect at once, also for a signed-in session.
- */
+/** User roles (docs/admin.md), read on every admin request so a demotion takes effect at once. */
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
 import { requireUser } from "@/lib/users/accounts";
@@ -13,26 +9,20 @@ export type Role = (typeof ROLES)[number];
 
 export const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
 
-/** The user's role; null for an unknown id. Anything but "admin" in the column is a user. */
+/** Null for an unknown id; anything but "admin" is a user. */
 export async function roleOf(userId: string): Promise<Role | null> {
   const row = await db().user.findUnique({ where: { id: userId }, select: { role: true } });
   if (!row) return null;
   return row.role === "admin" ? "admin" : "user";
 }
 
-/**
- * Whether the account may use the console: an admin who is not suspended (a suspended
- * admin's sessions still exist, and suspension must take every power away).
- */
+/** Not suspended either: a suspended admin's sessions still exist, and suspension must take every power away. */
 export async function isActiveAdmin(userId: string): Promise<boolean> {
   const row = await db().user.findUnique({ where: { id: userId }, select: { role: true, suspended: true } });
   return row?.role === "admin" && !row.suspended;
 }
 
-/**
- * Sets the role of the user `userRef` (username or id). On the web an admin cannot change
- * their own role, so nobody demotes themselves by a slip; the CLI can always repair roles.
- */
+/** Not one's own role on the web, so nobody demotes themselves by a slip; the CLI can always repair roles. */
 export async function setRole(actor: Actor, userRef: string, role: Role): Promise<{ id: string; username: string; role: Role }> {
   if (!isRole(role)) throw new DomainError("invalid_request", `Unknown role '${String(role)}'.`);
   const user = await requireUser(userRef);

@@ -1,9 +1,4 @@
-/**
- * The console's user management (docs/admin.md): search and detail reads, and the
- * operator's levers on an account. Each verb is the account function the admin CLI has
- * always used (lib/users/accounts.ts) plus an audit entry, so the web and the CLI change
- * accounts the same way and both leave a trace.
- */
+/** The console's user management (docs/admin.md): each verb is the CLI's account function plus an audit entry. */
 import { db } from "@/lib/db/client";
 import { afterPosition, keysetPage, newestFirst, type Page, type Position } from "@/lib/db/paging";
 import { DomainError } from "@/lib/errors";
@@ -30,7 +25,6 @@ export interface AdminUserRow {
 export interface UserSearch {
   users: AdminUserRow[];
   total: number;
-  /** 1-based, clamped to the pages that exist. */
   page: number;
   pageCount: number;
 }
@@ -69,10 +63,8 @@ const toRow = (row: UserRow): AdminUserRow => ({
 });
 
 /**
- * Users whose name contains `query`, newest first, by page numbers: an operator jumps
- * between pages, and the list is small next to posts. Usernames are stored lower-case, so
- * a lower-cased LIKE is case-insensitive on SQLite and PostgreSQL alike. Raw SQL because
- * Prisma's `contains` leaves `_` and `%` as wildcards, and `_` is common in usernames.
+ * Users whose name contains `query`, by page numbers. Raw SQL: Prisma's `contains` leaves `_`
+ * and `%` as wildcards, and `_` is common in usernames (stored lower-case, so LIKE is enough).
  */
 export async function searchUsers(input: { query?: string; page?: number; pageSize?: number }): Promise<UserSearch> {
   const query = input.query?.trim().toLowerCase() ?? "";
@@ -119,7 +111,6 @@ export interface AdminUserDetail extends AdminUserRow {
   postCount: number;
 }
 
-/** One user with their levers' current values and their newest posts (any privacy). */
 export async function userDetail(userId: string, postLimit = 50): Promise<AdminUserDetail> {
   const row = await db().user.findUnique({
     where: { id: userId },
@@ -162,7 +153,7 @@ export async function changePlan(actor: Actor, userRef: string, plan: Plan): Pro
   return user;
 }
 
-/** Suspends the account. An admin cannot suspend themselves on the web (they would lose the console mid-action). */
+/** An admin cannot suspend themselves on the web (they would lose the console mid-action). */
 export async function suspendAccount(actor: Actor, userRef: string): Promise<Account> {
   const found = await requireUser(userRef);
   if (actor.userId === found.id) throw new DomainError("forbidden", "You cannot suspend yourself.");
@@ -177,7 +168,6 @@ export async function unsuspendAccount(actor: Actor, userRef: string): Promise<A
   return user;
 }
 
-/** Sets the weekly quota in bytes; null returns to the plan's quota. */
 export async function changeQuota(actor: Actor, userRef: string, bytes: number | null): Promise<Account> {
   const user = await setQuotaOverride((await requireUser(userRef)).id, bytes);
   await recordAudit(actor, "user.quota", target(user), { quota: bytes });
@@ -190,11 +180,7 @@ export async function changePriorityMinutes(actor: Actor, userRef: string, minut
   return user;
 }
 
-/**
- * A one-time password-reset link for the user (docs/web-auth.md, "Passwords"), for the
- * operator to hand over by a channel they trust. The audit entry records that a link was
- * issued and until when, never the link itself.
- */
+/** A one-time reset link for the operator to hand over; the audit entry never holds the link itself. */
 export async function issueUserResetLink(actor: Actor, userRef: string): Promise<{ user: Account; url: string; expiresAt: Date }> {
   const user = await requireUser(userRef);
   const { url, expiresAt } = await issueResetLink(user.id, actor.userId ?? `${actor.source}:${actor.name}`);
@@ -202,12 +188,7 @@ export async function issueUserResetLink(actor: Actor, userRef: string): Promise
   return { user, url, expiresAt };
 }
 
-/**
- * Deletes the account and everything of it (docs/account-deletion.md), teams it owns
- * included: the operator decides for the members. An admin cannot delete their own account
- * on the web (they would lose the console mid-action; the settings page is for that).
- * Audited (`user.delete`) before anything goes, so the entry stays whatever happens next.
- */
+/** Teams it owns included; not one's own account on the web. Audited before anything goes, so the entry stays. */
 export async function deleteUserAccount(actor: Actor, userRef: string): Promise<DeletedAccount> {
   const user = await requireUser(userRef);
   if (actor.userId === user.id) throw new DomainError("forbidden", "You cannot delete your own account here; use your settings.");
@@ -219,11 +200,9 @@ export interface UserListFilter {
   suspended?: boolean;
   plan?: Plan;
   limit: number;
-  /** Continue after this user (newest first; the cursor of the last page's `next`). */
   after?: Position;
 }
 
-/** Users matching every filter given, newest first, keyset-paged (`admin user list`). */
 export async function listUsers(filter: UserListFilter): Promise<Page<AdminUserRow>> {
   const where = {
     ...(filter.role ? { role: filter.role } : {}),

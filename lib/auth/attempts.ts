@@ -1,48 +1,25 @@
 /**
- * Limits on password guessing (POST /relay/auth/login and the web sign-in, which calls the
- * same function) and on account creation (POST /relay/auth/register and the web sign-up). These endpoints have no key, so the table-driven per-user
- * buckets of the dispatcher cannot apply; the counters live here, in the same counter
- * store (memory, or Redis shared by every instance).
- *
- * Sign-in failures are counted twice, and either count can refuse:
- * - per account: stops guessing one account's password from many addresses;
- * - per client address: stops one address from trying a few passwords on many accounts
- *   (password spraying). IPv6 clients are counted per /64, the block one host usually
- *   gets, so rotating through its own addresses does not reset the count.
- *
- * Mechanics: an attempt takes a place in both windows *before* the password is checked
- * (so concurrent guesses cannot all slip past a check-then-count), and a successful
- * sign-in gives its places back. What stays counted is exactly the failures. A refused
- * attempt (429) never reaches the password check, costs no scrypt time, and is not
- * counted itself, so Retry-After is honest: after it the client has its budget back.
+ * Limits on password guessing and account creation, whose endpoints have no key for the
+ * dispatcher's per-user buckets (docs/two-factor.md). Sign-in failures count per account and
+ * per address (IPv6 per /64, so a host rotating its addresses keeps its count). An attempt
+ * takes its places before the password is checked, so concurrent guesses cannot slip past,
+ * and a success gives them back; a refused attempt costs no scrypt time and is not counted.
  */
 import { DomainError } from "@/lib/errors";
 import { counterStore, type WindowResult } from "@/lib/ratelimit";
 
-/** Failed sign-ins per account per window. */
 export const LOGIN_ACCOUNT_LIMIT = 10;
-/**
- * Failed sign-ins per client address per window. Higher than the per-account limit so a
- * few people behind one NAT (an office, a campus) who mistype do not lock each other out,
- * while spraying stays at a few guesses a minute.
- */
+/** Higher than the per-account limit so a few people behind one NAT who mistype do not lock each other out. */
 export const LOGIN_IP_LIMIT = 30;
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
 
-/** Registration attempts per client address per window (each costs a scrypt hash). */
+/** Each costs a scrypt hash. */
 export const REGISTER_IP_LIMIT = 10;
-/**
- * Registration attempts per requested username and per email address per window, from any
- * address: the answer says whether a name or an address is taken, so a botnet must not be
- * able to probe one name or one address endlessly.
- */
+/** Per username and per email, from any address: the answer says whether one is taken, so it must not be probed endlessly. */
 export const REGISTER_ACCOUNT_LIMIT = 5;
 export const REGISTER_WINDOW_SECONDS = 60 * 60;
 
-/**
- * The counting unit for an address: IPv4 as is, IPv6 reduced to its /64 prefix.
- * Addresses arrive normalised (lib/http/client-ip.ts).
- */
+/** IPv4 as is, IPv6 reduced to its /64 prefix. */
 export function addressSubject(ip: string): string {
   if (!ip.includes(":")) return ip;
   const [head, tail = ""] = ip.split("::");
@@ -56,7 +33,6 @@ export function addressSubject(ip: string): string {
 }
 
 export interface LoginAttempt {
-  /** Sign-in succeeded: give the places back. */
   succeeded(): Promise<void>;
 }
 
@@ -64,10 +40,8 @@ const refused = (what: string, result: WindowResult) =>
   new DomainError("rate_limited", `${what}; retry in ${result.retryAfter} s.`, undefined, undefined, result.retryAfter);
 
 /**
- * Counts one sign-in attempt for `accountKey` (the user id when the name is known, else
- * the name as typed, lower-cased) and the client address. Throws rate_limited when either
- * has used up its failures; the message does not say which, and is the same whether the
- * account exists or not.
+ * Counts one sign-in attempt for `accountKey` and the client address. The rate_limited
+ * message does not say which, and is the same whether the account exists or not.
  */
 export async function beginLoginAttempt(accountKey: string, ip: string): Promise<LoginAttempt> {
   return beginAttempt(
@@ -78,11 +52,8 @@ export async function beginLoginAttempt(accountKey: string, ip: string): Promise
 }
 
 /**
- * Second-factor codes (TOTP or recovery code) tried for one account after its password was
- * right, or to confirm a 2FA change. Lower than the password limit: a 6-digit code with the
- * ±1 step window is guessed with probability 3·10⁻⁶ per try, so 5 tries per 15 minutes keep
- * a year of guessing under 1 % (docs/two-factor.md). The address counts against the same
- * per-address budget as passwords.
+ * Second-factor codes per account. A 6-digit code with the ±1 step window is guessed with
+ * probability 3·10⁻⁶ per try, so 5 tries per 15 minutes keep a year under 1 % (docs/two-factor.md).
  */
 export const SECOND_FACTOR_ACCOUNT_LIMIT = 5;
 
@@ -116,11 +87,7 @@ async function beginAttempt(account: [string, number], address: [string, number]
   return { succeeded: () => release(false) };
 }
 
-/**
- * Counts one registration attempt from `ip` for the requested username (and email address,
- * when given); rate_limited past REGISTER_IP_LIMIT for the address or REGISTER_ACCOUNT_LIMIT
- * for the name or email. A refused attempt gives back the places it took, as sign-in does.
- */
+/** Counts one registration attempt; a refused one gives back the places it took, as sign-in does. */
 export async function countRegistrationAttempt(ip: string, username: string, email?: string): Promise<void> {
   const store = counterStore();
   const counted: [string, number][] = [

@@ -1,11 +1,7 @@
 /**
- * Resolves a presented key to a Principal with one indexed look-up by the key's hash.
- * The key's prefix says which table to look in; a wrong header (an app key in
- * `relay-key`) is simply not found.
- *
- * Every API and Relay request starts here, so look-ups are cached by hash in a
- * VersionedCache: any committed write (a revoked or regenerated key, a suspension, a plan
- * change, a deleted session, in any process) makes the cached answers misses at once.
+ * Resolves a key to a Principal with one indexed look-up by its hash, cached in a
+ * VersionedCache: any committed write (a revoked key, a suspension, in any process) makes the
+ * cached answers misses at once.
  */
 import { deepFreeze } from "@/lib/cache/freeze";
 import { VersionedCache } from "@/lib/cache/versioned";
@@ -19,10 +15,7 @@ import type { KeyHeader } from "@/lib/types/surface";
 
 export type { KeyHeader };
 
-/**
- * A Relay session's last_active_at and an app's last-used time (the dashboard's "last used")
- * are written at most this often per key and process (coarse on purpose).
- */
+/** Key activity is written at most this often per key and process (coarse on purpose). */
 const ACTIVITY_RESOLUTION_MS = 60_000;
 
 interface UserRow {
@@ -37,7 +30,6 @@ const userSelect = { id: true, displayUsername: true, plan: true, suspended: tru
 
 const bytesOrNull = (v: bigint | null): number | null => (v === null ? null : Number(v));
 
-/** The account as requests see it (also for the web sign-in, lib/auth/web-session.ts). */
 export function accountSummary(user: UserRow): AccountSummary {
   return {
     id: user.id,
@@ -50,9 +42,8 @@ export function accountSummary(user: UserRow): AccountSummary {
 
 interface Resolved {
   principal: Principal;
-  /** Relay sessions and apps: when the key was last marked used (0: never). */
   lastActiveAt?: number;
-  /** Relay sessions: when it was opened (for its absolute lifetime, lib/sessions/expiry.ts). */
+  /** Relay sessions: when it was opened (lib/sessions/expiry.ts). */
   createdAt?: number;
 }
 
@@ -67,11 +58,7 @@ export async function authenticateKey(key: string, header: KeyHeader): Promise<P
   return found && !ended(found) ? noteActivity(found) : null;
 }
 
-/**
- * authenticateKey answered from the cache alone: the principal, null for a key known to
- * be unknown, undefined when only the database can tell (the caller then awaits
- * authenticateKey). Lets a cached read be answered without a single await.
- */
+/** From the cache alone: null for a key known to be unknown, undefined when only the database can tell. */
 export function peekKey(key: string, header: KeyHeader): Principal | null | undefined {
   if (!keyKind(key.trim())) return null;
   const found = resolved.peek(`${header}:${hashKey(key.trim())}`);
@@ -79,7 +66,6 @@ export function peekKey(key: string, header: KeyHeader): Principal | null | unde
   return found && !ended(found) ? noteActivity(found) : null;
 }
 
-/** A Relay session past its idle time or lifetime: refused, and its row deleted (issue 27). */
 function ended(found: Resolved): boolean {
   if (found.createdAt === undefined || found.principal.kind !== "session") return false;
   if (!sessionEnded(found.createdAt, found.lastActiveAt ?? found.createdAt)) return false;
@@ -89,16 +75,13 @@ function ended(found: Resolved): boolean {
 
 function noteActivity(found: Resolved): Principal {
   if (found.lastActiveAt !== undefined && Date.now() - found.lastActiveAt > ACTIVITY_RESOLUTION_MS) {
-    // Not awaited: activity is bookkeeping and must not slow or fail the request. Written
-    // in batches (lib/auth/activity.ts) that leave every cache entry current
-    // (lib/db/unannounced.ts): this entry keeps the new time itself.
+    // Not awaited; batched without moving the change number (lib/db/unannounced.ts), so this entry keeps the time itself.
     found.lastActiveAt = Date.now();
     markUsed(found.principal);
   }
   return found.principal;
 }
 
-/** The principal is shared by every request with the key; `lastActiveAt` stays ours to move. */
 function freezePrincipal(found: Resolved | null): Resolved | null {
   if (found) deepFreeze(found.principal);
   return found;

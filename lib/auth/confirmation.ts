@@ -1,14 +1,8 @@
 /**
- * Recent confirmation (issue 27, issue 39 §1; docs/security.md, docs/two-factor.md): changes
- * that would let a stolen session keep the account need the password or a second factor given
- * in this session within the last RECENT_CONFIRMATION_MS. A sign-in with a password, a code or
- * a passkey counts (the session row's `confirmedAt` is set when it is opened); later,
- * POST /relay/auth/confirm with `{password}` or `{code}` sets it again.
- *
- * A factor confirms only once it is older than the window (`FACTOR_SETTLING_MS`): a session
- * that plants a factor cannot use it to confirm its own sensitive changes (the takeover chain
- * of issue 39 §1). Changes that take the proof in their own request (password, e-mail, turning
- * two-factor off, new recovery codes) check it through `confirmOwner`, with the same rule.
+ * Recent confirmation (docs/security.md, docs/two-factor.md): changes that would let a stolen
+ * session keep the account need a proof given in this session within RECENT_CONFIRMATION_MS.
+ * A factor confirms only once older than `FACTOR_SETTLING_MS`, so a session that plants one
+ * cannot use it (the takeover chain of issue 39 §1).
  */
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
@@ -21,7 +15,7 @@ export { FACTOR_SETTLING_MS, RECENT_CONFIRMATION_MS };
 export const CONFIRMATION_REQUIRED =
   "Confirm it is you first: enter your password or a code from your app (the last confirmation is over 10 minutes old).";
 
-/** Checks the proof (password, else a TOTP or recovery code) and marks the session confirmed; answers until when. */
+/** Answers until when the session is confirmed. */
 export async function confirmSession(userId: string, sessionId: string, proof: Confirmation, ip: string): Promise<Date> {
   await confirmOwner(userId, proof, ip);
   const now = new Date();
@@ -33,12 +27,7 @@ export async function confirmSession(userId: string, sessionId: string, proof: C
 const within = (at: Date | null | undefined): boolean =>
   at !== null && at !== undefined && Date.now() - at.getTime() <= RECENT_CONFIRMATION_MS;
 
-/**
- * 403 `forbidden` with `confirmation_required: true` unless the session was confirmed in the
- * last 10 minutes. An account with nothing to confirm with (no password, no second factor:
- * a GitHub or OIDC account) counts its sign-in instead, the only proof it has: a session
- * opened in the last 10 minutes.
- */
+/** An account with nothing to confirm with (GitHub, OIDC) counts its sign-in, the only proof it has. */
 export async function requireRecentConfirmation(userId: string, sessionId: string | null): Promise<void> {
   const row = sessionId
     ? await db().relaySession.findFirst({

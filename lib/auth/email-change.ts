@@ -1,11 +1,8 @@
 /**
- * Changing the account's email address (issue 27 §1, issue 39 §1; docs/web-auth.md "Email
- * address"). The address receives password-reset links, so a change needs the password (or a
- * code of a settled factor, for an account without one), and, when mail is configured, a click
- * on a link sent to the **new** address: until then the old address stays, and it is mailed a
- * one-click cancel link. Without mail the change is immediate (there is no way to check the
- * address then). One pending change per account; a new request replaces it. Tokens are stored
- * as their SHA-256 only, and last 24 hours.
+ * Changing the account's email (docs/web-auth.md, "Email address"). It receives reset links,
+ * so a change needs the password (or a settled factor's code) and, with mail configured, a
+ * click on a link sent to the new address; the old one gets a one-click cancel. Tokens are
+ * stored as their SHA-256 only.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { env } from "@/lib/config/env";
@@ -22,21 +19,14 @@ const sha256 = (token: string): string => createHash("sha256").update(token).dig
 const taken = () => new DomainError("invalid_request", "That email address is already used by another account.");
 
 export interface EmailChangeResult {
-  /** The account's address now. */
   email: string | null;
-  /** The new address waiting for its confirmation link, if any. */
   pendingEmail: string | null;
 }
 
 const newToken = (): string => randomBytes(32).toString("base64url");
 
-/** The link in the mail to the old address: one click cancels the change (docs/security.md). */
 export const cancelLink = (token: string): string => `${env().PUBLIC_URL}/cancel-email-change?token=${token}`;
 
-/**
- * Changes the address at once (no mail), or mails a confirmation link to the new address and
- * a one-click cancel link to the old one; the address changes only once the new one confirms.
- */
 export async function requestEmailChange(userId: string, newEmail: string, proof: Confirmation, ip: string): Promise<EmailChangeResult> {
   const email = normaliseEmail(newEmail);
   await confirmOwner(userId, proof, ip);
@@ -92,11 +82,7 @@ export async function requestEmailChange(userId: string, newEmail: string, proof
   return { email: user.email, pendingEmail: email };
 }
 
-/**
- * The old address's one-click cancel: the pending change is dropped (its confirmation link
- * stops working). Answers the address that stays, or null when the link is unknown, used or
- * expired (the change may have been confirmed or replaced meanwhile).
- */
+/** The old address's cancel; null when the link is unknown, used or expired. */
 export async function cancelEmailChange(token: string): Promise<string | null> {
   if (!token || token.length > 100) return null;
   const row = await db().emailChange.findUnique({ where: { cancelTokenHash: sha256(token) }, select: { id: true, oldEmail: true } });
@@ -105,7 +91,7 @@ export async function cancelEmailChange(token: string): Promise<string | null> {
   return count === 1 ? row.oldEmail : null;
 }
 
-/** Drops every pending change of the account (a password reset or change: issue 39 §2); answers the addresses dropped. */
+/** On a password reset or change (issue 39 §2); answers the addresses dropped. */
 export async function cancelPendingEmailChanges(userId: string): Promise<string[]> {
   const pending = await db().emailChange.findMany({ where: { userId }, select: { id: true, email: true } });
   if (pending.length === 0) return [];
@@ -113,14 +99,12 @@ export async function cancelPendingEmailChanges(userId: string): Promise<string[
   return pending.map((p) => p.email);
 }
 
-/** For the confirmation page: the address a token would set, or null when it is not valid. */
 export async function pendingEmailOf(token: string): Promise<string | null> {
   if (!token || token.length > 100) return null;
   const row = await db().emailChange.findUnique({ where: { tokenHash: sha256(token) }, select: { email: true, expiresAt: true } });
   return row && row.expiresAt.getTime() > Date.now() ? row.email : null;
 }
 
-/** Sets the new address from a confirmation link (used up by it). */
 export async function confirmEmailChange(token: string): Promise<string> {
   const row = token && token.length <= 100 ? await db().emailChange.findUnique({ where: { tokenHash: sha256(token) } }) : null;
   if (!row || row.expiresAt.getTime() <= Date.now()) {

@@ -1,20 +1,9 @@
 /**
- * Relay sign-in: username or email plus password → a new session and its relay-key.
- *
- * Wrong credentials are one answer (401 unauthorized, one message) whether the account is
- * unknown, has no password (created by the operator, or OAuth only) or the password is
- * wrong, and they take the same time: verifyPassword hashes even when there is nothing to
- * compare against. Failures are limited per account and per address (attempts.ts).
- * A suspended account is only told so after the right password, so suspension cannot be
- * probed either.
- *
- * Accounts with two-factor sign-in (docs/two-factor.md) also need `code`, a TOTP or
- * recovery code, checked only after the right password; without it the answer is 401 with
- * `two_factor_required: true`, which tells a client to ask for the code. The web sign-in
- * does the two steps apart (checkPassword, then lib/web/sign-in/two-factor.ts).
- *
- * A right password whose hash was made with older scrypt settings is hashed again with the
- * current ones (lib/crypto/password.ts): the only moment the password is at hand.
+ * Relay sign-in (docs/relay-account.md). Wrong credentials are one answer taking the same time
+ * whether the account is unknown, has no password or the password is wrong; suspension and the
+ * second factor (docs/two-factor.md) are only told after the right password, so neither can be
+ * probed. A hash made with older scrypt settings is redone here, the only moment the password
+ * is at hand.
  */
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
@@ -25,19 +14,18 @@ import { requiresSecondFactor, verifySecondFactor } from "./factors/two-factor";
 import { hashPassword, needsRehash, verifyPassword } from "@/lib/crypto/password";
 
 export interface SignInInput {
-  /** Username (any case) or email address. */
+  /** Username (any case) or email. */
   login: string;
   password: string;
-  /** TOTP or recovery code, for accounts with two-factor sign-in. */
   code?: string;
-  /** The client's own name for the device; otherwise derived from the User-Agent. */
+  /** Otherwise derived from the User-Agent. */
   device?: string;
   userAgent: string | null;
   ip: string;
 }
 
 export interface SignedIn {
-  /** The relay-key: shown once, never stored. */
+  /** Shown once, never stored. */
   key: string;
   session: SessionRecord;
 }
@@ -46,13 +34,9 @@ const WRONG_CREDENTIALS = "Wrong username, email or password.";
 
 export const TWO_FACTOR_REQUIRED = "This account uses two-factor sign-in: a code from the authenticator app or a recovery code is needed.";
 
-/**
- * The first factor: the user id when login and password are right and the account is not
- * suspended; otherwise the errors described above.
- */
+/** The first factor: the user id when login and password are right and the account is not suspended. */
 export async function checkPassword(input: Pick<SignInInput, "login" | "password" | "ip">): Promise<string> {
-  // Both are stored lower-case. Usernames cannot contain "@" (lib/users/accounts.ts), so
-  // an "@" means an email address.
+  // Usernames cannot contain "@" (lib/users/accounts.ts), so an "@" means an email address.
   const login = input.login.trim().toLowerCase();
   const user = await db().user.findUnique({
     where: login.includes("@") ? { email: login } : { username: login },
@@ -84,11 +68,7 @@ export async function signIn(input: SignInInput): Promise<SignedIn> {
   });
 }
 
-/**
- * Stores a hash of `password` under the current settings, unless the hash changed in the
- * meantime (a password change racing this sign-in wins). A failure here must not fail a
- * sign-in whose password was right: the old hash keeps working and the next sign-in retries.
- */
+/** A password change racing this sign-in wins; a failure here must not fail a sign-in whose password was right. */
 async function upgradeHash(userId: string, oldHash: string, password: string): Promise<void> {
   try {
     const passwordHash = await hashPassword(password);

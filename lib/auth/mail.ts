@@ -1,8 +1,4 @@
-/**
- * Outgoing mail for account recovery (password-reset links, email-address confirmation):
- * nodemailer over SMTP_URL, from MAIL_FROM. Both unset (the default): no mail, and the
- * pages say to ask an administrator instead (docs/web-auth.md, "Passwords").
- */
+/** Account-recovery mail over SMTP_URL; without it the pages say to ask an administrator (docs/web-auth.md, "Passwords"). */
 import type { Transporter } from "nodemailer";
 import { optionalPackage } from "@/lib/config/packages";
 import { env } from "@/lib/config/env";
@@ -13,7 +9,6 @@ export interface Mail {
   text: string;
 }
 
-/** True when both SMTP_URL and MAIL_FROM are set. */
 export function mailConfigured(): boolean {
   const { SMTP_URL, MAIL_FROM } = env();
   return Boolean(SMTP_URL && MAIL_FROM);
@@ -28,17 +23,13 @@ function transporter(url: string): Transporter {
   return transport.transporter;
 }
 
-/** Sends one plain-text mail; throws when mail is not configured or the server refuses it. */
 export async function sendMail(mail: Mail): Promise<void> {
   const { SMTP_URL, MAIL_FROM } = env();
   if (!SMTP_URL || !MAIL_FROM) throw new Error("Mail is not configured (SMTP_URL, MAIL_FROM).");
   await transporter(SMTP_URL).sendMail({ from: MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
 }
 
-/**
- * Sends without holding the caller up: "a link is on its way" must take as long whether or
- * not there was an account to write to. A failure is logged for the operator.
- */
+/** Not awaited: "a link is on its way" must take as long whether or not there was an account. */
 export function sendMailLater(mail: Mail): void {
   sendMail(mail).catch((error: unknown) => {
     console.error(`mail to ${mail.to} failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,9 +1,7 @@
 /**
- * Sign-in through a third-party account (GitHub, Discord; see lib/web/sign-in/oauth-providers.ts).
- * A provider account is linked to one of our users in OAuthAccount. The first sign-in of
- * an unknown provider account creates a user when registration is `open`; with `invite`
- * or `closed` it is refused (there is no invite field on a provider's page). Accounts are
- * never linked by email address: a provider may report an address it did not verify.
+ * Sign-in through GitHub or Discord (docs/web-auth.md). An unknown provider account creates a
+ * user only when registration is `open`. Never linked by email: a provider may report an
+ * address it did not verify.
  */
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
@@ -14,11 +12,9 @@ import { createUser, usernameProblem } from "@/lib/users/accounts";
 export interface OAuthIdentity {
   provider: string;
   providerAccountId: string;
-  /** The name the provider knows the person by; the wanted username. */
   name: string | null;
 }
 
-/** The user id linked to the identity, creating and linking a user when sign-up is open. */
 export async function userForOAuthIdentity(identity: OAuthIdentity): Promise<string> {
   const where = { provider_providerAccountId: { provider: identity.provider, providerAccountId: identity.providerAccountId } };
   const linked = await db().oAuthAccount.findUnique({ where, select: { userId: true } });
@@ -43,7 +39,7 @@ export async function userForOAuthIdentity(identity: OAuthIdentity): Promise<str
   }
 }
 
-/** The provider's name made into a valid username that is not taken ("name", "name-2", ...). */
+/** Made valid and untaken ("name", "name-2", ...). */
 async function freeUsername(wanted: string | null): Promise<string> {
   let base = (wanted ?? "")
     .replace(/[^A-Za-z0-9_.-]+/g, "-")

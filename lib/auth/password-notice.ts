@@ -1,10 +1,7 @@
 /**
- * What a password change or reset ends, and what it tells the owner (issue 39 §2, docs/security.md).
- *
- * A pending e-mail change is cancelled: it may be an attacker's, whose confirmation link would
- * otherwise still move the account after the owner took it back. The mail to the account's
- * address says so and lists what still works (app keys, the sessions left), with the pages to
- * revoke them: keys are not revoked silently, since the owner's uploaders would break.
+ * What a password change or reset ends and tells the owner (issue 39 §2, docs/security.md): a
+ * pending e-mail change may be an attacker's, so it is cancelled; keys are listed, not revoked
+ * silently, since the owner's uploaders would break.
  */
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
@@ -16,7 +13,7 @@ export type PasswordEvent = "changed" | "reset";
 /** One line per item, dated: "ShareX (key abc…, last used 2026-12-01)". */
 const day = (at: Date | null): string => (at ? at.toISOString().slice(0, 10) : "never");
 
-/** Cancels the account's pending e-mail change and mails the owner what remains; answers the addresses cancelled. */
+/** Answers the addresses cancelled. */
 export async function afterPasswordChange(userId: string, event: PasswordEvent): Promise<string[]> {
   const cancelled = await cancelPendingEmailChanges(userId);
   if (!mailConfigured()) return cancelled;

@@ -1,15 +1,8 @@
 /**
- * Changing a password and resetting a forgotten one (issue 27, docs/web-auth.md "Passwords").
- *
- * Change (signed in): the current password, or for an account without one (GitHub, OIDC) a
- * second factor; every other session of the account ends, the current one stays.
- *
- * Reset: a one-time link `{PUBLIC_URL}/reset-password?token=…`, asked for by email (when mail
- * is configured) or issued by an administrator. The token is 32 random bytes; only its
- * SHA-256 is stored (a database dump gives no usable link). It lasts RESET_TTL_MS, is used up
- * by a conditional update (of two requests racing with one link, one wins), and using it ends
- * every session of the account. Requests by email are throttled per account and per address
- * (IPv6 per /64) and answer the same whether or not the account exists.
+ * Changing a password and resetting a forgotten one (docs/web-auth.md, "Passwords"). A reset
+ * token is 32 random bytes of which only the SHA-256 is stored (a database dump gives no usable
+ * link), used up by a conditional update; requests by email answer the same whether or not
+ * the account exists.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { env } from "@/lib/config/env";
@@ -24,23 +17,21 @@ import { mailConfigured, sendMailLater } from "./mail";
 import { afterPasswordChange } from "./password-notice";
 
 export const RESET_TTL_MS = 30 * 60 * 1000;
-/** Reset mails asked for per account per hour (more are dropped silently: the answer must not change). */
+/** More are dropped silently: the answer must not change. */
 export const RESET_ACCOUNT_LIMIT = 3;
-/** Reset requests per client address (IPv6: per /64) per hour; past it, 429. */
 export const RESET_ADDRESS_LIMIT = 10;
 const RESET_WINDOW_SECONDS = 3600;
 
 const sha256 = (token: string): string => createHash("sha256").update(token).digest("hex");
 
 export interface PasswordChange {
-  /** The current password (accounts that have one). */
   password?: string;
-  /** A TOTP or recovery code (accounts without a password). */
+  /** Accounts without a password. */
   code?: string;
   newPassword: string;
 }
 
-/** Changes the password of a signed-in user; answers how many other sessions were signed out. */
+/** Answers how many other sessions were signed out. */
 export async function changePassword(userId: string, currentSessionId: string | null, change: PasswordChange, ip: string): Promise<number> {
   checkPasswordRules(change.newPassword);
   const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { passwordHash: true } });
@@ -73,10 +64,9 @@ export async function changePassword(userId: string, currentSessionId: string | 
   return ended.count;
 }
 
-/** The page a reset token opens. */
 export const resetLink = (token: string): string => `${env().PUBLIC_URL}/reset-password?token=${encodeURIComponent(token)}`;
 
-/** A new one-time reset link for the user (`issuedBy`: the administrator's id, null for a mail). */
+/** `issuedBy`: the administrator's id, null for a mail. */
 export async function issueResetLink(userId: string, issuedBy: string | null): Promise<{ url: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(Date.now() + RESET_TTL_MS);
@@ -84,11 +74,7 @@ export async function issueResetLink(userId: string, issuedBy: string | null): P
   return { url: resetLink(token), expiresAt };
 }
 
-/**
- * "Forgot password": sends a reset link to the account's email address when there is one and
- * mail is configured. Answers nothing either way; rate_limited only for the address's own
- * count, which is taken before the account is looked up.
- */
+/** Sends a reset link when there is an address and mail; rate_limited only for the address's count, taken before the look-up. */
 export async function requestPasswordReset(login: string, ip: string): Promise<void> {
   if (!mailConfigured()) throw new DomainError("unavailable", "Password mail is not set up here; ask the site's administrator.");
   const store = counterStore();
@@ -102,8 +88,7 @@ export async function requestPasswordReset(login: string, ip: string): Promise<v
     where: value.includes("@") ? { email: value } : { username: value },
     select: { id: true, email: true, displayUsername: true, suspended: true },
   });
-  // A suspended account gets no link (issue 39 §4): it could not sign in with it anyway, and
-  // the answer stays the same, so suspension cannot be probed here either.
+  // No link for a suspended account (issue 39 §4), with the same answer, so suspension cannot be probed.
   if (!user?.email || user.suspended) return;
   const account = await store.hit(`reset:account:${user.id}`, RESET_ACCOUNT_LIMIT, RESET_WINDOW_SECONDS);
   if (!account.allowed) return;
@@ -122,7 +107,6 @@ export async function requestPasswordReset(login: string, ip: string): Promise<v
   });
 }
 
-/** The live reset of a token (unused, not expired), or null. */
 async function liveReset(token: string): Promise<{ id: string; userId: string } | null> {
   if (!token || token.length > 100) return null;
   const row = await db().passwordReset.findUnique({
@@ -133,14 +117,13 @@ async function liveReset(token: string): Promise<{ id: string; userId: string } 
   return row;
 }
 
-/** For the reset page: whether the link still works. */
 export async function resetTokenUsable(token: string): Promise<boolean> {
   return (await liveReset(token)) !== null;
 }
 
 const BAD_LINK = "This reset link is not valid any more; ask for a new one.";
 
-/** Sets a new password with a reset link: the link is used up and every session of the account ends. */
+/** The link is used up and every session of the account ends. */
 export async function resetPassword(token: string, newPassword: string): Promise<void> {
   checkPasswordRules(newPassword);
   const reset = await liveReset(token);
@@ -154,7 +137,6 @@ export async function resetPassword(token: string, newPassword: string): Promise
   await db().$transaction([
     db().user.update({ where: { id: reset.userId }, data: { passwordHash } }),
     db().relaySession.deleteMany({ where: { userId: reset.userId } }),
-    // Other links of the account stop working too.
     db().passwordReset.deleteMany({ where: { userId: reset.userId, id: { not: reset.id } } }),
   ]);
   await afterPasswordChange(reset.userId, "reset");

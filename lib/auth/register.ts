@@ -1,16 +1,7 @@
 /**
- * Relay sign-up: creates an account and signs it in, as far as REGISTRATION allows.
- *
- * - `open`: anyone may sign up.
- * - `invite`: a valid invite code is needed: one that exists, is unused and has not
- *   expired. It is claimed with one conditional UPDATE before the account is created, so
- *   two sign-ups racing for one code cannot both win; if the account then cannot be
- *   created (username taken, ...) the claim is undone and the code stays usable.
- * - `closed`: 403 forbidden.
- *
- * Account rules (username, email, password) are createUser's (lib/users/accounts.ts).
- * Attempts are limited per client address and per requested name and email (attempts.ts):
- * each may cost a scrypt hash, and each answer tells whether a name is taken.
+ * Relay sign-up as far as REGISTRATION allows (docs/web-auth.md). An invite code is claimed by
+ * one conditional UPDATE before the account is made, so two sign-ups cannot both win it, and
+ * given back if the account then cannot be created.
  */
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
@@ -46,7 +37,6 @@ export async function signUp(input: SignUpInput): Promise<SignedIn> {
     name: deviceName(input.userAgent, input.device),
     userAgent: input.userAgent ?? undefined,
     ip: input.ip,
-    // The password was chosen a moment ago.
     confirmed: true,
   });
 }

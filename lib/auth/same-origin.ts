@@ -1,14 +1,6 @@
-/**
- * The same-origin rule of the cookie-authenticated surfaces (docs/web-auth.md): the API and
- * Relay trust the web session cookie only on same-origin requests, and proxy.ts refuses
- * cross-origin mutations of the pages (server actions).
- */
+/** The same-origin rule of the cookie-authenticated surfaces (docs/web-auth.md). */
 
-/**
- * Whether the request comes from one of our own pages. Browsers send Sec-Fetch-Site on
- * every request (it cannot be set by scripts); older ones at least send Origin on
- * cross-origin fetches and on POSTs. A request with neither is not trusted with the cookie.
- */
+/** Sec-Fetch-Site (scripts cannot set it), else Origin; a request with neither is not trusted with the cookie. */
 export function isSameOrigin(headers: Headers): boolean {
   const site = headers.get("sec-fetch-site");
   if (site) return site === "same-origin";
@@ -22,11 +14,7 @@ export function isSameOrigin(headers: Headers): boolean {
   }
 }
 
-/**
- * The share target's rule (docs/share-target.md): an installed app's share-sheet POST is a
- * navigation the browser starts itself, which Fetch Metadata marks `Sec-Fetch-Site: none`;
- * no other site can make a request that says so, so it is as safe as same-origin.
- */
+/** The share target's POST is marked `Sec-Fetch-Site: none`, which no other site can send (docs/share-target.md). */
 export function isSameOriginOrBrowser(headers: Headers): boolean {
   return headers.get("sec-fetch-site") === "none" || isSameOrigin(headers);
 }

@@ -1,13 +1,7 @@
 /**
- * Web sign-in sessions (next-auth, JWT strategy) resolved to the same Principal as a
- * relay-key. Every web sign-in opens a Relay session row (lib/sessions/devices.ts) and the
- * JWT carries that row's id: the row is checked on every request, so signing the session
- * out in "Sessions" (or DELETE /sessions/{id}) ends the web session at once, and the web
- * sign-ins are listed next to the apps' ones.
- *
- * The cookie only authenticates API/Relay calls made by our own pages: a request must be
- * same-origin (Sec-Fetch-Site, or Origin against Host), otherwise another site could make
- * a signed-in visitor's browser call the API (CSRF). Keys in headers are unaffected.
+ * Web sessions (next-auth JWT) resolved to the same Principal as a relay-key (docs/web-auth.md).
+ * The JWT carries a Relay session row's id, checked on every request, so signing a session out
+ * ends it at once. The cookie only authenticates same-origin requests (CSRF).
  */
 import { createHmac } from "node:crypto";
 import { decode } from "next-auth/jwt";
@@ -20,27 +14,19 @@ import { dropEndedSession, sessionEnded } from "@/lib/sessions/expiry";
 import { accountSummary } from "./authenticate";
 import type { AccountSummary, Principal } from "@/lib/types/principal";
 
-/** next-auth's session cookie: `__Secure-` prefixed when the site runs on https. */
 export const SESSION_COOKIE_NAMES = ["__Secure-next-auth.session-token", "next-auth.session-token"] as const;
 
-/** A session's last_active_at is written at most this often (as for relay-keys). */
 const ACTIVITY_RESOLUTION_MS = 60_000;
 
-/**
- * NEXTAUTH_SECRET, else a key derived from the signing secret (itself generated once into
- * DATA_DIR), so `npm start` works with no configuration and restarts keep people signed in.
- */
+/** Else derived from the signing secret, so `npm start` needs no configuration and restarts keep people signed in. */
 export function webAuthSecret(): string {
   const configured = env().NEXTAUTH_SECRET;
   if (configured) return configured;
   return createHmac("sha256", signingSecret()).update("mediahost-nextauth-v1").digest("base64url");
 }
 
-/** The claims we put in the next-auth JWT (besides next-auth's own). */
 export interface WebSessionClaims {
-  /** User id. */
   uid: string;
-  /** Relay session id opened at sign-in. */
   sid: string;
 }
 
@@ -49,7 +35,7 @@ export interface WebSession {
   sessionId: string;
 }
 
-/** Decodes a session-cookie value and checks its session row; null when anything is off. */
+/** Null when anything is off. */
 export async function resolveWebSessionToken(token: string): Promise<WebSession | null> {
   let claims: Record<string, unknown> | null;
   try {
@@ -86,8 +72,7 @@ export async function resolveWebSessionToken(token: string): Promise<WebSession 
     return null;
   }
   if (Date.now() - session.lastActiveAt.getTime() > ACTIVITY_RESOLUTION_MS) {
-    // Not awaited: bookkeeping must not slow or fail the request.
-    // Moves no change number: no read cache reads the column (lib/db/unannounced.ts).
+    // Not awaited, and moves no change number (lib/db/unannounced.ts).
     stampActivity("relaySession", [sid], new Date()).catch(() => {});
   }
   const { user } = session;
@@ -103,7 +88,6 @@ export async function resolveWebSessionToken(token: string): Promise<WebSession 
   };
 }
 
-/** The session cookie's value from a Cookie header, if any. */
 export function sessionCookieValue(cookieHeader: string | null): string | null {
   if (!cookieHeader) return null;
   const cookies = new Map<string, string>();
@@ -119,10 +103,7 @@ export function sessionCookieValue(cookieHeader: string | null): string | null {
   return null;
 }
 
-/**
- * The Principal of a same-origin request carrying a valid web session cookie, else null.
- * Used by the dispatcher when no key header is present.
- */
+/** For the dispatcher when no key header is present. */
 export async function authenticateWebSession(headers: Headers): Promise<Principal | null> {
   const token = sessionCookieValue(headers.get("cookie"));
   if (!token || !isSameOrigin(headers)) return null;

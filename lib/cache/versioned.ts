@@ -1,25 +1,16 @@
 /**
- * A bounded in-memory cache of database reads that is never older than the database's
- * change number (lib/db/change-signal.ts): an entry counts only while the number it was
- * filled at is still current, so any committed write — here, in the admin CLI or on
- * another instance — makes every entry a miss. Reads that are hot and rarely change (a
- * key's principal, a post a busy chat keeps opening) then cost a Map look-up instead of
- * several queries.
- *
- * The number is read before loading: a load that overlaps a write is stored under the old
- * number and is a miss next time. Entries also expire after `ttlMs`, a bound for changes
- * no signal reports (a hand-edited database). Beyond `maxEntries` (or `maxWeight`) the
- * least recently used entries go.
+ * A bounded in-memory cache of database reads, never older than the change number
+ * (docs/caching.md, "Versioned caches"). The number is read before loading, so a load
+ * overlapping a write is a miss next time; `ttlMs` bounds changes no signal reports.
  */
 import { changeVersion } from "@/lib/db/client";
 import { recordCacheLookup } from "@/lib/metrics/registry";
 
 export interface VersionedCacheOptions<V> {
-  /** Names the cache in GET /metrics' `cache_lookups_total` (docs/metrics.md). */
+  /** Names the cache in GET /metrics (docs/metrics.md). */
   name: string;
   maxEntries: number;
   ttlMs: number;
-  /** With `weigh`: the most the entries may weigh together (bytes, say). */
   maxWeight?: number;
   weigh?: (value: V) => number;
 }
@@ -29,14 +20,12 @@ interface Entry<V> {
   version: number;
   expires: number;
   weight: number;
-  /** `moves` when the entry was last put at the end of the LRU order. */
   moved: number;
 }
 
 export class VersionedCache<K, V> {
   private readonly entries = new Map<K, Entry<V>>();
   private weight = 0;
-  /** Counts every move to the end of the LRU order (a store, or a hit that re-inserts). */
   private moves = 0;
 
   constructor(
@@ -44,7 +33,7 @@ export class VersionedCache<K, V> {
     private readonly version: () => number = () => changeVersion(),
   ) {}
 
-  /** The cached value, or `load()`'s (stored unless it is `undefined`). */
+  /** The cached value, or `load()`'s (stored unless `undefined`). */
   async get(key: K, load: () => Promise<V>): Promise<V> {
     const stamp = this.stamp();
     const hit = this.peek(key, stamp);
@@ -54,12 +43,11 @@ export class VersionedCache<K, V> {
     return value;
   }
 
-  /** The change number now: take it before reading what `put` will store. */
+  /** Take it before reading what `put` will store. */
   stamp(): number {
     return this.version();
   }
 
-  /** The entry for `key` when it is still current, else undefined. */
   peek(key: K, stamp: number = this.version()): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return this.missed();
@@ -67,11 +55,9 @@ export class VersionedCache<K, V> {
       this.remove(key);
       return this.missed();
     }
-    // Re-inserting keeps the Map in least-recently-used order, approximately: only an entry
-    // that a quarter of the cache has passed since it last moved is moved again, so the hot
-    // entries of a cached read (a key, a post, a like) cost no Map delete and set on every
-    // hit (docs/performance.md, "The cached post reply kept, cheaper cache hits and key
-    // hashes"). Such an entry is still among the newest quarter.
+    // Approximate LRU: only an entry a quarter of the cache has passed is moved again, so hot
+    // entries cost no Map delete and set per hit (docs/performance.md, "The cached post reply
+    // kept, cheaper cache hits and key hashes").
     if (this.moves - entry.moved > this.entries.size >> 2) {
       this.entries.delete(key);
       entry.moved = ++this.moves;
@@ -86,7 +72,6 @@ export class VersionedCache<K, V> {
     return undefined;
   }
 
-  /** Stores what was read after `stamp()` answered `stamp`. */
   put(key: K, value: V, stamp: number): void {
     const weight = this.options.weigh?.(value) ?? 0;
     if (this.options.maxWeight !== undefined && weight > this.options.maxWeight) return;

@@ -1,8 +1,4 @@
-/**
- * The admin CLI without its process concerns: arguments in, one JSON object and an exit
- * code out. scripts/admin.ts wires it to argv, stdout and the configured database; tests
- * call it directly against their own database.
- */
+/** The admin CLI without its process concerns (scripts/admin.ts wires argv, stdout and the database); tests call it directly. */
 import { settleWebhookEvents } from "@/lib/webhooks/events";
 import { listenForPostEvents } from "@/lib/webhooks/post-events";
 import { DomainError, errorBody, errorBodyOf, isDomainError } from "@/lib/errors";
@@ -16,9 +12,8 @@ export interface AdminResult {
 }
 
 export interface AdminOptions {
-  /** Runs once the command and its flags are valid, before the database is used (migrations). */
+  /** Runs once the flags are valid, before the database is used (migrations). */
   beforeRun?: () => Promise<unknown>;
-  /** Where unexpected errors are described in full (the JSON answer carries only a summary). */
   log?: (message: string) => void;
 }
 
@@ -32,8 +27,7 @@ function prepare(argv: readonly string[]): { command: Command; run: () => Promis
   if (argv.length === 0) throw new DomainError("invalid_request", "No command given; run 'help' for the list.");
   if (HELP_WORDS.has(argv[0])) return null;
   const { words, flags, rest } = parseArgv(argv, { allowRest: true });
-  // A command that takes a positional argument (`import dir ... PATH`) may have it among the
-  // leading words too: the longest command name that starts them wins.
+  // A positional argument may sit among the leading words: the longest command name wins.
   let command = findCommand(words);
   let extra: string[] = [];
   for (let n = words.length - 1; !command && n >= 1; n--) {
@@ -67,7 +61,6 @@ export async function runAdmin(argv: readonly string[], options: AdminOptions = 
   const log = options.log ?? ((message: string) => console.error(message));
   try {
     const prepared = prepare(argv);
-    // `help` answers without touching the database.
     if (!prepared) return { exitCode: 0, output: help() };
     if (prepared.command.migrates !== false) {
       await options.beforeRun?.();

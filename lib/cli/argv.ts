@@ -1,18 +1,12 @@
-/**
- * Splits the admin CLI's arguments, `<noun> <verb> [--flag value ...]`, into the command
- * words and the flags. What each flag means is left to the command's schema
- * (lib/cli/commands.ts); here a flag is only a name and a raw value.
- */
+/** Splits the admin CLI's arguments into the command words and raw flags; each command's schema gives them meaning. */
 import { DomainError } from "@/lib/errors";
 
-/** A flag's raw value: the following argument, or `true` when the flag stands alone. */
 export type FlagValue = string | true;
 
 export interface ParsedArgv {
-  /** The leading words, e.g. ["team", "member", "add"]. */
   words: string[];
   flags: Record<string, FlagValue>;
-  /** Words after the flags (`import dir --user U PATH`), with `allowRest`; otherwise they are an error. */
+  /** With `allowRest`; otherwise an error. */
   rest: string[];
 }
 
@@ -21,11 +15,7 @@ export const unexpectedArgument = (token: string) =>
 
 const FLAG_NAME = /^[a-z][a-z0-9-]*$/;
 
-/**
- * `--name value` and `--name=value` set a value; `--name` followed by another flag or by
- * nothing is a switch (`true`). A value that itself starts with `--` needs the `=` form.
- * A repeated flag or a stray word after the flags is an error rather than a guess.
- */
+/** A value starting with `--` needs the `=` form; a repeated flag or a stray word is an error rather than a guess. */
 export function parseArgv(argv: readonly string[], options: { allowRest?: boolean } = {}): ParsedArgv {
   const words: string[] = [];
   const rest: string[] = [];

@@ -1,8 +1,4 @@
-/**
- * The admin CLI's `backup` commands (docs/admin-cli.md, docs/operations.md). They read
- * DATA_DIR and the database file directly and never migrate: a backup taken before an
- * upgrade must hold the database as it was.
- */
+/** `backup` (docs/admin-cli.md): never migrates, since a backup taken before an upgrade must hold the database as it was. */
 import { z } from "zod";
 import { createBackup } from "@/lib/backup/create";
 import { restoreBackup } from "@/lib/backup/restore";
@@ -12,13 +8,11 @@ import { dataDir, databaseConfig } from "@/lib/db/config";
 import { DomainError } from "@/lib/errors";
 import { type Command, command } from "./command";
 
-/** A folder path; as the table's other value flags, "is required" when absent. */
 const folder = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "needs a value (a folder)") })
   .trim()
   .min(1, "needs a value (a folder)");
 
-/** Listed in commands.ts's table. */
 export function backupCommands(): Command[] {
   const offline = (command: Command): Command => ({ ...command, migrates: false });
   return [

@@ -1,8 +1,4 @@
-/**
- * The admin CLI's commands (docs/admin-cli.md): for each, its flags as a zod
- * schema and the JSON object it prints. The work itself is done by the domain modules;
- * this table only validates flags, resolves `U` (username or id) and shapes the output.
- */
+/** The admin CLI's commands (docs/admin-cli.md): flags as zod schemas, the domain modules do the work. */
 import { z } from "zod";
 import { cliActor, listAudit, recordAudit, type AuditEntry, type AuditTarget } from "@/lib/audit/log";
 import { createInvite, INVITE_MAX_DAYS, listInvites, revokeInvite, type InviteRecord } from "@/lib/admin/invites";
@@ -36,17 +32,13 @@ import { importCommands } from "./import-commands";
 import { mediaCommands } from "./media-commands";
 import { settingsCommands } from "./settings-commands";
 
-// ───────────── flag types ─────────────
-
-/** Zod's message for a flag: "is required" when absent, otherwise `problem`. */
 const flagError =
   (problem: string) =>
   (issue: { input?: unknown }): string =>
     issue.input === undefined ? "is required" : problem;
 
-/** A flag that takes a value, kept exactly as given (passwords). */
+/** Kept exactly as given (passwords). */
 const rawValue = (what: string) => z.string({ error: flagError(`needs a value (${what})`) }).min(1, `needs a value (${what})`);
-/** A flag that takes a value, trimmed. */
 const value = (what: string) =>
   z
     .string({ error: flagError(`needs a value (${what})`) })
@@ -55,12 +47,10 @@ const value = (what: string) =>
 
 const userRef = value("a username or user id");
 const id = (what: string) => value(`${what} id`);
-/** A flag whose value is one of `values`, naming them when it is not. */
 const oneOf = <const T extends string>(values: readonly T[]) =>
   z.enum(values as readonly [T, ...T[]], { error: flagError(`must be one of ${values.join(", ")}`) });
 const plan = oneOf(PLANS);
 
-/** A switch: `--flag` alone, or `--flag true` / `--flag false`. */
 const toggle = z
   .union([z.literal(true), z.enum(["true", "false"])], { error: "takes no value, or true or false" })
   .optional()
@@ -73,7 +63,6 @@ const wholeNumber = z
   .transform(Number)
   .refine(Number.isSafeInteger, "is too large");
 
-/** Bytes as a whole number, or with a unit: 1073741824, 500MB, 10GB (binary units). */
 const bytes = z.string({ error: flagError("needs a number of bytes") }).transform((text, ctx) => {
   const parsed = parseBytes(text);
   if (parsed === null || !Number.isSafeInteger(parsed)) {
@@ -83,26 +72,19 @@ const bytes = z.string({ error: flagError("needs a number of bytes") }).transfor
   return parsed;
 });
 
-/** `report list --limit`: 1 to 1000, default 100, so one answer stays one readable line. */
+/** So one answer stays one readable line. */
 const REPORT_LIST_DEFAULT = 100;
 const reportLimit = wholeNumber.refine((n) => n >= 1 && n <= 1000, "must be from 1 to 1000").optional();
 
-/** `invite list` and `audit list --limit`: like `report list`. */
 const listLimit = reportLimit;
 const inviteDays = wholeNumber.refine((n) => n >= 1 && n <= INVITE_MAX_DAYS, `must be from 1 to ${INVITE_MAX_DAYS}`).optional();
 const role = oneOf(ROLES);
 
-/**
- * Every command that changes something writes an audit entry (docs/admin.md). The levers
- * the web console shares go through lib/admin, which records them itself; the others
- * record here, after the change succeeded.
- */
+/** Changes are audited (docs/admin.md): lib/admin records the levers the console shares, the others record here. */
 const audit = (action: string, target: AuditTarget, detail?: Record<string, unknown>) => recordAudit(cliActor(), action, target, detail);
 
 const CLIENTS = ["sharex", "sharex-links", "chatterino", "flameshot"] as const;
 const client = oneOf(CLIENTS);
-
-// ───────────── the commands ─────────────
 
 export type { Command, CommandOutput } from "./command";
 
@@ -320,8 +302,6 @@ export const COMMANDS: readonly Command[] = [
     return { entries: page.items.map(auditJson), has_more: page.hasMore };
   }),
 ];
-
-// ───────────── output shapes ─────────────
 
 const reportUserJson = (u: ReportUser) => ({ id: u.id, username: u.username, suspended: u.suspended });
 

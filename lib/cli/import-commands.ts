@@ -1,7 +1,4 @@
-/**
- * The admin CLI's imports from other hosts (docs/migrate.md): `import zipline` and
- * `import sharex-history`. Each prints one JSON summary; progress goes to stderr.
- */
+/** Imports from other hosts (docs/migrate.md): one JSON summary, progress on stderr. */
 import { z } from "zod";
 import { cliActor, recordAudit } from "@/lib/audit/log";
 import { DomainError } from "@/lib/errors";
@@ -29,7 +26,7 @@ const toggle = z
 const privacy = z.enum(PRIVACIES as unknown as [Privacy, ...Privacy[]], { error: `must be one of ${PRIVACIES.join(", ")}` }).optional();
 const plan = z.enum(PLANS as unknown as [Plan, ...Plan[]], { error: `must be one of ${PLANS.join(", ")}` }).optional();
 
-/** `--old-host a.example,b.example`: host names (a URL is taken for its host). */
+/** Host names (a URL is taken for its host). */
 const hosts = value("host names, comma-separated").transform((text, ctx) => {
   const out: string[] = [];
   for (const part of text
@@ -46,7 +43,6 @@ const hosts = value("host names, comma-separated").transform((text, ctx) => {
   return out;
 });
 
-/** `--map-users auto` or `old=new,old2=new2` (peer username = account here). */
 const userMap = value("auto, or old=new pairs").transform((text, ctx) => {
   const map = new Map<string, string>();
   let auto = false;
@@ -71,7 +67,6 @@ async function owners(flags: { user?: string; "map-users"?: { auto: boolean; map
   throw new DomainError("invalid_request", "Give --user U (everything to one account) or --map-users auto|old=new,...");
 }
 
-/** Runs the import over an open source, closes it, audits what it brought in, and shapes the summary. */
 async function run(source: ImportSource, who: Owners, options: { privacy?: Privacy; dryRun: boolean }): Promise<CommandOutput> {
   let summary: ImportRunSummary;
   try {
@@ -122,7 +117,6 @@ function summaryJson(s: ImportRunSummary): CommandOutput {
   };
 }
 
-/** The flags every peer's import shares (docs/migrate.md). */
 const peerFlags = {
   "old-host": hosts,
   user: value("a username or user id").optional(),
@@ -196,7 +190,6 @@ const sharexCommand = (): Command => ({
   positional: "history",
 });
 
-/** Listed in commands.ts's table. */
 export function importCommands(): Command[] {
   return [ziplineCommand(), chibisafeCommand(), xbackboneCommand(), sharexCommand()];
 }

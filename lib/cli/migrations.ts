@@ -1,15 +1,11 @@
 /**
- * Bringing the database up to date before the admin CLI touches it. Most calls find it
- * migrated already, so a cheap look at `_prisma_migrations` decides whether the
- * migrator (which loads a WebAssembly engine, about a second) runs at all. Two CLI calls
- * racing on a new database are safe: the migrator takes the engine's migration lock and
- * the second finds nothing left to apply.
+ * Migrations before the admin CLI touches the database: a cheap look at `_prisma_migrations`
+ * decides whether the migrator (a WebAssembly engine, about a second) runs at all.
  */
 import type { Db } from "@/lib/db/client";
 import type { DatabaseConfig, DatabaseProvider } from "@/lib/db/config";
 import { applyMigrations, migrationList } from "@/lib/db/migrator";
 
-/** Names of the applied migrations, or an empty set when the history table does not exist yet. */
 async function appliedMigrations(client: Db, provider: DatabaseProvider): Promise<Set<string>> {
   // Unqualified names: on PostgreSQL the adapter's search_path points at the `?schema=`.
   const [table] =
@@ -24,7 +20,6 @@ async function appliedMigrations(client: Db, provider: DatabaseProvider): Promis
   return new Set(rows.map((row) => row.migration_name));
 }
 
-/** Migrations in prisma/<provider>/migrations that the database has not applied. */
 export async function pendingMigrations(client: Db, provider: DatabaseProvider): Promise<string[]> {
   const applied = await appliedMigrations(client, provider);
   return migrationList(provider)
@@ -32,7 +27,7 @@ export async function pendingMigrations(client: Db, provider: DatabaseProvider):
     .filter((name) => !applied.has(name));
 }
 
-/** Applies pending migrations, if any; returns the names applied now. Idempotent. */
+/** Idempotent; returns the names applied now. */
 export async function ensureMigrated(client: Db, config: DatabaseConfig): Promise<string[]> {
   const pending = await pendingMigrations(client, config.provider);
   if (pending.length === 0) return [];

@@ -1,8 +1,4 @@
-/**
- * The admin CLI's first-hour commands (docs/admin-cli.md): the operator's settings
- * (`settings list|get|set`, named after the environment variables they mirror, audited like
- * the console), the set-up code /setup asks for, and `user list`.
- */
+/** The CLI's first-hour commands (docs/admin-cli.md): settings (audited like the console), the set-up code, `user list`. */
 import { z } from "zod";
 import { setupCode, setupPending } from "@/lib/accounts/setup";
 import { listUsers, type AdminUserRow } from "@/lib/admin/users";
@@ -37,7 +33,6 @@ function settingJson(state: SettingState): CommandOutput {
 const oneOf = <const T extends string>(values: readonly T[]) =>
   z.enum(values as readonly [T, ...T[]], { error: `must be one of ${values.join(", ")}` });
 
-/** `user list --limit`, as the other lists: 1 to 1000, default 100. */
 const limit = z
   .string()
   .regex(/^\d+$/, "must be a whole number from 1 to 1000")
@@ -45,7 +40,7 @@ const limit = z
   .refine((n) => n >= 1 && n <= 1000, "must be from 1 to 1000")
   .optional();
 
-/** The `next` of a previous page: `<ms>.<id>`. */
+/** `<ms>.<id>`. */
 const after = z
   .string()
   .regex(/^\d+\.[A-Za-z0-9_-]+$/, "must be the next value of a previous page")
@@ -63,7 +58,6 @@ const userJson = (u: AdminUserRow): CommandOutput => ({
   created_at: u.createdAt.toISOString(),
 });
 
-/** Listed in commands.ts's table. */
 export function settingsCommands(): Command[] {
   return [
     command("settings list", "", {}, async () => ({ settings: (await listSettings()).map(settingJson) })),

@@ -1,11 +1,6 @@
-/**
- * zod fields for environment variables shared by the modules that parse their own settings
- * (lib/media/config.ts, lib/uploads/receive-gate.ts). `||` semantics, as in env.ts: an
- * empty or unset value is `undefined`, for the caller's default.
- */
+/** zod fields shared by modules that parse their own settings; an empty value is `undefined`, as in env.ts. */
 import { z } from "zod";
 
-/** An integer of at least `min`, or undefined when unset; anything else is an issue. */
 export const optionalInt = (min: number) =>
   z
     .string()

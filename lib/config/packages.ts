@@ -1,16 +1,7 @@
 /**
- * Packages that only some deployments use — PostgreSQL's driver and Prisma adapter,
- * ioredis, prom-client, @vercel/blob — loaded the first time a deployment needs them.
- *
- * A static import loads a package when the server starts, whether it is configured or not,
- * and in a bundle even a statically linked module's packages load at start (scripts/launch.mjs
- * splits only at dynamic imports). Together these held ~50 MB of an idle server on the embedded
- * defaults (SQLite, disk, memory counters) that never used them (docs/performance.md,
- * "Packages loaded when configured"). Call sites keep their types with `typeof import()`.
- *
- * Resolved from the project root (APP_ROOT, else the working directory, as the migrator
- * and lib/db/prisma-wasm.ts do): this module is bundled (the custom server, Next), where
- * its own location says nothing. The name is a parameter, so no bundler resolves it.
+ * Packages only some deployments use, loaded when first needed: static imports held ~50 MB
+ * of an idle server on the embedded defaults (docs/performance.md, "Packages loaded when
+ * configured"). Resolved from the project root: in a bundle this module's location says nothing.
  */
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";

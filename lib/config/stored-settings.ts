@@ -1,19 +1,12 @@
 /**
- * The settings an operator changed in the console or with `admin settings set`, as the
- * variables they mirror (docs/configuration.md, "Settings in the console"). lib/settings
- * reads them from the database and hands them here; env.ts and `setting()` read the
- * environment through `settingsSource()`, so every reader sees one value: the
- * environment's when it is set there (it wins), else the stored one, else the default.
- *
- * One copy per process on globalThis: the custom server's bundle and Next's bundles load
- * this module separately, and a value applied by the server's watcher must reach both.
+ * Settings changed in the console (docs/configuration.md, "Settings in the console"): every
+ * reader sees the environment's value when set, else the stored one. On globalThis: Next's
+ * bundles load this module separately, and the watcher's value must reach all of them.
  */
-/** Variables by name: process.env, or a test's own. */
 export type Environment = Readonly<Record<string, string | undefined>>;
 
 interface StoredState {
   values: Readonly<Record<string, string>>;
-  /** Bumped on every change, so each bundle's parsed copy knows when it is stale. */
   version: number;
   merged: { version: number; source: Environment } | null;
   listeners: Set<() => void>;
@@ -25,22 +18,19 @@ const state = (): StoredState => {
   return shared.__mediahostStoredSettings;
 };
 
-/** A variable the environment sets: wins over a stored value ("" counts as unset, as everywhere). */
+/** "" counts as unset, as everywhere. */
 export function setInEnvironment(name: string): boolean {
   return Boolean(process.env[name]?.trim());
 }
 
-/** The environment's own value of `name` (trimmed), or undefined when unset or empty. */
 export function environmentValue(name: string): string | undefined {
   return process.env[name]?.trim() || undefined;
 }
 
-/** The stored values, as last applied. */
 export function storedValues(): Readonly<Record<string, string>> {
   return state().values;
 }
 
-/** Changes with every applied change; env.ts re-parses when it moves. */
 export function storedVersion(): number {
   return state().version;
 }
@@ -50,7 +40,6 @@ function sameValues(a: Readonly<Record<string, string>>, b: Readonly<Record<stri
   return keys.length === Object.keys(b).length && keys.every((key) => b[key] === a[key]);
 }
 
-/** Replaces the stored values; true (and the listeners told) when anything changed. */
 export function applyStoredValues(values: Readonly<Record<string, string>>): boolean {
   const current = state();
   if (sameValues(current.values, values)) return false;
@@ -61,17 +50,12 @@ export function applyStoredValues(values: Readonly<Record<string, string>>): boo
   return true;
 }
 
-/** Runs `listener` after every change of the stored values (caches built from them). */
 export function onStoredChange(listener: () => void): () => void {
   state().listeners.add(listener);
   return () => state().listeners.delete(listener);
 }
 
-/**
- * The environment with the stored values beneath it. With nothing stored (every test that
- * does not store a setting, and an instance configured by environment alone) this is
- * `process.env` itself, so behaviour is exactly the environment's.
- */
+/** With nothing stored this is `process.env` itself, so behaviour is exactly the environment's. */
 export function settingsSource(): Environment {
   const current = state();
   if (Object.keys(current.values).length === 0) return process.env;
@@ -83,7 +67,6 @@ export function settingsSource(): Environment {
   return current.merged.source;
 }
 
-/** Forget the merged copy (tests change process.env, then call resetEnv()). */
 export function forgetMergedSource(): void {
   state().merged = null;
 }

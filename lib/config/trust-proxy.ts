@@ -1,19 +1,7 @@
 /**
  * TRUST_PROXY and TRUST_PROXY_HEADER, parsed (docs/operations.md, "Client addresses behind
- * proxies"). The rule that applies them is lib/http/client-ip.ts.
- *
- * - unset, `0`, `false`: X-Forwarded-For is ignored (the socket's address).
- * - `1`, `true`: the left-most X-Forwarded-For entry (the spec's rule, operations.md: right
- *   behind one proxy that replaces the header).
- * - `hops:<n>`: `n` proxies in front, each appending to X-Forwarded-For: walked from the
- *   right, the address `n` entries in (Express's `trust proxy` = n).
- * - a comma-separated list of address ranges (`173.245.48.0/20`, `10.0.0.1`, `2400:cb00::/32`)
- *   and the names `loopback`, `linklocal`, `uniquelocal`, optionally written `cidr:<list>`:
- *   walked from the right, the first address not in them (Express's `trust proxy` list). The
- *   recommended form (issue 39 §4): a client that reaches the port directly is not believed.
- *
- * TRUST_PROXY_HEADER (`CF-Connecting-IP`, `True-Client-IP`, `Fly-Client-IP`): read the client
- * address from that header when the request comes through a trusted proxy.
+ * proxies"); lib/http/client-ip.ts applies them. The address-range list is the recommended
+ * form (issue 39 §4): a client that reaches the port directly is not believed.
  */
 import { isIP } from "node:net";
 
@@ -47,7 +35,7 @@ function parseRange(text: string): TrustedRange {
   return { address: address.toLowerCase(), prefix, family: version === 4 ? "ipv4" : "ipv6" };
 }
 
-/** The TRUST_PROXY rule; a value it cannot read is an error at start-up, not a silent "off". */
+/** A value it cannot read is an error at start-up, not a silent "off". */
 export function parseTrustProxy(value: string | undefined, header?: string): TrustProxy {
   const v = (value ?? "").trim();
   const withHeader = (rule: TrustRule): TrustProxy => {

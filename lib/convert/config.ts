@@ -1,18 +1,10 @@
 /**
- * Settings of POST /convert. Conversions run inside the request, so they get their own time
- * limit, shorter than the media layer's MEDIA_TIMEOUT_SECONDS (300 s, sized for background
- * upload jobs): a client holding a connection open for five minutes is usually gone, and
- * proxies in front of the service commonly cut requests at 60–120 s.
- *
- * Read on every call (it is one environment lookup) so tests and operators can change it
- * without a restart of the module graph.
+ * Settings of POST /convert, read on every call. Conversions run inside the request, so their
+ * time limit is shorter than MEDIA_TIMEOUT_SECONDS: proxies commonly cut requests at 60–120 s.
  */
 export const DEFAULT_CONVERT_TIMEOUT_SECONDS = 120;
 
-/**
- * CONVERT_TIMEOUT_SECONDS as milliseconds: a positive number of seconds, decimals allowed;
- * unset or empty means the default. A bad value is an operator error and fails loudly.
- */
+/** CONVERT_TIMEOUT_SECONDS in ms; a bad value is an operator error and fails loudly. */
 export function convertTimeoutMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
   const raw = (env.CONVERT_TIMEOUT_SECONDS ?? "").trim();
   if (!raw) return DEFAULT_CONVERT_TIMEOUT_SECONDS * 1000;
@@ -24,15 +16,11 @@ export function convertTimeoutMs(env: Readonly<Record<string, string | undefined
 }
 
 /**
- * Requests up to this many bytes (by Content-Length) converting to an image target are
- * received and converted in memory, with no temporary files: a screenshot conversion then
- * costs no file-system calls at all. Larger or chunked requests, and video sources, go
- * through temporary files as before. Memory held at once stays bounded: the receive gate
- * admits a few bodies at a time, and the media limiter a few jobs plus its queue.
+ * Image conversions up to this many bytes run in memory. Memory stays bounded: the receive
+ * gate admits a few bodies at a time, the media limiter a few jobs.
  */
 export const DEFAULT_CONVERT_IN_MEMORY_MAX_BYTES = 8 * 1024 * 1024;
 
-/** CONVERT_IN_MEMORY_MAX_BYTES: a whole number of bytes, 0 turns the in-memory path off. */
 export function convertInMemoryMaxBytes(env: Readonly<Record<string, string | undefined>> = process.env): number {
   const raw = (env.CONVERT_IN_MEMORY_MAX_BYTES ?? "").trim();
   if (!raw) return DEFAULT_CONVERT_IN_MEMORY_MAX_BYTES;

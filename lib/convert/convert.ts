@@ -1,24 +1,9 @@
 /**
- * POST /convert, the domain part: receive the first file of the request, check it against
- * the matrix and the caller's plan, convert it with the media layer (the same pipeline
- * uploads use), and hand back the result.
- *
- * Nothing is stored: no post, no storage object, no usage row (docs/convert.md).
- *
- * Two ways through, with the same checks and answers:
- * - In memory, for a small request (Content-Length up to CONVERT_IN_MEMORY_MAX_BYTES) to an
- *   image target whose source turns out to be an image of a few megapixels: received into a
- *   buffer, converted buffer to buffer, answered from the buffer. No file is ever made, so
- *   there is nothing to clean up; a screenshot conversion saves the file-system calls that
- *   would otherwise cost more than the rest of the request's own work (docs/performance.md,
- *   "Small images converted in memory").
- * - Through temporary files, for everything else (videos, large or chunked requests).
- *   Everything lives in one directory from withTempDir, which removes it when this function
- *   returns or throws (success, any error, client abort, timeout). The reply still has to be
- *   read after that, so the output file is opened *before* the directory goes: the open
- *   descriptor keeps the bytes readable (POSIX unlink semantics) and the response stream
- *   closes it when the body is done or the client leaves, which frees the disk space. No
- *   timer or sweeper is needed, and a crash leaks nothing that the kernel does not reclaim.
+ * POST /convert, the domain part (docs/convert.md): nothing is stored. A small request to an
+ * image target is converted in memory (docs/performance.md, "Small images converted in
+ * memory"); everything else goes through one withTempDir directory. The output file is opened
+ * before that directory goes: the open descriptor keeps the bytes readable until the response
+ * stream closes it, so no sweeper is needed and a crash leaks nothing.
  */
 import { open, writeFile, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
@@ -44,15 +29,11 @@ import { attachmentFilename } from "./filename";
 import { settingsSource } from "@/lib/config/stored-settings";
 import { describeFileKind } from "@/lib/media/kind-name";
 
-/** The multipart field the file is read from. */
 export const CONVERT_FIELD = "file";
 
 /**
- * Room for multipart framing (boundaries, part headers, a few small fields) on top of the
- * file cap. The whole request counts, parts after the first included: they are read and
- * discarded, never written, but an endless second part must still end in a 413 rather
- * than be drained forever (docs/convert.md, "Size caps": 413 when the file or the whole
- * request is over).
+ * Room for multipart framing on top of the file cap. Parts after the first are read and
+ * discarded, but an endless second part must still end in a 413, not be drained forever.
  */
 export { MULTIPART_OVERHEAD_BYTES } from "@/lib/uploads/multipart";
 
@@ -69,40 +50,25 @@ export function convertAllowance(principal: Principal): ConvertAllowance {
 }
 
 export interface ConvertedFile {
-  /**
-   * The converted bytes: a stream from the output file (reading it to the end, or cancelling
-   * it, releases the file), or the bytes themselves when converted in memory.
-   */
+  /** A stream from the output file (reading or cancelling it releases the file), or the bytes converted in memory. */
   body: ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer>;
-  /** Exact length of `body`. */
   size: number;
   mime: string;
-  /** `<client's base name>.<target ext>`, sanitized. */
   filename: string;
 }
 
 type Received<T> = T & { filename: string };
 
-/**
- * The upload to convert, as plain values: the route reads them off its request
- * (lib/routes/media.ts), so this module knows nothing of HTTP.
- */
+/** The upload as plain values: the route reads them off its request, so this module knows nothing of HTTP. */
 export interface ConvertSource {
-  /** The request's Content-Length as sent; null when absent (a chunked body). */
+  /** Null for a chunked body. */
   contentLength: string | null;
-  /** Aborts when the client disconnects. */
   signal: AbortSignal;
-  /** Receives the first file part of `field` into `tmpDir`, refusing one over maxFileBytes. */
   receiveFile(options: { field: string; maxFileBytes: number; tmpDir: string }): Promise<{ path: string; filename: string }>;
-  /** The same into memory. */
   receiveInMemory(options: { field: string; maxFileBytes: number }): Promise<{ bytes: Buffer; filename: string }>;
 }
 
-/**
- * Converts the first file of `source` to `target`. Errors: invalid_request (no file,
- * empty file, corrupt input, over the time limit, interrupted upload), unsupported_type,
- * plan_required, file_too_large, unavailable (media queue full, with retryAfter).
- */
+/** Converts the first file of `source` to `target`; its errors are docs/convert.md's. */
 export async function convertUpload(principal: Principal, source: ConvertSource, target: ConvertTarget): Promise<ConvertedFile> {
   const allowance = convertAllowance(principal);
   // The signal aborts when the client disconnects: ffmpeg is killed, a queued job leaves the queue.
@@ -119,7 +85,6 @@ export async function convertUpload(principal: Principal, source: ConvertSource,
     const input = await source.receiveInMemory({ field: CONVERT_FIELD, maxFileBytes: allowance.maxFileBytes });
     const converted = await convertInMemory(input, target, allowance, signal);
     if (converted) return converted;
-    // A video, or an image too large to convert in memory: the usual way, from a file.
     return await convertOnDisk(
       async (tmpDir) => {
         const path = join(tmpDir, "part-0");
@@ -142,14 +107,13 @@ function receivesInMemory(contentLength: string | null, target: ConvertTarget): 
   return isImageTarget(target) && Number.isSafeInteger(declared) && declared > 0 && declared <= convertInMemoryMaxBytes();
 }
 
-/** Null when the file is not for this path (not an image, or too many pixels): the caller converts it on disk. */
+/** Null when the file is not for this path (not an image, or too many pixels). */
 async function convertInMemory(
   input: Received<{ bytes: Buffer }>,
   target: ConvertTarget,
   allowance: ConvertAllowance,
   signal: AbortSignal,
 ): Promise<ConvertedFile | null> {
-  // Images are known by their signature; anything else is sniffed from the file as usual.
   const source = sniffBuffer(input.bytes.subarray(0, SNIFF_MAX_BYTES));
   if (source?.kind !== "image") return null;
   checkPair(source, target, allowance);
@@ -163,7 +127,7 @@ async function convertInMemory(
   };
 }
 
-/** The same bytes as the Uint8Array a Response takes (no copy: Node Buffers are never backed by a SharedArrayBuffer). */
+/** No copy: Node Buffers are never backed by a SharedArrayBuffer. */
 const asBody = (bytes: Buffer): Uint8Array<ArrayBuffer> => new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
 
 async function convertOnDisk(
@@ -179,7 +143,6 @@ async function convertOnDisk(
       const output = await convertInput(input.path, join(tmpDir, `converted.${target}`), target, allowance, signal);
       // Opened before withTempDir deletes the directory: from here the descriptor holds the bytes.
       opened = await open(/*turbopackIgnore: true*/ output.path, "r");
-      // The size of what will be read through this descriptor: Content-Length must match it.
       const { size } = await opened.stat();
       return { file: opened, size, mime: output.mime, filename: attachmentFilename(input.filename, output.ext) };
     });
@@ -211,7 +174,7 @@ async function convertInput(
   return { path: output, mime: result.mime, ext: result.ext };
 }
 
-/** The matrix first, then the plan: a Free user's unsupported pair is unsupported_type, not plan_required. */
+/** A Free user's unsupported pair is unsupported_type, not plan_required. */
 function checkPair(source: Sniffed, target: ConvertTarget, allowance: ConvertAllowance): void {
   if (!canConvert(source.format, target)) {
     throw new DomainError("unsupported_type", `A ${source.format.toUpperCase()} file cannot be converted to ${target}.`);
@@ -222,19 +185,14 @@ function checkPair(source: Sniffed, target: ConvertTarget, allowance: ConvertAll
 }
 
 /**
- * A media-layer `internal` error (ffmpeg could not start, killed by a signal...) is a
- * DomainError, which the dispatcher answers without logging. Rethrown as a plain error it
- * is logged with the request id (and the tool's stderr tail, kept as the cause) and still
- * answered 500 `internal`.
+ * A media-layer `internal` error is a DomainError, which the dispatcher answers without
+ * logging; rethrown plain it is logged with the request id and the tool's stderr tail.
  */
 function serverFault(error: DomainError): Error {
   return new Error(`Conversion failed: ${error.message}`, { cause: error });
 }
 
-/**
- * The client left mid-request. Nobody reads the reply; this only keeps the dispatcher from
- * logging an ordinary disconnect (an AbortError, ffmpeg "aborted") as a server fault.
- */
+/** The client left: keeps the dispatcher from logging an ordinary disconnect as a server fault. */
 function clientGone(error: unknown): DomainError {
   if (isDomainError(error) && error.type !== "internal") return error;
   return new DomainError("invalid_request", "The client closed the connection before the conversion finished.");

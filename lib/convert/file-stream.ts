@@ -1,21 +1,13 @@
 /**
- * A response body read from an open file handle. The converted file's directory is already
- * deleted when the body starts (see convert.ts): on POSIX systems an unlinked file stays
- * readable through an open descriptor and its blocks are freed when the last descriptor is
- * closed. So closing the handle is the whole cleanup, and it happens exactly once, on
- * whichever comes first: the last byte sent, the consumer cancelling (client gone), a read
- * error, or the request's abort signal (a client that left before the body was pulled).
+ * A response body from an open file handle whose directory is already gone (convert.ts):
+ * closing the handle is the whole cleanup, done once on the last byte, a cancel, an error or
+ * the request's abort.
  */
 import type { FileHandle } from "node:fs/promises";
 
-/** Bytes per read: large enough to keep syscalls cheap, small enough to stay out of the way. */
 export const READ_CHUNK_BYTES = 256 * 1024;
 
-/**
- * Streams exactly `size` bytes of `file` from offset 0, then closes it. `size` is what the
- * caller announced as Content-Length: a file that turns out shorter errors the stream (the
- * client sees a truncated response) instead of sending fewer bytes than announced.
- */
+/** Exactly `size` bytes (the Content-Length sent): a shorter file errors the stream rather than send fewer bytes. */
 export function streamFileHandle(file: FileHandle, size: number, signal?: AbortSignal): ReadableStream<Uint8Array> {
   let position = 0;
   let closed: Promise<void> | undefined;

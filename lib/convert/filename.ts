@@ -1,13 +1,9 @@
 /**
- * The name of the converted file in `Content-Disposition` (docs/convert.md, "The reply":
- * `filename="<base>.<ext>"`). The client's file name is untrusted: it may carry a path, control
- * characters, quotes that would break the header, bidi overrides that disguise an extension,
- * or names Windows refuses. The result is safe to save as-is on any common OS.
+ * The converted file's name in `Content-Disposition` (docs/convert.md, "The reply"). The
+ * client's name is untrusted (paths, controls, quotes, bidi overrides, names Windows refuses).
  */
 
-/** The base name used when the client sent none (or nothing usable is left of it). */
 export const FALLBACK_BASE_NAME = "converted";
-/** Long names are cut (in code points) so the header stays small. */
 export const MAX_BASE_NAME_LENGTH = 100;
 
 // C0/C1 controls and DEL; bidi embeddings/overrides/isolates (U+202A–U+202E, U+2066–U+2069),
@@ -19,7 +15,6 @@ const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
 // Only a short alphanumeric suffix counts as an extension: "Report v1.2 final" keeps its dot.
 const EXTENSION = /\.[A-Za-z0-9]{1,10}$/;
 
-/** `<sanitized base name of clientName>.<ext>`. */
 export function attachmentFilename(clientName: string, ext: string): string {
   return `${baseName(clientName)}.${ext}`;
 }
@@ -40,10 +35,8 @@ function baseName(clientName: string): string {
 }
 
 /**
- * `attachment; filename="..."` with a plain-ASCII fallback, plus RFC 5987 `filename*=` with
- * the exact UTF-8 name when the fallback had to change it (RFC 6266 §4.3: clients that know
- * `filename*` prefer it). `%` is kept out of the fallback as RFC 6266 advises, since some
- * clients percent-decode `filename`.
+ * A plain-ASCII `filename` plus RFC 5987 `filename*` when the fallback had to change the name
+ * (RFC 6266 §4.3). `%` stays out of the fallback: some clients percent-decode `filename`.
  */
 export function contentDisposition(filename: string): string {
   const ascii = asciiFallback(filename);

@@ -1,16 +1,9 @@
-/**
- * The `convert-target` header (docs/convert.md, "`convert-target` values"): required, one of
- * the spec's seven values, trimmed and case-insensitive like the other headers. Anything else
- * is 400, `jpg` included: the spec lists the values, and a client written against it
- * must see the same answer here as anywhere. The message names `jpeg` for those who typed
- * the extension.
- */
+/** The `convert-target` header (docs/convert.md): the spec's seven values only, so `jpg` is 400 here as anywhere. */
 import { DomainError } from "@/lib/errors";
 import { CONVERT_TARGETS, isConvertTarget, type ConvertTarget } from "@/lib/media";
 
 export const CONVERT_TARGET_HEADER = "convert-target";
 
-/** The target named by the header, or 400 invalid_request when it is missing or unknown. */
 export function parseConvertTarget(value: string | null): ConvertTarget {
   const text = (value ?? "").trim().toLowerCase();
   if (!text) {

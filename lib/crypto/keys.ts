@@ -1,10 +1,7 @@
 /**
- * Secret keys: app keys (`api-key`), team access keys and Relay session keys (`relay-key`).
- *
- * 32 random bytes (256 bits) in base64url, so only [A-Za-z0-9_-]: ShareX's name parser
- * rewrites `%x` and `{}|\`, Chatterino splits extra headers on `;` and `:`. A short prefix
- * names the kind, so authentication needs one indexed look-up, never a scan of all kinds.
- * Only the SHA-256 of a key is stored (keys are high-entropy, so a slow hash adds nothing).
+ * Secret keys (docs/keys.md): 256 random bits in base64url, which ShareX's and Chatterino's
+ * header parsers leave alone; a prefix names the kind, so authentication is one indexed
+ * look-up. Only the SHA-256 is stored (keys are high-entropy: a slow hash adds nothing).
  */
 import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 
@@ -13,10 +10,10 @@ export type KeyKind = "app" | "team" | "relay";
 const PREFIX: Record<KeyKind, string> = { app: "mha_", team: "mht_", relay: "mhr_" };
 
 export interface IssuedKey {
-  /** The key itself: shown once, never stored. */
+  /** Shown once, never stored. */
   key: string;
   hash: string;
-  /** The first characters, safe to display to tell keys apart. */
+  /** Safe to display to tell keys apart. */
   hint: string;
 }
 
@@ -26,20 +23,17 @@ export function issueKey(kind: KeyKind): IssuedKey {
 }
 
 export function hashKey(key: string): string {
-  // The one-shot hash costs less than createHash, and every cached read hashes its key
-  // (docs/performance.md, "The cached post reply kept, cheaper cache hits and key hashes").
-  // Same digest (tests/auth/key-hash.test.ts).
+  // The one-shot hash costs less than createHash, and every cached read hashes its key (docs/performance.md,
+  // "The cached post reply kept, cheaper cache hits and key hashes").
   return hash("sha256", key, "hex");
 }
 
-/** The kind a presented key claims to be, or null when it cannot be one of ours. */
 export function keyKind(key: string): KeyKind | null {
   if (!/^[A-Za-z0-9_-]{20,200}$/.test(key)) return null;
   for (const kind of Object.keys(PREFIX) as KeyKind[]) if (key.startsWith(PREFIX[kind])) return kind;
   return null;
 }
 
-/** Constant-time comparison of two hex hashes. */
 export function hashesEqual(a: string, b: string): boolean {
   const x = Buffer.from(a, "hex");
   const y = Buffer.from(b, "hex");

@@ -1,13 +1,7 @@
 /**
- * Password hashing with scrypt (memory-hard, in node:crypto, no native add-on).
- *
- * Stored as `scrypt$N$r$p$salt$hash`: the parameters travel with each hash, so a hash made
- * under older settings still verifies, and `needsRehash` tells the sign-in to replace it
- * (docs/web-auth.md, "Ways to sign in"). Current settings are OWASP's first recommended scrypt
- * configuration, N=2^17, r=8, p=1: 128 MiB of memory per hash.
- *
- * At most HASH_CONCURRENCY hashes run at once: each holds 128 MiB, and scrypt runs on
- * libuv's small thread pool, which file I/O needs too. Others wait their turn.
+ * scrypt password hashes as `scrypt$N$r$p$salt$hash`, so older hashes still verify and are
+ * redone at the next sign-in (docs/web-auth.md, "Ways to sign in"). At most HASH_CONCURRENCY
+ * run at once: each holds 128 MiB on libuv's small pool, which file I/O needs too.
  */
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
@@ -17,16 +11,14 @@ export interface ScryptParams {
   p: number;
 }
 
-/** What new hashes use, and what older hashes are upgraded to. */
 export const CURRENT_PARAMS: Readonly<ScryptParams> = { N: 1 << 17, r: 8, p: 1 };
 const KEYLEN = 32;
-/** Bounds of stored parameters we agree to compute: a corrupt row must not exhaust memory. */
+/** A corrupt row must not exhaust memory. */
 const MAX_N = 1 << 20;
 const MAX_R = 32;
 const MAX_P = 16;
 const HASH_CONCURRENCY = 2;
 
-/** scrypt needs 128·N·r bytes (plus a little); node refuses anything above maxmem. */
 const maxmemFor = ({ N, r }: ScryptParams): number => 128 * N * r + 16 * 1024 * 1024;
 
 let running = 0;
@@ -46,7 +38,6 @@ async function scrypt(password: string, salt: Buffer, keylen: number, params: Sc
   }
 }
 
-/** Hashes computing and waiting right now (tests check the bound). */
 export function scryptLoad(): { running: number; waiting: number } {
   return { running, waiting: waiting.length };
 }
@@ -89,11 +80,6 @@ export async function verifyPassword(password: string, stored: string | null | u
   return actual.length === parsed.hash.length && timingSafeEqual(actual, parsed.hash);
 }
 
-/**
- * Whether a stored hash was made with other settings than the current ones (older, weaker
- * ones in practice), so the next successful sign-in, when the password is at hand, stores
- * a new hash.
- */
 export function needsRehash(stored: string | null | undefined): boolean {
   const parsed = parseStored(stored);
   if (!parsed) return false;

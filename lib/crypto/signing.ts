@@ -1,12 +1,7 @@
 /**
- * Signed URLs for the files of private posts (docs/storage.md, "Signed URLs for private
- * files": they expire after 24 hours). A URL carries `?exp=<unix seconds>&sig=<base64url HMAC-SHA256>` over the URL's path and
- * the expiry; nothing is stored per URL, so any process with the secret can check it.
- *
- * The secret is SIGNING_SECRET, else a random one generated on first use and kept in
- * `${DATA_DIR}/signing-secret` (mode 0600) so it survives restarts and is shared by the
- * server and the admin CLI on one machine. Several instances without a shared DATA_DIR
- * must all set the same SIGNING_SECRET, or URLs signed by one fail on another.
+ * Signed URLs for private posts' files (docs/storage.md, "Signed URLs for private files"): an
+ * HMAC over path and expiry, nothing stored per URL. The secret is SIGNING_SECRET, else one
+ * kept in `${DATA_DIR}/signing-secret`; instances without a shared DATA_DIR must all set the same.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,18 +14,13 @@ export const SECRET_FILE_NAME = "signing-secret";
 /** Bumped if the signed message ever changes, so old and new signatures never collide. */
 const MESSAGE_VERSION = "mediahost-url-v1";
 const EXP_PATTERN = /^[1-9]\d{0,11}$/;
-/** 32 bytes of HMAC-SHA256 in unpadded base64url. */
 const SIG_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 const holder = globalThis as unknown as { __mediahostSigningSecret?: string };
 
-/**
- * Reads the persisted secret, creating it if absent. Creation writes a temp file and
- * hard-links it into place: link fails if the name exists, so when the server and a CLI
- * start together exactly one secret wins and nobody ever reads a half-written file.
- */
+/** Created by hard-linking a temp file into place: link fails if the name exists, so of a server and a CLI starting together one secret wins. */
 export function loadOrCreateSecretFile(dir: string = dataDir()): string {
   const path = join(dir, SECRET_FILE_NAME);
   const read = (): string | undefined => {
@@ -58,13 +48,12 @@ export function loadOrCreateSecretFile(dir: string = dataDir()): string {
   return created;
 }
 
-/** SIGNING_SECRET, else the persisted one; read once per process. */
 export function signingSecret(): string {
   holder.__mediahostSigningSecret ??= env().SIGNING_SECRET || loadOrCreateSecretFile();
   return holder.__mediahostSigningSecret;
 }
 
-/** For tests: forget the cached secret (after changing SIGNING_SECRET or DATA_DIR). */
+/** For tests, after changing SIGNING_SECRET or DATA_DIR. */
 export function resetSigningSecret(): void {
   holder.__mediahostSigningSecret = undefined;
 }
@@ -73,27 +62,19 @@ function signature(path: string, expiresAt: number, secret: string): string {
   return createHmac("sha256", secret).update(`${MESSAGE_VERSION}\n${expiresAt}\n${path}`).digest("base64url");
 }
 
-/**
- * `?exp=...&sig=...` for a URL path. Sign the path exactly as it will appear in the URL
- * (percent-encoded), because verification sees `new URL(request.url).pathname`.
- */
+/** Sign the path percent-encoded, as verification sees `new URL(request.url).pathname`. */
 export function signPath(path: string, expiresAt: number, secret: string = signingSecret()): string {
   if (!Number.isSafeInteger(expiresAt) || expiresAt <= 0) throw new Error(`Invalid expiry ${expiresAt}`);
   return `?exp=${expiresAt}&sig=${signature(path, expiresAt, secret)}`;
 }
 
-/** An absolute URL plus its signature, valid for 24 hours by default. */
 export function signUrl(url: string, expiresAt: number = nowSeconds() + SIGNED_URL_TTL_SECONDS, secret?: string): string {
   const parsed = new URL(url);
   if (parsed.search) throw new Error("signUrl: the URL must not already have a query");
   return `${parsed.origin}${parsed.pathname}${signPath(parsed.pathname, expiresAt, secret)}`;
 }
 
-/**
- * True when sig is the signature of path and exp and the expiry is still ahead of now
- * (seconds). Malformed values are refused before any HMAC work; the comparison itself is
- * constant-time.
- */
+/** Malformed values are refused before any HMAC work; the comparison is constant-time. */
 export function verifySignature(
   path: string,
   exp: string | number | null | undefined,
@@ -112,10 +93,7 @@ export function verifySignature(
 
 export type SignedUrlCheck = { ok: true; expiresAt: number } | { ok: false; reason: "unsigned" | "invalid" | "expired" };
 
-/**
- * Checks a request URL's own `exp`/`sig` against its path: what the `/cdn` route calls
- * for a private file. `expiresAt` bounds the response's cache lifetime (see serveObject).
- */
+/** What `/cdn` calls for a private file; `expiresAt` bounds the response's cache lifetime. */
 export function checkSignedUrl(url: string | URL, now: number = nowSeconds(), secret?: string): SignedUrlCheck {
   const parsed = typeof url === "string" ? new URL(url) : url;
   const exp = parsed.searchParams.get("exp");

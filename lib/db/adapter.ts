@@ -11,15 +11,10 @@ import { isDown, markUp } from "@/lib/faults/outages";
 import { cachePreparedStatements, sqliteClientOf } from "./sqlite-statements";
 
 export interface AdapterOptions {
-  /**
-   * Statements and connections bounded by DATABASE_QUERY_TIMEOUT_MS and
-   * DATABASE_CONNECT_TIMEOUT_MS (docs/faults.md). Off for the migrator: a migration that
-   * builds an index may take minutes.
-   */
+  /** DATABASE_QUERY_TIMEOUT_MS and DATABASE_CONNECT_TIMEOUT_MS (docs/faults.md); off for the migrator, whose index builds may take minutes. */
   bounded: boolean;
 }
 
-/** The Prisma driver adapter for a database configuration. */
 export function createAdapter(config: DatabaseConfig, options: AdapterOptions = { bounded: true }): SqlMigrationAwareDriverAdapterFactory {
   const factory = createBaseAdapter(config, options);
   const connect = factory.connect.bind(factory);
@@ -35,20 +30,17 @@ export function createAdapter(config: DatabaseConfig, options: AdapterOptions = 
   return factory;
 }
 
-/** The bounds of docs/faults.md: a database that does not answer fails the request within them. */
 function pgBounds(bounded: boolean): { connectionTimeoutMillis?: number; query_timeout?: number } {
   if (!bounded) return {};
   const connect = env().DATABASE_CONNECT_TIMEOUT_MS ?? 2000;
   const query = env().DATABASE_QUERY_TIMEOUT_MS ?? 3000;
-  // query_timeout is the client's own timer: it also ends a wait on a connection whose
-  // packets are dropped, which the server's statement_timeout never sees.
+  // query_timeout is the client's own timer: it also ends a wait on a connection whose packets are dropped.
   return { ...(connect > 0 ? { connectionTimeoutMillis: connect } : {}), ...(query > 0 ? { query_timeout: query } : {}) };
 }
 
 function createBaseAdapter(config: DatabaseConfig, options: AdapterOptions): SqlMigrationAwareDriverAdapterFactory {
   if (config.provider === "postgres") {
-    // Prisma's `?schema=` convention: generated queries qualify tables with it, and the
-    // search_path makes raw SQL land in the same schema.
+    // Prisma's `?schema=`: the search_path makes raw SQL land in the same schema as generated queries.
     const { connectionString, schema } = postgresTarget(config.url);
     const { PrismaPg } = optionalPackage<typeof import("@prisma/adapter-pg")>("@prisma/adapter-pg");
     return new PrismaPg(
@@ -69,10 +61,9 @@ function createBaseAdapter(config: DatabaseConfig, options: AdapterOptions): Sql
 }
 
 /**
- * The schema engine replays each migration on the (in-memory) SQLite shadow database as
- * one `executeRaw` call, and better-sqlite3 refuses to prepare more than one statement.
- * On the shadow connection only, a parameterless `executeRaw` runs as a script instead.
- * Used by the drift check (`diffToSchema(config, "migrations")`); queries never go there.
+ * The schema engine replays each migration on the SQLite shadow database as one `executeRaw`,
+ * and better-sqlite3 prepares one statement at a time: on the shadow connection only, a
+ * parameterless `executeRaw` runs as a script (the drift check; queries never go there).
  */
 function scriptTolerant(adapter: SqlDriverAdapter): SqlDriverAdapter {
   return new Proxy(adapter, {
@@ -91,18 +82,15 @@ function scriptTolerant(adapter: SqlDriverAdapter): SqlDriverAdapter {
   });
 }
 
-/** A statement that only reads; everything else may have written. */
 const isRead = (sql: string): boolean => /^\s*select\b/i.test(sql);
 
 /**
- * Tells the change signal (lib/db/change-signal.ts) about this process's own writes once
- * they are visible to other readers: after a statement outside a transaction, after a
- * commit. Read caches are then stale at once, whatever the other sources of the signal
- * take to arrive (a PostgreSQL notification is asynchronous).
+ * Tells the change signal about this process's own writes once others can see them (after a
+ * statement outside a transaction, after a commit): read caches are stale at once, whatever
+ * a PostgreSQL notification takes to arrive.
  */
 function announcingWrites(adapter: SqlDriverAdapter): SqlDriverAdapter {
-  // Decided when the statement starts, in the caller's async context: writes inside
-  // unannounced() (lib/db/unannounced.ts) touch only columns no read cache reads.
+  // Decided when the statement starts, in the caller's async context (lib/db/unannounced.ts).
   const after = <T>(result: Promise<T>): Promise<T> => {
     if (!announcesWrites()) return result;
     return result.finally(() => {
@@ -132,15 +120,10 @@ function announcingWrites(adapter: SqlDriverAdapter): SqlDriverAdapter {
 }
 
 /**
- * Every statement's outcome told to the outage log (lib/faults/outages.ts): an error that
- * means the database is away becomes DependencyUnavailable (503 wherever it surfaces) and
- * marks the outage; an answer to a statement sent after the outage began ends it. Inside
- * this proxy, so a transaction's statements and its commit are covered too.
- *
- * While the outage lasts, new statements fail at once instead of each waiting out the
- * connect or query timeout (a frozen database would hold every request for the whole
- * bound, and a page that reads twice for twice the bound); a `SELECT 1` every
- * PROBE_INTERVAL_MS finds out when it is back.
+ * Every statement's outcome told to the outage log (lib/faults/outages.ts): an error that means
+ * the database is away becomes DependencyUnavailable and marks the outage; an answer to a
+ * statement sent after it began ends it. Meanwhile new statements fail at once instead of each
+ * waiting out the timeout, and a `SELECT 1` every PROBE_INTERVAL_MS finds out when it is back.
  */
 function reportingFaults<T extends object>(adapter: T, probe: SqlDriverAdapter | null): T {
   return new Proxy(adapter, {
@@ -163,10 +146,8 @@ function reportingFaults<T extends object>(adapter: T, probe: SqlDriverAdapter |
 const WATCHED = new Set<string | symbol>(["queryRaw", "executeRaw", "executeScript", "commit", "rollback"]);
 
 const PROBE_INTERVAL_MS = 500;
-/** Whether the probe is running (one per process, as the client is). */
 const circuit = ((globalThis as unknown as { __mediahostDbProbe?: { probing: boolean } }).__mediahostDbProbe ??= { probing: false });
 
-/** `SELECT 1` every PROBE_INTERVAL_MS until the database answers one sent after the outage began. */
 function probeUntilBack(adapter: SqlDriverAdapter): void {
   if (circuit.probing) return;
   circuit.probing = true;
@@ -187,7 +168,7 @@ function probeUntilBack(adapter: SqlDriverAdapter): void {
   setTimeout(tick, PROBE_INTERVAL_MS).unref();
 }
 
-/** `send()`, told to the outage log; with `gate`, refused at once while the database is known away (and the probe started). */
+/** `send()`, told to the outage log; with `gate`, refused at once while the database is known away. */
 function watched<T>(send: () => Promise<T>, gate: SqlDriverAdapter | null): Promise<T> {
   if (gate && isDown("database")) {
     probeUntilBack(gate);
@@ -229,7 +210,7 @@ interface PoolCounts {
   waitingCount: number;
 }
 
-/** The pg pool's connections for GET /metrics (`db_pool_connections`); SQLite has one connection and no pool. */
+/** For GET /metrics (`db_pool_connections`); SQLite has no pool. */
 function watchPool(adapter: SqlDriverAdapter): void {
   const driver = (adapter as { underlyingDriver?: () => unknown }).underlyingDriver?.();
   const isPool = (value: unknown): value is PoolCounts => typeof (value as PoolCounts | undefined)?.totalCount === "number";

@@ -1,26 +1,11 @@
 /**
- * A number that moves whenever the database may have changed, in this process or in any
- * other (the admin CLI, another instance). Read caches (lib/cache/versioned.ts) remember
- * the number they were filled at and treat an entry as gone once it has moved, so a
- * cached read is never older than the last commit this process could know about.
- *
- * Three sources move it:
- * - this process's own writes: the driver adapter (lib/db/adapter.ts) calls markChanged()
- *   after every statement that may write outside a transaction and after every commit;
- * - SQLite: `PRAGMA data_version` on a connection of our own changes whenever any other
- *   connection commits (the CLI, and also our own Prisma connection). Its own commits,
- *   key activity only, do not count (lib/db/unannounced.ts). It needs no I/O but is a
- *   statement all the same, which showed in a cached read's profile when run on every
- *   look-up (docs/performance.md, "data_version read at most once per millisecond"), so it is read at
- *   most once per millisecond: another process's commit shows within 1 ms, this process's
- *   own at once (markChanged);
- * - PostgreSQL: statement triggers on the tables the caches read (migration
- *   `cache_change_notify`) `pg_notify` the channel below with their schema at commit; a
- *   LISTEN connection per process moves the number when one for its schema arrives.
- *
- * When the source cannot be trusted (PostgreSQL before LISTEN is up, or after it broke; a
- * SQLite file that cannot be opened) `version()` answers a new number on every call, which
- * turns every cache into a miss: slower, never stale.
+ * A number that moves whenever the database may have changed, in this process or another;
+ * read caches (lib/cache/versioned.ts) treat an entry filled at an older number as gone
+ * (docs/caching.md). Sources: this process's writes (markChanged from lib/db/adapter.ts);
+ * SQLite's `PRAGMA data_version` on a connection of our own, read at most once per ms
+ * (docs/performance.md, "data_version read at most once per millisecond"); PostgreSQL
+ * statement triggers that `pg_notify` a LISTEN connection. A source that cannot be trusted
+ * answers a new number on every call: every cache misses, slower but never stale.
  */
 import Database from "better-sqlite3";
 import type pg from "pg";
@@ -29,15 +14,10 @@ import { postgresTarget, type DatabaseConfig } from "./config";
 
 export const CHANGE_CHANNEL = "mediahost_changes";
 
-/**
- * The number itself, one per process: kept on globalThis because the production server
- * runs two copies of this module (the custom server's bundle and Next's), and a write
- * made through either must be seen by the caches of both.
- */
+/** On globalThis: the production server runs two copies of this module, and a write through either must reach both's caches. */
 const shared = globalThis as unknown as { __mediahostChanges?: { generation: number } };
 const state = (shared.__mediahostChanges ??= { generation: 0 });
 
-/** Something in the database changed (or may have): every cached read is now stale. */
 export function markChanged(): void {
   state.generation++;
 }
@@ -46,17 +26,13 @@ export interface ChangeWatcher {
   version(): number;
   close(): Promise<void>;
   /**
-   * SQLite only: runs one write on the watcher's own connection, whose commits its
-   * `PRAGMA data_version` does not count, so the change number stays put (for writes no
-   * read cache reads, lib/db/unannounced.ts). "busy" when another connection holds the
-   * write lock (never waited for: the call is synchronous and would stall the event loop,
-   * and the holder may be an interactive transaction of this very process), "unavailable"
-   * when there is no such connection.
+   * SQLite only: one write on the watcher's own connection, whose commits its data_version
+   * does not count (lib/db/unannounced.ts). "busy" when another connection holds the write lock:
+   * never waited for, since the call is synchronous and the holder may be this very process.
    */
   writeUnseen?(sql: string, params: readonly unknown[]): "done" | "busy" | "unavailable";
 }
 
-/** Caching off: every read is a miss. */
 const alwaysChanged: ChangeWatcher = {
   version: () => ++state.generation,
   close: async () => {},

@@ -4,10 +4,7 @@ import { type Environment, setting } from "@/lib/config/env";
 
 export type DatabaseProvider = "sqlite" | "postgres";
 
-/**
- * Prisma's `?schema=` convention split off a PostgreSQL URL: the connection string the
- * driver takes, and the schema (null when the URL names none, i.e. `public`).
- */
+/** Prisma's `?schema=` split off a PostgreSQL URL (schema null: `public`). */
 export function postgresTarget(url: string): { connectionString: string; schema: string | null } {
   const parsed = new URL(url);
   const schema = parsed.searchParams.get("schema") || null;
@@ -17,20 +14,15 @@ export function postgresTarget(url: string): { connectionString: string; schema:
 
 export interface DatabaseConfig {
   provider: DatabaseProvider;
-  /** A postgresql:// URL, or the absolute path of the SQLite file. */
   url: string;
 }
 
-/** Where the embedded database and local files live. `||`: an empty value means the default. */
 export function dataDir(env: Environment = process.env): string {
   // turbopackIgnore: a runtime path, not a build input (silences whole-project file tracing).
   return resolve(/* turbopackIgnore: true */ setting("DATA_DIR", env) ?? "./data");
 }
 
-/**
- * `DATABASE_URL` starting with postgres switches to PostgreSQL; anything else (unset, empty,
- * or a `file:` URL) is the embedded SQLite database under DATA_DIR.
- */
+/** `DATABASE_URL` starting with postgres is PostgreSQL; anything else is SQLite under DATA_DIR. */
 export function databaseConfig(env: Environment = process.env): DatabaseConfig {
   const url = setting("DATABASE_URL", env) ?? "";
   if (/^postgres(ql)?:\/\//i.test(url)) return { provider: "postgres", url };

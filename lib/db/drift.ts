@@ -1,8 +1,4 @@
-/**
- * Checks that the SQLite and PostgreSQL migrations stay in step with the one schema
- * (prisma/schema.base.prisma) and with each other. Used by `npm run db:check` and
- * tests/db/migrations.test.ts; docs/database.md explains the workflow they guard.
- */
+/** Checks that the SQLite and PostgreSQL migrations stay in step with the one schema and each other (docs/database.md). */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { DatabaseProvider } from "./config";
@@ -10,26 +6,19 @@ import { applyMigrations, diffToSchema, migrationList } from "./migrator";
 
 export const PROVIDERS: readonly DatabaseProvider[] = ["sqlite", "postgres"];
 
-/**
- * SQL the newest snapshot is missing: non-empty when the schema changed and nobody ran
- * `npm run db:migration -- <name>`. PostgreSQL needs a reachable server (the engine
- * connects even for a pure schema diff).
- */
+/** Non-empty when the schema changed and nobody ran `npm run db:migration`. PostgreSQL needs a reachable server. */
 export function snapshotDrift(provider: DatabaseProvider, postgresUrl?: string): Promise<string> {
   if (provider === "sqlite") return diffToSchema({ provider, url: ":memory:" }, "snapshot");
   if (!postgresUrl) throw new Error("snapshotDrift(postgres) needs a PostgreSQL URL");
   return diffToSchema({ provider, url: postgresUrl }, "snapshot");
 }
 
-/**
- * SQLite: the migrations replayed on an in-memory shadow database, compared with the
- * schema. Non-empty when a migration was edited by hand or one is missing.
- */
+/** SQLite: the migrations replayed on an in-memory shadow, compared with the schema. */
 export function sqliteReplayDrift(): Promise<string> {
   return diffToSchema({ provider: "sqlite", url: ":memory:" }, "migrations");
 }
 
-/** Migration folders that exist for one provider only (they are always written in pairs). */
+/** Migration folders of one provider only (they are always written in pairs). */
 export function folderDrift(): string[] {
   const names = (provider: DatabaseProvider): string[] => migrationList(provider).migrationDirectories.map((d) => d.path);
   const sqlite = names("sqlite");
@@ -40,14 +29,12 @@ export function folderDrift(): string[] {
   ];
 }
 
-/** `url` with Prisma's `?schema=` parameter set. */
 export function withSchemaParam(url: string, schema: string): string {
   const u = new URL(url);
   u.searchParams.set("schema", schema);
   return u.toString();
 }
 
-/** Runs `work` against a new, empty schema `t_<random>` of the database, dropped afterwards. */
 export async function withTempSchema<T>(baseUrl: string, work: (url: string, schema: string) => Promise<T>): Promise<T> {
   const schema = `t_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: baseUrl });
@@ -61,11 +48,7 @@ export async function withTempSchema<T>(baseUrl: string, work: (url: string, sch
   }
 }
 
-/**
- * The shape of one schema as plain lines (columns, indexes, constraints), with the
- * schema name removed so two schemas can be compared. Column order is left out: a column
- * added by a later migration is last, where a fresh CREATE TABLE puts it in model order.
- */
+/** One schema's shape as plain lines, its name removed; column order left out (a later migration's column is last). */
 async function catalogLines(client: pg.Client, schema: string): Promise<string[]> {
   const unqualify = (text: string): string => text.split(`"${schema}".`).join("").split(`${schema}.`).join("");
   const columns = await client.query<{ line: string }>(
@@ -88,11 +71,9 @@ async function catalogLines(client: pg.Client, schema: string): Promise<string[]
 }
 
 /**
- * PostgreSQL: what differs between the migrations applied by the real migrator and the
- * schema created from scratch, compared through the catalog. (The schema engine's own
- * replay check cannot run here: it introspects the shadow database through the driver
- * adapter, and @prisma/adapter-pg 7.10 cannot read the catalog's `"char"` columns.)
- * Empty when they agree.
+ * PostgreSQL: the real migrator's result against the schema created from scratch, through the
+ * catalog. The engine's replay check cannot run here: @prisma/adapter-pg 7.10 cannot read the
+ * catalog's `"char"` columns.
  */
 export async function postgresReplayDrift(baseUrl: string): Promise<string[]> {
   return withTempSchema(baseUrl, (migratedUrl, migrated) =>

@@ -1,9 +1,7 @@
 /**
- * Offline migrations. Prisma's CLI (`migrate deploy`, `migrate dev`) downloads a native
- * schema engine, which an air-gapped host cannot do; the same engine ships as WebAssembly
- * in @prisma/schema-engine-wasm (pinned to the exact build matching prisma), and talks to
- * the database through our driver adapter. Applied migrations are recorded in the standard
- * `_prisma_migrations` table, so the Prisma CLI sees the same history where it does run.
+ * Offline migrations (docs/database.md): Prisma's schema engine as WebAssembly through our
+ * driver adapter, since the CLI downloads a native engine an air-gapped host cannot. History
+ * goes in the standard `_prisma_migrations` table, so the Prisma CLI sees the same.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -18,7 +16,7 @@ import { postgresTarget, type DatabaseConfig, type DatabaseProvider } from "./co
 import { env } from "@/lib/config/env";
 import { createAdapter } from "./adapter";
 
-/** The subset of the wasm SchemaEngine we use (its .d.ts is not reachable as a type import here). */
+/** Its .d.ts is not reachable as a type import here. */
 interface SchemaEngine {
   applyMigrations(input: { migrationsList: MigrationList; filters: Filters }): Promise<{ appliedMigrationNames: string[] }>;
   diff(params: {
@@ -53,7 +51,6 @@ const projectRoot = (): string => resolve(/*turbopackIgnore: true*/ env().APP_RO
 
 export const prismaDir = (provider: DatabaseProvider): string => join(projectRoot(), "prisma", provider);
 export const migrationsDir = (provider: DatabaseProvider): string => join(prismaDir(provider), "migrations");
-/** Copy of the schema as of the newest migration: new migrations are the diff from it. */
 export const snapshotPath = (provider: DatabaseProvider): string => join(migrationsDir(provider), "schema.snapshot.prisma");
 
 let wasmModule: Promise<{ SchemaEngine: { new: (...args: unknown[]) => Promise<SchemaEngine> } }> | undefined;
@@ -72,11 +69,7 @@ function loadWasm() {
   return wasmModule;
 }
 
-/**
- * The engine opens connections through the factory but never closes them when freed; a
- * PostgreSQL pool left open keeps the process alive for its idle timeout (10 s) after a
- * migration. The connections are tracked here and closed with the engine.
- */
+/** The engine never closes the connections it opens; an open pg pool would keep the process alive 10 s, so they are tracked and closed here. */
 function trackConnections(factory: SqlMigrationAwareDriverAdapterFactory): {
   factory: SqlMigrationAwareDriverAdapterFactory;
   closeAll: () => Promise<void>;
@@ -137,11 +130,9 @@ export function migrationList(provider: DatabaseProvider): MigrationList {
 }
 
 /**
- * The migrations of the folder the database has not finished applying, read from
- * `_prisma_migrations` with the plain driver: no schema engine (a WebAssembly module whose
- * memory the process never gives back: docs/performance.md, "Migrations in a child
- * process, only when pending"), so a server can check at every start and
- * leave the applying to a short-lived process (scripts/start.ts).
+ * Pending migrations read with the plain driver: the schema engine's memory is never given
+ * back (docs/performance.md, "Migrations in a child process, only when pending"), so a server
+ * checks at every start and leaves applying to a short-lived process.
  */
 export async function pendingMigrations(config: DatabaseConfig): Promise<string[]> {
   const names = migrationList(config.provider).migrationDirectories.map((d) => d.path);
@@ -167,8 +158,7 @@ async function finishedMigrations(config: DatabaseConfig): Promise<Set<string>> 
   const { default: pg } = await import("pg");
   const target = postgresTarget(config.url);
   const schema = target.schema ?? "public";
-  // Bounded like the server's statements (docs/faults.md): /healthz and the readiness check
-  // ask this of a database that may not answer.
+  // Bounded (docs/faults.md): /healthz and the readiness check ask this of a database that may not answer.
   const connect = env().DATABASE_CONNECT_TIMEOUT_MS ?? 2000;
   const query = env().DATABASE_QUERY_TIMEOUT_MS ?? 3000;
   const client = new pg.Client({
@@ -197,7 +187,6 @@ async function finishedMigrations(config: DatabaseConfig): Promise<Set<string>> 
   }
 }
 
-/** Applies every pending migration; returns the names applied now. */
 export async function applyMigrations(config: DatabaseConfig): Promise<string[]> {
   const engine = await openEngine(config, join(prismaDir(config.provider), "schema.prisma"));
   try {
@@ -211,17 +200,11 @@ export async function applyMigrations(config: DatabaseConfig): Promise<string[]>
   }
 }
 
-/**
- * SQL that takes a database from `from` to the current schema. `from` is the saved
- * snapshot (to write a new migration), the migrations folder itself, replayed on a
- * shadow database (the drift check: empty when migrations and schema agree), or nothing
- * (the whole schema as one script, which the PostgreSQL drift check compares against).
- */
+/** SQL from `from` (the snapshot, the replayed migrations folder, or nothing) to the current schema. */
 export async function diffToSchema(config: DatabaseConfig, from: "snapshot" | "migrations" | "empty"): Promise<string> {
   if (config.provider === "postgres" && from === "migrations") {
-    // @prisma/adapter-pg 7.10 opens its "shadow database" on the configured database
-    // itself (its connectionString overrides the shadow's name), so the engine would
-    // replay migrations into real data; and it cannot read the catalog's "char" columns.
+    // @prisma/adapter-pg 7.10 opens its "shadow database" on the configured database itself, so the
+    // engine would replay migrations into real data; and it cannot read the catalog's "char" columns.
     throw new Error('diffToSchema(postgres, "migrations") is not supported; use postgresReplayDrift() from lib/db/drift');
   }
   const schemaPath = join(prismaDir(config.provider), "schema.prisma");

@@ -1,10 +1,5 @@
-/**
- * Keyset paging, newest first: order by (time desc, id desc) and continue strictly after
- * the last item's (time, id). Unlike offsets, rows inserted while a client pages (always
- * newer) never shift later pages, so nothing is skipped or repeated.
- */
+/** Keyset paging, newest first: rows inserted while a client pages never shift later pages, as offsets would. */
 export interface Position {
-  /** Sort time in ms. */
   t: number;
   id: string;
 }
@@ -12,14 +7,10 @@ export interface Position {
 export interface Page<T, P = Position> {
   items: T[];
   hasMore: boolean;
-  /** Position of the last item, when there is a next page. */
   next: P | null;
 }
 
-/**
- * A position in a list ordered by another key (GET /posts?sort=, docs/gallery-sort.md): the
- * last item's key (a time in ms, a number, or a string) and its id, the tie-breaker.
- */
+/** A position in a list ordered by another key (docs/gallery-sort.md): the last item's key and its id. */
 export interface KeyPosition {
   key: number | string;
   id: string;
@@ -27,11 +18,7 @@ export interface KeyPosition {
 
 export type Direction = "asc" | "desc";
 
-/**
- * The `where` fragment for "strictly after `position`" on a (key, id) order in `direction`:
- * ids break ties in the key's direction, so equal keys never repeat or skip an item.
- * `value` turns the cursor's key into the column's type (a Date, a bigint).
- */
+/** "Strictly after `position`" on (key, id) in `direction`; `value` turns the cursor's key into the column's type. */
 export function afterKey<F extends string>(
   field: F,
   direction: Direction,
@@ -46,11 +33,9 @@ export function afterKey<F extends string>(
   } as { OR: Record<string, unknown>[] };
 }
 
-/** Order by (key, id), both in `direction`. */
 export const keyOrder = <F extends string>(field: F, direction: Direction) =>
   [{ [field]: direction }, { id: direction }] as Record<string, Direction>[];
 
-/** The `where` fragment for "strictly after `position`" on a (time, id) key, newest first. */
 export function afterPosition<F extends string>(field: F, position: Position | undefined) {
   if (!position) return {};
   const at = new Date(position.t);
@@ -59,13 +44,9 @@ export function afterPosition<F extends string>(field: F, position: Position | u
   } as { OR: Record<string, unknown>[] };
 }
 
-/** Order for newest first with a stable tie-breaker. */
 export const newestFirst = <F extends string>(field: F) => [{ [field]: "desc" }, { id: "desc" }] as Record<string, "desc">[];
 
-/**
- * Runs `fetch(take)` for limit + 1 rows: the extra row only says whether a next page
- * exists. `key` reads an item's position.
- */
+/** Fetches limit + 1 rows: the extra one only says whether a next page exists. */
 export async function keysetPage<T, P = Position>(
   limit: number,
   fetch: (take: number) => Promise<T[]>,

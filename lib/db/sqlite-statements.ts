@@ -1,20 +1,13 @@
 /**
- * Reusing prepared statements on the SQLite connection. The Prisma adapter for
- * better-sqlite3 calls `prepare(sql).bind(args)` for every query, so SQLite compiles the
- * same few dozen statements again and again, a visible share of an upload's main thread
- * (docs/performance.md, "Fewer SQL statements per upload"). Prisma's SQL text is stable per query shape, with values always bound, so a
- * small LRU of compiled statements by SQL text serves almost every query.
- *
- * `bind` fixes a statement's parameters for good, so the cache hands out a bound *view*
- * instead: the same calls the adapter makes (`reader`, `columns()`, `run()`,
- * `raw().all()`) with the arguments passed on each time. better-sqlite3 is synchronous, so
- * one statement is never used by two queries at once.
+ * Reused prepared statements: the better-sqlite3 adapter prepares every query again, a visible
+ * share of an upload's main thread (docs/performance.md, "Fewer SQL statements per upload").
+ * `bind` fixes parameters for good, so the cache hands out a bound view; better-sqlite3 is
+ * synchronous, so one statement never serves two queries at once.
  */
 import type { Database, Statement } from "better-sqlite3";
 
 type Args = readonly unknown[];
 
-/** What the adapter uses of a bound statement. */
 interface BoundView {
   readonly reader: boolean;
   columns(): ReturnType<Statement["columns"]>;
@@ -29,11 +22,7 @@ interface CachedStatement {
 
 export const STATEMENT_CACHE_SIZE = 256;
 
-/**
- * A statement's result columns, asked for by the adapter on every read: they are fixed once
- * the statement is compiled (the schema does not change while the server runs; migrations
- * run before it serves), and building them costs a native call and an array of objects.
- */
+/** Result columns, fixed once compiled (migrations run before the server serves), cached: each build is a native call. */
 const columnsOf = new WeakMap<Statement, ReturnType<Statement["columns"]>>();
 
 function view(stmt: Statement, args: Args): BoundView {
@@ -49,7 +38,6 @@ function view(stmt: Statement, args: Args): BoundView {
   };
 }
 
-/** Makes `db.prepare` return cached statements (at most `size`, least recently used dropped). */
 export function cachePreparedStatements(db: Database, size = STATEMENT_CACHE_SIZE): void {
   const prepare = db.prepare.bind(db);
   const cache = new Map<string, Statement>();
@@ -68,7 +56,6 @@ export function cachePreparedStatements(db: Database, size = STATEMENT_CACHE_SIZ
   (db as unknown as { prepare: (sql: string) => CachedStatement }).prepare = cached;
 }
 
-/** The better-sqlite3 connection inside Prisma's adapter, when it is one. */
 export function sqliteClientOf(adapter: object): Database | null {
   const client: unknown = Reflect.get(adapter, "client");
   const looksLikeDb =

@@ -1,14 +1,12 @@
 /**
  * Which driver and system errors mean "a dependency is away" rather than "our bug"
- * (docs/faults.md): they become one domain error, DependencyUnavailable, which every
- * surface answers as 503 `unavailable` with `Retry-After` (the API and Relay dispatcher,
- * both /cdn lanes, the page server), counted in the outage log (./outages.ts) instead of a
- * stack trace per request.
+ * (docs/faults.md): one DependencyUnavailable, answered 503 `unavailable` everywhere and
+ * counted in the outage log instead of a stack trace per request.
  */
 import { DomainError, isDomainError } from "@/lib/errors";
 import { countRefused, type Dependency, markDown, markUp } from "./outages";
 
-/** `Retry-After` of a 503 caused by a dependency: a short outage is over by then, a long one costs a retry every few seconds. */
+/** A short outage is over by then, a long one costs a retry every few seconds. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 const MESSAGES: Record<Dependency, string> = {
@@ -17,11 +15,9 @@ const MESSAGES: Record<Dependency, string> = {
   storage: "The file storage is full or not answering; retry later.",
 };
 
-/** A dependency is away: 503 `unavailable` with `Retry-After`, for whichever surface answers. */
 export class DependencyUnavailable extends DomainError {
   constructor(
     public readonly dependency: Dependency,
-    /** The driver's error, for the log line. */
     public readonly original?: unknown,
   ) {
     super("unavailable", MESSAGES[dependency], 503, undefined, UNAVAILABLE_RETRY_AFTER_SECONDS);
@@ -32,21 +28,13 @@ export class DependencyUnavailable extends DomainError {
 export const isDependencyUnavailable = (error: unknown): error is DependencyUnavailable =>
   error instanceof DependencyUnavailable || (isDomainError(error) && (error as { dependency?: unknown }).dependency !== undefined);
 
-/** System error codes of a connection that failed or broke: the dependency is whoever was being talked to. */
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "EAI_AGAIN", "ENOTFOUND"]);
-/** A volume with no room left (a full disk, a user quota). */
 const FULL_CODES = new Set(["ENOSPC", "EDQUOT"]);
-/**
- * S3-compatible stores saying "no room": MinIO's full drives and bucket quota, Ceph RGW's
- * and others' `QuotaExceeded`, and HTTP 507 Insufficient Storage (what MinIO answers
- * with XMinioStorageFull). AWS S3 itself has no such error: a bucket never fills.
- */
+/** S3-compatible stores saying "no room" (MinIO's full drives, quotas, HTTP 507); AWS S3 itself never fills. */
 const S3_FULL = new Set(["XMinioStorageFull", "XMinioAdminBucketQuotaExceeded", "QuotaExceeded", "InsufficientStorage"]);
-/** Prisma's "cannot reach / timed out / connection closed / no connection from the pool in time". */
 const PRISMA_UNREACHABLE = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
-/** Driver adapter error kinds (@prisma/driver-adapter-utils) that mean the same. */
 const ADAPTER_UNREACHABLE = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
-/** node-postgres's own errors for a broken, refused or silent connection (they carry no code). */
+/** node-postgres's own connection errors carry no code. */
 const PG_CONNECTION_MESSAGE =
   /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Connection closed|The server closed the connection)/i;
 
@@ -59,11 +47,7 @@ interface Shape {
   $metadata?: { httpStatusCode?: number };
 }
 
-/**
- * The dependency an error says is away, or null for any other error. `talkingTo` names
- * who the caller was talking to, for errors that do not say (a refused socket, a pg
- * connection error); without it only errors that name their kind count.
- */
+/** The dependency an error says is away, or null. `talkingTo` names it for errors that do not (a refused socket). */
 export function faultOf(error: unknown, talkingTo?: Dependency): Dependency | null {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
@@ -96,11 +80,7 @@ export function faultOf(error: unknown, talkingTo?: Dependency): Dependency | nu
   return null;
 }
 
-/**
- * The error as DependencyUnavailable when it says a dependency is away (marking the outage
- * for the log), else unchanged. For adapters to throw, so that every caller above sees one
- * domain error.
- */
+/** For adapters to throw, so every caller above sees one domain error. */
 export function asUnavailable(error: unknown, talkingTo?: Dependency): unknown {
   if (isDependencyUnavailable(error)) return error;
   const dependency = faultOf(error, talkingTo);
@@ -109,10 +89,7 @@ export function asUnavailable(error: unknown, talkingTo?: Dependency): unknown {
   return new DependencyUnavailable(dependency, error);
 }
 
-/**
- * For the surfaces: the 503 to answer when the error is a dependency's (counted as one more
- * refused request of its outage), else null.
- */
+/** For the surfaces: the 503 to answer when the error is a dependency's, else null. */
 export function refusalFor(error: unknown): DependencyUnavailable | null {
   const unavailable = asUnavailable(error);
   if (!isDependencyUnavailable(unavailable)) return null;
@@ -120,12 +97,7 @@ export function refusalFor(error: unknown): DependencyUnavailable | null {
   return unavailable;
 }
 
-/**
- * A storage write, told to the outage log: a full volume (ENOSPC, an S3 store's quota)
- * becomes the 503 of docs/faults.md, and any write that succeeds ends the outage.
- * `remote`: the store is reached over the network (S3), so a refused or broken
- * connection is the store being away too.
- */
+/** A storage write, told to the outage log; `remote` (S3): a refused or broken connection is the store being away too. */
 export async function storing<T>(write: () => Promise<T>, remote = false): Promise<T> {
   const startedAt = Date.now();
   try {

@@ -1,11 +1,8 @@
 /**
- * The SQL behind GET /gifs. Raw (parameterised) on purpose: Prisma writes a `some` word
- * filter as `id IN (SELECT postId FROM PostWord WHERE word ...)`, which materialises every
- * post with a matching word; these statements only ever touch a bounded number of index
- * entries. Each runs unchanged on SQLite and PostgreSQL: quoted Prisma table and column
- * names, booleans and dates as parameters (the SQLite adapter writes DateTime as ISO-8601
- * text, and a Date parameter is written the same way, so comparisons are between equal
- * formats). docs/gifs.md explains the design; docs/performance.md, "GIF search" sums up the query plans that bench:gifs prints.
+ * The SQL behind GET /gifs (docs/gifs.md; query plans in docs/performance.md, "GIF search").
+ * Raw on purpose: Prisma writes a `some` word filter as an IN subquery that materialises every
+ * post with a matching word; these statements touch a bounded number of index entries. Dates
+ * are parameters: SQLite stores DateTime as ISO text and a Date parameter is written the same way.
  */
 import { empty, join, raw, sqltag as sql, type Sql } from "@prisma/client/runtime/client";
 import { db } from "@/lib/db/client";
@@ -15,7 +12,6 @@ import type { SearchTerm } from "./terms";
 /** One row read from a driving stream: a post, its sort key, and whether GET /gifs lists it. */
 export interface Candidate {
   id: string;
-  /** createdAt in ms. */
   t: number;
   listed: boolean;
 }
@@ -29,17 +25,12 @@ interface CandidateRow {
 
 const toMillis = (value: CandidateRow["t"]): number => (value instanceof Date ? value.getTime() : new Date(value).getTime());
 
-/**
- * "Strictly after `after`" in newest-first order. Written as a plain range on the time
- * column plus a tie-breaker, which both planners turn into an index bound.
- */
+/** "Strictly after `after`", newest first: a plain range plus a tie-breaker, which both planners turn into an index bound. */
 function afterClause(timeColumn: Sql, idColumn: Sql, after: Position | undefined): Sql {
   if (!after) return empty;
   const at = new Date(after.t);
   return sql`AND ${timeColumn} <= ${at} AND (${timeColumn} < ${at} OR ${idColumn} < ${after.id})`;
 }
-
-// ───────────────────────────── driving streams (id, t), newest first ─────────────────────────────
 
 /** Public posts whose first file is a GIF, from the index Post(firstFileGif, privacy, createdAt, id). */
 export function gifPostStreamSql(after: Position | undefined, take: number): Sql {
@@ -52,10 +43,8 @@ export function gifPostStreamSql(after: Position | undefined, take: number): Sql
 }
 
 /**
- * Public-GIF posts having any of `words` (whole stored words). Each word is its own
- * ordered range of PostWord(publicGif, word, postCreatedAt, postId), read for at most
- * `take` rows; the merge of those short lists is exact, because no word can contribute
- * more than `take` rows to the first `take` of the union.
+ * Public-GIF posts having any of `words`: each word an ordered range of PostWord read for at
+ * most `take` rows. The merge is exact: no word can add more than `take` rows to the first `take`.
  */
 export function wordStreamSql(words: readonly string[], after: Position | undefined, take: number): Sql {
   // Subquery aliases (w0, w1...) are identifiers, so raw; they come from the index alone.
@@ -75,16 +64,11 @@ export function wordStreamSql(words: readonly string[], after: Position | undefi
     LIMIT ${take}`;
 }
 
-// ───────────────────────────── reading a stream, with the listing rules ─────────────────────────────
-
 /**
- * Whether GET /gifs lists post `p`, with a word starting with each of `terms`. The listing
- * rule in one place: the conditions of `publicPostWhere` (lib/posts/list.ts: public, not
- * moderated, not a draft, not a team post; `listedPostWhere`'s no view limit, no password,
- * not expired) plus a GIF first file, not restricted, and an
- * author who is not suspended. The author is a scalar subquery, so it is one primary-key
- * seek per post on both databases (PostgreSQL could turn NOT EXISTS into a hash anti-join
- * over the whole User table); each search word is one seek in PostWord(postId, word).
+ * The listing rule in one place: `publicPostWhere` and `listedPostWhere` (lib/posts/list.ts)
+ * plus a GIF first file, not restricted, an author not suspended. The author is a scalar
+ * subquery, one primary-key seek per post (PostgreSQL could turn NOT EXISTS into a hash
+ * anti-join over the whole User table).
  */
 function listedSql(terms: readonly SearchTerm[]): Sql {
   const words = terms.map(
@@ -103,11 +87,9 @@ function listedSql(terms: readonly SearchTerm[]): Sql {
 }
 
 /**
- * The rows of `stream`, in order, each with its verdict. The rule is evaluated in the
- * select list and the stream is the outer side of a CROSS JOIN (SQLite keeps that join
- * order; PostgreSQL picks it anyway for ~100 outer rows): were the conditions in WHERE,
- * SQLite without statistics prefers the (firstFileGif, privacy) index over the primary
- * key and reads every public GIF post.
+ * The rows of `stream`, in order, each with its verdict, evaluated in the select list with the
+ * stream the outer side of a CROSS JOIN: with the conditions in WHERE, SQLite without
+ * statistics prefers the (firstFileGif, privacy) index and reads every public GIF post.
  */
 export function scanSql(stream: Sql, terms: readonly SearchTerm[]): Sql {
   return sql`
@@ -123,12 +105,9 @@ export async function scan(stream: Sql, terms: readonly SearchTerm[]): Promise<C
   return rows.map((r) => ({ id: r.id, t: toMillis(r.t), listed: Number(r.listed) === 1 }));
 }
 
-// ───────────────────────────── choosing the stream ─────────────────────────────
-
 /**
- * The stored public-GIF words starting with `term`, in order, at most `cap + 1` of them
- * (one more than allowed says "too many"). A loose index scan: one index seek per word
- * found, however many rows each word has, where SELECT DISTINCT would read them all.
+ * The stored public-GIF words starting with `term`, at most `cap + 1` ("too many"): a loose
+ * index scan, one seek per word, where SELECT DISTINCT would read every row.
  */
 export function wordsStartingWithSql(term: SearchTerm, cap: number): Sql {
   return sql`

@@ -1,13 +1,7 @@
 /**
- * GET /gifs: public posts whose first file is a GIF, newest first, optionally narrowed by
- * word-prefix search (docs/gifs.md).
- *
- * Each page reads at most `scanBudget(limit)` candidates from a newest-first stream that
- * contains every answer (lib/gifs/driver.ts) and keeps those that pass the listing rules
- * and the search words. The work per request is therefore bounded whatever the table
- * size or the search; the price is that a page can hold fewer than `limit` posts while
- * `has_more` is true, which the spec allows: the cursor then points at the last candidate
- * read, so the next page goes on from there and nothing is skipped or repeated.
+ * GET /gifs (docs/gifs.md): each page reads at most `scanBudget(limit)` candidates, so work is
+ * bounded whatever the table or the search; a page may then hold fewer than `limit` with
+ * `has_more` true (the spec allows it), its cursor at the last candidate read.
  */
 import { db } from "@/lib/db/client";
 import type { Page, Position } from "@/lib/db/paging";
@@ -19,16 +13,14 @@ import type { SearchTerm } from "./terms";
 export interface GifQuery {
   terms: readonly SearchTerm[];
   limit: number;
-  /** Position of the previous page's cursor. */
   after?: Position;
 }
 
-/** Candidates read per page: a few pages' worth, so sparse matches still fill pages, but bounded. */
+/** A few pages' worth, so sparse matches still fill pages. */
 export const scanBudget = (limit: number): number => Math.max(120, 4 * limit + 1);
 
 const positionOf = (c: Candidate): Position => ({ t: c.t, id: c.id });
 
-/** The next `take` rows of the driver's stream after `after`, each with its verdict. */
 export function readCandidates(
   driver: Exclude<Driver, { kind: "empty" }>,
   after: Position | undefined,
@@ -38,7 +30,6 @@ export function readCandidates(
   return scan(stream, driver.filters);
 }
 
-/** One page of post ids, newest first. */
 export async function searchGifIds(query: GifQuery): Promise<Page<string>> {
   const driver = await chooseDriver(query.terms);
   if (driver.kind === "empty") return { items: [], hasMore: false, next: null };
@@ -54,7 +45,6 @@ export async function searchGifIds(query: GifQuery): Promise<Page<string>> {
   return { items: matches.map((c) => c.id), hasMore: more, next: more ? positionOf(candidates[candidates.length - 1]) : null };
 }
 
-/** One page of posts, ready to render. */
 export async function listGifs(query: GifQuery): Promise<Page<PostRecord>> {
   const page = await searchGifIds(query);
   if (!page.items.length) return { ...page, items: [] };

@@ -1,21 +1,15 @@
 /**
- * BullMQ as the wake-up channel between instances (REDIS_URL set). The Job row stays the
- * source of truth: a BullMQ message only carries a row id, and the worker that receives
- * it still claims the row with the lease of queue.ts. A lost message delays a job until
- * the next poll of the table; a duplicate one finds the row already claimed or done.
+ * BullMQ as the wake-up channel between instances: a message only carries a row id, the Job
+ * row stays the truth, so a lost message waits for the next poll and a duplicate finds the row claimed.
  */
 import type { Queue as BullQueue, Worker as BullWorker } from "bullmq";
 import { env } from "@/lib/config/env";
 import { markDown, markUp } from "@/lib/faults/outages";
 
-/**
- * bullmq is loaded at run time from node_modules, only when REDIS_URL is set, and kept
- * out of the Next.js bundles (which also compile this module through the upload route):
- * it is server-only code with child-process helpers a bundler has no business inlining.
- */
+/** Loaded at run time, only with REDIS_URL, and kept out of the Next.js bundles (child-process helpers no bundler should inline). */
 const loadBullmq = (): Promise<typeof import("bullmq")> => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "bullmq");
 
-/** One queue per deployment; JOB_QUEUE_NAME separates deployments (or test runs) sharing a Redis. */
+/** JOB_QUEUE_NAME separates deployments (or test runs) sharing a Redis. */
 export const queueName = (): string => env().JOB_QUEUE_NAME ?? "mediahost-jobs";
 
 export interface BullTransport {
@@ -37,12 +31,10 @@ function connection(url: string) {
   };
 }
 
-/** A publisher, plus a consumer calling `consume(rowId)` for each message when it is given. */
 export function openBullTransport(url: string, consume?: (jobId: string) => Promise<void>, name: string = queueName()): BullTransport {
   const opened = loadBullmq().then(({ Queue, Worker }) => {
     const queue: BullQueue = new Queue(name, { connection: connection(url) });
-    // ioredis reports every failed reconnect: folded into one line per outage and one when
-    // it is back (lib/faults/outages.ts, docs/faults.md). The Job rows carry on meanwhile.
+    // Every failed reconnect folded into one line per outage (docs/faults.md); the Job rows carry on.
     queue.on("error", (e) => markDown("redis", e));
     const worker: BullWorker | undefined = consume
       ? new Worker(name, async (job) => consume(String((job.data as { id?: unknown }).id ?? "")), {

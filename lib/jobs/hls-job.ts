@@ -1,12 +1,7 @@
 /**
- * The "hls" job: a stored video on priority delivery → HLS renditions in storage under
- * `p/<postId>/<fileId>.hls/`, then the file flips to streamState "ready" (the post's
- * `priority` becomes true) and the owner is charged the video's minutes, rounded up.
- *
- * Charged once: the flip is a conditional UPDATE (only from queued/processing), and the
- * charge happens in the same transaction only when that UPDATE changed the row. A job
- * that fails for good leaves the file on standard delivery (streamState "failed",
- * priority false) and removes whatever segments it wrote.
+ * The "hls" job (docs/priority-delivery.md). Charged once: the flip to "ready" is a
+ * conditional UPDATE and the charge happens in its transaction only when it changed the row.
+ * A job that fails for good leaves standard delivery and removes its segments.
  */
 import { createWriteStream } from "node:fs";
 import { mkdir, readdir } from "node:fs/promises";
@@ -102,7 +97,6 @@ export const hlsJobHandler: JobHandler = {
   },
 };
 
-/** Charges this month's priority minutes (refilled monthly; lib/usage/priority.ts). */
 export async function chargeMinutes(tx: Tx, userId: string, minutes: number): Promise<void> {
   await chargePriorityMinutes(tx, userId, minutes);
 }

@@ -1,13 +1,7 @@
 /**
- * The process's background jobs: `startJobWorkers()` when the server starts,
- * `stopJobWorkers()` when it stops, `notifyJobs()` after enqueuing. Kept on globalThis
- * because the server (tsx) and the Next.js bundles load their own copies of this module,
- * and an enqueue in a route handler must wake the one worker of the process.
- *
- * Job kinds of the features above this layer are registered from above
- * (`registerJobHandler`, as post events are: lib/posts/events.ts), so the queue knows no
- * feature: webhook deliveries register in lib/webhooks/delivery-job.ts. HLS renditions are
- * the queue's own kind.
+ * The process's background jobs (docs/priority-delivery.md). Kept on globalThis: the server
+ * and the Next.js bundles load their own copies of this module, and an enqueue in a route
+ * handler must wake the one worker. Features above this layer register their kinds from above.
  */
 import { markDown } from "@/lib/faults/outages";
 import { env } from "@/lib/config/env";
@@ -23,22 +17,16 @@ import { ocrActive, ocrConfig } from "@/lib/media/tesseract";
 export { enqueueJob } from "./queue";
 
 export interface StartOptions {
-  /** Default JOB_POLL_MS or 2 s (15 s when Redis carries the wake-ups). */
   pollMs?: number;
   leaseMs?: number;
-  /** Use BullMQ on this Redis URL; default REDIS_URL. Empty string: in-process only. */
+  /** Default REDIS_URL; empty string: in-process only. */
   redisUrl?: string;
-  /** Start the backfill of images without text (docs/ocr.md); default true. */
   backfill?: boolean;
 }
 
-/**
- * A set of job kinds run by one worker of its own, so that one kind never holds up another
- * (a long transcode never holds up webhook deliveries).
- */
+/** Job kinds run by a worker of their own, so a long transcode never holds up webhook deliveries. */
 export interface JobPool {
   name: string;
-  /** Jobs of the pool at once. */
   concurrency: number;
 }
 
@@ -46,9 +34,7 @@ export interface JobPool {
 const MEDIA_POOL: JobPool = { name: "media", concurrency: 1 };
 
 interface Jobs {
-  /** Job kinds by name, with the pool that runs them. */
   kinds: Map<string, { handler: JobHandler; pool: JobPool }>;
-  /** One worker per pool while started; the first is the media pool's. */
   workers: JobWorker[];
   transport?: BullTransport;
   publisher?: BullTransport;
@@ -58,21 +44,15 @@ const holder = globalThis as unknown as { __mediahostJobs?: Jobs };
 const jobs = (): Jobs =>
   (holder.__mediahostJobs ??= { kinds: new Map([[HLS_JOB, { handler: hlsJobHandler, pool: MEDIA_POOL }]]), workers: [] });
 
-/**
- * Adds a kind of job, run by `pool`'s worker (pools with the same name share one). Call it
- * before `startJobWorkers` and the start-up recovery (`recoverJobs`), which look the
- * handlers up; registering a kind again replaces it.
- */
+/** Call before `startJobWorkers` and `recoverJobs`, which look the handlers up; registering a kind again replaces it. */
 export function registerJobHandler(kind: string, handler: JobHandler, pool: JobPool): void {
   jobs().kinds.set(kind, { handler, pool });
 }
 
-/** Every registered kind's handler, by kind. */
 export function jobHandlers(): Readonly<Record<string, JobHandler>> {
   return Object.fromEntries([...jobs().kinds].map(([kind, { handler }]) => [kind, handler]));
 }
 
-/** The registered kinds grouped by pool, the media pool first. */
 function pools(): { pool: JobPool; handlers: Record<string, JobHandler> }[] {
   const byName = new Map<string, { pool: JobPool; handlers: Record<string, JobHandler> }>([
     [MEDIA_POOL.name, { pool: MEDIA_POOL, handlers: {} }],
@@ -85,14 +65,13 @@ function pools(): { pool: JobPool; handlers: Record<string, JobHandler> }[] {
   return [...byName.values()];
 }
 
-/** Starts this process's workers, one per pool (idempotent); returns the media pool's. Jobs left by an earlier run are picked up at once. */
+/** Idempotent; returns the media pool's worker. Jobs left by an earlier run are picked up at once. */
 export function startJobWorkers(opts: StartOptions = {}): JobWorker {
   const state = jobs();
   if (state.workers.length) return state.workers[0];
   const redisUrl = opts.redisUrl ?? env().REDIS_URL ?? "";
   const pollMs = opts.pollMs ?? env().JOB_POLL_MS ?? (redisUrl ? 15_000 : 2000);
-  // Reading text in images (docs/ocr.md): a pool of its own, so a backlog of screenshots never
-  // holds up a video's HLS; none at all without Tesseract or with OCR=off.
+  // OCR (docs/ocr.md) in a pool of its own, so a backlog of screenshots never holds up a video's HLS.
   const ocr = ocrActive();
   if (ocr) {
     const pool: JobPool = { name: "ocr", concurrency: ocrConfig().concurrency };
@@ -104,12 +83,10 @@ export function startJobWorkers(opts: StartOptions = {}): JobWorker {
   );
   state.workers = workers;
   setGaugeSource("jobs", countJobsByState);
-  // A message names a row of any kind; each worker claims only its own kinds.
   if (redisUrl) {
     state.transport = openBullTransport(redisUrl, async (id) => void (await Promise.all(workers.map((worker) => worker.runById(id)))));
   }
   for (const worker of workers) worker.start();
-  // Images stored before reading was on (or while it was off) are read in the background.
   if (ocr && opts.backfill !== false)
     void startOcrBackfill()
       .then((id) => notifyJobs(id ? [id] : []))
@@ -117,11 +94,7 @@ export function startJobWorkers(opts: StartOptions = {}): JobWorker {
   return workers[0];
 }
 
-/**
- * One pass over the queue for a process that runs no worker (the cron endpoint on a
- * serverless platform, docs/deploy.md): each pool's due jobs (media first, then the kinds
- * registered from above, such as webhook deliveries) until none is left or `budgetMs` has passed.
- */
+/** One pass over each pool's due jobs for a process that runs no worker (the cron endpoint, docs/deploy.md). */
 export async function runDueJobs(budgetMs: number): Promise<{ ran: number }> {
   const end = Date.now() + budgetMs;
   let ran = 0;
@@ -129,7 +102,7 @@ export async function runDueJobs(budgetMs: number): Promise<{ ran: number }> {
   return { ran };
 }
 
-/** Stops the worker: the running job is aborted and queued again for the next start. */
+/** The running job is aborted and queued again for the next start. */
 export async function stopJobWorkers(): Promise<void> {
   const state = jobs();
   const { workers, transport, publisher } = state;
@@ -141,7 +114,6 @@ export async function stopJobWorkers(): Promise<void> {
 
 /** After jobs were enqueued (and committed): wakes the local worker, or every instance through Redis. */
 export async function notifyJobs(jobIds: readonly string[]): Promise<void> {
-  // Nothing new (an upload of images only): waking the worker would only poll the table.
   if (!jobIds.length) return;
   const state = jobs();
   for (const worker of state.workers) worker.wake();
@@ -154,11 +126,7 @@ export async function notifyJobs(jobIds: readonly string[]): Promise<void> {
   });
 }
 
-/**
- * Jobs a dead worker left running (`isDead` of its worker id): requeued now, or failed for
- * good (with the handler's clean-up) when that was their last attempt. Run at start-up and
- * by the periodic recovery sweep (lib/recovery/recover.ts), before the lease would expire.
- */
+/** Jobs a dead worker left running: requeued, or failed for good on their last attempt (start-up and the recovery sweep). */
 export async function recoverJobs(isDead: (workerId: string) => boolean): Promise<{ requeued: number; failed: number }> {
   const { requeued, failed } = await recoverDeadJobs(isDead);
   for (const job of failed) {

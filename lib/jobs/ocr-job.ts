@@ -1,11 +1,7 @@
 /**
- * The "ocr" job reads the text of one stored image (docs/ocr.md), and the "ocr-backfill" job
- * walks the images stored before (or while) reading was off, a batch at a time, its cursor
- * kept in its own row so a crash or a stop resumes where it was (the job machinery requeues
- * it: docs/crash-recovery.md).
- *
- * An image that cannot be read (too large, corrupt, over its time limit) gets an empty text
- * row, so neither a retry nor the backfill tries it again.
+ * The "ocr" job reads one stored image's text, "ocr-backfill" walks older images with its
+ * cursor in its own row (docs/ocr.md). An image that cannot be read gets an empty text row,
+ * so neither a retry nor the backfill tries it again.
  */
 import { buffer as readAll } from "node:stream/consumers";
 import { z } from "zod";
@@ -20,13 +16,13 @@ import { type JobContext, type JobHandler, PermanentJobError } from "./worker";
 export const OCR_JOB = "ocr";
 export const OCR_BACKFILL_JOB = "ocr-backfill";
 export const ocrJobKey = (fileId: string): string => `ocr:${fileId}`;
-/** Images one backfill job reads before it hands over to a fresh job (new uploads go first in between). */
+/** Then it hands over to a fresh job, so new uploads go first in between. */
 export const BACKFILL_BATCH = 20;
 
 const Payload = z.object({ fileId: z.string().min(1) });
 const BackfillPayload = z.object({ after: z.string().nullable() });
 
-/** Reads one image's text and stores it; false when the file is gone or not an image. */
+/** False when the file is gone or not an image. */
 export async function readFileText(fileId: string, signal?: AbortSignal): Promise<boolean> {
   const file = await db().file.findUnique({ where: { id: fileId }, select: { storageKey: true, mimeType: true, size: true } });
   if (!file || !readsText(file.mimeType)) return false;
@@ -80,11 +76,7 @@ export const ocrBackfillHandler: JobHandler = {
   },
 };
 
-/**
- * Starts the backfill unless one is already queued or running (at start-up, when reading
- * is on). Two instances starting together may both start one: they then read the same
- * images twice, which costs time, not correctness.
- */
+/** Unless one is queued or running; two instances may both start one, which costs time, not correctness. */
 export async function startOcrBackfill(): Promise<string | null> {
   if (!ocrActive()) return null;
   const live = await db().job.count({ where: { kind: OCR_BACKFILL_JOB, state: { in: ["queued", "running"] } } });
@@ -93,7 +85,7 @@ export async function startOcrBackfill(): Promise<string | null> {
   return (await enqueueJob(OCR_BACKFILL_JOB, { after: null })).id;
 }
 
-/** One "ocr" job per image among `files`, in the caller's transaction; none while reading is off. */
+/** In the caller's transaction; none while reading is off. */
 export async function enqueueOcrJobs(tx: Tx, files: readonly { id: string; mimeType: string }[]): Promise<string[]> {
   if (!ocrActive()) return [];
   const ids: string[] = [];

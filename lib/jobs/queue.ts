@@ -1,9 +1,7 @@
 /**
- * Background jobs as database rows (model Job). The row is the only source of truth:
- * a worker claims a job with one conditional UPDATE that takes a lease (lockedBy,
- * lockedUntil), so two workers (in one process, or on several instances sharing the
- * database) never run the same job, and a crashed worker's job is picked up again when
- * its lease runs out. Retries back off exponentially; after maxAttempts the job fails.
+ * Background jobs as database rows, the only source of truth: a worker claims a job with one
+ * conditional UPDATE taking a lease, so no two workers (on any instance) run the same job and
+ * a crashed worker's job is taken again when its lease runs out.
  */
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
@@ -26,37 +24,30 @@ export interface JobRow {
 }
 
 export interface EnqueueOptions {
-  /** De-duplication key: while a job with this key exists it is returned instead of a new one. */
+  /** While a job with this key exists it is returned instead of a new one. */
   key?: string;
   maxAttempts?: number;
-  /** Write the row inside the caller's transaction (the job exists iff the caller's rows do). */
+  /** The job exists iff the caller's rows do. */
   tx?: Tx;
   runAt?: Date;
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 4;
-/** How long a claim holds before another worker may take the job over (renewed while running). */
+/** Renewed while running. */
 export const DEFAULT_LEASE_MS = 60_000;
 
-/**
- * A name for this process's workers, visible in lockedBy (debugging several instances):
- * `<host>:<owner tag>:<random>`. The owner tag (lib/files/owner-tag.ts) lets a restart
- * tell a dead worker's job from a live one's without waiting for its lease to run out.
- */
+/** `<host>:<owner tag>:<random>`: the owner tag (lib/files/owner-tag.ts) tells a dead worker's job from a live one's before its lease ends. */
 export const newWorkerId = (): string => `${hostname()}:${ownerTag()}:${randomBytes(3).toString("hex")}`;
 
-/** The owner tag inside a worker id (null for ids written before tags existed). */
 export function workerOwnerTag(workerId: string): string | null {
   const parts = workerId.split(":");
   return parts.length >= 3 ? parts[parts.length - 2] : null;
 }
 
-/** Delay before attempt n+1 after n failed attempts: base × 4^(n-1), at most an hour. */
 export function retryDelayMs(failedAttempts: number, baseMs: number = retryBaseMs()): number {
   return Math.min(3_600_000, baseMs * 4 ** Math.max(0, failedAttempts - 1));
 }
 
-/** JOB_RETRY_BASE_MS (default 10 s): the first retry's delay. */
 export const retryBaseMs = (): number => env().JOB_RETRY_BASE_MS ?? 10_000;
 
 export async function enqueueJob(kind: string, payload: unknown, opts: EnqueueOptions = {}): Promise<JobRow> {
@@ -72,7 +63,6 @@ export async function enqueueJob(kind: string, payload: unknown, opts: EnqueueOp
   const existing = await client.job.findUnique({ where: { key: opts.key } });
   if (existing && (existing.state === "queued" || existing.state === "running")) return existing;
   if (existing) {
-    // A finished job with the same key: run it again from scratch.
     return client.job.update({
       where: { id: existing.id },
       data: { ...data, state: "queued", attempts: 0, lastError: null, runAt: opts.runAt ?? new Date(), lockedBy: null, lockedUntil: null },
@@ -87,7 +77,6 @@ export async function enqueueJob(kind: string, payload: unknown, opts: EnqueueOp
   }
 }
 
-/** Rows a worker may take now: queued and due, or running under an expired lease. */
 function claimable(now: Date) {
   return {
     OR: [
@@ -97,11 +86,7 @@ function claimable(now: Date) {
   };
 }
 
-/**
- * Claims one job (the given one, or the oldest due one of `kinds`). The conditional
- * UPDATE repeats the claimable condition, so of two workers racing for a row exactly one
- * gets count 1.
- */
+/** The UPDATE repeats the claimable condition, so of two workers racing for a row exactly one gets count 1. */
 export async function claimJob(
   workerId: string,
   kinds: readonly string[],
@@ -134,7 +119,6 @@ export async function claimJob(
   return null;
 }
 
-/** Extends the lease of a job this worker holds; false when it lost the job. */
 export async function renewLease(jobId: string, workerId: string, leaseMs = DEFAULT_LEASE_MS): Promise<boolean> {
   const { count } = await db().job.updateMany({
     where: { id: jobId, lockedBy: workerId, state: "running" },
@@ -151,11 +135,7 @@ export async function completeJob(jobId: string, workerId: string): Promise<bool
   return count === 1;
 }
 
-/**
- * Records a failed attempt: queued again after the backoff, or failed for good once
- * attempts reach maxAttempts (`permanent` skips the remaining attempts). Returns the
- * resulting state, or null when this worker no longer held the job.
- */
+/** Queued again after the backoff, or failed for good; null when this worker no longer held the job. */
 export async function failJob(
   job: JobRow,
   workerId: string,
@@ -174,8 +154,6 @@ export async function failJob(
   return final ? "failed" : "queued";
 }
 
-/** Gives a job back untouched (the worker is stopping): the attempt does not count. */
-/** How many jobs are in each state (the `jobs` gauge of GET /metrics). */
 export async function countJobsByState(): Promise<Record<string, number>> {
   const groups = await db().job.groupBy({ by: ["state"], _count: { _all: true } });
   return Object.fromEntries(groups.map((g) => [g.state, g._count._all]));
@@ -188,11 +166,7 @@ export async function releaseJob(jobId: string, workerId: string): Promise<void>
   });
 }
 
-/**
- * Jobs left running by workers that died (`isDead(lockedBy)`): queued again at once instead
- * of after their lease, the dead attempt counted (it was counted when claimed); a job whose
- * attempts are used up fails for good. Returns the ids of the jobs requeued and failed.
- */
+/** Jobs of dead workers: queued again at once instead of after their lease; a job out of attempts fails for good. */
 export async function recoverDeadJobs(isDead: (workerId: string) => boolean): Promise<{ requeued: JobRow[]; failed: JobRow[] }> {
   const running = await db().job.findMany({ where: { state: "running" } });
   const requeued: JobRow[] = [];

@@ -1,12 +1,7 @@
 /**
- * The job worker: runs claimed jobs one at a time (concurrency 1 by default: one ffmpeg
- * on a 2-core machine), renews the lease while a job runs, retries failures with backoff
- * (queue.ts) and, on stop, aborts the running job and gives it back to the queue so the
- * next start (this process or another instance) picks it up again.
- *
- * Wake-ups: `wake()` after an enqueue in this process, a poll of the table (every
- * JOB_POLL_MS, default 2 s; it also finds jobs left by a previous run, retries that came
- * due and leases that expired), and on Redis a BullMQ message (bull.ts).
+ * The job worker (docs/priority-delivery.md): one job at a time by default (one ffmpeg on a
+ * 2-core machine), the lease renewed while it runs; on stop the running job is aborted and
+ * given back. Woken by `wake()`, a poll of the table (JOB_POLL_MS) and BullMQ messages.
  */
 import { isDependencyUnavailable } from "@/lib/faults/classify";
 import { recordJob } from "@/lib/metrics/registry";
@@ -14,19 +9,16 @@ import { claimJob, completeJob, DEFAULT_LEASE_MS, failJob, newWorkerId, releaseJ
 
 export interface JobContext {
   job: JobRow;
-  /** Aborted when the worker stops or loses the lease. */
   signal: AbortSignal;
 }
 
 export interface JobHandler {
   run(payload: unknown, ctx: JobContext): Promise<void>;
-  /** Called once when the job fails for good (attempts used up or a permanent error). */
+  /** Once, when the job fails for good. */
   onFailed?(payload: unknown, error: unknown): Promise<void>;
-  /** Delay before the next attempt after `failedAttempts` failures; default queue.ts's retryDelayMs. */
   retryDelayMs?(failedAttempts: number): number;
 }
 
-/** Thrown by a handler when another attempt cannot help. */
 export class PermanentJobError extends Error {
   override name = "PermanentJobError";
 }
@@ -70,7 +62,6 @@ export class JobWorker {
     this.wake();
   }
 
-  /** Looks for work now (an enqueue in this process, or a BullMQ message). */
   wake(): void {
     if (this.stopped) return;
     if (this.pumping) {
@@ -80,21 +71,14 @@ export class JobWorker {
     void this.pump();
   }
 
-  /**
-   * Runs one specific job when it is claimable (BullMQ hands us its id). Resolves when it
-   * finished or was not ours to run.
-   */
+  /** Runs one job when it is claimable (BullMQ hands us its id). */
   async runById(jobId: string): Promise<void> {
     if (this.stopped || this.running.size >= this.concurrency) return;
     const job = await claimJob(this.id, this.kinds, this.leaseMs, jobId);
     if (job) await this.launch(job);
   }
 
-  /**
-   * Runs due jobs one after another, without the poll loop, until none is left or `budgetMs`
-   * has passed (a job that started runs to its end): the cron endpoint's one pass
-   * (docs/deploy.md). Returns how many ran.
-   */
+  /** The cron endpoint's one pass (docs/deploy.md): due jobs until none is left or `budgetMs` has passed. */
   async drain(budgetMs: number): Promise<number> {
     const end = Date.now() + budgetMs;
     let ran = 0;
@@ -108,7 +92,6 @@ export class JobWorker {
     return ran;
   }
 
-  /** Stops taking jobs, aborts the running ones and puts them back in the queue. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);

@@ -1,12 +1,7 @@
 /**
- * The rate limits as data (docs/rate-limits.md; each limited operation of the OpenAPI
- * documents shows its bucket's as `x-rate-limit`). One entry per bucket; several
- * endpoints name the same bucket when the spec says the limit is shared (e.g. deleting
- * a post or a file, the three kinds of report, like and comment like).
- *
- * Scope "user": counted per account, per bucket. The subject is the account, or the team
- * for a team key (team keys are counted per team, not per member). Scope "ip": counted
- * per client address (only GET /gifs, which needs no key).
+ * The rate limits as data (docs/rate-limits.md; shown in the OpenAPI documents as
+ * `x-rate-limit`). Endpoints share a bucket where the spec shares the limit. "user" buckets
+ * count per account (a team key per team), "ip" buckets per client address.
  */
 import type { Principal } from "@/lib/types/principal";
 import { env } from "@/lib/config/env";
@@ -23,7 +18,6 @@ export interface Bucket {
 const perUser = (limit: number, windowSeconds: number) => ({ limit, windowSeconds, scope: "user" }) as const;
 
 export const BUCKETS = {
-  // Uploads and posts (API and Relay)
   posts_get: perUser(20, 30), // GET /posts/{code}
   upload: perUser(20, 30), // POST /upload
   posts_list: perUser(20, 30), // GET /posts (formerly GET /uploads)
@@ -80,47 +74,36 @@ export const BUCKETS = {
 
 export type BucketName = keyof typeof BUCKETS;
 
-/** Abuse safeguard: more than `max` uploads within `windowSeconds` on POST /upload. */
 export const UPLOAD_BURST = { max: 8, windowSeconds: 1 } as const;
 
-/** Counted views: at most `max` per IP per post per `windowSeconds`. */
+/** At most `max` per IP per post per `windowSeconds`. */
 export const VIEW_DEDUP = { max: 3, windowSeconds: 3600 } as const;
 
-/**
- * The store key for a bucket and a subject, e.g. `bucketKey("likes", "user:42")` or
- * `bucketKey("gifs", "ip:203.0.113.7")`. Prefix subjects with their kind (user:, team:,
- * ip:) so a team id can never collide with a user id.
- */
+/** Subjects carry their kind (user:, team:, ip:) so a team id can never collide with a user id. */
 export function bucketKey(bucket: BucketName, subject: string): string {
   return `${bucket}:${subject}`;
 }
 
-/** Subjects of the counters, prefixed with their kind (see bucketKey). */
 export const userSubject = (userId: string): string => `user:${userId}`;
 export const ipSubject = (ip: string): string => `ip:${ip}`;
 
-/** What a key counts as: a team key per team (not per member or owner), any other key per account. */
+/** A team key counts per team (not per member or owner), any other key per account. */
 export const principalSubject = (principal: Principal): string =>
   principal.kind === "team" ? `team:${principal.team.id}` : userSubject(principal.user.id);
 
 export interface BucketRule {
   key: string;
-  /** The table's limit times RATE_LIMIT_SCALE (a test or load-test setting; 1 by default). */
+  /** Times RATE_LIMIT_SCALE (1 by default). */
   limit: number;
   windowSeconds: number;
 }
 
-/**
- * The counter `subject` counts against on `bucket`: one rule for the dispatcher (API and
- * Relay) and the web pages' actions, so a like on discover and a like over Relay share
- * one limit.
- */
+/** One rule for the dispatcher and the web pages' actions, so a like on discover and one over Relay share a limit. */
 export function bucketRule(bucket: BucketName, subject: string): BucketRule {
   const { limit, windowSeconds } = BUCKETS[bucket];
   return { key: bucketKey(bucket, subject), limit: limit * env().RATE_LIMIT_SCALE, windowSeconds };
 }
 
-/** Counts one hit on `bucket` for `subject` with the bucket's (scaled) limit and window. */
 export function hitBucket(store: CounterStore, bucket: BucketName, subject: string): Promise<WindowResult> {
   const { key, limit, windowSeconds } = bucketRule(bucket, subject);
   return store.hit(key, limit, windowSeconds);

@@ -1,7 +1,7 @@
 /** The response headers of a rate-limited endpoint (docs/rate-limits.md, "Windows"). */
 import type { WindowResult } from "./store";
 
-/** Their names, lower-case (the dispatcher's replies keep header names lower-case). */
+/** Lower-case, as the dispatcher's replies keep them. */
 export const RATE_LIMIT_HEADER = {
   limit: "x-ratelimit-limit",
   remaining: "x-ratelimit-remaining",
@@ -9,11 +9,7 @@ export const RATE_LIMIT_HEADER = {
   retryAfter: "retry-after",
 } as const;
 
-/**
- * `X-RateLimit-*` on every response of a limited endpoint; `Retry-After` only on the 429
- * (when `!result.allowed`). Endpoints without a limit send none of these. The dispatcher
- * sends exactly these (lib/http/dispatch.ts).
- */
+/** `X-RateLimit-*` on every response of a limited endpoint, `Retry-After` only on the 429. */
 export function rateLimitHeaders(result: WindowResult): Record<string, string> {
   const headers: Record<string, string> = {
     [RATE_LIMIT_HEADER.limit]: String(result.limit),

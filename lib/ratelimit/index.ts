@@ -1,7 +1,4 @@
-/**
- * The process-wide counter store: Redis when REDIS_URL is set (shared by every
- * instance), otherwise in memory (one instance only).
- */
+/** The process-wide counter store: Redis with REDIS_URL, else in memory (docs/rate-limits.md). */
 import { parseEnv } from "@/lib/config/env";
 import { MemoryStore } from "./memory";
 import { RedisStore } from "./redis";
@@ -13,8 +10,7 @@ export { RedisStore, type RedisStoreOptions } from "./redis";
 export * from "./buckets";
 export { rateLimitHeaders } from "./headers";
 
-// Kept on globalThis, not in a module variable: Next builds several bundles (and dev
-// reloads modules), and they must all count into one store, with one Redis connection.
+// On globalThis: Next's bundles (and dev reloads) must count into one store, with one Redis connection.
 const holder = globalThis as unknown as { __mediahostCounterStore?: CounterStore };
 
 export function createCounterStore(): CounterStore {
@@ -28,10 +24,7 @@ export function counterStore(): CounterStore {
   return holder.__mediahostCounterStore;
 }
 
-/**
- * For tests: install a store (or `undefined` to have the next `counterStore()` call read
- * REDIS_URL again). The previous store is not closed; the caller owns it.
- */
+/** For tests; `undefined` reads REDIS_URL again. The previous store is not closed. */
 export function setCounterStore(store: CounterStore | undefined): void {
   holder.__mediahostCounterStore = store;
 }

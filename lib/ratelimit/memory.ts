@@ -1,37 +1,24 @@
-/**
- * In-process counter store: the default when REDIS_URL is unset, and the Redis store's
- * fallback while Redis is unreachable. Counts are per process, so it is only correct
- * for a single instance.
- */
+/** In-process counter store: the default without REDIS_URL and Redis's fallback; correct for a single instance only. */
 import { toWindowResult, windowMs, type CounterStore, type WindowResult } from "./store";
 
 export interface MemoryStoreOptions {
-  /** Clock in unix milliseconds; injectable so tests need not sleep. */
   now?: () => number;
-  /** How often expired keys are swept, in ms (0 disables the timer; sweeps stay lazy). */
+  /** 0 disables the timer (sweeps stay lazy). */
   sweepIntervalMs?: number;
-  /**
-   * Most keys kept at once. Past it, expired keys are swept and then the oldest windows
-   * are dropped. Dropping a counter can only admit a hit that would have been denied,
-   * never deny one, so a flood of distinct keys (e.g. one view key per IP per post)
-   * costs accuracy, not memory.
-   */
+  /** Past it the oldest windows go: dropping a counter can only admit, never deny, so a key flood costs accuracy, not memory. */
   maxKeys?: number;
 }
 
 interface Counter {
   count: number;
-  /** unix ms when this window ends */
   endsAt: number;
 }
 
-/** A sliding window's hits (unix ms, oldest first) and its length. */
 interface RecentHits {
   at: number[];
   windowMs: number;
 }
 
-/** Hits kept per sliding key: a verdict such as "more than 8" needs only the newest few. */
 const MAX_RECENT_HITS = 256;
 
 export class MemoryStore implements CounterStore {
@@ -106,12 +93,10 @@ export class MemoryStore implements CounterStore {
     this.recent.clear();
   }
 
-  /** Number of keys held (for tests and diagnostics). */
   get size(): number {
     return this.counters.size;
   }
 
-  /** Drops every expired window. Runs on a timer and whenever the key cap is reached. */
   sweep(): void {
     const now = this.now();
     for (const [key, counter] of this.counters) {
@@ -127,7 +112,6 @@ export class MemoryStore implements CounterStore {
     }
   }
 
-  /** The live window for `key`, starting a new one (count 0) if there is none. */
   private current(key: string, windowSeconds: number, now: number): Counter {
     const existing = this.counters.get(key);
     if (existing && existing.endsAt > now) return existing;

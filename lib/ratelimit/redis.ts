@@ -1,16 +1,8 @@
 /**
- * Redis counter store: every instance pointed at the same Redis shares one count, which
- * is what REDIS_URL is for (docs/rate-limits.md, "Memory or Redis"). Each operation is one Lua script, so a
- * read-check-increment can never interleave with another instance's.
- *
- * Failure policy: fail open. Rate limits protect capacity; an outage of Redis must not
- * turn into an outage of the whole service. While Redis is unreachable the store counts
- * in a per-process MemoryStore instead of admitting blindly, so each instance still
- * enforces the limits on what it sees (never stricter than the shared count would be),
- * and the burst safeguard still fires on a single instance's traffic. One warning is
- * logged when Redis goes away and one when it is back. Every call is bounded by
- * `timeoutMs`, so a Redis that accepts connections but never answers cannot hang a
- * request; once a failure is seen, calls skip Redis until ioredis reports "ready" again.
+ * Redis counter store shared by every instance (docs/rate-limits.md, "Memory or Redis"); each
+ * operation is one Lua script, so a check-and-increment never interleaves. Fails open: while
+ * Redis is away, slow or failing, counts go to a per-process MemoryStore, so an outage of
+ * Redis never becomes one of the service and each instance still enforces what it sees.
  */
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
@@ -19,21 +11,15 @@ import { MemoryStore } from "./memory";
 import { toWindowResult, windowMs, type CounterStore, type WindowResult } from "./store";
 
 export interface RedisStoreOptions {
-  /** redis:// or rediss:// URL */
   url: string;
-  /** Prefix for every key this store writes; default "mh:rl:". */
   prefix?: string;
-  /** Longest wait for Redis per call before falling back, in ms; default 1000. */
   timeoutMs?: number;
-  /** Where counts go while Redis is unreachable; default a new MemoryStore. */
   fallback?: CounterStore;
-  /** Where the down/up warnings go; default console.warn. */
   log?: (message: string) => void;
 }
 
-// hit: admit and count, or deny without counting. A denied hit neither increments nor
-// touches the expiry, so the window's end (what Retry-After promised) never moves.
-// Returns {admitted 0|1, admitted hits in the window, ms left in the window}.
+// hit: a denied hit neither increments nor touches the expiry, so the window's end (what
+// Retry-After promised) never moves. Returns {admitted 0|1, hits in the window, ms left}.
 const HIT = `
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl == -2 then
@@ -54,8 +40,7 @@ end
 return {1, redis.call('INCR', KEYS[1]), ttl}
 `;
 
-// increment: count unconditionally; the first hit of a window sets the expiry.
-// (ttl -1 also repairs a key that somehow lost its expiry.)
+// increment: the first hit of a window sets the expiry (ttl -1 repairs a key that lost it).
 const INCREMENT = `
 local count = redis.call('INCR', KEYS[1])
 if redis.call('PTTL', KEYS[1]) < 0 then
@@ -64,8 +49,7 @@ end
 return count
 `;
 
-// release: decrement a live window if it is above zero. DECR keeps the expiry; an
-// absent key stays absent (no budget handed out in a window the hit never belonged to).
+// release: only a live window above zero; an absent key stays absent.
 const RELEASE = `
 local count = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
 if count > 0 then
@@ -74,9 +58,7 @@ end
 return 0
 `;
 
-// countRecent: a sorted set of hit times per key, on the server's clock (every instance
-// shares it): drop the hits older than the window, add this one (ARGV[2] makes the member
-// unique), and count. The key expires a window after its newest hit.
+// countRecent: a sorted set of hit times on the server's clock (every instance shares it).
 const COUNT_RECENT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -87,7 +69,6 @@ redis.call('PEXPIRE', KEYS[1], span)
 return redis.call('ZCARD', KEYS[1])
 `;
 
-/** The scripts above, registered with defineCommand (which handles EVALSHA/NOSCRIPT). */
 interface ScriptCommands {
   mhRateHit(key: string, limit: number, windowMs: number): Promise<[number, number, number]>;
   mhRateIncrement(key: string, windowMs: number): Promise<number>;
@@ -103,7 +84,6 @@ export class RedisStore implements CounterStore {
   private readonly fallback: CounterStore;
   private readonly ownsFallback: boolean;
   private readonly log: (message: string) => void;
-  /** True from the first failure until ioredis reports "ready" again. */
   private down = false;
 
   constructor(options: RedisStoreOptions) {
@@ -116,8 +96,7 @@ export class RedisStore implements CounterStore {
     const { Redis: Client } = optionalPackage<typeof import("ioredis")>("ioredis");
     const redis = new Client(options.url, {
       lazyConnect: false,
-      // Few retries and a bounded connect: a rate-limit check must answer quickly;
-      // our own timeout and the fallback cover the rest.
+      // Few retries and a bounded connect: a rate-limit check must answer quickly.
       maxRetriesPerRequest: 2,
       enableOfflineQueue: true,
       connectTimeout: 5000,
@@ -126,8 +105,7 @@ export class RedisStore implements CounterStore {
     redis.defineCommand("mhRateIncrement", { numberOfKeys: 1, lua: INCREMENT });
     redis.defineCommand("mhRateRelease", { numberOfKeys: 1, lua: RELEASE });
     redis.defineCommand("mhRateCountRecent", { numberOfKeys: 1, lua: COUNT_RECENT });
-    // Without an "error" listener ioredis prints every reconnect failure; one warning
-    // per outage is enough.
+    // Without an "error" listener ioredis prints every reconnect failure.
     redis.on("error", (error: Error) => this.markDown(error));
     redis.on("ready", () => this.markUp());
     this.redis = redis as ScriptedRedis;
@@ -176,13 +154,11 @@ export class RedisStore implements CounterStore {
     this.redis.disconnect();
   }
 
-  /** Runs `primary` against Redis, or `fallback` when Redis is down, fails or is slow. */
   private async attempt<T>(primary: () => Promise<T>, fallback: () => Promise<T>): Promise<T> {
     if (this.down && this.redis.status !== "ready") return fallback();
     try {
       const result = await this.withTimeout(primary());
-      // A failure seen while the connection stayed "ready" (e.g. one slow reply) ends
-      // with the next success, not only with a reconnect.
+      // A failure seen while "ready" (one slow reply) ends with the next success.
       this.markUp();
       return result;
     } catch (error) {

@@ -1,9 +1,4 @@
-/**
- * Making a rendition once: on its first request, under the media limiter, stored through
- * the storage adapter beside the original (so it works the same on disk, S3 and Blob), and
- * single-flight within a process (concurrent first requests wait for one encode). Later
- * requests find it in storage. docs/renditions.md.
- */
+/** Making a rendition once (docs/renditions.md): on first request, stored beside the original, single-flight within a process. */
 import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -16,24 +11,18 @@ import { withTempDir } from "@/lib/files/temp";
 import type { RenditionWidth } from "./widths";
 
 export interface RenditionJob {
-  /** Storage key of the pixels: the image itself, or a video's still frame. */
   sourceKey: string;
-  /** Storage key the rendition goes to (renditionKey). */
   key: string;
   width: RenditionWidth;
-  /**
-   * Asked after the rendition is stored: false when the file was deleted meanwhile, and the
-   * rendition is removed again (a delete racing a first request leaves no orphan).
-   */
+  /** False when the file was deleted meanwhile: the rendition is removed again, so no orphan is left. */
   stillWanted: () => Promise<boolean>;
 }
 
-/** WebP quality of renditions: previews, not archival copies. */
 const WEBP_QUALITY = 80;
 
 const inFlight = new Map<string, Promise<void>>();
 
-/** Resolves once `job.key` exists in storage; throws not_found when the source is gone. */
+/** Throws not_found when the source is gone. */
 export function ensureRendition(job: RenditionJob): Promise<void> {
   const running = inFlight.get(job.key);
   if (running) return running;
@@ -61,11 +50,7 @@ async function makeIfMissing(job: RenditionJob): Promise<void> {
   }
 }
 
-/**
- * The source scaled down to `width` (never up) as WebP. Animated GIF and WebP sources stay
- * animated (`animated` is safe here: the output is WebP, see docs/renditions.md); stills
- * are turned upright first in case the original kept its EXIF orientation.
- */
+/** Never upscaled; animations stay animated, stills are turned upright first. */
 async function render(input: string, output: string, width: RenditionWidth): Promise<void> {
   const seconds = sharpSeconds(mediaConfig().timeoutMs);
   try {

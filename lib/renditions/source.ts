@@ -8,22 +8,17 @@ export interface RenditionSourceFile {
   mimeType: string;
 }
 
-/** Images: the image itself; videos: their still frame; anything else has none. */
 export function renditionSourceKey(file: RenditionSourceFile): string | null {
   if (file.mimeType.startsWith("image/")) return file.storageKey;
   return file.thumbnailKey;
 }
 
-/** URL suffix of renditions: `<code>/r/<width>/<name>.webp`. */
 export const RENDITION_SEGMENT = "r";
 export const RENDITION_EXTENSION = ".webp";
 
 export type RenditionTarget = { kind: "rendition"; name: string; width: RenditionWidth } | { kind: "bad" };
 
-/**
- * The decoded path segments after the code, `["r", "<width>", "<name>.webp"]`: a rendition,
- * "bad" for a rendition path with an unknown width or extension, null for other paths.
- */
+/** "bad" for a rendition path with an unknown width or extension, null for other paths. */
 export function parseRenditionSegments(rest: readonly string[]): RenditionTarget | null {
   if (rest.length !== 3 || rest[0] !== RENDITION_SEGMENT) return null;
   const width = parseRenditionWidth(rest[1]);

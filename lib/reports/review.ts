@@ -1,8 +1,4 @@
-/**
- * Acting on reports (the admin CLI's `report list` and `report resolve`; docs/reports.md).
- * Resolving a report only records the decision: suspending a user or moderating a post
- * stays with `user suspend` and `post moderate`, so each action is one deliberate command.
- */
+/** Acting on reports (docs/reports.md): resolving only records the decision, so each action is one deliberate command. */
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
 import { isRecordNotFound } from "@/lib/prisma-support";
@@ -11,14 +7,12 @@ import type { ReportTargetType } from "./submit";
 export const REPORT_STATUSES = ["open", "resolved", "dismissed"] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
 
-/** A user as an operator needs to recognise them. */
 export interface ReportUser {
   id: string;
   username: string;
   suspended: boolean;
 }
 
-/** What was reported, with the state an operator decides on (already moderated or suspended?). */
 export type ReportedTarget =
   | { type: "post"; code: string; title: string | null; moderated: boolean; author: ReportUser | null }
   | { type: "user"; user: ReportUser }
@@ -36,7 +30,6 @@ export interface ReportRecord {
 
 export interface ReportList {
   reports: ReportRecord[];
-  /** More reports match than `limit`. */
   hasMore: boolean;
 }
 
@@ -56,7 +49,7 @@ const toUser = (row: UserRow): ReportUser => ({ id: row.id, username: row.displa
 const toStatus = (status: string): ReportStatus =>
   (REPORT_STATUSES as readonly string[]).includes(status) ? (status as ReportStatus) : "open";
 
-/** Newest first; `openOnly` is the moderation queue. */
+/** `openOnly` is the moderation queue. */
 export async function listReports(options: { openOnly: boolean; limit: number }): Promise<ReportList> {
   const rows = await db().report.findMany({
     where: options.openOnly ? { status: "open" } : {},
@@ -93,10 +86,7 @@ export async function listReports(options: { openOnly: boolean; limit: number })
   return { reports, hasMore: rows.length > options.limit };
 }
 
-/**
- * Closes a report as `resolved` (acted on) or `dismissed` (nothing wrong). Deciding again
- * overwrites the earlier decision, so a mistaken dismissal can be corrected.
- */
+/** Deciding again overwrites the earlier decision, so a mistaken dismissal can be corrected. */
 export async function resolveReport(id: string, outcome: Exclude<ReportStatus, "open">): Promise<{ id: string; status: ReportStatus }> {
   try {
     const row = await db().report.update({ where: { id }, data: { status: outcome }, select: { id: true, status: true } });

@@ -1,17 +1,7 @@
 /**
- * Filing reports (docs/reports.md): POST /posts/{code}/report,
- * POST /users/{id}/report and Relay POST /comments/{id}/report. One function per target.
- *
- * Checks run in the order that leaks nothing: existence and visibility first (404, the
- * same answer as GET /posts/{code}, so a report never confirms that a private post
- * exists), then the reporter's own content, the target's state and blocks (403).
- * Error types (docs/reports.md): `forbidden` for one's own account, post or comment,
- * `suspended` for an already-suspended user, `moderated` for an already-moderated post,
- * `blocked` for blocks.
- *
- * A repeated report by the same reporter on a target they have an open report on is
- * accepted without a second row: the reply is the same `{reported: true}`, so clients may
- * retry safely, and a moderator's queue holds one entry per reporter and target.
+ * Filing reports (docs/reports.md). Checks run in the order that leaks nothing: existence and
+ * visibility first (404, as GET /posts/{code}, so a report never confirms a private post),
+ * then 403s. A repeated report on a target with an open one adds no row and answers the same.
  */
 import { db } from "@/lib/db/client";
 import { DomainError, isDomainError } from "@/lib/errors";
@@ -22,28 +12,25 @@ export type ReportTargetType = "post" | "user" | "comment";
 
 export interface ReportInput {
   reporterId: string;
-  /** As sent (at most 200 characters, checked by the route); blank is stored as null. */
+  /** At most 200 characters (checked by the route); blank is stored as null. */
   reason: string | null | undefined;
-  /** The client address (lib/http/client-ip), kept for abuse investigations. */
+  /** Kept for abuse investigations. */
   ip: string;
 }
 
 export interface FiledReport {
   id: string;
-  /** False when an open report by the same reporter on the same target already existed. */
   created: boolean;
 }
 
-/** Which row a report points at; exactly one of the ids, matching `targetType`. */
 type TargetColumns =
   | { targetType: "post"; postId: string }
   | { targetType: "user"; targetUserId: string }
   | { targetType: "comment"; commentId: string };
 
-/** `@me` addresses the caller everywhere an `{id}` is a user (docs/http-core.md, "User paths"). */
 const SELF = "@me";
 
-/** POST /users/{id}/report; `ref` is a user id, a username or `@me`. */
+/** `ref` is a user id, a username or `@me`. */
 export async function reportUser(ref: string, input: ReportInput): Promise<FiledReport> {
   const target = ref === SELF ? { id: input.reporterId, suspended: false } : await findUser(ref);
   if (!target) throw new DomainError("not_found", "No such user.");
@@ -56,24 +43,19 @@ export async function reportUser(ref: string, input: ReportInput): Promise<Filed
   return fileReport({ targetType: "user", targetUserId: target.id }, input);
 }
 
-/**
- * POST /posts/{code}/report. Visibility is exactly GET /posts/{code}'s (lib/posts/read):
- * a private post the reporter cannot see is 404, while one they were granted through its
- * access list can be reported (they can see it, so they can see what is wrong with it).
- */
+/** Visibility is GET /posts/{code}'s: a post the reporter was granted through its access list can be reported. */
 export async function reportPost(code: string, input: ReportInput): Promise<FiledReport> {
   // readPost answers 404 for missing or hidden posts and 403 `moderated` to non-owners.
   const { post, owner } = await readPost(code, viewerFor(input.reporterId));
   if (owner) throw new DomainError("forbidden", "You cannot report your own post.");
-  // Only the author's block counts here (the spec's wording): someone who blocked an
-  // author can still report that author's posts, since blocking and reporting go together.
+  // Only the author's block counts (the spec's wording): blocking and reporting go together.
   if (post.userId && (await blocks(post.userId, input.reporterId))) {
     throw new DomainError("blocked", "The author of this post has blocked you.");
   }
   return fileReport({ targetType: "post", postId: post.id }, input);
 }
 
-/** Relay POST /comments/{id}/report: the comment's post must be visible to the reporter. */
+/** The comment's post must be visible to the reporter. */
 export async function reportComment(commentId: string, input: ReportInput): Promise<FiledReport> {
   const comment = await db().comment.findUnique({
     where: { id: commentId },
@@ -95,8 +77,6 @@ export async function reportComment(commentId: string, input: ReportInput): Prom
   }
   return fileReport({ targetType: "comment", commentId: comment.id }, input);
 }
-
-// ───────────── helpers ─────────────
 
 const viewerFor = (userId: string): Viewer => ({ userId, teamId: null });
 
@@ -123,11 +103,7 @@ async function blockBetween(a: string, b: string): Promise<boolean> {
   return row !== null;
 }
 
-/**
- * Stores the report unless the reporter already has an open one on the target. Two
- * identical requests racing could both insert (there is no unique index over the
- * nullable target columns); the 3-a-minute limit bounds that to a harmless extra row.
- */
+/** Two identical requests racing could both insert (no unique index over nullable columns); the rate limit bounds that to a harmless row. */
 async function fileReport(target: TargetColumns, input: ReportInput): Promise<FiledReport> {
   const existing = await db().report.findFirst({
     where: { reporterId: input.reporterId, status: "open", ...target },

@@ -1,16 +1,10 @@
 /**
- * A readable device name for a Relay session ("Chrome on Windows", "Relay on iPhone"),
- * shown in GET /sessions so the owner can tell their sign-ins apart and revoke the right
- * one. Derived from the User-Agent when the client does not name itself (`device` field).
- *
- * Deliberately small: a name only has to be recognisable, not exact, so this matches the
- * handful of tokens that decide it instead of pulling in a full UA database. Order
- * matters: Edge, Opera and Samsung Internet also claim to be Chrome and Safari; Chrome
- * also claims to be Safari; Android also claims to be Linux.
+ * A readable device name for a session ("Chrome on Windows"), from the User-Agent when the
+ * client names none. Recognisable, not exact: a few tokens instead of a UA database. Order
+ * matters: Edge, Opera and Samsung claim Chrome and Safari, Chrome claims Safari, Android Linux.
  */
 import { SESSION_NAME_MAX_LENGTH } from "./sessions";
 
-/** Used when there is neither a `device` field nor a User-Agent worth reading. */
 export const UNKNOWN_DEVICE = "Unknown device";
 
 const PLATFORMS: readonly [RegExp, string][] = [
@@ -26,7 +20,6 @@ const PLATFORMS: readonly [RegExp, string][] = [
   [/\bLinux\b|\bX11\b|\bUbuntu\b|\bFedora\b/, "Linux"],
 ];
 
-/** Non-browser clients first: our own app, uploaders and HTTP libraries. */
 const APPS: readonly [RegExp, string][] = [
   [/^Relay\//i, "Relay"],
   [/\bShareX\//, "ShareX"],
@@ -55,10 +48,7 @@ const BROWSERS: readonly [RegExp, string][] = [
 
 const firstMatch = (ua: string, table: readonly [RegExp, string][]): string | undefined => table.find(([pattern]) => pattern.test(ua))?.[1];
 
-/**
- * The `device` name the client sent (trimmed), else a name read from `userAgent`.
- * Never empty and never longer than a session name may be.
- */
+/** Never empty and never longer than a session name may be. */
 export function deviceName(userAgent: string | null | undefined, device?: string | null): string {
   const given = device?.trim();
   if (given) return given.slice(0, SESSION_NAME_MAX_LENGTH);
@@ -71,11 +61,7 @@ export function deviceName(userAgent: string | null | undefined, device?: string
   return client ?? platform ?? UNKNOWN_DEVICE;
 }
 
-/**
- * The leading product token of an unknown client ("MyUploader/2.1 CFNetwork/..." →
- * "MyUploader"): what the owner most likely recognises. "Mozilla" says nothing (every
- * browser and bot sends it). Only safe characters, so the name stays readable.
- */
+/** The leading product token of an unknown client; "Mozilla" says nothing. Only safe characters. */
 function productName(ua: string): string | undefined {
   const product = /^([A-Za-z][A-Za-z0-9 ._-]{0,39})\//.exec(ua)?.[1]?.trim();
   return product && product !== "Mozilla" ? product : undefined;

@@ -1,7 +1,4 @@
-/**
- * Relay sessions: one relay-key per signed-in device. The key is returned once; only its
- * SHA-256 is stored (see lib/crypto/keys.ts).
- */
+/** Relay sessions: one relay-key per signed-in device, only its SHA-256 stored. */
 import { db } from "@/lib/db/client";
 import { issueKey } from "@/lib/crypto/keys";
 import { DomainError } from "@/lib/errors";
@@ -11,17 +8,15 @@ export const SESSION_NAME_MAX_LENGTH = 100;
 
 export interface CreateSessionInput {
   userId: string;
-  /** A readable device name ("Firefox on Linux"); shown in GET /sessions. */
   name?: string;
   userAgent?: string;
   ip?: string;
-  /** Opened by a password or a second factor just given: counts as a recent confirmation (lib/auth/confirmation.ts). */
+  /** Counts as a recent confirmation (lib/auth/confirmation.ts). */
   confirmed?: boolean;
 }
 
 export interface IssuedSession {
   id: string;
-  /** The relay-key: shown once, never stored. */
   key: string;
 }
 

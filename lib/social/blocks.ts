@@ -1,8 +1,4 @@
-/**
- * Blocks. A block hides each side from the other (discover, comments, follower lists,
- * notifications), ends follows both ways, and refuses likes, comments, comment likes,
- * follows and reports across it with 403 `blocked` (relations.ts has the checks).
- */
+/** Blocks (docs/relay-social.md): each side hidden from the other, follows ended, engagement across refused (relations.ts checks). */
 import { db } from "@/lib/db/client";
 import { keysetPage, type Page, type Position } from "@/lib/db/paging";
 import { DomainError } from "@/lib/errors";
@@ -17,12 +13,7 @@ export interface BlockItem {
   createdAt: Date;
 }
 
-/**
- * POST /users/{id}/block: records the block, ends both follows (counts adjusted) and
- * removes each side from the other's notifications, in one transaction that starts by
- * locking both users (as follows do), so no follow can slip in beside it. Blocking a
- * suspended user is allowed. Blocking again is a no-op.
- */
+/** One transaction that locks both users first (as follows do), so no follow slips in beside it. Blocking again is a no-op. */
 export async function blockUser(userId: string, ref: string): Promise<void> {
   const target = await resolveUser(ref, userId);
   if (target.id === userId) throw new DomainError("forbidden", "You cannot block yourself.");
@@ -35,24 +26,18 @@ export async function blockUser(userId: string, ref: string): Promise<void> {
       await forgetNotificationsBetween(tx, userId, target.id);
     });
   } catch (error) {
-    // Already blocked: the first block already did the rest.
     if (!isUniqueViolation(error)) throw error;
   }
 }
 
-/** DELETE /users/{id}/block: safe to repeat. Follows ended by the block stay ended. */
+/** Safe to repeat; follows ended by the block stay ended. */
 export async function unblockUser(userId: string, ref: string): Promise<void> {
   const target = await resolveUser(ref, userId);
   if (target.id === userId) throw new DomainError("forbidden", "You cannot block yourself.");
   await db().block.deleteMany({ where: { blockerId: userId, blockedId: target.id } });
 }
 
-/**
- * GET /users/{id}/blocks: only the caller's own list (`@me`, their id or username);
- * anyone else's is 403 forbidden, whether or not that user exists. Newest first,
- * keyset-paged on (createdAt, blockedId) through Block(blockerId, createdAt, blockedId).
- * Suspended users stay listed: the list is where they are unblocked.
- */
+/** Only the caller's own list (anyone else's is 403 whether or not the user exists); suspended users stay listed to be unblocked. */
 export async function listBlocks(userId: string, ref: string, limit: number, after?: Position): Promise<Page<BlockItem>> {
   const own =
     ref === ME ||

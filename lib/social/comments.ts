@@ -1,11 +1,7 @@
 /**
- * Comments: list (up to 500, newest first, no paging), create (≤ 200 characters, checked
- * by the route's body schema: rejected, never truncated), delete (the author or the post's
- * owner). `Post.commentCount` moves in the transaction of the insert or delete, by an
- * atomic increment, and only when a row was really inserted or deleted.
- *
- * A comment notifies the post's author (`comment`) and each user it @mentions who may
- * see the post (`mention`); the post's author gets only the `comment` one.
+ * Comments (docs/relay-social.md, "Comments"). `Post.commentCount` moves in the insert's or
+ * delete's transaction, only when a row really was inserted or deleted. A comment notifies
+ * the post's author and each @mentioned user who may see the post.
  */
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
@@ -17,9 +13,8 @@ import { assertNoBlock, blockBetween, postToDisengage, postToEngage, visibleUser
 import { refreshDiscoverScore, scoreSelect } from "./score";
 import { emitPostEvent } from "@/lib/posts/events";
 
-/** Comments returned by GET /posts/{code}/comments (docs/relay-social.md, "Comments"). */
 export const MAX_COMMENTS = 500;
-/** Mentions per comment that notify; more are ignored. */
+/** More are ignored. */
 export const MAX_MENTIONS = 10;
 
 export interface CommentItem {
@@ -28,7 +23,6 @@ export interface CommentItem {
   likeCount: number;
   createdAt: Date;
   user: UserRecord;
-  /** The caller likes it. */
   liked: boolean;
 }
 
@@ -51,11 +45,7 @@ async function findComment(commentId: string): Promise<CommentRecord> {
   return comment;
 }
 
-/**
- * A comment the user wants to like: its post must allow engaging (postToEngage), the
- * comment must be listed for them (a suspended author's is not: 404), and no block may
- * stand between them and its author (403 blocked).
- */
+/** Its post must allow engaging, the comment be listed for the user, and no block stand between them and its author. */
 export async function commentToEngage(commentId: string, userId: string): Promise<CommentRecord> {
   const comment = await findComment(commentId);
   await postToEngage(comment.post.code, userId);
@@ -64,18 +54,13 @@ export async function commentToEngage(commentId: string, userId: string): Promis
   return comment;
 }
 
-/** A comment whose like the user takes back: only its post's visibility counts. */
 export async function commentToDisengage(commentId: string, userId: string): Promise<CommentRecord> {
   const comment = await findComment(commentId);
   await postToDisengage(comment.post.code, userId);
   return comment;
 }
 
-/**
- * GET /posts/{code}/comments: the newest 500 the caller may see, newest first. Comments
- * by suspended users and by users on either side of a block with the caller are left
- * out in the query, so hidden ones never take a place among the 500.
- */
+/** Suspended and blocked authors are left out in the query, so hidden comments never take a place among the 500. */
 export async function listComments(userId: string, code: string): Promise<CommentItem[]> {
   const { post } = await readPost(code, { userId, teamId: null });
   const rows = await db().comment.findMany({
@@ -99,10 +84,7 @@ export async function listComments(userId: string, code: string): Promise<Commen
   }));
 }
 
-/**
- * `@name` tokens of a comment, as usernames (lower-case) to look up. A trailing "." is
- * usually punctuation ("thanks @ana."), so both forms are candidates; the exact one wins.
- */
+/** A trailing "." is usually punctuation ("thanks @ana."), so both forms are candidates; the exact one wins. */
 export function mentionedUsernames(body: string): string[][] {
   const tokens = [...body.matchAll(/(?<![A-Za-z0-9_.-])@([A-Za-z0-9_.-]{2,32})/g)].map((m) => m[1].toLowerCase());
   const unique = [...new Set(tokens)].slice(0, MAX_MENTIONS);
@@ -112,7 +94,6 @@ export function mentionedUsernames(body: string): string[][] {
   });
 }
 
-/** Users a comment mentions who may see the post (the post's author excepted: see above). */
 async function mentionRecipients(body: string, post: PostRecord, authorId: string): Promise<string[]> {
   const candidates = mentionedUsernames(body);
   if (!candidates.length) return [];
@@ -132,7 +113,6 @@ async function mentionRecipients(body: string, post: PostRecord, authorId: strin
   return [...ids].filter(readable);
 }
 
-/** POST /posts/{code}/comments */
 export async function createComment(userId: string, code: string, body: string): Promise<CommentItem> {
   const post = await postToEngage(code, userId);
   const text = body.trim();
@@ -170,11 +150,7 @@ export async function createComment(userId: string, code: string, body: string):
   }
 }
 
-/**
- * DELETE /comments/{id}: the comment's author or the post's owner. Anyone else gets 403
- * forbidden when they can see the comment's post, else what reading the post gives them
- * (404, or 403 moderated). Deleting twice: the second call is a 404.
- */
+/** The comment's author or the post's owner; anyone else gets 403 when they can see the post, else what reading it gives them. */
 export async function deleteComment(userId: string, commentId: string): Promise<void> {
   const comment = await findComment(commentId);
   if (comment.userId !== userId && comment.post.userId !== userId) {

@@ -1,21 +1,9 @@
 /**
- * GET /discover: at most 50 public, non-moderated posts, recent and popular mixed,
- * ranked by the hot score of score.ts, each counting a view.
- *
- * Speed at millions of posts: two bounded reads off indexes, then work on at most 400
- * small rows, whatever the size of the table:
- *   1. "recent": the newest 200 listable posts, Post(privacy, createdAt, id);
- *   2. "hot": the 200 with the highest stored score, Post(privacy, discoverScore).
- * Every post that ever had a like or a comment has its score stored; one that never had
- * any scores by its age alone, so the newest of those are exactly the best of them. The
- * union therefore holds the true top 200 by score, and the top 50 of it (after the
- * storage check below) is the answer, not an approximation.
- *
- * Listable: public, not moderated, restricted, a draft or a team post, not expired, with
- * no view limit and no password (listedPostWhere); an author who is
- * not suspended and has no block with the caller either way (checked in the same query,
- * so hidden posts never take a candidate's place). Posts whose author was deleted are
- * left out. A post whose primary file is missing from storage is skipped silently.
+ * GET /discover (docs/relay-social.md, "Discover"): two bounded index reads, the newest 200
+ * and the 200 with the highest stored score. A post never liked or commented scores by its
+ * age alone, so the union holds the true top 200 and the answer is exact, not an
+ * approximation, at any table size. Blocks and suspensions are checked in the same query, so
+ * hidden posts never take a candidate's place.
  */
 import type { Prisma } from "@/lib/db/client";
 import { db } from "@/lib/db/client";
@@ -26,15 +14,11 @@ import { visibleUserWhere } from "./relations";
 import { discoverScore } from "./score";
 import { countViews } from "@/lib/posts/views";
 
-/** Items per reply (docs/relay-social.md, "Discover"). */
 export const DISCOVER_LIMIT = 50;
-/** Candidates read from each index. */
 export const CANDIDATES_PER_SOURCE = 200;
-/** Ranked candidates loaded and checked against storage at a time. */
 const CHUNK = 60;
 
 export interface DiscoverItem {
-  /** `viewCount` includes the view this request counted. */
   post: PostRecord;
   liked: boolean;
 }

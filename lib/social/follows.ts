@@ -1,12 +1,7 @@
 /**
- * Follows: follow, unfollow, remove a follower, and the followers / following lists.
- *
- * Every change runs in one transaction that first locks both users' rows (`lockUsers`,
- * id order), then inserts or deletes the Follow row, then moves `followerCount` and
- * `followingCount` by atomic increments only when a row was really inserted or deleted.
- * The lock makes the counts exact under concurrent requests, keeps a follow and a block
- * racing each other from ending with a follow across the block, and queues the grouping
- * of follow notifications of one recipient.
+ * Follows (docs/relay-social.md). Every change locks both users' rows first (`lockUsers`), so
+ * the counts stay exact, a follow racing a block never ends across it, and one recipient's
+ * follow notifications group in order.
  */
 import type { Prisma, Tx } from "@/lib/db/client";
 import { db } from "@/lib/db/client";
@@ -19,7 +14,6 @@ import { blockBetween, blockedError, lockUsers, resolveUser, visibleUserWhere } 
 
 export interface FollowState {
   following: boolean;
-  /** The followed user's follower count after the call. */
   followerCount: number;
 }
 
@@ -28,7 +22,7 @@ async function followerCountOf(client: Pick<Tx, "user">, userId: string): Promis
   return user?.followerCount ?? 0;
 }
 
-/** Deletes the follow follower → following if it exists and moves both counts. True when it existed. */
+/** True when it existed. */
 export async function endFollow(
   tx: Pick<Tx, "follow" | "user" | "notification" | "notificationActor">,
   followerId: string,
@@ -42,11 +36,7 @@ export async function endFollow(
   return true;
 }
 
-/**
- * POST /users/{id}/follow. Yourself: 403 forbidden. A suspended user: 403 suspended
- * (nothing of theirs can be engaged with). A block either way: 403 blocked. Following
- * again is a no-op that answers the current state.
- */
+/** Following again is a no-op that answers the current state. */
 export async function followUser(userId: string, ref: string): Promise<FollowState> {
   const target = await resolveUser(ref, userId);
   if (target.id === userId) throw new DomainError("forbidden", "You cannot follow yourself.");
@@ -72,7 +62,7 @@ export async function followUser(userId: string, ref: string): Promise<FollowSta
   }
 }
 
-/** DELETE /users/{id}/follow: allowed whatever the other user's state; safe to repeat. */
+/** Allowed whatever the other user's state; safe to repeat. */
 export async function unfollowUser(userId: string, ref: string): Promise<FollowState> {
   const target = await resolveUser(ref, userId);
   if (target.id === userId) throw new DomainError("forbidden", "You cannot follow yourself.");
@@ -83,7 +73,7 @@ export async function unfollowUser(userId: string, ref: string): Promise<FollowS
   });
 }
 
-/** DELETE /users/@me/followers/{id}: that user stops following the caller; safe to repeat. */
+/** That user stops following the caller; safe to repeat. */
 export async function removeFollower(userId: string, ref: string): Promise<void> {
   const follower = await resolveUser(ref, userId);
   if (follower.id === userId) throw new DomainError("forbidden", "You cannot follow yourself.");
@@ -93,11 +83,7 @@ export async function removeFollower(userId: string, ref: string): Promise<void>
   });
 }
 
-/**
- * The user whose list is asked for: 404 unknown, 403 suspended (as their profile), 403
- * blocked when a block stands between them and the caller (each side is hidden from the
- * other, their lists included).
- */
+/** 404 unknown, 403 suspended, 403 blocked when a block stands between them and the caller. */
 async function listOwner(viewerId: string, ref: string): Promise<UserRecord> {
   const owner = await resolveUser(ref, viewerId);
   if (owner.id === viewerId) return owner;
@@ -106,18 +92,13 @@ async function listOwner(viewerId: string, ref: string): Promise<UserRecord> {
   return owner;
 }
 
-/** Newest follow first; the tie-breaker is the listed user's id. */
 function afterFollow(idField: "followerId" | "followingId", after: Position | undefined): Prisma.FollowWhereInput {
   if (!after) return {};
   const at = new Date(after.t);
   return { OR: [{ createdAt: { lt: at } }, { createdAt: at, [idField]: { lt: after.id } }] };
 }
 
-/**
- * GET /users/{id}/followers: newest follower first, keyset-paged on (createdAt,
- * followerId) through Follow(followingId, createdAt, followerId). Suspended users and
- * users on either side of a block with the caller are left out in the query.
- */
+/** Keyset-paged through Follow(followingId, createdAt, followerId); hidden users are left out in the query. */
 export async function listFollowers(viewerId: string, ref: string, limit: number, after?: Position): Promise<Page<UserRecord>> {
   const owner = await listOwner(viewerId, ref);
   const page = await keysetPage(
@@ -134,7 +115,6 @@ export async function listFollowers(viewerId: string, ref: string, limit: number
   return { ...page, items: page.items.map((f) => f.follower) };
 }
 
-/** GET /users/{id}/following: the same, the other way round. */
 export async function listFollowing(viewerId: string, ref: string, limit: number, after?: Position): Promise<Page<UserRecord>> {
   const owner = await listOwner(viewerId, ref);
   const page = await keysetPage(

@@ -1,10 +1,7 @@
 /**
- * What an account leaves on other people's things, taken away when it is deleted
- * (docs/account-deletion.md): its likes, comments, comment likes and follows are removed,
- * each in its own transaction that moves the counter it feeds (a post's likes and comments
- * and discover rank, a comment's likes, the other side's follower or following count) only
- * when its row was really deleted. Safe to run twice, also at once (the recovery sweep
- * resuming a deletion): the second run finds no rows and moves nothing.
+ * What a deleted account leaves on other people's things (docs/account-deletion.md), each
+ * removal in its own transaction moving its counter only when a row really went, so a second
+ * run (the recovery sweep resuming) moves nothing.
  */
 import { db } from "@/lib/db/client";
 import { endFollow } from "./follows";
@@ -18,7 +15,6 @@ export interface SocialTraces {
   follows: number;
 }
 
-/** Removes every like, comment, comment like and follow of the user, counters kept right. */
 export async function removeSocialTraces(userId: string): Promise<SocialTraces> {
   const traces: SocialTraces = { likes: 0, comments: 0, commentLikes: 0, follows: 0 };
   const likes = await db().like.findMany({ where: { userId }, select: { postId: true, post: { select: { userId: true } } } });

@@ -1,12 +1,7 @@
 /**
- * Likes of posts and of comments. POST turns a like on, DELETE turns it off; both are
- * safe to repeat and answer the state after the call.
- *
- * Exact counts: the Like (CommentLike) primary key (item, user) admits one row per user,
- * and the counter moves in the same transaction as the row, by an atomic increment, only
- * when the row was really inserted or deleted. A repeated like fails on the key, which
- * rolls its transaction (increment included) back; it then answers the current state.
- * The insert comes first so that, on SQLite, the transaction starts with a write.
+ * Likes of posts and comments, safe to repeat (docs/relay-social.md). The primary key admits
+ * one row per user and the counter moves in the row's transaction only when a row really was
+ * inserted or deleted. The insert comes first so that, on SQLite, the transaction starts with a write.
  */
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
@@ -31,7 +26,6 @@ async function commentLikeCount(commentId: string): Promise<number> {
   return comment?.likeCount ?? 0;
 }
 
-/** POST /posts/{code}/like */
 export async function likePost(userId: string, code: string): Promise<LikeState> {
   const post = await postToEngage(code, userId);
   try {
@@ -49,7 +43,6 @@ export async function likePost(userId: string, code: string): Promise<LikeState>
   }
 }
 
-/** DELETE /posts/{code}/like */
 export async function unlikePost(userId: string, code: string): Promise<LikeState> {
   const post = await postToDisengage(code, userId);
   return db().$transaction(async (tx) => {
@@ -65,7 +58,7 @@ export async function unlikePost(userId: string, code: string): Promise<LikeStat
   });
 }
 
-/** POST /comments/{id}/like: refused across a block with the comment's or the post's author. */
+/** Refused across a block with the comment's or the post's author. */
 export async function likeComment(userId: string, commentId: string): Promise<LikeState> {
   const comment = await commentToEngage(commentId, userId);
   try {
@@ -87,7 +80,6 @@ export async function likeComment(userId: string, commentId: string): Promise<Li
   }
 }
 
-/** DELETE /comments/{id}/like */
 export async function unlikeComment(userId: string, commentId: string): Promise<LikeState> {
   const comment = await commentToDisengage(commentId, userId);
   return db().$transaction(async (tx) => {

@@ -1,22 +1,9 @@
 /**
- * Notifications: recording events (grouped), taking them back, and reading them.
- *
- * Grouping: events of one kind about one subject (likes of a post, comments on a post,
- * mentions in a post's comments, likes of a comment, new followers) merge into the
- * recipient's newest *unread* entry of that group if it was opened less than
- * GROUP_WINDOW_MS ago. The entry lists its actors (NotificationActor) and `count` is the
- * number of distinct actors; each merge moves the entry to the top (`updatedAt`). Once
- * read, an entry is history: the next event opens a new one.
- *
- * `notify` never records an event of the recipient's own doing, from or to a user on the
- * other side of a block, or of a kind the recipient switched off (NotificationPreference;
- * mentions follow the `comments` switch, there is no separate one).
- *
- * Concurrency: `notify` and `retractNotification` run inside the transaction of the
- * action, after it updated the subject's counter row (the post for likes, comments and
- * mentions, the comment for comment likes, the recipient for follows). On PostgreSQL
- * that row lock queues concurrent events of one group, so "find the open entry, else
- * create one" cannot open two entries; SQLite serialises writers anyway.
+ * Notifications (docs/relay-social.md): events of one kind about one subject merge into the
+ * recipient's newest unread entry of that group opened less than GROUP_WINDOW_MS ago; a read
+ * entry is history. `notify` and `retractNotification` run inside the action's transaction
+ * after it updated the subject's counter row: on PostgreSQL that row lock queues concurrent
+ * events of one group, so "find the open entry, else create one" cannot open two.
  */
 import type { Tx } from "@/lib/db/client";
 import { db } from "@/lib/db/client";
@@ -28,9 +15,8 @@ import { blockBetween } from "./relations";
 export const NOTIFICATION_KINDS = ["like", "comment", "comment_like", "follow", "mention"] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
-/** An unread entry takes further events of its group for this long after it opened. */
 export const GROUP_WINDOW_MS = 24 * 3600 * 1000;
-/** Actors listed per entry, newest first; `count` has the total. */
+/** Newest first; `count` has the total. */
 export const ACTORS_SHOWN = 10;
 
 type PreferenceSwitch = "likes" | "comments" | "commentLikes" | "follows";
@@ -46,13 +32,11 @@ export interface NotificationEvent {
   kind: NotificationKind;
   recipientId: string;
   actorId: string;
-  /** The post concerned (likes, comments, mentions, comment likes). */
   postId?: string | null;
-  /** The comment concerned (comment likes; the newest comment for comments and mentions). */
+  /** Comment likes; the newest comment for comments and mentions. */
   commentId?: string | null;
 }
 
-/** The group an event merges into: one per kind and subject. */
 export function groupKeyOf(event: NotificationEvent): string {
   switch (event.kind) {
     case "follow":
@@ -74,7 +58,7 @@ async function wanted(tx: NotifyTx, event: NotificationEvent): Promise<boolean> 
   return !(await blockBetween(tx, event.actorId, event.recipientId));
 }
 
-/** Records one event for its recipient, merged into the open entry of its group. */
+/** Never of the recipient's own doing, across a block, or of a kind switched off (mentions follow `comments`). */
 export async function notify(tx: NotifyTx, event: NotificationEvent, now = new Date()): Promise<void> {
   if (!(await wanted(tx, event))) return;
   const groupKey = groupKeyOf(event);
@@ -119,7 +103,6 @@ export async function notify(tx: NotifyTx, event: NotificationEvent, now = new D
   });
 }
 
-/** Drops one actor from an entry; the entry goes when its last actor does. */
 async function dropActor(tx: Pick<Tx, "notification" | "notificationActor">, notificationId: string, actorId: string): Promise<void> {
   const { count } = await tx.notificationActor.deleteMany({ where: { notificationId, userId: actorId } });
   if (!count) return;
@@ -127,10 +110,7 @@ async function dropActor(tx: Pick<Tx, "notification" | "notificationActor">, not
   if (left.count <= 0) await tx.notification.delete({ where: { id: notificationId }, select: { id: true } });
 }
 
-/**
- * Takes an event back when its action is undone (unlike, unfollow, comment unlike):
- * the actor leaves the recipient's unread entries of that group. Read entries stay.
- */
+/** Takes an event back when its action is undone: the actor leaves the unread entries; read ones stay. */
 export async function retractNotification(tx: Pick<Tx, "notification" | "notificationActor">, event: NotificationEvent): Promise<void> {
   const entries = await tx.notification.findMany({
     where: { userId: event.recipientId, groupKey: groupKeyOf(event), read: false, actors: { some: { userId: event.actorId } } },
@@ -153,19 +133,13 @@ export async function forgetNotificationsBetween(tx: Pick<Tx, "notification" | "
   for (const row of rows) await dropActor(tx, row.notificationId, row.userId);
 }
 
-/**
- * An account being deleted (docs/account-deletion.md) leaves every entry it acted in, read or
- * not, with the entry's count following; an entry left without actors goes.
- */
+/** An account being deleted leaves every entry it acted in; an entry left without actors goes. */
 export async function forgetActor(actorId: string): Promise<void> {
   const rows = await db().notificationActor.findMany({ where: { userId: actorId }, select: { notificationId: true } });
   // One short transaction per entry: an account may have acted in thousands.
   for (const row of rows) await db().$transaction((tx) => dropActor(tx, row.notificationId, actorId));
 }
 
-// ───────────────────────────── reading ─────────────────────────────
-
-/** Entries worth showing: at least one actor who is not suspended. */
 const shownWhere = (userId: string) => ({ userId, actors: { some: { user: { suspended: false } } } });
 
 export interface NotificationItem {
@@ -173,23 +147,20 @@ export interface NotificationItem {
   kind: string;
   count: number;
   read: boolean;
-  /** Time of the newest event of the entry (its sort key). */
   updatedAt: Date;
-  /** Newest first, at most ACTORS_SHOWN, suspended users left out. */
   actors: UserRecord[];
   postCode: string | null;
-  /** The post, when the recipient may still see it (for its thumbnail); else null. */
+  /** The post, when the recipient may still see it (for its thumbnail). */
   post: PostRecord | null;
 }
 
-/** Whether the recipient may still see the post an entry is about. */
 function postVisibleTo(post: PostRecord, userId: string): boolean {
   if (post.userId === userId) return true;
   if (post.moderated) return false;
   return !isHidden(post) || (!post.draft && !post.teamId && post.access.some((a) => a.userId === userId));
 }
 
-/** GET /notifications: newest event first, keyset-paged on (updatedAt, id). */
+/** Keyset-paged on (updatedAt, id). */
 export async function listNotifications(userId: string, limit: number, after?: Position): Promise<Page<NotificationItem>> {
   const page = await keysetPage(
     limit,
@@ -225,15 +196,11 @@ export async function listNotifications(userId: string, limit: number, after?: P
   };
 }
 
-/** GET /notifications/unread-count: unread entries (a group counts once). */
 export async function countUnread(userId: string): Promise<number> {
   return db().notification.count({ where: { ...shownWhere(userId), read: false } });
 }
 
-/**
- * POST /notifications/read: marks the given entries (the caller's own; other ids are
- * ignored) or, without ids, all of them. Returns what is still unread: 0 after "all".
- */
+/** Marks the given entries (the caller's own; other ids ignored) or all; returns what is still unread. */
 export async function markRead(userId: string, ids?: readonly string[]): Promise<number> {
   await db().notification.updateMany({
     where: { userId, read: false, ...(ids ? { id: { in: [...ids] } } : {}) },

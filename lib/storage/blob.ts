@@ -1,10 +1,6 @@
 /**
- * Vercel Blob behind the same interface, for deployments on Vercel where there is no
- * persistent disk. Objects are read through our own `/cdn` route like every other
- * adapter (the blob store's URLs are never handed out), so privacy and signing work the
- * same everywhere; with a private store the blobs are not reachable any other way.
-
- * Configuration: see BlobStorageConfig in ./config.
+ * Vercel Blob, for deployments without a persistent disk. Read through our own `/cdn` like
+ * every adapter (the store's URLs are never handed out), so privacy and signing work the same.
  */
 import { createReadStream } from "node:fs";
 import { stat as statFile } from "node:fs/promises";
@@ -24,7 +20,7 @@ const { BlobError, BlobNotFoundError, del, get, head, list, put } = optionalPack
 const MiB = 1024 * 1024;
 type PutBody = Parameters<typeof put>[1];
 
-/** Blob ETags are normally quoted already; make sure, since we send them as HTTP ETags. */
+/** Normally quoted already; we send them as HTTP ETags. */
 function quoteEtag(etag: string): string {
   return /^(W\/)?".*"$/.test(etag) ? etag : `"${etag.replace(/"/g, "")}"`;
 }

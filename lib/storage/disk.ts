@@ -1,16 +1,8 @@
 /**
- * Files on the local disk, under `${DATA_DIR}/files` by default. The key is the relative
- * path (`f/abc/def.png` → `<root>/f/abc/def.png`), so an operator can find, back up or
- * serve the files with any tool.
- *
- * Writes go to a temp file in the target's directory (same filesystem, so the final
- * rename is atomic), flushed to disk, then renamed over the key: a reader sees the old
- * object or the new one, never half a file, and a crash leaves at most an orphan
- * `.<name>.<random>.tmp` (keys never start with a dot, so it can never be read as one).
- *
- * Content type: a key with one of our media extensions carries that extension's type
- * (enforced on put by checkPut), so `stat`/`open` cost one fstat and no extra read. Other
- * keys get a tiny sidecar `.<name>.type` holding the type, read only for those keys.
+ * Files on the local disk, the key as the relative path under `${DATA_DIR}/files`. Writes go
+ * to a temp file in the target's directory, flushed, then renamed over the key: a reader sees
+ * the old object or the new one, and a crash leaves at most a `.<name>.<random>.tmp` (keys
+ * never start with a dot). Keys without a media extension keep their type in a `.<name>.type` sidecar.
  */
 import { closeSync, constants, createReadStream, fstat as fstatCallback, open as openCallback, type BigIntStats } from "node:fs";
 import { promisify } from "node:util";
@@ -30,7 +22,6 @@ const fstatFd = (fd: number): Promise<BigIntStats> =>
 const FALLBACK_TYPE = "application/octet-stream";
 const SIDECAR_SUFFIX = ".type";
 
-/** `${DATA_DIR}/files`, read at call time so tests can move DATA_DIR. */
 export function defaultDiskRoot(): string {
   return join(dataDir(), "files");
 }
@@ -40,21 +31,15 @@ const isMissing = (error: unknown): boolean => {
   return code === "ENOENT" || code === "ENOTDIR";
 };
 
-/**
- * Strong ETag from inode, size and nanosecond mtime, like nginx and Apache do. Every put
- * renames a new inode into place, so a changed object always changes its tag; strong
- * (not `W/`) so that If-Range works for resumed downloads and media seeking.
- */
+/** Strong ETag from inode, size and ns mtime: every put renames a new inode into place; strong so If-Range works. */
 const etagOf = etagOfStats;
 
 /**
- * How long a cached descriptor is trusted before its path is checked again: a file replaced
- * or removed on disk by another process shows within this (docs/fast-lane.md). Stored keys
- * never change in place, so this only bounds hand edits and other instances' deletes; the
- * post's own state (deleted, private, moderated) is seen at once through the delivery cache.
+ * How long a cached descriptor is trusted before its path is checked again (docs/fast-lane.md):
+ * stored keys never change in place, so this only bounds hand edits and other instances' deletes.
  */
 export const OPEN_FILE_VALID_MS = 1000;
-/** Open descriptors kept at most (the default soft limit of a process is 1024). */
+/** The default soft limit of a process is 1024. */
 export const OPEN_FILE_MAX = 256;
 
 function infoOf(stats: BigIntStats, contentType: string): ObjectInfo {
@@ -64,7 +49,7 @@ function infoOf(stats: BigIntStats, contentType: string): ObjectInfo {
 export class DiskStorage implements Storage {
   readonly kind = "disk" as const;
   readonly root: string;
-  /** Descriptors reused by the read path (lib/server/cdn-lane.ts); forgotten on every delete and overwrite. */
+  /** Reused by the read path (lib/server/cdn-lane.ts); forgotten on every delete and overwrite. */
   readonly openFiles = new OpenFileCache({ validMs: OPEN_FILE_VALID_MS, maxEntries: OPEN_FILE_MAX });
 
   constructor(root: string = defaultDiskRoot()) {
@@ -75,7 +60,6 @@ export class DiskStorage implements Storage {
     this.openFiles.clear();
   }
 
-  /** The absolute path of a key (validated first: nothing can escape the root). */
   pathOf(key: string): string {
     assertValidKey(key);
     return join(this.root, ...key.split("/"));
@@ -112,8 +96,7 @@ export class DiskStorage implements Storage {
 
   async open(key: string, range?: ByteRange): Promise<ObjectStream | null> {
     const path = this.pathOf(key);
-    // Callback-style descriptors and a classic ReadStream: FileHandle streams cost a promise
-    // per chunk, which shows up when small files are served thousands of times a second.
+    // Callbacks and a classic ReadStream: FileHandle streams cost a promise per chunk.
     let fd: number;
     try {
       fd = await openFd(path, "r");
@@ -122,8 +105,7 @@ export class DiskStorage implements Storage {
       throw error;
     }
     try {
-      // fstat the descriptor we read from, so size and ETag describe exactly these bytes
-      // even if the key is replaced meanwhile (the rename leaves our inode intact).
+      // fstat what we read from: size and ETag describe these bytes even if the key is replaced meanwhile.
       const stats = await fstatFd(fd);
       if (!stats.isFile()) {
         closeSync(fd);
@@ -131,7 +113,6 @@ export class DiskStorage implements Storage {
       }
       const info = infoOf(stats, await this.typeOf(key, path));
       const opened = range ? clampRange(range, info.size) : undefined;
-      // The stream owns the descriptor from here: it closes it on end, error or destroy().
       const body = createReadStream(path, { fd, autoClose: true, ...(opened ? { start: opened.start, end: opened.end } : {}) });
       return { ...info, body, range: opened };
     } catch (error) {
@@ -153,7 +134,6 @@ export class DiskStorage implements Storage {
     try {
       await rename(path, localPath);
     } catch (error) {
-      // Missing, or another filesystem (EXDEV): the caller copies instead.
       if (isMissing(error) || (error as NodeJS.ErrnoException).code === "EXDEV") return false;
       throw error;
     }
@@ -213,15 +193,13 @@ export class DiskStorage implements Storage {
     }
   }
 
-  /** Runs `write(tmp)`, then renames tmp over the key; on any failure removes tmp. */
   private async writeAtomically(key: string, type: string, write: (tmp: string) => Promise<void>): Promise<ObjectInfo> {
     const target = this.pathOf(key);
     await mkdir(dirname(target), { recursive: true });
     const tmp = tempNameFor(target);
     try {
       await write(tmp);
-      // The sidecar goes first: a reader may briefly see the new type with the old bytes
-      // of an overwritten key, never a new object without its type.
+      // The sidecar first: a reader may see the new type with old bytes, never a new object without its type.
       if (!typeForKey(key)) await writeSmallFileAtomically(sidecarOf(target), type);
       // Before and after the rename: a descriptor opened in between holds the old bytes.
       this.openFiles.forget(key);
@@ -243,7 +221,6 @@ function sidecarOf(path: string): string {
   return join(dirname(path), `.${basename(path)}${SIDECAR_SUFFIX}`);
 }
 
-/** `.abc.bin.type` → `abc.bin`; undefined for anything that is not a sidecar. */
 function sidecarKeyName(name: string): string | undefined {
   if (!name.startsWith(".") || !name.endsWith(SIDECAR_SUFFIX)) return undefined;
   const inner = name.slice(1, -SIDECAR_SUFFIX.length);
@@ -262,18 +239,10 @@ async function writeSmallFileAtomically(path: string, text: string): Promise<voi
 }
 
 /**
- * Puts the source's bytes at `target` (a fresh temp name), cheapest way first:
- * - a hard link when the source is a regular file on the same filesystem, which upload temp
- *   files are (they live under DATA_DIR/tmp, beside the storage root, for this): no byte is
- *   copied. For a large video that saves reading and writing every byte a second time
- *   (docs/performance.md, "Stored by a hard link, hashed while received"). The source keeps its name, as the
- *   interface promises, and deleting it later leaves the object intact. The one thing a
- *   caller must not do is rewrite the source in place after the put: every caller hands
- *   over a temp file it only deletes.
- * - otherwise (another filesystem, a symlink, no hard-link support) copyFile, which lets the
- *   kernel move the bytes (copy_file_range, or a reflink on CoW filesystems) with no
- *   user-space buffers, and opens the source before creating the target, so a missing
- *   source creates nothing.
+ * Puts the source's bytes at `target`: a hard link when it is a regular file on the same
+ * filesystem, as upload temp files are (docs/performance.md, "Stored by a hard link, hashed
+ * while received"), so callers must never rewrite a source after the put; otherwise copyFile
+ * (copy_file_range or a reflink), which opens the source first so a missing one creates nothing.
  */
 async function linkOrCopy(source: string, target: string): Promise<void> {
   // lstat, not stat: link(2) would link a symlink itself rather than the file it names.
@@ -292,7 +261,7 @@ async function linkOrCopy(source: string, target: string): Promise<void> {
   await copyFile(source, target, constants.COPYFILE_EXCL);
 }
 
-/** Flushes a written file to the device, so the rename that follows never publishes an empty file after a power cut. */
+/** Flushed so the rename that follows never publishes an empty file after a power cut. */
 async function syncFile(path: string): Promise<void> {
   const handle = await open(path, "r+");
   try {

@@ -1,7 +1,4 @@
-/**
- * The process-wide storage, picked by STORAGE (disk | s3 | blob, default disk).
- * Everything that stores or reads file bytes goes through `storage()`.
- */
+/** The process-wide storage, picked by STORAGE (docs/storage.md). */
 import { env } from "@/lib/config/env";
 import { blobConfigFromEnv, s3ConfigFromEnv } from "./config";
 import { DiskStorage } from "./disk";
@@ -14,10 +11,7 @@ export { assertValidKey, assertValidPrefix, typeForKey, TYPE_BY_EXTENSION } from
 
 const KINDS: readonly StorageKind[] = ["disk", "s3", "blob"];
 
-/**
- * Delegates to an adapter loaded on first use. The S3 and Blob SDKs take a few hundred
- * milliseconds to import; a disk deployment (and the admin CLI) should not pay for them.
- */
+/** Loaded on first use: the S3 and Blob SDKs take a few hundred ms to import. */
 class LazyStorage implements Storage {
   private loading?: Promise<Storage>;
   constructor(
@@ -56,10 +50,7 @@ class LazyStorage implements Storage {
   }
 }
 
-/**
- * A new adapter of the given kind, configured from the environment. Configuration errors
- * (S3_BUCKET missing, ...) throw here, at the first `storage()` call, not at first use.
- */
+/** Configuration errors throw here, at the first `storage()` call. */
 export function createStorage(kind: string = env().STORAGE): Storage {
   switch (kind) {
     case "disk":
@@ -77,8 +68,7 @@ export function createStorage(kind: string = env().STORAGE): Storage {
   }
 }
 
-// On globalThis, not in a module variable: Next builds several bundles (and dev reloads
-// modules), and all of them must share one adapter (one S3 client and its sockets).
+// On globalThis: Next's bundles (and dev reloads) must share one adapter (one S3 client).
 const holder = globalThis as unknown as { __mediahostStorage?: Storage };
 
 export function storage(): Storage {
@@ -86,11 +76,7 @@ export function storage(): Storage {
   return holder.__mediahostStorage;
 }
 
-/**
- * For tests: install an adapter, or `undefined` so the next `storage()` reads STORAGE
- * again. Returns the previous adapter, not closed: the caller owns it (`close()` lets go of
- * its descriptors).
- */
+/** For tests; `undefined` reads STORAGE again. Returns the previous adapter, not closed. */
 export function setStorage(next: Storage | undefined): Storage | undefined {
   const previous = holder.__mediahostStorage;
   holder.__mediahostStorage = next;

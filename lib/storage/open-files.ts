@@ -1,20 +1,8 @@
 /**
- * Open descriptors of stored files, kept for reuse: nginx's `open_file_cache` for the disk
- * adapter. Serving a small file used to cost open + fstat + close around its read on every
- * request; with the descriptor, size and ETag cached, a hit is one positioned read.
- *
- * Rules (docs/fast-lane.md, where the open-file cache is described):
- * - Every delete or overwrite through this process's storage forgets the key at once
- *   (`forget`), before the file is unlinked or replaced; a load that overlapped such a
- *   change is used for its one request and not stored. So a deleted file is never served
- *   from a cached descriptor afterwards.
- * - Changes made by another process (the admin CLI, another instance on the same disk) are
- *   seen within `validMs` (one second, docs/fast-lane.md): an entry older
- *   than that is checked with stat(2) against the path, and replaced when the inode, size
- *   or mtime differ or the file is gone.
- * - A forgotten entry's descriptor is closed when the last read using it ends (`release`).
- * - At most `maxEntries` descriptors stay open (the oldest go first), far below the
- *   process's descriptor limit.
+ * Open descriptors of stored files, kept for reuse like nginx's `open_file_cache`
+ * (docs/fast-lane.md): a hit is one positioned read. A delete or overwrite through this
+ * process forgets the key before the file changes, and a load that overlapped it is used once
+ * and not stored; other processes' changes show within `validMs` (checked with stat(2)).
  */
 import { close, closeSync, fstat, open, stat, type BigIntStats } from "node:fs";
 
@@ -23,10 +11,9 @@ export interface OpenFile {
   readonly path: string;
   readonly fd: number;
   readonly size: number;
-  /** The same strong ETag the disk adapter reports (inode, size, mtime). */
   readonly etag: string;
   readonly lastModified: Date;
-  /** Per-file values the caller derives once (header blocks); they live as long as the entry. */
+  /** Per-file values the caller derives once (header blocks). */
   readonly memo: Map<string, unknown>;
 }
 
@@ -39,14 +26,11 @@ interface Entry extends OpenFile {
 }
 
 export interface OpenFileCacheOptions {
-  /** How long an entry is trusted without a stat(2) of its path. */
   validMs: number;
   maxEntries: number;
-  /** Current time in ms (tests). */
   now?: () => number;
 }
 
-/** The ETag of a file, as lib/storage/disk.ts computes it. */
 export function etagOfStats(stats: BigIntStats): string {
   return `"${stats.ino.toString(36)}-${stats.size.toString(36)}-${stats.mtimeNs.toString(36)}"`;
 }
@@ -58,10 +42,7 @@ const statAsync = (path: string): Promise<BigIntStats | null> =>
 
 const isMissing = (error: NodeJS.ErrnoException): boolean => error.code === "ENOENT" || error.code === "ENOTDIR";
 
-/**
- * Closed at once rather than through the thread pool: a forgotten descriptor must be gone
- * when forget() returns with no read in flight (a close is a microsecond syscall).
- */
+/** Closed synchronously: a forgotten descriptor must be gone when forget() returns with no read in flight. */
 function closeQuietly(fd: number): void {
   try {
     closeSync(fd);
@@ -73,7 +54,6 @@ function closeQuietly(fd: number): void {
 export class OpenFileCache {
   private readonly entries = new Map<string, Entry>();
   private readonly loading = new Map<string, Promise<Entry | null>>();
-  /** Bumped per key by forget: a load that overlapped it must not store what it opened. */
   private readonly generations = new Map<string, number>();
   private readonly now: () => number;
 
@@ -85,10 +65,7 @@ export class OpenFileCache {
     return this.entries.size;
   }
 
-  /**
-   * The cached file, retained for one read (call `release` when the read ends), when it is
-   * cached and was checked within `validMs`; otherwise undefined (use `acquire`).
-   */
+  /** The cached file, checked within `validMs`, retained for one read (`release` it); else undefined (use `acquire`). */
   take(key: string): OpenFile | undefined {
     const entry = this.entries.get(key);
     if (!entry || this.now() - entry.checkedAt >= this.options.validMs) return undefined;
@@ -96,7 +73,7 @@ export class OpenFileCache {
     return entry;
   }
 
-  /** Like `take`, opening (or re-checking) the file when needed; null when it does not exist. */
+  /** Like `take`, opening or re-checking the file when needed; null when it does not exist. */
   async acquire(key: string, path: string): Promise<OpenFile | null> {
     const hit = this.take(key);
     if (hit) return hit;
@@ -115,34 +92,27 @@ export class OpenFileCache {
     return entry;
   }
 
-  /** Ends a read started by `take` or `acquire`. */
   release(file: OpenFile): void {
     const entry = file as Entry;
     entry.refs--;
     if (!entry.live && entry.refs === 0) closeQuietly(entry.fd);
   }
 
-  /** The key was deleted or replaced: never hand out its descriptor again. */
   forget(key: string): void {
-    // Only a load in flight needs to see the change (its result is not stored); otherwise
-    // nothing is kept, so deleted keys do not pile up here.
+    // Only a load in flight needs to see the change; nothing else is kept, so deleted keys do not pile up.
     if (this.loading.has(key)) this.generations.set(key, (this.generations.get(key) ?? 0) + 1);
     else this.generations.delete(key);
     const entry = this.entries.get(key);
     if (entry) this.retire(entry);
   }
 
-  /** Every key starting with `prefix` (folders deleted at once). */
   forgetPrefix(prefix: string): void {
     for (const key of [...this.entries.keys(), ...this.loading.keys()]) {
       if (key.startsWith(prefix)) this.forget(key);
     }
   }
 
-  /**
-   * Forgets every key: unreferenced descriptors close now, the others when their last read
-   * ends. For an adapter that is being let go of (Storage.close).
-   */
+  /** Forgets every key (Storage.close): descriptors close when their last read ends. */
   clear(): void {
     for (const key of [...this.entries.keys(), ...this.loading.keys()]) this.forget(key);
   }
@@ -176,12 +146,10 @@ export class OpenFileCache {
     return entry;
   }
 
-  /** Whether no `forget` of the key came since a load read its generation. */
   private unchanged(key: string, generation: number): boolean {
     return (this.generations.get(key) ?? 0) === generation;
   }
 
-  /** Caches a fresh entry in place of the key's old one, retiring the oldest when full. */
   private store(entry: Entry): void {
     const stale = this.entries.get(entry.key);
     if (stale) this.retire(stale);
@@ -193,12 +161,11 @@ export class OpenFileCache {
   }
 }
 
-/** Whether `stats` (of the entry's path now) describe the file the entry opened: same inode, size and mtime. */
 function sameFile(stats: BigIntStats | null, entry: Entry): boolean {
   return !!stats?.isFile() && stats.ino === entry.ino && stats.size === BigInt(entry.size) && stats.mtimeNs === entry.mtimeNs;
 }
 
-/** Opens `path` for reading, with its stats; null when it is missing or not a regular file. */
+/** Null when it is missing or not a regular file. */
 async function openRegularFile(path: string): Promise<{ fd: number; stats: BigIntStats } | null> {
   const fd = await new Promise<number | null>((done, fail) =>
     open(path, "r", (error, opened) => (error ? (isMissing(error) ? done(null) : fail(error)) : done(opened))),
@@ -218,7 +185,6 @@ async function openRegularFile(path: string): Promise<{ fd: number; stats: BigIn
   return { fd, stats };
 }
 
-/** A live, unreferenced entry for a descriptor just opened, checked at `now`. */
 function newEntry(key: string, path: string, fd: number, stats: BigIntStats, now: number): Entry {
   return {
     key,

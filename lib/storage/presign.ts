@@ -1,10 +1,7 @@
 /**
- * Presigned GET URLs for S3 (AWS Signature Version 4 in the query string, as AWS documents
- * it under "Authenticating Requests: Using Query Parameters"), for the redirect delivery
- * mode (docs/delivery-offload.md). Written here rather than taken from
- * @aws-sdk/s3-request-presigner, which is not a dependency: a GET URL needs one HMAC chain
- * and no request of its own. Pure apart from node:crypto; the clock comes in as `now`.
- * Checked against AWS's published example in tests/storage/presign.test.ts.
+ * Presigned S3 GET URLs (SigV4 in the query string) for the redirect delivery mode
+ * (docs/delivery-offload.md). Written here, not taken from @aws-sdk/s3-request-presigner: a GET
+ * URL is one HMAC chain. Checked against AWS's published example in tests/storage/presign.test.ts.
  */
 import { createHash, createHmac } from "node:crypto";
 
@@ -16,15 +13,12 @@ export interface PresignCredentials {
 }
 
 export interface PresignRequest {
-  /** The object's URL without a query: `https://bucket.s3.us-east-1.amazonaws.com/key` or `http://host:9000/bucket/key`. */
   url: string;
   region: string;
   credentials: PresignCredentials;
-  /** Seconds the URL stays valid: 1 to 604 800 (S3's limit, a week). */
+  /** 1 to 604 800 (S3's limit, a week). */
   expiresIn: number;
-  /** Signing time. */
   now: Date;
-  /** Extra signed query parameters: S3's response header overrides (`response-content-type`, ...). */
   query?: Readonly<Record<string, string>>;
 }
 
@@ -37,14 +31,13 @@ const encode = (value: string): string =>
 const hmac = (key: Buffer | string, data: string): Buffer => createHmac("sha256", key).update(data, "utf8").digest();
 const sha256Hex = (data: string): string => createHash("sha256").update(data, "utf8").digest("hex");
 
-/** `20130524T000000Z` */
 const amzDate = (date: Date): string =>
   date
     .toISOString()
     .replace(/[-:]/g, "")
     .replace(/\.\d{3}/, "");
 
-/** The URL with its signature: valid for GET (and HEAD is not covered; S3 checks the method). */
+/** Valid for GET only (S3 checks the method). */
 export function presignGet(request: PresignRequest): string {
   const { region, credentials, expiresIn } = request;
   if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_EXPIRES) {

@@ -1,11 +1,8 @@
 /**
- * S3-compatible object storage (AWS S3, MinIO, R2, Backblaze, s3rver in tests) through
- * @aws-sdk/client-s3. Files stream from disk: one PutObject below the multipart
- * threshold, otherwise a multipart upload whose parts are each a ranged read of the file
- * (so memory stays at a few stream buffers whatever the size), aborted on failure so no
- * orphan parts are billed. S3 itself makes a put atomic: the key shows the old object or
- * the new one. A streamed request that fails is retried here with a fresh read of the same
- * bytes (retry.ts): the SDK does not retry streaming bodies.
+ * S3-compatible storage (docs/storage.md). Files stream from disk: one PutObject, or a
+ * multipart upload of ranged reads (memory stays flat) aborted on failure so no orphan parts
+ * are billed. Streamed requests are retried here with a fresh read (retry.ts): the SDK does not
+ * retry streaming bodies.
  */
 import { createReadStream, type ReadStream } from "node:fs";
 import { stat as statFile } from "node:fs/promises";
@@ -48,17 +45,13 @@ export function createS3Client(config: S3StorageConfig): S3Client {
     endpoint: config.endpoint,
     forcePathStyle: config.forcePathStyle ?? Boolean(config.endpoint),
     credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
-    // The SDK's default adds CRC trailers (aws-chunked bodies) that several S3-compatible
-    // servers store as part of the object; checksums only where an operation needs them.
+    // The SDK's default CRC trailers are stored as part of the object by several S3-compatible servers.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
   });
 }
 
-/**
- * Sends a request whose body is `length` bytes of a local file from `start`, opening a new
- * stream for every try so that a retry resends the same bytes.
- */
+/** A request whose body is `length` bytes of a file from `start`, a new stream per try so a retry resends the same bytes. */
 async function sendFileRange<T>(
   localPath: string,
   start: number,
@@ -79,13 +72,11 @@ async function sendFileRange<T>(
 
 function isNotFound(error: unknown): boolean {
   const name = (error as { name?: string } | null)?.name;
-  // A missing bucket is a configuration error, not a missing object. (HEAD responses have
-  // no body, so HeadObject cannot tell the two apart; GetObject can.)
+  // A missing bucket is a configuration error; HeadObject cannot tell it from a missing object, GetObject can.
   if (name === "NoSuchBucket") return false;
   return httpStatusOf(error) === 404 || name === "NotFound" || name === "NoSuchKey";
 }
 
-/** S3's response header overrides, as the query parameters a presigned GET signs. */
 function overrides(headers: Readonly<DirectResponseHeaders>): Record<string, string> {
   const query: Record<string, string> = {};
   if (headers.contentType) query["response-content-type"] = headers.contentType;
@@ -111,7 +102,6 @@ export class S3Storage implements Storage {
   private readonly partSize: number;
   private readonly partConcurrency: number;
   private readonly region: string;
-  /** Where a presigned URL points: the object's URL without a query (see objectUrl). */
   private readonly endpoint: URL | null;
   private readonly pathStyle: boolean;
 
@@ -128,11 +118,7 @@ export class S3Storage implements Storage {
     this.pathStyle = config.forcePathStyle ?? Boolean(config.endpoint);
   }
 
-  /**
-   * A URL of the object for a client (docs/delivery-offload.md): presigned with the
-   * client's credentials (explicit keys or the SDK's chain, temporary ones included), or
-   * under a public base URL.
-   */
+  /** A URL of the object for a client (docs/delivery-offload.md): presigned, or under a public base URL. */
   async directUrl(key: string, request: DirectUrlRequest): Promise<string> {
     const path = this.s3Key(key).split("/").map(encodeURIComponent).join("/");
     if (request.kind === "public") return `${request.base}/${path}`;
@@ -147,7 +133,6 @@ export class S3Storage implements Storage {
     });
   }
 
-  /** The object's URL as the SDK would address it: path style, or the bucket in the host name. */
   private objectUrl(path: string): string {
     const bucket = encodeURIComponent(this.bucket);
     if (this.endpoint) {
@@ -166,7 +151,6 @@ export class S3Storage implements Storage {
 
   async putFile(key: string, localPath: string, contentType: string): Promise<ObjectInfo> {
     const type = checkPut(key, contentType);
-    // Fails on a missing source before any request is made.
     const { size } = await statFile(localPath);
     // A store that is full (a quota) or away is the 503 of docs/faults.md.
     await storing(async () => {
@@ -253,9 +237,7 @@ export class S3Storage implements Storage {
   async deleteAbandoned(key: string): Promise<void> {
     await this.delete(key);
     const Key = this.s3Key(key);
-    // An upload cut off mid-multipart leaves parts that are stored (and billed) but invisible.
-    // Servers without ListMultipartUploads (s3rver, some S3-compatible stores) show none:
-    // the object, deleted above, is then all that can be cleaned up from here.
+    // A cut-off multipart upload leaves billed, invisible parts (servers without ListMultipartUploads show none).
     const page = await this.client
       .send(new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: Key }))
       .catch(() => ({ Uploads: [] }));
@@ -269,7 +251,6 @@ export class S3Storage implements Storage {
     assertValidPrefix(prefix);
     let token: string | undefined;
     do {
-      // Pages hold at most 1000 keys, which is also DeleteObjects' limit.
       const page = await this.client.send(
         new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix + prefix, ContinuationToken: token }),
       );
@@ -307,10 +288,8 @@ export class S3Storage implements Storage {
       const parts: CompletedPart[] = new Array(count);
       let next = 0;
       let failure: { error: unknown } | undefined;
-      // A few workers pull part numbers until none are left: bounded concurrency, and each
-      // part is a ranged file stream, so memory does not grow with the file. After a
-      // failure the others stop taking parts, and we wait for them before aborting so no
-      // part lands after the abort.
+      // A few workers pull part numbers until none are left. After a failure the others stop, and we
+      // wait for them before aborting so no part lands after the abort.
       const worker = async (): Promise<void> => {
         while (next < count && !failure) {
           const index = next++;

@@ -1,11 +1,7 @@
 /** Small stream helpers shared by the remote adapters. */
 import { Readable } from "node:stream";
 
-/**
- * At most `length` bytes of source, then source is destroyed. Serving sets Content-Length
- * from the range it asked for; a server that sends more (s3rver answers `bytes=0-0` with
- * the whole object) must not corrupt the HTTP response.
- */
+/** At most `length` bytes: a server that sends more (s3rver answers `bytes=0-0` with everything) must not corrupt the response. */
 export function limitBytes(source: Readable, length: number): Readable {
   async function* take(): AsyncGenerator<Buffer> {
     let left = length;

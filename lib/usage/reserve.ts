@@ -1,9 +1,4 @@
-/**
- * Charging uploads against the weekly quota. A reservation is one conditional UPDATE
- * (`bytes + n <= quota`), atomic on SQLite and PostgreSQL alike, so two concurrent
- * requests can never together pass the quota. Bytes are reserved before a file is
- * stored and given back if storing fails.
- */
+/** The weekly quota: a reservation is one conditional UPDATE, so concurrent requests can never together pass it. */
 import { db, type Tx } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
 import { isUniqueViolation } from "@/lib/prisma-support";
@@ -23,17 +18,10 @@ export function quotaError(quota: number, used: number, resetsAt: Date): DomainE
   });
 }
 
-/**
- * Written in the same transaction as a reservation, only when it succeeds: the upload
- * pipeline records what it is about to store (lib/uploads/quota.ts), so that a crash
- * before the post is written leaves a record of the bytes to give back.
- */
+/** Written with a successful reservation, so a crash before the post is written leaves a record of the bytes to give back. */
 export type AlongsideReservation = (tx: Tx, reservation: Reservation) => Promise<void>;
 
-/**
- * Reserves `bytes` in the current window or throws quota_exceeded with quota, used and
- * resets_at. With `alongside`, the charge and those writes are one transaction.
- */
+/** Throws quota_exceeded; with `alongside`, the charge and those writes are one transaction. */
 export async function reserveQuota(
   subject: string,
   bytes: number,
@@ -72,10 +60,7 @@ export async function reserveQuota(
   return reservation;
 }
 
-/**
- * Makes the window's row, if no concurrent request made it first. A plain INSERT whose
- * unique violation is ignored: Prisma runs an upsert as a transaction of four statements.
- */
+/** A plain INSERT whose unique violation is ignored: Prisma runs an upsert as four statements. */
 async function ensureWindow(subject: string, windowStart: Date): Promise<void> {
   try {
     await db().usageWindow.create({ data: { subject, windowStart, bytes: 0n }, select: { subject: true } });
@@ -84,7 +69,6 @@ async function ensureWindow(subject: string, windowStart: Date): Promise<void> {
   }
 }
 
-/** Gives reserved bytes back (the file was not stored after all); `client` to do it inside a transaction. */
 export async function releaseQuota(reservation: Reservation, client: Tx = db()): Promise<void> {
   if (reservation.bytes <= 0) return;
   await client.usageWindow.updateMany({
@@ -93,11 +77,7 @@ export async function releaseQuota(reservation: Reservation, client: Tx = db()):
   });
 }
 
-/**
- * Records a stored upload in the per-day history (GET /usage-history) and the per-hour
- * counters (GET /analytics?range=24h). Called inside the transaction that writes the post,
- * so the day and the hour count exactly the uploads that exist.
- */
+/** Inside the transaction that writes the post, so the day and hour counters count exactly the uploads that exist. */
 export async function recordUpload(client: Tx, subject: string, bytes: number, files: number, now = new Date()): Promise<void> {
   const day = utcDay(now);
   const hour = utcHour(now);

@@ -1,8 +1,4 @@
-/**
- * The weekly quota window: Monday 00:00 UTC to the next Monday 00:00 UTC. A calendar week
- * (not a rolling 7 days) so `resets_at` is one fixed instant every user can read and plan
- * around (docs/plans.md).
- */
+/** The weekly quota window, Monday 00:00 UTC: a calendar week, so `resets_at` is one instant everyone can plan around (docs/plans.md). */
 export const DAY_MS = 86_400_000;
 
 export interface Window {
@@ -17,9 +13,8 @@ export function weekWindow(now: Date = new Date()): Window {
   return { start, end: new Date(start.getTime() + 7 * DAY_MS) };
 }
 
-/** UTC calendar day `YYYY-MM-DD`. */
 export const utcDay = (d: Date = new Date()): string => d.toISOString().slice(0, 10);
-/** The UTC hour of `d` as stored in hourly counters: `YYYY-MM-DDTHH`, which sorts like the time. */
+/** `YYYY-MM-DDTHH`, which sorts like the time. */
 export const utcHour = (d: Date = new Date()): string => d.toISOString().slice(0, 13);
 
 export const userSubject = (userId: string) => `u:${userId}`;

@@ -1,8 +1,4 @@
-/**
- * Account administration: creating users and the operator's levers on an account (plan,
- * suspension, quota override, priority minutes). Used by the admin CLI and the dashboard;
- * no HTTP knowledge here, failures are DomainErrors.
- */
+/** Account administration for the admin CLI and the dashboard (docs/admin.md); failures are DomainErrors. */
 import { db } from "@/lib/db/client";
 import { hashPassword } from "@/lib/crypto/password";
 import { DomainError } from "@/lib/errors";
@@ -12,17 +8,15 @@ import { nextPriorityReset } from "@/lib/usage/priority";
 
 export interface Account {
   id: string;
-  /** Lower-case: the form usernames are unique and looked up in. */
+  /** Lower-case: the unique form. */
   username: string;
-  /** As the user typed it: the form shown everywhere. */
   displayUsername: string;
   email: string | null;
   plan: Plan;
   suspended: boolean;
   suspendedAt: Date | null;
-  /** Weekly quota in bytes replacing the plan's; null means the plan default. */
+  /** Null: the plan default. */
   quotaOverride: bigint | null;
-  /** Priority minutes left; null means the plan's grant has not been set yet. */
   priorityMinutes: number | null;
   createdAt: Date;
 }
@@ -56,10 +50,8 @@ export const PASSWORD_MIN_LENGTH = 8;
 /** scrypt runs on every sign-in; an unbounded input would be a cheap way to burn CPU. */
 export const PASSWORD_MAX_LENGTH = 1024;
 /**
- * A bare address only (issue 39 §4): the dot-atom local part of RFC 5322 (no quotes, no
- * display name such as `"Support"<bob@example.com>`, which would slip past the uniqueness of
- * `bob@example.com`) and a host name of letters, digits and hyphens with at least two labels.
- * Internationalised domains are given in punycode (`xn--`), as mail servers need them.
+ * A bare address only (issue 39 §4): a display name such as `"Support"<bob@example.com>` would
+ * slip past the uniqueness of `bob@example.com`. International domains come in punycode.
  */
 const EMAIL_LOCAL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
 const EMAIL_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
@@ -73,7 +65,6 @@ function isBareAddress(value: string): boolean {
   return labels.every((label) => EMAIL_LABEL.test(label)) && !/^\d+$/.test(labels[labels.length - 1]);
 }
 
-/** Returns the reason a username is refused, or null when it is acceptable. */
 export function usernameProblem(username: string): string | null {
   if (!USERNAME_PATTERN.test(username)) {
     return "Usernames are 2 to 32 characters of letters, digits, '_', '.' and '-'.";
@@ -91,7 +82,7 @@ export function normaliseEmail(email: string): string {
   return value;
 }
 
-/** The rules for a new password (length); throws invalid_request. Exported for changes and resets. */
+/** Exported for changes and resets. */
 export function checkPassword(password: string): void {
   if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
     throw new DomainError("invalid_request", `Passwords are ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long.`);
@@ -132,7 +123,6 @@ export async function createUser(input: CreateUserInput): Promise<Account> {
   }
 }
 
-/** A user by id, or by username compared case-insensitively; null when neither matches. */
 export async function findUserByRef(ref: string): Promise<Account | null> {
   const value = ref.trim();
   if (!value) return null;
@@ -142,7 +132,6 @@ export async function findUserByRef(ref: string): Promise<Account | null> {
   return row ? toAccount(row) : null;
 }
 
-/** Like findUserByRef, but an unknown user is a not_found error. */
 export async function requireUser(ref: string): Promise<Account> {
   const user = await findUserByRef(ref);
   if (!user) throw new DomainError("not_found", `No user '${ref}'.`);
@@ -167,16 +156,13 @@ async function updateAccount(userId: string, data: AccountChange): Promise<Accou
   }
 }
 
-/**
- * Changes the plan. Teams the user owns are left alone: their subscription state is its
- * own lever (lapseTeam/renewTeam), so a plan change never silently locks a team out.
- */
+/** Teams the user owns keep their own subscription state, so a plan change never silently locks a team out. */
 export async function setPlan(userId: string, plan: Plan): Promise<Account> {
   if (!isPlan(plan)) throw new DomainError("invalid_request", `Unknown plan '${String(plan)}'.`);
   return updateAccount(userId, { plan });
 }
 
-/** Suspends the account. Idempotent: suspending again keeps the original suspendedAt. */
+/** Idempotent: suspending again keeps the original suspendedAt. */
 export async function suspendUser(userId: string, now: Date = new Date()): Promise<Account> {
   const user = await db().user.findUnique({ where: { id: userId }, select: accountSelect });
   if (!user) throw new DomainError("not_found", `No user '${userId}'.`);
@@ -188,7 +174,7 @@ export async function unsuspendUser(userId: string): Promise<Account> {
   return updateAccount(userId, { suspended: false, suspendedAt: null });
 }
 
-/** Sets the weekly quota in bytes, replacing the plan's; null returns to the plan default. */
+/** Null returns to the plan default. */
 export async function setQuotaOverride(userId: string, bytes: number | bigint | null): Promise<Account> {
   if (bytes !== null) {
     const valid = typeof bytes === "bigint" ? bytes >= 0n : Number.isSafeInteger(bytes) && bytes >= 0;
@@ -197,7 +183,6 @@ export async function setQuotaOverride(userId: string, bytes: number | bigint | 
   return updateAccount(userId, { quotaOverride: bytes === null ? null : BigInt(bytes) });
 }
 
-/** Sets the priority (adaptive streaming) minutes the user has left. */
 export async function setPriorityMinutes(userId: string, minutes: number): Promise<Account> {
   // The column is a 32-bit Int on both providers.
   if (!Number.isSafeInteger(minutes) || minutes < 0 || minutes > 2_147_483_647) {

@@ -1,21 +1,9 @@
 /**
- * Avatar and banner: upload (POST /users/@me/avatar|banner) and removal (DELETE).
- *
- * An upload is the first file of multipart field `file`. Its type is detected from the
- * bytes: PNG, JPEG, WebP and GIF are accepted, anything else is 400 unsupported_type.
- * The image is re-encoded with sharp, never stored as sent:
- * - cropped to fill a fixed size (centre "cover"): avatars 512x512 (sharp on 3x phone
- *   screens at the usual 96-170 pt), banners 1500x500 (3:1, the common banner shape);
- * - EXIF orientation applied to the pixels, then every metadata block dropped (EXIF, GPS,
- *   XMP, ICC after conversion to sRGB): an avatar is public, a phone photo is not;
- * - written as WebP. Animated GIF and WebP stay animated (animated WebP, same frame
- *   timing): users expect the animation they picked. A cap on output pixels over all
- *   frames bounds the encoding work; longer animations are refused with a clear message.
- *
- * Storage: `u/<userId>/<kind>-<random>.webp`, served publicly and immutably by /cdn, so
- * every upload gets a new key (a cached old avatar can never be served for the new one).
- * The user row is switched with a compare-and-set on the previous key, and whoever
- * replaced a key deletes that file: concurrent uploads never leak or delete a live file.
+ * Avatar and banner (docs/profiles.md). Re-encoded with sharp, never stored as sent: cropped to
+ * a fixed size, EXIF orientation applied, then every metadata block dropped (an avatar is
+ * public, a phone photo is not); animations stay animated, bounded by a cap on output pixels.
+ * Every upload gets a new key (served immutably), switched with a compare-and-set on the
+ * previous key so concurrent uploads never leak or delete a live file.
  */
 import { DomainError } from "@/lib/errors";
 import { db } from "@/lib/db/client";
@@ -32,7 +20,6 @@ export type ProfileImageKind = "avatar" | "banner";
 export interface ProfileImageSpec {
   width: number;
   height: number;
-  /** Largest accepted upload in bytes. */
   maxBytes: number;
 }
 
@@ -42,21 +29,15 @@ export const PROFILE_IMAGES: Readonly<Record<ProfileImageKind, ProfileImageSpec>
   banner: { width: 1500, height: 500, maxBytes: 10 * MB },
 };
 
-/** Multipart field the image is read from. */
 export const PROFILE_IMAGE_FIELD = "file";
-/** Output pixels over all frames: about 380 avatar frames or 130 banner frames. */
+/** About 380 avatar frames or 130 banner frames. */
 export const MAX_OUTPUT_PIXELS = 100_000_000;
-/** A profile image is small work; a file that takes longer than this is refused. */
 const MAX_PROCESSING_MS = 60_000;
 const WEBP_QUALITY = 85;
 
-/**
- * Receives the upload into a temporary folder and answers the file's path. The HTTP side
- * passes it (lib/routes/profile.ts): this module knows images, not request bodies.
- */
+/** Receives the upload into a temporary folder; the HTTP side passes it in (lib/routes/profile.ts). */
 export type ImageReceiver = (tmpDir: string, maxBytes: number) => Promise<string>;
 
-/** Stores a new avatar or banner for the user and removes the previous file. */
 export async function setProfileImage(userId: string, kind: ProfileImageKind, receive: ImageReceiver, signal: AbortSignal): Promise<void> {
   const spec = PROFILE_IMAGES[kind];
   const webp = await withTempDir(async (dir) => {
@@ -81,14 +62,12 @@ export async function setProfileImage(userId: string, kind: ProfileImageKind, re
   }
 }
 
-/** Clears the avatar (back to the default) or banner (none) and removes its file. Idempotent. */
+/** Idempotent. */
 export async function removeProfileImage(userId: string, kind: ProfileImageKind): Promise<void> {
   await replaceImageKey(userId, kind, null);
 }
 
-/** Crop to the spec, strip metadata, encode as (possibly animated) WebP. */
 async function renderProfileImage(path: string, format: ImageFormat, spec: ProfileImageSpec, signal: AbortSignal): Promise<Buffer> {
-  // Format check against the sniffed type, pixel limits per frame and per animation.
   const meta = await readImageHeader(path, format);
   const frames = meta.pages ?? 1;
   const animated = frames > 1 && (format === "gif" || format === "webp");
@@ -117,11 +96,7 @@ async function renderProfileImage(path: string, format: ImageFormat, spec: Profi
   );
 }
 
-/**
- * Points the user's avatar/banner at `next` (null clears it) and deletes the file it
- * replaced. Compare-and-set on the previous key: a concurrent change makes the update
- * miss, and the loop reads again, so each replaced file is deleted exactly once.
- */
+/** Compare-and-set on the previous key: a concurrent change makes the update miss and the loop reads again, so each replaced file is deleted once. */
 async function replaceImageKey(userId: string, kind: ProfileImageKind, next: string | null): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const user = await db().user.findUnique({ where: { id: userId }, select: { avatarKey: true, bannerKey: true } });
@@ -140,11 +115,7 @@ async function replaceImageKey(userId: string, kind: ProfileImageKind, next: str
   throw new DomainError("unavailable", "The profile is being changed by another request; retry.", undefined, undefined, 1);
 }
 
-/**
- * Best effort: the row no longer points at the file, so a failed delete only leaves an
- * orphan (logged), never a broken profile. Only the user's own folder is touched, so a
- * key set by hand (e.g. pointing at a post's file) is never deleted from here.
- */
+/** Best effort: a failed delete leaves an orphan, never a broken profile. Only the user's own folder: a key set by hand is never deleted. */
 async function deleteReplaced(userId: string, key: string): Promise<void> {
   if (!key.startsWith(`u/${userId}/`)) return;
   try {

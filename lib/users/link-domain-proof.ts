@@ -1,9 +1,7 @@
 /**
- * Proof that a link domain is the user's (issue 27, docs/link-domains.md): a TXT record
- * `_mediahost.{domain}` holding `mediahost-verify={token}`, where the token is an HMAC of
- * the user id and the domain under the signing secret (nothing to store, and another account
- * claiming the same domain gets another token). Until the record is seen, the domain is
- * pending: share URLs stay on the share host and the domain serves nothing.
+ * Proof that a link domain is the user's (docs/link-domains.md): a TXT record holding an HMAC
+ * of user id and domain (nothing stored; another account gets another token). Until seen, the
+ * domain is pending and serves nothing.
  */
 import { createHmac } from "node:crypto";
 import { Resolver } from "node:dns/promises";
@@ -15,21 +13,17 @@ import { isUniqueViolation } from "@/lib/prisma-support";
 
 const provenElsewhere = () => new DomainError("invalid_request", "That link_domain is already used by another account.");
 
-/** Where the proof is looked for. */
 export const proofRecordName = (domain: string): string => `_mediahost.${domain}`;
 
-/** The TXT value that proves `domain` is `userId`'s. */
 export function proofRecordValue(userId: string, domain: string): string {
   const token = createHmac("sha256", signingSecret()).update(`link-domain-proof\n${userId}\n${domain}`).digest("base64url").slice(0, 32);
   return `mediahost-verify=${token}`;
 }
 
-/** The link domain in use: set and proven, else null. */
 export function activeLinkDomain(user: { linkDomain: string | null; linkDomainVerifiedAt: Date | null } | null | undefined): string | null {
   return user?.linkDomain && user.linkDomainVerifiedAt ? user.linkDomain : null;
 }
 
-/** A resolver asking DNS_RESOLVER (`host` or `host:port`), else the system's servers. */
 function resolver(): Resolver {
   const dns = new Resolver({ timeout: 3000, tries: 2 });
   const configured = env().DNS_RESOLVER;
@@ -37,7 +31,6 @@ function resolver(): Resolver {
   return dns;
 }
 
-/** The TXT strings at `name` (none when the name or the record does not exist). */
 async function txtAt(name: string): Promise<string[]> {
   try {
     return (await resolver().resolveTxt(name)).map((chunks) => chunks.join(""));
@@ -48,7 +41,7 @@ async function txtAt(name: string): Promise<string[]> {
   }
 }
 
-/** Looks for the proof of the user's link domain; marks it proven, or says what is missing. */
+/** Marks it proven, or says what is missing. */
 export async function verifyLinkDomain(userId: string): Promise<{ domain: string; verifiedAt: Date }> {
   const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { linkDomain: true, linkDomainVerifiedAt: true } });
   const domain = user.linkDomain;

@@ -1,24 +1,16 @@
-/**
- * Custom link domains: with one set, a post's share URL is `https://{domain}/{code}`
- * (lib/presenters/posts.ts). The user points the domain's DNS at this service; we
- * cannot check DNS at save time, so the value is checked for being a plain public
- * host name that nobody else uses.
- */
+/** Custom link domains (docs/link-domains.md): DNS cannot be checked at save time, so a plain public host name nobody else uses. */
 import { domainToASCII } from "node:url";
 import { env } from "@/lib/config/env";
 import { DomainError } from "@/lib/errors";
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
-/** A top-level label: letters, or an IDN in punycode. Rules out IP addresses ("1.2.3.4"). */
+/** Letters, or punycode: rules out IP addresses. */
 const TOP_LABEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 export const LINK_DOMAIN_MAX_LENGTH = 253;
 
 const invalid = (message: string) => new DomainError("invalid_request", message);
 
-/**
- * Host names of this service itself: a link domain pointing at them would make no sense.
- * `localhost` needs no place here: a single label is never a public host name.
- */
+/** This service's own hosts (`localhost` needs no place: a single label is never public). */
 function ownHosts(): Set<string> {
   const e = env();
   const hosts = new Set<string>();
@@ -32,13 +24,7 @@ function ownHosts(): Set<string> {
   return hosts;
 }
 
-/**
- * The host rule of link domains, for a lower-case ASCII (punycode) name without a trailing
- * dot: at least two labels, each a DNS label, a top label of letters (so no IP address and
- * no `localhost`), at most 253 characters, and none of this service's own hosts. Saving a
- * link domain (normalizeLinkDomain) and routing a request by its Host (lib/web/link-host.ts)
- * both use it, so a Host that passes is one a user could have saved.
- */
+/** Shared by saving a link domain and routing a request by its Host, so a Host that passes is one a user could have saved. */
 export function isLinkDomainHost(ascii: string): boolean {
   return isPublicHostName(ascii) && !ownHosts().has(ascii);
 }
@@ -53,11 +39,7 @@ function isPublicHostName(ascii: string): boolean {
   );
 }
 
-/**
- * The canonical form of a link domain (lower-case, punycode, no trailing dot), or
- * invalid_request naming what is wrong. A URL with a scheme, a path or a port is refused
- * rather than cut down, so the user sees exactly what will be stored.
- */
+/** Canonical form, or invalid_request; a URL with a scheme, path or port is refused rather than cut down. */
 export function normalizeLinkDomain(input: string): string {
   const raw = input.trim();
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {

@@ -1,9 +1,4 @@
-/**
- * Notification preferences: one switch per notification kind. The NotificationPreference
- * table is the single source of truth; notification delivery (lib/social) reads it with
- * `readPreferences`. No row means every kind is on: rows are only written once a user
- * changes something, so most users cost nothing here.
- */
+/** Notification preferences. No row means every kind is on: rows are written only once a user changes something. */
 import { db } from "@/lib/db/client";
 
 export interface NotificationPreferences {
@@ -24,17 +19,12 @@ export const DEFAULT_PREFERENCES: Readonly<NotificationPreferences> = Object.fre
 
 const select = { likes: true, comments: true, commentLikes: true, follows: true } as const;
 
-/** The user's switches, defaults filled in. */
 export async function readPreferences(userId: string): Promise<NotificationPreferences> {
   const row = await db().notificationPreference.findUnique({ where: { userId }, select });
   return row ?? { ...DEFAULT_PREFERENCES };
 }
 
-/**
- * Changes the given switches and returns all of them. One upsert: the first change
- * creates the row with the defaults for the switches not given. An empty change writes
- * nothing.
- */
+/** One upsert; an empty change writes nothing. */
 export async function updatePreferences(userId: string, changes: PreferenceChanges): Promise<NotificationPreferences> {
   const data: PreferenceChanges = {};
   for (const kind of Object.keys(select) as (keyof NotificationPreferences)[]) {

@@ -1,13 +1,4 @@
-/**
- * Relay PATCH /users/@me: the fields a user edits on their own profile. Lengths and types
- * are checked by the request schema (lib/routes/params.ts, with the limits below); this
- * is where values are normalised and the rules that need the database are applied.
- *
- * - nickname, bio: trimmed; empty (or null) clears the field (the nickname then falls
- *   back to the username everywhere).
- * - theme: any JSON value chosen by the client, stored as JSON text; null clears it.
- * - link_domain: a host name (link-domain.ts), unique across users; null clears it.
- */
+/** Relay PATCH /users/@me (docs/profiles.md): the request schema checks lengths; here values are normalised and the database rules applied. */
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
 import { isUniqueViolation } from "@/lib/prisma-support";
@@ -15,13 +6,13 @@ import { normalizeLinkDomain } from "./link-domain";
 
 export const NICKNAME_MAX_LENGTH = 32;
 export const BIO_MAX_LENGTH = 200;
-/** Size of the theme as JSON text, in UTF-8 bytes: colours and a few settings, not a store. */
+/** In UTF-8 bytes: colours and a few settings, not a store. */
 export const THEME_MAX_BYTES = 4096;
 
 export interface ProfileChanges {
   nickname?: string | null;
   bio?: string | null;
-  /** Absent (undefined) leaves the theme alone; null clears it. */
+  /** Undefined leaves the theme alone; null clears it. */
   theme?: unknown;
   linkDomain?: string | null;
 }
@@ -38,7 +29,6 @@ interface UserUpdate {
 const cleared = (value: string | null | undefined): string | null | undefined =>
   value === undefined ? undefined : value === null ? null : value.trim() || null;
 
-/** The theme as stored: JSON text, or null to clear. */
 export function themeText(theme: unknown): string | null {
   if (theme === null) return null;
   const text = JSON.stringify(theme);
@@ -78,10 +68,8 @@ export async function updateProfile(userId: string, changes: ProfileChanges): Pr
 const linkDomainTaken = () => new DomainError("invalid_request", "That link_domain is already used by another account.");
 
 /**
- * Only a proven domain is taken (issue 27). Pending claims are per user (issue 39 §4): several
- * accounts may wait on one domain, each proven only by the TXT value it alone was shown, and a
- * claim by one leaves the others' alone (docs/link-domains.md). The unique index on
- * `provenLinkDomain` settles two proofs racing.
+ * Only a proven domain is taken; pending claims are per user (issue 39 §4), each proven only by
+ * the TXT value it alone was shown (docs/link-domains.md). The unique index settles two proofs racing.
  */
 async function assertLinkDomainFree(userId: string, linkDomain: string): Promise<void> {
   const owner = await db().user.findFirst({

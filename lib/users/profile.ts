@@ -1,7 +1,4 @@
-/**
- * Reading profiles: another user's (GET /users/{id}) and the caller's own account
- * (GET /users/@me). Returns plain records; lib/presenters/users.ts shapes the JSON.
- */
+/** Reading profiles (docs/profiles.md); lib/presenters/users.ts shapes the JSON. */
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
 import { isPlan, type Plan } from "@/lib/plans";
@@ -27,7 +24,7 @@ export interface UserRecord {
   translator: boolean;
   bugHunterTier: number;
   linkDomain: string | null;
-  /** When the link domain's DNS proof was seen; null: pending (lib/users/link-domain-proof.ts). */
+  /** Null: pending (lib/users/link-domain-proof.ts). */
   linkDomainVerifiedAt: Date | null;
   quotaOverride: bigint | null;
   priorityMinutes: number | null;
@@ -39,9 +36,7 @@ export interface UserRecord {
 
 export interface ProfileRecord {
   user: UserRecord;
-  /** The viewer follows this user. */
   following: boolean;
-  /** The viewer blocks this user. */
   blocking: boolean;
 }
 
@@ -53,7 +48,6 @@ export interface OwnAccountRecord extends ProfileRecord {
 
 export const planOf = (user: { plan: string }): Plan => (isPlan(user.plan) ? user.plan : "free");
 
-/** A user by id, or by username (case-insensitive) as a convenience. */
 export async function findUser(ref: string): Promise<UserRecord | null> {
   const byId = await db().user.findUnique({ where: { id: ref } });
   if (byId) return byId;
@@ -72,7 +66,7 @@ async function relation(viewerId: string | null, targetId: string): Promise<{ fo
   return { following: !!follow, blocking: !!block };
 }
 
-/** GET /users/{id}: 404 when unknown, 403 suspended (with the username) when suspended. */
+/** 404 when unknown, 403 suspended (with the username). */
 export async function getProfile(viewerId: string | null, ref: string): Promise<ProfileRecord> {
   const user = await findUser(ref);
   if (!user) throw new DomainError("not_found", "No such user.");
@@ -82,7 +76,6 @@ export async function getProfile(viewerId: string | null, ref: string): Promise<
   return { user, ...(await relation(viewerId, user.id)) };
 }
 
-/** GET /users/@me */
 export async function getOwnAccount(userId: string): Promise<OwnAccountRecord> {
   const user = await db().user.findUnique({ where: { id: userId } });
   if (!user) throw new DomainError("unauthorized", "The account behind this key no longer exists.");

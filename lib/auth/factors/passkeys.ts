@@ -1,9 +1,7 @@
 /**
- * Passkeys (WebAuthn, @simplewebauthn/server): register in settings, list, rename, delete,
- * and sign in with a discoverable credential (docs/passkeys.md). The relying party is
- * PUBLIC_URL: its host name is the RP ID and its origin the only accepted origin. A passkey
- * sign-in needs user verification (PIN, fingerprint) on the authenticator, so it counts as
- * two factors: the device held and the person verified on it. Knows nothing of HTTP.
+ * Passkeys (docs/passkeys.md). PUBLIC_URL is the relying party. A sign-in needs user
+ * verification on the authenticator, so it counts as two factors: the device held and the
+ * person verified on it.
  */
 import {
   generateAuthenticationOptions,
@@ -24,10 +22,8 @@ import { addressSubject } from "@/lib/auth/attempts";
 import { factorSettled } from "./settling";
 import { issueChallenge, redeemChallenge } from "./webauthn-challenge";
 
-/** More than anyone needs; bounds the list and the excludeCredentials of the options. */
 export const PASSKEYS_PER_USER = 20;
 export const PASSKEY_NAME_MAX = 64;
-/** Unauthenticated sign-in ceremonies started per address per minute. */
 const SIGN_IN_OPTIONS_PER_MINUTE = 30;
 
 export interface PasskeyRecord {
@@ -59,7 +55,6 @@ export async function listPasskeys(userId: string): Promise<PasskeyRecord[]> {
   return db().passkey.findMany({ where: { userId }, select: passkeySelect, orderBy: { createdAt: "asc" } });
 }
 
-/** Options for navigator.credentials.create(): a discoverable credential with user verification. */
 export async function passkeyRegistrationOptions(userId: string): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const user = await db().user.findUniqueOrThrow({
     where: { id: userId },
@@ -80,7 +75,6 @@ export async function passkeyRegistrationOptions(userId: string): Promise<Public
   });
 }
 
-/** Verifies the browser's answer to the registration options and stores the passkey. */
 export async function registerPasskey(userId: string, response: RegistrationResponseJSON, name: string): Promise<PasskeyRecord> {
   const { rpID, origin } = relyingParty();
   let verified;
@@ -129,7 +123,7 @@ export async function deletePasskey(userId: string, id: string): Promise<void> {
   if (deleted.count === 0) throw new DomainError("not_found", "No such passkey.");
 }
 
-/** Options for navigator.credentials.get() with no allow-list: the authenticator offers its passkeys for this site. */
+/** No allow-list: the authenticator offers its passkeys for this site. */
 export async function passkeySignInOptions(ip: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const result = await counterStore().hit(`passkey_options:ip:${addressSubject(ip)}`, SIGN_IN_OPTIONS_PER_MINUTE, 60);
   if (!result.allowed)
@@ -146,13 +140,12 @@ export async function passkeySignInOptions(ip: string): Promise<PublicKeyCredent
 
 const NOT_RECOGNISED = "That passkey was not recognised.";
 
-/** Who a passkey sign-in proves; `settled`: the passkey is older than the confirmation window (settling.ts). */
+/** `settled`: the passkey is older than the confirmation window (settling.ts). */
 export interface PasskeySignIn {
   userId: string;
   settled: boolean;
 }
 
-/** The user a passkey sign-in proves, after the signature, challenge, origin and user verification check out. */
 export async function verifyPasskeySignIn(response: AuthenticationResponseJSON): Promise<PasskeySignIn> {
   const stored = typeof response?.id === "string" ? await db().passkey.findUnique({ where: { id: response.id } }) : null;
   if (!stored) throw new DomainError("unauthorized", NOT_RECOGNISED);
@@ -179,8 +172,7 @@ export async function verifyPasskeySignIn(response: AuthenticationResponseJSON):
     throw new DomainError("unauthorized", NOT_RECOGNISED);
   }
   if (!verified.verified) throw new DomainError("unauthorized", NOT_RECOGNISED);
-  // The signature counter only grows (authenticators that keep none always send 0): a
-  // conditional update, so a cloned authenticator replaying an old counter loses the race.
+  // A conditional update: a cloned authenticator replaying an old signature counter loses the race.
   const newCounter = BigInt(verified.authenticationInfo.newCounter);
   await db().passkey.updateMany({
     where: { id: stored.id, ...(newCounter > 0n ? { counter: { lt: newCounter } } : {}) },

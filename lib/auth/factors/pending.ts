@@ -1,10 +1,7 @@
 /**
- * The ticket between the two steps of a web sign-in (docs/two-factor.md): after a right
- * password for an account with two-factor sign-in, the browser gets this instead of a
- * session, and trades it with a code for the session. It says "this account's password was
- * right less than 5 minutes ago" and nothing else: an HMAC over the user id and expiry, with
- * a key derived from the signing secret. Stateless on purpose (no row per half sign-in);
- * what stops guessing is the per-account limit on codes, which the ticket cannot reset.
+ * The ticket between the two steps of a web sign-in (docs/two-factor.md): an HMAC saying "this
+ * password was right less than 5 minutes ago". Stateless on purpose: the per-account limit on
+ * codes, which the ticket cannot reset, is what stops guessing.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { signingSecret } from "@/lib/crypto/signing";
@@ -19,7 +16,6 @@ export function issuePendingTicket(userId: string, nowMs: number = Date.now()): 
   return `${payload}.${mac(payload).toString("base64url")}`;
 }
 
-/** The user id of a valid, unexpired ticket, else null. */
 export function redeemPendingTicket(ticket: string, nowMs: number = Date.now()): string | null {
   const parts = ticket.split(".");
   if (parts.length !== 3) return null;

@@ -1,9 +1,7 @@
 /**
- * One-time recovery codes (docs/two-factor.md): 10 per enrolment, about 79 random bits each (16 symbols of 31),
- * shown once as `xxxx-xxxx-xxxx-xxxx` and stored only as SHA-256. 79 bits make an unsalted
- * fast hash safe (no offline search can cover 2⁷⁹), and unlike a peppered hash they keep
- * working when SIGNING_SECRET changes: they are the way back in when the TOTP secret can no
- * longer be decrypted.
+ * One-time recovery codes (docs/two-factor.md), stored as SHA-256 only: ~79 random bits make
+ * an unsalted fast hash safe, and unlike a peppered one they survive a SIGNING_SECRET change,
+ * when they are the way back in.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { db, type Tx } from "@/lib/db/client";
@@ -19,12 +17,11 @@ export function newRecoveryCode(): string {
   return code.match(/.{4}/g)!.join("-");
 }
 
-/** The canonical form: lower-case, no separators. */
 export const normalizeRecoveryCode = (input: string): string => input.toLowerCase().replace(/[^a-z0-9]/g, "");
 
 export const recoveryCodeHash = (input: string): string => createHash("sha256").update(normalizeRecoveryCode(input)).digest("hex");
 
-/** Replaces every recovery code of the user with new ones; returns them (the only time they exist in clear). */
+/** Returns them: the only time they exist in clear. */
 export async function replaceRecoveryCodes(tx: Tx, userId: string): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await tx.recoveryCode.deleteMany({ where: { userId } });
@@ -32,10 +29,7 @@ export async function replaceRecoveryCodes(tx: Tx, userId: string): Promise<stri
   return codes;
 }
 
-/**
- * Uses up one code: true when it was an unused code of this user. A conditional update, so
- * two requests racing with the same code cannot both succeed.
- */
+/** A conditional update, so two requests racing with the same code cannot both succeed. */
 export async function consumeRecoveryCode(userId: string, input: string): Promise<boolean> {
   if (normalizeRecoveryCode(input).length !== 16) return false;
   const used = await db().recoveryCode.updateMany({

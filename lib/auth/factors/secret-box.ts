@@ -1,10 +1,7 @@
 /**
- * Encryption at rest of TOTP secrets (docs/two-factor.md, "The secret at rest"): AES-256-GCM
- * under a key derived (HMAC) from the signing secret, which lives in DATA_DIR/signing-secret
- * or SIGNING_SECRET, never in the database. A copy of the database alone (a backup, a leaked
- * dump) therefore does not give away anyone's second factor. Stored as `v1.iv.tag.ciphertext`
- * (base64url); the user id is bound in as associated data so a row copied onto another
- * account does not decrypt.
+ * TOTP secrets encrypted at rest (docs/two-factor.md, "The secret at rest") under a key from the
+ * signing secret, never in the database, so a database copy gives no second factor away. The
+ * user id is associated data: a row copied onto another account does not decrypt.
  */
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { signingSecret } from "@/lib/crypto/signing";
@@ -19,7 +16,7 @@ export function sealSecret(secret: Buffer, userId: string): string {
   return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(".");
 }
 
-/** The secret, or null when the value was tampered with or sealed under another signing secret. */
+/** Null when tampered with or sealed under another signing secret. */
 export function openSecret(sealed: string, userId: string): Buffer | null {
   const [version, iv, tag, body] = sealed.split(".");
   if (version !== "v1" || !iv || !tag || body === undefined) return null;

@@ -1,20 +1,15 @@
-/**
- * TOTP (RFC 6238) over HOTP (RFC 4226) with node:crypto: HMAC-SHA1, 6 digits, 30 s steps,
- * the step before and after accepted for clock drift (docs/two-factor.md). Pure functions:
- * which step was last used (the replay guard) is the caller's business (two-factor.ts).
- */
+/** TOTP (RFC 6238) with node:crypto (docs/two-factor.md); the replay guard is the caller's (two-factor.ts). */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 export const TOTP_DIGITS = 6;
 export const TOTP_STEP_SECONDS = 30;
-/** Steps either side of now that are accepted (phones' clocks drift a little). */
+/** Phones' clocks drift a little. */
 export const TOTP_WINDOW = 1;
-/** 160 bits, the HMAC-SHA1 block's natural key size (RFC 4226 §4 recommends at least 128). */
 const SECRET_BYTES = 20;
 
 const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
-/** RFC 4648 base32 without padding: the alphabet authenticator apps expect in otpauth:// URIs. */
+/** The alphabet authenticator apps expect in otpauth:// URIs. */
 export function base32Encode(bytes: Uint8Array): string {
   let bits = 0;
   let value = 0;
@@ -31,7 +26,6 @@ export function base32Encode(bytes: Uint8Array): string {
   return out;
 }
 
-/** Inverse of base32Encode; ignores case, spaces and padding; null on any other character. */
 export function base32Decode(text: string): Buffer | null {
   const clean = text.toUpperCase().replace(/[\s=]/g, "");
   let bits = 0;
@@ -54,12 +48,10 @@ export function newTotpSecret(): Buffer {
   return randomBytes(SECRET_BYTES);
 }
 
-/** The step number of a time (ms since the epoch). */
 export const stepAt = (timeMs: number): number => Math.floor(timeMs / 1000 / TOTP_STEP_SECONDS);
 
 export type HotpAlgorithm = "sha1" | "sha256" | "sha512";
 
-/** RFC 4226 HOTP value of `counter`, zero-padded to `digits`. */
 export function hotp(secret: Buffer, counter: number, digits = TOTP_DIGITS, algorithm: HotpAlgorithm = "sha1"): string {
   const message = Buffer.alloc(8);
   message.writeBigUInt64BE(BigInt(counter));
@@ -70,15 +62,11 @@ export function hotp(secret: Buffer, counter: number, digits = TOTP_DIGITS, algo
   return String(binary % 10 ** digits).padStart(digits, "0");
 }
 
-/** The code for a moment (ms since the epoch). */
 export function totpAt(secret: Buffer, timeMs: number, digits = TOTP_DIGITS, algorithm: HotpAlgorithm = "sha1"): string {
   return hotp(secret, stepAt(timeMs), digits, algorithm);
 }
 
-/**
- * The step `code` belongs to, among now ± TOTP_WINDOW, or null. Compared in constant time;
- * every candidate is computed so the time taken does not tell which step matched.
- */
+/** Constant time: every candidate is computed, so the time taken does not tell which step matched. */
 export function matchTotp(secret: Buffer, code: string, timeMs: number = Date.now()): number | null {
   const wanted = Buffer.from(code.replace(/\s/g, ""));
   if (!/^\d+$/.test(wanted.toString()) || wanted.length !== TOTP_DIGITS) return null;
@@ -90,7 +78,6 @@ export function matchTotp(secret: Buffer, code: string, timeMs: number = Date.no
   return found;
 }
 
-/** The otpauth:// URI authenticator apps read (the de-facto Key Uri Format), for a QR code or copying. */
 export function otpauthUri(secret: Buffer, issuer: string, account: string): string {
   const label = `${encodeURIComponent(issuer)}:${encodeURIComponent(account)}`;
   const params = new URLSearchParams({

@@ -1,14 +1,7 @@
 /**
- * Two-factor sign-in with an authenticator app (TOTP) and recovery codes: enrolment,
- * the second step of a sign-in, turning it off (docs/two-factor.md). Knows nothing of HTTP.
- *
- * - Enrolment: `beginTotpSetup` stores a new secret (encrypted, secret-box.ts) not yet in
- *   force; `confirmTotpSetup` with a code from the app switches it on and returns the 10
- *   recovery codes, the only time they are shown.
- * - Codes: a TOTP code is accepted once: the step it matched must be newer than the last
- *   accepted one (a conditional update, so concurrent uses of one code cannot both pass).
- *   A recovery code is used up by its first use.
- * - Every check of a code is counted by the second-factor limiter (attempts.ts).
+ * Two-factor sign-in with TOTP and recovery codes (docs/two-factor.md). A TOTP code is
+ * accepted once: its step must be newer than the last accepted one (a conditional update,
+ * so concurrent uses cannot both pass); a recovery code is used up by its first use.
  */
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
@@ -28,9 +21,7 @@ export interface TwoFactorStatus {
 }
 
 export interface TotpSetup {
-  /** base32, for typing into the app. */
   secret: string;
-  /** otpauth://totp/...: what a QR code would hold. */
   uri: string;
 }
 
@@ -47,25 +38,22 @@ export async function twoFactorStatus(userId: string): Promise<TwoFactorStatus> 
   return { totpEnabled: Boolean(totp?.enabledAt), recoveryCodesLeft: totp?.enabledAt ? codes : 0, passkeyCount };
 }
 
-/** Whether a password sign-in of this user needs a second step. */
 export async function requiresSecondFactor(userId: string): Promise<boolean> {
   const totp = await db().totpFactor.findUnique({ where: { userId }, select: { enabledAt: true } });
   return Boolean(totp?.enabledAt);
 }
 
-/** Whether the account has a factor besides a password to confirm with (an authenticator app or a passkey). */
 export async function hasSecondFactor(userId: string): Promise<boolean> {
   const [totp, passkeys] = await Promise.all([requiresSecondFactor(userId), db().passkey.count({ where: { userId } })]);
   return totp || passkeys > 0;
 }
 
-/** The app's label: the service's host name and the account's name. */
 async function accountLabel(userId: string): Promise<{ issuer: string; account: string }> {
   const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { displayUsername: true } });
   return { issuer: new URL(env().PUBLIC_URL).host, account: user.displayUsername };
 }
 
-/** Starts (or restarts) enrolment. Refused while two-factor sign-in is on: turn it off first. */
+/** Refused while two-factor sign-in is on: turn it off first. */
 export async function beginTotpSetup(userId: string): Promise<TotpSetup> {
   const existing = await db().totpFactor.findUnique({ where: { userId }, select: { enabledAt: true } });
   if (existing?.enabledAt)
@@ -87,10 +75,7 @@ export async function beginTotpSetup(userId: string): Promise<TotpSetup> {
   return { secret: base32Encode(secret), uri: otpauthUri(secret, issuer, account) };
 }
 
-/**
- * Accepts `code` for the user's TOTP secret at most once: the matched step is recorded, and
- * only a newer step can be accepted after it. `pending` checks a not-yet-enabled secret.
- */
+/** At most once per step: only a newer step is accepted after it. `pending`: a not-yet-enabled secret. */
 async function acceptTotp(userId: string, code: string, pending: boolean): Promise<boolean> {
   const row = await db().totpFactor.findUnique({ where: { userId } });
   if (!row || Boolean(row.enabledAt) === pending) return false;
@@ -105,7 +90,6 @@ async function acceptTotp(userId: string, code: string, pending: boolean): Promi
   return claimed.count === 1;
 }
 
-/** Confirms enrolment with a code from the app; returns the new recovery codes. */
 export async function confirmTotpSetup(userId: string, code: string, ip: string): Promise<string[]> {
   const attempt = await beginSecondFactorAttempt(userId, ip);
   const row = await db().totpFactor.findUnique({ where: { userId }, select: { enabledAt: true } });
@@ -116,10 +100,7 @@ export async function confirmTotpSetup(userId: string, code: string, ip: string)
   return db().$transaction((tx) => replaceRecoveryCodes(tx, userId));
 }
 
-/**
- * The second step: a TOTP code (6 digits) or a recovery code. Throws unauthorized when it
- * is wrong, rate_limited past the limit.
- */
+/** The second step: a TOTP code or a recovery code. */
 export async function verifySecondFactor(userId: string, code: string, ip: string): Promise<SecondFactorKind> {
   const attempt = await beginSecondFactorAttempt(userId, ip);
   const digits = code.replace(/\s/g, "");
@@ -135,10 +116,7 @@ export interface Confirmation {
   code?: string;
 }
 
-/**
- * When the factor a code belongs to was added: the authenticator app's enrolment for a TOTP
- * code, the issue of the recovery codes for one of them; null when it is not a code of this user.
- */
+/** When the code's factor was added; null when it is not a code of this user. */
 async function codeFactorAddedAt(userId: string, code: string): Promise<Date | null> {
   const digits = code.replace(/\s/g, "");
   if (/^\d{6}$/.test(digits)) {
@@ -153,10 +131,9 @@ async function codeFactorAddedAt(userId: string, code: string): Promise<Date | n
 }
 
 /**
- * A code given as the "it is you" proof (not as a sign-in's second step): verified like one,
- * but refused (403, before a recovery code is used up) while its factor is younger than the
- * confirmation window, so that a factor planted by a stolen session confirms nothing
- * (issue 39 §1, settling.ts). An unknown code goes on to the check, which counts it as wrong.
+ * A code as the "it is you" proof: refused (before a recovery code is used up) while its
+ * factor is younger than the confirmation window, so a factor planted by a stolen session
+ * confirms nothing (issue 39 §1).
  */
 export async function verifyConfirmingCode(userId: string, code: string, ip: string): Promise<void> {
   const addedAt = await codeFactorAddedAt(userId, code);
@@ -164,11 +141,7 @@ export async function verifyConfirmingCode(userId: string, code: string, ip: str
   await verifySecondFactor(userId, code, ip);
 }
 
-/**
- * Checks that the person making a sensitive change is the owner: the account's password, or
- * (for accounts without one, signed in through GitHub and the like) a current code of a
- * factor older than the confirmation window.
- */
+/** The account's password or, for accounts without one, a code of a factor older than the confirmation window. */
 export async function confirmOwner(userId: string, proof: Confirmation, ip: string): Promise<void> {
   if (proof.code) {
     await verifyConfirmingCode(userId, proof.code, ip);
@@ -181,7 +154,6 @@ export async function confirmOwner(userId: string, proof: Confirmation, ip: stri
   await attempt.succeeded();
 }
 
-/** Turns two-factor sign-in off: the secret and the recovery codes are deleted. */
 export async function disableTwoFactor(userId: string, proof: Confirmation, ip: string): Promise<void> {
   const row = await db().totpFactor.findUnique({ where: { userId }, select: { enabledAt: true } });
   if (!row?.enabledAt) throw new DomainError("invalid_request", "Two-factor sign-in is not on.");
@@ -189,18 +161,13 @@ export async function disableTwoFactor(userId: string, proof: Confirmation, ip: 
   await db().$transaction([db().totpFactor.deleteMany({ where: { userId } }), db().recoveryCode.deleteMany({ where: { userId } })]);
 }
 
-/** New recovery codes (the old ones stop working), confirmed like disabling. */
 export async function renewRecoveryCodes(userId: string, proof: Confirmation, ip: string): Promise<string[]> {
   if (!(await requiresSecondFactor(userId))) throw new DomainError("invalid_request", "Two-factor sign-in is not on.");
   await confirmOwner(userId, proof, ip);
   return db().$transaction((tx) => replaceRecoveryCodes(tx, userId));
 }
 
-/**
- * The operator's way back in for someone who lost both the app and the recovery codes
- * (`admin user two-factor-reset`): two-factor sign-in off, recovery codes gone. Passkeys
- * stay; the owner manages them after signing in. Answers whether anything was removed.
- */
+/** `admin user two-factor-reset`: passkeys stay. Answers whether anything was removed. */
 export async function resetTwoFactor(userId: string): Promise<boolean> {
   const [totp] = await db().$transaction([
     db().totpFactor.deleteMany({ where: { userId } }),

@@ -1,9 +1,6 @@
 /**
- * WebAuthn challenges without a table (docs/passkeys.md): a challenge is the signed text
- * `purpose.user.expiry.nonce.mac` (HMAC under a key derived from the signing secret), so
- * any instance can check it; the nonce is then marked used in the counter store (memory,
- * or Redis shared by every instance), so a challenge signs in at most once. Two minutes to
- * answer, as the browser's own ceremony timeout.
+ * WebAuthn challenges without a table (docs/passkeys.md): signed text any instance can check,
+ * its nonce then marked used in the counter store so a challenge signs in at most once.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { signingSecret } from "@/lib/crypto/signing";
@@ -15,7 +12,6 @@ export const CHALLENGE_TTL_SECONDS = 120;
 const mac = (payload: string): string =>
   createHmac("sha256", createHmac("sha256", signingSecret()).update("mediahost-webauthn-v1").digest()).update(payload).digest("base64url");
 
-/** A new challenge, as the UTF-8 text the options carry (base64url-encoded by the library). */
 export function issueChallenge(purpose: ChallengePurpose, userId: string | null, nowMs: number = Date.now()): string {
   const payload = [purpose, userId ?? "-", Math.floor(nowMs / 1000) + CHALLENGE_TTL_SECONDS, randomBytes(16).toString("base64url")].join(
     ".",
@@ -23,10 +19,7 @@ export function issueChallenge(purpose: ChallengePurpose, userId: string | null,
   return `${payload}.${mac(payload)}`;
 }
 
-/**
- * Whether `encoded` (the challenge as the client data carries it: base64url of the text) is
- * one we issued for this purpose and user, unexpired and not used before. Uses it up.
- */
+/** One we issued for this purpose and user, unexpired and unused; uses it up. */
 export async function redeemChallenge(
   encoded: string,
   purpose: ChallengePurpose,
