@@ -246,6 +246,8 @@ const schema = z.object({
   REGISTRATION: optional
     .pipe(z.enum(["open", "invite", "closed"], { error: "must be open, invite or closed" }).optional())
     .transform((v) => v ?? "open"),
+  /** Guest uploads into folders (docs/guest-uploads.md): folders (owners may open a folder to guests) or off; unset: folders. */
+  GUEST_UPLOADS: optional.pipe(z.enum(["folders", "off"], { error: "must be folders or off" }).optional()).transform((v) => v ?? "folders"),
   /** What web and share-target uploads get unless the account chose (docs/uploads.md); unset: unlisted. */
   DEFAULT_UPLOAD_PRIVACY: optional
     .refine((v) => v === undefined || isPrivacy(v), { error: `must be ${PRIVACY_CHOICES}` })
