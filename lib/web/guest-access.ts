@@ -27,21 +27,17 @@ export async function requireGuestAccess(drop: GuestDrop, headers: Headers, ip: 
   if (cookie && verifyUnlockToken(drop.code, drop.passwordHash, cookie, undefined, "guest-upload")) return;
   const raw = headers.get(GUEST_PASSWORD_HEADER);
   if (raw === null) throw new DomainError("forbidden", `This folder's upload page needs its password (header ${GUEST_PASSWORD_HEADER}).`);
-  await checkGuestTry(drop, headerPassword(raw), ip);
+  const result = await tryGuestPassword(drop, headerPassword(raw), ip);
+  if (result === "wrong") throw new DomainError("forbidden", "That password is not right.");
+  if (result === "limited") throw new DomainError("rate_limited", "Too many attempts; try again in a few minutes.");
+  if (result === "later") throw new DomainError("rate_limited", "Too many wrong passwords for this folder; try again later.");
 }
 
-/** One password try on the folder's upload page, counted before it is checked. */
-export async function checkGuestTry(drop: GuestDrop, password: string, ip: string): Promise<void> {
+/** One password try on the folder's upload page, counted before it is checked: right, wrong, or refused uncounted past the tries. */
+export async function tryGuestPassword(drop: GuestDrop, password: string, ip: string): Promise<"right" | "wrong" | "limited" | "later"> {
   const guess = await beginShareGuess(drop.code, ip, false, "guest");
-  if (!guess.allowed) {
-    throw new DomainError(
-      "rate_limited",
-      guess.reason === "limited"
-        ? "Too many attempts; try again in a few minutes."
-        : "Too many wrong passwords for this folder; try again later.",
-    );
-  }
+  if (!guess.allowed) return guess.reason;
   const right = await checkGuestPassword(drop, password);
   await guess.settle(right);
-  if (!right) throw new DomainError("forbidden", "That password is not right.");
+  return right ? "right" : "wrong";
 }
