@@ -167,6 +167,16 @@ describe("a folder's guest uploads", () => {
     ).toBe(404);
   });
 
+  it("let concurrent guests never pass the files cap together", async () => {
+    const owner = await createTestUser();
+    const folder = await newFolder(owner, { enabled: true, max_files: 2 });
+    const bodies = await Promise.all([png(), png(), png(), png()]);
+    const replies = await Promise.all(bodies.map((body, i) => guestUpload(folder.code, { body, ip: `192.0.2.${10 + i}` })));
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 200, 403, 403]);
+    expect(await db().post.count({ where: { userId: owner.id } })).toBe(2);
+    expect((await api(`/folders/${folder.id}`, { key: owner.apiKey })).body.folder.guest_uploads.files_received).toBe(2);
+  });
+
   it("hold the per-file size cap, the total bytes cap and the expiry", async () => {
     const owner = await createTestUser();
     const small = await newFolder(owner, { enabled: true, max_file_bytes: 100 });
