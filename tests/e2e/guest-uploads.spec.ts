@@ -53,14 +53,14 @@ test("the upload page: password first, then files with progress, at 390 and 1280
     await expect(page.getByLabel("Files to upload")).toHaveCount(0);
     await page.getByLabel("Password").fill("not the one");
     await page.getByRole("button", { name: "Open" }).click();
-    await expect(page.getByRole("alert")).toHaveText("That password is not right.");
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText("That password is not right.");
     await page.getByLabel("Password").fill("confetti and cake");
     await page.getByRole("button", { name: "Open" }).click();
 
     await page.getByLabel("Files to upload").setInputFiles(png);
     await fitsWidth(page);
-    await page.getByRole("button", { name: "Upload" }).click();
-    await expect(page.getByRole("status")).toHaveText("Thank you: 1 file uploaded.");
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await expect(page.getByRole("main").getByRole("status")).toHaveText("Thank you: 1 file uploaded.");
     // Scripts on: the JSON endpoint answered in place, no navigation.
     expect(new URL(page.url()).search).toBe("");
     expect(await postCount(owner, folder.id)).toBe(i + 1);
@@ -74,16 +74,16 @@ test("without JavaScript: the plain form uploads and the page says how it went",
   const page = await context.newPage();
   await page.goto(`/f/${folder.code}/upload`);
   await page.getByLabel("Files to upload").setInputFiles(await fixture("png"));
-  await page.getByRole("button", { name: "Upload" }).click();
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(page).toHaveURL(/\?error=file_too_large$/);
-  await expect(page.getByRole("status")).toHaveText("A file is larger than this folder accepts.");
+  await expect(page.getByRole("main").getByRole("status")).toHaveText("A file is larger than this folder accepts.");
 
   await apiCall(owner, `/folders/${folder.id}`, "PATCH", { guest_uploads: { max_file_bytes: null } });
   await page.goto(`/f/${folder.code}/upload`);
   await page.getByLabel("Files to upload").setInputFiles(await fixture("png"));
-  await page.getByRole("button", { name: "Upload" }).click();
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(page).toHaveURL(/\?sent=1&failed=0$/);
-  await expect(page.getByRole("status")).toHaveText("Thank you: 1 file uploaded.");
+  await expect(page.getByRole("main").getByRole("status")).toHaveText("Thank you: 1 file uploaded.");
   await fitsWidth(page);
   expect(await postCount(owner, folder.id)).toBe(1);
 
@@ -113,7 +113,11 @@ test("dashboard: the owner opens a folder to guests and copies the upload page's
     await expect(card.getByText("Guest uploads: open")).toBeVisible();
     await expect(card.getByRole("link", { name: `${baseUrl()}/f/${folder.code}/upload` })).toBeVisible();
   }
-  const after = await apiCall<{ folder: { guest_uploads: { enabled: boolean; max_files: number } } }>(owner, `/folders/${folder.id}`, "GET");
+  const after = await apiCall<{ folder: { guest_uploads: { enabled: boolean; max_files: number } } }>(
+    owner,
+    `/folders/${folder.id}`,
+    "GET",
+  );
   expect(after.folder.guest_uploads).toMatchObject({ enabled: true, max_files: 5 });
   await page.goto(`/f/${folder.code}/upload`);
   await expect(page.getByRole("heading", { name: "Upload to Drop box" })).toBeVisible();
