@@ -4,6 +4,8 @@
  * the same page without JavaScript (plain forms, the result after the 303), and the owner's
  * settings in the folders panel, at phone (390 px) and desktop (1280 px) widths.
  */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { expect, type Page, test } from "@playwright/test";
 import { fixture } from "../support/media";
 import { baseUrl, createUser, type E2EUser, signIn } from "./support";
@@ -33,6 +35,18 @@ async function fitsWidth(page: Page): Promise<void> {
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 }
 
+const require = createRequire(import.meta.url);
+
+/** axe-core's violations on the page as it is now, as tests/e2e/a11y.spec.ts checks its pages. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(await readFile(require.resolve("axe-core/axe.min.js"), "utf8"));
+  return page.evaluate(async () => {
+    type Found = { violations: { id: string; nodes: { target: unknown[] }[] }[] };
+    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<Found> } }).axe;
+    return (await axe.run(document)).violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${JSON.stringify(n.target)}`));
+  });
+}
+
 const postCount = async (user: E2EUser, id: string) => (await apiCall<FolderReply>(user, `/folders/${id}`, "GET")).folder.post_count;
 
 let owner: E2EUser;
@@ -46,11 +60,13 @@ test("the upload page: password first, then files with progress, at 390 and 1280
   const png = await fixture("png");
   for (const [i, width] of WIDTHS.entries()) {
     // A guest: a browser with no account and no cookies.
-    const context = await browser.newContext({ viewport: { width, height: 800 } });
+    // bypassCSP: axe is injected as a script (the pages carry a Content-Security-Policy).
+    const context = await browser.newContext({ viewport: { width, height: 800 }, bypassCSP: true });
     const page = await context.newPage();
     await page.goto(`/f/${folder.code}/upload`);
     await expect(page.getByRole("heading", { name: "Upload to Wedding photos" })).toBeVisible();
     await expect(page.getByLabel("Files to upload")).toHaveCount(0);
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByLabel("Password").fill("not the one");
     await page.getByRole("button", { name: "Open" }).click();
     await expect(page.getByRole("main").getByRole("alert")).toHaveText("That password is not right.");
@@ -59,6 +75,7 @@ test("the upload page: password first, then files with progress, at 390 and 1280
 
     await page.getByLabel("Files to upload").setInputFiles(png);
     await fitsWidth(page);
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByRole("button", { name: "Upload", exact: true }).click();
     await expect(page.getByRole("main").getByRole("status")).toHaveText("Thank you: 1 file uploaded.");
     // Scripts on: the JSON endpoint answered in place, no navigation.
