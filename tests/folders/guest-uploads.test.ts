@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { resetEnv } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { findGuestDrop } from "@/lib/folders/guest";
+import { loadFolderPage } from "@/lib/web/folder-page";
 import { unlockToken } from "@/lib/web/share-unlock";
 import { settleWebhookEvents } from "@/lib/webhooks/events";
 import { useCounterStore } from "../support/counters";
@@ -89,6 +90,11 @@ describe("a folder's guest uploads", () => {
     expect(posts[0].folders.map((f) => f.folderId)).toEqual([folder.id]);
     const usage = await api("/usage", { key: owner.apiKey });
     if (usage.status === 200) expect(JSON.stringify(usage.body)).toMatch(/[1-9]/);
+
+    // Guests see nothing of a private folder: its page stays a 404; a public one links to the upload page.
+    expect((await loadFolderPage(folder.code, undefined)).kind).toBe("not_found");
+    await api(`/folders/${folder.id}`, { method: "PATCH", key: owner.apiKey, body: { privacy: "public" } });
+    expect(await loadFolderPage(folder.code, undefined)).toMatchObject({ kind: "folder", posts: [], guestUploads: true });
 
     const after = (await api(`/folders/${folder.id}`, { key: owner.apiKey })).body.folder;
     expect(after.post_count).toBe(1);
