@@ -10,6 +10,7 @@ import { countOf } from "@/components/plural";
 import { api } from "./api";
 import { CopyButton } from "./copy-button";
 import { type Folder, useFolders } from "./folders";
+import { GuestUploadSettings } from "./guest-upload-settings";
 import { CreateForm, ItemList, PanelHeading, type Run, useRun } from "./list-panel";
 import { card, dangerButton, input, label, muted, primaryButton, secondaryButton } from "./ui";
 
@@ -110,6 +111,7 @@ function FolderRow({ folder, busy, run }: { folder: Folder; busy: boolean; run: 
           <CopyButton value={folder.url} />
         </p>
       )}
+      <GuestUploadSettings folder={folder} busy={busy} run={run} />
       <div className="flex flex-wrap gap-2">
         <Link href={`/dashboard?folder=${encodeURIComponent(folder.id)}`} className={secondaryButton}>
           Show posts

@@ -18,6 +18,7 @@ const EVENTS = [
   { type: "post.deleted", label: "Post deleted" },
   { type: "post.moderated", label: "Post moderated" },
   { type: "comment.received", label: "Comment received" },
+  { type: "folder.guest_upload", label: "Guest upload" },
 ] as const;
 
 type Webhook = Reply<typeof WebhookSchema>;

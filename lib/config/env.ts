@@ -162,6 +162,7 @@ const schema = z.object({
   REGISTRATION: optional
     .pipe(z.enum(["open", "invite", "closed"], { error: "must be open, invite or closed" }).optional())
     .transform((v) => v ?? "open"),
+  GUEST_UPLOADS: optional.pipe(z.enum(["folders", "off"], { error: "must be folders or off" }).optional()).transform((v) => v ?? "folders"),
   DEFAULT_UPLOAD_PRIVACY: optional
     .refine((v) => v === undefined || isPrivacy(v), { error: `must be ${PRIVACY_CHOICES}` })
     .transform((v): Privacy => (isPrivacy(v) ? v : "unlisted")),

@@ -182,6 +182,19 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     check: envRule("DEFAULT_UPLOAD_PRIVACY", String),
   },
   {
+    name: "GUEST_UPLOADS",
+    section: "uploads",
+    label: "Guest uploads into folders",
+    help: "Folders: an owner may open a folder to uploads from people without an account (off on every folder until its owner turns it on). Off: no folder takes guest uploads, whatever its owner chose (docs/guest-uploads.md).",
+    defaultText: "folders",
+    input: options([
+      ["folders", "Owners may open a folder to guests"],
+      ["off", "Off on this instance"],
+    ]),
+    runtime: true,
+    check: envRule("GUEST_UPLOADS", String),
+  },
+  {
     name: "REGISTRATION",
     section: "accounts",
     label: "Registration",

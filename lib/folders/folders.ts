@@ -14,6 +14,7 @@ import { isUniqueViolation } from "@/lib/prisma-support";
 import { newShareCode } from "@/lib/posts/codes";
 import { notExpiredWhere } from "@/lib/posts/expiry-rules";
 import { postForChange, postInclude, type PostRecord, type Viewer } from "@/lib/posts/read";
+import { type GuestSettings, guestSettingsOf } from "./guest";
 
 export const FOLDER_PRIVACIES = ["public", "private"] as const;
 export type FolderPrivacy = (typeof FOLDER_PRIVACIES)[number];
@@ -30,6 +31,8 @@ export interface FolderRecord {
   postCount: number;
   createdAt: Date;
   updatedAt: Date;
+  /** Guest uploads (docs/guest-uploads.md): the owner's settings and what guests sent. */
+  guest: GuestSettings;
 }
 
 /** A public folder's page. */
@@ -65,6 +68,7 @@ function record(row: FolderRow): FolderRecord {
     postCount: row._count.posts,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    guest: guestSettingsOf(row),
   };
 }
 

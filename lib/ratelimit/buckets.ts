@@ -47,6 +47,8 @@ export const BUCKETS = {
   tags_read: perUser(60, 60), // GET /tags
   tags_write: perUser(30, 60), // create, change, delete a tag
   qr: perUser(30, 60), // GET /posts/{code}/qr, GET /links/{code}/qr (a PNG is drawn on the CPU)
+  // Guest uploads into a folder (issue 40 §4; our own bucket: docs/guest-uploads.md), per client address: no key.
+  guest_upload: { limit: 10, windowSeconds: 60, scope: "ip" },
   // Relay only
   block: perUser(10, 60),
   unblock: perUser(10, 60),

@@ -8,7 +8,7 @@ import { type DeliveryRecord, WEBHOOK_EVENTS, WEBHOOK_FORMATS, type WebhookRecor
 /** Also the request's event names and format (lib/routes/webhooks.ts): one enum each, one component each. */
 export const WebhookEventType = z
   .enum(WEBHOOK_EVENTS)
-  .meta({ id: "WebhookEvent", description: "upload, post.deleted, post.moderated or comment.received" });
+  .meta({ id: "WebhookEvent", description: "upload, post.deleted, post.moderated, comment.received or folder.guest_upload" });
 export const WebhookFormat = z
   .enum(WEBHOOK_FORMATS)
   .meta({ id: "WebhookFormat", description: "generic: signed JSON envelope; discord: a Discord execute-webhook body" });

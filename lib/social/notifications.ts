@@ -140,7 +140,53 @@ export async function forgetActor(actorId: string): Promise<void> {
   for (const row of rows) await db().$transaction((tx) => dropActor(tx, row.notificationId, actorId));
 }
 
-const shownWhere = (userId: string) => ({ userId, actors: { some: { user: { suspended: false } } } });
+/** The kind of a guest upload's entry (docs/guest-uploads.md); not one of NOTIFICATION_KINDS, whose switches it has none of. */
+export const GUEST_UPLOAD_KIND = "guest_upload";
+
+/**
+ * Guests uploaded `count` posts into the recipient's folder, the newest `postId`: merged into
+ * the folder's open entry (unread, opened within GROUP_WINDOW_MS), whose `count` is the posts
+ * received, else a new entry. No actors: a guest has no account. Always recorded: the owner
+ * opened the folder to guests and hears of what arrives.
+ */
+export async function notifyGuestUpload(
+  recipientId: string,
+  folderId: string,
+  postId: string,
+  count: number,
+  now = new Date(),
+): Promise<void> {
+  const groupKey = `${GUEST_UPLOAD_KIND}:${folderId}`;
+  await db().$transaction(async (tx) => {
+    const open = await tx.notification.findFirst({
+      where: { userId: recipientId, groupKey, read: false, createdAt: { gte: new Date(now.getTime() - GROUP_WINDOW_MS) } },
+      orderBy: { createdAt: "desc" },
+      select: { id: true },
+    });
+    if (open) {
+      await tx.notification.update({
+        where: { id: open.id },
+        data: { postId, updatedAt: now, count: { increment: count } },
+        select: { id: true },
+      });
+      return;
+    }
+    await tx.notification.create({
+      data: { userId: recipientId, kind: GUEST_UPLOAD_KIND, groupKey, postId, count, createdAt: now, updatedAt: now },
+      select: { id: true },
+    });
+  });
+}
+
+/**
+ * Entries worth showing: at least one actor who is not suspended; a guest upload's entry
+ * has no actor (guests have no account: docs/guest-uploads.md) and is always shown.
+ */
+const shownWhere = (userId: string) => ({
+  userId,
+  // AND, not OR at the top: the page's position (afterPosition) is an OR of its own.
+  AND: [{ OR: [{ actors: { some: { user: { suspended: false } } } }, { kind: GUEST_UPLOAD_KIND }] }],
+});
 
 export interface NotificationItem {
   id: string;

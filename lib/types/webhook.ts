@@ -3,7 +3,7 @@
  * makes them and its presenter (lib/replies/webhooks.ts) shows them, without either
  * importing the other (the feature's payloads use the post presenter).
  */
-export const WEBHOOK_EVENTS = ["upload", "post.deleted", "post.moderated", "comment.received"] as const;
+export const WEBHOOK_EVENTS = ["upload", "post.deleted", "post.moderated", "comment.received", "folder.guest_upload"] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 export const WEBHOOK_FORMATS = ["generic", "discord"] as const;

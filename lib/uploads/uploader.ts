@@ -3,7 +3,7 @@
  * the principal alone (its quota override comes with the key look-up, which is cached until
  * the next commit); the priority-minutes balance is read only when a video needs it.
  */
-import type { Principal } from "@/lib/types/principal";
+import type { AccountSummary, Principal, TeamSummary } from "@/lib/types/principal";
 import { db } from "@/lib/db/client";
 import { planLimits, type PlanLimits } from "@/lib/plans";
 import { priorityMinutesLeft } from "@/lib/usage/priority";
@@ -27,12 +27,28 @@ export interface Uploader {
 export function uploaderFor(principal: Principal): Uploader {
   const team = principal.kind === "team" ? principal.team : null;
   const user = principal.kind === "team" ? principal.owner : principal.user;
+  return uploaderOf(user, team, principal.kind === "app" ? principal.appId : null);
+}
+
+/**
+ * The uploader of a person's own gallery without a key: a guest's upload into their folder
+ * (docs/guest-uploads.md) is theirs, on their plan's limits and quota.
+ */
+export function accountUploader(user: Pick<AccountSummary, "id" | "plan" | "quotaOverride">): Uploader {
+  return uploaderOf(user, null, null);
+}
+
+function uploaderOf(
+  user: Pick<AccountSummary, "id" | "plan" | "quotaOverride">,
+  team: Pick<TeamSummary, "id" | "quotaOverride"> | null,
+  appId: string | null,
+): Uploader {
   const plan = team ? "team" : user.plan;
   let minutes: Promise<number> | undefined;
   return {
     userId: user.id,
     teamId: team?.id ?? null,
-    appId: principal.kind === "app" ? principal.appId : null,
+    appId,
     limits: planLimits(plan, settingsSource()),
     account: team
       ? { subject: teamSubject(team.id), quota: quotaFor("team", team.quotaOverride) }

@@ -5,6 +5,7 @@
  */
 import { isDomainError } from "@/lib/errors";
 import { findPublicFolder, folderPageUrl, listFolderPage } from "@/lib/folders/folders";
+import { guestUploadsOpen } from "@/lib/folders/guest";
 import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
 import { postView } from "@/lib/presenters/posts";
 import type { PostJson } from "./share";
@@ -13,7 +14,17 @@ export const FOLDER_PAGE_SIZE = 24;
 const ENDPOINT = "folderPage";
 
 export type FolderPage =
-  | { kind: "folder"; name: string; code: string; username: string; url: string; posts: PostJson[]; nextCursor: string | null }
+  | {
+      kind: "folder";
+      name: string;
+      code: string;
+      username: string;
+      url: string;
+      posts: PostJson[];
+      nextCursor: string | null;
+      /** The folder takes guest uploads now (docs/guest-uploads.md): the page links to /f/{code}/upload. */
+      guestUploads: boolean;
+    }
   | { kind: "not_found" };
 
 /** The folder's page after `cursor` (a cursor that is not this folder's is ignored: first page). */
@@ -40,5 +51,6 @@ export async function loadFolderPage(code: string, cursor: string | undefined): 
     // Signed URLs of unlisted posts are fine here: the folder's owner chose to show them.
     posts: page.items.map((p) => postView(p, { owner: false, liked: false, surface: "relay", primaryOnly: true })),
     nextCursor: page.next ? encodeCursor(ENDPOINT, page.next, filters) : null,
+    guestUploads: guestUploadsOpen(folder.guest),
   };
 }

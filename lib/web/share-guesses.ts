@@ -23,13 +23,16 @@ export type ShareGuess =
   /** `limited`: this address has tried too often; `later`: the post has had too many wrong passwords. */
   { allowed: false; reason: "limited" | "later" } | { allowed: true; settle(right: boolean): Promise<void> };
 
-/** Counts one password try on `code` from `ip`; `owner` when the signed-in viewer owns the post. */
-export async function beginShareGuess(code: string, ip: string, owner: boolean): Promise<ShareGuess> {
+/**
+ * Counts one password try on `code` from `ip`; `owner` when the signed-in viewer owns the post.
+ * `scope` "guest": a folder's guest upload page (docs/guest-uploads.md), counted apart with the same limits.
+ */
+export async function beginShareGuess(code: string, ip: string, owner: boolean, scope: "share" | "guest" = "share"): Promise<ShareGuess> {
   const store = counterStore();
-  const tries = await store.increment(`share_password:${code}:${addressSubject(ip)}`, SHARE_PASSWORD_ATTEMPTS.windowSeconds);
+  const tries = await store.increment(`${scope}_password:${code}:${addressSubject(ip)}`, SHARE_PASSWORD_ATTEMPTS.windowSeconds);
   if (tries > SHARE_PASSWORD_ATTEMPTS.max) return { allowed: false, reason: "limited" };
   if (owner) return { allowed: true, settle: async () => {} };
-  const postKey = `share_password_post:${code}`;
+  const postKey = `${scope}_password_post:${code}`;
   const { max, windowSeconds } = SHARE_PASSWORD_POST_LIMIT;
   const total = await store.hit(postKey, max, windowSeconds);
   if (!total.allowed) return { allowed: false, reason: "later" };

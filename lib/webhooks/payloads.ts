@@ -22,7 +22,15 @@ export type EventData =
   | { post: DeletedPost }
   | { post: PostObject; moderation: { action: "moderated" | "released" | "restricted"; moderated: boolean; restricted: boolean } }
   | { post: PostObject; comment: { id: string; body: string; created_at: string; author: { id: string; username: string } } }
-  | { message: string };
+  | { message: string }
+  | { folder: GuestFolder; posts: PostObject[] };
+
+/** The folder a guest uploaded into (event folder.guest_upload, docs/guest-uploads.md). */
+export interface GuestFolder {
+  id: string;
+  code: string;
+  name: string;
+}
 
 export interface Envelope {
   id: string;
@@ -41,6 +49,7 @@ const COLORS: Record<string, number> = {
   "post.deleted": 0x71717a,
   "post.moderated": 0xdc2626,
   "comment.received": 0x059669,
+  "folder.guest_upload": 0xd97706,
   ping: 0x0ea5e9,
 };
 
@@ -67,6 +76,10 @@ export function discordBody(event: Envelope): DiscordBody {
   // Mentions in titles or comments must never ping anyone on the receiving server.
   const common = { username: "Mediahost", allowed_mentions: { parse: [] as never[] } };
   if ("message" in data) return { ...common, embeds: [{ ...base, title: "Webhook test", description: clip(data.message, 2000) }] };
+  if ("folder" in data) {
+    const files = data.posts.length === 1 ? "1 file" : `${data.posts.length} files`;
+    return { ...common, embeds: [{ ...base, title: clip(`A guest uploaded ${files} to ${data.folder.name}`, 256) }] };
+  }
   const post = data.post;
   const name = post.title || post.code;
   if (!("url" in post)) {

@@ -10,6 +10,7 @@ import { uploadForm, uploadHeaders, type AddFilesOptions, type FileSource, type 
 export type { ApiPaths };
 export type UploadReply = Reply<ApiPaths["/upload"]["post"]>;
 export type AddFilesReply = Reply<ApiPaths["/posts/{code}/files"]["post"]>;
+export type GuestUploadReply = Reply<ApiPaths["/guest-uploads/{code}"]["post"]>;
 
 export interface ApiClientOptions {
   /** Base URL of the API, e.g. `https://media.example.com/api` (the service's API_URL). */
@@ -108,4 +109,41 @@ function attachmentName(header: string | null): string | null {
   const plain = /filename\s*=\s*"((?:[^"\\]|\\.)*)"|filename\s*=\s*([^;]+)/i.exec(header);
   if (!plain) return null;
   return plain[1] !== undefined ? plain[1].replace(/\\(.)/g, "$1") : plain[2].trim();
+}
+
+export interface GuestUploadOptions {
+  /** The folder's upload password, when it has one (sent as `guest-password`, percent-encoded). */
+  password?: string;
+  fetch?: typeof globalThis.fetch;
+  signal?: AbortSignal;
+}
+
+/**
+ * `POST /guest-uploads/{code}` without a key (docs/guest-uploads.md): files into a folder
+ * whose owner opened it to guests. `baseUrl` as for createApiClient; `code` is the folder's.
+ */
+export async function guestUpload(
+  baseUrl: string,
+  code: string,
+  files: FileSource | readonly FileSource[],
+  options: GuestUploadOptions = {},
+): Promise<GuestUploadReply> {
+  const client = createTypedClient<ApiPaths>({ baseUrl: trimBase(baseUrl), headers: {}, fetch: options.fetch });
+  const request = client.raw.request as (
+    method: string,
+    path: string,
+    init: object,
+  ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  const list = Array.isArray(files) ? (files as readonly FileSource[]) : [files as FileSource];
+  const { data, error, response } = await request("post", "/guest-uploads/{code}", {
+    params: { path: { code } },
+    body: uploadForm(list),
+    headers: options.password === undefined ? {} : { "guest-password": encodeURIComponent(options.password) },
+    // As fileCalls: no redirect and no window, so the body streams once (docs/sdk.md, "Uploads stream").
+    redirect: "error",
+    window: null,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (!response.ok) throw MediaHostError.fromResponse(response, error);
+  return data as GuestUploadReply;
 }

@@ -4,7 +4,10 @@
  */
 export {
   createApiClient,
+  guestUpload,
   type ApiClient,
+  type GuestUploadOptions,
+  type GuestUploadReply,
   type ApiClientOptions,
   type ApiPaths,
   type UploadReply,

@@ -5,7 +5,7 @@ import { MemoryStore } from "@/lib/ratelimit/memory";
 
 describe("BUCKETS", () => {
   it("is the rate-limit table of interface.md", () => {
-    // [limit, window seconds]; every bucket is per user except gifs (per IP).
+    // [limit, window seconds]; every bucket is per user except gifs and guest_upload (per IP).
     const table: Record<BucketName, [number, number]> = {
       posts_get: [20, 30],
       upload: [20, 30],
@@ -52,13 +52,15 @@ describe("BUCKETS", () => {
       passkeys: [20, 60],
       // Own addition (docs/account-deletion.md).
       account_export: [5, 3600],
+      // Own addition (docs/guest-uploads.md), per client address.
+      guest_upload: [10, 60],
     };
     expect(Object.keys(BUCKETS).sort()).toEqual(Object.keys(table).sort());
     for (const [name, [limit, windowSeconds]] of Object.entries(table)) {
       expect(BUCKETS[name as BucketName], name).toEqual({
         limit,
         windowSeconds,
-        scope: name === "gifs" ? "ip" : "user",
+        scope: name === "gifs" || name === "guest_upload" ? "ip" : "user",
       });
     }
   });

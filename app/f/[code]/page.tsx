@@ -61,6 +61,13 @@ export default async function FolderPageView(props: Props) {
           · {countOf(page.posts.length, "post")}
           {page.nextCursor ? " on this page" : ""}
         </p>
+        {page.guestUploads && (
+          <p>
+            <Link href={`/f/${page.code}/upload`} className={buttonClass}>
+              Upload to this folder
+            </Link>
+          </p>
+        )}
       </header>
       {page.posts.length === 0 ? (
         <p className="py-12 text-center text-zinc-500">Nothing to show here yet.</p>

@@ -1,18 +1,20 @@
 /** Folders of the account's posts (API and Relay; docs/folders.md). */
 import { defineRoute } from "@/lib/http/route";
-import { FolderList, FolderReply } from "@/lib/presenters/folders";
+import { FolderList, FolderReply, GuestUploadReply } from "@/lib/presenters/folders";
 import { DeletedId } from "@/lib/presenters/shared";
 import {
   createFolderBody,
   handleCreateFolder,
   handleDeleteFolder,
   handleGetFolder,
+  handleGuestUpload,
+  handleGuestUploadForm,
   handleListFolders,
   handleUpdateFolder,
   updateFolderBody,
 } from "@/lib/routes/folders";
-import { idParam } from "@/lib/routes/params";
-import { BOTH } from "./shared";
+import { codeParam, idParam } from "@/lib/routes/params";
+import { BOTH, GUEST_UPLOAD_FIELDS, GUEST_UPLOAD_HEADERS } from "./shared";
 
 export const folderRoutes = [
   defineRoute({
@@ -55,7 +57,7 @@ export const folderRoutes = [
     method: "PATCH",
     path: "/folders/{id}",
     surfaces: BOTH,
-    summary: "Rename a folder or change its privacy",
+    summary: "Rename a folder, change its privacy or its guest uploads",
     galleryAccess: true,
     rateLimit: "folders_write",
     params: idParam,
@@ -74,5 +76,32 @@ export const folderRoutes = [
     params: idParam,
     response: DeletedId,
     handler: handleDeleteFolder,
+  }),
+  defineRoute({
+    id: "guestUpload",
+    method: "POST",
+    path: "/guest-uploads/{code}",
+    surfaces: ["api"],
+    summary: "Upload into a folder open to guests, without an account (docs/guest-uploads.md)",
+    auth: "none",
+    rateLimit: "guest_upload",
+    params: codeParam,
+    multipart: { fields: GUEST_UPLOAD_FIELDS },
+    headers: GUEST_UPLOAD_HEADERS,
+    response: GuestUploadReply,
+    handler: handleGuestUpload,
+  }),
+  defineRoute({
+    id: "guestUploadForm",
+    method: "POST",
+    path: "/guest-uploads/{code}/form",
+    surfaces: ["api"],
+    summary: "The upload page's plain form: the same upload, answered with a 303 back to the page",
+    auth: "none",
+    rateLimit: "guest_upload",
+    params: codeParam,
+    multipart: { fields: GUEST_UPLOAD_FIELDS },
+    hidden: true,
+    handler: handleGuestUploadForm,
   }),
 ];

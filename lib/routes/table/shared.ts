@@ -31,3 +31,14 @@ export const UPLOAD_HEADERS = {
       "A folder of the uploader's, by id or name (percent-encoded UTF-8), created (private) when no folder has that name; the posts go in it (docs/folders.md). Ignored for team keys.",
   },
 } as const;
+
+/** The file parts of a guest's upload (docs/guest-uploads.md). */
+export const GUEST_UPLOAD_FIELDS = { file: "One or more files (repeat the field); each becomes a private post of the folder's owner." };
+
+/** The header of a guest's upload into a password-protected folder (docs/guest-uploads.md). */
+export const GUEST_UPLOAD_HEADERS = {
+  "guest-password": {
+    description:
+      "The folder's upload password (percent-encoded UTF-8), for scripts; the upload page's form uses the unlock cookie its password form sets instead.",
+  },
+} as const;

@@ -380,7 +380,7 @@ export interface paths {
         delete: operations["deleteFolder"];
         options?: never;
         head?: never;
-        /** Rename a folder or change its privacy */
+        /** Rename a folder, change its privacy or its guest uploads */
         patch: operations["updateFolder"];
         trace?: never;
     };
@@ -1280,6 +1280,7 @@ export interface components {
         Folder: {
             code: string;
             created_at: string;
+            guest_uploads: components["schemas"]["GuestUploads"];
             id: string;
             name: string;
             post_count: number;
@@ -1290,6 +1291,26 @@ export interface components {
             privacy: "public" | "private";
             updated_at: string;
             /** @description The public page (PUBLIC_URL/f/{code}); null while private */
+            url: string | null;
+        };
+        GuestUploads: {
+            bytes_received: number;
+            /** @description The owner's switch (off by default) */
+            enabled: boolean;
+            /** @description When the upload page closes; null: never */
+            expires_at: string | null;
+            /** @description Files guests sent since the page was last switched on */
+            files_received: number;
+            /** @description Bytes guests may send in all; null: no cap */
+            max_bytes: number | null;
+            /** @description Largest file a guest may send; null: the owner's plan's */
+            max_file_bytes: number | null;
+            /** @description Files guests may send in all; null: no cap */
+            max_files: number | null;
+            /** @description Whether guests may upload now: enabled, allowed by the operator (GUEST_UPLOADS) and not expired */
+            open: boolean;
+            password_protected: boolean;
+            /** @description The upload page (PUBLIC_URL/f/{code}/upload) while open; else null */
             url: string | null;
         };
         Link: {
@@ -1519,10 +1540,10 @@ export interface components {
             status: number | null;
         };
         /**
-         * @description upload, post.deleted, post.moderated or comment.received
+         * @description upload, post.deleted, post.moderated, comment.received or folder.guest_upload
          * @enum {string}
          */
-        WebhookEvent: "upload" | "post.deleted" | "post.moderated" | "comment.received";
+        WebhookEvent: "upload" | "post.deleted" | "post.moderated" | "comment.received" | "folder.guest_upload";
         /**
          * @description generic: signed JSON envelope; discord: a Discord execute-webhook body
          * @enum {string}
@@ -3791,6 +3812,21 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description Guest uploads into this folder (docs/guest-uploads.md) */
+                    guest_uploads?: {
+                        /** @description Open the folder to guests */
+                        enabled?: boolean;
+                        /** @description When the upload page closes: an ISO 8601 time with a zone or a duration from now (7d); null: never */
+                        expires_at?: string | null;
+                        /** @description Bytes guests may send in all */
+                        max_bytes?: number | null;
+                        /** @description Largest file a guest may send (within the plan's) */
+                        max_file_bytes?: number | null;
+                        /** @description Files guests may send in all */
+                        max_files?: number | null;
+                        /** @description 8 to 200 characters; null removes it. Never shown again (password_protected says whether one is set) */
+                        password?: string | null;
+                    };
                     /** @description 1 to 64 characters, one line; unique per user, any case */
                     name?: string;
                     /**
