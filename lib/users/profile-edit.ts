@@ -7,8 +7,10 @@
  *   back to the username everywhere).
  * - theme: any JSON value chosen by the client, stored as JSON text; null clears it.
  * - link_domain: a host name (link-domain.ts), unique across users; null clears it.
+ * - default_domain: one of the domains offered to the account (lib/domains); null clears it.
  */
 import { db } from "@/lib/db/client";
+import { checkDefaultDomain } from "@/lib/domains/domains";
 import { DomainError } from "@/lib/errors";
 import { isUniqueViolation } from "@/lib/prisma-support";
 import { normalizeLinkDomain } from "./link-domain";
@@ -24,6 +26,8 @@ export interface ProfileChanges {
   /** Absent (undefined) leaves the theme alone; null clears it. */
   theme?: unknown;
   linkDomain?: string | null;
+  /** One of the domains offered to the account (docs/domains.md); null goes back to the default. */
+  defaultDomain?: string | null;
 }
 
 interface UserUpdate {
@@ -33,6 +37,7 @@ interface UserUpdate {
   linkDomain?: string | null;
   linkDomainVerifiedAt?: null;
   provenLinkDomain?: null;
+  defaultDomain?: string | null;
 }
 
 const cleared = (value: string | null | undefined): string | null | undefined =>
@@ -65,6 +70,7 @@ export async function updateProfile(userId: string, changes: ProfileChanges): Pr
       data.provenLinkDomain = null;
     }
   }
+  if (changes.defaultDomain !== undefined) data.defaultDomain = await checkDefaultDomain(userId, changes.defaultDomain);
   if (Object.keys(data).length === 0) return;
   try {
     await db().user.update({ where: { id: userId }, data });

@@ -38,6 +38,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The domains the caller may build links on (the x-mediahost-domain upload header, default_domain; docs/domains.md) */
+        get: operations["listDomains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/folders": {
         parameters: {
             query?: never;
@@ -514,6 +531,19 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Domain: {
+            /** @description The one links are built on when an upload names none */
+            default: boolean;
+            /**
+             * @description main: this instance's own name; instance: one the operator lists; link_domain: the caller's proven link domain
+             * @enum {string}
+             */
+            kind: "main" | "instance" | "link_domain";
+            /** @description The value of x-mediahost-domain and default_domain */
+            name: string;
+            /** @description The links built on it: share pages, file URLs, short links */
+            serves: ("pages" | "files" | "links")[];
+        };
         Error: {
             error: {
                 message: string;
@@ -627,6 +657,8 @@ export interface components {
             bug_hunter_tier: number;
             /** @description ISO 8601 UTC timestamp */
             created_at: string;
+            /** @description The domain new links are built on (docs/domains.md); null: the instance's default */
+            default_domain: string | null;
             email: string | null;
             follower_count: number;
             following: boolean;
@@ -1007,6 +1039,74 @@ export interface operations {
             };
             /** @description Error */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        default_domain: string | null;
+                        domains: components["schemas"]["Domain"][];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

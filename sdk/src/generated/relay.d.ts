@@ -347,6 +347,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The domains the caller may build links on (the x-mediahost-domain upload header, default_domain; docs/domains.md) */
+        get: operations["listDomains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/folders": {
         parameters: {
             query?: never;
@@ -1214,6 +1231,19 @@ export interface components {
             liked: boolean;
             user: components["schemas"]["UserRef"];
         };
+        Domain: {
+            /** @description The one links are built on when an upload names none */
+            default: boolean;
+            /**
+             * @description main: this instance's own name; instance: one the operator lists; link_domain: the caller's proven link domain
+             * @enum {string}
+             */
+            kind: "main" | "instance" | "link_domain";
+            /** @description The value of x-mediahost-domain and default_domain */
+            name: string;
+            /** @description The links built on it: share pages, file URLs, short links */
+            serves: ("pages" | "files" | "links")[];
+        };
         EmbedStyle: {
             /** @description The author line (oEmbed's author_name), with template variables such as {file.name} (docs/embeds.md); null: the operator's default */
             author: string | null;
@@ -1350,6 +1380,8 @@ export interface components {
             bug_hunter_tier: number;
             /** @description ISO 8601 UTC timestamp */
             created_at: string;
+            /** @description The domain new links are built on (docs/domains.md); null: the instance's default */
+            default_domain: string | null;
             email: string | null;
             follower_count: number;
             following: boolean;
@@ -3407,6 +3439,74 @@ export interface operations {
                 content: {
                     "application/json": {
                         posts: components["schemas"]["Post"][];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        default_domain: string | null;
+                        domains: components["schemas"]["Domain"][];
                     };
                 };
             };
@@ -8010,6 +8110,8 @@ export interface operations {
             content: {
                 "application/json": {
                     bio?: string | null;
+                    /** @description One of GET /domains (docs/domains.md): new links are built on it; null: the instance's default */
+                    default_domain?: string | null;
                     link_domain?: string | null;
                     nickname?: string | null;
                     /** @description Any JSON value chosen by the client; null clears it */

@@ -2,7 +2,7 @@
  * Hosts this instance answers itself (issue 39 §4, docs/short-links.md): a short link whose
  * target is one of them could lead back to `/s/` and loop, or hide where it goes. The server
  * answers `/s/{code}` on any Host, so "ours" is every name it is configured with (PUBLIC_URL,
- * the API, Relay, CDN, share and short hosts), every loopback and unspecified address in any
+ * the API, Relay, CDN, share and short hosts, the listed DOMAINS), every loopback and unspecified address in any
  * spelling (`localhost`, `127.x`, `0.0.0.0`, `[::1]`, `[::ffff:127.0.0.1]`), the machine's own
  * interface addresses, and the proven link domains. A name in DNS that points here is not
  * seen; the redirect's loop guard (links.ts) stops such a chain when it comes back.
@@ -37,9 +37,19 @@ const hostOf = (url: string): string | null => {
 };
 
 /** The host names of every URL the instance is configured with. */
-function configuredHosts(): Set<string> {
+function urlHosts(): Set<string> {
   const e = env();
   return new Set([e.PUBLIC_URL, e.apiUrl, e.relayUrl, e.cdnUrl, e.shareUrl, e.shortUrl].map(hostOf).filter((h): h is string => h !== null));
+}
+
+/** Whether `host` is the host of one of the configured URLs (PUBLIC_URL, the API, Relay, CDN, share and short hosts). */
+export const configuredUrlHost = (host: string): boolean => urlHosts().has(bareHost(host));
+
+/** The configured URLs' hosts and the other domains the operator lists (DOMAINS, docs/domains.md). */
+function configuredHosts(): Set<string> {
+  const hosts = urlHosts();
+  for (const domain of env().DOMAINS) hosts.add(domain.name);
+  return hosts;
 }
 
 /** This machine's interface addresses (read per call: a container may get its address late). */
