@@ -130,12 +130,6 @@ export function postCdnBase(post: Omit<LinkedPost, "code">): string {
   return domain?.kind === "instance" && domain.serves.includes("files") ? `${domain.origin}/cdn` : env().cdnUrl;
 }
 
-/** The base of an account's short links: its default domain's `/s` when that serves links, else SHORT_URL. */
-export function shortLinkBase(user: DomainUser | null): string {
-  const domain = chosenDomain(null, user);
-  return domain?.kind === "instance" && domain.serves.includes("links") ? `${domain.origin}/s` : env().shortUrl;
-}
-
 /** The origin of share pages on `shareUrl`'s domain when it is one of DOMAINS (oEmbed discovery there), else PUBLIC_URL. */
 export function pagesOrigin(shareUrl: string): string {
   const name = domainName(new URL(shareUrl).host);
