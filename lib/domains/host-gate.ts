@@ -30,9 +30,14 @@ function surfaceOf(path: string): DomainServes | null {
   return PAGES.test(path) ? "pages" : null;
 }
 
+const PLAIN_HOST = /^([a-z0-9-]+(?:\.[a-z0-9-]+)*)\.?(?::\d{1,5})?$/i;
+
 /** The host name of a Host header value (no port, lower case), or null when it has none. */
 export function hostOfHeader(hostHeader: string | undefined): string | null {
   if (!hostHeader) return null;
+  // The usual `name` or `name:port`, without the URL parser (this runs on every request).
+  const plain = PLAIN_HOST.exec(hostHeader);
+  if (plain) return plain[1].toLowerCase();
   try {
     return bareHost(new URL(`http://${hostHeader}`).hostname) || null;
   } catch {

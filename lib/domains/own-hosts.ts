@@ -9,7 +9,7 @@
  */
 import { BlockList, isIP } from "node:net";
 import { networkInterfaces } from "node:os";
-import { env } from "@/lib/config/env";
+import { type Env, env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 
 const LOCAL = new BlockList();
@@ -36,19 +36,35 @@ const hostOf = (url: string): string | null => {
   }
 };
 
+/** Worked out once per configuration (env() keeps one object until a setting changes): the host check asks on every request. */
+const urlHostsOf = new WeakMap<Env, Set<string>>();
+
 /** The host names of every URL the instance is configured with. */
 function urlHosts(): Set<string> {
   const e = env();
-  return new Set([e.PUBLIC_URL, e.apiUrl, e.relayUrl, e.cdnUrl, e.shareUrl, e.shortUrl].map(hostOf).filter((h): h is string => h !== null));
+  let hosts = urlHostsOf.get(e);
+  if (!hosts) {
+    hosts = new Set(
+      [e.PUBLIC_URL, e.apiUrl, e.relayUrl, e.cdnUrl, e.shareUrl, e.shortUrl].map(hostOf).filter((h): h is string => h !== null),
+    );
+    urlHostsOf.set(e, hosts);
+  }
+  return hosts;
 }
 
 /** Whether `host` is the host of one of the configured URLs (PUBLIC_URL, the API, Relay, CDN, share and short hosts). */
 export const configuredUrlHost = (host: string): boolean => urlHosts().has(bareHost(host));
 
+const configuredHostsOf = new WeakMap<Env, Set<string>>();
+
 /** The configured URLs' hosts and the other domains the operator lists (DOMAINS, docs/domains.md). */
 function configuredHosts(): Set<string> {
-  const hosts = urlHosts();
-  for (const domain of env().DOMAINS) hosts.add(domain.name);
+  const e = env();
+  let hosts = configuredHostsOf.get(e);
+  if (!hosts) {
+    hosts = new Set([...urlHosts(), ...e.DOMAINS.map((d) => d.name)]);
+    configuredHostsOf.set(e, hosts);
+  }
   return hosts;
 }
 

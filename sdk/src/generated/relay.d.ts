@@ -6578,7 +6578,7 @@ export interface operations {
                 "upload-defer-length"?: string;
                 /** @description Size of the file in bytes (required; over the plan's file cap: 413). Reserved from the weekly quota until the upload ends. */
                 "upload-length": string;
-                /** @description tus metadata, `key base64value` pairs: `filename`, and POST /upload's `post-privacy`, `include-metadata`, `priority`, `post-type`; `folder` (a folder id or name, found or created now; docs/folders.md); `post` (a share code) appends to that post instead. */
+                /** @description tus metadata, `key base64value` pairs: `filename`, and POST /upload's `post-privacy`, `include-metadata`, `priority`, `post-type`; `folder` (a folder id or name, found or created now; docs/folders.md); `domain` (as POST /upload's `x-mediahost-domain`, checked now; docs/domains.md); `post` (a share code) appends to that post instead. */
                 "upload-metadata"?: string;
             };
             path?: never;
@@ -7112,6 +7112,8 @@ export interface operations {
                 "post-type"?: string;
                 /** @description `true` (default): videos ask for adaptive streaming, which spends priority minutes; `false`: standard delivery (docs/uploads.md). */
                 priority?: string;
+                /** @description One of GET /domains: the posts' share and file links are built on it (docs/domains.md); another name is 400. Read only while the operator lists DOMAINS; absent: the account's default domain. */
+                "x-mediahost-domain"?: string;
             };
             path?: never;
             cookie?: never;
