@@ -53,7 +53,10 @@ export const LAYERS = [
     ],
   ],
   ["presenters", ["lib/presenters/"]],
-  ["domain", ["lib/audit/", "lib/folders/", "lib/posts/", "lib/settings/", "lib/tags/", "lib/users/", "lib/sessions/", "lib/usage/"]],
+  [
+    "domain",
+    ["lib/audit/", "lib/domains/", "lib/folders/", "lib/posts/", "lib/settings/", "lib/tags/", "lib/users/", "lib/sessions/", "lib/usage/"],
+  ],
   [
     "services",
     [

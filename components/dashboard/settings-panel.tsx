@@ -16,6 +16,7 @@ import { DeleteAccountForm, DownloadData } from "./leave-forms";
 import { LinkDomainProof } from "./link-domain-proof";
 import { PasswordForm } from "./password-form";
 import { UploadPrivacyForm } from "./upload-privacy-form";
+import { DefaultDomainForm } from "./default-domain-form";
 import { PasskeySettings, TwoFactorSettings } from "./sign-in-factors";
 import { sendFiles } from "./upload";
 import { Field } from "@/components/field";
@@ -333,6 +334,7 @@ export function SettingsPanel({ first }: { first?: FirstAccount }) {
       {first && (
         <Section title="Uploads">
           <UploadPrivacyForm initial={first.uploadPrivacy} />
+          <DefaultDomainForm initial={first.domains} />
         </Section>
       )}
       {first && (

@@ -97,6 +97,18 @@ export function UploaderSetupPanel({ setup, appName }: { setup: UploaderSetup; a
               </button>
             </div>
             <p className={muted}>The second file is ShareX&apos;s URL shortener: it turns a URL into a short link of this site.</p>
+            {setup.sharexDomains.length > 0 && (
+              <>
+                <p className={muted}>Or an uploader whose links are built on one of this site&apos;s other domains:</p>
+                <div className="flex flex-wrap gap-2">
+                  {setup.sharexDomains.map((d) => (
+                    <button key={d.domain} type="button" className={secondaryButton} onClick={() => downloadSxcu(d.config, d.fileName)}>
+                      Download for {d.domain}
+                    </button>
+                  ))}
+                </div>
+              </>
+            )}
           </>
         )}
         {tab === "Flameshot" && (

@@ -10,6 +10,7 @@
  */
 import { env, type UploadFiles } from "@/lib/config/env";
 import { DomainError } from "@/lib/errors";
+import { DOMAIN_HEADER } from "@/lib/domains/domains";
 
 export interface UploaderUrls {
   /** `{base_url}` of the API: uploads go to `${apiUrl}/upload`. */
@@ -25,6 +26,8 @@ export interface ClientConfigOptions {
   urls?: UploaderUrls;
   /** Which files the service takes (UPLOAD_FILES); defaults to the running configuration's. */
   uploadFiles?: UploadFiles;
+  /** A domain of DOMAINS the uploads choose (`x-mediahost-domain`, docs/domains.md); absent: the account's default. */
+  domain?: string;
 }
 
 /**
@@ -111,11 +114,11 @@ export function sharexConfig(key: string, options: ClientConfigOptions = {}): Sh
   const urls = options.urls ?? defaultUrls();
   return {
     Version: SHAREX_VERSION,
-    Name: uploaderName(urls, options.appName),
+    Name: options.domain ? `${options.domain} (${options.appName ?? hostOf(urls.publicUrl)})` : uploaderName(urls, options.appName),
     DestinationType: sharexDestinations(options.uploadFiles ?? env().UPLOAD_FILES),
     RequestMethod: "POST",
     RequestURL: `${urls.apiUrl}/upload`,
-    Headers: { "api-key": apiKey, "post-privacy": UPLOAD_PRIVACY },
+    Headers: { "api-key": apiKey, "post-privacy": UPLOAD_PRIVACY, ...(options.domain ? { [DOMAIN_HEADER]: options.domain } : {}) },
     Body: "MultipartFormData",
     FileFormName: "file",
     // The share page: it unfurls in chat; the direct file stays available as the thumbnail.

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { parseBytes } from "@/lib/plans";
 import { isPrivacy, PRIVACY_CHOICES, type Privacy } from "@/lib/types/privacy";
+import { parseDomains } from "./domains";
 import { optionalInt } from "./env-fields";
 import { type Environment, forgetMergedSource, settingsSource, storedVersion } from "./stored-settings";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy";
@@ -116,6 +117,15 @@ const schema = z.object({
   CDN_URL: optional,
   SHARE_URL: optional,
   SHORT_URL: optional,
+  /** The other host names the instance answers on, and what each serves (domains.ts, docs/domains.md); unset: none. */
+  DOMAINS: optional.transform((v, ctx) => {
+    try {
+      return v ? parseDomains(v) : [];
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+      return z.NEVER;
+    }
+  }),
   DATA_DIR: optional,
   DATABASE_URL: optional,
   DATABASE_POOL_SIZE: optionalInt(1),

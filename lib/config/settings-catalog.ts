@@ -11,6 +11,7 @@
  * environment always wins and shows as locked.
  */
 import { PLAN_DEFAULTS, PLAN_SETTING_FIELDS, PLANS, type PlanLimits, planLimits } from "@/lib/plans";
+import { formatDomains, type InstanceDomain } from "./domains";
 import { setting } from "./env";
 
 export type SettingSection =
@@ -306,6 +307,16 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     input: { kind: "text", placeholder: "https://go.example.com" },
     runtime: true,
     check: httpUrl("SHORT_URL"),
+  },
+  {
+    name: "DOMAINS",
+    section: "links",
+    label: "Other domains",
+    help: "Host names this instance also answers on, each serving all, or pages, files and links joined with +, such as img.example.com, cdn.example.com=files. Set, a request on any other name gets 404 (docs/domains.md).",
+    defaultText: "none",
+    input: { kind: "text", placeholder: "img.example.com, cdn.example.com=files" },
+    runtime: true,
+    check: envRule("DOMAINS", (parsed) => formatDomains(parsed as InstanceDomain[])),
   },
   {
     name: "SHARED_CACHE_SECONDS",

@@ -14,7 +14,7 @@ import { afterPosition, keysetPage, newestFirst, type Page, type Position } from
 import { DomainError } from "@/lib/errors";
 import { isUniqueViolation } from "@/lib/prisma-support";
 import { counterStore, VIEW_DEDUP } from "@/lib/ratelimit";
-import { bareHost, isLinkDomainHost, isOwnHost } from "./own-hosts";
+import { bareHost, isLinkDomainHost, isOwnHost } from "@/lib/domains/own-hosts";
 import { recordVisit } from "./visits";
 
 export interface LinkRecord {
@@ -51,7 +51,7 @@ export const shortUrlOf = (code: string): string => `${env().shortUrl}/${code}`;
 
 /**
  * Whether a target leads to a short link of this instance: `/s/` on any host name it answers
- * (own-hosts.ts: the server answers `/s/{code}` on every name), and SHORT_URL's path on
+ * (lib/domains/own-hosts.ts: the server answers `/s/{code}` on every name), and SHORT_URL's path on
  * SHORT_URL's host (a proxy there maps it onto `/s/`; at the root, every path).
  */
 function leadsToShortLink(url: URL, ownHost: (hostname: string) => boolean): boolean {

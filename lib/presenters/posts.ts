@@ -4,8 +4,7 @@
  * areas (lib/routes/table/posts.ts, media.ts).
  */
 import { z } from "zod";
-import { activeLinkDomain } from "@/lib/users/link-domain-proof";
-import { env } from "@/lib/config/env";
+import { postCdnBase, postShareUrl } from "@/lib/domains/domains";
 import { SIGNED_URL_TTL_SECONDS, signPath } from "@/lib/crypto/signing";
 import { postOnAdaptiveDelivery } from "@/lib/posts/adaptive";
 import { isGated } from "@/lib/posts/expiry-rules";
@@ -130,8 +129,8 @@ type StreamState = (typeof STREAM_STATES)[number];
 const streamState = (v: string | null): StreamState | null =>
   (STREAM_STATES as readonly string[]).includes(v ?? "") ? (v as StreamState) : null;
 
-function cdnUrl(path: string, signed: boolean, now: number, postExpiresAt: Date | null): string {
-  const base = `${env().cdnUrl}/${path}`;
+function cdnUrl(cdnBase: string, path: string, signed: boolean, now: number, postExpiresAt: Date | null): string {
+  const base = `${cdnBase}/${path}`;
   if (!signed) return base;
   // Never valid past the post's own expiry (docs/expiry.md).
   const ttlEnd = Math.floor(now / 1000) + SIGNED_URL_TTL_SECONDS;
@@ -140,11 +139,12 @@ function cdnUrl(path: string, signed: boolean, now: number, postExpiresAt: Date 
   return `${base}?${query}`;
 }
 
-/** `https://{link domain}/{code}` when the author set one, else the share page. */
-export function shareUrl(post: Pick<PostRecord, "code" | "user">): string {
-  // Only a proven link domain (issue 27): a pending claim keeps the share host.
-  const domain = activeLinkDomain(post.user);
-  return domain ? `https://${domain}/${post.code}` : `${env().shareUrl}/${post.code}`;
+/**
+ * The share page on the post's domain (docs/domains.md); else `https://{link domain}/{code}`
+ * when the author proved one (a pending claim keeps the share host, issue 27), else the share page.
+ */
+export function shareUrl(post: Pick<PostRecord, "code" | "domain" | "user">): string {
+  return postShareUrl(post);
 }
 
 export interface PostViewOptions {
@@ -177,7 +177,8 @@ function renditionsOf(
 export function fileView(post: PostRecord, file: PostRecord["files"][number], now: number, owner = false): z.infer<typeof FileObject> {
   // View-limited and password-protected posts hand out signed links only (docs/expiry.md).
   const signed = isHidden(post) || isGated(post);
-  const url = (path: string) => cdnUrl(path, signed, now, post.expiresAt);
+  const cdnBase = postCdnBase(post);
+  const url = (path: string) => cdnUrl(cdnBase, path, signed, now, post.expiresAt);
   const offered = renditionsOf(post, file, url);
   const renditions = offered.map(({ width, url }) => ({ width, url }));
   // A grid-sized preview (640 or narrower), as before the wider widths existed (docs/renditions.md).

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { activeLinkDomain, proofRecordName, proofRecordValue } from "@/lib/users/link-domain-proof";
 import { env } from "@/lib/config/env";
+import type { OfferedDomainList } from "@/lib/domains/domains";
 import { planLimits } from "@/lib/plans";
 import type { UsageHistory } from "@/lib/usage/history";
 import { nextPriorityReset } from "@/lib/usage/priority";
@@ -52,6 +53,7 @@ export const OwnAccount = Profile.extend({
     .object({ name: z.string(), value: z.string() })
     .nullable()
     .describe("The TXT record that proves the link domain (docs/link-domains.md); null without one"),
+  default_domain: z.string().nullable().describe("The domain new links are built on (docs/domains.md); null: the instance's default"),
   suspended: z.boolean(),
   key_has_uploads_access: z.boolean(),
   limits: z
@@ -72,6 +74,27 @@ export const OwnAccount = Profile.extend({
     request_bytes: z.number().int().describe("Largest upload request"),
   }),
 }).meta({ id: "OwnAccount" });
+
+export const Domain = z
+  .object({
+    name: z.string().describe("The value of x-mediahost-domain and default_domain"),
+    kind: z
+      .enum(["main", "instance", "link_domain"])
+      .describe("main: this instance's own name; instance: one the operator lists; link_domain: the caller's proven link domain"),
+    serves: z.array(z.enum(["pages", "files", "links"])).describe("The links built on it: share pages, file URLs, short links"),
+    default: z.boolean().describe("The one links are built on when an upload names none"),
+  })
+  .meta({ id: "Domain" });
+
+/** GET /domains (docs/domains.md). */
+export const DomainList = z.object({ domains: z.array(Domain), default_domain: z.string().nullable() });
+
+export function domainListView(list: OfferedDomainList): z.infer<typeof DomainList> {
+  return {
+    domains: list.domains.map((d) => ({ name: d.name, kind: d.kind, serves: [...d.serves], default: d.name === list.inUse })),
+    default_domain: list.defaultDomain,
+  };
+}
 
 /** GET /users/{id}: the caller's own account for `@me` (or its own id), else a profile. */
 export const GetUserReply = z.union([OwnAccount, Profile]);
@@ -145,6 +168,7 @@ export function ownAccount(record: OwnAccountRecord, keyHasGalleryAccess: boolea
     link_domain_proof: record.user.linkDomain
       ? { name: proofRecordName(record.user.linkDomain), value: proofRecordValue(record.user.id, record.user.linkDomain) }
       : null,
+    default_domain: record.user.defaultDomain,
     suspended: record.user.suspended,
     key_has_uploads_access: keyHasGalleryAccess,
     limits: {

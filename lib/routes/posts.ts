@@ -23,6 +23,7 @@ import { fetchUrlEntries, urlFetchOptions } from "@/lib/uploads/url-fetch";
 import { publishAppend, publishUpload, postPrivacy } from "@/lib/uploads/publish";
 import { uploaderFor, type Uploader } from "@/lib/uploads/uploader";
 import { moderator, screensFiles } from "@/lib/moderation/moderator";
+import { chooseUploadDomain, DOMAIN_HEADER } from "@/lib/domains/domains";
 import { appendReply, batchView, cachedPostReply, postView, shareUrl, uploadReply } from "@/lib/presenters/posts";
 import { addPostToFolder, addToFolder, folderForUpload, folderNotFound, getFolder, removePostFromFolder } from "@/lib/folders/folders";
 import { addTagToPost, getTag, POST_TAGS_MAX, removeTagFromPost, tagNotFound } from "@/lib/tags/tags";
@@ -192,6 +193,7 @@ export async function handleUpload({ principal, request, surface }: RouteContext
   const uploader = uploaderFor(principal);
   const choices = uploadRequestOptions(request.headers, (asked) => postPrivacy(uploader, asked));
   const folderId = await uploadFolder(principal, folderHeader(request.headers));
+  choices.domain = await chooseUploadDomain(uploader.userId, request.headers.get(DOMAIN_HEADER));
   return withTempDir(async (tmpDir) => {
     const outcome = await publishUpload(uploader, surface, await receiveUpload(request, uploader, tmpDir), choices, tmpDir);
     if (folderId)

@@ -36,6 +36,10 @@ export const profileBody = z.strictObject({
   // Its size is checked when it is stored (THEME_MAX_BYTES).
   theme: z.unknown().optional().describe("Any JSON value chosen by the client; null clears it"),
   link_domain: limitedText("link_domain", LINK_DOMAIN_MAX_LENGTH).nullable().optional(),
+  default_domain: limitedText("default_domain", LINK_DOMAIN_MAX_LENGTH)
+    .nullable()
+    .optional()
+    .describe("One of GET /domains (docs/domains.md): new links are built on it; null: the instance's default"),
 });
 
 const embedText = (name: EmbedTextField) =>
@@ -89,6 +93,7 @@ export async function handleUpdateProfile({ principal, body }: RouteContext<{ bo
     bio: body.bio,
     theme: body.theme,
     linkDomain: body.link_domain,
+    defaultDomain: body.default_domain,
   });
   return ownAccountReply(principal);
 }

@@ -31,6 +31,7 @@ import {
   type ResumableUpload,
 } from "@/lib/uploads/resumable";
 import { withTempDir } from "@/lib/files/temp";
+import { chooseUploadDomain, domainName, domainsOn } from "@/lib/domains/domains";
 import { publishAppend, publishUpload, postPrivacy, type UploadChoices } from "@/lib/uploads/publish";
 import { uploaderFor, type Uploader } from "@/lib/uploads/uploader";
 import { addToFolder } from "@/lib/folders/folders";
@@ -103,6 +104,8 @@ interface Destination {
   options: UploadChoices;
   /** Upload-Metadata's `folder` (an id or name), checked like POST /upload's header. */
   folder: string | null;
+  /** Upload-Metadata's `domain`, as POST /upload's `x-mediahost-domain` (docs/domains.md). */
+  domain: string | null;
 }
 
 function destinationOf(uploader: Uploader, metadata: Map<string, string>): Destination {
@@ -115,7 +118,8 @@ function destinationOf(uploader: Uploader, metadata: Map<string, string>): Desti
   const target = metadata.get("post")?.trim() || null;
   const options = uploadRequestOptions(headers, (asked) => postPrivacy(uploader, asked));
   const folder = folderRef(metadata.get("folder"), "Upload-Metadata folder");
-  return { filename: metadata.get("filename") ?? metadata.get("name") ?? "", target, options, folder };
+  const domain = metadata.get("domain") ?? null;
+  return { filename: metadata.get("filename") ?? metadata.get("name") ?? "", target, options, folder, domain };
 }
 
 const subjectOf = (principal: Principal): string => uploaderFor(principal).account.subject;
@@ -148,6 +152,8 @@ export async function handleTusCreate({ principal, request, surface }: TusContex
   if (carriesBody) checkOffsetType(headers);
   const raw = headers.get("upload-metadata") ?? "";
   const destination = destinationOf(uploader, parseMetadata(raw));
+  // Refused now, before the bytes; a domain no longer offered when the post is read is not used (docs/domains.md).
+  await chooseUploadDomain(uploader.userId, destination.domain);
   // A post to append to must be the caller's and have room: refused now, not after the bytes.
   if (destination.target) {
     if (!hasGalleryAccess(principal)) throw new DomainError("forbidden", "This key has no gallery access.");
@@ -240,7 +246,8 @@ async function publishResumable(principal: Principal, surface: Surface, upload: 
         const target = { code: destination.target, viewer: viewerOf(principal, surface) };
         return (await publishAppend(uploader, surface, target, [file], destination.options, tmpDir)).post.code;
       }
-      const outcome = await publishUpload(uploader, surface, [file], destination.options, tmpDir);
+      const domain = destination.domain && domainsOn() ? domainName(destination.domain) : null;
+      const outcome = await publishUpload(uploader, surface, [file], { ...destination.options, domain }, tmpDir);
       if (upload.folderId) {
         await addToFolder(
           upload.folderId,

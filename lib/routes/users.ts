@@ -2,7 +2,8 @@
 import { decodeCursor, pageReply } from "@/lib/http/cursor";
 import type { RouteContext } from "@/lib/http/route";
 import { listUserPosts } from "@/lib/posts/list";
-import { ownAccount, profile, usageHistoryView } from "@/lib/presenters/users";
+import { domainListView, ownAccount, profile, usageHistoryView } from "@/lib/presenters/users";
+import { listOfferedDomains } from "@/lib/domains/domains";
 import { hasGalleryAccess } from "@/lib/types/principal";
 import { HISTORY_WINDOW_DAYS, usageHistory } from "@/lib/usage/history";
 import { getOwnAccount, getProfile } from "@/lib/users/profile";
@@ -34,4 +35,9 @@ export async function handleListUserPosts({
 
 export async function handleUsageHistory({ principal }: RouteContext) {
   return usageHistoryView(await usageHistory(principal.user.id), HISTORY_WINDOW_DAYS);
+}
+
+/** GET /domains: the domains offered to the caller and its default (docs/domains.md). */
+export async function handleListDomains({ principal }: RouteContext) {
+  return domainListView(await listOfferedDomains(principal.user.id));
 }

@@ -38,7 +38,7 @@ export function hasMalformedPath(url: string): boolean {
 export function refuseBeforeNext(
   res: ServerResponse,
   status: number,
-  type: "invalid_request" | "file_too_large" | "method_not_allowed",
+  type: "invalid_request" | "file_too_large" | "method_not_allowed" | "not_found",
   message: string,
   headers: Record<string, string> = {},
 ): void {

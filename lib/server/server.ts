@@ -29,6 +29,7 @@ import { serveWithoutRuntime, servesWithoutRuntime } from "./share-islands";
 import { staticAssets, type StaticAssets } from "./static-assets";
 import { pageInlines, type PageInlines } from "./page-inlines";
 import { answerOldLink } from "./old-links";
+import { hostVerdict, isServedHost } from "@/lib/domains/host-gate";
 
 export interface StartServerOptions {
   port: number;
@@ -253,6 +254,18 @@ function requestListener(
     const requestId = stampRequest(req, trustProxy);
     // A reply sent before the body was read must reach the client (linger.ts).
     lingerOnUnreadBody(req, res);
+    // With DOMAINS set, only this instance's names are served (docs/domains.md); a name the
+    // database knows (a link domain, an old host) is asked about below, off the await-free lanes.
+    const verdict = hostVerdict(req.headers.host, req.url ?? "/");
+    if (verdict !== "serve") {
+      res.setHeader("request-id", requestId);
+      if (verdict === "refuse") return refuseHost(res);
+      const served = isServedHost(req.headers.host);
+      ready
+        .then(async () => ((await served) ? serveWhenReady(handlers, req, res, trustProxy, dev) : refuseHost(res)))
+        .catch((error: unknown) => answerFailure(res, requestId, error));
+      return;
+    }
     const { fastLane } = handlers;
     // A read the caches answer alone is answered here, without the promise chain below,
     // once the lane exists (docs/fast-lane.md); its reply carries the request id.
@@ -265,6 +278,9 @@ function requestListener(
     ready.then(() => serveWhenReady(handlers, req, res, trustProxy, dev)).catch((error: unknown) => answerFailure(res, requestId, error));
   };
 }
+
+/** A Host this instance does not answer on (docs/domains.md). */
+const refuseHost = (res: ServerResponse): void => refuseBeforeNext(res, 404, "not_found", "This host name is not served here.");
 
 /** The fast lane first; what it leaves goes to Next, after the gates Next cannot be trusted with. */
 async function serveWhenReady(

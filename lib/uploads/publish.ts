@@ -28,6 +28,8 @@ export interface UploadChoices {
   postType: PostType;
   /** `expires-at` and `max-views` (docs/expiry.md). */
   expiry: ExpirySettings;
+  /** `x-mediahost-domain` (docs/domains.md); null or absent: the author's default domain. */
+  domain?: string | null;
 }
 
 /**

@@ -47,6 +47,8 @@ export interface UploadOptions {
   privacy: Privacy;
   /** The `expires-at` and `max-views` headers (docs/expiry.md). */
   expiry?: ExpirySettings;
+  /** The domain the `x-mediahost-domain` header chose (docs/domains.md); absent: the author's default. */
+  domain?: string | null;
   keepMetadata: boolean;
   postType: PostType;
   tmpDir: string;
@@ -105,7 +107,7 @@ export async function uploadPosts(uploader: Uploader, files: readonly SniffedFil
         options.privacy,
         stored,
         await streamsVideos(stored, uploader, options.priority),
-        options.expiry ?? {},
+        options,
       );
     } catch (error) {
       await discardStored(stored);
@@ -134,7 +136,7 @@ async function writePost(
   privacy: Privacy,
   stored: StoredFile[],
   priority: boolean,
-  expiry: ExpirySettings,
+  { expiry = {}, domain = null }: Pick<UploadOptions, "expiry" | "domain">,
 ): Promise<{ post: PostRecord; jobIds: string[] }> {
   const names = new Set<string>();
   const files = stored.map((f, i) => {
@@ -161,6 +163,7 @@ async function writePost(
             sortName: sortNameOf(null, files[0].name),
             expiresAt: expiry.expiresAt ?? null,
             maxViews: expiry.maxViews ?? null,
+            domain,
             // On adaptive delivery from the upload on, while the stream is built (lib/posts/adaptive.ts).
             priority: postOnAdaptiveDelivery(files),
           },

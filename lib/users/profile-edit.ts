@@ -1,5 +1,6 @@
 /** Relay PATCH /users/@me (docs/profiles.md): the request schema checks lengths; here values are normalised and the database rules applied. */
 import { db } from "@/lib/db/client";
+import { checkDefaultDomain } from "@/lib/domains/domains";
 import { DomainError } from "@/lib/errors";
 import { isUniqueViolation } from "@/lib/prisma-support";
 import { normalizeLinkDomain } from "./link-domain";
@@ -15,6 +16,8 @@ export interface ProfileChanges {
   /** Undefined leaves the theme alone; null clears it. */
   theme?: unknown;
   linkDomain?: string | null;
+  /** One of the domains offered to the account (docs/domains.md); null goes back to the default. */
+  defaultDomain?: string | null;
 }
 
 interface UserUpdate {
@@ -24,6 +27,7 @@ interface UserUpdate {
   linkDomain?: string | null;
   linkDomainVerifiedAt?: null;
   provenLinkDomain?: null;
+  defaultDomain?: string | null;
 }
 
 const cleared = (value: string | null | undefined): string | null | undefined =>
@@ -55,6 +59,7 @@ export async function updateProfile(userId: string, changes: ProfileChanges): Pr
       data.provenLinkDomain = null;
     }
   }
+  if (changes.defaultDomain !== undefined) data.defaultDomain = await checkDefaultDomain(userId, changes.defaultDomain);
   if (Object.keys(data).length === 0) return;
   try {
     await db().user.update({ where: { id: userId }, data });

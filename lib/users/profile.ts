@@ -26,6 +26,8 @@ export interface UserRecord {
   linkDomain: string | null;
   /** Null: pending (lib/users/link-domain-proof.ts). */
   linkDomainVerifiedAt: Date | null;
+  /** The domain new links are built on (docs/domains.md); null: the instance's default. */
+  defaultDomain: string | null;
   quotaOverride: bigint | null;
   priorityMinutes: number | null;
   followerCount: number;

@@ -7,6 +7,7 @@
  */
 import { displayTitle as titleOrFileName } from "@/lib/presenters/title";
 import { env } from "@/lib/config/env";
+import { pagesOrigin } from "@/lib/domains/domains";
 import { isShareCode } from "@/lib/posts/codes";
 import type { EmbedText } from "@/lib/embeds/template";
 import { profileUrl } from "./profile";
@@ -33,9 +34,9 @@ export interface OEmbed {
   cache_age?: number;
 }
 
-/** The discovery URL placed in the share page's <head>. */
+/** The discovery URL placed in the share page's <head>: on the share URL's domain when that is one of DOMAINS (docs/domains.md). */
 export function oembedUrl(shareUrl: string): string {
-  return `${env().PUBLIC_URL}${OEMBED_PATH}?url=${encodeURIComponent(shareUrl)}&format=json`;
+  return `${pagesOrigin(shareUrl)}${OEMBED_PATH}?url=${encodeURIComponent(shareUrl)}&format=json`;
 }
 
 /**

@@ -18,7 +18,7 @@ const clients = new Map<string, Db>();
 /** Calls run one at a time: each makes the server's client the process-wide `db()` while it runs. */
 let queue: Promise<unknown> = Promise.resolve();
 
-async function onServerDatabase<T>(server: Pick<TestServer, "env">, work: () => Promise<T>): Promise<T> {
+export async function onServerDatabase<T>(server: Pick<TestServer, "env">, work: () => Promise<T>): Promise<T> {
   const { createDb, setDb } = await import("@/lib/db/client");
   const { databaseConfig } = await import("@/lib/db/config");
   const config = databaseConfig(server.env);

@@ -30,6 +30,10 @@ export const UPLOAD_HEADERS = {
     description:
       "A folder of the uploader's, by id or name (percent-encoded UTF-8), created (private) when no folder has that name; the posts go in it (docs/folders.md). Ignored for team keys.",
   },
+  "x-mediahost-domain": {
+    description:
+      "One of GET /domains: the posts' share and file links are built on it (docs/domains.md); another name is 400. Read only while the operator lists DOMAINS; absent: the account's default domain.",
+  },
 } as const;
 
 /** The file parts of a guest's upload (docs/guest-uploads.md). */

@@ -41,7 +41,7 @@ const tusCreate = defineRoute({
     },
     "upload-metadata": {
       description:
-        "tus metadata, `key base64value` pairs: `filename`, and POST /upload's `post-privacy`, `include-metadata`, `priority`, `post-type`; `folder` (a folder id or name, found or created now; docs/folders.md); `post` (a share code) appends to that post instead.",
+        "tus metadata, `key base64value` pairs: `filename`, and POST /upload's `post-privacy`, `include-metadata`, `priority`, `post-type`; `folder` (a folder id or name, found or created now; docs/folders.md); `domain` (as POST /upload's `x-mediahost-domain`, checked now; docs/domains.md); `post` (a share code) appends to that post instead.",
     },
     folder: {
       description:

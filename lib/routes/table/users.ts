@@ -1,9 +1,9 @@
 /** Users: profiles, their posts, upload history (API and Relay). */
 import { defineRoute } from "@/lib/http/route";
 import { PostPage } from "@/lib/presenters/posts";
-import { GetUserReply, UsageHistoryReply } from "@/lib/presenters/users";
+import { DomainList, GetUserReply, UsageHistoryReply } from "@/lib/presenters/users";
 import { idParam, pageQuery } from "@/lib/routes/params";
-import { handleGetUser, handleListUserPosts, handleUsageHistory } from "@/lib/routes/users";
+import { handleGetUser, handleListDomains, handleListUserPosts, handleUsageHistory } from "@/lib/routes/users";
 import { BOTH } from "./shared";
 
 const getUser = defineRoute({
@@ -40,4 +40,14 @@ const usageHistory = defineRoute({
   handler: handleUsageHistory,
 });
 
-export const userRoutes = [getUser, userPosts, usageHistory];
+const listDomains = defineRoute({
+  id: "listDomains",
+  method: "GET",
+  path: "/domains",
+  surfaces: BOTH,
+  summary: "The domains the caller may build links on (the x-mediahost-domain upload header, default_domain; docs/domains.md)",
+  response: DomainList,
+  handler: handleListDomains,
+});
+
+export const userRoutes = [getUser, userPosts, usageHistory, listDomains];

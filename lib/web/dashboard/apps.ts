@@ -15,6 +15,7 @@ import {
   type SharexConfig,
   type SharexLinksConfig,
 } from "@/lib/apps/client-config";
+import { env } from "@/lib/config/env";
 
 export interface AppView {
   id: string;
@@ -35,6 +36,8 @@ export interface UploaderSetup {
   /** ShareX's URL shortener: a second .sxcu, since one custom uploader has one request (docs/short-links.md). */
   sharexLinksFileName: string;
   sharexLinks: SharexLinksConfig;
+  /** One ShareX uploader per domain the operator lists (docs/domains.md): its uploads' links are built on it. */
+  sharexDomains: { domain: string; fileName: string; config: SharexConfig }[];
   chatterino: ChatterinoConfig;
   flameshot: string;
   curl: string;
@@ -74,6 +77,11 @@ export function uploaderSetup(key: string, appName: string): UploaderSetup {
     sharex: sharexConfig(key, { appName }),
     sharexLinksFileName: sxcuName(appName, "-links"),
     sharexLinks: sharexLinksConfig(key, { appName }),
+    sharexDomains: env().DOMAINS.map(({ name }) => ({
+      domain: name,
+      fileName: sxcuName(appName, `-${name.replace(/[^a-z0-9]+/g, "-")}`),
+      config: sharexConfig(key, { appName, domain: name }),
+    })),
     chatterino: chatterinoConfig(key, { appName }),
     flameshot: flameshotScript(key, { appName }).script,
     curl: curlCommand(key, { appName }),

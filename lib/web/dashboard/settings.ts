@@ -5,7 +5,8 @@
  * `handleGetUser` for `@me`): a web session has full access, so gallery access is true.
  */
 import type { z } from "zod";
-import { ownAccount, type OwnAccount } from "@/lib/presenters/users";
+import { type DomainList, domainListView, ownAccount, type OwnAccount } from "@/lib/presenters/users";
+import { listOfferedDomains } from "@/lib/domains/domains";
 import { getOwnAccount } from "@/lib/users/profile";
 import { uploadPrivacyOf, type UploadPrivacy } from "@/lib/users/upload-privacy";
 import { env } from "@/lib/config/env";
@@ -29,16 +30,24 @@ export interface FirstAccount {
   /** What the account's web and share-sheet uploads get, and the operator's default beside it. */
   uploadPrivacy: UploadPrivacy & { operatorDefault: UploadPrivacy["privacy"] };
   embed: EmbedSettings;
+  /** The domains offered to the account and the one in use (docs/domains.md). */
+  domains: z.output<typeof DomainList>;
 }
 
 export async function firstAccount(userId: string): Promise<FirstAccount> {
   const readAt = Date.now();
-  const [account, uploadPrivacy, style] = await Promise.all([getOwnAccount(userId), uploadPrivacyOf(userId), readEmbedStyle(userId)]);
+  const [account, uploadPrivacy, style, domains] = await Promise.all([
+    getOwnAccount(userId),
+    uploadPrivacyOf(userId),
+    readEmbedStyle(userId),
+    listOfferedDomains(userId),
+  ]);
   const e = env();
   return {
     account: ownAccount(account, true),
     readAt,
     uploadPrivacy: { ...uploadPrivacy, operatorDefault: e.DEFAULT_UPLOAD_PRIVACY },
     embed: { style, operator: operatorTemplates(), siteName: e.SITE_NAME, color: e.EMBED_COLOR, shareUrl: e.shareUrl },
+    domains: domainListView(domains),
   };
 }

@@ -38,6 +38,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The domains the caller may build links on (the x-mediahost-domain upload header, default_domain; docs/domains.md) */
+        get: operations["listDomains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/folders": {
         parameters: {
             query?: never;
@@ -531,6 +548,19 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Domain: {
+            /** @description The one links are built on when an upload names none */
+            default: boolean;
+            /**
+             * @description main: this instance's own name; instance: one the operator lists; link_domain: the caller's proven link domain
+             * @enum {string}
+             */
+            kind: "main" | "instance" | "link_domain";
+            /** @description The value of x-mediahost-domain and default_domain */
+            name: string;
+            /** @description The links built on it: share pages, file URLs, short links */
+            serves: ("pages" | "files" | "links")[];
+        };
         Error: {
             error: {
                 message: string;
@@ -682,6 +712,8 @@ export interface components {
             bug_hunter_tier: number;
             /** @description ISO 8601 UTC timestamp */
             created_at: string;
+            /** @description The domain new links are built on (docs/domains.md); null: the instance's default */
+            default_domain: string | null;
             email: string | null;
             follower_count: number;
             following: boolean;
@@ -1062,6 +1094,74 @@ export interface operations {
             };
             /** @description Error */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        default_domain: string | null;
+                        domains: components["schemas"]["Domain"][];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3273,7 +3373,7 @@ export interface operations {
                 "upload-defer-length"?: string;
                 /** @description Size of the file in bytes (required; over the plan's file cap: 413). Reserved from the weekly quota until the upload ends. */
                 "upload-length": string;
-                /** @description tus metadata, `key base64value` pairs: `filename`, and POST /upload's `post-privacy`, `include-metadata`, `priority`, `post-type`; `folder` (a folder id or name, found or created now; docs/folders.md); `post` (a share code) appends to that post instead. */
+                /** @description tus metadata, `key base64value` pairs: `filename`, and POST /upload's `post-privacy`, `include-metadata`, `priority`, `post-type`; `folder` (a folder id or name, found or created now; docs/folders.md); `domain` (as POST /upload's `x-mediahost-domain`, checked now; docs/domains.md); `post` (a share code) appends to that post instead. */
                 "upload-metadata"?: string;
             };
             path?: never;
@@ -3807,6 +3907,8 @@ export interface operations {
                 "post-type"?: string;
                 /** @description `true` (default): videos ask for adaptive streaming, which spends priority minutes; `false`: standard delivery (docs/uploads.md). */
                 priority?: string;
+                /** @description One of GET /domains: the posts' share and file links are built on it (docs/domains.md); another name is 400. Read only while the operator lists DOMAINS; absent: the account's default domain. */
+                "x-mediahost-domain"?: string;
             };
             path?: never;
             cookie?: never;

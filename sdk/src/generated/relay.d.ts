@@ -347,6 +347,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The domains the caller may build links on (the x-mediahost-domain upload header, default_domain; docs/domains.md) */
+        get: operations["listDomains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/folders": {
         parameters: {
             query?: never;
@@ -1214,6 +1231,19 @@ export interface components {
             liked: boolean;
             user: components["schemas"]["UserRef"];
         };
+        Domain: {
+            /** @description The one links are built on when an upload names none */
+            default: boolean;
+            /**
+             * @description main: this instance's own name; instance: one the operator lists; link_domain: the caller's proven link domain
+             * @enum {string}
+             */
+            kind: "main" | "instance" | "link_domain";
+            /** @description The value of x-mediahost-domain and default_domain */
+            name: string;
+            /** @description The links built on it: share pages, file URLs, short links */
+            serves: ("pages" | "files" | "links")[];
+        };
         EmbedStyle: {
             /** @description The author line (oEmbed's author_name), with template variables such as {file.name} (docs/embeds.md); null: the operator's default */
             author: string | null;
@@ -1371,6 +1401,8 @@ export interface components {
             bug_hunter_tier: number;
             /** @description ISO 8601 UTC timestamp */
             created_at: string;
+            /** @description The domain new links are built on (docs/domains.md); null: the instance's default */
+            default_domain: string | null;
             email: string | null;
             follower_count: number;
             following: boolean;
@@ -3428,6 +3460,74 @@ export interface operations {
                 content: {
                     "application/json": {
                         posts: components["schemas"]["Post"][];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        default_domain: string | null;
+                        domains: components["schemas"]["Domain"][];
                     };
                 };
             };
@@ -6514,7 +6614,7 @@ export interface operations {
                 "upload-defer-length"?: string;
                 /** @description Size of the file in bytes (required; over the plan's file cap: 413). Reserved from the weekly quota until the upload ends. */
                 "upload-length": string;
-                /** @description tus metadata, `key base64value` pairs: `filename`, and POST /upload's `post-privacy`, `include-metadata`, `priority`, `post-type`; `folder` (a folder id or name, found or created now; docs/folders.md); `post` (a share code) appends to that post instead. */
+                /** @description tus metadata, `key base64value` pairs: `filename`, and POST /upload's `post-privacy`, `include-metadata`, `priority`, `post-type`; `folder` (a folder id or name, found or created now; docs/folders.md); `domain` (as POST /upload's `x-mediahost-domain`, checked now; docs/domains.md); `post` (a share code) appends to that post instead. */
                 "upload-metadata"?: string;
             };
             path?: never;
@@ -7048,6 +7148,8 @@ export interface operations {
                 "post-type"?: string;
                 /** @description `true` (default): videos ask for adaptive streaming, which spends priority minutes; `false`: standard delivery (docs/uploads.md). */
                 priority?: string;
+                /** @description One of GET /domains: the posts' share and file links are built on it (docs/domains.md); another name is 400. Read only while the operator lists DOMAINS; absent: the account's default domain. */
+                "x-mediahost-domain"?: string;
             };
             path?: never;
             cookie?: never;
@@ -8046,6 +8148,8 @@ export interface operations {
             content: {
                 "application/json": {
                     bio?: string | null;
+                    /** @description One of GET /domains (docs/domains.md): new links are built on it; null: the instance's default */
+                    default_domain?: string | null;
                     link_domain?: string | null;
                     nickname?: string | null;
                     /** @description Any JSON value chosen by the client; null clears it */

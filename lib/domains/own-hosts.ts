@@ -2,14 +2,14 @@
  * Hosts this instance answers itself (issue 39 §4, docs/short-links.md): a short link whose
  * target is one of them could lead back to `/s/` and loop, or hide where it goes. The server
  * answers `/s/{code}` on any Host, so "ours" is every name it is configured with (PUBLIC_URL,
- * the API, Relay, CDN, share and short hosts), every loopback and unspecified address in any
+ * the API, Relay, CDN, share and short hosts, the listed DOMAINS), every loopback and unspecified address in any
  * spelling (`localhost`, `127.x`, `0.0.0.0`, `[::1]`, `[::ffff:127.0.0.1]`), the machine's own
  * interface addresses, and the proven link domains. A name in DNS that points here is not
  * seen; the redirect's loop guard (links.ts) stops such a chain when it comes back.
  */
 import { BlockList, isIP } from "node:net";
 import { networkInterfaces } from "node:os";
-import { env } from "@/lib/config/env";
+import { type Env, env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 
 const LOCAL = new BlockList();
@@ -36,10 +36,36 @@ const hostOf = (url: string): string | null => {
   }
 };
 
+/** Worked out once per configuration (env() keeps one object until a setting changes): the host check asks on every request. */
+const urlHostsOf = new WeakMap<Env, Set<string>>();
+
 /** The host names of every URL the instance is configured with. */
+function urlHosts(): Set<string> {
+  const e = env();
+  let hosts = urlHostsOf.get(e);
+  if (!hosts) {
+    hosts = new Set(
+      [e.PUBLIC_URL, e.apiUrl, e.relayUrl, e.cdnUrl, e.shareUrl, e.shortUrl].map(hostOf).filter((h): h is string => h !== null),
+    );
+    urlHostsOf.set(e, hosts);
+  }
+  return hosts;
+}
+
+/** Whether `host` is the host of one of the configured URLs (PUBLIC_URL, the API, Relay, CDN, share and short hosts). */
+export const configuredUrlHost = (host: string): boolean => urlHosts().has(bareHost(host));
+
+const configuredHostsOf = new WeakMap<Env, Set<string>>();
+
+/** The configured URLs' hosts and the other domains the operator lists (DOMAINS, docs/domains.md). */
 function configuredHosts(): Set<string> {
   const e = env();
-  return new Set([e.PUBLIC_URL, e.apiUrl, e.relayUrl, e.cdnUrl, e.shareUrl, e.shortUrl].map(hostOf).filter((h): h is string => h !== null));
+  let hosts = configuredHostsOf.get(e);
+  if (!hosts) {
+    hosts = new Set([...urlHosts(), ...e.DOMAINS.map((d) => d.name)]);
+    configuredHostsOf.set(e, hosts);
+  }
+  return hosts;
 }
 
 /** This machine's interface addresses (read per call: a container may get its address late). */
