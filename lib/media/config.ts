@@ -1,8 +1,4 @@
-/**
- * Environment settings of the media layer, parsed once with zod (same `||` semantics as
- * lib/config/env.ts: an empty value means the default). Kept here rather than in the
- * global env schema so the media layer can be tested and reused on its own.
- */
+/** The media layer's settings (docs/configuration.md), kept here so the layer can be tested on its own. */
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { setting } from "@/lib/config/env";
@@ -85,7 +81,6 @@ export function parseMediaConfig(source: Record<string, string | undefined> = pr
 }
 
 let cached: MediaConfig | undefined;
-/** The media settings of this process, read on first use. */
 export function mediaConfig(): MediaConfig {
   cached ??= parseMediaConfig();
   return cached;

@@ -1,11 +1,4 @@
-/**
- * A small typed wrapper around the ffmpeg and ffprobe binaries: spawn without a shell,
- * bounded by the media limiter, a time limit (SIGTERM, then SIGKILL after a grace period),
- * abort support, `-progress pipe:1` parsing and the tail of stderr kept for errors.
- *
- * Binaries: chosen by tools.ts (FFMPEG_PATH / FFPROBE_PATH, else the system's on PATH,
- * else the static builds of @ffmpeg-installer and @ffprobe-installer).
- */
+/** ffmpeg and ffprobe runs: no shell, inside the media limiter, with a time limit and abort (docs/media.md, "Binaries"). */
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { setPriority } from "node:os";
 import type { Readable } from "node:stream";
@@ -31,7 +24,6 @@ export type FfmpegProgress = {
 export type RunOptions = {
   /** Kill the process after this long; default MEDIA_TIMEOUT_SECONDS. Counted from spawn, not from queueing. */
   timeoutMs?: number;
-  /** Abort while queued or running (the process is killed). */
   signal?: AbortSignal;
   /** ffmpeg only: called on every `-progress` report. */
   onProgress?: (progress: FfmpegProgress) => void;
@@ -60,7 +52,6 @@ export class MediaToolError extends DomainError {
 
 export const isMediaToolError = (e: unknown): e is MediaToolError => e instanceof MediaToolError;
 
-/** The binary used for `tool` (tools.ts). */
 export function binaryPath(tool: MediaTool): string {
   return mediaTools()[tool];
 }
@@ -112,10 +103,8 @@ function spawnTool(tool: MediaTool, args: string[], opts: RunOptions, keepStdout
   });
 }
 
-/** A running ffmpeg/ffprobe: no stdin, stdout and stderr piped. */
 type ToolChild = ChildProcessByStdio<null, Readable, Readable>;
 
-/** Spawns the binary without a shell, at a lower priority than the server. */
 function startChild(tool: MediaTool, args: string[]): ToolChild {
   const child = spawn(binaryPath(tool), args, { stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
   if (child.pid !== undefined) {
@@ -128,13 +117,11 @@ function startChild(tool: MediaTool, args: string[]): ToolChild {
   return child;
 }
 
-/** Why the process was told to stop, when it was. */
 type StopReason = "timeout" | "aborted";
 
 type Limits = {
   /** Set once the time limit passed or the caller aborted. */
   stopped(): StopReason | undefined;
-  /** Clears the timers and the abort listener; nothing is killed after this. */
   release(): void;
 };
 
@@ -165,13 +152,11 @@ function enforceLimits(child: ToolChild, timeoutMs: number, graceMs: number, sig
   };
 }
 
-/** What the child wrote so far, filled in as it arrives. */
 type CollectedOutput = {
   /** All of stdout when kept (ffprobe's JSON), up to STDOUT_MAX_CHARS. */
   stdout: string;
   /** True when stdout went past STDOUT_MAX_CHARS (the run then fails). */
   stdoutOverflow: boolean;
-  /** The last STDERR_TAIL_CHARS of stderr, for errors and logs. */
   stderrTail: string;
 };
 

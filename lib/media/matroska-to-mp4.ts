@@ -1,13 +1,8 @@
 /**
- * MKV → fast-start MP4 without ffmpeg, for the file a remux would only copy: one H.264 video
- * track (`V_MPEG4/ISO/AVC`, its avcC as CodecPrivate) and at most one AAC-LC audio track
- * (`A_AAC`, its AudioSpecificConfig as CodecPrivate), frames in SimpleBlocks or BlockGroups
- * without lacing. Both codecs store their frames in Matroska exactly as MP4 does (length-
- * prefixed NAL units; raw AAC frames), so the frames are copied byte for byte and only the
- * index is new: one pass reads the element headers (never a frame), the moov is built from
- * them, and a second pass writes `ftyp`, `moov`, `mdat` with the frames in the file's order.
- * What lib/media/mov-to-mp4.ts does for MOV; issue 29 §4 (the remux was most of an MKV
- * conversion's time).
+ * MKV → fast-start MP4 without ffmpeg for one H.264 track and at most one AAC-LC track, no
+ * lacing (the remux was most of an MKV conversion's time). Both codecs store frames in Matroska
+ * as MP4 does, so frames are copied byte for byte: one pass reads the element headers, a second
+ * writes `ftyp`, `moov`, `mdat`.
  *
  * Timing, which Matroska and MP4 keep differently:
  * - Matroska stores presentation times (in TimestampScale units, usually milliseconds); MP4

@@ -71,7 +71,6 @@ export async function prepareForOcr(input: Buffer, timeoutMs: number): Promise<B
     .toBuffer();
 }
 
-/** Reads the text of an encoded image (any format sharp decodes). */
 export async function readImageText(input: Buffer, opts: ReadTextOptions): Promise<ImageText> {
   const started = Date.now();
   const png = await prepareForOcr(input, opts.timeoutMs);
