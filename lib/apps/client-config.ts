@@ -19,22 +19,15 @@ export interface UploaderUrls {
 }
 
 export interface ClientConfigOptions {
-  /** Shown in the uploader's name, to tell several apps apart. */
   appName?: string;
-  /** Defaults to the URLs of the running configuration (PUBLIC_URL, API_URL). */
   urls?: UploaderUrls;
-  /** Which files the service takes (UPLOAD_FILES); defaults to the running configuration's. */
   uploadFiles?: UploadFiles;
 }
 
 /**
- * The ShareX destinations one request serves (shared/notes/clients.md): ShareX picks a
- * destination by extension alone, and sends screen recordings (.mp4, .webm) and every other
- * non-image, non-text file to the File uploader. Videos are always accepted, so the File
- * uploader is always registered (issue 38 §3: without it a ShareX user's clips never arrived);
- * a file of a kind this instance refuses then comes back as the config's ErrorMessage, which
- * names what is accepted. Text (ShareX sends it as a `.txt` file part to the same request) is
- * registered when text posts are allowed.
+ * ShareX picks a destination by extension alone and sends screen recordings to the File
+ * uploader, so that one is always registered (without it a ShareX user's clips never arrived);
+ * a refused kind comes back as the config's ErrorMessage (shared/notes/clients.md).
  */
 export function sharexDestinations(allowed: UploadFiles): string {
   const destinations = ["ImageUploader"];
@@ -195,7 +188,6 @@ printf '%s\\n' "$link"
   return { script };
 }
 
-/** A one-line curl upload with the same headers, for scripts and a quick test. */
 export function curlCommand(key: string, options: ClientConfigOptions = {}): string {
   const apiKey = checkKey(key);
   const urls = options.urls ?? defaultUrls();
