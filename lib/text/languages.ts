@@ -105,7 +105,6 @@ const SHEBANGS: ReadonlyArray<[RegExp, string]> = [
   [/\bphp\b/, "php"],
 ];
 
-/** The language of a file named `*.ext` with this content. */
 export function languageFor(ext: string, text: string): string {
   const byName = BY_EXTENSION[ext.toLowerCase()];
   if (byName && byName !== "text") return byName;
