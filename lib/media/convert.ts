@@ -54,7 +54,6 @@ export const VIDEO_GIF = { seconds: 10, fps: 15, width: 480 } as const;
 
 export const isConvertTarget = (v: string): v is ConvertTarget => (CONVERT_TARGETS as readonly string[]).includes(v);
 
-/** A still or animated image target (what convertImageBytes can produce from an image). */
 export const isImageTarget = (t: ConvertTarget): t is ImageTarget => (STILL_TARGETS as readonly string[]).includes(t);
 
 export function canConvert(source: SniffedFormat, target: ConvertTarget): boolean {
@@ -188,10 +187,9 @@ export async function convertImageBytes(input: Buffer, opts: ConvertOptions): Pr
 }
 
 /**
- * Images converted in memory have at most this many pixels in their output (all frames of an
- * animation): 16.7 megapixels, a 5K screenshot. An encoded image is never much larger than
- * its raw pixels (4 bytes each at most, here), so one output stays under ~70 MB; a
- * conversion holds the input and the output, and the media limiter bounds how many run.
+ * Output pixels (all frames) of an in-memory conversion: a 5K screenshot. An encoded image is
+ * never much larger than its raw pixels, so one output stays under ~70 MB, and the media
+ * limiter bounds how many run.
  */
 export const IN_MEMORY_PIXELS = 2 ** 24;
 
@@ -201,7 +199,6 @@ function outputPixels(meta: Metadata, target: ImageTarget): number {
   return meta.width * frameHeight * (keepsFrames(target) ? pages : 1);
 }
 
-/** renderImage's settings for a conversion of an image to `target` (from its header). */
 export async function imageConversionOptions(
   input: ImageSource,
   format: ImageFormat,
@@ -238,7 +235,6 @@ async function videoToGif(input: string, output: string, demuxer: Demuxer, clock
   return { mime, ext, size, width: w, height };
 }
 
-/** The one ffmpeg run of video → GIF, for stream `videoIndex` of the input. */
 export function videoToGifArgs(input: string, output: string, videoIndex: number, demuxer: Demuxer): string[] {
   const { seconds, fps, width } = VIDEO_GIF;
   // One pass: split the scaled frames, build a palette from one copy, map the other onto it.
@@ -271,7 +267,6 @@ async function videoToMp3(input: string, output: string, demuxer: Demuxer, clock
   return { ...convertOutputType("mp3"), size };
 }
 
-/** The one ffmpeg run of video → MP3, for stream `audioIndex` of the input. */
 export function videoToMp3Args(input: string, output: string, audioIndex: number, demuxer: Demuxer): string[] {
   return [
     ...inputArgs(input, demuxer),

@@ -15,7 +15,6 @@ export type { MediaTool } from "./tools";
 export type ToolFailure = "exit" | "timeout" | "aborted" | "spawn";
 
 export type FfmpegProgress = {
-  /** Position written so far, in seconds of output. */
   outTimeSeconds: number;
   /** True on the last report (`progress=end`). */
   done: boolean;
@@ -62,7 +61,7 @@ export const fileArg = (path: string): string => `file:${path}`;
 const STDERR_TAIL_CHARS = 4000;
 const STDOUT_MAX_CHARS = 8 * 1024 * 1024;
 const DEFAULT_KILL_GRACE_MS = 2000;
-/** ffmpeg is CPU-heavy; a lower priority keeps the web server responsive while it runs. */
+/** A lower priority keeps the web server responsive while ffmpeg runs. */
 const CHILD_NICENESS = 10;
 
 type ToolOutput = { stdout: string; stderrTail: string };

@@ -25,7 +25,6 @@ export interface Rendition {
 export interface HlsResult {
   renditions: (Rendition & { bandwidth: number; segments: number })[];
   duration: number;
-  /** Every file written into the output folder (names only), master.m3u8 included. */
   files: string[];
 }
 
@@ -33,7 +32,6 @@ export interface HlsOptions {
   /** Budget of the ffmpeg run; default max(MEDIA_TIMEOUT_SECONDS, 10 × duration). */
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** Encoder threads; default HLS_THREADS or half the cores (at least 1). */
   threads?: number;
   /** Target segment length in seconds (4–6 s). */
   segmentSeconds?: number;
@@ -123,7 +121,6 @@ interface HlsRun {
   input: string;
   outDir: string;
   videoIndex: number;
-  /** The audio stream to carry over, or null for a silent video. */
   audioIndex: number | null;
   renditions: readonly Rendition[];
   threads: number;
@@ -131,7 +128,6 @@ interface HlsRun {
   segmentSeconds: number;
 }
 
-/** ffmpeg's arguments: the source decoded once and split, then one hls output per rendition. */
 function hlsArgs(run: HlsRun): string[] {
   const split = run.renditions.map((_, i) => `[v${i}]`).join("");
   const scales = run.renditions.map((r, i) => `[v${i}]scale=${r.width}:${r.height},setsar=1[o${i}]`);
@@ -245,7 +241,6 @@ export interface MediaPlaylist {
   ended: boolean;
 }
 
-/** Reads the parts of a media playlist that checks and tests need. */
 export function parseMediaPlaylist(text: string): MediaPlaylist {
   const lines = text.split(/\r?\n/).map((l) => l.trim());
   if (lines[0] !== "#EXTM3U") throw new Error("not an M3U8 playlist");

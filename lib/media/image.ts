@@ -232,7 +232,7 @@ export function describeOutput(info: OutputInfo, format: ImageTarget, container?
 
 type FrameSize = Pick<Metadata, "width" | "height" | "pages" | "pageHeight">;
 
-/** describeImage from a header already read (opened with the same `animated` setting). */
+/** From a header opened with the same `animated` setting. */
 function describeFromHeader(meta: FrameSize, format: ImageTarget, size: number, container?: ContainerInfo | null): ImageResult {
   const pages = meta.pages ?? 1;
   const height = pages > 1 ? (meta.pageHeight ?? Math.round(meta.height / pages)) : meta.height;
@@ -282,7 +282,6 @@ function imagePipeline(input: ImageSource, o: RenderOptions): Sharp {
   return encode(img, o).timeout({ seconds: sharpSeconds(o.timeoutMs) });
 }
 
-/** Frames the output of `target` keeps: animated GIF and WebP keep them all, other targets the first. */
 export const keepsFrames = (target: ImageTarget): boolean => canAnimate(target);
 
 function encode(img: Sharp, o: RenderOptions): Sharp {

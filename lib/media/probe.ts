@@ -49,7 +49,6 @@ export type ProbeStream = {
   duration?: number;
   /** Clockwise degrees a player turns the picture: 0, 90, 180 or 270. */
   rotation: number;
-  /** Cover art (MP4/MKV attached picture) rather than a real video track. */
   attachedPic: boolean;
   tags: Record<string, string>;
 };
@@ -120,7 +119,6 @@ export function displaySize(stream: ProbeStream): { width: number; height: numbe
   return stream.rotation === 90 || stream.rotation === 270 ? { width: h, height: w } : { width: w, height: h };
 }
 
-/** Container duration, else the video track's. */
 export function durationOf(probe: ProbeResult, video?: ProbeStream): number | undefined {
   return probe.duration ?? video?.duration;
 }

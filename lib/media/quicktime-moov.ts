@@ -25,7 +25,6 @@ class NotCarried extends Error {}
 type Rule = "keep" | "drop" | ((buf: Buffer, box: Box, trak: Box) => Buffer);
 type Rules = Readonly<Record<string, Rule>>;
 
-/** Dropped wherever they appear. */
 const DROPPED: Rules = { udta: "drop", meta: "drop", uuid: "drop", free: "drop", skip: "drop" };
 
 const STBL: Rules = {

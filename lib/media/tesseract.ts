@@ -12,13 +12,11 @@ import { settingsSource, storedVersion } from "@/lib/config/stored-settings";
 export interface OcrConfig {
   /** OCR=off: the operator turned reading text off. */
   enabled: boolean;
-  /** The binary, or null when none was found. */
   path: string | null;
   language: string;
   concurrency: number;
   timeoutMs: number;
   maxBytes: number;
-  /** PATH, searched for `tesseract` and handed to it. */
   searchPath: string;
 }
 
@@ -86,7 +84,6 @@ export function ocrOffReason(config: OcrConfig = ocrConfig()): string | null {
 
 export interface TesseractVersion {
   path: string | null;
-  /** `5.3.0`, or null when it did not run. */
   version: string | null;
   error?: string;
 }
@@ -130,7 +127,6 @@ export class TesseractError extends Error {
   }
 }
 
-/** Parses `tsv` output: the header line, then one row per page, block, paragraph, line and word. */
 export function parseTesseractTsv(tsv: string): OcrWord[] {
   const words: OcrWord[] = [];
   for (const row of tsv.split("\n").slice(1)) {

@@ -23,7 +23,6 @@ export interface ToolSelectionInput {
   ffmpegPath?: string;
   ffprobePath?: string;
   source: MediaToolsSource;
-  /** The PATH to search, `:`-separated. */
   searchPath: string;
   /** The npm builds' paths, asked only when they are the answer. */
   npm: () => { ffmpeg: string; ffprobe: string };
@@ -93,7 +92,6 @@ export interface ToolVersion {
   path: string;
   /** The version word of `-version`'s first line (`5.1.9-0+deb12u1`, `N-47683-g0e8eb07980-static`), or null when it did not run. */
   version: string | null;
-  /** Why the version is null. */
   error?: string;
 }
 

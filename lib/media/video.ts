@@ -228,7 +228,7 @@ export async function verifyDecodes(video: string, duration: number, clock: JobC
   await verifyWindows(video, duration, clock, "end");
 }
 
-/** One end's window of verifyDecodes; the end's only where the video is longer than both windows. */
+/** The end's window only where the video is longer than both windows. */
 async function verifyWindows(video: string, duration: number, clock: JobClock, which: "start" | "end"): Promise<void> {
   const last = Math.max(0, duration - DECODE_CHECK_SECONDS);
   const starts = which === "start" ? [0] : last > DECODE_CHECK_SECONDS ? [last] : [];
