@@ -31,7 +31,6 @@ export interface CreateAppInput {
   galleryAccess?: boolean;
 }
 
-/** Restricts an operation to the apps of one user (the dashboard acting for its user). */
 export interface AppScope {
   userId?: string;
 }
@@ -56,9 +55,8 @@ function appName(name: string): string {
 }
 
 /**
- * Writes the owner's row first so that concurrent app creations for one user run one
- * after the other (a row lock on PostgreSQL, the write lock on SQLite); otherwise two
- * requests could both count 9 apps and both insert. Also proves the user exists.
+ * The owner's row is written first so concurrent creations for one user run one after the
+ * other; otherwise two requests could both count 9 apps and both insert.
  */
 async function lockUser(tx: Tx, userId: string): Promise<void> {
   try {
@@ -136,15 +134,11 @@ export async function regenerateApp(appId: string, scope: AppScope = {}): Promis
   return { app, key: issued.key };
 }
 
-/** Revoked ones included, oldest first. */
 export async function listApps(userId: string): Promise<AppRecord[]> {
   return db().app.findMany({ where: { userId }, select: appSelect, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
 }
 
-/**
- * The app, after checking that `key` is its current key. Used where a caller hands a key
- * back to us (uploader configurations) and we must not embed a key that would not work.
- */
+/** Uploader configurations must not embed a key that would not work. */
 export async function verifyAppKey(appId: string, key: string): Promise<AppRecord> {
   const row = await db().app.findUnique({ where: { id: appId }, select: { ...appSelect, keyHash: true } });
   if (!row) throw new DomainError("not_found", `No app '${appId}'.`);

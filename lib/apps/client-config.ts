@@ -1,12 +1,7 @@
 /**
- * Uploader configurations for an app's key, for the clients our users run
- * (shared/notes/clients.md): a ShareX custom uploader (.sxcu), Chatterino's image
- * uploader settings, and a Flameshot capture-and-upload script.
- *
- * Every config uploads as `unlisted`: these tools exist to paste a link somewhere, and
- * the API's default privacy (private) would give everyone but the uploader a 404.
- * Deletion links open a confirmation page that deletes on POST only, because chat
- * unfurlers and link prefetchers follow every link they see with a GET.
+ * Uploader configurations for an app's key (shared/notes/clients.md). They upload `unlisted`:
+ * the default, private, would give everyone but the uploader a 404. Deletion links confirm
+ * and delete on POST only: chat unfurlers follow every link with a GET.
  */
 import { env, type UploadFiles } from "@/lib/config/env";
 import { DomainError } from "@/lib/errors";
@@ -54,7 +49,6 @@ export interface SharexConfig {
 export interface ChatterinoConfig {
   request_url: string;
   form_field: string;
-  /** `Name: value;Name2: value`, Chatterino's own format. */
   extra_headers: string;
   image_link: string;
   deletion_link: string;
@@ -132,7 +126,6 @@ export function chatterinoConfig(key: string, options: ClientConfigOptions = {})
   };
 }
 
-/** Single-quotes a value for POSIX sh (a quote inside becomes '\''). */
 const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
 
 export function flameshotScript(key: string, options: ClientConfigOptions = {}): FlameshotConfig {

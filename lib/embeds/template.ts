@@ -14,7 +14,6 @@ export interface EmbedTemplates {
   description: string | null;
   site_name: string | null;
   author: string | null;
-  /** `#rrggbb`. */
   color: string | null;
 }
 
@@ -103,10 +102,7 @@ export function renderTemplate(template: string, facts: EmbedFacts): string {
   });
 }
 
-/**
- * A rendered field: null when the template is unset or renders to nothing (the default then
- * applies). One line, except the description, which keeps its line breaks (Discord shows them).
- */
+/** Null when unset or empty (the default applies). The description keeps its line breaks: Discord shows them. */
 function field(template: string | null, facts: EmbedFacts, name: EmbedTextField): string | null {
   if (template === null) return null;
   const flat = renderTemplate(template, facts).replace(CONTROL, "").replace(/\t/g, " ");

@@ -66,10 +66,6 @@ export function ownerState(tag: string, me: Owner = currentOwner()): OwnerState 
   }
 }
 
-/**
- * Whether a leftover of `tag`, last touched at `modifiedMs`, may be reclaimed: its owner is
- * dead, or it cannot be checked and the leftover is older than `orphanAgeMs`.
- */
 export function reclaimable(tag: string, modifiedMs: number, orphanAgeMs: number, now: number = Date.now()): boolean {
   const state = ownerState(tag);
   if (state === "dead") return true;

@@ -32,7 +32,6 @@ const UINT32_LIMIT = 2 ** 32;
 
 export type ChunkTable = { box: Box; wide: boolean };
 
-/** What the edit needs to know about the moov, found without changing anything. */
 export type MoovPlan = {
   /** Boxes (positions inside the moov buffer) to turn into zero-filled `free`. */
   strip: Box[];
@@ -322,7 +321,6 @@ export function insertGapAtStart(path: string, length: number): Promise<boolean>
   });
 }
 
-/** Turns a top-level box (now at `at`) into a zero-filled `free` box of the same size. */
 async function zeroBox(file: FileHandle, at: number, box: Box): Promise<void> {
   const zeros = Buffer.alloc(Math.min(box.size, COPY_CHUNK));
   for (let done = 0; done < box.size; done += zeros.length) {

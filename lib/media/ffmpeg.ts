@@ -11,7 +11,6 @@ import { mediaTools, type MediaTool } from "./tools";
 export type { ProbeResult, ProbeStream } from "./probe";
 
 export type { MediaTool } from "./tools";
-/** Why a tool run failed: non-zero exit, over its time limit, aborted by the caller, could not start. */
 export type ToolFailure = "exit" | "timeout" | "aborted" | "spawn";
 
 export type FfmpegProgress = {
@@ -24,7 +23,6 @@ export type RunOptions = {
   /** Kill the process after this long; default MEDIA_TIMEOUT_SECONDS. Counted from spawn, not from queueing. */
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** ffmpeg only: called on every `-progress` report. */
   onProgress?: (progress: FfmpegProgress) => void;
   /** Time between SIGTERM (lets ffmpeg close files) and SIGKILL. Default 2 s. */
   killGraceMs?: number;
@@ -119,12 +117,11 @@ function startChild(tool: MediaTool, args: string[]): ToolChild {
 type StopReason = "timeout" | "aborted";
 
 type Limits = {
-  /** Set once the time limit passed or the caller aborted. */
   stopped(): StopReason | undefined;
   release(): void;
 };
 
-/** Kills the child at the time limit or on abort: SIGTERM (lets ffmpeg close files), then SIGKILL after `graceMs`. */
+/** SIGTERM first: it lets ffmpeg close files. */
 function enforceLimits(child: ToolChild, timeoutMs: number, graceMs: number, signal: AbortSignal | undefined): Limits {
   let stopping: StopReason | undefined;
   let killTimer: NodeJS.Timeout | undefined;
@@ -159,7 +156,6 @@ type CollectedOutput = {
   stderrTail: string;
 };
 
-/** Keeps the stderr tail, and either keeps stdout or reads it as ffmpeg's `-progress` reports. */
 function collectOutput(child: ToolChild, keepStdout: boolean, onProgress: RunOptions["onProgress"]): CollectedOutput {
   const output: CollectedOutput = { stdout: "", stdoutOverflow: false, stderrTail: "" };
   child.stderr.setEncoding("utf8");
@@ -176,10 +172,7 @@ function collectOutput(child: ToolChild, keepStdout: boolean, onProgress: RunOpt
   return output;
 }
 
-/**
- * A reader of `-progress pipe:1` output: blocks of key=value lines, each ending with
- * progress=continue|end, which reports the block. Chunks may split a line anywhere.
- */
+/** `-progress pipe:1` blocks, each ended by progress=continue|end. Chunks may split a line anywhere. */
 function progressReader(onProgress: RunOptions["onProgress"]): (chunk: string) => void {
   let partialLine = "";
   let block: Record<string, string> = {};
@@ -231,12 +224,7 @@ function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/**
- * Runs ffmpeg with `args` (inputs and outputs included; wrap paths with fileArg). Always adds
- * `-nostdin -hide_banner -loglevel error -nostats -progress pipe:1 -y`. Resolves with the
- * stderr tail (warnings at error level, usually empty); rejects with MediaToolError, or
- * DomainError("unavailable") when the media queue is full.
- */
+/** Wrap paths in `args` with fileArg. Resolves with the stderr tail (error-level warnings, usually empty). */
 export async function runFfmpeg(args: string[], opts: RunOptions = {}): Promise<{ stderrTail: string }> {
   const fixed = ["-nostdin", "-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-y"];
   const { stderrTail } = await runTool("ffmpeg", [...fixed, ...args], opts, false);
@@ -244,10 +232,8 @@ export async function runFfmpeg(args: string[], opts: RunOptions = {}): Promise<
 }
 
 /**
- * ffmpeg demuxers we let read uploads. Naming one with `-f` stops ffmpeg from probing the
- * input as anything else: a file that is really an HLS playlist, a concat script or some
- * exotic format is then refused instead of parsed (HLS/concat can make ffmpeg open other
- * files or URLs).
+ * Demuxers we let read uploads: naming one with `-f` stops ffmpeg probing the input as anything
+ * else, so an HLS playlist or concat script (which can make ffmpeg open other files or URLs) is refused.
  */
 export type Demuxer = "mov" | "matroska" | "gif";
 
@@ -256,7 +242,6 @@ export function demuxerFor(format: "mp4" | "mov" | "mkv" | "webm" | "gif"): Demu
   return format === "mkv" || format === "webm" ? "matroska" : format === "gif" ? "gif" : "mov";
 }
 
-/** `-f <demuxer> -i file:<path>`: an input with its container forced. */
 export function inputArgs(path: string, demuxer?: Demuxer): string[] {
   return [...(demuxer ? ["-f", demuxer] : []), "-i", fileArg(path)];
 }
@@ -266,7 +251,6 @@ export type ProbeOptions = RunOptions & {
   demuxer?: Demuxer;
 };
 
-/** Streams and container of `path` (ffprobe -show_streams -show_format, JSON). */
 export async function runFfprobe(path: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
   const forced = opts.demuxer ? ["-f", opts.demuxer] : [];
   const args = ["-hide_banner", "-loglevel", "error", "-print_format", "json", "-show_streams", "-show_format", ...forced, fileArg(path)];

@@ -28,9 +28,7 @@ type Part = { start: number; end: number; meta: boolean };
 type Scan = { parts: Part[]; end: number; info: ContainerInfo; suffix?: Buffer };
 export type ImageScan = Readonly<Scan>;
 
-/** What rewriting a scanned file gives, before any byte is copied. */
 export type RewritePlan = {
-  /** False when the output would be the input unchanged. */
   changed: boolean;
   /** Something was dropped as metadata (not counting trailing bytes). */
   strippedMetadata: boolean;
@@ -72,7 +70,6 @@ export function rewriteImage(buf: Buffer, format: ImageFormat, keepMetadata: boo
   return { bytes, changed: plan.changed, strippedMetadata: plan.strippedMetadata, info: scan.info };
 }
 
-/** Describes the container without rewriting it (null when it cannot be walked). */
 export function inspectImage(buf: Buffer, format: ImageFormat): ContainerInfo | null {
   return scanImage(buf, format)?.info ?? null;
 }

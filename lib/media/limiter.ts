@@ -25,11 +25,9 @@ export type LimiterStats = {
 
 export interface LimiterOptions {
   concurrency: number;
-  /** Waiting jobs at most; null (the default) for no count bound. */
   queueMax?: number | null;
   /** Total input bytes of the waiting jobs at most (a first waiter is always let in). */
   queueBytes?: number;
-  /** A job that waited this long without a slot is refused with `unavailable`. */
   queueWaitMs?: number;
 }
 
@@ -43,7 +41,6 @@ export interface AcquireOptions {
 
 type Waiter = { bytes: number; grant: (release: Release) => void };
 
-/** Seconds suggested in Retry-After when the queue is full. */
 export const BUSY_RETRY_AFTER_SECONDS = 5;
 
 const busy = (why: string): DomainError =>
@@ -82,10 +79,7 @@ export class MediaLimiter {
     };
   }
 
-  /**
-   * Resolves with a release function once a slot is free. Rejects with `unavailable` at once
-   * when the queue is full (count or bytes), or once the job has waited `queueWaitMs`.
-   */
+  /** Rejects with `unavailable` at once when the queue is full, or once the job has waited `queueWaitMs`. */
   acquire(options: AcquireOptions = {}): Promise<Release> {
     const { signal, input } = options;
     if (signal?.aborted) return Promise.reject(abortReason(signal));

@@ -1,8 +1,4 @@
-/**
- * Reading (and writing) ISO-BMFF (MP4) box headers: just enough structure for the in-place
- * fast start (lib/media/faststart.ts) and the MOV rewrite (lib/media/mov-to-mp4.ts). Not a
- * demuxer: sizes and positions, never sample data.
- */
+/** ISO-BMFF box headers for the in-place fast start and the MOV rewrite: sizes and positions, never sample data. */
 import type { FileHandle } from "node:fs/promises";
 
 export type Box = {
@@ -71,7 +67,6 @@ export function childBoxes(buf: Buffer, from: number, to: number): Box[] {
   return out;
 }
 
-/** The top-level boxes of an open file of `fileSize` bytes (headers only; at most `maxBoxes`). */
 export async function topLevelBoxes(file: FileHandle, fileSize: number, maxBoxes = 1024): Promise<Box[]> {
   const out: Box[] = [];
   const head = Buffer.alloc(16);

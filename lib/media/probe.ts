@@ -1,8 +1,4 @@
-/**
- * ffprobe's JSON (-show_streams -show_format), validated with zod and normalised into the
- * few fields the media layer uses. The schema is lenient on purpose: ffprobe builds differ
- * (the npm one is 2023, a system one may be older or newer) and unknown fields are ignored.
- */
+/** ffprobe's JSON, normalised. The schema is lenient on purpose: ffprobe builds differ (npm's is 2023). */
 import { z } from "zod";
 
 const num = z.union([z.number(), z.string()]).transform((v) => Number(v));
@@ -103,7 +99,6 @@ export function parseProbeJson(json: unknown): ProbeResult {
   };
 }
 
-/** The first real video track: not cover art, with a picture size. */
 export function primaryVideo(probe: ProbeResult): ProbeStream | undefined {
   return probe.streams.find((s) => s.codecType === "video" && !s.attachedPic && (s.width ?? 0) > 0 && (s.height ?? 0) > 0);
 }

@@ -14,7 +14,7 @@ const MIN_POOLED_BYTES = 64 * 1024;
 
 const kept: Buffer[] = [];
 
-/** Runs `work` with a buffer of at least `size` bytes (contents undefined). */
+/** Contents undefined. */
 export async function withScratch<T>(size: number, work: (buffer: Buffer) => Promise<T>): Promise<T> {
   if (size > MAX_POOLED_BYTES) return work(Buffer.allocUnsafeSlow(size));
   const buffer = take(size);
@@ -53,7 +53,6 @@ function give(buffer: Buffer): void {
   }
 }
 
-/** Buffers held now (tests). */
 export function scratchKept(): number {
   return kept.length;
 }

@@ -13,7 +13,6 @@ export interface SettingState {
   declaration: SettingDeclaration;
   /** The value in force, as text; null for a secret (never shown) and for an unset setting with no value. */
   value: string | null;
-  /** A secret with a value: shown as "set", never in clear. */
   isSet: boolean;
   source: SettingSource;
   /** Set in the environment, or read at start-up only: the console cannot change it. */

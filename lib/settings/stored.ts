@@ -41,7 +41,6 @@ function afterChange(log: Log): void {
   markChanged();
 }
 
-/** True when they changed. */
 export async function refreshStoredSettings(log: Log = (m) => console.error(`[mediahost] ${m}`)): Promise<boolean> {
   const changed = applyStoredValues(await readRows(log));
   if (changed) afterChange(log);
@@ -52,11 +51,7 @@ export interface SettingsWatcher {
   stop(): void;
 }
 
-/**
- * Keeps this process's settings in step with the database: each tick costs nothing unless
- * the change number moved (any commit anywhere), then one small query. A database that is
- * away keeps the last values, with one log line until it answers again.
- */
+/** Each tick costs nothing unless the change number moved; a database away keeps the last values. */
 export function watchStoredSettings(options: { intervalMs?: number; log?: Log } = {}): SettingsWatcher {
   const log = options.log ?? ((m: string) => console.error(`[mediahost] ${m}`));
   let seen = changeVersion();

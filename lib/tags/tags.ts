@@ -125,7 +125,6 @@ export async function taggablePost(code: string, viewer: Viewer): Promise<PostRe
   return post;
 }
 
-/** Batch action `tag_add` for one post: the viewer's own post gets their tag (already there: no change). */
 export async function addTagToPost(code: string, viewer: Viewer, tagId: string): Promise<void> {
   const post = await taggablePost(code, viewer);
   if (post.tags.some((t) => t.tagId === tagId)) return;
@@ -136,7 +135,6 @@ export async function addTagToPost(code: string, viewer: Viewer, tagId: string):
   );
 }
 
-/** Batch action `tag_remove` for one post: 404 when the post does not carry the tag. */
 export async function removeTagFromPost(code: string, viewer: Viewer, tagId: string): Promise<void> {
   const post = await taggablePost(code, viewer);
   const { count } = await db().postTag.deleteMany({ where: { postId: post.id, tagId } });

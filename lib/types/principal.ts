@@ -15,7 +15,7 @@ export interface TeamSummary {
   name: string;
   status: "active" | "lapsed";
   ownerId: string;
-  /** Weekly upload quota set by an admin, in bytes; null = the team plan's. */
+  /** Null: the team plan's. */
   quotaOverride: number | null;
 }
 
@@ -23,7 +23,6 @@ export type Principal =
   | { kind: "app"; user: AccountSummary; appId: string; galleryAccess: boolean }
   /** A Relay session's relay-key: the signed-in user, with full access to their gallery. */
   | { kind: "session"; user: AccountSummary; sessionId: string }
-  /** A team access key: acts for the team; the owner answers for it. */
   | { kind: "team"; team: TeamSummary; owner: AccountSummary };
 
 export type PersonalPrincipal = Extract<Principal, { kind: "app" | "session" }>;
