@@ -64,11 +64,7 @@ const ID = {
 /** Masters read through the SeekHead when they were not met before the first Cluster. */
 const SOUGHT: ReadonlySet<number> = new Set([ID.Info, ID.Tracks, ID.Tags, ID.Attachments, ID.SeekHead]);
 
-/**
- * Matroska CodecID → ffmpeg's codec_name (ffmpeg's ff_mkv_codec_tags), for the codecs whose
- * name does not depend on CodecPrivate. Each one is checked against ffprobe in
- * tests/media/matroska-probe.test.ts; any other CodecID is ffprobe's to name.
- */
+/** Matroska CodecID → ffmpeg's codec_name, each checked against ffprobe in tests/media/matroska-probe.test.ts. */
 const CODECS: Readonly<Record<string, { type: "video" | "audio" | "subtitle"; name: string }>> = {
   "V_MPEG4/ISO/AVC": { type: "video", name: "h264" },
   "V_MPEGH/ISO/HEVC": { type: "video", name: "hevc" },
@@ -114,7 +110,6 @@ class Source {
     private readonly head: Buffer,
   ) {}
 
-  /** Up to `length` bytes at `at` (fewer at the end of the file). */
   async bytes(at: number, length: number): Promise<Buffer> {
     const end = Math.min(at + length, this.size);
     if (end <= this.head.length) return this.head.subarray(at, end);
@@ -123,7 +118,6 @@ class Source {
     return buf.subarray(0, bytesRead);
   }
 
-  /** The element header at `at` (ID up to 4 bytes, size up to 8). */
   async header(at: number): Promise<Element> {
     const [element] = headerIn(await this.bytes(at, 12), 0, at);
     return element;

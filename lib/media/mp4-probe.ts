@@ -300,7 +300,6 @@ class BitReader {
   }
 }
 
-/** Whether a box of `type` is anywhere under `box`. */
 function contains(buf: Buffer, box: Box, type: string): boolean {
   // `meta` is a FullBox in MP4 (4 bytes of version/flags first) but a plain box in QuickTime.
   const from = payloadOf(box) + (box.type === "meta" && isFullBoxMeta(buf, box) ? 4 : 0);

@@ -133,7 +133,6 @@ function selfContainedDinf(buf: Buffer, dinf: Box): Buffer {
   return boxOf("dinf", [boxOf("dref", [Buffer.from([0, 0, 0, 0, 0, 0, 0, 1]), url])]);
 }
 
-/** `stsd` with its one sample entry in MP4 form. */
 function mp4Stsd(buf: Buffer, stsd: Box, trak: Box): Buffer {
   // FullBox (4) + entry_count (4), then the entries.
   const entries = childBoxes(buf, payloadOf(stsd) + 8, endOf(stsd));
@@ -245,7 +244,6 @@ function averageBitRate(buf: Buffer, trak: Box): number {
   return Math.min(0xffffffff, Math.floor((bytes * 8 * timescale) / duration));
 }
 
-/** The child of `parent` of `type`, with at least `payload` bytes after its header. */
 function childOf(buf: Buffer, parent: Box, type: string, payload: number): Box {
   const child = childBoxes(buf, payloadOf(parent), endOf(parent)).find((b) => b.type === type);
   if (!child || child.size < child.header + payload) throw new NotCarried(`no ${type} in ${parent.type}`);
