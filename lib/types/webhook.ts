@@ -1,4 +1,8 @@
-/** A webhook's records as plain data, so lib/webhooks and lib/replies/webhooks.ts need not import each other. */
+/**
+ * A webhook's names and records as plain data (docs/webhooks.md): the feature (lib/webhooks)
+ * makes them and its presenter (lib/replies/webhooks.ts) shows them, without either
+ * importing the other (the feature's payloads use the post presenter).
+ */
 export const WEBHOOK_EVENTS = ["upload", "post.deleted", "post.moderated", "comment.received"] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
