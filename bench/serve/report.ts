@@ -1,10 +1,7 @@
 /** bench:serve's figures: each ratio judged over the rounds, the summary on stdout and its last line, one JSON object. */
-import { log, machine, mib, round, SATURATED_CPU } from "../support/run";
+import { type Figure, log, machine, median, mib, round, SATURATED_CPU } from "../support/run";
 import { type Memory, type Run, SERVER_CPU, type Target, WRK_CPU } from "./load";
 import { type Options, TARGETS } from "./options";
-
-/** A figure of the final JSON line. */
-export type Figure = number | string | boolean | null | Figure[] | { [name: string]: Figure };
 
 /** Ours over the reference run just before it, per round; a client-bound reference's round does not count. */
 export interface Ratio {
@@ -21,13 +18,6 @@ export interface Ratio {
    */
   judged?: false;
 }
-
-export const median = (values: number[]): number => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** A target's runs: best and median, and per round. */
 function targetFigures(t: Target, list: Run[]): Figure {

@@ -21,6 +21,14 @@ export const sleep = (ms: number): Promise<void> => new Promise<void>((done) => 
 export const round = (n: number, digits = 2): number => Math.round(n * 10 ** digits) / 10 ** digits;
 export const mib = (bytes: number): number => bytes / MiB;
 export const mark = (ok: boolean): string => (ok ? "ok" : "MISSED");
+export const median = (values: number[]): number => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+/** A figure of a bench's final JSON line. */
+export type Figure = number | string | boolean | null | Figure[] | { [name: string]: Figure };
 /** A reference whose main thread used less of a core than this was held back by its client (or its disk). */
 export const SATURATED_CPU = 0.9;
 

@@ -1,13 +1,6 @@
 /**
- * GET /analytics: views, uploads and bytes of the caller's own posts over a range, per UTC
- * hour for `24h` and per UTC day for the others, and the posts with the most views in it
- * (docs/analytics.md).
- *
- * Sources: views from PostViewDay / PostViewHour (counted views per post, written where
- * views are counted), uploads and bytes from UsageDay / UsageHour (written with the post,
- * the day rows being the same as GET /usage-history's, so both agree). "Own posts" are
- * personal ones (author is the caller, no team): team uploads count against the team
- * (subject `t:<team>`), and so stay out of both figures alike.
+ * GET /analytics (docs/analytics.md). Uploads come from the same UsageDay rows as GET
+ * /usage-history, so both agree; team uploads count against the team and stay out of both.
  */
 import type { Prisma } from "@/lib/db/client";
 import { db } from "@/lib/db/client";
@@ -29,7 +22,6 @@ const RANGES: Readonly<Record<AnalyticsRange, { bucket: AnalyticsBucket; count: 
   "365d": { bucket: "day", count: 365 },
 };
 
-/** Posts listed in `topPosts`. */
 export const TOP_POSTS = 10;
 
 export interface AnalyticsFigures {
@@ -55,13 +47,11 @@ export type TopPostRecord = Prisma.PostGetPayload<{ include: typeof topPostInclu
 export interface Analytics {
   range: AnalyticsRange;
   bucket: AnalyticsBucket;
-  /** First and last bucket of the range (keys as in `points`), inclusive. */
   from: string;
   to: string;
-  /** Every bucket of the range, oldest first, zeros included (a chart needs no gap filling). */
+  /** Zeros included: a chart needs no gap filling. */
   points: AnalyticsPoint[];
   totals: AnalyticsFigures;
-  /** At most TOP_POSTS posts with views in the range, most viewed first. */
   topPosts: TopPost[];
 }
 
@@ -72,7 +62,6 @@ interface Counts {
   ranked: { postId: string; views: number }[];
 }
 
-/** The caller's analytics over `range`, ending with the UTC hour or day of `now`. */
 export async function accountAnalytics(userId: string, range: AnalyticsRange, now: Date = new Date()): Promise<Analytics> {
   const { bucket, count } = RANGES[range];
   const read = BUCKET_READS[bucket];
@@ -105,7 +94,6 @@ export async function accountAnalytics(userId: string, range: AnalyticsRange, no
   };
 }
 
-/** How each bucket size lists its keys and reads its rows. */
 interface BucketRead {
   list: (now: Date, count: number) => string[];
   counts: (userId: string, from: string, to: string) => Promise<Counts>;
@@ -172,13 +160,11 @@ async function topPosts(ranked: { postId: string; views: number }[]): Promise<To
   });
 }
 
-/** `count` consecutive UTC days ending with the day of `now`, oldest first. */
 function dayList(now: Date, count: number): string[] {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   return Array.from({ length: count }, (_, i) => utcDay(new Date(today - (count - 1 - i) * DAY_MS)));
 }
 
-/** `count` consecutive UTC hours ending with the hour of `now`, oldest first. */
 function hourList(now: Date, count: number): string[] {
   const thisHour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
   return Array.from({ length: count }, (_, i) => utcHour(new Date(thisHour - (count - 1 - i) * HOUR_MS)));

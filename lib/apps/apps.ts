@@ -1,9 +1,4 @@
-/**
- * Apps: named api-keys of a user (docs/admin-cli.md, "Choices where the spec is silent";
- * docs/keys.md). At most
- * MAX_APPS_PER_USER working apps per user; a key is shown once, at creation or
- * regeneration, and only its SHA-256 is stored.
- */
+/** Apps: named api-keys of a user (docs/keys.md). A key is shown once; only its SHA-256 is stored. */
 import { db, type Tx } from "@/lib/db/client";
 import { hashKey, hashesEqual, issueKey } from "@/lib/crypto/keys";
 import { DomainError } from "@/lib/errors";
@@ -19,7 +14,6 @@ export interface AppRecord {
   /** First characters of the current key, to tell keys apart; the key itself is never stored. */
   keyHint: string | null;
   galleryAccess: boolean;
-  /** Set while the app is revoked (its key no longer authenticates). */
   revokedAt: Date | null;
   lastUsedAt: Date | null;
   createdAt: Date;
@@ -37,7 +31,6 @@ export interface CreateAppInput {
   galleryAccess?: boolean;
 }
 
-/** Restricts an operation to the apps of one user (the dashboard acting for its user). */
 export interface AppScope {
   userId?: string;
 }
@@ -62,9 +55,8 @@ function appName(name: string): string {
 }
 
 /**
- * Writes the owner's row first so that concurrent app creations for one user run one
- * after the other (a row lock on PostgreSQL, the write lock on SQLite); otherwise two
- * requests could both count 9 apps and both insert. Also proves the user exists.
+ * The owner's row is written first so concurrent creations for one user run one after the
+ * other; otherwise two requests could both count 9 apps and both insert.
  */
 async function lockUser(tx: Tx, userId: string): Promise<void> {
   try {
@@ -113,10 +105,7 @@ export async function createApp(input: CreateAppInput): Promise<IssuedApp> {
   return { app, key: issued.key };
 }
 
-/**
- * Revokes the app's key. The row stays (named, with its hint) so the owner can see what
- * was revoked and regenerate it later. Revoking twice keeps the first revokedAt.
- */
+/** The row stays so the owner can see what was revoked and regenerate it later. */
 export async function revokeApp(appId: string, scope: AppScope = {}): Promise<AppRecord> {
   const app = await findApp(appId, scope);
   if (app.revokedAt) return app;
@@ -126,11 +115,8 @@ export async function revokeApp(appId: string, scope: AppScope = {}): Promise<Ap
 }
 
 /**
- * Issues a new key for the app; the old one stops working at once. A revoked app
- * regenerates into a working app again (choice: "regenerate" is the one verb that gives
- * an app a key, and keeping the app's name and gallery access is what an owner who
- * revoked a leaked key wants). It then counts towards the limit again, so it is refused
- * when the user already has MAX_APPS_PER_USER working apps.
+ * The old key stops working at once. A revoked app regenerates into a working one (what an
+ * owner who revoked a leaked key wants), so it counts towards MAX_APPS_PER_USER again.
  */
 export async function regenerateApp(appId: string, scope: AppScope = {}): Promise<IssuedApp> {
   const current = await findApp(appId, scope);
@@ -148,15 +134,11 @@ export async function regenerateApp(appId: string, scope: AppScope = {}): Promis
   return { app, key: issued.key };
 }
 
-/** The user's apps, revoked ones included, oldest first (the order they were created in). */
 export async function listApps(userId: string): Promise<AppRecord[]> {
   return db().app.findMany({ where: { userId }, select: appSelect, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
 }
 
-/**
- * The app, after checking that `key` is its current key. Used where a caller hands a key
- * back to us (uploader configurations) and we must not embed a key that would not work.
- */
+/** Uploader configurations must not embed a key that would not work. */
 export async function verifyAppKey(appId: string, key: string): Promise<AppRecord> {
   const row = await db().app.findUnique({ where: { id: appId }, select: { ...appSelect, keyHash: true } });
   if (!row) throw new DomainError("not_found", `No app '${appId}'.`);
@@ -170,7 +152,6 @@ export async function verifyAppKey(appId: string, key: string): Promise<AppRecor
   return app;
 }
 
-/** Turns the app's gallery access (GET /posts, edit, delete, add files) on or off. */
 export async function setGalleryAccess(appId: string, galleryAccess: boolean, scope: AppScope = {}): Promise<AppRecord> {
   await findApp(appId, scope);
   return db().app.update({ where: { id: appId }, data: { galleryAccess }, select: appSelect });

@@ -1,12 +1,7 @@
 /**
- * Uploader configurations for an app's key, for the clients our users run
- * (shared/notes/clients.md): a ShareX custom uploader (.sxcu), Chatterino's image
- * uploader settings, and a Flameshot capture-and-upload script.
- *
- * Every config uploads as `unlisted`: these tools exist to paste a link somewhere, and
- * the API's default privacy (private) would give everyone but the uploader a 404.
- * Deletion links open a confirmation page that deletes on POST only, because chat
- * unfurlers and link prefetchers follow every link they see with a GET.
+ * Uploader configurations for an app's key (shared/notes/clients.md). They upload `unlisted`:
+ * the default, private, would give everyone but the uploader a 404. Deletion links confirm
+ * and delete on POST only: chat unfurlers follow every link with a GET.
  */
 import { env, type UploadFiles } from "@/lib/config/env";
 import { DomainError } from "@/lib/errors";
@@ -20,24 +15,17 @@ export interface UploaderUrls {
 }
 
 export interface ClientConfigOptions {
-  /** Shown in the uploader's name, to tell several apps apart. */
   appName?: string;
-  /** Defaults to the URLs of the running configuration (PUBLIC_URL, API_URL). */
   urls?: UploaderUrls;
-  /** Which files the service takes (UPLOAD_FILES); defaults to the running configuration's. */
   uploadFiles?: UploadFiles;
   /** A domain of DOMAINS the uploads choose (`x-mediahost-domain`, docs/domains.md); absent: the account's default. */
   domain?: string;
 }
 
 /**
- * The ShareX destinations one request serves (shared/notes/clients.md): ShareX picks a
- * destination by extension alone, and sends screen recordings (.mp4, .webm) and every other
- * non-image, non-text file to the File uploader. Videos are always accepted, so the File
- * uploader is always registered (issue 38 §3: without it a ShareX user's clips never arrived);
- * a file of a kind this instance refuses then comes back as the config's ErrorMessage, which
- * names what is accepted. Text (ShareX sends it as a `.txt` file part to the same request) is
- * registered when text posts are allowed.
+ * ShareX picks a destination by extension alone and sends screen recordings to the File
+ * uploader, so that one is always registered (without it a ShareX user's clips never arrived);
+ * a refused kind comes back as the config's ErrorMessage (shared/notes/clients.md).
  */
 export function sharexDestinations(allowed: UploadFiles): string {
   const destinations = ["ImageUploader"];
@@ -64,7 +52,6 @@ export interface SharexConfig {
 export interface ChatterinoConfig {
   request_url: string;
   form_field: string;
-  /** `Name: value;Name2: value`, Chatterino's own format. */
   extra_headers: string;
   image_link: string;
   deletion_link: string;
@@ -142,7 +129,6 @@ export function chatterinoConfig(key: string, options: ClientConfigOptions = {})
   };
 }
 
-/** Single-quotes a value for POSIX sh (a quote inside becomes '\''). */
 const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
 
 export function flameshotScript(key: string, options: ClientConfigOptions = {}): FlameshotConfig {
@@ -198,7 +184,6 @@ printf '%s\\n' "$link"
   return { script };
 }
 
-/** A one-line curl upload with the same headers, for scripts and a quick test. */
 export function curlCommand(key: string, options: ClientConfigOptions = {}): string {
   const apiKey = checkKey(key);
   const urls = options.urls ?? defaultUrls();

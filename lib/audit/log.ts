@@ -1,15 +1,10 @@
-/**
- * The audit log of the operator's console (docs/admin.md): every admin action, from the
- * web console or the admin CLI, writes one entry saying who, what, on which target and
- * when. Entries are only ever added; nothing edits or deletes them.
- */
+/** The audit log of admin actions, web and CLI (docs/admin.md): entries are only ever added. */
 import { userInfo } from "node:os";
 import { db } from "@/lib/db/client";
 import { afterPosition, keysetPage, newestFirst, type Page, type Position } from "@/lib/db/paging";
 
 export type AuditSource = "web" | "cli";
 
-/** Who acts: a signed-in admin on the web, or the operator at the command line. */
 export interface Actor {
   source: AuditSource;
   /** The admin's user id (web); null for the CLI, which has no account. */
@@ -81,11 +76,9 @@ export interface AuditQuery {
   limit: number;
   /** Continue after this entry (keyset paging, newest first). */
   after?: Position;
-  /** Only entries about this target. */
   target?: { type: string; id: string };
 }
 
-/** Newest first. */
 export async function listAudit(query: AuditQuery): Promise<Page<AuditEntry>> {
   const where = {
     ...(query.target ? { targetType: query.target.type, targetId: query.target.id } : {}),

@@ -1,9 +1,6 @@
 /**
- * `backup create`: a copy of a running service's data that can be restored as a whole
- * (docs/operations.md, "Backup"). The database first, through SQLite's online backup API
- * (a consistent snapshot; the server keeps writing meanwhile), then the files: every file
- * a post in that snapshot refers to was stored before the post was committed, so it is
- * there when the files are copied. Files added later are copied too and are harmless.
+ * `backup create` (docs/operations.md, "Backup"). The database snapshot first, then the files:
+ * every file a post in the snapshot refers to was stored before the post was committed.
  */
 import { constants } from "node:fs";
 import { copyFile, mkdir } from "node:fs/promises";
@@ -30,16 +27,12 @@ export interface BackupSummary {
   bytes: number;
 }
 
-/** The disk adapter's storage root inside DATA_DIR (lib/storage/disk.ts). */
 export const FILES_DIR = "files";
 
 export const POSTGRES_MESSAGE =
   'The database is PostgreSQL: take it with pg_dump (for example pg_dump --format=custom --file=mediahost.dump "$DATABASE_URL"); this backup holds the files only.';
 
-/**
- * The disk adapter's own temporary files (`.<name>.<random>.tmp`, removed or renamed in
- * a moment) are not objects: never copied.
- */
+/** The disk adapter's own temporary files are not objects. */
 const isTemporary = (path: string): boolean => /(^|\/)\.[^/]+\.tmp$/.test(path);
 
 const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException | null)?.code === "ENOENT";

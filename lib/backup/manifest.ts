@@ -1,8 +1,4 @@
-/**
- * The manifest of a backup folder (docs/operations.md, "Backup"): what the backup holds,
- * and every file's size and SHA-256 so that `backup verify` can prove it is intact.
- * Written last, so a folder without one is an unfinished backup.
- */
+/** A backup's manifest (docs/operations.md, "Backup"): written last, so a folder without one is unfinished. */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
@@ -13,7 +9,6 @@ import { DomainError } from "@/lib/errors";
 export const MANIFEST_NAME = "manifest.json";
 export const MANIFEST_FORMAT = "mediahost-backup";
 export const MANIFEST_VERSION = 1;
-/** Where the SQLite database sits inside a backup (and, by default, inside DATA_DIR). */
 export const DATABASE_ENTRY = "mediahost.db";
 
 /**
@@ -46,7 +41,6 @@ const manifestSchema = z.strictObject({
 export type ManifestEntry = z.infer<typeof entrySchema>;
 export type Manifest = z.infer<typeof manifestSchema>;
 
-/** SHA-256 (hex) and size of a file, streamed. */
 export async function hashFile(path: string): Promise<{ size: number; sha256: string }> {
   const hash = createHash("sha256");
   let size = 0;
@@ -64,7 +58,6 @@ export async function writeManifest(dir: string, manifest: Manifest): Promise<vo
   await rename(temporary, join(dir, MANIFEST_NAME));
 }
 
-/** The manifest of `dir`; invalid_request when it is missing or not one of ours. */
 export async function readManifest(dir: string): Promise<Manifest> {
   let text: string;
   try {

@@ -1,8 +1,4 @@
-/**
- * `backup restore`: fills an empty DATA_DIR from a verified backup (docs/operations.md,
- * "Restore"). It refuses a non-empty one rather than merge two services' data, and a
- * backup that fails verification rather than restore damaged files.
- */
+/** `backup restore` into an empty DATA_DIR from a verified backup only (docs/operations.md, "Restore"). */
 import { constants } from "node:fs";
 import { access, copyFile, mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";

@@ -1,7 +1,4 @@
-/**
- * `backup verify`: every file the manifest lists is there with its size and SHA-256, and
- * nothing else is (docs/operations.md, "Backup").
- */
+/** `backup verify` (docs/operations.md, "Backup"). */
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { listFiles } from "./folders";

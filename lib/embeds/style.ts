@@ -1,9 +1,4 @@
-/**
- * An account's embed style (docs/embeds.md): its templates and colour, kept as JSON on the
- * account (`User.embedStyle`), and the operator's templates (EMBED_TITLE, EMBED_DESCRIPTION,
- * EMBED_AUTHOR; settings the console changes). Nothing set anywhere: share pages unfurl as
- * they always did.
- */
+/** An account's embed style (JSON on `User.embedStyle`) and the operator's templates (docs/embeds.md). */
 import { z } from "zod";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
@@ -28,17 +23,13 @@ export function parseStoredStyle(json: string | null): EmbedTemplates {
   }
 }
 
-/** The account's templates; none for a team's post (no account) or an account gone. */
 export async function readEmbedStyle(userId: string | null): Promise<EmbedTemplates> {
   if (!userId) return NO_TEMPLATES;
   const row = await db().user.findUnique({ where: { id: userId }, select: { embedStyle: true } });
   return parseStoredStyle(row?.embedStyle ?? null);
 }
 
-/**
- * Replaces the account's templates (already checked at the boundary: lengths, colour).
- * Blank text is "not set"; all unset clears the column, so the account is back on defaults.
- */
+/** Blank text is "not set"; all unset clears the column, so the account is back on defaults. */
 export async function saveEmbedStyle(userId: string, style: EmbedTemplates): Promise<EmbedTemplates> {
   const blank = (value: string | null) => (value?.trim() ? value : null);
   const saved: EmbedTemplates = {

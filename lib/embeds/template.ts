@@ -1,13 +1,9 @@
 /**
- * Embed templates (docs/embeds.md): the text an account (or the operator) writes for its
- * share pages' unfurls, with `{file.name}`-style variables filled from the post. Pure and
- * free of server code: the share loader, oEmbed and the dashboard's live preview all render
- * through `renderEmbed`, so the preview shows exactly what a chat app will.
- * The output is plain text: control characters removed, cut to each field's limit. HTML
+ * Embed templates (docs/embeds.md). Free of server code so the dashboard's live preview renders
+ * through the same `renderEmbed` as the share loader and oEmbed. The output is plain text: HTML
  * escaping is the writer's (React escapes meta attributes, oEmbed is JSON).
  */
 
-/** The styled fields, each with its longest template and longest rendered text. */
 export const EMBED_LIMITS = { title: 256, description: 1000, site_name: 64, author: 256 } as const;
 
 export type EmbedTextField = keyof typeof EMBED_LIMITS;
@@ -18,7 +14,6 @@ export interface EmbedTemplates {
   description: string | null;
   site_name: string | null;
   author: string | null;
-  /** `#rrggbb`. */
   color: string | null;
 }
 
@@ -38,7 +33,6 @@ export interface EmbedFacts {
   author: { username: string; nickname: string } | null;
 }
 
-/** The rendered embed: what the tags and oEmbed carry. */
 export interface EmbedText {
   title: string;
   description: string;
@@ -88,10 +82,8 @@ export const EMBED_VARIABLES: readonly { name: string; meaning: string; read: (f
 
 const READERS = new Map(EMBED_VARIABLES.map((v) => [v.name, v.read]));
 
-/** Control characters other than tab and line feed, which are handled apart. */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
 
-/** `text` cut to `max` characters (code points), with an ellipsis when cut. */
 export function cut(text: string, max: number): string {
   const chars = Array.from(text);
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
@@ -110,10 +102,7 @@ export function renderTemplate(template: string, facts: EmbedFacts): string {
   });
 }
 
-/**
- * A rendered field: null when the template is unset or renders to nothing (the default then
- * applies). One line, except the description, which keeps its line breaks (Discord shows them).
- */
+/** Null when unset or empty (the default applies). The description keeps its line breaks: Discord shows them. */
 function field(template: string | null, facts: EmbedFacts, name: EmbedTextField): string | null {
   if (template === null) return null;
   const flat = renderTemplate(template, facts).replace(CONTROL, "").replace(/\t/g, " ");
@@ -121,10 +110,7 @@ function field(template: string | null, facts: EmbedFacts, name: EmbedTextField)
   return text ? cut(text, EMBED_LIMITS[name]) : null;
 }
 
-/**
- * The embed of a post: the account's template for each field, else the operator's, else
- * the default (which is what share pages showed before embeds could be styled).
- */
+/** Per field: the account's template, else the operator's, else the default. */
 export function renderEmbed(account: EmbedTemplates, operator: EmbedTemplates, facts: EmbedFacts, defaults: EmbedDefaults): EmbedText {
   const pick = (name: EmbedTextField): string | null => field(account[name], facts, name) ?? field(operator[name], facts, name);
   return {

@@ -1,16 +1,8 @@
 /**
- * Who owns a temporary directory, a pending-upload row or a job lease, and whether that
- * owner still runs (docs/crash-recovery.md). Several instances may share DATA_DIR, /tmp and
- * the database, so a leftover is only reclaimed when its owner is known to be dead:
- *
- * - the owner tag names the machine (a hash of the host name), its boot (the kernel's
- *   boot_id), the PID namespace (containers on one kernel each have their own PIDs) and the
- *   process id;
- * - same machine, boot and namespace: the process is alive when signal 0 reaches it (a
- *   reused PID only makes us wait for the age threshold);
- * - same machine and namespace, another boot: dead (the machine restarted);
- * - anything else (another machine or container): unknown, reclaimed only past an age
- *   threshold well above the longest request (RECOVERY_ORPHAN_AGE_SECONDS).
+ * Who owns a temporary directory, a pending-upload row or a job lease, and whether it still runs
+ * (docs/crash-recovery.md). Instances may share DATA_DIR, /tmp and the database, so the tag names
+ * machine, boot and PID namespace too: a leftover is reclaimed only when its owner is known dead,
+ * or, when that cannot be checked (another machine or container), past an age threshold.
  */
 import { createHash } from "node:crypto";
 import { readFileSync, readlinkSync } from "node:fs";
@@ -37,7 +29,6 @@ function readOr(fallback: string, read: () => string): string {
 }
 
 let self: Owner | undefined;
-/** This process as an owner (read once: none of it changes while the process runs). */
 export function currentOwner(): Owner {
   self ??= {
     host: createHash("sha256").update(hostname()).digest("hex").slice(0, 8),
@@ -61,7 +52,6 @@ export function parseOwnerTag(tag: string): Owner | null {
   return m ? { host: m[1], boot: m[2], pidns: m[3], pid: Number(m[4]) } : null;
 }
 
-/** Whether the process that wrote `tag` still runs, seen from this process. */
 export function ownerState(tag: string, me: Owner = currentOwner()): OwnerState {
   const owner = parseOwnerTag(tag);
   if (!owner || owner.host !== me.host || owner.pidns !== me.pidns || owner.boot === "noboot") return "unknown";
@@ -76,10 +66,6 @@ export function ownerState(tag: string, me: Owner = currentOwner()): OwnerState 
   }
 }
 
-/**
- * Whether a leftover of `tag`, last touched at `modifiedMs`, may be reclaimed: its owner is
- * dead, or it cannot be checked and the leftover is older than `orphanAgeMs`.
- */
 export function reclaimable(tag: string, modifiedMs: number, orphanAgeMs: number, now: number = Date.now()): boolean {
   const state = ownerState(tag);
   if (state === "dead") return true;

@@ -1,9 +1,4 @@
-/**
- * A Web `Request`'s body as a Node stream. The custom server's fast lane attaches the
- * socket's own stream to the Request it builds (lib/http/node-bridge.ts); inside Next the
- * Web body is adapted. Kept below the HTTP layer so that the upload receivers
- * (lib/uploads/multipart.ts, the tus PATCH) read bodies without importing it.
- */
+/** A request body as a Node stream, kept below the HTTP layer so upload receivers need not import it. */
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import type { RouteRequest } from "@/lib/types/route-request";
@@ -16,7 +11,6 @@ export function attachRequestBody(request: Request, body: Readable): Request {
   return request;
 }
 
-/** The request body as a Node stream, or null when the request has none. */
 export function requestBody(request: RouteRequest): Readable | null {
   const native = requestBodies.get(request);
   if (native) return native;
@@ -26,18 +20,13 @@ export function requestBody(request: RouteRequest): Readable | null {
   return Readable.fromWeb(web as unknown as NodeWebReadableStream<Uint8Array>);
 }
 
-/**
- * Stops reading a request body we no longer want. A Web body is cancelled; the socket's
- * own stream is only paused, because destroying it would kill the connection before the
- * error reply (413 and the like) is written. The fast lane closes such a connection
- * once that reply is out.
- */
+/** The socket's stream is only paused: destroying it would kill the connection before the 413 is written. */
 export function abandonRequestBody(request: RouteRequest, stream: Readable): void {
   if (requestBodies.get(request) === stream) stream.pause();
   else stream.destroy();
 }
 
-/** Reads a whole (small) body, giving up without destroying the socket once over `limit`. */
+/** Gives up without destroying the socket once over `limit`. */
 export function readRequestBody(request: RouteRequest, limit: number, onTooLarge: () => Error): Promise<Buffer> {
   const stream = requestBody(request);
   if (!stream) return Promise.resolve(Buffer.alloc(0));

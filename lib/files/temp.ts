@@ -12,14 +12,9 @@ import { ownerTag } from "./owner-tag";
 export const TEMP_DIR_PREFIX = "req-";
 export const tempRoot = (): string => join(dataDir(), "tmp");
 
-/** Roots known to exist: made once per process, not on every request. */
 const madeRoots = new Set<string>();
 
-/**
- * Runs `work` with a fresh temporary directory under DATA_DIR/tmp (same filesystem as
- * local storage) and removes it afterwards on every path: success, error, client abort.
- * A crash is the one path that cannot clean up: the start-up sweep does it then.
- */
+/** Under DATA_DIR/tmp (local storage's filesystem), removed on every path but a crash, which the start-up sweep handles. */
 export async function withTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
   const root = tempRoot();
   const prefix = join(root, `${TEMP_DIR_PREFIX}${ownerTag()}-`);

@@ -1,8 +1,4 @@
-/**
- * Environment settings of the media layer, parsed once with zod (same `||` semantics as
- * lib/config/env.ts: an empty value means the default). Kept here rather than in the
- * global env schema so the media layer can be tested and reused on its own.
- */
+/** The media layer's settings (docs/configuration.md), kept here so the layer can be tested on its own. */
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { setting } from "@/lib/config/env";
@@ -32,13 +28,11 @@ export type MediaConfig = {
   queueBytes: number;
   /** How long a job may wait for a slot before `unavailable`; 0: no time bound. */
   queueWaitMs: number;
-  /** Time budget of one job unless the caller passes a shorter one. */
   timeoutMs: number;
   /** Explicit binaries; unset means the system's on PATH, else the npm builds (tools.ts). */
   ffmpegPath?: string;
   ffprobePath?: string;
   toolsSource: MediaToolsSource;
-  /** PATH, searched for the system's ffmpeg and ffprobe. */
   searchPath: string;
 };
 
@@ -52,11 +46,9 @@ export function defaultConcurrency(cpus: number = availableParallelism()): numbe
 }
 
 /**
- * A waiting job holds its received file on disk and a small record, not memory: the queue
- * is bounded by bytes and time rather than a count (docs/media.md, "Limits"). 4 GiB of
- * waiting input is a whole burst of screenshots, or a few large videos; two minutes is
- * longer than a burst of 200 images takes to drain on two cores, and shorter than the
- * time-outs of common uploader tools.
+ * The queue's bounds (docs/media.md, "Limits"): 4 GiB is a whole burst of screenshots or a few
+ * large videos; two minutes is longer than 200 images take to drain on two cores and shorter
+ * than common uploader tools' time-outs.
  */
 export const DEFAULT_QUEUE_BYTES = 4 * 1024 ** 3;
 export const DEFAULT_QUEUE_WAIT_SECONDS = 120;
@@ -85,12 +77,11 @@ export function parseMediaConfig(source: Record<string, string | undefined> = pr
 }
 
 let cached: MediaConfig | undefined;
-/** The media settings of this process, read on first use. */
 export function mediaConfig(): MediaConfig {
   cached ??= parseMediaConfig();
   return cached;
 }
-/** Tests change process.env and call this (and resetMediaLimiter) to re-read it. */
+/** Tests: re-read process.env (with resetMediaLimiter). */
 export function resetMediaConfig(): void {
   cached = undefined;
 }

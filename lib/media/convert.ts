@@ -1,11 +1,6 @@
 /**
- * POST /convert on top of the same building blocks as uploads: images go through
- * processImage (same format: lossless surgery) or renderImage (sharp), MP4 output through
- * planMp4/writeMp4, video → GIF/MP3 through one ffmpeg run each. Metadata is always
- * stripped (ICC colour profiles excepted, as for uploads) and JPEG orientation is applied
- * to the pixels before anything else. Nothing is stored: the caller streams `output` back
- * and deletes it, or, for a small image converted in memory (convertImageBytes), sends the
- * bytes. Plan checks (video → GIF needs Plus) and size caps are the endpoint's.
+ * POST /convert on the upload building blocks (docs/convert.md). Nothing is stored: the caller
+ * streams `output` back and deletes it. Plan checks and size caps are the endpoint's.
  */
 import { readFile, rm, stat } from "node:fs/promises";
 import type { Metadata } from "sharp";
@@ -59,7 +54,6 @@ export const VIDEO_GIF = { seconds: 10, fps: 15, width: 480 } as const;
 
 export const isConvertTarget = (v: string): v is ConvertTarget => (CONVERT_TARGETS as readonly string[]).includes(v);
 
-/** A still or animated image target (what convertImageBytes can produce from an image). */
 export const isImageTarget = (t: ConvertTarget): t is ImageTarget => (STILL_TARGETS as readonly string[]).includes(t);
 
 export function canConvert(source: SniffedFormat, target: ConvertTarget): boolean {
@@ -81,23 +75,17 @@ const OUTPUT_TYPES: Record<ConvertTarget, { mime: string; ext: string }> = {
   mp3: { mime: "audio/mpeg", ext: "mp3" },
 };
 
-/** Content-Type and file extension of a conversion's output. */
 export function convertOutputType(target: ConvertTarget): { mime: string; ext: string } {
   return { ...OUTPUT_TYPES[target] };
 }
 
 export type ConvertOptions = {
-  /** What sniffFile found (the source type comes from the bytes). */
   source: Sniffed;
   target: ConvertTarget;
   /** Default MEDIA_TIMEOUT_SECONDS; a request-bound caller should pass less. */
   timeoutMs?: number;
-  /** Abort when the client goes away: the ffmpeg process is killed. */
   signal?: AbortSignal;
-  /**
-   * The input is a temporary file the caller gives up: an MP4 → MP4 that needs no remux is
-   * edited and moved to `output` instead of copied first (lib/media/faststart.ts).
-   */
+  /** The input is a temporary file the caller gives up: edited and moved rather than copied. */
   consumeInput?: boolean;
 };
 
@@ -110,11 +98,7 @@ export type ConvertResult = {
   height?: number;
 };
 
-/**
- * Converts `input` into `output` (a path the caller owns and deletes). Throws
- * unsupported_type for pairs outside the matrix, invalid_request for corrupt input or a
- * video without audio for MP3, unavailable when the media queue is full.
- */
+/** `output` is the caller's to delete. */
 export async function convertFile(input: string, output: string, opts: ConvertOptions): Promise<ConvertResult> {
   const { source, target } = opts;
   if (!canConvert(source.format, target)) {
@@ -175,12 +159,7 @@ async function convertImage(
 
 export type ConvertedBytes = ConvertResult & { bytes: Buffer };
 
-/**
- * An image → image conversion of a file already in memory, with the output in memory (a
- * small POST /convert: no temporary files at all). The same steps and checks as
- * convertFile. Resolves null, before any pixel is decoded, when the image is too large to
- * convert in memory (over IN_MEMORY_PIXELS): the caller then converts it on disk.
- */
+/** convertFile in memory for a small image; null, before any pixel is decoded, when it is over IN_MEMORY_PIXELS. */
 export async function convertImageBytes(input: Buffer, opts: ConvertOptions): Promise<ConvertedBytes | null> {
   const { source, target } = opts;
   if (source.kind !== "image" || !isImageTarget(target) || !canConvert(source.format, target)) {
@@ -208,10 +187,9 @@ export async function convertImageBytes(input: Buffer, opts: ConvertOptions): Pr
 }
 
 /**
- * Images converted in memory have at most this many pixels in their output (all frames of an
- * animation): 16.7 megapixels, a 5K screenshot. An encoded image is never much larger than
- * its raw pixels (4 bytes each at most, here), so one output stays under ~70 MB; a
- * conversion holds the input and the output, and the media limiter bounds how many run.
+ * Output pixels (all frames) of an in-memory conversion: a 5K screenshot. An encoded image is
+ * never much larger than its raw pixels, so one output stays under ~70 MB, and the media
+ * limiter bounds how many run.
  */
 export const IN_MEMORY_PIXELS = 2 ** 24;
 
@@ -221,7 +199,6 @@ function outputPixels(meta: Metadata, target: ImageTarget): number {
   return meta.width * frameHeight * (keepsFrames(target) ? pages : 1);
 }
 
-/** renderImage's settings for a conversion of an image to `target` (from its header). */
 export async function imageConversionOptions(
   input: ImageSource,
   format: ImageFormat,
@@ -258,7 +235,6 @@ async function videoToGif(input: string, output: string, demuxer: Demuxer, clock
   return { mime, ext, size, width: w, height };
 }
 
-/** The one ffmpeg run of video → GIF, for stream `videoIndex` of the input. */
 export function videoToGifArgs(input: string, output: string, videoIndex: number, demuxer: Demuxer): string[] {
   const { seconds, fps, width } = VIDEO_GIF;
   // One pass: split the scaled frames, build a palette from one copy, map the other onto it.
@@ -291,7 +267,6 @@ async function videoToMp3(input: string, output: string, demuxer: Demuxer, clock
   return { ...convertOutputType("mp3"), size };
 }
 
-/** The one ffmpeg run of video → MP3, for stream `audioIndex` of the input. */
 export function videoToMp3Args(input: string, output: string, audioIndex: number, demuxer: Demuxer): string[] {
   return [
     ...inputArgs(input, demuxer),

@@ -1,10 +1,4 @@
-/**
- * Reading EBML, the binary format of Matroska and WebM: variable-length integers, element
- * headers, a master element's children and the plain value types. Shared by the probe
- * (lib/media/matroska-probe.ts) and the MP4 rewrite (lib/media/matroska-to-mp4.ts). Anything
- * that does not parse throws `Unreadable` (or a RangeError from Buffer), which both callers
- * turn into "not the simple case".
- */
+/** Reading EBML (Matroska, WebM). What does not parse throws, which callers read as "not the simple case". */
 import { crc32 } from "node:zlib";
 import { need } from "./mp4-probe";
 

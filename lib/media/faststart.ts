@@ -1,29 +1,9 @@
 /**
- * Fast start without a remux, for the common upload: an MP4 whose tracks would only be
- * copied anyway (one H.264/HEVC/AV1/VP9 video track, at most one AAC/MP3 audio track).
- *
- * ffmpeg's `-movflags +faststart` writes the whole file and then rewrites it with the
- * `moov` (the index) in front: two full copies of a 1 GB upload. Here the media data never
- * moves through this process:
- *
- * - `moov` already before the media (`mdat`): edit it where it is.
- * - `moov` after the media (what cameras and screen recorders write): read it, insert a
- *   block-aligned gap at the start of the file (`fallocate --insert-range`, a metadata
- *   operation on ext4 and XFS), write `ftyp` + the edited `moov` into the gap and drop the
- *   old `moov` at the end. Chunk offsets move by the gap. Where the filesystem cannot insert
- *   (tmpfs, btrfs, no util-linux), one sequential copy instead of ffmpeg's two.
- *
- * Metadata (unless kept): `udta`, `meta` and `uuid` boxes (titles, GPS, device, XMP) become
- * zero-filled `free` boxes of the same size, so no offset moves, and the creation and
- * modification times in `mvhd`/`tkhd`/`mdhd` become 0. That is what ffmpeg's
- * `-map_metadata -1` leaves as well; the display matrix (rotation) stays, as on a copy.
- *
- * Anything else (fragmented MP4, extra tracks, `hev1`, encrypted samples, a `moov` between
- * two `mdat`s, 32-bit offsets that would overflow) returns false before a byte is written,
- * and the caller remuxes with ffmpeg.
- *
- * The moov plan and the chunk-offset helpers are shared with lib/media/mov-to-mp4.ts, which
- * does the same for a MOV after rewriting its moov in MP4 form.
+ * Fast start without a remux for an MP4 whose tracks would only be copied (docs/media.md,
+ * "Videos"): ffmpeg's +faststart writes a 1 GB upload twice; here the media never moves through
+ * this process (`fallocate --insert-range` opens a gap in front, else one sequential copy).
+ * Metadata boxes become zero-filled `free` boxes of the same size, so no offset moves. Anything
+ * unusual returns false before a byte is written, and the caller remuxes with ffmpeg.
  */
 import { execFile } from "node:child_process";
 import { constants as fsConstants } from "node:fs";
@@ -34,7 +14,6 @@ export type FastStartOptions = {
   keepMetadata: boolean;
   /** The file has (and must have) exactly one audio track next to its video track. */
   withAudio: boolean;
-  /** The input is a temporary file the caller gives up: edit and move it instead of copying. */
   consumeInput: boolean;
   /** Try `fallocate --insert-range` before copying (tests turn it off to cover the copy). */
   insertRange?: boolean;
@@ -53,7 +32,6 @@ const UINT32_LIMIT = 2 ** 32;
 
 export type ChunkTable = { box: Box; wide: boolean };
 
-/** What the edit needs to know about the moov, found without changing anything. */
 export type MoovPlan = {
   /** Boxes (positions inside the moov buffer) to turn into zero-filled `free`. */
   strip: Box[];
@@ -62,11 +40,7 @@ export type MoovPlan = {
   chunkTables: ChunkTable[];
 };
 
-/**
- * Writes `input` as a fast-start MP4 at `output`. With `consumeInput` the input file is
- * edited and moved (no media byte copied); without, it is left as it was. Resolves false,
- * with nothing written, when the file is not the simple case.
- */
+/** Resolves false, with nothing written, when the file is not the simple case. */
 export async function fastStart(input: string, output: string, opts: FastStartOptions): Promise<boolean> {
   const file = await open(input, opts.consumeInput ? "r+" : "r");
   try {
@@ -277,7 +251,6 @@ export function shiftChunkOffsets(buf: Buffer, plan: MoovPlan, shift: number): v
   }
 }
 
-/** The output is ftyp, moov, then everything else in order: one sequential pass. */
 /**
  * Moves the bytes [from, to) of `file` `by` bytes further on, last block first (the two
  * ranges overlap): fast start with no second copy of the file where the filesystem cannot
@@ -348,7 +321,6 @@ export function insertGapAtStart(path: string, length: number): Promise<boolean>
   });
 }
 
-/** Turns a top-level box (now at `at`) into a zero-filled `free` box of the same size. */
 async function zeroBox(file: FileHandle, at: number, box: Box): Promise<void> {
   const zeros = Buffer.alloc(Math.min(box.size, COPY_CHUNK));
   for (let done = 0; done < box.size; done += zeros.length) {

@@ -1,11 +1,4 @@
-/**
- * A small typed wrapper around the ffmpeg and ffprobe binaries: spawn without a shell,
- * bounded by the media limiter, a time limit (SIGTERM, then SIGKILL after a grace period),
- * abort support, `-progress pipe:1` parsing and the tail of stderr kept for errors.
- *
- * Binaries: chosen by tools.ts (FFMPEG_PATH / FFPROBE_PATH, else the system's on PATH,
- * else the static builds of @ffmpeg-installer and @ffprobe-installer).
- */
+/** ffmpeg and ffprobe runs: no shell, inside the media limiter, with a time limit and abort (docs/media.md, "Binaries"). */
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { setPriority } from "node:os";
 import type { Readable } from "node:stream";
@@ -18,11 +11,9 @@ import { mediaTools, type MediaTool } from "./tools";
 export type { ProbeResult, ProbeStream } from "./probe";
 
 export type { MediaTool } from "./tools";
-/** Why a tool run failed: non-zero exit, over its time limit, aborted by the caller, could not start. */
 export type ToolFailure = "exit" | "timeout" | "aborted" | "spawn";
 
 export type FfmpegProgress = {
-  /** Position written so far, in seconds of output. */
   outTimeSeconds: number;
   /** True on the last report (`progress=end`). */
   done: boolean;
@@ -31,9 +22,7 @@ export type FfmpegProgress = {
 export type RunOptions = {
   /** Kill the process after this long; default MEDIA_TIMEOUT_SECONDS. Counted from spawn, not from queueing. */
   timeoutMs?: number;
-  /** Abort while queued or running (the process is killed). */
   signal?: AbortSignal;
-  /** ffmpeg only: called on every `-progress` report. */
   onProgress?: (progress: FfmpegProgress) => void;
   /** Time between SIGTERM (lets ffmpeg close files) and SIGKILL. Default 2 s. */
   killGraceMs?: number;
@@ -60,7 +49,6 @@ export class MediaToolError extends DomainError {
 
 export const isMediaToolError = (e: unknown): e is MediaToolError => e instanceof MediaToolError;
 
-/** The binary used for `tool` (tools.ts). */
 export function binaryPath(tool: MediaTool): string {
   return mediaTools()[tool];
 }
@@ -71,7 +59,7 @@ export const fileArg = (path: string): string => `file:${path}`;
 const STDERR_TAIL_CHARS = 4000;
 const STDOUT_MAX_CHARS = 8 * 1024 * 1024;
 const DEFAULT_KILL_GRACE_MS = 2000;
-/** ffmpeg is CPU-heavy; a lower priority keeps the web server responsive while it runs. */
+/** A lower priority keeps the web server responsive while ffmpeg runs. */
 const CHILD_NICENESS = 10;
 
 type ToolOutput = { stdout: string; stderrTail: string };
@@ -112,10 +100,8 @@ function spawnTool(tool: MediaTool, args: string[], opts: RunOptions, keepStdout
   });
 }
 
-/** A running ffmpeg/ffprobe: no stdin, stdout and stderr piped. */
 type ToolChild = ChildProcessByStdio<null, Readable, Readable>;
 
-/** Spawns the binary without a shell, at a lower priority than the server. */
 function startChild(tool: MediaTool, args: string[]): ToolChild {
   const child = spawn(binaryPath(tool), args, { stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
   if (child.pid !== undefined) {
@@ -128,17 +114,14 @@ function startChild(tool: MediaTool, args: string[]): ToolChild {
   return child;
 }
 
-/** Why the process was told to stop, when it was. */
 type StopReason = "timeout" | "aborted";
 
 type Limits = {
-  /** Set once the time limit passed or the caller aborted. */
   stopped(): StopReason | undefined;
-  /** Clears the timers and the abort listener; nothing is killed after this. */
   release(): void;
 };
 
-/** Kills the child at the time limit or on abort: SIGTERM (lets ffmpeg close files), then SIGKILL after `graceMs`. */
+/** SIGTERM first: it lets ffmpeg close files. */
 function enforceLimits(child: ToolChild, timeoutMs: number, graceMs: number, signal: AbortSignal | undefined): Limits {
   let stopping: StopReason | undefined;
   let killTimer: NodeJS.Timeout | undefined;
@@ -165,17 +148,14 @@ function enforceLimits(child: ToolChild, timeoutMs: number, graceMs: number, sig
   };
 }
 
-/** What the child wrote so far, filled in as it arrives. */
 type CollectedOutput = {
   /** All of stdout when kept (ffprobe's JSON), up to STDOUT_MAX_CHARS. */
   stdout: string;
   /** True when stdout went past STDOUT_MAX_CHARS (the run then fails). */
   stdoutOverflow: boolean;
-  /** The last STDERR_TAIL_CHARS of stderr, for errors and logs. */
   stderrTail: string;
 };
 
-/** Keeps the stderr tail, and either keeps stdout or reads it as ffmpeg's `-progress` reports. */
 function collectOutput(child: ToolChild, keepStdout: boolean, onProgress: RunOptions["onProgress"]): CollectedOutput {
   const output: CollectedOutput = { stdout: "", stdoutOverflow: false, stderrTail: "" };
   child.stderr.setEncoding("utf8");
@@ -192,10 +172,7 @@ function collectOutput(child: ToolChild, keepStdout: boolean, onProgress: RunOpt
   return output;
 }
 
-/**
- * A reader of `-progress pipe:1` output: blocks of key=value lines, each ending with
- * progress=continue|end, which reports the block. Chunks may split a line anywhere.
- */
+/** `-progress pipe:1` blocks, each ended by progress=continue|end. Chunks may split a line anywhere. */
 function progressReader(onProgress: RunOptions["onProgress"]): (chunk: string) => void {
   let partialLine = "";
   let block: Record<string, string> = {};
@@ -247,12 +224,7 @@ function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/**
- * Runs ffmpeg with `args` (inputs and outputs included; wrap paths with fileArg). Always adds
- * `-nostdin -hide_banner -loglevel error -nostats -progress pipe:1 -y`. Resolves with the
- * stderr tail (warnings at error level, usually empty); rejects with MediaToolError, or
- * DomainError("unavailable") when the media queue is full.
- */
+/** Wrap paths in `args` with fileArg. Resolves with the stderr tail (error-level warnings, usually empty). */
 export async function runFfmpeg(args: string[], opts: RunOptions = {}): Promise<{ stderrTail: string }> {
   const fixed = ["-nostdin", "-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-y"];
   const { stderrTail } = await runTool("ffmpeg", [...fixed, ...args], opts, false);
@@ -260,10 +232,8 @@ export async function runFfmpeg(args: string[], opts: RunOptions = {}): Promise<
 }
 
 /**
- * ffmpeg demuxers we let read uploads. Naming one with `-f` stops ffmpeg from probing the
- * input as anything else: a file that is really an HLS playlist, a concat script or some
- * exotic format is then refused instead of parsed (HLS/concat can make ffmpeg open other
- * files or URLs).
+ * Demuxers we let read uploads: naming one with `-f` stops ffmpeg probing the input as anything
+ * else, so an HLS playlist or concat script (which can make ffmpeg open other files or URLs) is refused.
  */
 export type Demuxer = "mov" | "matroska" | "gif";
 
@@ -272,7 +242,6 @@ export function demuxerFor(format: "mp4" | "mov" | "mkv" | "webm" | "gif"): Demu
   return format === "mkv" || format === "webm" ? "matroska" : format === "gif" ? "gif" : "mov";
 }
 
-/** `-f <demuxer> -i file:<path>`: an input with its container forced. */
 export function inputArgs(path: string, demuxer?: Demuxer): string[] {
   return [...(demuxer ? ["-f", demuxer] : []), "-i", fileArg(path)];
 }
@@ -282,7 +251,6 @@ export type ProbeOptions = RunOptions & {
   demuxer?: Demuxer;
 };
 
-/** Streams and container of `path` (ffprobe -show_streams -show_format, JSON). */
 export async function runFfprobe(path: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
   const forced = opts.demuxer ? ["-f", opts.demuxer] : [];
   const args = ["-hide_banner", "-loglevel", "error", "-print_format", "json", "-show_streams", "-show_format", ...forced, fileArg(path)];

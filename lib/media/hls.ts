@@ -1,13 +1,7 @@
 /**
- * Adaptive (HLS) renditions of a stored fast-start MP4: 360p / 720p / 1080p up to the
- * source's size (never upscaled), H.264 + AAC in MPEG-TS segments of 4 s, one media
- * playlist per rendition and a master playlist that we write ourselves (so BANDWIDTH is
- * measured from the real segments, not guessed).
- *
- * One ffmpeg process decodes the source once and feeds every rendition (split filter,
- * one hls output each), under the media limiter (one slot), at a lower CPU priority
- * (ffmpeg.ts) and with a bounded thread count (HLS_THREADS, default half the cores), so a
- * transcode never starves the web server. The whole run is bounded in time.
+ * HLS renditions of a stored MP4 (docs/renditions.md). We write the master playlist ourselves so
+ * BANDWIDTH is measured from the real segments. One ffmpeg decodes the source once for every
+ * rendition, in one media slot with bounded threads, so a transcode never starves the web server.
  */
 import { availableParallelism } from "node:os";
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
@@ -30,9 +24,7 @@ export interface Rendition {
 
 export interface HlsResult {
   renditions: (Rendition & { bandwidth: number; segments: number })[];
-  /** Seconds. */
   duration: number;
-  /** Every file written into the output folder (names only), master.m3u8 included. */
   files: string[];
 }
 
@@ -40,7 +32,6 @@ export interface HlsOptions {
   /** Budget of the ffmpeg run; default max(MEDIA_TIMEOUT_SECONDS, 10 × duration). */
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** Encoder threads; default HLS_THREADS or half the cores (at least 1). */
   threads?: number;
   /** Target segment length in seconds (4–6 s). */
   segmentSeconds?: number;
@@ -97,7 +88,7 @@ export function planRenditions(width: number, height: number): Rendition[] {
   return fits.map((r) => ({ name: `${r.short}p`, ...size(r.short), maxrate: r.maxrate }));
 }
 
-/** Transcodes `input` (an MP4 we wrote) into `outDir` (must exist and be empty). */
+/** `outDir` must exist and be empty. */
 export async function transcodeHls(input: string, outDir: string, opts: HlsOptions = {}): Promise<HlsResult> {
   const probe = await probeInput(input, { demuxer: "mov", signal: opts.signal });
   const video = primaryVideo(probe);
@@ -126,12 +117,10 @@ export async function transcodeHls(input: string, outDir: string, opts: HlsOptio
   return { renditions: done, duration, files: (await readdir(outDir)).sort() };
 }
 
-/** One ffmpeg run's inputs: the source's streams, what to make of them, and how hard to work. */
 interface HlsRun {
   input: string;
   outDir: string;
   videoIndex: number;
-  /** The audio stream to carry over, or null for a silent video. */
   audioIndex: number | null;
   renditions: readonly Rendition[];
   threads: number;
@@ -139,7 +128,6 @@ interface HlsRun {
   segmentSeconds: number;
 }
 
-/** ffmpeg's arguments: the source decoded once and split, then one hls output per rendition. */
 function hlsArgs(run: HlsRun): string[] {
   const split = run.renditions.map((_, i) => `[v${i}]`).join("");
   const scales = run.renditions.map((r, i) => `[v${i}]scale=${r.width}:${r.height},setsar=1[o${i}]`);
@@ -208,7 +196,6 @@ function renditionOutputArgs(run: HlsRun, r: Rendition, scaledVideo: string): st
   ];
 }
 
-/** Runs ffmpeg within the budget, its failures turned into the job's error types. */
 async function runHlsFfmpeg(args: string[], budgetMs: number, signal: AbortSignal | undefined): Promise<void> {
   try {
     await runFfmpeg(args, { timeoutMs: budgetMs, signal });
@@ -254,7 +241,6 @@ export interface MediaPlaylist {
   ended: boolean;
 }
 
-/** Reads the parts of a media playlist that checks and tests need. */
 export function parseMediaPlaylist(text: string): MediaPlaylist {
   const lines = text.split(/\r?\n/).map((l) => l.trim());
   if (lines[0] !== "#EXTM3U") throw new Error("not an M3U8 playlist");

@@ -1,17 +1,8 @@
 /**
- * Lossless metadata removal for PNG, JPEG, WebP and GIF by container surgery: the files are
- * sequences of chunks/segments/blocks, so dropping the ones that carry metadata leaves the
- * compressed pixel data byte-for-byte untouched (no generation loss, no re-encode cost).
- *
- * What is kept is what decoding and colour need: pixel data, palettes, transparency,
- * animation control, colour information (ICC profiles, gamma, sRGB/cICP). What is dropped:
- * EXIF (GPS, camera, dates), XMP, IPTC/Photoshop blocks, comments, text chunks, embedded
- * thumbnails, unknown ancillary chunks, and any bytes after the end of the image (polyglot
- * payloads, appended "motion photo" videos). With `keepMetadata` only the trailing bytes go.
- *
- * Anything unexpected (truncation, an unknown critical chunk, a length running past the
- * end) returns null: the caller then falls back to decoding and re-encoding with sharp,
- * which either manages or reports the file as corrupt.
+ * Lossless metadata removal for PNG, JPEG, WebP and GIF by dropping chunks: the pixel data stays
+ * byte-for-byte (what is kept and dropped: docs/media.md, "Images"). Bytes after the image end
+ * (polyglots, "motion photo" videos) always go. Anything unexpected returns null, and the caller
+ * falls back to sharp, which either manages or reports the file as corrupt.
  */
 import type { ImageFormat } from "./sniff";
 
@@ -35,16 +26,12 @@ export type Rewritten = {
 type Part = { start: number; end: number; meta: boolean };
 /** `end`: where the image ends in the input; `suffix`: bytes to add (a missing GIF trailer). */
 type Scan = { parts: Part[]; end: number; info: ContainerInfo; suffix?: Buffer };
-/** The walk of one file (scanImage), for planRewrite. */
 export type ImageScan = Readonly<Scan>;
 
-/** What rewriting a scanned file gives, before any byte is copied. */
 export type RewritePlan = {
-  /** False when the output would be the input unchanged. */
   changed: boolean;
   /** Something was dropped as metadata (not counting trailing bytes). */
   strippedMetadata: boolean;
-  /** Bytes of the output. */
   size: number;
   /** Writes the output at the start of `target` (at least `size` bytes); returns that part of it. */
   writeTo(target: Buffer): Buffer;
@@ -75,7 +62,6 @@ export function planRewrite(buf: Buffer, scan: ImageScan, format: ImageFormat, k
   };
 }
 
-/** scanImage + planRewrite into a new buffer (the input itself when nothing changes). */
 export function rewriteImage(buf: Buffer, format: ImageFormat, keepMetadata: boolean): Rewritten | null {
   const scan = scanImage(buf, format);
   if (!scan) return null;
@@ -84,7 +70,6 @@ export function rewriteImage(buf: Buffer, format: ImageFormat, keepMetadata: boo
   return { bytes, changed: plan.changed, strippedMetadata: plan.strippedMetadata, info: scan.info };
 }
 
-/** Describes the container without rewriting it (null when it cannot be walked). */
 export function inspectImage(buf: Buffer, format: ImageFormat): ContainerInfo | null {
   return scanImage(buf, format)?.info ?? null;
 }

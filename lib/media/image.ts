@@ -1,19 +1,7 @@
 /**
- * Image uploads (PNG, JPEG, WebP, GIF) and the shared sharp encoder that /convert uses.
- *
- * processImage keeps the format of the input and, per file, takes the cheapest correct path:
- * 1. No EXIF orientation to apply → container surgery (image-container.ts): metadata
- *    chunks are dropped (or, with keepMetadata, only bytes after the image end), the pixel
- *    data stays byte-identical: no generation loss, no encode cost. The result is then
- *    fully decoded once so a corrupt file is still refused.
- * 2. Orientation to apply (a JPEG from a phone, typically) → decode, rotate the pixels,
- *    re-encode with sharp. EXIF/XMP/IPTC are dropped unless keepMetadata; with
- *    keepMetadata they are kept and the Orientation tag is reset to 1, so viewers do not
- *    rotate a second time.
- * The ICC profile is kept on both paths: it is colour, not personal data, and converting a
- * Display P3 photo to sRGB would clip its colours. CMYK input is converted to sRGB.
- * Animation (GIF, WebP, APNG) is kept; animated files are never rotated (EXIF orientation
- * on an animated image is practically unheard of, and sharp cannot turn multi-page images).
+ * Image uploads and the one sharp encoder /convert shares. Per file the cheapest correct path:
+ * container surgery when no orientation is to be applied (pixels byte-identical, then one
+ * verifying decode), else decode, turn and re-encode (docs/media.md, "Images").
  */
 import { open, rename, rm, stat, writeFile } from "node:fs/promises";
 import type { Metadata, OutputInfo, Sharp } from "sharp";
@@ -33,33 +21,23 @@ export type ImageResult = {
   mime: string;
   ext: string;
   size: number;
-  /** More than one frame. */
   animated: boolean;
 };
 
 export type ProcessImageOptions = {
   /** Keep EXIF/XMP/IPTC (include-metadata: true). Orientation is applied either way. */
   keepMetadata: boolean;
-  /** The sniffed format; the output has the same format. */
   format: Sniffed["format"];
-  /** Default MEDIA_TIMEOUT_SECONDS. */
   timeoutMs?: number;
-  /** Aborts while waiting for a media slot. */
   signal?: AbortSignal;
-  /**
-   * The input is a temporary file the caller gives up: a file that needs no change is moved
-   * to `output` instead of written again (no second copy on disk, issue 42 §4).
-   */
+  /** The input is a temporary file the caller gives up: moved rather than written again. */
   consumeInput?: boolean;
 };
 
-/** Where an image job reads from: a file, or the whole file already in memory. */
 export type ImageSource = string | Buffer;
 
-/** An image job's output kept in memory. */
 export type ImageBytes = { bytes: Buffer; result: ImageResult };
 
-/** Output formats sharp writes for us (uploads keep the source format; /convert adds avif). */
 export type ImageTarget = "png" | "jpeg" | "webp" | "gif" | "avif";
 
 /** Files above this are not read into memory for surgery; they take the sharp path. */
@@ -74,7 +52,6 @@ export const AVIF_QUALITY = 60; // a notch above sharp's default 50: keeps fine 
 export const AVIF_EFFORT = 4;
 
 const MULTI_FRAME: ReadonlySet<string> = new Set(["gif", "webp"]);
-/** sharp reads every frame only when asked; for other formats it would mean nothing. */
 const canAnimate = (format: string) => MULTI_FRAME.has(format);
 
 export async function processImage(input: string, output: string, opts: ProcessImageOptions): Promise<ImageResult> {
@@ -123,11 +100,9 @@ export async function processImage(input: string, output: string, opts: ProcessI
 }
 
 /**
- * processImage for a file already in memory (POST /convert of a small file): the same two
- * paths, the output in memory too. Surgery never makes a file larger; the sharp path's
- * output is bounded by the caller, which only sends images of a few megapixels this way.
- * `header`: readImageHeader's result when the caller has it already (after the verifying
- * decode, it is the costliest step of a small file's surgery).
+ * processImage in memory (POST /convert of a small file). The sharp path's output is bounded
+ * by the caller, which sends only images of a few megapixels this way. `header` saves the
+ * costliest step of a small file's surgery after the verifying decode.
  */
 export async function processImageBytes(input: Buffer, opts: ProcessImageOptions & { header?: Metadata }): Promise<ImageBytes> {
   const { format, keepMetadata } = opts;
@@ -153,12 +128,10 @@ export async function processImageBytes(input: Buffer, opts: ProcessImageOptions
   );
 }
 
-/** Either container surgery (`plan`) or, when pixels must be turned or the walk failed, sharp. */
 type ImageStep =
   | { kind: "surgery"; bytes: Buffer; meta: Metadata; info: ContainerInfo; plan: RewritePlan }
   | { kind: "render"; meta: Metadata; container: ContainerInfo | null; animated: boolean };
 
-/** The cheapest correct path for the whole file in `bytes` (see the top of this file); `header` if already read. */
 async function planImage(bytes: Buffer, format: ImageFormat, keepMetadata: boolean, header?: Metadata): Promise<ImageStep> {
   const meta = header ?? (await readImageHeader(bytes, format));
   const scan = scanImage(bytes, format);
@@ -171,7 +144,6 @@ async function planImage(bytes: Buffer, format: ImageFormat, keepMetadata: boole
 
 const needsRotation = (meta: Metadata, animated: boolean) => (meta.orientation ?? 1) > 1 && !animated;
 
-/** The sharp path: decode, orient, re-encode in the source format. */
 async function renderAndDescribe(
   input: string,
   output: string,
@@ -197,7 +169,6 @@ function renderOptions(
   };
 }
 
-/** The whole file into the start of `target`; the filled part. */
 async function readInto(path: string, target: Buffer, size: number): Promise<Buffer> {
   const file = await open(path, "r");
   try {
@@ -213,10 +184,7 @@ async function readInto(path: string, target: Buffer, size: number): Promise<Buf
   }
 }
 
-/**
- * Header only (no pixel decoding): format check, pixel limit, orientation, frames.
- * Fails with invalid_request when it is not a readable image of the sniffed format.
- */
+/** Header only (no pixel decoding): format check, pixel limit, orientation, frames. */
 export async function readImageHeader(input: ImageSource, format: ImageFormat): Promise<Metadata> {
   let meta: Metadata;
   try {
@@ -250,26 +218,21 @@ async function verifyDecodes(image: ImageSource, format: ImageFormat, timeoutMs:
     .toBuffer();
 }
 
-/** Size, frame height and frame count of a written image. */
 export async function describeImage(path: string, format: ImageTarget, container?: ContainerInfo | null): Promise<ImageResult> {
   const meta = await openImage(path, { animated: canAnimate(format) }).metadata();
   const { size } = await stat(path);
   return describeFromHeader(meta, format, size, container);
 }
 
-/**
- * describeImage from what sharp reports about the output it wrote: no second read. sharp
- * gives the frame height and count of multi-frame output as pageHeight and pages.
- */
+/** describeImage from what sharp reports about its output: no second read. */
 export function describeOutput(info: OutputInfo, format: ImageTarget, container?: ContainerInfo | null): ImageResult {
   const pages = info.pages ?? 1;
   return describeFromHeader({ width: info.width, height: info.height, pages, pageHeight: info.pageHeight }, format, info.size, container);
 }
 
-/** The parts of a header (or of sharp's output info) that size an image. */
 type FrameSize = Pick<Metadata, "width" | "height" | "pages" | "pageHeight">;
 
-/** describeImage from a header already read (opened with the same `animated` setting). */
+/** From a header opened with the same `animated` setting. */
 function describeFromHeader(meta: FrameSize, format: ImageTarget, size: number, container?: ContainerInfo | null): ImageResult {
   const pages = meta.pages ?? 1;
   const height = pages > 1 ? (meta.pageHeight ?? Math.round(meta.height / pages)) : meta.height;
@@ -288,25 +251,18 @@ function describeFromHeader(meta: FrameSize, format: ImageTarget, size: number, 
 export type RenderOptions = {
   target: ImageTarget;
   keepMetadata: boolean;
-  /** Keep every frame (only honoured for gif/webp targets). */
   keepFrames: boolean;
-  /** The source is lossless: a WebP target is then written lossless too. */
+  /** A WebP target of a lossless source is written lossless too. */
   lossless: boolean;
-  /** Header of the source (readImageHeader). */
   meta: Metadata;
   timeoutMs: number;
 };
 
-/**
- * Decode → orient → encode with sharp: the one image encoder of the service (upload
- * fallback path and every image conversion of /convert). Resolves with what sharp reports
- * about the output (describeOutput turns it into an ImageResult).
- */
+/** Decode → orient → encode: the one image encoder of the service (uploads and /convert). */
 export async function renderImage(input: ImageSource, output: string, o: RenderOptions): Promise<OutputInfo> {
   return imagePipeline(input, o).toFile(output);
 }
 
-/** renderImage with the output in memory. */
 export async function renderImageBytes(input: ImageSource, o: RenderOptions): Promise<{ bytes: Buffer; info: OutputInfo }> {
   const { data, info } = await imagePipeline(input, o).toBuffer({ resolveWithObject: true });
   return { bytes: data, info };
@@ -326,7 +282,6 @@ function imagePipeline(input: ImageSource, o: RenderOptions): Sharp {
   return encode(img, o).timeout({ seconds: sharpSeconds(o.timeoutMs) });
 }
 
-/** Frames the output of `target` keeps: animated GIF and WebP keep them all, other targets the first. */
 export const keepsFrames = (target: ImageTarget): boolean => canAnimate(target);
 
 function encode(img: Sharp, o: RenderOptions): Sharp {

@@ -1,8 +1,4 @@
-/**
- * One media job = several tool runs (probe, encode, thumbnail) under one time budget.
- * JobClock hands each run the time that is left, so the budget bounds the whole job, and
- * jobError turns tool failures into the domain errors a client sees.
- */
+/** One time budget for a job's several tool runs, and tool failures as the domain errors a client sees. */
 import { DomainError } from "@/lib/errors";
 import { isMediaToolError, type RunOptions } from "./ffmpeg";
 import { withCause } from "./sharp";
@@ -23,12 +19,7 @@ export class JobClock {
   }
 }
 
-/**
- * - the tool exited with an error → the file is corrupt or unplayable: invalid_request;
- * - over the time limit → invalid_request too (retrying the same file will not help, so
- *   not `unavailable`), with the limit in the message;
- * - aborted, could not start, fs errors → unchanged (internal or the caller's own abort).
- */
+/** Over the time limit is invalid_request too, not `unavailable`: retrying the same file will not help. */
 export function jobError(error: unknown, budgetMs: number, what: string): unknown {
   if (isMediaToolError(error)) {
     if (error.reason === "timeout") {

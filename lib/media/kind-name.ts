@@ -1,9 +1,4 @@
-/**
- * What a refused file is, in words (issue 39 §5): "an AVIF image", "an audio-only M4A". A
- * refusal that lists what is accepted but not what the file is leaves people guessing why
- * their file was refused. Read from the bytes, like every type decision here (never the name).
- * Only the first bytes are read; a file nothing here recognises is named as such.
- */
+/** What a refused file is, in words ("an AVIF image"), from its first bytes: a refusal should say why. */
 import { open } from "node:fs/promises";
 
 const HEAD_BYTES = 4096;
@@ -59,7 +54,6 @@ function textKind(head: Buffer): string | null {
   return text.length ? "a text file" : null;
 }
 
-/** A file's kind from its first bytes, or null when nothing here recognises it. */
 export function kindFromHead(head: Buffer): string | null {
   if (ascii(head, 4, 8) === "ftyp") {
     const brand = isoBrandKind(ascii(head, 8, 12));

@@ -1,17 +1,9 @@
 /**
- * Process-wide admission control for media work. A fixed number of slots (MEDIA_CONCURRENCY)
- * and a wait queue bounded by what waiting really costs: a waiting job holds its input on
- * disk (or a small buffer) and a small record, not memory or CPU. So the queue is bounded by
- * the bytes of the waiting inputs (MEDIA_QUEUE_BYTES) and by how long a job may wait
- * (MEDIA_QUEUE_WAIT_SECONDS), and only past those is a job refused with `unavailable`
- * (503 with Retry-After). A count bound (MEDIA_QUEUE_MAX) remains available but is off by
- * default: a count of 8 turned a burst of 200 screenshots into 105-363 refusals, and
- * uploader tools do not retry a 503 (docs/media.md, "Limits").
- *
- * A slot is held per *job*: `withMediaSlot` marks the async context (AsyncLocalStorage), and
- * nested calls inside it (processVideo's probe → ffmpeg → thumbnail steps, each of which
- * also calls withMediaSlot) reuse the held slot. That keeps a job from losing its place
- * between steps and rules out self-deadlock when concurrency is 1.
+ * Admission control for media work: MEDIA_CONCURRENCY slots and a queue bounded by waiting
+ * bytes and time, not count, since a waiting job costs disk, not memory (docs/media.md,
+ * "Limits": a count of 8 refused 105-363 of a 200-screenshot burst, and uploaders do not retry
+ * a 503). A slot is held per job (AsyncLocalStorage): nested steps reuse it, so a job keeps its
+ * place between steps and cannot deadlock itself at concurrency 1.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { stat } from "node:fs/promises";
@@ -23,7 +15,6 @@ export type Release = () => void;
 export type LimiterStats = {
   active: number;
   waiting: number;
-  /** Bytes of the inputs of the waiting jobs. */
   waitingBytes: number;
   concurrency: number;
   /** Count bound of the queue; null when only bytes and time bound it. */
@@ -34,11 +25,9 @@ export type LimiterStats = {
 
 export interface LimiterOptions {
   concurrency: number;
-  /** Waiting jobs at most; null (the default) for no count bound. */
   queueMax?: number | null;
   /** Total input bytes of the waiting jobs at most (a first waiter is always let in). */
   queueBytes?: number;
-  /** A job that waited this long without a slot is refused with `unavailable`. */
   queueWaitMs?: number;
 }
 
@@ -52,7 +41,6 @@ export interface AcquireOptions {
 
 type Waiter = { bytes: number; grant: (release: Release) => void };
 
-/** Seconds suggested in Retry-After when the queue is full. */
 export const BUSY_RETRY_AFTER_SECONDS = 5;
 
 const busy = (why: string): DomainError =>
@@ -91,10 +79,7 @@ export class MediaLimiter {
     };
   }
 
-  /**
-   * Resolves with a release function once a slot is free. Rejects with `unavailable` at once
-   * when the queue is full (count or bytes), or once the job has waited `queueWaitMs`.
-   */
+  /** Rejects with `unavailable` at once when the queue is full, or once the job has waited `queueWaitMs`. */
   acquire(options: AcquireOptions = {}): Promise<Release> {
     const { signal, input } = options;
     if (signal?.aborted) return Promise.reject(abortReason(signal));
@@ -187,7 +172,6 @@ function abortReason(signal: AbortSignal): unknown {
 }
 
 let shared: MediaLimiter | undefined;
-/** The limiter shared by every media job in this process (sized from the environment). */
 export function mediaLimiter(): MediaLimiter {
   if (!shared) {
     const { concurrency, queueMax, queueBytes, queueWaitMs } = mediaConfig();
@@ -207,17 +191,11 @@ export function resetMediaLimiter(): void {
 
 const slotContext = new AsyncLocalStorage<true>();
 
-/** True inside withMediaSlot: the current job already holds a slot. */
 export function holdsMediaSlot(): boolean {
   return slotContext.getStore() === true;
 }
 
-/**
- * Runs `fn` as one media job: waits for a slot (or fails with `unavailable` when the queue
- * is full or the wait too long, or with the signal's reason when aborted while waiting).
- * `input` is what the job waits with (its file, or its buffer), counted against
- * MEDIA_QUEUE_BYTES while it waits. Re-entrant.
- */
+/** One media job: waits for a slot; `input` counts against MEDIA_QUEUE_BYTES while it waits. Re-entrant. */
 export async function withMediaSlot<T>(fn: () => Promise<T>, opts: AcquireOptions = {}): Promise<T> {
   if (holdsMediaSlot()) return fn();
   return mediaLimiter().run(() => slotContext.run(true, fn), opts);

@@ -1,24 +1,8 @@
 /**
- * What ffprobe would say about a Matroska or WebM file (stream order, codecs, picture size,
- * the container's duration), read from its EBML header, `Info` and `Tracks` instead: no
- * process to spawn. The MKV counterpart of lib/media/mp4-probe.ts; it reads the elements
- * in front of the first `Cluster` (a few kilobytes) and the ones its `SeekHead` points to,
- * never a frame.
- *
- * It answers only when those elements say everything the media layer decides on, and
- * resolves null otherwise, so the caller asks ffprobe: no `Duration` in `Info` (live
- * recordings; ffmpeg would estimate one from bit rates), a codec not listed below, a track
- * type other than video, audio and subtitles, content encodings (compression, encryption),
- * a `Projection` (rotation or 360° video: ffmpeg versions read it differently), a `rotate`
- * tag, attachments (ffmpeg turns cover art into video streams), pixel cropping, a
- * DocTypeReadVersion over 3 (ffmpeg refuses those files), a CRC-32 that does not match, no
- * cluster at all, or anything
- * that does not parse. Stream numbers are the order of the `TrackEntry` elements, as in
- * ffmpeg's matroska demuxer. docs/media.md ("Probing MKV and WebM without ffprobe") lists
- * what is read from where.
- *
- * Kept apart from lib/media/sniff.ts on purpose: it accepts DocType `matroska` and `webm`
- * alike, and which of them is an upload type is the sniffer's call.
+ * What ffprobe would say about an MKV or WebM, read from the elements before the first
+ * `Cluster` and those its `SeekHead` points to, never a frame. Null whenever they do not say
+ * everything with certainty, and ffprobe answers (docs/media.md, "Probing MKV and WebM without
+ * ffprobe"). It accepts DocType `matroska` and `webm` alike: which is an upload type is the sniffer's call.
  */
 import { open, type FileHandle } from "node:fs/promises";
 import { ascii, children, crcHolds, type Element, float, headerIn, one, uint } from "./ebml";
@@ -80,11 +64,7 @@ const ID = {
 /** Masters read through the SeekHead when they were not met before the first Cluster. */
 const SOUGHT: ReadonlySet<number> = new Set([ID.Info, ID.Tracks, ID.Tags, ID.Attachments, ID.SeekHead]);
 
-/**
- * Matroska CodecID → ffmpeg's codec_name (ffmpeg's ff_mkv_codec_tags), for the codecs whose
- * name does not depend on CodecPrivate. Each one is checked against ffprobe in
- * tests/media/matroska-probe.test.ts; any other CodecID is ffprobe's to name.
- */
+/** Matroska CodecID → ffmpeg's codec_name, each checked against ffprobe in tests/media/matroska-probe.test.ts. */
 const CODECS: Readonly<Record<string, { type: "video" | "audio" | "subtitle"; name: string }>> = {
   "V_MPEG4/ISO/AVC": { type: "video", name: "h264" },
   "V_MPEGH/ISO/HEVC": { type: "video", name: "hevc" },
@@ -105,7 +85,6 @@ const CODECS: Readonly<Record<string, { type: "video" | "audio" | "subtitle"; na
 /** TrackType values ffmpeg turns into streams of that kind. */
 const TRACK_TYPES: Readonly<Record<number, "video" | "audio" | "subtitle">> = { 1: "video", 2: "audio", 17: "subtitle" };
 
-/** The probe of an MKV/WebM at `path` from its EBML elements, or null when ffprobe has to answer. */
 export async function probeMatroska(path: string): Promise<ProbeResult | null> {
   // A file that cannot even be opened is ffprobe's to report, with the error it always gave.
   const file = await open(path, "r").catch(() => null);
@@ -131,7 +110,6 @@ class Source {
     private readonly head: Buffer,
   ) {}
 
-  /** Up to `length` bytes at `at` (fewer at the end of the file). */
   async bytes(at: number, length: number): Promise<Buffer> {
     const end = Math.min(at + length, this.size);
     if (end <= this.head.length) return this.head.subarray(at, end);
@@ -140,7 +118,6 @@ class Source {
     return buf.subarray(0, bytesRead);
   }
 
-  /** The element header at `at` (ID up to 4 bytes, size up to 8). */
   async header(at: number): Promise<Element> {
     const [element] = headerIn(await this.bytes(at, 12), 0, at);
     return element;

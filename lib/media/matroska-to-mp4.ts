@@ -1,13 +1,8 @@
 /**
- * MKV → fast-start MP4 without ffmpeg, for the file a remux would only copy: one H.264 video
- * track (`V_MPEG4/ISO/AVC`, its avcC as CodecPrivate) and at most one AAC-LC audio track
- * (`A_AAC`, its AudioSpecificConfig as CodecPrivate), frames in SimpleBlocks or BlockGroups
- * without lacing. Both codecs store their frames in Matroska exactly as MP4 does (length-
- * prefixed NAL units; raw AAC frames), so the frames are copied byte for byte and only the
- * index is new: one pass reads the element headers (never a frame), the moov is built from
- * them, and a second pass writes `ftyp`, `moov`, `mdat` with the frames in the file's order.
- * What lib/media/mov-to-mp4.ts does for MOV; issue 29 §4 (the remux was most of an MKV
- * conversion's time).
+ * MKV → fast-start MP4 without ffmpeg for one H.264 track and at most one AAC-LC track, no
+ * lacing (the remux was most of an MKV conversion's time). Both codecs store frames in Matroska
+ * as MP4 does, so frames are copied byte for byte; anything else resolves false before a byte is
+ * written. tests/media/matroska-to-mp4.test.ts compares the output with ffmpeg's own remux.
  *
  * Timing, which Matroska and MP4 keep differently:
  * - Matroska stores presentation times (in TimestampScale units, usually milliseconds); MP4
@@ -21,11 +16,6 @@
  *   millisecond timestamps add no jitter, and a real gap is kept.
  * - An edit list per track puts presentation time 0 where Matroska's time 0 was, so audio and
  *   video stay in sync as the file had them.
- *
- * Anything else (other codecs, lacing, content encodings, a CodecDelay, non-square display
- * sizes, keepMetadata, anything that does not parse) resolves false before a byte is
- * written, and the caller remuxes with ffmpeg. tests/media/matroska-to-mp4.test.ts compares
- * the output with ffmpeg's own remux, packet by packet and decoded frame by frame.
  */
 import { open, rm, type FileHandle } from "node:fs/promises";
 import { ascii, children, type Element, float, headerIn, one, uint, vint } from "./ebml";
@@ -69,9 +59,7 @@ const ID = {
   ReferenceBlock: 0xfb,
 } as const;
 
-/** Reads of the input go through a window this size (both passes are sequential). */
 const WINDOW = 1024 * 1024;
-/** Output is written in pieces of this size. */
 const WRITE_CHUNK = 1024 * 1024;
 /** Info and Tracks are small; larger ones are not a file we rewrite. */
 const MAX_HEADER_ELEMENT = 1024 * 1024;
@@ -110,11 +98,7 @@ type Timing = {
   media: number;
 };
 
-/**
- * Writes `input` (an MKV) as a fast-start MP4 at `output`. Resolves false, with nothing
- * written, when the file is not the case described above. With `consumeInput` the input is
- * removed once the output is complete.
- */
+/** Resolves false, with nothing written, when the file is not the case described above. */
 export async function matroskaToMp4(input: string, output: string, opts: FastStartOptions): Promise<boolean> {
   if (opts.keepMetadata) return false;
   const file = await open(input, "r");
@@ -139,7 +123,6 @@ export async function matroskaToMp4(input: string, output: string, opts: FastSta
 
 type Layout = { video: Track; audio?: Track; frames: Frame[] };
 
-/** Sequential reads through a window; a read past the window moves it. */
 class Reader {
   private window = Buffer.alloc(0);
   private windowStart = 0;
@@ -165,7 +148,6 @@ class Reader {
     return headerIn(await this.bytes(at, 12), 0, at)[0];
   }
 
-  /** A known-size element's data, whole. */
   async data(el: Element, max = MAX_HEADER_ELEMENT): Promise<Buffer> {
     need(el.size !== null && el.size <= max, "element too large");
     const buf = await this.bytes(el.dataStart, el.size!);
@@ -293,7 +275,7 @@ function aacConfig(asc: Buffer): { sampleRate: number; frameLength: number } | n
 /** Cluster-level elements have IDs of one or two bytes; a four-byte ID ends an unknown-size Cluster. */
 const isTopLevel = (id: number): boolean => id > 0xffffff;
 
-/** Reads one Cluster's blocks into `frames`; resolves where the next top-level element starts. */
+/** Resolves where the next top-level element starts. */
 async function readCluster(
   reader: Reader,
   cluster: Element,
@@ -448,8 +430,6 @@ function timing(
   return { timescale, durations, offsets, firstDecode, ...shown, media: durations.reduce((a, b) => a + b, 0) };
 }
 
-// ---- writing -------------------------------------------------------------------------------
-
 const u8 = (n: number): Buffer => Buffer.from([n]);
 const u16 = (n: number): Buffer => {
   const b = Buffer.alloc(2);
@@ -480,10 +460,8 @@ function box(type: string, ...parts: Buffer[]): Buffer {
 const fullBox = (type: string, version: number, flags: number, ...parts: Buffer[]): Buffer =>
   box(type, u32((version << 24) | flags), ...parts);
 
-/** The unity matrix of mvhd and tkhd. */
 const MATRIX = Buffer.concat([0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000].map(u32));
 
-/** Run-length pairs (count, value) of a list. */
 function runs(values: number[]): [number, number][] {
   const out: [number, number][] = [];
   for (const v of values) {
@@ -539,7 +517,6 @@ function sampleEntry(out: TrackOut, bitrate: number): Buffer {
   return box("mp4a", zeros(6), u16(1), zeros(8), u16(track.channels), u16(16), zeros(4), u32(track.sampleRate * 0x10000), esds);
 }
 
-/** Movie-timescale length of `ticks` of a track's timescale. */
 const movieTime = (ticks: number, timescale: number): number => Math.round((ticks * MOVIE_TIMESCALE) / timescale);
 
 /**
@@ -688,7 +665,6 @@ function plan(layout: Layout): Planned {
   return { head, frames };
 }
 
-/** Writes the head, then every frame's bytes in the file's order. */
 async function writeFrames(reader: Reader, output: string, { head, frames }: Planned): Promise<void> {
   const out = await open(output, "wx");
   try {

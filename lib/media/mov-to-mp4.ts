@@ -1,24 +1,8 @@
 /**
- * MOV → fast-start MP4 without a remux, for a QuickTime file whose tracks would only be copied:
- * one H.264 video track and at most one AAC or MP3 (`mp4a`, `.mp3`) audio track. What fastStart
- * (lib/media/faststart.ts) does for an MP4, with the moov rewritten in MP4 form on the way
- * (lib/media/quicktime-moov.ts) and an ISO `ftyp` (isom) in place of `qt  `.
- *
- * The output is the MP4 `ftyp`, the MP4 `moov`, a zero-filled `free` box when there is room
- * left, then the `mdat` unchanged; whatever followed the media (the old `moov`, padding) is
- * gone. The media moves as little as the filesystem allows:
- *
- * - the new head fits where the old one was (a MOV written with its moov in front): written
- *   over it, no offset moves;
- * - otherwise a block-aligned gap is inserted at the start (`fallocate --insert-range`) and
- *   the head written into it: chunk offsets move by the gap;
- * - where neither works, or the input is not ours to edit: one sequential copy.
- *
- * Metadata always goes (creation times zeroed, `udta`/`meta`/`uuid` dropped): keeping it would
- * mean translating QuickTime tags the way ffmpeg does, so keepMetadata returns false. So does
- * anything else unusual (no `ftyp`, several `mdat`s, boxes other than padding at the top
- * level, chunks outside the `mdat`, any box quickTimeMoovToMp4 does not carry), before a byte
- * is written, and the caller remuxes with ffmpeg.
+ * MOV (H.264 + AAC/MP3) → fast-start MP4 without a remux: what faststart.ts does for an MP4,
+ * with the moov rewritten in MP4 form (quicktime-moov.ts). Metadata always goes: keeping it
+ * would mean translating QuickTime tags as ffmpeg does, so keepMetadata returns false, as does
+ * anything unusual, before a byte is written; the caller then remuxes with ffmpeg.
  */
 import { open, rename, rm, type FileHandle } from "node:fs/promises";
 import {
@@ -50,11 +34,7 @@ type MovLayout = {
   fileSize: number;
 };
 
-/**
- * Writes `input` (a QuickTime file) as a fast-start MP4 at `output`. With `consumeInput` the
- * input file is edited and moved when it can be; without, it is left as it was. Resolves
- * false, with nothing written, when the file is not the simple case.
- */
+/** Resolves false, with nothing written, when the file is not the simple case. */
 export async function movToMp4(input: string, output: string, opts: FastStartOptions): Promise<boolean> {
   if (opts.keepMetadata) return false;
   const file = await open(input, opts.consumeInput ? "r+" : "r");

@@ -1,16 +1,10 @@
-/**
- * Reading (and writing) ISO-BMFF (MP4) box headers: just enough structure for the in-place
- * fast start (lib/media/faststart.ts) and the MOV rewrite (lib/media/mov-to-mp4.ts). Not a
- * demuxer: sizes and positions, never sample data.
- */
+/** ISO-BMFF box headers for the in-place fast start and the MOV rewrite: sizes and positions, never sample data. */
 import type { FileHandle } from "node:fs/promises";
 
 export type Box = {
-  /** Four characters, e.g. `moov`. */
   type: string;
   /** Offset of the box's first byte (in the file, or in the buffer it was read from). */
   start: number;
-  /** Whole box, header included. */
   size: number;
   /** Header bytes: 8, 16 with a 64-bit size (a `uuid` box's user type counts as payload). */
   header: number;
@@ -37,7 +31,6 @@ export async function unlessMalformed<T>(read: Promise<T | null>): Promise<T | n
   }
 }
 
-/** Payload start of `box`. */
 export const payloadOf = (box: Box): number => box.start + box.header;
 export const endOf = (box: Box): number => box.start + box.size;
 
@@ -63,7 +56,6 @@ function headerAt(head: Buffer, start: number, limit: number): Box {
   return { type, start, size, header };
 }
 
-/** The boxes laid end to end in `buf` between `from` and `to`. */
 export function childBoxes(buf: Buffer, from: number, to: number): Box[] {
   const out: Box[] = [];
   for (let at = from; at < to; ) {
@@ -75,7 +67,6 @@ export function childBoxes(buf: Buffer, from: number, to: number): Box[] {
   return out;
 }
 
-/** The top-level boxes of an open file of `fileSize` bytes (headers only; at most `maxBoxes`). */
 export async function topLevelBoxes(file: FileHandle, fileSize: number, maxBoxes = 1024): Promise<Box[]> {
   const out: Box[] = [];
   const head = Buffer.alloc(16);
@@ -94,7 +85,6 @@ export function findChild(buf: Buffer, parent: Box, type: string, skip = 0): Box
   return childBoxes(buf, payloadOf(parent) + skip, endOf(parent)).find((b) => b.type === type);
 }
 
-/** The whole of `box` read from an open file. */
 export async function readBox(file: FileHandle, box: Box): Promise<Buffer> {
   const buf = Buffer.alloc(box.size);
   const { bytesRead } = await file.read(buf, 0, box.size, box.start);

@@ -1,16 +1,8 @@
 /**
- * What ffprobe would say about an MP4 or MOV (codecs, stream order, coded size, rotation,
- * durations), read from the `moov` box instead: no process to spawn. ffprobe costs about half
- * of a small remux (docs/performance.md, "MP4 and MOV probed from their boxes"); this reads a few kilobytes.
- *
- * It answers only when the boxes say everything the media layer decides on, and resolves
- * null otherwise, so the caller asks ffprobe: fragmented files (`mvex`, `moof`), tracks
- * other than video and sound (timecode, text, metadata tracks: ffmpeg numbers them as
- * streams too), cover art (`covr`, an attached-picture stream), more than one sample
- * entry, a sample entry or audio object type not listed below, a missing duration, or any
- * box that does not parse. Stream numbers are the order of the `trak` boxes, as in
- * ffmpeg's mov demuxer. Tags are not read: nothing in lib/media decides on them.
- * docs/media.md ("Probing MP4 and MOV without ffprobe") lists what is read from where.
+ * What ffprobe would say about an MP4 or MOV, read from the `moov` box: ffprobe costs about half
+ * of a small remux (docs/performance.md, "MP4 and MOV probed from their boxes"). Null whenever
+ * the boxes do not say everything with certainty, and ffprobe answers; what is read from where
+ * is in docs/media.md, "Probing MP4 and MOV without ffprobe".
  */
 import { open } from "node:fs/promises";
 import { childBoxes, endOf, findChild, MalformedBox, payloadOf, topLevelBoxes, type Box } from "./mp4-boxes";
@@ -33,7 +25,6 @@ export const need = (ok: boolean, why: string): void => {
   if (!ok) throw new Unreadable(why);
 };
 
-/** The probe of an MP4/MOV at `path` from its boxes, or null when ffprobe has to answer. */
 export async function probeMp4Boxes(path: string): Promise<ProbeResult | null> {
   // A file that cannot even be opened is ffprobe's to report, with the error it always gave.
   const file = await open(path, "r").catch(() => null);
@@ -57,7 +48,6 @@ export async function probeMp4Boxes(path: string): Promise<ProbeResult | null> {
   }
 }
 
-/** `buf` is the whole moov box. */
 function readMoov(buf: Buffer, fileSize: number): ProbeResult {
   const moov: Box = { type: "moov", start: 0, size: buf.length, header: buf.readUInt32BE(0) === 1 ? 16 : 8 };
   const children = childBoxes(buf, payloadOf(moov), endOf(moov));
@@ -310,7 +300,6 @@ class BitReader {
   }
 }
 
-/** Whether a box of `type` is anywhere under `box`. */
 function contains(buf: Buffer, box: Box, type: string): boolean {
   // `meta` is a FullBox in MP4 (4 bytes of version/flags first) but a plain box in QuickTime.
   const from = payloadOf(box) + (box.type === "meta" && isFullBoxMeta(buf, box) ? 4 : 0);

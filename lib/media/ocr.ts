@@ -1,8 +1,4 @@
-/**
- * Reading the text of an image (docs/ocr.md): sharp prepares it (first frame, flattened on
- * white, grayscale, downscaled when very large), Tesseract reads it, and only words it is
- * confident of are kept, so a photo without text yields nothing instead of noise.
- */
+/** Reading the text of an image (docs/ocr.md): only confident words are kept, so a photo yields nothing, not noise. */
 import { openImage, sharpSeconds } from "./sharp";
 import { type OcrWord, runTesseract } from "./tesseract";
 
@@ -20,7 +16,6 @@ const MAX_PIXELS = 16_000_000;
 export const MAX_TEXT_CHARS = 20_000;
 
 export interface ImageText {
-  /** The kept words, a line of the image per line. */
   text: string;
   language: string;
   /** Mean confidence of the kept words (0-100); 0 when none. */
@@ -55,7 +50,6 @@ function keptWords(words: readonly OcrWord[]): OcrWord[] {
   );
 }
 
-/** The grayscale PNG Tesseract reads. */
 export async function prepareForOcr(input: Buffer, timeoutMs: number): Promise<Buffer> {
   const image = openImage(input, { pages: 1 });
   const meta = await image.metadata();
@@ -71,7 +65,6 @@ export async function prepareForOcr(input: Buffer, timeoutMs: number): Promise<B
     .toBuffer();
 }
 
-/** Reads the text of an encoded image (any format sharp decodes). */
 export async function readImageText(input: Buffer, opts: ReadTextOptions): Promise<ImageText> {
   const started = Date.now();
   const png = await prepareForOcr(input, opts.timeoutMs);

@@ -1,9 +1,7 @@
 /**
- * The probe every video job starts with. MP4 and MOV (the `mov` demuxer) are read from their
- * boxes (lib/media/mp4-probe.ts), MKV and WebM (the `matroska` demuxer) from their EBML
- * elements (lib/media/matroska-probe.ts), which costs a few file reads instead of an ffprobe
- * process (~13 ms, as much as half a remux: docs/performance.md, "MP4 and MOV probed from
- * their boxes"); what they cannot describe, and every other container, goes to ffprobe as before.
+ * The probe every video job starts with: from the container's own boxes or elements where they
+ * can say, a few reads instead of an ffprobe process (~13 ms, half a remux: docs/performance.md,
+ * "MP4 and MOV probed from their boxes"); else ffprobe.
  */
 import { runFfprobe, type Demuxer, type ProbeOptions } from "./ffmpeg";
 import { probeMatroska } from "./matroska-probe";

@@ -1,8 +1,4 @@
-/**
- * ffprobe's JSON (-show_streams -show_format), validated with zod and normalised into the
- * few fields the media layer uses. The schema is lenient on purpose: ffprobe builds differ
- * (the npm one is 2023, a system one may be older or newer) and unknown fields are ignored.
- */
+/** ffprobe's JSON, normalised. The schema is lenient on purpose: ffprobe builds differ (npm's is 2023). */
 import { z } from "zod";
 
 const num = z.union([z.number(), z.string()]).transform((v) => Number(v));
@@ -49,7 +45,6 @@ export type ProbeStream = {
   duration?: number;
   /** Clockwise degrees a player turns the picture: 0, 90, 180 or 270. */
   rotation: number;
-  /** Cover art (MP4/MKV attached picture) rather than a real video track. */
   attachedPic: boolean;
   tags: Record<string, string>;
 };
@@ -104,7 +99,6 @@ export function parseProbeJson(json: unknown): ProbeResult {
   };
 }
 
-/** The first real video track: not cover art, with a picture size. */
 export function primaryVideo(probe: ProbeResult): ProbeStream | undefined {
   return probe.streams.find((s) => s.codecType === "video" && !s.attachedPic && (s.width ?? 0) > 0 && (s.height ?? 0) > 0);
 }
@@ -120,7 +114,6 @@ export function displaySize(stream: ProbeStream): { width: number; height: numbe
   return stream.rotation === 90 || stream.rotation === 270 ? { width: h, height: w } : { width: w, height: h };
 }
 
-/** Container duration, else the video track's. */
 export function durationOf(probe: ProbeResult, video?: ProbeStream): number | undefined {
   return probe.duration ?? video?.duration;
 }

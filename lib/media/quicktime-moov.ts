@@ -1,23 +1,8 @@
 /**
  * A QuickTime `moov` rewritten as the MP4 `moov` ffmpeg's mp4 muxer would write for the same
- * H.264 + AAC/MP3 tracks, without metadata (lib/media/mov-to-mp4.ts puts it in front of the
- * media). The sample tables are carried byte for byte; what differs between the two forms is:
- *
- * - `hdlr`: QuickTime's has a component type (`mhlr`) and a Pascal-string name, and `minf`
- *   holds a second, data-handler `hdlr`. MP4: pre_defined 0 and a C-string name; no second one.
- * - the audio sample entry: a QuickTime SoundDescription (version 0 or 1, the latter 16 bytes
- *   longer) with its `esds` inside a `wave` box and a `chan` box next to it. MP4: a version-0
- *   AudioSampleEntry with the `esds` directly inside. MP3 (`.mp3`, no `esds` in QuickTime)
- *   becomes an `mp4a` with the `esds` ffmpeg writes for it (object type 0x6B).
- * - the video sample entry's vendor, quality and compressor name (ffmpeg's `encoder` tag):
- *   zero in MP4.
- * - `mdhd`'s language: a Macintosh language code is not valid in MP4; it becomes `und`.
- *
- * Every parent's size is recomputed. Metadata (`udta`, `meta`, `uuid`) and padding (`free`,
- * `skip`) are dropped; the caller has already zeroed the creation times. Any box not listed
- * here (timecode references, QuickTime-only sample tables such as `stps`, sample entries other
- * than `avc1`, `mp4a` and `.mp3`, external data references) makes the rewrite give up: null,
- * and the caller remuxes with ffmpeg.
+ * H.264 + AAC/MP3 tracks, without metadata; the sample tables are carried byte for byte. The
+ * boxes that differ (`hdlr`, the sample entries, `mdhd`'s language) are rewritten below; any box
+ * not listed makes the rewrite give up (null), and the caller remuxes with ffmpeg.
  */
 import { boxHeader, childBoxes, endOf, payloadOf, type Box } from "./mp4-boxes";
 
@@ -40,7 +25,6 @@ class NotCarried extends Error {}
 type Rule = "keep" | "drop" | ((buf: Buffer, box: Box, trak: Box) => Buffer);
 type Rules = Readonly<Record<string, Rule>>;
 
-/** Dropped wherever they appear. */
 const DROPPED: Rules = { udta: "drop", meta: "drop", uuid: "drop", free: "drop", skip: "drop" };
 
 const STBL: Rules = {
@@ -149,7 +133,6 @@ function selfContainedDinf(buf: Buffer, dinf: Box): Buffer {
   return boxOf("dinf", [boxOf("dref", [Buffer.from([0, 0, 0, 0, 0, 0, 0, 1]), url])]);
 }
 
-/** `stsd` with its one sample entry in MP4 form. */
 function mp4Stsd(buf: Buffer, stsd: Box, trak: Box): Buffer {
   // FullBox (4) + entry_count (4), then the entries.
   const entries = childBoxes(buf, payloadOf(stsd) + 8, endOf(stsd));
@@ -261,7 +244,6 @@ function averageBitRate(buf: Buffer, trak: Box): number {
   return Math.min(0xffffffff, Math.floor((bytes * 8 * timescale) / duration));
 }
 
-/** The child of `parent` of `type`, with at least `payload` bytes after its header. */
 function childOf(buf: Buffer, parent: Box, type: string, payload: number): Box {
   const child = childBoxes(buf, payloadOf(parent), endOf(parent)).find((b) => b.type === type);
   if (!child || child.size < child.header + payload) throw new NotCarried(`no ${type} in ${parent.type}`);

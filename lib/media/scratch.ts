@@ -1,16 +1,7 @@
 /**
- * Reusable byte buffers for image container work (read the upload, write the stripped
- * copy).
- *
- * Why not a fresh Buffer per file: V8 counts the memory behind every Buffer as external
- * memory, and external memory allocated since the last full GC counts against the old
- * generation's limit. Fresh Buffers for every uploaded photo made the server mark its whole
- * heap every few uploads (docs/performance.md, "Reused image buffers"). Image jobs
- * run a few at a time
- * (the media limiter), so a few kept buffers serve them all.
- *
- * A lent buffer is the caller's until `work` settles, then it goes back to the pool: never
- * keep a reference to it (or to a subarray of it) past that.
+ * Reused buffers for image container work: fresh Buffers count as V8 external memory, and one
+ * per photo made the server mark its whole heap every few uploads (docs/performance.md, "Reused
+ * image buffers"). A lent buffer goes back when `work` settles: keep no reference (or subarray) past that.
  */
 
 /** Files larger than this get a fresh buffer, dropped after use: a rare big file should not pin memory. */
@@ -23,7 +14,7 @@ const MIN_POOLED_BYTES = 64 * 1024;
 
 const kept: Buffer[] = [];
 
-/** Runs `work` with a buffer of at least `size` bytes (contents undefined). */
+/** Contents undefined. */
 export async function withScratch<T>(size: number, work: (buffer: Buffer) => Promise<T>): Promise<T> {
   if (size > MAX_POOLED_BYTES) return work(Buffer.allocUnsafeSlow(size));
   const buffer = take(size);
@@ -62,7 +53,6 @@ function give(buffer: Buffer): void {
   }
 }
 
-/** Buffers held now (tests). */
 export function scratchKept(): number {
   return kept.length;
 }

@@ -1,14 +1,8 @@
 /**
- * sharp set up for a server that sees untrusted images:
- * - cache off: every upload is a new file read once, the cache would only hold memory, and
- *   a file cache keyed by path can serve stale pixels when a temp path is reused;
- * - concurrency left at sharp's own default: the CPU count, or 1 thread per image on glibc
- *   when MALLOC_ARENA_MAX is unset (sharp's guard against memory fragmentation). `npm start`
- *   sets MALLOC_ARENA_MAX=2, so the server uses one libvips thread per core per image; the
- *   media limiter already bounds how many images are worked on at once;
- * - every input opened with a pixel limit (decompression bombs fail on the header, before
- *   any pixel memory is allocated) and `failOn: "error"` (truncated or corrupt data is an error;
- *   harmless libjpeg warnings such as extraneous bytes are not, as browsers show those).
+ * sharp for untrusted images. Cache off: a file cache keyed by path can serve stale pixels when a
+ * temp path is reused. Concurrency is sharp's default, one thread per image on glibc unless
+ * MALLOC_ARENA_MAX is set (`npm start` sets it). A pixel limit fails decompression bombs on the
+ * header; `failOn: "error"` refuses corrupt data but not libjpeg warnings browsers ignore.
  */
 import type SharpModule from "sharp";
 import type { Sharp, SharpOptions } from "sharp";
@@ -38,7 +32,6 @@ function sharpModule(): typeof SharpModule {
   return loaded;
 }
 
-/** A sharp pipeline on `input` with the server defaults above. */
 export function openImage(input: string | Buffer, options: SharpOptions = {}): Sharp {
   const sharp = sharpModule();
   const limitInputPixels = options.animated ? ANIMATION_PIXEL_LIMIT : IMAGE_PIXEL_LIMIT;

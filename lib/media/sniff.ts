@@ -1,17 +1,7 @@
 /**
- * File type detection from the bytes (never the name or the client's Content-Type).
- * Reads the first 64 bytes; only an ISO-BMFF `ftyp` box with many brands, a long EBML
- * header or a legacy QuickTime file that starts with `wide`/`free` atoms needs more, and
- * never more than 64 KiB.
- *
- * Choices:
- * - HEIC/HEIF/AVIF (also ISO-BMFF) and audio-only M4A/M4B are not upload types → null.
- * - 3GP/3G2 phone videos are MP4-family files and become `mp4` (they are remuxed to MP4).
- * - Matroska with DocType `webm` → `webm` (issue 26 §1): WebM is Matroska, which the
- *   interface accepts as .mkv, so uploads take it as a video (stored as MP4, transcoded to
- *   H.264/AAC: lib/media/video.ts). /convert keeps refusing it (its matrix lists no target).
- * - Old QuickTime files without `ftyp` (first atom `moov`/`mdat`, possibly after `wide`,
- *   `free`, `skip`, `pnot`) → mov.
+ * File type from the bytes, never the name or Content-Type (docs/media.md, "Types accepted"):
+ * the first 64 bytes, at most 64 KiB for a long `ftyp`, EBML header or legacy QuickTime head.
+ * WebM is Matroska, which the interface accepts, so uploads take it; /convert does not.
  */
 import { open } from "node:fs/promises";
 
@@ -203,13 +193,12 @@ function inspect(buf: Buffer, complete: boolean): Step {
 
 const decide = (step: Step): Sniffed | null => (step === null || typeof step === "object" ? null : sniffedType(step));
 
-/** Detects the type of a complete file, or of its first bytes (then unsure cases are null). */
+/** Of a complete file, or of its first bytes (then unsure cases are null). */
 export function sniffBuffer(buf: Uint8Array): Sniffed | null {
   const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   return decide(inspect(b, true));
 }
 
-/** Detects the type of the file at `path` from its first bytes; null when it is not an upload type. */
 export async function sniffFile(path: string): Promise<Sniffed | null> {
   const handle = await open(path, "r");
   try {

@@ -1,12 +1,6 @@
 /**
- * A small typed wrapper around Tesseract (docs/ocr.md): the image goes in on stdin and the
- * words come back on stdout (`tesseract - - -l eng tsv`), so no temporary file exists on
- * any path. Spawned without a shell, at a lower priority than the server, with one
- * OpenMP thread (OMP_THREAD_LIMIT=1: Tesseract's threads only contend with the server on a
- * small machine), a time limit (SIGKILL: Tesseract writes nothing worth closing) and abort.
- *
- * The binary: TESSERACT_PATH, else `tesseract` on PATH. Without one the service runs as
- * before and reading text is off (`ocrStatus`).
+ * Tesseract runs (docs/ocr.md): the image on stdin and the words on stdout, so no temporary file
+ * exists on any path. SIGKILL at the time limit: Tesseract writes nothing worth closing.
  */
 import { execFile, spawn } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
@@ -18,13 +12,11 @@ import { settingsSource, storedVersion } from "@/lib/config/stored-settings";
 export interface OcrConfig {
   /** OCR=off: the operator turned reading text off. */
   enabled: boolean;
-  /** The binary, or null when none was found. */
   path: string | null;
   language: string;
   concurrency: number;
   timeoutMs: number;
   maxBytes: number;
-  /** PATH, searched for `tesseract` and handed to it. */
   searchPath: string;
 }
 
@@ -73,7 +65,6 @@ export function ocrConfig(): OcrConfig {
   if (cached?.version !== version) cached = { config: parseOcrConfig(), version };
   return cached.config;
 }
-/** Tests change process.env and call this to re-read it. */
 export function resetOcrConfig(): void {
   cached = undefined;
 }
@@ -93,7 +84,6 @@ export function ocrOffReason(config: OcrConfig = ocrConfig()): string | null {
 
 export interface TesseractVersion {
   path: string | null;
-  /** `5.3.0`, or null when it did not run. */
   version: string | null;
   error?: string;
 }
@@ -137,7 +127,6 @@ export class TesseractError extends Error {
   }
 }
 
-/** Parses `tsv` output: the header line, then one row per page, block, paragraph, line and word. */
 export function parseTesseractTsv(tsv: string): OcrWord[] {
   const words: OcrWord[] = [];
   for (const row of tsv.split("\n").slice(1)) {
@@ -169,7 +158,6 @@ export interface TesseractOptions {
   signal?: AbortSignal;
 }
 
-/** Reads the words of an encoded image (PNG is best: lossless, decoded by Leptonica). */
 export function runTesseract(image: Buffer, opts: TesseractOptions = {}): Promise<OcrWord[]> {
   const config = ocrConfig();
   const path = config.path;

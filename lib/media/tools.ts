@@ -1,16 +1,7 @@
 /**
- * Which ffmpeg and ffprobe run on uploads (docs/media.md, "Binaries"). They parse
- * untrusted files, so the maintained build of the system (a distribution package with
- * security updates) is preferred over the static builds shipped in npm packages (ffmpeg
- * from 2018): in order,
- *
- * 1. `FFMPEG_PATH` / `FFPROBE_PATH` (source `env`); one alone means the other is its
- *    sibling in the same folder;
- * 2. the first `PATH` folder holding both `ffmpeg` and `ffprobe` (source `system`);
- * 3. @ffmpeg-installer / @ffprobe-installer (source `npm`), the fallback.
- *
- * Both always come from the same place: a system ffprobe never judges what an npm ffmpeg
- * will then read. `FFMPEG_SOURCE=npm` skips step 2, `system` makes its absence an error.
+ * Which ffmpeg and ffprobe run (docs/media.md, "Binaries"). They parse untrusted files, so the
+ * system's maintained build wins over the npm packages' static ones (ffmpeg from 2018). Both come
+ * from the same place: a system ffprobe never judges what an npm ffmpeg will then read.
  */
 import { execFile } from "node:child_process";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
@@ -20,7 +11,6 @@ import { mediaConfig, type MediaConfig, type MediaToolsSource } from "./config";
 import { executableFile, ocrConfig, ocrOffReason, tesseractVersion, type TesseractVersion } from "./tesseract";
 
 export type MediaTool = "ffmpeg" | "ffprobe";
-/** Where the selected pair comes from. */
 export type ToolOrigin = "env" | "system" | "npm";
 
 export interface MediaTools {
@@ -33,7 +23,6 @@ export interface ToolSelectionInput {
   ffmpegPath?: string;
   ffprobePath?: string;
   source: MediaToolsSource;
-  /** The PATH to search, `:`-separated. */
   searchPath: string;
   /** The npm builds' paths, asked only when they are the answer. */
   npm: () => { ffmpeg: string; ffprobe: string };
@@ -103,7 +92,6 @@ export interface ToolVersion {
   path: string;
   /** The version word of `-version`'s first line (`5.1.9-0+deb12u1`, `N-47683-g0e8eb07980-static`), or null when it did not run. */
   version: string | null;
-  /** Why the version is null. */
   error?: string;
 }
 
@@ -141,7 +129,6 @@ export async function describeMediaTools(): Promise<MediaToolsReport> {
   return { origin: tools.origin, ffmpeg, ffprobe, tesseract: { ...tesseract, enabled: off === null, off } };
 }
 
-/** One line for the start-up log. */
 export function formatMediaToolsReport(report: MediaToolsReport): string {
   const one = (name: MediaTool, v: ToolVersion) => `${name} ${v.version ?? `unavailable (${v.error})`} (${v.path})`;
   return `media tools (${report.origin}): ${one("ffmpeg", report.ffmpeg)}, ${one("ffprobe", report.ffprobe)}`;

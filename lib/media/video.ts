@@ -1,28 +1,8 @@
 /**
- * Video uploads (MP4, MOV, MKV, WebM) → fast-start MP4 + JPEG thumbnail, and the MP4 writer that
- * /convert shares (one pipeline: probe → plan → remux or transcode → verify).
- *
- * Remux vs transcode: the first real video track is copied when browsers can play its
- * codec from an MP4 (uploads: 8-bit 4:2:0 H.264, HEVC tagged hvc1 for Apple players, AV1,
- * VP9; /convert: any H.264, as its rules say), otherwise re-encoded with libx264 (veryfast,
- * CRF 23, yuv420p, even dimensions). MPEG-4 Part 2, MPEG-2, VP8, Theora... are transcoded:
- * the MP4 muxer takes some of them but no browser plays them. The first audio track is
- * copied when it is AAC or MP3, else encoded to AAC 128 kb/s (Opus/FLAC in MP4 are
- * "experimental" in ffmpeg 4.1, ALAC plays only in Safari). Other tracks (extra audio,
- * subtitles, data, cover art, timecode) are dropped. If a copy fails to mux, the file is
- * transcoded instead before giving up.
- *
- * Uploads of an MP4 whose tracks are all copied skip ffmpeg's remux: lib/media/faststart.ts
- * moves the moov to the front and zeroes the metadata boxes without copying the media
- * (ffmpeg's +faststart writes a 1 GB file twice). A MOV of H.264 + AAC/MP3 without kept
- * metadata does too: lib/media/mov-to-mp4.ts rewrites its moov in MP4 form. Everything else
- * goes through ffmpeg.
- *
- * Metadata: `-map_metadata -1 -map_chapters -1` drops container and stream tags (title,
- * GPS location, device, dates) unless keepMetadata, which keeps them with
- * `use_metadata_tags` (so arbitrary keys such as Apple's location key survive). The
- * display matrix is stream side data, not a tag: it survives stripping on a copy, and a
- * transcode applies it to the pixels (ffmpeg autorotate), so the picture stays upright.
+ * Video uploads → fast-start MP4 + JPEG thumbnail, and the MP4 writer /convert shares (probe →
+ * plan → remux or transcode → verify). Which tracks are copied, transcoded or dropped, and why,
+ * is in docs/media.md, "Videos". Files whose tracks are all copied skip ffmpeg: its +faststart
+ * writes a 1 GB file twice.
  */
 import { rm, stat } from "node:fs/promises";
 import { DomainError } from "@/lib/errors";
@@ -43,55 +23,37 @@ export type VideoResult = {
   /** As displayed (rotation applied). */
   width: number;
   height: number;
-  /** Seconds. */
   duration: number;
   size: number;
   mime: "video/mp4";
   ext: "mp4";
   thumbnail: { width: number; height: number; mime: "image/jpeg"; size: number };
-  /** The video track was re-encoded (false: remuxed). */
   transcoded: boolean;
 };
 
 export type ProcessVideoOptions = {
-  /** Keep container metadata (include-metadata: true). */
   keepMetadata: boolean;
   /** Budget for the whole job (probe, remux/transcode, thumbnail). Default MEDIA_TIMEOUT_SECONDS. */
   timeoutMs?: number;
-  /** Aborts while queued or running. */
   signal?: AbortSignal;
-  /**
-   * The container, when the caller has sniffed the bytes already (an upload is sniffed
-   * once, lib/uploads/sniff-received.ts); sniffed here when absent.
-   */
+  /** When the caller has sniffed the bytes already (an upload is sniffed once); sniffed here when absent. */
   format?: VideoFormat;
-  /**
-   * The input is a temporary file the caller gives up: an MP4 that needs no remux is edited
-   * and moved to `output` instead of copied (lib/media/faststart.ts).
-   */
+  /** The input is a temporary file the caller gives up: edited and moved rather than copied. */
   consumeInput?: boolean;
 };
 
-/** Decides whether a video track can go into the MP4 unchanged. */
 export type CopyPolicy = (video: ProbeStream) => boolean;
 
 /** H.264 as browsers decode it: 8-bit 4:2:0. High 10 / 4:2:2 / 4:4:4 (anime rips, screen captures) play almost nowhere. */
 const H264_PLAYABLE_PIXFMT: ReadonlySet<string> = new Set(["yuv420p", "yuvj420p"]);
 const OTHER_COPYABLE: ReadonlySet<string> = new Set(["hevc", "av1", "vp9"]);
 
-/** Uploads keep what browsers play from an MP4 as it is. */
 export const UPLOAD_COPY_VIDEO: CopyPolicy = (v) =>
   OTHER_COPYABLE.has(v.codecName) || (v.codecName === "h264" && (v.pixFmt === undefined || H264_PLAYABLE_PIXFMT.has(v.pixFmt)));
-/**
- * WebM (issue 26 §1): stored as an MP4 that plays in Chrome, Firefox and Safari. VP8 plays
- * from no MP4, and VP9/AV1 in MP4 not in Safari on most devices, so only H.264 (rare in
- * WebM, written by some recorders) is copied; everything else becomes H.264. Opus and
- * Vorbis become AAC through COPY_AUDIO.
- */
+/** WebM: VP8 plays from no MP4, and VP9/AV1 in MP4 not in Safari on most devices, so only H.264 is copied. */
 export const WEBM_COPY_VIDEO: CopyPolicy = (v) => v.codecName === "h264" && (v.pixFmt === undefined || H264_PLAYABLE_PIXFMT.has(v.pixFmt));
 /** /convert's rule: "remuxed with fast-start when the source is H.264, transcoded otherwise". */
 export const CONVERT_COPY_VIDEO: CopyPolicy = (v) => v.codecName === "h264";
-/** Audio codecs copied into MP4; anything else becomes AAC. */
 export const COPY_AUDIO: ReadonlySet<string> = new Set(["aac", "mp3"]);
 
 export const X264_ARGS = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p"] as const;
@@ -137,41 +99,32 @@ async function sniffedVideoFormat(input: string): Promise<VideoFormat> {
   return sniffed.format as VideoFormat;
 }
 
-/** Writes the MP4 without ffmpeg; resolves false, with nothing written, when the file is not its simple case. */
+/** Resolves false, with nothing written, when the file is not its simple case. */
 type Rewrite = (input: string, output: string, opts: FastStartOptions) => Promise<boolean>;
-/** The rewrites by input container. */
 const WITHOUT_REMUX: Readonly<Partial<Record<SniffedFormat, Rewrite>>> = {
   mp4: fastStart,
   mov: movToMp4,
   mkv: matroskaToMp4,
 };
 
-/**
- * Writes the fast-start MP4 of a file whose tracks are all copied (onlyCopies) without
- * ffmpeg: the MP4's own boxes edited (fastStart), or a MOV's rewritten in MP4 form
- * (movToMp4), or an MKV's frames indexed anew (matroskaToMp4). False, with nothing written, when the caller has to remux.
- */
+/** The fast-start MP4 of a file whose tracks are all copied, without ffmpeg; false when the caller has to remux. */
 export async function writeWithoutRemux(format: SniffedFormat, input: string, output: string, opts: FastStartOptions): Promise<boolean> {
   const rewrite = WITHOUT_REMUX[format];
   return rewrite ? rewrite(input, output, opts) : false;
 }
 
-/** Every track of the file goes into the MP4 as it is: the case the in-place fast start handles. */
 export function onlyCopies(probe: ProbeResult, plan: Mp4Plan): boolean {
   return plan.copyVideo && (plan.audio === undefined || plan.copyAudio) && probe.streams.length === (plan.audio ? 2 : 1);
 }
 
 export type Mp4Plan = {
-  /** The input's container, passed to ffmpeg with -f. */
   demuxer: Demuxer;
   video: ProbeStream;
   audio?: ProbeStream;
-  /** The video track can be copied as it is. */
   copyVideo: boolean;
   copyAudio: boolean;
 };
 
-/** Which tracks go into the MP4 and which are re-encoded. No video track → invalid_request. */
 export function planMp4(probe: ProbeResult, canCopy: CopyPolicy, demuxer: Demuxer): Mp4Plan {
   const video = primaryVideo(probe);
   if (!video) {
@@ -189,10 +142,7 @@ export function planMp4(probe: ProbeResult, canCopy: CopyPolicy, demuxer: Demuxe
   };
 }
 
-/**
- * Writes a fast-start MP4 (moov before mdat) following `plan`. A copy that the muxer
- * rejects is retried as a transcode. Resolves with whether the video was re-encoded.
- */
+/** A copy that the muxer rejects is retried as a transcode. */
 export async function writeMp4(
   input: string,
   output: string,
@@ -232,7 +182,6 @@ function mp4Args(input: string, output: string, plan: Mp4Plan, mode: "copy" | "t
   return args;
 }
 
-/** Display size and duration of a written MP4 (verifies it has a video track). */
 export async function describeMp4(
   path: string,
   run: RunOptions,
@@ -247,11 +196,9 @@ export async function describeMp4(
 }
 
 /**
- * What the reply needs of the written MP4, side by side: its probe (which verifies it), the
- * still frame, and the decode checks of its first and last second. Only the last second's
- * check waits, for the written duration; the rest overlap, so an upload's reply waits for the
- * longest of them, not their sum (docs/performance.md, "Uploads"). A failure is reported in
- * the order they used to run: probe, still frame, start, end.
+ * The probe, still frame and decode checks of the written MP4, side by side, so an upload's
+ * reply waits for the longest, not their sum (docs/performance.md, "Uploads"). A failure is
+ * reported in the order they used to run: probe, still frame, start, end.
  */
 async function checkWritten(
   output: string,
@@ -269,23 +216,19 @@ async function checkWritten(
   return [out, thumb];
 }
 
-/** Seconds decoded at each end of a video by verifyDecodes. */
 export const DECODE_CHECK_SECONDS = 1;
 
 /**
- * Refuses a video whose frames do not decode (issue 39 §5: a file cut short or with flipped
- * bytes was stored although no browser plays it, while the interface calls a corrupt or
- * unplayable video `invalid_request`). Bounded: the first and the last DECODE_CHECK_SECONDS of
- * the written MP4 are decoded to nowhere, inside the job's own time budget and media slot;
- * ffmpeg's `-xerror` stops at the first decoding error, and a window that yields no frame at
- * all (the data ends before the index says) fails too.
+ * Refuses a video whose frames do not decode (a file cut short or with flipped bytes plays
+ * nowhere): the first and last second are decoded inside the job's budget; a window with no
+ * frame at all (the data ends before the index says) fails too.
  */
 export async function verifyDecodes(video: string, duration: number, clock: JobClock): Promise<void> {
   await verifyWindows(video, duration, clock, "start");
   await verifyWindows(video, duration, clock, "end");
 }
 
-/** One end's window of verifyDecodes; the end's only where the video is longer than both windows. */
+/** The end's window only where the video is longer than both windows. */
 async function verifyWindows(video: string, duration: number, clock: JobClock, which: "start" | "end"): Promise<void> {
   const last = Math.max(0, duration - DECODE_CHECK_SECONDS);
   const starts = which === "start" ? [0] : last > DECODE_CHECK_SECONDS ? [last] : [];
@@ -313,10 +256,7 @@ async function verifyWindows(video: string, duration: number, clock: JobClock, w
 const corruptVideo = (where: "start" | "end") =>
   new DomainError("invalid_request", `The video is corrupt or cut short: its frames at the ${where} do not decode.`);
 
-/**
- * A JPEG still from about 1 s in (the first frame of clips under 2 s, or when seeking to
- * 1 s yields nothing), upright, at most 1280 px wide.
- */
+/** A JPEG still from about 1 s in (the first frame of clips under 2 s, or when seeking yields nothing). */
 export async function writeThumbnail(
   video: string,
   thumbnail: string,

@@ -1,16 +1,8 @@
 /**
- * Prometheus metrics (docs/metrics.md), served by `GET /metrics` when METRICS_TOKEN is set.
- *
- * Off (no token): `metrics()` is null and every recorder below returns after one check, so
- * the read path pays nothing. On: each recorder bumps a prom-client child that was looked
- * up once per label combination and kept (a Map hit), never a label-object hash per call.
- *
- * Gauges whose value lives elsewhere (media queue, jobs, database pool) are read at scrape
- * time from sources that lower-level modules register with `setGaugeSource`, so this
- * module imports none of them (it sits below every layer that records).
- *
- * One registry per process on globalThis: the fast lane (esbuild bundle) and Next's route
- * handlers (Next's bundles) load their own copies of this module.
+ * Prometheus metrics (docs/metrics.md). Off, every recorder returns after one check; on, it bumps
+ * a child cached per label combination, never a label-object hash per call. Gauge sources
+ * register themselves, so this module imports no layer above it. One registry on globalThis:
+ * the fast lane and Next's route handlers load their own copies of this module.
  */
 import type { Counter, Histogram, Registry } from "prom-client";
 import { optionalPackage } from "@/lib/config/packages";
@@ -47,7 +39,6 @@ const holder = globalThis as unknown as { __mediahostMetrics?: Metrics | null; _
 /** Kept whether metrics are on or not, so a source registered at import time is never lost. */
 const sources: Map<GaugeName, GaugeSource> = (holder.__mediahostGaugeSources ??= new Map<GaugeName, GaugeSource>());
 
-/** The metrics of this process, or null when METRICS_TOKEN is not set. */
 export function metrics(): Metrics | null {
   if (holder.__mediahostMetrics === undefined) holder.__mediahostMetrics = env().METRICS_TOKEN ? createMetrics() : null;
   return holder.__mediahostMetrics;
@@ -190,7 +181,6 @@ export function setGaugeSource(name: GaugeName, source: GaugeSource): void {
   sources.set(name, source);
 }
 
-/** The exposition text and its content type, or null when metrics are off. */
 export async function renderMetrics(): Promise<{ text: string; contentType: string } | null> {
   const m = metrics();
   if (!m) return null;

@@ -1,25 +1,15 @@
 /**
- * Auto-moderation, run on every stored file, title and description. A hit quarantines the
- * whole post (`moderated`). The default moderator is a word list for text and a SHA-256
- * blocklist for files; anything smarter (a classifier service) implements `Moderator`.
- *
- * MODERATION_WORDS        comma-separated words (case-insensitive, whole words)
- * MODERATION_WORDS_FILE   a file of words, one per line
- * MODERATION_HASHES_FILE  SHA-256 hex digests of known-bad files, one per line
+ * Auto-moderation of every stored file, title and description: a hit quarantines the whole
+ * post. The default is a word list and a SHA-256 blocklist (docs/configuration.md, MODERATION_*).
  */
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, readFileSync } from "node:fs";
 import { pipeline } from "node:stream/promises";
 
 export interface Moderator {
-  /** True when the text must be quarantined. */
   flagsText(text: string): boolean;
-  /** True when a file with this SHA-256 (hex) must be quarantined. */
   flagsFile(sha256: string): boolean;
-  /**
-   * False when flagsFile can never be true (an empty blocklist): uploads then skip hashing
-   * every byte. Absent means true.
-   */
+  /** False when flagsFile can never be true: uploads then skip hashing every byte. Absent means true. */
   readonly screensFiles?: boolean;
 }
 
@@ -74,7 +64,6 @@ export function setModerator(m: Moderator | undefined): void {
   holder.__mediahostModerator = m;
 }
 
-/** SHA-256 of a file, streamed. */
 export async function sha256File(path: string): Promise<string> {
   const hash = createHash("sha256");
   await pipeline(createReadStream(path), hash);

@@ -1,8 +1,4 @@
-/**
- * The replies of the account area (lib/routes/table/account.ts): sessions, sign-in,
- * notification preferences, account deletion; with the views that build them from
- * lib/sessions and lib/users records.
- */
+/** The replies of the account area (lib/routes/table/account.ts) and the views that build them. */
 import { z } from "zod";
 import type { SessionRecord } from "@/lib/sessions/devices";
 import type { NotificationPreferences } from "@/lib/users/preferences";
@@ -33,7 +29,6 @@ export function sessionView(session: SessionRecord, currentId: string | null): z
   };
 }
 
-/** A new sign-in: its session is the current one. */
 export const signedInView = ({ key, session }: { key: string; session: SessionRecord }): z.infer<typeof SignedInReply> => ({
   key,
   session: sessionView(session, session.id),

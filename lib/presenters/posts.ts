@@ -1,8 +1,4 @@
-/**
- * The post and file objects of the API and Relay (`Post`, `File` in the OpenAPI documents)
- * with the views that build them from post records, and the replies of the posts and media
- * areas (lib/routes/table/posts.ts, media.ts).
- */
+/** `Post` and `File` of the API and Relay, the views that build them, and the posts and media areas' replies. */
 import { z } from "zod";
 import { postCdnBase, postShareUrl } from "@/lib/domains/domains";
 import { SIGNED_URL_TTL_SECONDS, signPath } from "@/lib/crypto/signing";
@@ -205,7 +201,6 @@ export function fileView(post: PostRecord, file: PostRecord["files"][number], no
   };
 }
 
-/** image or video for media files (by their stored type), else the stored kind. */
 export function fileKind(file: Pick<PostRecord["files"][number], "kind" | "mimeType">): FileKind {
   if (file.kind === "text" || file.kind === "file") return file.kind;
   return file.mimeType.startsWith("video/") ? "video" : "image";
@@ -252,7 +247,6 @@ export function postView(post: PostRecord, options: PostViewOptions): z.infer<ty
 export const PostReply = z.object({ post: Post });
 export const PostPage = paged("posts", Post);
 export const DeletedFile = deleted("name");
-/** GET /discover */
 export const PostList = z.object({ posts: z.array(Post) });
 
 const failedEntry = z.object({ index: z.number().int(), error: z.looseObject({ type: z.string(), message: z.string() }) });
@@ -262,7 +256,6 @@ export const UploadReply = z.union([
   z.object({ url: z.url(), post: Post, failed: z.array(failedEntry).optional() }),
   z.object({ posts: z.array(Post), failed: z.array(failedEntry).optional() }),
 ]);
-/** POST /posts/{code}/files: the post with every file. */
 export const AddFilesReply = z.object({ post: Post, failed: z.array(failedEntry).optional() });
 
 /** POST /posts/batch (docs/bulk-actions.md). */
@@ -310,12 +303,9 @@ export function appendReply(outcome: { post: PostRecord; failed: Published["fail
 }
 
 /**
- * The reply of a cached read per post record and viewer kind (docs/performance.md,
- * "The cached post reply kept, cheaper cache hits and key hashes"). A record in the posts
- * cache is replaced, never changed, when the post changes (lib/posts/read.ts), so keying by
- * the record follows every change at once; the viewer's like and ownership are part of the
- * key. Frozen: the dispatcher keeps the JSON text of frozen replies (lib/http/dispatch.ts,
- * answerFromCache).
+ * A cached read's reply per post record and viewer kind (docs/performance.md, "The cached post
+ * reply kept, cheaper cache hits and key hashes"): cached records are replaced, never changed,
+ * so keying by the record follows every change. Frozen: the dispatcher keeps frozen replies' JSON text.
  */
 type FrozenPostReply = Readonly<{ post: PostView }>;
 const cachedViews = new WeakMap<PostRecord, (FrozenPostReply | undefined)[]>();

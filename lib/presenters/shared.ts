@@ -1,8 +1,4 @@
-/**
- * Reply pieces every area uses: the error body, a page of items, the answer of a deletion,
- * a timestamp. They describe the JSON we send (checked against every reply outside
- * production) and feed the OpenAPI documents (docs/http-core.md, "OpenAPI").
- */
+/** Reply pieces every area uses, checked against every reply outside production (docs/http-core.md, "OpenAPI"). */
 import { z } from "zod";
 import { ERROR_TYPES } from "@/lib/errors";
 
@@ -24,9 +20,7 @@ export const paged = <K extends string, T extends z.ZodType>(key: K, item: T) =>
 export const deleted = <K extends string>(key: K) =>
   z.object({ [key]: z.string(), deleted: z.literal(true) } as Record<K, z.ZodString> & { deleted: z.ZodLiteral<true> });
 
-/** A deletion by id (sessions, followers, comments, passkeys, folders, webhooks). */
 export const DeletedId = deleted("id");
-/** A deletion by share code (posts, short links). */
 export const DeletedCode = deleted("code");
 
 /** POST .../report: also when the same reporter had already reported the target (docs/reports.md). */

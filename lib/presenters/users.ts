@@ -1,8 +1,4 @@
-/**
- * The user objects of the API and Relay (`UserRef`, `Profile`, `OwnAccount` in the OpenAPI
- * documents) with the views that build them from domain records, and the replies of the
- * users area (lib/routes/table/users.ts). The only place their field names are chosen.
- */
+/** `UserRef`, `Profile`, `OwnAccount` and the users area's replies: the only place their field names are chosen. */
 import { z } from "zod";
 import { activeLinkDomain, proofRecordName, proofRecordValue } from "@/lib/users/link-domain-proof";
 import { env } from "@/lib/config/env";
@@ -102,7 +98,6 @@ export const GetUserReply = z.union([OwnAccount, Profile]);
 /** The caller's own account after a change of it (Relay PATCH /users/@me, avatar, banner, link domain). */
 export const OwnAccountReply = z.object({ user: OwnAccount });
 
-/** GET /usage-history */
 export const UsageHistoryReply = z.object({
   history: z.array(z.object({ day: z.string(), bytes: z.number().int(), upload_count: z.number().int() })),
   stats: z.object({

@@ -1,9 +1,6 @@
 /**
- * Finishes the uploads that dead processes left half done: each pending-upload row whose
- * owner is gone (lib/uploads/quota.ts) has its storage objects deleted (disk or S3:
- * deleting a key that was never written is a no-op) and its reserved bytes given back, the
- * row and the bytes in one transaction so that two instances sweeping at once release them
- * once.
+ * Uploads dead processes left half done: objects deleted, then the row and its reserved bytes
+ * in one transaction, so two instances sweeping at once release them once.
  */
 import { db } from "@/lib/db/client";
 import { storage } from "@/lib/storage";

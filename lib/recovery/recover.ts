@@ -1,10 +1,4 @@
-/**
- * Crash recovery (docs/crash-recovery.md): what processes that died (SIGKILL, OOM, power
- * loss) left behind is removed at start-up and then periodically: their temporary
- * directories, the storage objects and quota reservations of uploads whose post was never
- * written, and their running jobs (queued again at once). A live instance's leftovers are
- * never touched (lib/files/owner-tag.ts).
- */
+/** Crash recovery at start-up and periodically (docs/crash-recovery.md); a live instance's leftovers are never touched. */
 import { sweepDeletingAccounts, type AccountSweep } from "@/lib/accounts/delete";
 import { env } from "@/lib/config/env";
 import { recoverJobs } from "@/lib/jobs";
@@ -18,7 +12,6 @@ import { sweepExpiredResumables, type TusSweep } from "@/lib/uploads/resumable";
 export interface RecoveryReport {
   temp: TempSweep;
   pending: PendingSweep;
-  /** Resumable uploads past their expiry (docs/resumable-uploads.md). */
   tus: TusSweep;
   jobs: { requeued: number; failed: number };
   /** Posts past their expiry deleted by this sweep (docs/expiry.md). */
@@ -29,7 +22,6 @@ export interface RecoveryReport {
 
 /** Leftovers whose owner cannot be checked go after a day: far above the longest request. */
 export const DEFAULT_ORPHAN_AGE_SECONDS = 24 * 3600;
-/** Periodic sweeps every 10 minutes catch what another instance on this machine left. */
 export const DEFAULT_INTERVAL_SECONDS = 600;
 
 export interface RecoverySettings {
@@ -78,10 +70,7 @@ export function describeRecovery(r: RecoveryReport): string | null {
   return parts.length ? `recovered ${parts.join(", ")}` : null;
 }
 
-/**
- * Sweeps now (awaited: nothing of a dead predecessor is left when the server starts
- * serving), then every `intervalMs` (0: never again). Returns a stop function.
- */
+/** Awaited: nothing of a dead predecessor is left when the server starts serving. */
 export async function startRecovery(log: (message: string) => void, settings: RecoverySettings = recoverySettings()): Promise<() => void> {
   const sweep = async (): Promise<void> => {
     try {

@@ -1,10 +1,4 @@
-/**
- * Removes the temporary directories (DATA_DIR/tmp/req-*: upload parts, conversion and HLS
- * work) of processes that no longer run. A directory's name carries its owner's tag
- * (lib/files/temp.ts); one whose owner cannot be checked from here (another machine or
- * container sharing DATA_DIR), or which has no tag (made before tags existed), goes only
- * once it is older than the orphan age. Anything else in DATA_DIR/tmp is not ours and stays.
- */
+/** DATA_DIR/tmp/req-* of processes that no longer run (lib/files/owner-tag.ts); anything else there is not ours and stays. */
 import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { TEMP_DIR_PREFIX, tempRoot } from "@/lib/files/temp";

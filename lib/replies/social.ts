@@ -1,8 +1,4 @@
-/**
- * The replies of the social area (lib/routes/table/social.ts; docs/relay-social.md):
- * follows, blocks, likes, comments, notifications; with the views that build them from
- * lib/social records.
- */
+/** The replies of the social area (lib/routes/table/social.ts; docs/relay-social.md) and their views. */
 import { z } from "zod";
 import type { PostRecord } from "@/lib/posts/read";
 import type { BlockItem } from "@/lib/social/blocks";

@@ -1,8 +1,4 @@
-/**
- * The operator's settings as the console and `admin settings` see them: each with its
- * value, where that value comes from, and whether it can be changed here; and the one
- * verb that changes one (validated by its declaration, audited with secrets redacted).
- */
+/** The operator's settings as the console and `admin settings` see and change them (docs/configuration.md). */
 import { type Actor, recordAudit } from "@/lib/audit/log";
 import { env } from "@/lib/config/env";
 import { environmentValue, setInEnvironment } from "@/lib/config/stored-settings";
@@ -17,7 +13,6 @@ export interface SettingState {
   declaration: SettingDeclaration;
   /** The value in force, as text; null for a secret (never shown) and for an unset setting with no value. */
   value: string | null;
-  /** A secret with a value: shown as "set", never in clear. */
   isSet: boolean;
   source: SettingSource;
   /** Set in the environment, or read at start-up only: the console cannot change it. */
@@ -37,7 +32,6 @@ function startupValue(name: string): string | undefined {
   return environmentValue(name);
 }
 
-/** Every declared setting with its value and source, in declaration order. */
 export async function listSettings(): Promise<SettingState[]> {
   const rows = new Map((await db().setting.findMany()).map((row) => [row.name, row]));
   return SETTINGS.map((declaration): SettingState => {
@@ -79,11 +73,7 @@ export interface SettingChange {
   changed: boolean;
 }
 
-/**
- * Sets one setting ("" or null: back to its default), audited as `setting.change` with the
- * old and new values (a secret's as "(secret)"). A setting the environment sets, or one read
- * at start-up only, is refused with a message that says where to change it.
- */
+/** "" or null: back to the default. Audited, a secret's values as "(secret)". */
 export async function changeSetting(actor: Actor, name: string, value: string | null): Promise<SettingChange> {
   const declaration = known(name);
   if (!declaration.runtime)

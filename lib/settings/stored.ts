@@ -1,11 +1,7 @@
 /**
- * Operator settings kept in the database (docs/configuration.md, "Settings in the
- * console"): reading them into the process (lib/config/stored-settings.ts), keeping every
- * instance in step, and what the console and `admin settings` show and change.
- *
- * Every process reads the same rows: the server and the worker at start and then whenever
- * the database's change number moves (checked twice a second, so a change made anywhere
- * applies everywhere within a second), the admin CLI once before its command.
+ * Operator settings kept in the database (docs/configuration.md, "Settings in the console").
+ * The server and worker re-read them when the database's change number moves (checked twice a
+ * second); the admin CLI once before its command.
  */
 import { markChanged } from "@/lib/db/change-signal";
 import { changeVersion, db } from "@/lib/db/client";
@@ -45,7 +41,6 @@ function afterChange(log: Log): void {
   markChanged();
 }
 
-/** Reads the stored settings into this process; true when they changed. */
 export async function refreshStoredSettings(log: Log = (m) => console.error(`[mediahost] ${m}`)): Promise<boolean> {
   const changed = applyStoredValues(await readRows(log));
   if (changed) afterChange(log);
@@ -56,11 +51,7 @@ export interface SettingsWatcher {
   stop(): void;
 }
 
-/**
- * Keeps this process's settings in step with the database: each tick costs nothing unless
- * the change number moved (any commit anywhere), then one small query. A database that is
- * away keeps the last values, with one log line until it answers again.
- */
+/** Each tick costs nothing unless the change number moved; a database away keeps the last values. */
 export function watchStoredSettings(options: { intervalMs?: number; log?: Log } = {}): SettingsWatcher {
   const log = options.log ?? ((m: string) => console.error(`[mediahost] ${m}`));
   let seen = changeVersion();

@@ -1,12 +1,4 @@
-/**
- * Tags (docs/tags.md): an account's own labels for its posts, a name and a colour, many per
- * post. They are the owner's alone: only their owner lists, sees or filters by them (the
- * post object shows a post's tags to its owner only), and only the owner's personal posts
- * carry them (a team post belongs to the team, whose members share no tags).
- *
- * Deleting a tag takes it off every post; deleting a post or the account deletes its tag
- * rows (foreign keys with ON DELETE CASCADE).
- */
+/** Tags (docs/tags.md): the owner's alone, on personal posts only (a team's members share no tags). */
 import { sqltag as sql } from "@prisma/client/runtime/client";
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
@@ -44,7 +36,6 @@ export function tagName(input: string): string {
   return name;
 }
 
-/** `#rrggbb`, any case in, lower-case stored. */
 export function tagColor(input: string): string {
   const color = input.trim().toLowerCase();
   if (!TAG_COLOR_PATTERN.test(color)) throw invalid("color must be a hex colour such as #3b82f6.");
@@ -66,7 +57,6 @@ const record = (row: TagRow): TagRecord => ({
   createdAt: row.createdAt,
 });
 
-/** GET /tags: every tag of the account, by name. */
 export async function listTags(userId: string): Promise<TagRecord[]> {
   const rows = await db().tag.findMany({ where: { userId }, include: withCount, orderBy: [{ nameKey: "asc" }, { id: "asc" }] });
   return rows.map(record);
@@ -108,7 +98,6 @@ export async function updateTag(userId: string, id: string, change: { name?: str
   }
 }
 
-/** Deletes the tag; it comes off every post, the posts stay. */
 export async function deleteTag(userId: string, id: string): Promise<void> {
   const { count } = await db().tag.deleteMany({ where: { id, userId } });
   if (!count) throw tagNotFound();
@@ -136,7 +125,6 @@ export async function taggablePost(code: string, viewer: Viewer): Promise<PostRe
   return post;
 }
 
-/** Batch action `tag_add` for one post: the viewer's own post gets their tag (already there: no change). */
 export async function addTagToPost(code: string, viewer: Viewer, tagId: string): Promise<void> {
   const post = await taggablePost(code, viewer);
   if (post.tags.some((t) => t.tagId === tagId)) return;
@@ -147,7 +135,6 @@ export async function addTagToPost(code: string, viewer: Viewer, tagId: string):
   );
 }
 
-/** Batch action `tag_remove` for one post: 404 when the post does not carry the tag. */
 export async function removeTagFromPost(code: string, viewer: Viewer, tagId: string): Promise<void> {
   const post = await taggablePost(code, viewer);
   const { count } = await db().postTag.deleteMany({ where: { postId: post.id, tagId } });

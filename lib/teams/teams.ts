@@ -81,10 +81,7 @@ export async function createTeam(input: CreateTeamInput): Promise<IssuedTeam> {
   return { team: toTeam(team), key: issued.key };
 }
 
-/**
- * Adds a user to the team. Idempotent: adding an existing member (or the owner) changes
- * nothing and returns the existing membership.
- */
+/** Idempotent: an existing member (or the owner) gets the existing membership. */
 export async function addMember(teamId: string, userId: string): Promise<TeamMemberRecord> {
   const [team, user] = await Promise.all([
     db().team.findUnique({ where: { id: teamId }, select: { id: true } }),
@@ -117,10 +114,8 @@ async function updateTeam(
 
 const setStatus = (teamId: string, status: TeamStatus): Promise<TeamRecord> => updateTeam(teamId, { status });
 
-/** The subscription lapsed: the key is restricted (no upload, add-files or convert). */
 export const lapseTeam = (teamId: string): Promise<TeamRecord> => setStatus(teamId, "lapsed");
 
-/** The subscription is paid again: the key is fully usable. */
 export const renewTeam = (teamId: string): Promise<TeamRecord> => setStatus(teamId, "active");
 
 /** Issues a new team access key; the old one stops working at once. */
@@ -142,7 +137,6 @@ export interface TeamMembershipRecord {
   hasKey: boolean;
 }
 
-/** The teams a user belongs to (as owner or member), oldest first. */
 export async function listTeamsOf(userId: string): Promise<TeamMembershipRecord[]> {
   const rows = await db().teamMember.findMany({
     where: { userId },
@@ -160,7 +154,6 @@ export interface TeamMemberView extends TeamMemberRecord {
   username: string;
 }
 
-/** The members of a team, owner first. */
 export async function listMembers(teamId: string): Promise<TeamMemberView[]> {
   const rows = await db().teamMember.findMany({
     where: { teamId },

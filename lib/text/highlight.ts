@@ -1,12 +1,7 @@
 /**
- * Server-side syntax highlighting of text posts (docs/pastes.md) with Shiki: one
- * highlighter per process, the JavaScript regex engine (no WebAssembly heap), two themes
- * (light and dark through CSS variables), and each grammar loaded the first time a page
- * needs it, so a server that never shows Rust never holds its grammar.
- *
- * Bounds: past HIGHLIGHT_MAX_CHARS or HIGHLIGHT_MAX_LINES the text is shown plain (same
- * markup, no colours): tokenising megabytes would hold the event loop and the heap
- * (docs/performance.md keeps the peak RSS under 300 MB).
+ * Syntax highlighting of text posts with Shiki (docs/pastes.md): the JavaScript regex engine (no
+ * WebAssembly heap), grammars loaded on first need. Past the size bounds the text is shown plain:
+ * tokenising megabytes would hold the event loop and the heap (docs/performance.md).
  */
 import type { HighlighterCore } from "shiki/core";
 import { LANGUAGES } from "./languages";

@@ -1,8 +1,4 @@
-/**
- * The highlighting language of a text file (docs/pastes.md): its extension when known,
- * else a look at the content (shebang, JSON, markup), else plain "text". Ids are Shiki
- * grammar ids; only the grammar a page needs is ever loaded (lib/text/highlight.ts).
- */
+/** The highlighting language of a text file (docs/pastes.md): its extension, else its content, else "text". */
 
 /** Extensions → Shiki language ids (a few common ones; anything else is read from the content). */
 const BY_EXTENSION: Readonly<Record<string, string>> = {
@@ -105,7 +101,6 @@ const SHEBANGS: ReadonlyArray<[RegExp, string]> = [
   [/\bphp\b/, "php"],
 ];
 
-/** The language of a file named `*.ext` with this content. */
 export function languageFor(ext: string, text: string): string {
   const byName = BY_EXTENSION[ext.toLowerCase()];
   if (byName && byName !== "text") return byName;

@@ -15,21 +15,17 @@ export interface TeamSummary {
   name: string;
   status: "active" | "lapsed";
   ownerId: string;
-  /** Weekly upload quota set by an admin, in bytes; null = the team plan's. */
+  /** Null: the team plan's. */
   quotaOverride: number | null;
 }
 
 export type Principal =
-  /** An app's api-key. */
   | { kind: "app"; user: AccountSummary; appId: string; galleryAccess: boolean }
   /** A Relay session's relay-key: the signed-in user, with full access to their gallery. */
   | { kind: "session"; user: AccountSummary; sessionId: string }
-  /** A team access key: acts for the team; the owner answers for it. */
   | { kind: "team"; team: TeamSummary; owner: AccountSummary };
 
-/** A personal key: an app's api-key or a Relay session's relay-key. */
 export type PersonalPrincipal = Extract<Principal, { kind: "app" | "session" }>;
-/** A team access key. */
 export type TeamPrincipal = Extract<Principal, { kind: "team" }>;
 
 /** The personal account behind a principal (a team key's owner for team keys). */

@@ -3,5 +3,4 @@ export const PRIVACIES = ["public", "unlisted", "private"] as const;
 export type Privacy = (typeof PRIVACIES)[number];
 export const isPrivacy = (value: unknown): value is Privacy =>
   typeof value === "string" && (PRIVACIES as readonly string[]).includes(value);
-/** "public, unlisted or private": the privacies as an error message names them. */
 export const PRIVACY_CHOICES = `${PRIVACIES.slice(0, -1).join(", ")} or ${PRIVACIES[PRIVACIES.length - 1]}`;
