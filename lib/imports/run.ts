@@ -5,7 +5,6 @@
  * peer's hash is one this service checks). Items an earlier run imported are passed over,
  * so a run that was interrupted continues where it stopped and a second run changes nothing.
  */
-import { lstat } from "node:fs/promises";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { issueResetLink } from "@/lib/auth/passwords";
@@ -230,22 +229,22 @@ class Run {
       if (typeof owner === "string" && !pending) return this.skip(item, owner);
       if (file.expiresAt && file.expiresAt.getTime() <= Date.now()) return this.skip(item, "expired on the peer");
       if (file.maxViews !== null && file.views >= file.maxViews) return this.skip(item, "its view limit was reached on the peer");
-      if (!file.diskPath) return this.skip(item, "the peer names no file on disk");
-      const stat = await lstat(file.diskPath).catch(() => null);
-      if (!stat?.isFile()) return this.skip(item, `missing on disk (${file.diskPath})`);
+      if (!file.file) return this.skip(item, "the peer names no file");
+      const size = await file.file.size();
+      if (size === null) return this.skip(item, `missing ${file.file.where} (${file.file.name})`);
       const limit = typeof owner === "string" ? Number.POSITIVE_INFINITY : owner.limits.uploadFileBytes;
-      if (stat.size > limit) return this.skip(item, `file_too_large: over the plan's ${limit} bytes per file`);
+      if (size > limit) return this.skip(item, `file_too_large: over the plan's ${limit} bytes per file`);
       if (this.options.dryRun || typeof owner === "string") {
         this.summary.files.wouldImport++;
-        this.summary.files.bytes += stat.size;
+        this.summary.files.bytes += size;
         return;
       }
-      const stored = await storeFile(this.source.id, owner, { ...file, diskPath: file.diskPath, size: stat.size }, this.options.privacy);
+      const stored = await storeFile(this.source.id, owner, { ...file, file: file.file, size }, this.options.privacy);
       await this.noteHosts(file.oldPaths);
       if (stored.folderProblem)
         this.skip(`folder of ${item}`, `imported as ${stored.code}, not put in its folder: ${stored.folderProblem}`);
       this.summary.files.imported++;
-      this.summary.files.bytes += stat.size;
+      this.summary.files.bytes += size;
       for (const clash of stored.clashes) this.summary.clashes.push(clash);
     } catch (error) {
       this.skip(item, reasonOf(error));

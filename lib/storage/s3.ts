@@ -77,7 +77,7 @@ async function sendFileRange<T>(
   });
 }
 
-function isNotFound(error: unknown): boolean {
+export function isNotFound(error: unknown): boolean {
   const name = (error as { name?: string } | null)?.name;
   // A missing bucket is a configuration error, not a missing object. (HEAD responses have
   // no body, so HeadObject cannot tell the two apart; GetObject can.)
@@ -94,7 +94,7 @@ function overrides(headers: Readonly<DirectResponseHeaders>): Record<string, str
   return query;
 }
 
-function toReadable(body: unknown): Readable {
+export function toReadable(body: unknown): Readable {
   if (body instanceof Readable) return body;
   if (body && typeof (body as ReadableStream).getReader === "function") {
     return Readable.fromWeb(body as import("node:stream/web").ReadableStream);
