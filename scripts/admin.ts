@@ -15,6 +15,7 @@ const { runAdmin } = await import("../lib/cli/admin");
 const { ensureMigrated } = await import("../lib/cli/migrations");
 const { db } = await import("../lib/db/client");
 const { databaseConfig } = await import("../lib/db/config");
+const { writeJson } = await import("../lib/cli/json-out");
 
 const { exitCode, output } = await runAdmin(process.argv.slice(2), {
   // Same configuration as the server; migrates a new or outdated database first.
@@ -22,8 +23,11 @@ const { exitCode, output } = await runAdmin(process.argv.slice(2), {
 });
 
 // Exit explicitly (a PostgreSQL pool would keep the process alive for its idle timeout),
-// but only once the answer has been handed to stdout.
-writeAnswer(`${JSON.stringify(output)}\n`, () => process.exit(exitCode));
+// but only once the answer has been handed to stdout. Written in pieces: an import's list of
+// skipped items is read from its file as it is written, never held whole (lib/cli/json-out.ts).
+const flush = (text: string) => new Promise<void>((resolve) => writeAnswer(text, () => resolve()));
+await writeJson(output, flush);
+writeAnswer("\n", () => process.exit(exitCode));
 
 // A module (for top-level await), though it exports nothing.
 export {};

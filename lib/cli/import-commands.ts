@@ -8,6 +8,7 @@ import { normaliseHost, type ImportSource } from "@/lib/imports/source";
 import { openChibisafe } from "@/lib/imports/chibisafe";
 import { openXBackBone } from "@/lib/imports/xbackbone";
 import { openZipline } from "@/lib/imports/zipline";
+import { bucketStore, diskStore, peerStore, type BucketOptions, type PeerStore } from "@/lib/imports/peer-files";
 import { PLANS, type Plan } from "@/lib/plans";
 import { PRIVACIES, type Privacy } from "@/lib/posts/privacy";
 import { requireUser } from "@/lib/users/accounts";
@@ -127,39 +128,76 @@ const peerFlags = {
 };
 const PEER_USAGE = "--old-host H[,H2] (--user U | --map-users auto|old=new,...) [--plan P] [--privacy P] [--dry-run]";
 
+/** Where the peer's files are, besides its folder (docs/migrate.md, "Files on S3"). */
+const bucketFlags = {
+  bucket: value("s3://BUCKET or s3://BUCKET/PREFIX").optional(),
+  "s3-endpoint": value("the S3 endpoint URL").optional(),
+  "s3-region": value("the S3 region").optional(),
+};
+const BUCKET_USAGE = "--bucket s3://BUCKET[/PREFIX] [--s3-endpoint URL] [--s3-region R]";
+
+type BucketFlags = { bucket?: string; "s3-endpoint"?: string; "s3-region"?: string };
+function bucketOf(flags: BucketFlags): BucketOptions | undefined {
+  if (!flags.bucket) {
+    if (flags["s3-endpoint"] || flags["s3-region"])
+      throw new DomainError("invalid_request", "--s3-endpoint and --s3-region go with --bucket.");
+    return undefined;
+  }
+  return { url: flags.bucket, endpoint: flags["s3-endpoint"], region: flags["s3-region"] };
+}
+
+/** Opens the source over its stores, runs the import, and closes the stores whatever happens. */
+async function withStores(
+  stores: (PeerStore | null)[],
+  open: () => Promise<ImportSource>,
+  who: Owners,
+  options: { privacy?: Privacy; dryRun: boolean },
+): Promise<CommandOutput> {
+  try {
+    return await run(await open(), who, options);
+  } finally {
+    for (const store of stores) store?.close();
+  }
+}
+
 const ziplineCommand = (): Command =>
   command(
     "import zipline",
-    `--from postgresql://... --uploads DIR ${PEER_USAGE}`,
-    { from: value("the Zipline database URL"), uploads: value("Zipline's upload directory"), ...peerFlags },
+    `--from postgresql://... (--uploads DIR | ${BUCKET_USAGE}) ${PEER_USAGE}`,
+    { from: value("the Zipline database URL"), uploads: value("Zipline's upload directory").optional(), ...bucketFlags, ...peerFlags },
     async (flags) => {
       const who = await owners(flags);
-      const source = await openZipline({ url: flags.from, uploads: flags.uploads, hosts: flags["old-host"] });
-      return run(source, who, { privacy: flags.privacy, dryRun: flags["dry-run"] });
+      const store = await peerStore({ dir: flags.uploads, dirFlag: "--uploads", bucket: bucketOf(flags) });
+      const open = () => openZipline({ url: flags.from, store, hosts: flags["old-host"] });
+      return withStores([store], open, who, { privacy: flags.privacy, dryRun: flags["dry-run"] });
     },
   );
 
 const chibisafeCommand = (): Command =>
   command(
     "import chibisafe",
-    `--from database.sqlite --uploads DIR ${PEER_USAGE}`,
-    { from: value("Chibisafe's database.sqlite"), uploads: value("Chibisafe's uploads folder"), ...peerFlags },
+    `--from database.sqlite [--uploads DIR] [${BUCKET_USAGE}] ${PEER_USAGE}`,
+    { from: value("Chibisafe's database.sqlite"), uploads: value("Chibisafe's uploads folder").optional(), ...bucketFlags, ...peerFlags },
     async (flags) => {
       const who = await owners(flags);
-      const source = await openChibisafe({ path: flags.from, uploads: flags.uploads, hosts: flags["old-host"] });
-      return run(source, who, { privacy: flags.privacy, dryRun: flags["dry-run"] });
+      const bucket = bucketOf(flags);
+      if (!flags.uploads && !bucket) throw new DomainError("invalid_request", "Give --uploads DIR, --bucket s3://BUCKET, or both.");
+      const stores = { disk: flags.uploads ? diskStore(flags.uploads) : null, bucket: bucket ? await bucketStore(bucket) : null };
+      const open = () => openChibisafe({ path: flags.from, stores, hosts: flags["old-host"] });
+      return withStores([stores.disk, stores.bucket], open, who, { privacy: flags.privacy, dryRun: flags["dry-run"] });
     },
   );
 
 const xbackboneCommand = (): Command =>
   command(
     "import xbackbone",
-    `--from xbackbone.db --storage DIR ${PEER_USAGE}`,
-    { from: value("XBackBone's SQLite database"), storage: value("XBackBone's storage folder"), ...peerFlags },
+    `--from xbackbone.db (--storage DIR | ${BUCKET_USAGE}) ${PEER_USAGE}`,
+    { from: value("XBackBone's SQLite database"), storage: value("XBackBone's storage folder").optional(), ...bucketFlags, ...peerFlags },
     async (flags) => {
       const who = await owners(flags);
-      const source = await openXBackBone({ path: flags.from, storage: flags.storage, hosts: flags["old-host"] });
-      return run(source, who, { privacy: flags.privacy, dryRun: flags["dry-run"] });
+      const store = await peerStore({ dir: flags.storage, dirFlag: "--storage", bucket: bucketOf(flags) });
+      const open = () => openXBackBone({ path: flags.from, store, hosts: flags["old-host"] });
+      return withStores([store], open, who, { privacy: flags.privacy, dryRun: flags["dry-run"] });
     },
   );
 

@@ -4,18 +4,35 @@
  * (docs/migrate.md, "Chibisafe"): `users` (bcrypt passwords), `files` (`name` is the stored
  * name, `original` the uploader's, `size` text, `quarantine`), `albums` and the implicit
  * `_albumsTofiles` table. Files are read from its `uploads` folder, where each lies under
- * its `name`; the old address is `/{name}` (the raw file). Quarantined files are not
+ * its `name`, or, for a file whose `isS3` is set (uploaded while its network storage was on),
+ * from its S3 bucket (`--bucket`), where the key is the same `name`; the old address is
+ * `/{name}` (the raw file). Quarantined files are not
  * imported (the peer hides them). Snippets and album share links do not carry over.
  */
-import { join } from "node:path";
 import { DomainError } from "@/lib/errors";
+import type { PeerFile, PeerStore } from "./peer-files";
 import { passwordScheme } from "./pg-source";
 import type { ImportSource, OldPath, SourceFile, SourceLink, SourceUser } from "./source";
 import { SqliteSource, sqliteDate } from "./sqlite-source";
 
 const stem = (name: string): string => name.replace(/\.[^.]*$/, "");
 
-export async function openChibisafe(options: { path: string; uploads: string; hosts: string[] }): Promise<ImportSource> {
+/** Where Chibisafe's files are: its uploads folder, its bucket, or both (files name which). */
+export interface ChibisafeStores {
+  disk: PeerStore | null;
+  bucket: PeerStore | null;
+}
+
+/** A file row's bytes, or why they cannot be read with the stores given. */
+function fileOf(name: string, inBucket: boolean, stores: ChibisafeStores): { file: PeerFile | null; problem?: string } {
+  const store = inBucket ? stores.bucket : stores.disk;
+  if (!store) {
+    return { file: null, problem: inBucket ? "kept in the peer's S3 bucket: give --bucket" : "kept on the peer's disk: give --uploads" };
+  }
+  return { file: name.includes("/") || name.includes("\\") ? null : store.file(name) };
+}
+
+export async function openChibisafe(options: { path: string; stores: ChibisafeStores; hosts: string[] }): Promise<ImportSource> {
   const db = SqliteSource.open(options.path);
   const files = db.columns("files");
   if (!files.has("original") || !files.has("uuid") || !files.has("name")) {
@@ -23,6 +40,7 @@ export async function openChibisafe(options: { path: string; uploads: string; ho
     throw new DomainError("invalid_request", "No Chibisafe v6 files table in that database (see docs/migrate.md).");
   }
   const albums = db.columns("_albumsTofiles").size > 0;
+  const isS3 = files.has("isS3") ? "f.isS3" : "0";
   const at = (path: string, target: OldPath["target"]): OldPath[] => options.hosts.map((host) => ({ host, path, target }));
   return {
     id: `chibisafe@${options.hosts[0]}`,
@@ -38,13 +56,15 @@ export async function openChibisafe(options: { path: string; uploads: string; ho
       const album = albums
         ? ", (SELECT a.name FROM _albumsTofiles x JOIN albums a ON a.id = x.A WHERE x.B = f.id ORDER BY a.id LIMIT 1) AS album"
         : ", NULL AS album";
-      for await (const row of db.pages(`f.id, f.name, f.original, f.createdAt, f.userId, f.quarantine${album}`, "files f", "f.id")) {
+      const select = `f.id, f.name, f.original, f.createdAt, f.userId, f.quarantine, ${isS3} AS inBucket${album}`;
+      for await (const row of db.pages(select, "files f", "f.id")) {
         const name = String(row.name);
+        const { file, problem } = fileOf(name, Boolean(row.inBucket), options.stores);
         const quarantined = Boolean(row.quarantine);
         yield {
           key: `file:${row.id}`,
           ownerKey: row.userId === null ? null : String(row.userId),
-          diskPath: name.includes("/") || name.includes("\\") ? null : join(options.uploads, name),
+          file,
           name: String(row.original || name),
           createdAt: sqliteDate(row.createdAt) ?? new Date(),
           expiresAt: null,
@@ -54,7 +74,7 @@ export async function openChibisafe(options: { path: string; uploads: string; ho
           folder: row.album ? { key: String(row.album), name: String(row.album), public: false } : null,
           codeHint: stem(name),
           oldPaths: at(`/${name}`, "file"),
-          ...(quarantined ? { problem: "quarantined on the peer" } : {}),
+          ...(quarantined ? { problem: "quarantined on the peer" } : problem ? { problem } : {}),
         };
       }
     },

@@ -5,7 +5,6 @@
  * peer's hash is one this service checks). Items an earlier run imported are passed over,
  * so a run that was interrupted continues where it stopped and a second run changes nothing.
  */
-import { lstat } from "node:fs/promises";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { issueResetLink } from "@/lib/auth/passwords";
@@ -15,6 +14,7 @@ import type { Privacy } from "@/lib/posts/privacy";
 import { uploaderFor, type Uploader } from "@/lib/uploads/uploader";
 import { createUser, findUserByRef, usernameProblem, type Account } from "@/lib/users/accounts";
 import type { ImportSource, OldPath, SourceFile, SourceLink, SourceUser } from "./source";
+import { SpillList } from "./spill";
 import { alreadyImported, importedAccount, recordAccount, recordHosts, storeFile, storeLink } from "./store";
 
 /** Whose gallery the items go to: one account, or the peer's users mapped (or made: `auto`). */
@@ -35,10 +35,12 @@ export interface ImportRunSummary {
   dryRun: boolean;
   files: { imported: number; wouldImport: number; already: number; bytes: number };
   links: { imported: number; wouldImport: number; already: number };
+  /** One line per peer user (bounded by the peer's accounts, not by its files). */
   users: { username: string; peerUsername: string; id: string | null; created: boolean; resetLink: string | null; note: string | null }[];
-  skipped: { item: string; reason: string }[];
+  /** Every skipped item, held in memory only while few (spill.ts). */
+  skipped: SpillList<{ item: string; reason: string }>;
   /** Old addresses another item already answers (kept as they were). */
-  clashes: string[];
+  clashes: SpillList<string>;
 }
 
 /** Items between two full collections (below). */
@@ -49,15 +51,26 @@ const COLLECT_EVERY = 200;
  * lets garbage pile up far past it before a major collection (an import of 20 000 files
  * peaked at 337 MB RSS without this, 247 MB when the old space was capped): collecting every
  * COLLECT_EVERY items keeps the peak near the live size, for a few milliseconds each time.
+ * It frees garbage only: anything the import kept alive would still show, and the heap left
+ * after each collection (the live set) is on the progress line, so growth would be seen.
  */
-const collect: () => void = (() => {
+const collect: (() => void) | null = (() => {
   try {
     setFlagsFromString("--expose-gc");
     return runInNewContext("gc") as () => void;
   } catch {
-    return () => {};
+    return null;
   }
 })();
+
+/** The heap left by the last collection, in MB (null before the first). */
+let liveHeapMb: number | null = null;
+
+function collectNow(): void {
+  if (!collect) return;
+  collect();
+  liveHeapMb = process.memoryUsage().heapUsed / 1048576;
+}
 
 const reasonOf = (error: unknown): string => (isDomainError(error) ? `${error.type}: ${error.message}` : String(error));
 
@@ -79,8 +92,8 @@ class Run {
       files: { imported: 0, wouldImport: 0, already: 0, bytes: 0 },
       links: { imported: 0, wouldImport: 0, already: 0 },
       users: [],
-      skipped: [],
-      clashes: [],
+      skipped: new SpillList(),
+      clashes: new SpillList(),
     };
   }
 
@@ -91,7 +104,7 @@ class Run {
 
   /** One line with counts, bytes and rate, at most every progressEveryMs (and at the end). */
   tick(force = false): void {
-    if (!force && ++this.seen % COLLECT_EVERY === 0) collect();
+    if (!force && ++this.seen % COLLECT_EVERY === 0) collectNow();
     const now = Date.now();
     if (!force && now - this.lastLine < (this.options.progressEveryMs ?? 1000)) return;
     this.lastLine = now;
@@ -101,7 +114,9 @@ class Run {
     this.options.progress(
       `[${this.seen} items] files ${s.files.imported + s.files.wouldImport} ${s.dryRun ? "to import" : "imported"}, ` +
         `${s.files.already} already, links ${s.links.imported + s.links.wouldImport}, ${s.skipped.length} skipped, ` +
-        `${mb.toFixed(1)} MB, ${(this.seen / seconds).toFixed(1)} items/s, ${(mb / seconds).toFixed(2)} MB/s`,
+        `${mb.toFixed(1)} MB, ${(this.seen / seconds).toFixed(1)} items/s, ${(mb / seconds).toFixed(2)} MB/s, ` +
+        `RSS ${(process.memoryUsage.rss() / 1048576).toFixed(0)} MB` +
+        (liveHeapMb === null ? "" : `, live heap ${liveHeapMb.toFixed(0)} MB`),
     );
   }
 
@@ -214,23 +229,23 @@ class Run {
       if (typeof owner === "string" && !pending) return this.skip(item, owner);
       if (file.expiresAt && file.expiresAt.getTime() <= Date.now()) return this.skip(item, "expired on the peer");
       if (file.maxViews !== null && file.views >= file.maxViews) return this.skip(item, "its view limit was reached on the peer");
-      if (!file.diskPath) return this.skip(item, "the peer names no file on disk");
-      const stat = await lstat(file.diskPath).catch(() => null);
-      if (!stat?.isFile()) return this.skip(item, `missing on disk (${file.diskPath})`);
+      if (!file.file) return this.skip(item, "the peer names no file");
+      const size = await file.file.size();
+      if (size === null) return this.skip(item, `missing ${file.file.where} (${file.file.name})`);
       const limit = typeof owner === "string" ? Number.POSITIVE_INFINITY : owner.limits.uploadFileBytes;
-      if (stat.size > limit) return this.skip(item, `file_too_large: over the plan's ${limit} bytes per file`);
+      if (size > limit) return this.skip(item, `file_too_large: over the plan's ${limit} bytes per file`);
       if (this.options.dryRun || typeof owner === "string") {
         this.summary.files.wouldImport++;
-        this.summary.files.bytes += stat.size;
+        this.summary.files.bytes += size;
         return;
       }
-      const stored = await storeFile(this.source.id, owner, { ...file, diskPath: file.diskPath, size: stat.size }, this.options.privacy);
+      const stored = await storeFile(this.source.id, owner, { ...file, file: file.file, size }, this.options.privacy);
       await this.noteHosts(file.oldPaths);
       if (stored.folderProblem)
         this.skip(`folder of ${item}`, `imported as ${stored.code}, not put in its folder: ${stored.folderProblem}`);
       this.summary.files.imported++;
-      this.summary.files.bytes += stat.size;
-      this.summary.clashes.push(...stored.clashes);
+      this.summary.files.bytes += size;
+      for (const clash of stored.clashes) this.summary.clashes.push(clash);
     } catch (error) {
       this.skip(item, reasonOf(error));
     } finally {
@@ -256,7 +271,7 @@ class Run {
       const stored = await storeLink(this.source.id, (owner as Uploader).userId, link);
       await this.noteHosts(link.oldPaths);
       this.summary.links.imported++;
-      this.summary.clashes.push(...stored.clashes);
+      for (const clash of stored.clashes) this.summary.clashes.push(clash);
     } catch (error) {
       this.skip(item, reasonOf(error));
     } finally {

@@ -12,6 +12,7 @@ import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { DomainError } from "@/lib/errors";
+import { diskFile } from "./peer-files";
 import { normaliseHost, normalisePath, type ImportSource, type OldPath, type SourceFile, type SourceLink } from "./source";
 
 const HistoryItem = z.object({
@@ -158,7 +159,7 @@ export async function openShareXHistory(options: {
           key: `item:${keyOf(item)}`,
           ownerKey: null,
           // Not found: the history's own path, which the run then names as missing.
-          diskPath: item.FilePath ? ((await findFile(item.FilePath, options.files)) ?? item.FilePath) : null,
+          file: item.FilePath ? diskFile((await findFile(item.FilePath, options.files)) ?? item.FilePath) : null,
           name: item.FileName || (item.FilePath?.split(/[\\/]/).pop() ?? "file"),
           createdAt: dateOf(item),
           expiresAt: null,
@@ -196,7 +197,7 @@ function broken(index: number, problem: string): SourceFile {
   return {
     key: `entry:${index}`,
     ownerKey: null,
-    diskPath: null,
+    file: null,
     name: `entry ${index}`,
     createdAt: new Date(),
     expiresAt: null,

@@ -3,6 +3,7 @@
  * links as plain records, streamed (async iterables paged through the peer's database or
  * read from its history file), so an import of any size holds one page in memory.
  */
+import type { PeerFile } from "./peer-files";
 
 /** An old address of an item: the peer's host and path (percent-decoded), and what it showed. */
 export interface OldPath {
@@ -25,8 +26,8 @@ export interface SourceFile {
   key: string;
   /** The owner's SourceUser.key; null for a file without an owner. */
   ownerKey: string | null;
-  /** Where the bytes are on disk, or null when the peer's record names none. */
-  diskPath: string | null;
+  /** Where the bytes are (on disk or in a bucket: peer-files.ts), or null when the peer's record names none. */
+  file: PeerFile | null;
   /** The name the uploader gave the file (shown here), with its extension. */
   name: string;
   createdAt: Date;

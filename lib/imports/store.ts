@@ -4,7 +4,6 @@
  * ImportedItem is completed (so a later run skips it) and its old addresses (ImportRedirect)
  * are written.
  */
-import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
@@ -17,6 +16,7 @@ import { deletePostAsOperator } from "@/lib/posts/remove";
 import { isUniqueViolation } from "@/lib/prisma-support";
 import { publishUpload } from "@/lib/uploads/publish";
 import type { Uploader } from "@/lib/uploads/uploader";
+import type { PeerFile } from "./peer-files";
 import type { OldPath, SourceFile, SourceLink } from "./source";
 
 /** Whether the peer item was brought in by an earlier run (or this one); a bare claim (below) is not. */
@@ -91,7 +91,7 @@ function distinct(paths: readonly OldPath[]): OldPath[] {
 export async function storeFile(
   source: string,
   uploader: Uploader,
-  file: SourceFile & { diskPath: string; size: number },
+  file: SourceFile & { file: PeerFile; size: number },
   privacy: Privacy,
 ): Promise<StoredItem> {
   const claimedAt = await claim(source, file.key, uploader.userId);
@@ -131,11 +131,11 @@ export async function storeFile(
 }
 
 /** The file through the upload pipeline, as an upload of its owner would go. */
-async function uploadOne(uploader: Uploader, file: SourceFile & { diskPath: string; size: number }, privacy: Privacy) {
+async function uploadOne(uploader: Uploader, file: SourceFile & { file: PeerFile; size: number }, privacy: Privacy) {
   const outcome = await withTempDir(async (tmpDir) => {
     // A copy, as a request's part would be: the pipeline may move or delete what it is given.
     const path = join(tmpDir, "import");
-    await copyFile(file.diskPath, path);
+    await file.file.copyTo(path);
     return publishUpload(
       uploader,
       "api",

@@ -9,9 +9,9 @@
  * unpublished upload is imported private.
  */
 import { open } from "node:fs/promises";
-import { join, normalize } from "node:path";
 import { DomainError } from "@/lib/errors";
 import { dumpRows } from "./mysql-dump";
+import type { PeerStore } from "./peer-files";
 import { passwordScheme } from "./pg-source";
 import type { ImportSource, OldPath, SourceFile, SourceLink, SourceUser } from "./source";
 import { type Row, SqliteSource, sqliteDate } from "./sqlite-source";
@@ -66,7 +66,7 @@ function dumpTables(path: string): Tables {
   };
 }
 
-export async function openXBackBone(options: { path: string; storage: string; hosts: string[] }): Promise<ImportSource> {
+export async function openXBackBone(options: { path: string; store: PeerStore; hosts: string[] }): Promise<ImportSource> {
   const tables = (await isDump(options.path)) ? dumpTables(options.path) : sqliteTables(options.path);
   const at = (path: string, target: OldPath["target"]): OldPath[] => options.hosts.map((host) => ({ host, path, target }));
   return {
@@ -79,19 +79,18 @@ export async function openXBackBone(options: { path: string; storage: string; ho
       }
     },
     async *files(): AsyncGenerator<SourceFile> {
-      for await (const row of tables.uploads()) yield toFile(row, options.storage, at);
+      for await (const row of tables.uploads()) yield toFile(row, options.store, at);
     },
     async *links(): AsyncGenerator<SourceLink> {},
     close: async () => tables.close(),
   };
 }
 
-function toFile(row: Row, storage: string, at: (path: string, target: OldPath["target"]) => OldPath[]): SourceFile {
+function toFile(row: Row, store: PeerStore, at: (path: string, target: OldPath["target"]) => OldPath[]): SourceFile {
   const code = String(row.code);
   const filename = String(row.filename);
   const ext = filename.includes(".") ? filename.split(".").pop() : null;
   const userCode = row.user_code === null || row.user_code === undefined ? null : String(row.user_code);
-  const stored = normalize(String(row.storage_path));
   const base = userCode ? `/${userCode}/${code}` : null;
   const oldPaths = base
     ? [
@@ -105,8 +104,8 @@ function toFile(row: Row, storage: string, at: (path: string, target: OldPath["t
   return {
     key: `upload:${row.id}`,
     ownerKey: row.user_id === null || row.user_id === undefined ? null : String(row.user_id),
-    // storage_path is relative to the storage folder; one that climbs out of it is not XBackBone's.
-    diskPath: stored.startsWith("..") || stored.startsWith("/") ? null : join(storage, stored),
+    // storage_path is relative to the storage folder (or the bucket's prefix); one that climbs out of it is not XBackBone's.
+    file: store.file(String(row.storage_path)),
     name: filename,
     createdAt: sqliteDate(row.timestamp) ?? new Date(),
     expiresAt: null,

@@ -9,12 +9,13 @@
  *   `mimetype`, `expiresAt`; routes `/u` and `/go`.
  *
  * Files are read from the local datasource directory (`--uploads`), where Zipline keeps each
- * under its `name`. Old paths: the files route (the raw bytes, as Zipline serves them
+ * under its `name`, or from its S3 datasource's bucket (`--bucket s3://BUCKET[/SUBDIRECTORY]`:
+ * v4 keys each under `DATASOURCE_S3_SUBDIRECTORY/` + `name`, v3 under `name`). Old paths: the files route (the raw bytes, as Zipline serves them
  * without an embed), `/raw/{name}` (v4) or `/r/{name}` (v3), `/view/{name}` (v4's viewer
  * page), and the URLs route with the code and the vanity name.
  */
-import { join } from "node:path";
 import { DomainError } from "@/lib/errors";
+import type { PeerStore } from "./peer-files";
 import { PgSource, passwordScheme, type Row } from "./pg-source";
 import type { ImportSource, OldPath, SourceFile, SourceLink, SourceUser } from "./source";
 
@@ -51,7 +52,7 @@ async function detectLayout(db: PgSource): Promise<ZiplineLayout> {
 }
 
 /** A Zipline row as the import's file and link. */
-function rowMappers({ version, filesRoute, urlsRoute }: ZiplineLayout, options: { uploads: string; hosts: string[] }) {
+function rowMappers({ version, filesRoute, urlsRoute }: ZiplineLayout, options: { store: PeerStore; hosts: string[] }) {
   const at = (path: string, target: OldPath["target"]): OldPath[] => options.hosts.map((h) => ({ host: h, path, target }));
   const toFile = (row: Row): SourceFile => {
     const name = String(row.name);
@@ -63,7 +64,7 @@ function rowMappers({ version, filesRoute, urlsRoute }: ZiplineLayout, options: 
       key: `file:${row.id}`,
       ownerKey: str(row.userId),
       // Only a plain name is looked up in the directory: a name with a path in it is not Zipline's.
-      diskPath: name.includes("/") || name.includes("\\") || name === ".." ? null : join(options.uploads, name),
+      file: name.includes("/") || name.includes("\\") ? null : options.store.file(name),
       name: str(row.originalName) || name,
       createdAt: date(row.createdAt) ?? new Date(),
       expiresAt: date(row.expires),
@@ -96,7 +97,7 @@ function rowMappers({ version, filesRoute, urlsRoute }: ZiplineLayout, options: 
   return { toFile, toLink };
 }
 
-export async function openZipline(options: { url: string; uploads: string; hosts: string[] }): Promise<ImportSource> {
+export async function openZipline(options: { url: string; store: PeerStore; hosts: string[] }): Promise<ImportSource> {
   const db = await PgSource.open(options.url);
   let layout: ZiplineLayout;
   try {

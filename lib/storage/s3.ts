@@ -70,7 +70,7 @@ async function sendFileRange<T>(
   });
 }
 
-function isNotFound(error: unknown): boolean {
+export function isNotFound(error: unknown): boolean {
   const name = (error as { name?: string } | null)?.name;
   // A missing bucket is a configuration error; HeadObject cannot tell it from a missing object, GetObject can.
   if (name === "NoSuchBucket") return false;
@@ -85,7 +85,7 @@ function overrides(headers: Readonly<DirectResponseHeaders>): Record<string, str
   return query;
 }
 
-function toReadable(body: unknown): Readable {
+export function toReadable(body: unknown): Readable {
   if (body instanceof Readable) return body;
   if (body && typeof (body as ReadableStream).getReader === "function") {
     return Readable.fromWeb(body as import("node:stream/web").ReadableStream);

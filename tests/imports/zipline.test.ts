@@ -16,47 +16,13 @@ import { createDb, type Db } from "@/lib/db/client";
 import { databaseConfig } from "@/lib/db/config";
 import { followOnce, getAs, importCli, peerDatabase, peerSchema, png } from "../support/old-links";
 import { startTestServer, type TestServer } from "../support/server";
+import { V3_TABLES, V4_TABLES } from "../support/zipline-schemas";
 
 const peerUrl = await peerDatabase();
 const OLD = "files.old.example";
 const V3_HOST = "i.v3.example";
 const ENV = { UPLOAD_FILES: "all" };
 const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
-
-const V4_TABLES = `
-CREATE TYPE "Role" AS ENUM ('USER', 'ADMIN', 'SUPERADMIN');
-CREATE TABLE "Zipline" ("id" TEXT NOT NULL PRIMARY KEY, "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-  "updatedAt" TIMESTAMP(3) NOT NULL, "firstSetup" BOOLEAN NOT NULL DEFAULT true, "coreTempDirectory" TEXT NOT NULL,
-  "filesRoute" TEXT NOT NULL DEFAULT '/u', "filesLength" INTEGER NOT NULL DEFAULT 6, "urlsRoute" TEXT NOT NULL DEFAULT '/go');
-CREATE TABLE "User" ("id" TEXT NOT NULL PRIMARY KEY, "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-  "updatedAt" TIMESTAMP(3) NOT NULL, "username" TEXT NOT NULL UNIQUE, "password" TEXT, "avatar" TEXT, "token" TEXT NOT NULL UNIQUE,
-  "role" "Role" NOT NULL DEFAULT 'USER', "view" JSONB NOT NULL DEFAULT '{}', "totpSecret" TEXT, "sessions" TEXT[]);
-CREATE TABLE "Folder" ("id" TEXT NOT NULL PRIMARY KEY, "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-  "updatedAt" TIMESTAMP(3) NOT NULL, "name" TEXT NOT NULL, "public" BOOLEAN NOT NULL DEFAULT false,
-  "userId" TEXT NOT NULL REFERENCES "User"("id") ON DELETE CASCADE);
-CREATE TABLE "File" ("id" TEXT NOT NULL PRIMARY KEY, "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-  "updatedAt" TIMESTAMP(3) NOT NULL, "deletesAt" TIMESTAMP(3), "name" TEXT NOT NULL, "originalName" TEXT, "size" BIGINT NOT NULL,
-  "type" TEXT NOT NULL, "views" INTEGER NOT NULL DEFAULT 0, "maxViews" INTEGER, "favorite" BOOLEAN NOT NULL DEFAULT false,
-  "password" TEXT, "userId" TEXT REFERENCES "User"("id") ON DELETE SET NULL, "folderId" TEXT REFERENCES "Folder"("id") ON DELETE SET NULL);
-CREATE TABLE "Url" ("id" TEXT NOT NULL PRIMARY KEY, "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-  "updatedAt" TIMESTAMP(3) NOT NULL, "code" TEXT NOT NULL, "vanity" TEXT, "destination" TEXT NOT NULL, "views" INTEGER NOT NULL DEFAULT 0,
-  "maxViews" INTEGER, "password" TEXT, "userId" TEXT REFERENCES "User"("id") ON DELETE SET NULL);
-CREATE UNIQUE INDEX "Url_code_vanity_key" ON "Url"("code", "vanity");
-`;
-
-const V3_TABLES = `
-CREATE TABLE "User" ("id" SERIAL PRIMARY KEY, "username" TEXT NOT NULL, "password" TEXT, "avatar" TEXT, "token" TEXT NOT NULL,
-  "administrator" BOOLEAN NOT NULL DEFAULT false, "superAdmin" BOOLEAN NOT NULL DEFAULT false, "systemTheme" TEXT NOT NULL DEFAULT 'system',
-  "embed" JSONB NOT NULL DEFAULT '{}', "ratelimit" TIMESTAMP(3), "totpSecret" TEXT, "domains" TEXT[], "uuid" UUID);
-CREATE TABLE "Folder" ("id" SERIAL PRIMARY KEY, "name" TEXT NOT NULL, "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-  "updatedAt" TIMESTAMP(3) NOT NULL, "userId" INTEGER NOT NULL REFERENCES "User"("id") ON DELETE CASCADE, "public" BOOLEAN NOT NULL DEFAULT false);
-CREATE TABLE "File" ("id" SERIAL PRIMARY KEY, "name" TEXT NOT NULL, "originalName" TEXT, "mimetype" TEXT NOT NULL DEFAULT 'image/png',
-  "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP, "expiresAt" TIMESTAMP(3), "maxViews" INTEGER, "views" INTEGER NOT NULL DEFAULT 0,
-  "favorite" BOOLEAN NOT NULL DEFAULT false, "embed" BOOLEAN NOT NULL DEFAULT false, "password" TEXT, "size" BIGINT NOT NULL DEFAULT 0,
-  "userId" INTEGER REFERENCES "User"("id") ON DELETE SET NULL, "folderId" INTEGER REFERENCES "Folder"("id") ON DELETE SET NULL);
-CREATE TABLE "Url" ("id" TEXT NOT NULL PRIMARY KEY, "destination" TEXT NOT NULL, "vanity" TEXT, "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-  "maxViews" INTEGER, "views" INTEGER NOT NULL DEFAULT 0, "userId" INTEGER REFERENCES "User"("id") ON DELETE SET NULL);
-`;
 
 const ARGON = "$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHRzb21lc2FsdA$0cmeT8SGaSh5F4bIHH+QHWP5HhR6TkOM8M5YuFp0Zm8";
 const BCRYPT = "$2a$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p3LQMMzUQlS4jUhCZv9C2e";
