@@ -253,7 +253,9 @@ describe("probeMatroska: the same answer as ffprobe", () => {
       expect(probe.streams[0].pixFmt).toBe(pixFmt);
       expect(decisions(probe)?.upload[0]).toBe(false);
     }
-  });
+    // Five encodes (an AV1 one among them) and six ffprobe runs: 4 s alone, past 30 s in a CI
+    // run whose machine was busy with other work.
+  }, 120_000);
 
   it("Cues in front (reserved index space), and a live recording: a Segment of unknown size", async () => {
     const input = await fixture("mkv");
