@@ -71,7 +71,6 @@ export interface RouteDef<
   A extends AuthMode = AuthMode,
   K extends KeyKind = KeyKind,
 > {
-  /** OpenAPI operationId; unique. */
   id: string;
   method: Method;
   path: string;
@@ -91,7 +90,6 @@ export interface RouteDef<
   query?: Q;
   /** Multipart endpoints read the body themselves and declare `multipart`. */
   body?: B;
-  /** `fields`: file parts; `textFields`: text parts. Name → description. */
   multipart?: { fields: Record<string, string>; textFields?: Record<string, string> };
   response?: R;
   handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>, A, K>) => Promise<ReplyOf<R>>;
@@ -110,7 +108,6 @@ export interface RouteDef<
   reply?: { status: number; description: string; headers: Readonly<Record<string, string>> };
   /** Request headers the route reads; the CORS preflight allows each of them (docs/cors.md). */
   headers?: Readonly<Record<string, HeaderDecl>>;
-  /** Left out of the OpenAPI document. */
   hidden?: boolean;
 }
 

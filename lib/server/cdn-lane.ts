@@ -103,7 +103,6 @@ function withFile(
 }
 
 interface HeaderBlocks {
-  /** What a 304 or 416 repeats: validators, caching, hardening (cache-control per request when signed). */
   validators: Record<string, string>;
   entity: Record<string, string>;
 }
@@ -152,7 +151,6 @@ function accelPrefix(req: IncomingMessage, range: string | undefined, decision: 
   return proxyMaySend(preconditions, decision) ? offload.prefix : null;
 }
 
-/** A signed file's blocks with its own cache-control (it ends with the signature). */
 const privately = (block: Record<string, string>, expiresAt: number | undefined): Record<string, string> =>
   expiresAt === undefined ? block : { ...block, "cache-control": cacheControl(false, expiresAt, nowSeconds()) };
 

@@ -30,12 +30,11 @@ import { hostVerdict, isServedHost } from "@/lib/domains/host-gate";
 
 export interface StartServerOptions {
   port: number;
-  /** Unset: every interface, IPv4 and IPv6 (as `next start` without -H). */
   hostname?: string;
   dev: boolean;
   dir?: string;
   trustProxy?: TrustSetting;
-  /** Serve /api, /relay and /cdn without Next (lib/server/fast-lane.ts); on unless dev. */
+  /** On unless dev. */
   fastLane?: boolean;
 }
 
@@ -81,7 +80,6 @@ function unavailableWhileDown(res: ServerResponse): void {
   }) as ServerResponse["writeHead"];
 }
 
-/** Next's route handlers that are not pages: /healthz answers for itself (bounded), the others need no page. */
 const NOT_PAGES = /^\/(?:_next\/|healthz$|metrics$|cron$|oembed(?:\/|$))/;
 
 function isPageRequest(req: IncomingMessage): boolean {
@@ -164,8 +162,7 @@ function reachableUrl(address: AddressInfo): string {
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const dir = resolve(options.dir ?? process.cwd());
   const trustProxy = options.trustProxy ?? parseEnv().trustProxy;
-  // This server stamps every request itself (requestListener); instrumentation.ts must not
-  // stamp them a second time (lib/server/next-start.ts).
+  // This server stamps every request itself: instrumentation.ts must not stamp them again.
   (globalThis as { [CUSTOM_SERVER]?: boolean })[CUSTOM_SERVER] = true;
   // NODE_ENV must be right before Next is loaded (lib/config/process-env.ts).
   prepareNextEnvironment(!!options.dev);
@@ -174,7 +171,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   // Listen first so that port 0 resolves to a real port Next can be told about; requests
   // that arrive while Next prepares wait for it.
-  // Scripts and style sheets precompressed at build need no Next: answered from the start (static-assets.ts).
   const assets = options.dev ? undefined : staticAssets(dir);
   const handlers: Handlers = { assets, inlines: pageInlines(dir, assets) };
   let markReady!: () => void;
@@ -190,11 +186,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     throw error;
   }
   handlers.next = app.getRequestHandler();
-  // In development Next serves everything, so edits to lib/ hot-reload.
   // Post events reach the webhooks from the start, pages and server actions included (lib/posts/events.ts).
   listenForPostEvents();
   handlers.fastLane = options.dev || options.fastLane === false ? undefined : await createFastLane();
-  // `next dev` needs websocket upgrades for hot reloading.
   if (options.dev) {
     const upgrade = app.getUpgradeHandler();
     server.on("upgrade", (req, socket, head) => {
@@ -238,8 +232,7 @@ function requestListener(
       return;
     }
     const { fastLane } = handlers;
-    // A read the caches answer alone is answered here, without the promise chain below,
-    // once the lane exists (docs/fast-lane.md); its reply carries the request id.
+    // A read the caches answer alone is answered without the promise chain (docs/fast-lane.md).
     if (fastLane && serveCachedNow(fastLane, req, res, requestId)) return;
     res.setHeader("request-id", requestId);
     if (fastLane && serveFileNow(fastLane, req, res, requestId)) return;
@@ -285,7 +278,7 @@ async function serveWhenReady(
   if (dev) await handle(forNext, res);
   else {
     // Share pages for visitors without a session go out without Next's client runtime
-    // (share-islands.ts); a robot's page is cached as rewritten, so a replay costs nothing more.
+    // (share-islands.ts); a robot's page is cached as rewritten.
     const render = servesWithoutRuntime(forNext)
       ? () => serveWithoutRuntime(forNext, res, () => handle(forNext, res), handlers.inlines)
       : () => handle(forNext, res);
@@ -319,8 +312,7 @@ function closeOnce(server: Server, app: { close(): Promise<void> }): () => Promi
   return () => {
     closing ??= (async () => {
       const closed = new Promise<void>((done) => server.close(() => done()));
-      // Keep-alive sockets idle between requests would hold close() open; drop them as
-      // soon as they fall idle, and everything once the grace period is over.
+      // Idle keep-alive sockets would hold close() open: dropped as they fall idle, all at the grace's end.
       const sweep = setInterval(() => server.closeIdleConnections(), 250);
       const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       server.closeIdleConnections();
