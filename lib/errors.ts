@@ -1,8 +1,6 @@
 /**
- * The error vocabulary of the whole service (the OpenAPI documents' `Error` schema;
- * docs/architecture.md, "Domain and features know nothing of HTTP"). Domain code throws
- * DomainError with a stable `type`; the HTTP layer turns it into `{error: {type, message,
- * ...context}}` with the status below; the admin CLI prints the same object.
+ * The service's error vocabulary (docs/architecture.md, "Domain and features know nothing of
+ * HTTP"): domain code throws DomainError with a stable `type`; the HTTP layer picks the status.
  */
 export const ERROR_STATUS = {
   invalid_request: 400,
@@ -30,12 +28,7 @@ export function statusOf(type: ErrorType): number {
   return ERROR_STATUS[type];
 }
 
-/**
- * What a domain says went wrong beyond the error's type, where the reply's status is not the
- * type's (the type stays what clients read): an expired upload is `not_found` and `gone`,
- * an offset that moved is `invalid_request` and a `conflict`. Domain code names the
- * condition, never a status; the status is read here, as the type's is in ERROR_STATUS.
- */
+/** Where the status is not the type's (an expired upload is `not_found` and `gone`): domain code names the condition, never a status. */
 export const CONDITION_STATUS = {
   gone: 410,
   conflict: 409,
@@ -52,11 +45,8 @@ export class DomainError extends Error {
     message: string,
     /** Overrides the table's status; the HTTP layer's alone (lib/http, lib/routes): domain code names a `condition`. */
     public readonly status?: number,
-    /** Extra fields placed inside `error` next to type and message. */
     public readonly context?: Record<string, unknown>,
-    /** Seconds for `Retry-After` on rate_limited and unavailable. */
     public readonly retryAfter?: number,
-    /** The condition beside the type (CONDITION_STATUS), when there is one; see `DomainError.in`. */
     public readonly condition?: ErrorCondition,
   ) {
     super(message);
@@ -75,11 +65,7 @@ export class DomainError extends Error {
 
 export const isDomainError = (e: unknown): e is DomainError => e instanceof DomainError;
 
-/**
- * The error object (docs/http-core.md, "Where each rule lives"), the one place it is
- * shaped: `{error: {type, message, ...context}}`. HTTP replies, per-item `failed[]` entries (their `error`) and the admin
- * CLI's output all use it; context never overrides type or message.
- */
+/** The error object (docs/http-core.md, "Where each rule lives"); context never overrides type or message. */
 export const errorBody = (type: ErrorType, message: string, context?: Record<string, unknown>) => ({
   error: { ...context, type, message },
 });

@@ -1,28 +1,19 @@
-/**
- * What each plan allows. The spec leaves the upload size limits, weekly quotas and
- * priority minutes open; these are our defaults (docs/plans.md), each overridable with an
- * environment variable such as PLAN_FREE_WEEKLY_QUOTA=10GB.
- */
+/** What each plan allows: our defaults where the spec is silent, each overridable (docs/plans.md). */
 export type Plan = "free" | "plus" | "ultra";
 export const PLANS: readonly Plan[] = ["free", "plus", "ultra"];
 
 export interface PlanLimits {
-  /** Largest single file on POST /upload and add-files. */
   uploadFileBytes: number;
-  /** Largest whole upload request. */
   uploadRequestBytes: number;
-  /** Weekly usage quota. */
   weeklyQuotaBytes: number;
   /** Largest file on POST /convert (fixed by the spec). */
   convertFileBytes: number;
-  /** Priority (adaptive streaming) minutes granted. */
   priorityMinutes: number;
 }
 
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
 
-/** The limits of each plan before any PLAN_<PLAN>_<FIELD> setting (docs/plans.md). */
 export const PLAN_DEFAULTS: Readonly<Record<Plan | "team", Readonly<PlanLimits>>> = {
   free: {
     uploadFileBytes: 100 * MB,
@@ -62,7 +53,6 @@ export function parseBytes(text: string): number | null {
   return Math.round(Number(m[1]) * unit);
 }
 
-/** The setting name's last part for each limit: PLAN_FREE_WEEKLY_QUOTA. */
 export const PLAN_SETTING_FIELDS: Readonly<Record<keyof PlanLimits, string>> = {
   uploadFileBytes: "UPLOAD_FILE_MAX",
   uploadRequestBytes: "UPLOAD_REQUEST_MAX",
@@ -76,7 +66,6 @@ export const PLAN_SETTING_NAMES: readonly string[] = [...PLANS, "team"].flatMap(
   Object.values(PLAN_SETTING_FIELDS).map((field) => `PLAN_${plan.toUpperCase()}_${field}`),
 );
 
-/** Limits of a plan (`team` for team keys), with PLAN_<PLAN>_<FIELD> overrides applied. */
 export function planLimits(plan: Plan | "team", source: Readonly<Record<string, string | undefined>> = process.env): PlanLimits {
   const limits = { ...PLAN_DEFAULTS[plan] };
   for (const field of Object.keys(PLAN_SETTING_FIELDS) as (keyof PlanLimits)[]) {

@@ -1,14 +1,6 @@
 /**
- * Small helpers for domain code that writes through Prisma: recognising the errors it
- * turns into DomainErrors, and the options of its interactive transactions.
- */
-
-/**
- * Options for an interactive transaction that starts with a write. Starting with a write
- * matters on SQLite: a transaction that reads first and writes later can fail at once
- * with SQLITE_BUSY when another process (the server, another CLI call) writes meanwhile,
- * while one that writes first waits its turn. The limits cover that wait: the SQLite busy
- * timeout is 15 s (lib/db/adapter.ts), Prisma's default transaction timeout only 5 s.
+ * For a transaction that starts with a write: on SQLite one that reads first can fail at once with
+ * SQLITE_BUSY, while one that writes first waits (busy timeout 15 s, Prisma's default only 5 s).
  */
 export const WRITE_TRANSACTION = { maxWait: 20_000, timeout: 20_000 } as const;
 
@@ -21,11 +13,8 @@ function prismaCode(error: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-/** P2002: a unique constraint refused the write (a concurrent insert won the race). */
 export const isUniqueViolation = (error: unknown): boolean => prismaCode(error) === "P2002";
 
-/** P2025: `update`/`delete` found no row to change. */
 export const isRecordNotFound = (error: unknown): boolean => prismaCode(error) === "P2025";
 
-/** P2003: a foreign key points at a row that does not exist. */
 export const isForeignKeyViolation = (error: unknown): boolean => prismaCode(error) === "P2003";

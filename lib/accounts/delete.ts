@@ -1,17 +1,7 @@
 /**
- * Deleting an account (issue 27 §2, docs/account-deletion.md): by its owner from the
- * settings (password or second factor) or by an operator (console, `admin user delete`).
- *
- * The user row is the journal. Step one, in one transaction: the row is marked deleting
- * (`deletingAt`, and `deletingBy`, the owner tag of the process doing it) and every way in
- * goes at once (web and Relay sessions, app keys, passkeys, TOTP and recovery codes, the
- * password, OAuth links, reset and email-change links), so nothing new is started on the
- * account. Then the audit entry. Step two removes everything else, each part idempotent:
- * teams it owns, its posts (stored files first, then rows: erasePostFilesFirst), resumable
- * uploads, its likes, comments and follows (counters of others kept right), avatar and banner,
- * quota rows, and last the row itself (whatever is left cascades: folders, short links,
- * webhooks, blocks, notifications). A process that dies in step two leaves a marked row: the
- * recovery sweep (sweepDeletingAccounts) takes it over once its owner is dead and runs step two again.
+ * Deleting an account (docs/account-deletion.md). The user row is the journal: step one marks it
+ * deleting and removes every way in, in one transaction, so nothing new starts; step two removes the
+ * rest, each part idempotent, and a process dying in it leaves a marked row the recovery sweep finishes.
  */
 import { recordAudit, type Actor } from "@/lib/audit/log";
 import { confirmOwner, requiresSecondFactor, type Confirmation } from "@/lib/auth/factors/two-factor";
@@ -30,22 +20,17 @@ import { teamSubject, userSubject } from "@/lib/usage/window";
 const BATCH = 50;
 
 export interface DeletionOptions {
-  /**
-   * Delete the teams the user owns even when others are members (their posts go too). The
-   * owner says so explicitly; the operator's delete always does.
-   */
+  /** Delete owned teams even when others are members (their posts go too); the operator's delete always does. */
   deleteTeams: boolean;
 }
 
 export interface DeletedAccount {
   id: string;
   username: string;
-  /** Posts erased (the user's own and those of the teams they owned). */
   posts: number;
   teams: number;
 }
 
-/** A team the user owns that someone else is a member of. */
 interface SharedTeam {
   id: string;
   name: string;
@@ -61,11 +46,7 @@ async function sharedTeamsOf(userId: string): Promise<SharedTeam[]> {
   return teams.filter((t) => t._count.members > 0).map((t) => ({ id: t.id, name: t.name, members: t._count.members }));
 }
 
-/**
- * The owner's delete: the password, or a TOTP or recovery code (confirmOwner, as turning
- * two-factor sign-in off). An account with neither (GitHub, OIDC without two-factor) confirms
- * by having signed in within the last 10 minutes (lib/auth/confirmation.ts).
- */
+/** The owner's delete: password or a second factor; an account with neither confirms by a sign-in within 10 minutes. */
 export async function deleteOwnAccount(
   userId: string,
   sessionId: string | null,
@@ -80,11 +61,7 @@ export async function deleteOwnAccount(
   return deleteAccount(userId, { source: "web", userId, name: user.displayUsername }, options, { self: true });
 }
 
-/**
- * Deletes the account and everything of it; the audit entry (`user.delete`) stays. Refused
- * (forbidden, naming the teams) while the user owns a team with other members, unless
- * `deleteTeams`. Deleting an account already marked deleting finishes it.
- */
+/** Refused (forbidden, naming the teams) while the user owns a team with other members, unless `deleteTeams`. */
 export async function deleteAccount(
   userId: string,
   actor: Actor,
@@ -122,7 +99,6 @@ export async function deleteAccount(
   }
 }
 
-/** Step one: the mark, and every way in gone, in one transaction. */
 async function markDeleting(userId: string): Promise<void> {
   const where = { userId };
   await db().$transaction([
@@ -143,7 +119,7 @@ async function markDeleting(userId: string): Promise<void> {
   ]);
 }
 
-/** Step two (also the sweep's): everything else, then the row. Each part may run again. */
+/** Step two (also the sweep's); each part may run again. */
 async function finishDeletion(userId: string): Promise<{ posts: number; teams: number }> {
   let posts = 0;
   const teams = await db().team.findMany({ where: { ownerId: userId }, select: { id: true } });
@@ -184,15 +160,10 @@ async function removeUsageRows(subject: string): Promise<void> {
 }
 
 export interface AccountSweep {
-  /** Deletions of processes that died, finished by this sweep. */
   accounts: number;
 }
 
-/**
- * The recovery sweep's part (docs/crash-recovery.md): every row marked deleting whose owner
- * is dead (or unknown and older than the orphan age, or handed over after a failure) is
- * claimed by one conditional update, so of two sweeping instances one finishes it.
- */
+/** The recovery sweep's part (docs/crash-recovery.md): each dead owner's row is claimed by one conditional update, so one instance finishes it. */
 export async function sweepDeletingAccounts(orphanAgeMs: number): Promise<AccountSweep> {
   const rows = await db().user.findMany({ where: { deletingAt: { not: null } }, select: { id: true, deletingAt: true, deletingBy: true } });
   let accounts = 0;

@@ -1,14 +1,7 @@
 /**
- * "Download my data" (issue 27 §2, docs/account-deletion.md, "Taking your data"): one zip
- * with every file of the user's posts as uploaded, their avatar and banner, and JSON of the
- * account, the posts (with their tags and favourite mark), the comments and likes they made,
- * their folders and short links.
- *
- * The zip is streamed, never built in memory: yazl writes entries one after another, and
- * each stored file is opened only when its turn comes (addReadStreamLazy), so at any time
- * one storage stream is open and memory does not grow with the size of the files. The JSON
- * lists are written page by page from the database as their entry is written. Files are
- * stored as they are (media is compressed already); the JSON is deflated.
+ * "Download my data" (docs/account-deletion.md, "Taking your data"): one zip, streamed, never
+ * built in memory: each stored file is opened only when its entry's turn comes, so one storage
+ * stream is open at a time.
  */
 import { Readable } from "node:stream";
 import type { ZipFile as YazlZipFile } from "yazl";
@@ -17,22 +10,17 @@ import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
 import { storage } from "@/lib/storage";
 
-/** Rows read per query while writing a JSON list. */
 const PAGE = 200;
 
 export interface AccountExport {
-  /** The zip's bytes, as they are made. */
   stream: Readable;
-  /** A file name for it: `<username>-data.zip`. */
   filename: string;
 }
 
-/** A stored file's place in the zip: files/<code>/<name>, its name made safe for a path. */
 export const exportPath = (code: string, name: string): string => `files/${code}/${name.replace(/[/\\]/g, "_")}`;
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
-/** Writes a JSON array page by page: `[`, the items, `]`. */
 function jsonArray<T>(readPage: (after: string | null) => Promise<{ id: string; item: T }[]>): Readable {
   return Readable.from(
     (async function* () {
@@ -60,7 +48,6 @@ const pageArgs = (after: string | null) => ({
   ...(after ? { cursor: { id: after }, skip: 1 } : {}),
 });
 
-/** Opens a stored object for yazl when its entry's turn comes. */
 function lazyObject(key: string) {
   return (callback: (error: Error | null, stream: Readable) => void): void => {
     storage()
@@ -73,7 +60,6 @@ function lazyObject(key: string) {
   };
 }
 
-/** The user's data as a zip stream. not_found for an unknown user. */
 export async function exportAccount(userId: string): Promise<AccountExport> {
   const user = await db().user.findUnique({ where: { id: userId } });
   if (!user) throw new DomainError("not_found", `No user '${userId}'.`);

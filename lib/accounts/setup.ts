@@ -1,13 +1,7 @@
 /**
- * The first run (docs/setup.md): while no administrator exists, `/setup` creates one. A
- * public instance must not be claimable by whoever finds it first, so the form asks for
- * the set-up code, which only someone who can read the server's log (or run `admin
- * setup-code`) knows. The code is derived from the instance's signing secret, so every
- * instance, the worker and the CLI agree on it without storing it; once an administrator
- * exists it opens nothing.
- *
- * Wrong codes are counted per client address and for the whole instance (a botnet spread
- * over many addresses still meets the second count), and a refusal says only "not valid".
+ * The first run (docs/setup.md): `/setup` asks for the set-up code, derived from the signing
+ * secret and printed in the log, so a public instance is not claimable by whoever finds it first.
+ * Wrong codes are counted per address and for the whole instance (a botnet meets the second count).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { recordAudit } from "@/lib/audit/log";
@@ -27,7 +21,7 @@ export const SETUP_IP_LIMIT = 10;
 export const SETUP_GLOBAL_LIMIT = 100;
 export const SETUP_WINDOW_SECONDS = 15 * 60;
 
-/** The set-up code, as printed: `7F3K-92QD-XM4A` (60 bits). */
+/** As printed: `7F3K-92QD-XM4A` (60 bits). */
 export function setupCode(secret: string = signingSecret()): string {
   const digest = createHmac("sha256", secret).update("mediahost set-up code v1").digest();
   let code = "";
@@ -35,7 +29,6 @@ export function setupCode(secret: string = signingSecret()): string {
   return code.match(/.{4}/g)?.join("-") ?? code;
 }
 
-/** What a person typed, as the code is compared: case, blanks and dashes do not matter. */
 const normalise = (typed: string): string =>
   typed
     .toUpperCase()
@@ -49,7 +42,6 @@ function codeMatches(typed: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** True while the instance has no administrator: /setup is offered, and the log prints the code. */
 export async function setupPending(): Promise<boolean> {
   return (await db().user.count({ where: { role: "admin" }, take: 1 })) === 0;
 }
@@ -87,11 +79,7 @@ export interface ClaimInput {
   ip: string;
 }
 
-/**
- * Creates the first administrator. `not_found` once one exists (the page is gone),
- * `forbidden` for a wrong code, `rate_limited` after too many; the account rules are
- * createUser's. Two set-ups racing: one wins, the other's account is not kept.
- */
+/** Creates the first administrator; of two racing set-ups one wins and the other's account is not kept. */
 export async function claimInstance(input: ClaimInput): Promise<Account> {
   if (!(await setupPending())) throw new DomainError("not_found", "This instance is already set up.");
   await checkNotLimited(input.ip);

@@ -1,24 +1,10 @@
-/**
- * What a /cdn path names (docs/architecture.md, "A /cdn request's path"): the one parser
- * both lanes use, the general one (lib/routes/cdn.ts) and the await-free one
- * (lib/server/cdn-lane.ts). Pure: no I/O, no clock.
- *
- * - `<code>/<name>`: a post's file as uploaded ("original")
- * - `<code>/thumbs/<name>.jpg`: its thumbnail
- * - `<code>/r/<width>/<name>.webp`: a sized rendition (docs/renditions.md)
- * - `<code>/hls/<name>/<asset>`: an adaptive stream's playlist or segment (lib/delivery/hls.ts)
- * - `u/<...>/<file>.<ext>`: user media (avatars, banners)
- *
- * A new kind of target is one more member of CdnTarget, one branch here and one in
- * lib/delivery/decide.ts.
- */
+/** What a /cdn path names (docs/architecture.md, "A /cdn request's path"): the one parser both lanes use. */
 import { RENDITION_SEGMENT, RENDITION_WIDTHS, parseRenditionSegments, type RenditionWidth } from "@/lib/renditions";
 
-/** A post's file, named by the post's code and the file's name. */
 interface PostTarget {
   code: string;
   name: string;
-  /** The path after `/cdn/` as requested (percent-encoded): what a signature covers. */
+  /** As requested (percent-encoded): what a signature covers. */
   signedPath: string;
 }
 
@@ -47,7 +33,6 @@ const USER_MEDIA_TYPES: Readonly<Record<string, string>> = {
 };
 const USER_SEGMENT = /^[A-Za-z0-9._-]+$/;
 
-/** Percent-decoded segments; null when one does not decode. */
 function decodeSegments(segments: readonly string[]): string[] | null {
   const decoded: string[] = [];
   for (const segment of segments) {
@@ -64,7 +49,6 @@ function decodeSegments(segments: readonly string[]): string[] | null {
   return decoded;
 }
 
-/** The target of `path`, the URL path after `/cdn/` (percent-encoded, no query). */
 export function parseCdnPath(path: string): CdnTarget {
   const decoded = decodeSegments(path.split("/"));
   if (!decoded) return none;

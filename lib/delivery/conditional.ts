@@ -1,26 +1,13 @@
-/**
- * The HTTP request headers that decide between 200, 206, 304 and 416 for a file:
- * Range (RFC 9110 §14.2), If-None-Match, If-Modified-Since and If-Range (§13.1). Pure
- * functions of the header values and the object's size, ETag and mtime.
- */
+/** Range (RFC 9110 §14.2) and the conditional headers (§13.1), as pure functions. */
 import type { ByteRange } from "@/lib/storage/types";
 
-export type RangeDecision =
-  /** No usable Range header: send the whole object with 200. */
-  | { kind: "full" }
-  /** 416 with `Content-Range: bytes *\/size`. */
-  | { kind: "unsatisfiable" }
-  /** 206 with this range (inclusive, already clamped to the object). */
-  | { kind: "partial"; range: ByteRange };
+export type RangeDecision = { kind: "full" } | { kind: "unsatisfiable" } | { kind: "partial"; range: ByteRange };
 
 const FULL: RangeDecision = { kind: "full" };
 
 /**
- * One range is served as 206. Several ranges (`bytes=0-1,5-6`) get the whole object with
- * 200, which the RFC allows: multipart/byteranges responses are complex, rarely used by
- * real clients (players and download managers ask for one range), and a classic way to
- * make a server do lots of work for little request. A syntactically invalid header or a
- * unit other than bytes is ignored (200), as the RFC requires.
+ * Several ranges get the whole object with 200, which the RFC allows: multipart/byteranges is
+ * rarely used by real clients and a classic way to make a server work hard for a small request.
  */
 export function parseRange(header: string | null, size: number): RangeDecision {
   if (!header) return FULL;
@@ -46,7 +33,6 @@ export function parseRange(header: string | null, size: number): RangeDecision {
   return { kind: "partial", range: { start, end: Math.min(end, size - 1) } };
 }
 
-/** The entity tags of an If-None-Match / If-Range value, `*` kept as is. */
 function entityTags(value: string): string[] {
   if (value.trim() === "*") return ["*"];
   return value.match(/(?:W\/)?"[^"]*"/g) ?? [];
@@ -60,21 +46,15 @@ export function noneMatchHits(header: string | null, etag: string): boolean {
   return entityTags(header).some((tag) => tag === "*" || opaque(tag) === opaque(etag));
 }
 
-/** HTTP dates have whole seconds; compare at that precision. */
 const seconds = (date: Date): number => Math.floor(date.getTime() / 1000);
 
-/** If-Modified-Since: true when the object is not newer than the given date. */
 export function notModifiedSince(header: string | null, lastModified: Date): boolean {
   if (!header) return false;
   const since = Date.parse(header);
   return Number.isFinite(since) && seconds(lastModified) <= Math.floor(since / 1000);
 }
 
-/**
- * If-Range: the Range applies only if the client's copy is still current. An entity tag
- * needs strong comparison (a weak tag never matches); a date must equal Last-Modified.
- * Without If-Range the Range always applies.
- */
+/** If-Range: a strong ETag match (a weak tag never matches), or a date equal to Last-Modified. */
 export function ifRangeAllows(header: string | null, etag: string, lastModified: Date): boolean {
   if (header === null) return true;
   const value = header.trim();

@@ -1,15 +1,8 @@
-/**
- * Response headers of direct files: which types a browser may render, how a file is
- * named, how long it may be cached, and the hardening every file response carries.
- */
+/** Response headers of direct files (docs/security-headers.md). */
 import { env } from "@/lib/config/env";
 import { normalizeContentType } from "@/lib/storage/keys";
 
-/**
- * The only types sent as themselves (inline). Anything else, HTML and SVG included, is
- * sent as application/octet-stream with `Content-Disposition: attachment`: whatever ends
- * up in storage, the browser never renders or runs it on our origin.
- */
+/** The only types sent inline; anything else, HTML and SVG included, is an octet-stream attachment. */
 export const INLINE_TYPES: ReadonlySet<string> = new Set([
   "image/png",
   "image/jpeg",
@@ -22,14 +15,11 @@ export const INLINE_TYPES: ReadonlySet<string> = new Set([
   "video/mp2t",
 ]);
 
-/** How long a browser keeps a public file: a year (a changed file gets a new key). */
 export const BROWSER_MAX_AGE = 31_536_000;
-/** SHARED_CACHE_SECONDS when unset. */
 export const DEFAULT_SHARED_CACHE_SECONDS = 60;
 /** Never longer than a signed URL lives, whatever the signature says. */
 export const MAX_PRIVATE_MAX_AGE = 86_400;
 
-/** Sent on every file response, including 304, 404 and 416. */
 export const FILE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "x-content-type-options": "nosniff",
   // Even a file opened directly runs no script and loads nothing: `sandbox` gives it an
@@ -44,7 +34,6 @@ export const FILE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 export interface ResolvedType {
   contentType: string;
-  /** True when the browser may display it; false forces a download. */
   inline: boolean;
 }
 
@@ -53,11 +42,7 @@ export function resolveType(contentType: string): ResolvedType {
   return INLINE_TYPES.has(type) ? { contentType: type, inline: true } : { contentType: "application/octet-stream", inline: false };
 }
 
-/**
- * `attachment; filename="a.png"; filename*=UTF-8''a.png`. The quoted form is a plain ASCII
- * fallback (quotes, backslashes, control and non-ASCII characters replaced); `filename*`
- * carries the exact name for clients that read RFC 6266.
- */
+/** RFC 6266 disposition: an ASCII fallback in `filename`, the exact name in `filename*`. */
 export function contentDisposition(disposition: "inline" | "attachment", filename?: string): string {
   if (!filename) return disposition;
   const name = filename.replace(/[\\/]/g, "_");
@@ -67,12 +52,9 @@ export function contentDisposition(disposition: "inline" | "attachment", filenam
 }
 
 /**
- * A public, unexpiring, view-unlimited file: a browser keeps it a year (`max-age`, `immutable`:
- * its bytes never change under its URL), but a shared cache (a proxy, a CDN) only
- * SHARED_CACHE_SECONDS (`s-maxage`, which also obliges it to revalidate once stale): the
- * file may become private, be deleted, moderated or expire, and then the cache must ask
- * again, with the ETag, and get our refusal (docs/operations.md, "Caching public files").
- * Memoized per value: the fast lane asks on every request.
+ * A browser keeps a public file a year, a shared cache only SHARED_CACHE_SECONDS, so a file made
+ * private or deleted gets our refusal on revalidation (docs/operations.md, "Caching public files").
+ * Memoized: the fast lane asks on every request.
  */
 let memo: { seconds: number; value: string } | undefined;
 export function publicCacheControl(seconds: number = env().SHARED_CACHE_SECONDS ?? DEFAULT_SHARED_CACHE_SECONDS): string {
@@ -80,12 +62,7 @@ export function publicCacheControl(seconds: number = env().SHARED_CACHE_SECONDS 
   return memo.value;
 }
 
-/**
- * `public` only for files anyone may have for good (above). Anything else (a private,
- * hidden, signed, password-protected, view-limited or expiring post's file) is `private`:
- * no shared cache keeps it, a browser until the signature or the post expires; without an
- * expiry it must be revalidated each time.
- */
+/** `public` only for files anyone may have for good; anything else `private`, up to its expiry. */
 export function cacheControl(immutable: boolean, expiresAt: number | undefined, now: number): string {
   if (immutable) return publicCacheControl();
   if (expiresAt === undefined) return "private, no-cache";

@@ -1,11 +1,7 @@
 /**
- * Adaptive streams under /cdn: `/cdn/<code>/hls/<name>/<asset>`, where asset is the
- * master playlist (`master.m3u8`), a rendition playlist (`720p.m3u8`) or a segment
- * (`720p_0003.ts`). Public posts get the stored files as they are (cached like every
- * public file: lib/delivery/headers.ts). Private posts: every request must carry a valid signature over its own
- * path, and playlists are rewritten so that each URI they list carries a signature with
- * the same expiry as the playlist's own URL (24 h from when the post was read), so a
- * player never holds an unsigned link and a leaked playlist dies with its signature.
+ * Adaptive streams under /cdn. A private post's playlists are rewritten so every URI carries a
+ * signature with the playlist's own expiry: a player never holds an unsigned link, and a leaked
+ * playlist dies with its signature.
  */
 import { cacheableUntil, findDeliverableStream } from "@/lib/posts/files";
 import { errorResponse } from "@/lib/http/respond";
@@ -20,10 +16,7 @@ const ASSET = /^[A-Za-z0-9_]{1,64}\.(m3u8|ts)$/;
 export const PLAYLIST_TYPE = "application/vnd.apple.mpegurl";
 export const SEGMENT_TYPE = "video/mp2t";
 
-/**
- * An HLS target of /cdn (lib/delivery/cdn-path.ts). Its signature and moderation rules
- * are the files' (accessRefusal, lib/delivery/decide.ts); an expired post has no stream.
- */
+/** Signature and moderation rules are the files' (accessRefusal); an expired post has no stream. */
 export async function serveHls(request: Request, target: Extract<CdnTarget, { kind: "hls" }>, query: URLSearchParams): Promise<Response> {
   const { code, name, asset, signedPath: path } = target;
   const match = ASSET.exec(asset);
@@ -66,11 +59,7 @@ export async function serveHls(request: Request, target: Extract<CdnTarget, { ki
   });
 }
 
-/**
- * Appends `?exp=&sig=` to every URI line of a playlist. URIs are our own relative names
- * (`720p.m3u8`, `720p_0001.ts`), signed as `dir + uri`, which is the path the player
- * will request. Anything else (absolute URLs, paths) is left out of the playlist.
- */
+/** Signs every URI line as `dir + uri`; anything but our own relative names is left out. */
 export function signPlaylist(text: string, dir: string, expiresAt: number): string {
   const out: string[] = [];
   for (const line of text.split(/\r?\n/)) {

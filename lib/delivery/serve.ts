@@ -1,10 +1,7 @@
 /**
- * Sends a stored object as an HTTP response: streaming, single byte ranges (video
- * seeking, resumed downloads, Discord's and browsers' media players), conditional
- * requests, and headers that keep a browser from ever running what we serve. The `/cdn`
- * route decides which key a path maps to and whether the caller may see it, then calls
- * serveObject. With a delivery offload (./offload.ts) the same answers are decided here and
- * the bytes of a 200 or 206 are left to the proxy (X-Accel-Redirect) or the bucket (a redirect).
+ * Sends a stored object as an HTTP response: streaming, single ranges, conditional requests, and
+ * headers that keep a browser from running what we serve. With an offload (offload.ts) the bytes
+ * of a 200 or 206 are left to the proxy or the bucket.
  */
 import { attachResponseBody, lazyWebStream } from "@/lib/http/node-bridge";
 import { errorResponse } from "@/lib/http/respond";
@@ -17,21 +14,14 @@ import { configuredOffload, proxyMaySend, redirectSeconds, type Offload, type Of
 
 export interface ServeOptions {
   key: string;
-  /** The file's type as recorded at upload (the database is the authority, not storage). */
+  /** As recorded at upload: the database is the authority, not storage. */
   contentType: string;
-  /** Public files: cached for a year. Otherwise private caching (see expiresAt). */
   immutable: boolean;
-  /** Name offered to the browser (`Content-Disposition` filename). */
   downloadName?: string;
-  /** Type and disposition decided by the file's kind (./kinds.ts), instead of resolveType's. */
   resolved?: ResolvedType;
-  /** Signed URLs: the signature's expiry (unix seconds); private caching ends there. */
   expiresAt?: number;
-  /** Defaults to the process-wide storage(). */
   storage?: Storage;
-  /** Current time in unix seconds (tests). */
   now?: number;
-  /** Defaults to the configured delivery offload (DELIVERY_OFFLOAD). */
   offload?: Offload;
 }
 
@@ -111,7 +101,6 @@ async function attempt(request: Request, head: boolean, opts: ServeOptions, retr
 
 const FULL: RangeDecision = { kind: "full" };
 
-/** What proxyMaySend reads of a request. */
 const preconditionsOf = (headers: Headers, range: string | null): OffloadPreconditions => ({
   range,
   ifRange: headers.get("if-range"),
@@ -119,29 +108,20 @@ const preconditionsOf = (headers: Headers, range: string | null): OffloadPrecond
   ifUnmodifiedSince: headers.get("if-unmodified-since"),
 });
 
-/** The offload that applies to this storage: X-Accel-Redirect on disk, redirects on S3; null otherwise. */
 function handOffOf(offload: Offload, store: Storage): Exclude<Offload, { mode: "off" }> | null {
   if (offload.mode === "x-accel") return store.kind === "disk" ? offload : null;
   if (offload.mode === "redirect") return store.kind === "s3" && store.directUrl ? offload : null;
   return null;
 }
 
-/**
- * Headers only: the 200's headers with no body and `X-Accel-Redirect` naming the file under
- * the proxy's internal location, which sends the file (or the one range asked for: the
- * proxy reads the same Range header) with these headers (docs/delivery-offload.md).
- */
+/** Headers only, with `X-Accel-Redirect`: the proxy sends the file or range (docs/delivery-offload.md). */
 function accelResponse(info: ObjectInfo, opts: ServeOptions, prefix: string): Response {
   const h = entityHeaders(info, opts, 0);
   h.set("x-accel-redirect", prefix + opts.key);
   return new Response(null, { status: 200, headers: h });
 }
 
-/**
- * 302 to a URL of the object on S3: presigned (until the signed link or the post expires,
- * at most REDIRECT_MAX_SECONDS), with our type, disposition and caching as S3's response
- * overrides; or, for a public media file sent as stored, its public URL (S3_PUBLIC_URL).
- */
+/** 302 to the object on S3: presigned with our headers as overrides, or S3_PUBLIC_URL for a public file sent as stored. */
 async function redirectResponse(store: Storage, opts: ServeOptions, publicUrl: string | null): Promise<Response> {
   const now = opts.now ?? nowSeconds();
   const type = opts.resolved ?? resolveType(opts.contentType);
@@ -174,17 +154,12 @@ function fullResponse(object: ObjectStream, opts: ServeOptions): Response {
   return streamResponse(object, 200, entityHeaders(object, opts, object.size));
 }
 
-/**
- * The custom server pipes the file's Node stream straight to the socket; inside Next the
- * lazy Web stream is read instead. Either way backpressure holds (a slow client does not
- * make us read ahead) and the file closes when the response is cancelled.
- */
+/** Backpressure holds either way (Node stream in the custom server, lazy Web stream in Next); cancel closes the file. */
 function streamResponse(object: ObjectStream, status: number, headers: Headers): Response {
   const response = new Response(lazyWebStream(object.body), { status, headers });
   return attachResponseBody(response, { kind: "stream", stream: object.body });
 }
 
-/** What a 304 or 416 repeats from a 200: validators, caching, hardening. */
 function validatorHeaders(info: ObjectInfo, opts: ServeOptions): Headers {
   const h = new Headers(FILE_SECURITY_HEADERS);
   h.set("etag", info.etag);
@@ -204,7 +179,6 @@ function entityHeaders(info: ObjectInfo, opts: ServeOptions, contentLength: numb
   return h;
 }
 
-/** Attachment (under its file name) for a type a browser must not render; inline under a name when one is given. */
 function dispositionOf(type: ResolvedType, opts: ServeOptions): string | null {
   if (!type.inline) return contentDisposition("attachment", opts.downloadName ?? baseName(opts.key));
   return opts.downloadName ? contentDisposition("inline", opts.downloadName) : null;

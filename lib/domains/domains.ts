@@ -1,10 +1,6 @@
 /**
- * Domains (issue 40 §1, docs/domains.md): which domains an account may build its links on,
- * and the links of a post on the one it chose. The operator lists them in DOMAINS
- * (lib/config/domains.ts); besides them an account is offered the instance's own name
- * (PUBLIC_URL's host: the configured SHARE_URL, CDN_URL and SHORT_URL as before) and its
- * proven link domain (docs/link-domains.md). With DOMAINS empty (the default) nothing here
- * changes a link: the header is not read and every URL is built as before.
+ * Domains (docs/domains.md): which domains an account may build its links on. With DOMAINS empty
+ * (the default) nothing here changes a link and the header is not read.
  */
 import type { DomainServes, InstanceDomain } from "@/lib/config/domains";
 import { env } from "@/lib/config/env";
@@ -13,7 +9,6 @@ import { DomainError } from "@/lib/errors";
 import { activeLinkDomain } from "@/lib/users/link-domain-proof";
 import { bareHost } from "./own-hosts";
 
-/** The upload header that picks a domain (docs/domains.md). */
 export const DOMAIN_HEADER = "x-mediahost-domain";
 
 export interface DomainUser {
@@ -27,11 +22,9 @@ export interface OfferedDomain {
   /** `main`: the instance's configured URLs; `instance`: one of DOMAINS; `link_domain`: the account's own. */
   kind: "main" | "instance" | "link_domain";
   serves: readonly DomainServes[];
-  /** The base of the URLs built on it (instance domains). */
   origin: string | null;
 }
 
-/** Whether the operator listed any domain: the feature is off otherwise. */
 export const domainsOn = (): boolean => env().DOMAINS.length > 0;
 
 const mainName = (): string => bareHost(new URL(env().PUBLIC_URL).hostname);
@@ -45,7 +38,6 @@ export function domainName(text: string): string | null {
   }
 }
 
-/** Every domain `user` may build links on, the instance's own first. */
 export function offeredDomains(user: Omit<DomainUser, "defaultDomain"> | null): OfferedDomain[] {
   const main = mainName();
   const offered: OfferedDomain[] = [{ name: main, kind: "main", serves: ["pages", "files", "links"], origin: null }];
@@ -57,7 +49,7 @@ export function offeredDomains(user: Omit<DomainUser, "defaultDomain"> | null): 
   return offered;
 }
 
-/** The offered domain named `asked`, or a 400 naming `what` (the header or field it came from). */
+/** 400 naming `what` (the header or field) when not offered. */
 function pickOffered(user: Omit<DomainUser, "defaultDomain"> | null, asked: string, what: string): OfferedDomain {
   const name = domainName(asked);
   const found = name ? offeredDomains(user).find((d) => d.name === name) : undefined;
@@ -71,17 +63,13 @@ function pickOffered(user: Omit<DomainUser, "defaultDomain"> | null, asked: stri
 
 const linkDomainColumns = { linkDomain: true, linkDomainVerifiedAt: true } as const;
 
-/**
- * The domain an upload asked for in `x-mediahost-domain` (null: absent, or DOMAINS empty,
- * when the header is not read at all); 400 when it is not offered to the uploader.
- */
+/** Null when absent or DOMAINS is empty (the header is then not read); 400 when not offered to the uploader. */
 export async function chooseUploadDomain(userId: string, asked: string | null): Promise<string | null> {
   if (!domainsOn() || asked === null || asked.trim() === "") return null;
   const user = await db().user.findUnique({ where: { id: userId }, select: linkDomainColumns });
   return pickOffered(user, asked, `Header ${DOMAIN_HEADER}`).name;
 }
 
-/** The stored value of `default_domain` (null clears it); only while the operator offers domains. */
 export async function checkDefaultDomain(userId: string, asked: string | null): Promise<string | null> {
   if (asked === null || asked.trim() === "") return null;
   if (!domainsOn()) throw new DomainError("invalid_request", "default_domain: this instance offers no other domains.");
@@ -89,7 +77,6 @@ export async function checkDefaultDomain(userId: string, asked: string | null): 
   return pickOffered(user, asked, "default_domain").name;
 }
 
-/** GET /domains: what `userId` may choose, and its default (null: the instance's). */
 export async function listOfferedDomains(userId: string): Promise<OfferedDomainList> {
   const user = await db().user.findUnique({ where: { id: userId }, select: { ...linkDomainColumns, defaultDomain: true } });
   const domains = offeredDomains(user);
@@ -100,9 +87,7 @@ export async function listOfferedDomains(userId: string): Promise<OfferedDomainL
 
 export interface OfferedDomainList {
   domains: OfferedDomain[];
-  /** As stored: null is the instance's default. */
   defaultDomain: string | null;
-  /** The name new links are built on when an upload chooses none. */
   inUse: string;
 }
 

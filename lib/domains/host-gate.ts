@@ -1,13 +1,7 @@
 /**
- * The host check of issue 40 §1 (docs/domains.md): once the operator lists DOMAINS, a
- * request is served only on a name this instance is: PUBLIC_URL's and the other configured
- * URLs' hosts, loopback and the machine's own addresses (everything, as before), a listed
- * domain (what it serves), a proven link domain or an imported old host (as before). Any
- * other Host gets 404, so no name pointed at the server serves its pages. With DOMAINS empty
- * (the default) every Host is served, as before.
- *
- * `hostVerdict` is synchronous, for the server's await-free lanes; the names that need the
- * database (link domains, old hosts) are "ask", answered by `isServedHost`.
+ * The host check (docs/domains.md): with DOMAINS listed, a Host this instance is not gets 404, so
+ * no name pointed at the server serves its pages. `hostVerdict` is synchronous for the await-free
+ * lanes; names needing the database are "ask" (`isServedHost`).
  */
 import type { DomainServes } from "@/lib/config/domains";
 import { env } from "@/lib/config/env";
@@ -32,7 +26,6 @@ function surfaceOf(path: string): DomainServes | null {
 
 const PLAIN_HOST = /^([a-z0-9-]+(?:\.[a-z0-9-]+)*)\.?(?::\d{1,5})?$/i;
 
-/** The host name of a Host header value (no port, lower case), or null when it has none. */
 export function hostOfHeader(hostHeader: string | undefined): string | null {
   if (!hostHeader) return null;
   // The usual `name` or `name:port`, without the URL parser (this runs on every request).
@@ -45,7 +38,6 @@ export function hostOfHeader(hostHeader: string | undefined): string | null {
   }
 }
 
-/** Whether a request for `path` on `hostHeader` is served, refused, or needs the database (isServedHost). */
 export function hostVerdict(hostHeader: string | undefined, path: string): HostVerdict {
   const domains = env().DOMAINS;
   if (domains.length === 0 || ANY_HOST.test(path)) return "serve";
@@ -59,11 +51,9 @@ export function hostVerdict(hostHeader: string | undefined, path: string): HostV
   return domain || isOwnHost(host) ? "serve" : "ask";
 }
 
-/** How long a database answer about a name is kept (a new link domain or import is served within it). */
 const ASKED_TTL_MS = 5_000;
 const asked = new Map<string, { served: Promise<boolean>; at: number }>();
 
-/** Whether `host` is a proven link domain or an imported old host (served as before). */
 export function isServedHost(hostHeader: string | undefined, now = Date.now()): Promise<boolean> {
   const host = hostOfHeader(hostHeader);
   if (!host) return Promise.resolve(false);
@@ -83,7 +73,6 @@ async function lookUp(host: string): Promise<boolean> {
   return (await db().importHost.findUnique({ where: { host }, select: { host: true } })) !== null;
 }
 
-/** Forgets the remembered answers (tests). */
 export function forgetServedHosts(): void {
   asked.clear();
 }

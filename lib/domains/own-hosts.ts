@@ -1,11 +1,7 @@
 /**
- * Hosts this instance answers itself (issue 39 §4, docs/short-links.md): a short link whose
- * target is one of them could lead back to `/s/` and loop, or hide where it goes. The server
- * answers `/s/{code}` on any Host, so "ours" is every name it is configured with (PUBLIC_URL,
- * the API, Relay, CDN, share and short hosts, the listed DOMAINS), every loopback and unspecified address in any
- * spelling (`localhost`, `127.x`, `0.0.0.0`, `[::1]`, `[::ffff:127.0.0.1]`), the machine's own
- * interface addresses, and the proven link domains. A name in DNS that points here is not
- * seen; the redirect's loop guard (links.ts) stops such a chain when it comes back.
+ * Hosts this instance answers itself (docs/short-links.md): a short link to one could loop
+ * through `/s/` or hide where it goes. A DNS name pointing here is not seen; the redirect's loop
+ * guard (links.ts) stops such a chain.
  */
 import { BlockList, isIP } from "node:net";
 import { networkInterfaces } from "node:os";
@@ -21,7 +17,6 @@ LOCAL.addAddress("::", "ipv6");
 LOCAL.addSubnet("::ffff:127.0.0.0", 104, "ipv6");
 LOCAL.addSubnet("::ffff:0.0.0.0", 104, "ipv6");
 
-/** A URL's host name as compared here: lower case, no trailing dot, no IPv6 brackets. */
 export const bareHost = (hostname: string): string =>
   hostname
     .toLowerCase()
@@ -36,10 +31,9 @@ const hostOf = (url: string): string | null => {
   }
 };
 
-/** Worked out once per configuration (env() keeps one object until a setting changes): the host check asks on every request. */
+/** Once per configuration: the host check asks on every request. */
 const urlHostsOf = new WeakMap<Env, Set<string>>();
 
-/** The host names of every URL the instance is configured with. */
 function urlHosts(): Set<string> {
   const e = env();
   let hosts = urlHostsOf.get(e);
@@ -52,12 +46,10 @@ function urlHosts(): Set<string> {
   return hosts;
 }
 
-/** Whether `host` is the host of one of the configured URLs (PUBLIC_URL, the API, Relay, CDN, share and short hosts). */
 export const configuredUrlHost = (host: string): boolean => urlHosts().has(bareHost(host));
 
 const configuredHostsOf = new WeakMap<Env, Set<string>>();
 
-/** The configured URLs' hosts and the other domains the operator lists (DOMAINS, docs/domains.md). */
 function configuredHosts(): Set<string> {
   const e = env();
   let hosts = configuredHostsOf.get(e);
@@ -68,14 +60,13 @@ function configuredHosts(): Set<string> {
   return hosts;
 }
 
-/** This machine's interface addresses (read per call: a container may get its address late). */
+/** Read per call: a container may get its address late. */
 function interfaceAddresses(): Set<string> {
   const addresses = new Set<string>();
   for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) addresses.add(bareHost(a.address.split("%")[0]));
   return addresses;
 }
 
-/** Whether `host` (a URL's host name) is one this instance answers, without asking the database. */
 export function isOwnHost(hostname: string): boolean {
   const host = bareHost(hostname);
   if (host === "localhost" || host.endsWith(".localhost")) return true;
@@ -87,7 +78,6 @@ export function isOwnHost(hostname: string): boolean {
   return configuredHosts().has(host);
 }
 
-/** Whether `host` is a proven link domain of any account (the instance serves it). */
 export async function isLinkDomainHost(hostname: string): Promise<boolean> {
   const host = bareHost(hostname);
   if (isIP(host) !== 0) return false;

@@ -1,9 +1,4 @@
-/**
- * Folders (docs/folders.md): named sets of one user's posts. A post may be in several of
- * its owner's folders; deleting a folder keeps its posts, deleting a post (or the user)
- * removes its memberships (foreign keys with ON DELETE CASCADE). A public folder has a
- * page at /f/{code} listing the posts anyone with their link may see.
- */
+/** Folders (docs/folders.md): named sets of one user's posts; memberships cascade with the post. */
 import { sqltag as sql } from "@prisma/client/runtime/client";
 import { env } from "@/lib/config/env";
 import type { Prisma } from "@/lib/db/client";
@@ -35,7 +30,6 @@ export interface FolderRecord {
   guest: GuestSettings;
 }
 
-/** A public folder's page. */
 export const folderPageUrl = (code: string): string => `${env().PUBLIC_URL}/f/${code}`;
 
 const invalid = (message: string) => new DomainError("invalid_request", message);
@@ -43,7 +37,6 @@ export const folderNotFound = () => new DomainError("not_found", "No such folder
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-/** A folder name as stored: trimmed, NFC, one line, 1 to 64 characters. */
 export function folderName(input: string): string {
   const name = input.normalize("NFC").trim();
   if (!name) throw invalid("name must not be empty.");
@@ -94,7 +87,6 @@ export async function createFolder(userId: string, input: { name: string; privac
   }
 }
 
-/** The user's folder by id; 404 when it does not exist or is someone else's. */
 export async function getFolder(userId: string, id: string): Promise<FolderRecord> {
   const row = await db().folder.findFirst({ where: { id, userId }, include: withCount });
   if (!row) throw folderNotFound();
@@ -117,17 +109,12 @@ export async function updateFolder(userId: string, id: string, change: { name?: 
   }
 }
 
-/** Deletes the folder; its posts stay where they are. */
 export async function deleteFolder(userId: string, id: string): Promise<void> {
   const { count } = await db().folder.deleteMany({ where: { id, userId } });
   if (!count) throw folderNotFound();
 }
 
-/**
- * The upload's `folder` header: the user's folder with this id, else the one with this
- * name (any case), else a new private folder of that name. Two uploads creating the same
- * folder at once get the same folder (the loser of the insert reads the winner's).
- */
+/** The upload's `folder` header: by id, else by name (any case), else created; racing creators get the same folder. */
 export async function folderForUpload(userId: string, ref: string): Promise<string> {
   const byId = await db().folder.findFirst({ where: { id: ref, userId }, select: { id: true } });
   if (byId) return byId.id;
@@ -144,7 +131,6 @@ export async function folderForUpload(userId: string, ref: string): Promise<stri
   }
 }
 
-/** Puts posts in a folder; a post already there stays once (no error). */
 export async function addToFolder(folderId: string, postIds: readonly string[]): Promise<void> {
   // Raw because Prisma's createMany cannot skip duplicates on SQLite; ON CONFLICT reads the same on both databases.
   for (const postId of postIds) {
@@ -167,7 +153,6 @@ export async function removePostFromFolder(code: string, folderId: string): Prom
   if (!count) throw new DomainError("not_found", "The post is not in this folder.");
 }
 
-/** A public folder and its owner, for /f/{code}; null when missing, private, or the owner is suspended. */
 export async function findPublicFolder(code: string): Promise<(FolderRecord & { username: string }) | null> {
   const row = await db().folder.findUnique({
     where: { code },
@@ -177,11 +162,7 @@ export async function findPublicFolder(code: string): Promise<(FolderRecord & { 
   return { ...record(row), username: row.user.displayUsername };
 }
 
-/**
- * The posts a folder's public page shows: public and unlisted ones (its owner chose to
- * share the folder; private posts never appear), not moderated, not drafts, not expired,
- * without a view limit (a listing would spend or reveal views) or a share password.
- */
+/** Public and unlisted posts only, not moderated, drafts or expired, no view limit (a listing would spend views) or password. */
 export function folderPageWhere(folderId: string, now: Date = new Date()): Prisma.PostWhereInput {
   return {
     folders: { some: { folderId } },
@@ -204,7 +185,6 @@ export async function listFolderPage(folderId: string, limit: number, after?: Po
   );
 }
 
-/** The folders (id, name) each of these posts is in, for the owner's gallery. */
 export async function foldersOfPosts(postIds: readonly string[]): Promise<Map<string, { id: string; name: string }[]>> {
   const rows = await db().folderPost.findMany({
     where: { postId: { in: [...postIds] } },

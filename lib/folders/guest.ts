@@ -1,8 +1,6 @@
 /**
- * Guest uploads into a folder (docs/guest-uploads.md): the owner's settings, the open
- * upload page a guest finds at /f/{code}/upload, and the folder's caps, counted with a
- * compare-and-swap on the folder's row so two guests at once never pass a cap together.
- * Who uploads, the files and their posts are lib/uploads/guest.ts's.
+ * Guest uploads into a folder (docs/guest-uploads.md): the owner's settings, the upload page, and
+ * the folder's caps, counted by compare-and-swap so two guests at once never pass a cap.
  */
 import { env } from "@/lib/config/env";
 import { hashPassword, verifyPassword } from "@/lib/crypto/password";
@@ -15,7 +13,6 @@ export const GUEST_PASSWORD_MAX = 200;
 /** The largest total-files cap an owner may set. */
 export const GUEST_MAX_FILES_LIMIT = 100_000;
 
-/** The owner's settings and what guests have sent since the page was last switched on. */
 export interface GuestSettings {
   enabled: boolean;
   passwordProtected: boolean;
@@ -66,7 +63,6 @@ export function guestSettingsOf(row: GuestColumns): GuestSettings {
 /** The operator's GUEST_UPLOADS: "folders" (the default) lets owners open a folder to guests; "off" forbids it everywhere. */
 export const guestUploadsAllowed = (): boolean => env().GUEST_UPLOADS !== "off";
 
-/** Whether guests may upload now: switched on, allowed by the operator, not past its expiry. */
 export function guestUploadsOpen(settings: Pick<GuestSettings, "enabled" | "expiresAt">, now = new Date()): boolean {
   return settings.enabled && guestUploadsAllowed() && (settings.expiresAt === null || settings.expiresAt > now);
 }
@@ -84,11 +80,7 @@ async function passwordHashOf(password: string | null): Promise<string | null> {
   return hashPassword(password);
 }
 
-/**
- * The owner changes a folder's guest-upload settings. Switching it on needs the operator's
- * consent (GUEST_UPLOADS) and starts the received counts from zero; switching it off takes
- * effect at once (the next request, and any upload still arriving, is refused).
- */
+/** Switching on needs GUEST_UPLOADS and zeroes the counts; switching off refuses even uploads still arriving. */
 export async function changeGuestUploads(userId: string, folderId: string, change: GuestSettingsChange, now = new Date()): Promise<void> {
   const row = await db().folder.findFirst({ where: { id: folderId, userId }, select: { guestUploads: true } });
   if (!row) throw folderNotFound();
@@ -112,7 +104,6 @@ export async function changeGuestUploads(userId: string, folderId: string, chang
   });
 }
 
-/** A folder open to guests, as its upload page and endpoint need it. */
 export interface GuestDrop {
   folderId: string;
   code: string;
@@ -125,7 +116,7 @@ export interface GuestDrop {
   bytesLeft: number | null;
 }
 
-/** The folder `code` while it takes guest uploads; null when unknown, switched off, expired, forbidden or its owner suspended. */
+/** Null when unknown, switched off, expired, forbidden or its owner suspended. */
 export async function findGuestDrop(code: string, now = new Date()): Promise<GuestDrop | null> {
   if (!/^[A-Za-z0-9]{4,64}$/.test(code)) return null;
   const row = await db().folder.findUnique({

@@ -1,8 +1,6 @@
 /**
- * The whole pipeline without a single await, for reads that in-process caches can answer
- * (RouteDef.fromCache) with a counter store that counts in this process. A cached
- * `GET /posts/{code}` is otherwise a dozen awaits, and every promise pays for Next's
- * AsyncLocalStorage hooks.
+ * The pipeline without an await, for reads the in-process caches answer (RouteDef.fromCache):
+ * every promise pays for Next's AsyncLocalStorage hooks.
  */
 import { peekKey } from "@/lib/auth/authenticate";
 import { counterStore } from "@/lib/ratelimit";
@@ -15,29 +13,19 @@ import { CACHE_HEADER, JSON_TYPE } from "./respond";
 import { KEY_HEADER, type Surface } from "./route";
 import { routePath, type Router } from "./router";
 
-/**
- * What a cached read looks at: a Web `Request` is one, and so is the custom server's view
- * of Node's request (lib/server/fast-lane.ts), which costs one small object where a
- * `Request` look-alike cost a tenth of a cached read (docs/performance.md, "Cached reads
- * on Node's request").
- */
+/** A Web `Request`, or the custom server's cheaper view of Node's request (docs/performance.md, "Cached reads on Node's request"). */
 export interface ReadRequest {
   readonly method: string;
-  /** Absolute, as `Request.url`. */
   readonly url: string;
   readonly headers: { get(name: string): string | null };
 }
 
-/** The origin the custom server gives its requests (lib/server/fast-lane.ts). */
 const LANE_ORIGIN = "http://localhost";
 /** A path URL parsing would leave exactly as it is: no escapes, dot segments, query or fragment. */
 const PLAIN_PATH = /^\/[A-Za-z0-9_\-/]*$/;
 const EMPTY_PARAMS = new URLSearchParams();
 
-/**
- * The parts of the request URL a cached read uses, without `new URL` (a few percent of a
- * cached read) when parsing could not change them; undefined sends the caller to `new URL`.
- */
+/** The URL parts a cached read uses, without `new URL` (a few percent of a read); undefined sends the caller to it. */
 function plainUrl(href: string): { pathname: string; search: string; searchParams: URLSearchParams } | undefined {
   if (!href.startsWith(LANE_ORIGIN)) return undefined;
   const pathname = href.slice(LANE_ORIGIN.length);
@@ -46,13 +34,9 @@ function plainUrl(href: string): { pathname: string; search: string; searchParam
 }
 
 /**
- * Returns undefined, having changed nothing, whenever a step would need I/O (a key, post
- * or like not cached, the web-session cookie, Redis) or would end in an error: the
- * pipeline (pipeline.ts) then runs the request from the start, so errors and their
- * precedence come from one place. The rate-limit hit is counted last, once the answer is
- * ready, so a request is counted exactly once either way; a 429 from it is the same 429
- * the pipeline would give, since every earlier step (match, key, account checks) has
- * already passed.
+ * Undefined, having changed nothing, whenever a step would need I/O or end in an error: the
+ * pipeline then runs from the start, so errors come from one place. The rate-limit hit is counted
+ * last, so a request is counted exactly once either way.
  */
 export function answerFromCache(
   request: ReadRequest,

@@ -1,16 +1,7 @@
 /**
- * The client address, used for per-IP limits, view de-duplication, sign-in attempts and
- * reports; the one home of its rule (docs/rate-limits.md, "Client IP"): the socket's
- * address, or with TRUST_PROXY=1 the left-most X-Forwarded-For entry, which is the original
- * client as the first proxy saw it; TRUST_PROXY=hops:<n> or a list of trusted ranges walk
- * the header from the right instead, and TRUST_PROXY_HEADER reads a platform's own header
- * (lib/config/trust-proxy.ts). Without TRUST_PROXY the headers are ignored, since anyone
- * can send them.
- *
- * Route handlers and pages get no socket, so the custom server decides the address once
- * (`resolveClientIp`) and passes it in the `x-client-ip` request header, overwriting any
- * value the client sent; the API, Relay, pages and server actions read it back with
- * `requestClientIp`.
+ * The client address, the one home of its rule (docs/rate-limits.md, "Client IP"). Handlers
+ * and pages get no socket, so the custom server decides it once and passes it in `x-client-ip`,
+ * overwriting what the client sent; `requestClientIp` reads it back.
  */
 import { BlockList, isIP } from "node:net";
 import { NAMED, type TrustedRange, type TrustProxy } from "@/lib/config/trust-proxy";
@@ -28,15 +19,13 @@ export function normalizeIp(raw: string): string {
   return ip.toLowerCase();
 }
 
-/** TRUST_PROXY as the server holds it: the parsed rule, or a plain on/off (true: the spec's left-most rule). */
 export type TrustSetting = TrustProxy | boolean;
 
 const asRule = (trust: TrustSetting): TrustProxy => (trust === true ? { kind: "leftmost" } : trust === false ? { kind: "off" } : trust);
 
-/** Whether TRUST_PROXY is on at all (X-Forwarded-For then kept for Next rather than replaced). */
+/** Whether TRUST_PROXY is on (X-Forwarded-For then kept for Next rather than replaced). */
 export const trustsProxy = (trust: TrustSetting): boolean => asRule(trust).kind !== "off";
 
-/** A BlockList per range list, built once (the list is fixed for the process). */
 const blockLists = new WeakMap<readonly TrustedRange[], BlockList>();
 function blockListOf(ranges: readonly TrustedRange[]): BlockList {
   let list = blockLists.get(ranges);
@@ -52,7 +41,6 @@ function inRanges(ranges: readonly TrustedRange[], ip: string): boolean {
   return version !== 0 && blockListOf(ranges).check(ip, version === 4 ? "ipv4" : "ipv6");
 }
 
-/** X-Forwarded-For's entries, left to right ("" for one that is not an address). */
 function forwardedEntries(forwardedFor: string | string[] | null | undefined): string[] {
   if (forwardedFor === undefined || forwardedFor === null) return [];
   // Repeated headers are joined in order, so the first value holds the left-most entry.
@@ -65,9 +53,8 @@ function forwardedEntries(forwardedFor: string | string[] | null | undefined): s
 }
 
 /**
- * Walks [socket, X-Forwarded-For right to left] as Express's `trust proxy` does: past every
- * trusted hop, the first untrusted address is the client. An entry that is not an address
- * stops the walk at the last good one (a garbage value must not become a free rate-limit key).
+ * Walks [socket, X-Forwarded-For right to left] as Express's `trust proxy` does. An entry that is
+ * not an address stops the walk at the last good one: garbage must not become a free rate-limit key.
  */
 function walkFromRight(fromSocket: string, entries: string[], trusted: (ip: string, hop: number) => boolean): string {
   const chain = [fromSocket, ...entries.slice().reverse()];
@@ -90,20 +77,13 @@ const PRIVATE_PEERS: readonly TrustedRange[] = ["loopback", "linklocal", "unique
 );
 
 /**
- * Whether the socket's peer may set TRUST_PROXY_HEADER (issue 39 §4): with a range list, a
- * peer in it; with `1` or `hops:<n>`, which name no proxy, a peer on this machine or a private
- * network, so a client reaching the port from outside cannot name its own address.
+ * Whether the peer may set TRUST_PROXY_HEADER (issue 39 §4): with `1` or `hops:<n>`, which name
+ * no proxy, only a peer on this machine or a private network.
  */
 function headerPeerTrusted(rule: TrustProxy, fromSocket: string): boolean {
   return inRanges(rule.kind === "ranges" ? rule.ranges : PRIVATE_PEERS, fromSocket);
 }
 
-/**
- * @param socketAddress `req.socket.remoteAddress` (undefined once the socket closed)
- * @param forwardedFor  the raw X-Forwarded-For header value(s)
- * @param trust         TRUST_PROXY (and TRUST_PROXY_HEADER) as parsed by lib/config/trust-proxy.ts
- * @param headerValue   the TRUST_PROXY_HEADER's value, when one is configured
- */
 export function resolveClientIp(
   socketAddress: string | undefined,
   forwardedFor: string | string[] | undefined,
@@ -124,16 +104,11 @@ export function resolveClientIp(
   return walkFromRight(fromSocket, entries, (ip) => inRanges(rule.ranges, ip));
 }
 
-/** The left-most X-Forwarded-For entry when it is an address, else "". */
 function leftMostForwarded(forwardedFor: string | string[] | null | undefined): string {
   return forwardedEntries(forwardedFor)[0] ?? "";
 }
 
-/**
- * The client address of a request as the custom server set it (`x-client-ip`), or
- * "unknown". The X-Forwarded-For fallback only matters for a Next server running without
- * ours, where Next fills that header from the socket.
- */
+/** `x-client-ip` as the custom server set it; X-Forwarded-For only for a Next server running without ours. */
 export function requestClientIp(headers: { get(name: string): string | null }): string {
   return normalizeIp(headers.get("x-client-ip") ?? "") || leftMostForwarded(headers.get("x-forwarded-for")) || "unknown";
 }

@@ -1,8 +1,6 @@
 /**
- * Opaque paging cursors. A cursor marks a position (the last item's sort key), not an
- * offset, so pages stay stable while new posts arrive. It names the endpoint and a hash of
- * the listing's filters, and is refused (400) anywhere else. No secret is needed: a forged
- * cursor can only move the caller to another position of a listing they may read anyway.
+ * Opaque paging cursors: a position, not an offset, bound to the endpoint and its filters. No
+ * secret: a forged cursor only moves the caller within a listing they may read anyway.
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
@@ -20,11 +18,7 @@ const payload = z.object({
   id: z.string().min(1).max(64),
 });
 
-/**
- * A cursor of a listing in an order other than its default (GET /posts?sort=,
- * docs/gallery-sort.md): the order's name and the last item's key in that order. The
- * default order's cursors stay the plain ones above, byte for byte.
- */
+/** A cursor of a non-default order (docs/gallery-sort.md); the default order's stay the plain ones, byte for byte. */
 const sortedPayload = z.object({
   v: z.literal(2),
   e: z.string(),
@@ -34,8 +28,7 @@ const sortedPayload = z.object({
   id: z.string().min(1).max(64),
 });
 
-// A name key of 64 characters outside ASCII makes a cursor of about 500 characters; the
-// bound only keeps a parse of garbage short.
+// The bound only keeps a parse of garbage short (64 non-ASCII name characters make ~500).
 const CURSOR_SHAPE = /^[A-Za-z0-9_-]{1,1000}$/;
 
 const filterHash = (filters: Record<string, unknown>) =>
@@ -51,7 +44,6 @@ export function encodeCursor(endpoint: string, position: Position, filters: Reco
 
 const bad = (why: string) => new DomainError("invalid_request", `Invalid cursor: ${why}.`);
 
-/** Either kind of cursor, checked against the endpoint and filters; 400 when it is none. */
 function readCursor(endpoint: string, cursor: string, filters: Record<string, unknown>) {
   if (!CURSOR_SHAPE.test(cursor)) throw bad("not a cursor of this service");
   let parsed: z.infer<typeof payload> | z.infer<typeof sortedPayload>;
@@ -72,11 +64,7 @@ export function decodeCursor(endpoint: string, cursor: string, filters: Record<s
   return { t: parsed.t, id: parsed.id };
 }
 
-/**
- * A cursor of a listing with a choice of order: `sort` null is the default order, whose
- * cursors are the plain ones (the key is their time). A cursor made in another order than
- * the one asked for is 400, as a change of filters is: its position means nothing here.
- */
+/** A cursor made in another order than the one asked for is 400, as a change of filters is. */
 export function encodeSortedCursor(endpoint: string, sort: string | null, position: KeyPosition, filters: Record<string, unknown>): string {
   if (sort === null) return encodeCursor(endpoint, { t: position.key as number, id: position.id }, filters);
   const body = { v: 2, e: endpoint, f: filterHash(filters), s: sort, k: position.key, id: position.id };
@@ -99,10 +87,7 @@ export function decodeSortedCursor(
   return { key: parsed.k, id: parsed.id };
 }
 
-/**
- * The one shape of a page (docs/http-core.md, "Where each rule lives"): `{<key>: [...],
- * has_more, next_cursor}`, the cursor bound to the endpoint and its filters ("Cursors").
- */
+/** The one shape of a page (docs/http-core.md, "Where each rule lives"). */
 export function pageReply<K extends string, T, V>(
   key: K,
   endpoint: string,
@@ -117,7 +102,6 @@ export function pageReply<K extends string, T, V>(
   } as PageReply<K, V>;
 }
 
-/** pageReply for a listing with a choice of order (encodeSortedCursor). */
 export function sortedPageReply<K extends string, T, V>(
   key: K,
   endpoint: string,
@@ -133,5 +117,4 @@ export function sortedPageReply<K extends string, T, V>(
   } as PageReply<K, V>;
 }
 
-/** `{<key>: V[], has_more, next_cursor}`: what `paged(key, item)` in lib/presenters/shared.ts describes. */
 export type PageReply<K extends string, V> = Record<K, V[]> & { has_more: boolean; next_cursor: string | null };

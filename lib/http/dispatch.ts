@@ -1,14 +1,7 @@
 /**
- * The one entry every API and Relay request goes through: the pipeline (pipeline.ts), or
- * its await-free copy when the read caches can answer (cached-read.ts). Everything it
- * answers is our JSON, with `request-id`, including the errors raised before a handler
- * runs: uploader tools show "invalid response" otherwise.
- *
- * The pipeline produces a plain Reply (reply.ts). The custom server writes that straight
- * to the socket (lib/server/fast-lane.ts); Next's route handlers get it as a Web Response
- * (web-response.ts). Building Web Headers and Responses for every JSON answer, and
- * copying them to add headers, was a large share of a small read's time
- * (docs/performance.md, "Cached reads on Node's request").
+ * The one entry of every API and Relay request: our JSON with `request-id` on every answer, errors
+ * before a handler included (uploader tools show "invalid response" otherwise). Replies are plain
+ * data: building Web Responses was a large share of a small read (docs/performance.md, "Cached reads on Node's request").
  */
 import { isDomainError } from "@/lib/errors";
 import { refusalFor } from "@/lib/faults/classify";
@@ -27,20 +20,13 @@ export type { ReadRequest } from "./cached-read";
 export type { Reply } from "./reply";
 
 export interface Dispatcher {
-  /** Web form, for Next's route handlers and in-process tests. */
   (request: Request): Promise<Response>;
-  /** Native form, for the custom server. */
   reply(request: Request): Promise<Reply>;
-  /**
-   * The reply when the read caches alone can answer (see answerFromCache), without a
-   * promise; undefined, having counted and changed nothing, when `reply` must run. Lets the
-   * custom server answer a cached read before any promise of its own (lib/server/fast-lane.ts).
-   */
+  /** The reply when the read caches alone can answer, without a promise; undefined, having counted nothing, otherwise. */
   replyNow(request: ReadRequest): Reply | undefined;
   router: Router;
 }
 
-/** A request on its way through `reply`: its id, the common headers, for metrics its start and route. */
 interface Pending {
   requestId: string;
   headers: ReplyHeaders;
@@ -48,7 +34,6 @@ interface Pending {
   seen: Seen;
 }
 
-/** A dispatcher for one surface, mounted at `basePath` (`/api`, `/relay`). */
 export function createDispatcher(routes: readonly RouteDef[], surface: Surface, basePath: string): Dispatcher {
   const router = new Router(routes, surface);
   const preflight = preflightHeaders(routes);

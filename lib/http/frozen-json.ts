@@ -1,9 +1,4 @@
-/**
- * JSON text of frozen cached replies: a route's fromCache freezes a reply it hands out
- * again for as long as it stays right (lib/presenters/posts.ts cachedPostReply), so it is
- * checked and serialized once (docs/performance.md, "The cached post reply kept, cheaper
- * cache hits and key hashes").
- */
+/** JSON text of frozen cached replies, serialized once (docs/performance.md, "The cached post reply kept, cheaper cache hits and key hashes"). */
 import { checkResponse } from "./reply";
 import type { RouteDef } from "./route";
 

@@ -1,15 +1,11 @@
-/**
- * Who may call a route (the authenticate step of docs/http-core.md): the key or the web
- * sign-in cookie, then the key-kind policy the route declares (`auth`, `keys`,
- * `refusesLapsedTeam`, `galleryAccess`).
- */
+/** Who may call a route (the authenticate step of docs/http-core.md). */
 import { authenticateKey } from "@/lib/auth/authenticate";
 import { authenticateWebSession } from "@/lib/auth/web-session";
 import { DomainError } from "@/lib/errors";
 import { accountOf, hasGalleryAccess, type Principal } from "@/lib/types/principal";
 import { KEY_HEADER, type RouteDef, type Surface } from "./route";
 
-/** The principal of a request, or null on a route that needs none; 401/403 when refused. */
+/** 401/403 when refused; null on a route that needs none. */
 export async function authorize(route: RouteDef, key: string | null, surface: Surface, requestHeaders: Headers): Promise<Principal | null> {
   const header = KEY_HEADER[surface];
   if (route.auth === "none") return null;
@@ -24,7 +20,6 @@ export async function authorize(route: RouteDef, key: string | null, surface: Su
   return principal;
 }
 
-/** What a known principal may do on this route: key kind, suspension, lapsed team, gallery access. */
 export function checkPrincipal(route: RouteDef, principal: Principal): void {
   // A team key whose owner is suspended is refused on every endpoint with 403 suspended
   // (docs/http-core.md, the authenticate step), even where team keys are otherwise 401.

@@ -1,12 +1,6 @@
 /**
- * Lets a Web `Request`/`Response` carry Node streams and plain text alongside their Web
- * bodies, so the custom server's fast lane (lib/server/fast-lane.ts) can move bytes
- * between sockets and files without converting every chunk into a Web stream and back.
- *
- * Handlers never see the difference: they read bodies through `requestBody()` and build
- * responses with `json()` / serveObject(), which record the native form here. Inside
- * Next.js (dev server, tests through route handlers) nothing is attached and the Web
- * bodies are used as usual.
+ * Lets a Web `Request`/`Response` carry Node streams and text beside their Web bodies, so the
+ * fast lane moves bytes without a Web-stream copy; inside Next nothing is attached.
  */
 import { Readable } from "node:stream";
 
@@ -26,18 +20,13 @@ export function nativeResponseBody(response: Response): NativeBody | undefined {
   return responseBodies.get(response);
 }
 
-/** When a response is rebuilt (extra headers), the new one keeps the native body. */
 export function carryNativeBody(from: Response, to: Response): Response {
   const body = responseBodies.get(from);
   if (body) responseBodies.set(to, body);
   return to;
 }
 
-/**
- * A Web stream over a Node stream that touches the Node stream only when first read:
- * the fast lane pipes the Node stream itself and never reads this one, and the two must
- * not compete for the same bytes.
- */
+/** A Web stream touching the Node stream only when read: the fast lane pipes the Node stream itself, and the two must not compete. */
 export function lazyWebStream(source: Readable): ReadableStream<Uint8Array> {
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   return new ReadableStream<Uint8Array>(

@@ -1,8 +1,4 @@
-/**
- * OpenAPI 3.1 documents generated from the route table: the same declarations that route
- * requests, so the documents cannot drift from the code. Zod 4 emits JSON Schema 2020-12,
- * which is OpenAPI 3.1's schema dialect; schemas with a `meta({id})` become components.
- */
+/** OpenAPI 3.1 documents generated from the route table, so they cannot drift from the code. */
 import { z } from "zod";
 import { ERROR_STATUS } from "@/lib/errors";
 import { BUCKETS } from "@/lib/ratelimit/buckets";
@@ -72,7 +68,6 @@ export function openApiDocument(
 
 type ToSchema = (s: z.ZodType, io: "input" | "output") => JsonSchema;
 
-/** Path and query parameters from their schemas, then the declared request headers. */
 function parametersOf(route: RouteDef, toSchema: ToSchema): JsonSchema[] {
   const parameters: JsonSchema[] = [];
   for (const [where, schema] of [
@@ -92,7 +87,6 @@ function parametersOf(route: RouteDef, toSchema: ToSchema): JsonSchema[] {
   return parameters;
 }
 
-/** A JSON body from its schema, raw bytes (tus), or multipart fields; none otherwise. */
 function requestBodyOf(route: RouteDef, toSchema: ToSchema): JsonSchema | undefined {
   if (route.body) {
     return { required: false, content: { "application/json": { schema: toSchema(route.body, "input") } } };

@@ -1,7 +1,4 @@
-/**
- * Parsers shared by every endpoint: boolean headers, privacy, text limits, paging.
- * Every failure is a DomainError("invalid_request") naming the field.
- */
+/** Parsers shared by every endpoint; a failure is a DomainError("invalid_request") naming the field. */
 import { z } from "zod";
 import { DomainError } from "@/lib/errors";
 
@@ -19,7 +16,6 @@ import { PRIVACIES, PRIVACY_CHOICES, type Privacy } from "@/lib/posts/privacy";
 
 export { PRIVACIES, type Privacy };
 
-/** A `privacy` field of a query or body: one of the privacies, else 400 saying which. */
 export const privacyField = z.enum(PRIVACIES, { error: `privacy must be ${PRIVACY_CHOICES}.` });
 
 /** `post-privacy`: public, unlisted or private (trimmed, case-insensitive); default private. */
@@ -31,7 +27,7 @@ export function privacyHeader(headers: Headers, name = "post-privacy"): Privacy 
   throw new DomainError("invalid_request", `Header ${name} must be ${PRIVACY_CHOICES}.`);
 }
 
-/** Text with a maximum length in characters (code points): rejected past it, never truncated. */
+/** Code points; rejected past the limit, never truncated. */
 export const limitedText = (field: string, max: number) =>
   z.string({ error: `${field} must be a string.` }).refine((s) => [...s].length <= max, {
     message: `${field} must be at most ${max} characters.`,
@@ -39,7 +35,6 @@ export const limitedText = (field: string, max: number) =>
 
 export const LIMITS = { title: 30, description: 200, reason: 200, comment: 200, pageDefault: 30, pageMax: 100 } as const;
 
-/** `limit` 1..100 (default 30) and an optional `cursor`. */
 export const pagingQuery = z.object({
   limit: z
     .string()
@@ -63,7 +58,6 @@ export const pagingQuery = z.object({
 });
 export type PagingQuery = z.output<typeof pagingQuery>;
 
-/** The value at a zod issue's path, or undefined when any step of it is missing. */
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let node: unknown = input;
   for (const step of path) {
@@ -75,11 +69,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 
 const NO_INPUT = Symbol("no input");
 
-/**
- * A readable message for a zod failure: the first issue, prefixed with where it was.
- * Zod 4 leaves the offending value out of its issues, so "is required" is decided from
- * `input` (the parsed value) when the caller passes it: a wrong type is not a missing field.
- */
+/** The first zod issue, prefixed with where; "is required" decided from `input`, as Zod 4 leaves values out. */
 export function describeZodError(where: string, error: z.ZodError, input: unknown = NO_INPUT): string {
   const issue = error.issues[0];
   if (!issue) return `Invalid ${where}.`;

@@ -1,9 +1,4 @@
-/**
- * The pipeline of docs/http-core.md for one request, with every await it may need:
- * match (404/405, and the CORS preflight) → authenticate (401/403) → rate limit (429 +
- * headers) → parse (400) → handler → reply. Errors are thrown as DomainError; the
- * dispatcher (dispatch.ts) turns them into replies.
- */
+/** The pipeline of docs/http-core.md for one request, with every await it may need. */
 import { requireMigratedSchema, schemaKnownReady } from "@/lib/db/readiness";
 import { requestClientIp } from "./client-ip";
 import { authorize } from "./key-policy";
@@ -13,7 +8,6 @@ import { parseBody, parseWith } from "./request-body";
 import { KEY_HEADER, type Surface } from "./route";
 import { routePath, type Router } from "./router";
 
-/** The request's reply; `headers` (the common ones) gains the route's and the rate limit's as it goes. */
 export async function handle(
   request: Request,
   surface: Surface,
@@ -55,8 +49,7 @@ export async function handle(
 
   const principal = await authorize(route, request.headers.get(KEY_HEADER[surface]), surface, request.headers);
 
-  // Rate limiting needs the body only for the profile/theme split; parse the body first
-  // in that one case, otherwise limit before doing any parsing work.
+  // The body is parsed before limiting only for the profile/theme split.
   const body = typeof route.rateLimit === "function" ? await parseBody(route, request) : undefined;
   if (route.rateLimit) {
     const bucket = typeof route.rateLimit === "function" ? route.rateLimit(body) : route.rateLimit;

@@ -1,8 +1,4 @@
-/**
- * The rate-limit step of the pipeline: which counter a request counts against, and the
- * headers (and 429) its hit gives. The awaited form counts on any store; the cached read
- * counts with the store's synchronous `hitNow` (cached-read.ts).
- */
+/** The rate-limit step of the pipeline; the cached read counts with the store's synchronous `hitNow`. */
 import { DomainError } from "@/lib/errors";
 import { recordRateLimited } from "@/lib/metrics/registry";
 import { counterStore } from "@/lib/ratelimit";
@@ -24,7 +20,6 @@ export function rateRule(bucket: BucketName, principal: Principal | null, ip: st
   return bucketRule(bucket, subject);
 }
 
-/** Rate-limit headers on every limited reply; a denied hit is 429 with Retry-After. */
 export function applyRateResult(result: WindowResult, headers: ReplyHeaders, bucket: BucketName): void {
   Object.assign(headers, rateLimitHeaders(result));
   if (!result.allowed) {

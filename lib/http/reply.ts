@@ -1,9 +1,4 @@
-/**
- * The dispatcher's answer as plain data (status, header record, JSON text or a handler's
- * Response), and the ways one is made: JSON, our error shape, a handler's Response. The
- * custom server writes a Reply straight to the socket (lib/server/fast-lane.ts); Next's
- * route handlers get it as a Web Response (web-response.ts).
- */
+/** The dispatcher's answer as plain data; the fast lane writes it to the socket, Next gets a Web Response. */
 import { isMissingSchemaError, notMigratedMessage } from "@/lib/db/readiness";
 import { isDomainError, statusOf, type ErrorType } from "@/lib/errors";
 import { refusalFor } from "@/lib/faults/classify";
@@ -11,15 +6,12 @@ import { describeZodError } from "./parse";
 import { errorBody, JSON_TYPE } from "./respond";
 import type { RouteDef } from "./route";
 
-/** What the dispatcher answers: JSON text, or a Response a handler built (files, attachments). */
 export interface Reply {
   status: number;
-  /** Lower-case names. */
   headers: Record<string, string>;
   body: { kind: "json"; text: string } | { kind: "response"; response: Response } | null;
 }
 
-/** A reply's header record (lower-case names). */
 export type ReplyHeaders = Record<string, string>;
 
 /** What the request matched, for metrics: a route id, or UNMATCHED (404, 405, preflight of an unknown path). */
@@ -40,7 +32,6 @@ export const errorReply = (
   options: { status?: number; context?: Record<string, unknown>; headers?: ReplyHeaders } = {},
 ): Reply => jsonReply(options.status ?? statusOf(type), errorBody(type, message, options.context), options.headers);
 
-/** A handler's Response: its headers join the reply's, its body is passed on as it is. */
 export function responseReply(response: Response): Reply {
   const headers: ReplyHeaders = {};
   response.headers.forEach((value, name) => {
@@ -49,7 +40,6 @@ export function responseReply(response: Response): Reply {
   return { status: response.status, headers, body: { kind: "response", response } };
 }
 
-/** A DomainError as its documented error; anything else is logged and answered 500 with the request id. */
 export function toErrorReply(error: unknown, requestId: string): Reply {
   if (isDomainError(error)) return errorReply(error.type, error.message, { status: error.httpStatus, context: error.context });
   if (isMissingSchemaError(error)) return errorReply("unavailable", notMigratedMessage([]));

@@ -13,7 +13,6 @@ export function json(body: unknown, status = 200, headers?: HeadersInit): Respon
 
 export { errorBody } from "@/lib/errors";
 
-/** The error object with the status of the type (or an override). */
 export function errorResponse(
   type: ErrorType,
   message: string,
@@ -22,11 +21,7 @@ export function errorResponse(
   return json(errorBody(type, message, options.context), options.status ?? statusOf(type), options.headers);
 }
 
-/**
- * Next.js drops `Content-Length` from route-handler responses and sends them chunked. Our
- * replies carry the length in this internal header too; the custom server (lib/server)
- * moves it back into `Content-Length` before the head is written.
- */
+/** Next drops `Content-Length` from route-handler responses; the custom server moves this header back into it. */
 export const CONTENT_LENGTH_CARRIER = "x-mediahost-content-length";
 
 /** Marks an answer served from the in-process read caches (`hit`), for operators and tests. */

@@ -1,14 +1,9 @@
-/**
- * Matches a path against the route table. Several patterns can match one path
- * (`/users/@me` and `/users/{id}`): the method picks among them, static segments win,
- * and 405's `Allow` is the union of the methods of every matching pattern.
- */
+/** Matches a path against the route table: the method picks among patterns, static segments win, 405's `Allow` is their union. */
 import type { Method, RouteDef, Surface } from "./route";
 
 interface Compiled {
   route: RouteDef;
   segments: string[];
-  /** Number of static segments: more is more specific. */
   staticCount: number;
 }
 
@@ -73,7 +68,6 @@ export class Router {
     return this.compiled.filter((c) => matchSegments(c.segments, decoded)).map((c) => c.route);
   }
 
-  /** Methods served at a path (for OPTIONS). */
   allowed(path: string): string[] {
     const r = this.match("\u0000", path);
     return r.kind === "method_not_allowed" ? r.allow : [];
@@ -97,7 +91,6 @@ function methodOrder(a: string, b: string): number {
   return ORDER.indexOf(a as Method) - ORDER.indexOf(b as Method);
 }
 
-/** The route path of a request URL: below the surface's base, without a trailing slash. */
 export function routePath(url: Pick<URL, "pathname">, basePath: string): string {
   let path = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : url.pathname;
   if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);

@@ -3,10 +3,6 @@ import { attachResponseBody, carryNativeBody } from "./node-bridge";
 import type { Reply } from "./reply";
 import { CONTENT_LENGTH_CARRIER } from "./respond";
 
-/**
- * The Web form of a reply. Next drops Content-Length from route-handler responses, so
- * the length also travels in CONTENT_LENGTH_CARRIER for the custom server to restore.
- */
 export function toResponse(reply: Reply, head: boolean): Response {
   const headers = new Headers(reply.headers);
   const inner = reply.body?.kind === "response" ? reply.body.response : null;

@@ -1,13 +1,6 @@
 /**
- * Chibisafe (github.com/chibisafe/chibisafe) v6, the Prisma rewrite (2023 onwards), whose one
- * database is SQLite (`database/database.sqlite`), read from its published schema
- * (docs/migrate.md, "Chibisafe"): `users` (bcrypt passwords), `files` (`name` is the stored
- * name, `original` the uploader's, `size` text, `quarantine`), `albums` and the implicit
- * `_albumsTofiles` table. Files are read from its `uploads` folder, where each lies under
- * its `name`, or, for a file whose `isS3` is set (uploaded while its network storage was on),
- * from its S3 bucket (`--bucket`), where the key is the same `name`; the old address is
- * `/{name}` (the raw file). Quarantined files are not
- * imported (the peer hides them). Snippets and album share links do not carry over.
+ * Chibisafe v6 (the Prisma rewrite), read from its SQLite database and published schema
+ * (docs/migrate.md, "Chibisafe"). Quarantined files are not imported (the peer hides them).
  */
 import { DomainError } from "@/lib/errors";
 import type { PeerFile, PeerStore } from "./peer-files";
@@ -17,13 +10,11 @@ import { SqliteSource, sqliteDate } from "./sqlite-source";
 
 const stem = (name: string): string => name.replace(/\.[^.]*$/, "");
 
-/** Where Chibisafe's files are: its uploads folder, its bucket, or both (files name which). */
 export interface ChibisafeStores {
   disk: PeerStore | null;
   bucket: PeerStore | null;
 }
 
-/** A file row's bytes, or why they cannot be read with the stores given. */
 function fileOf(name: string, inBucket: boolean, stores: ChibisafeStores): { file: PeerFile | null; problem?: string } {
   const store = inBucket ? stores.bucket : stores.disk;
   if (!store) {

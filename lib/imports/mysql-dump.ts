@@ -1,9 +1,4 @@
-/**
- * The rows of one table in a `mysqldump` file, read line by line (each INSERT is one line,
- * so memory holds at most one statement): the column order from its `CREATE TABLE`, or
- * from the INSERT's own column list (`--complete-insert`); values as mysqldump writes them
- * (numbers, NULL, quoted strings with backslash escapes, 0x hex).
- */
+/** The rows of one table in a `mysqldump` file, read line by line (each INSERT is one line, so memory holds one statement). */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 

@@ -1,24 +1,14 @@
 /**
- * Old links of imported items (docs/migrate.md, "Old links"): a request whose Host is an old
- * host an import recorded is looked up in the redirect table by its path; on any other host
- * (this instance's own), only a path under none of this service's own top-level segments is,
- * so the peer's `/u/{name}` never shadows a profile page `/u/{username}` here.
- *
- * A hit is a 301 to the share page or the short link, or, for an old raw-file address, the
- * file itself (the server hands the request to /cdn) so that embeds in old messages render.
- * A private, gated (view limit, password) or moderated post is never served raw: its old
- * raw address leads to the share page, whose rules then apply.
+ * Old links of imported items (docs/migrate.md, "Old links"). On this instance's own hosts only
+ * paths under none of our segments answer, so the peer's `/u/{name}` never shadows a profile.
+ * A private, gated or moderated post is never served raw: its raw address leads to the share page.
  */
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { shortUrlOf } from "@/lib/links/links";
 import { normaliseHost, normalisePath } from "./source";
 
-/**
- * The first path segments this service answers on its own hosts (app/'s top-level routes,
- * the fast lane's surfaces and the files Next serves at the root).
- * tests/imports/old-links.test.ts keeps it equal to app/'s entries.
- */
+/** The first path segments this service answers; tests/imports/old-links.test.ts keeps it equal to app/'s entries. */
 export const OWN_SEGMENTS: ReadonlySet<string> = new Set([
   "",
   "_next",
@@ -51,18 +41,12 @@ export const OWN_SEGMENTS: ReadonlySet<string> = new Set([
   "u",
 ]);
 
-/** How long the list of old hosts is trusted before it is read again. */
 const HOSTS_TTL_MS = 5_000;
-/**
- * A Host that is neither listed nor this instance's own (an old domain pointed here just
- * after its import) reads the list again after this long: an import's host answers within
- * a second, at the cost of at most one small read a second while such requests arrive.
- */
+/** An unknown Host re-reads the list after this long: a new import's host answers within a second. */
 const UNKNOWN_HOST_RECHECK_MS = 1_000;
 let hostCache: { hosts: ReadonlySet<string>; at: number } | null = null;
 let loading: Promise<ReadonlySet<string>> | null = null;
 
-/** The host names this instance answers as itself: their traffic never re-reads the list. */
 function ownHosts(): ReadonlySet<string> {
   const e = env();
   const configured = [e.PUBLIC_URL, e.apiUrl, e.relayUrl, e.cdnUrl, e.shareUrl, e.shortUrl].flatMap((url) =>
@@ -88,14 +72,13 @@ async function oldHosts(now: number, host: string | null): Promise<ReadonlySet<s
   return loading;
 }
 
-/** Forgets the cached host list (tests, and the import in the same process). */
 export function forgetOldHosts(): void {
   hostCache = null;
 }
 
 export type OldLinkAnswer = { kind: "redirect"; location: string } | { kind: "file"; cdnPath: string };
 
-/** What an old address answers, or null when it is not one (the request goes on as usual). */
+/** Null when not an old address (the request goes on as usual). */
 export async function resolveOldLink(hostHeader: string | undefined, rawPath: string, now = Date.now()): Promise<OldLinkAnswer | null> {
   const host = hostHeader ? normaliseHost(hostHeader) : null;
   const hosts = await oldHosts(now, host);

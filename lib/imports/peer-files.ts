@@ -1,11 +1,6 @@
 /**
- * Where a peer keeps its files (docs/migrate.md, "Files on S3"): a folder on this machine
- * (`--uploads DIR`, `--storage DIR`) or an S3 bucket (`--bucket s3://BUCKET[/PREFIX]`, with
- * `--s3-endpoint` and `--s3-region`; credentials from the AWS SDK's usual chain:
- * AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, an instance role). Each peer names
- * a file by a path relative to that place (Zipline and Chibisafe: the stored name;
- * XBackBone: `storage_path`); a name that would leave the place is no file at all. The S3
- * client is loaded only when a bucket is given (the SDK is slow to import).
+ * Where a peer keeps its files (docs/migrate.md, "Files on S3"): a folder or an S3 bucket. A name
+ * that would leave the place is no file; the S3 client loads only with a bucket (slow to import).
  */
 import { copyFile, lstat } from "node:fs/promises";
 import { isAbsolute, join, normalize } from "node:path";
@@ -13,18 +8,14 @@ import { DomainError } from "@/lib/errors";
 
 /** One file of the peer: its size (null: not there) and a way to copy its bytes here. */
 export interface PeerFile {
-  /** For the operator: the path, or `s3://bucket/key`. */
   readonly name: string;
-  /** "on disk" or "in the bucket", for a skipped item's reason. */
   readonly where: string;
   size(): Promise<number | null>;
   copyTo(localPath: string): Promise<void>;
 }
 
 export interface PeerStore {
-  /** "/srv/zipline/uploads" or "s3://bucket/prefix/". */
   readonly description: string;
-  /** The file at `relative` in this store; null when `relative` is not a path inside it. */
   file(relative: string): PeerFile | null;
   close(): void;
 }
@@ -42,7 +33,6 @@ export function diskFile(path: string): PeerFile {
   };
 }
 
-/** `relative` as a path inside the store, or null when it is empty, absolute or climbs out. */
 function inside(relative: string): string | null {
   if (!relative || relative.includes("\0") || isAbsolute(relative) || /^[A-Za-z]:/.test(relative)) return null;
   const parts = relative.split(/[\\/]+/);
@@ -63,13 +53,11 @@ export function diskStore(dir: string): PeerStore {
 }
 
 export interface BucketOptions {
-  /** `s3://BUCKET` or `s3://BUCKET/PREFIX` (the prefix is the peer's subdirectory or path prefix). */
   url: string;
   endpoint?: string;
   region?: string;
 }
 
-/** `s3://bucket/prefix` → bucket and prefix (with a trailing `/` when there is one). */
 export function parseBucketUrl(url: string): { bucket: string; prefix: string } {
   const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/i.exec(url.trim());
   if (!match) throw new DomainError("invalid_request", `--bucket must be s3://BUCKET or s3://BUCKET/PREFIX, not ${url}.`);
@@ -116,7 +104,6 @@ export async function bucketStore(options: BucketOptions): Promise<PeerStore> {
   };
 }
 
-/** The store of `--uploads DIR` or `--bucket s3://...` (exactly one), as each peer's command takes them. */
 export async function peerStore(flags: { dir?: string; dirFlag: string; bucket?: BucketOptions }): Promise<PeerStore> {
   if (flags.dir && flags.bucket) throw new DomainError("invalid_request", `Give ${flags.dirFlag} or --bucket, not both.`);
   if (flags.bucket) return bucketStore(flags.bucket);

@@ -1,8 +1,6 @@
 /**
- * A peer's PostgreSQL database, read-only, a page of rows at a time (keyset paging on the
- * primary key), so memory stays flat whatever the table's size. `?schema=NAME` in the URL
- * (as Prisma writes it) sets the search path; `timestamp without time zone` columns, which
- * Prisma-based peers write in UTC, are read as UTC.
+ * A peer's PostgreSQL database, read-only, keyset-paged so memory stays flat. `timestamp without
+ * time zone` columns, which Prisma-based peers write in UTC, are read as UTC.
  */
 import pg from "pg";
 import { DomainError } from "@/lib/errors";
@@ -48,7 +46,6 @@ export class PgSource {
     return (await this.client.query(sql, values)).rows as Row[];
   }
 
-  /** The columns of a table in the search path, or an empty set when there is no such table. */
   async columns(table: string): Promise<Set<string>> {
     const rows = await this.query(
       "SELECT column_name FROM information_schema.columns WHERE table_name = $1 AND table_schema = ANY (current_schemas(false))",
@@ -57,7 +54,6 @@ export class PgSource {
     return new Set(rows.map((r) => String(r.column_name)));
   }
 
-  /** Every row of `select` (which names the key as `"id"`), PAGE_ROWS at a time in key order. */
   async *pages(select: string, from: string, key: string, idType: "int" | "text"): AsyncGenerator<Row> {
     let after: unknown = null;
     for (;;) {

@@ -1,9 +1,6 @@
 /**
- * `admin import zipline|sharex-history` (docs/migrate.md): reads a peer's accounts, files and
- * short links as a stream and brings each in once. What a run reports: counts, bytes, every
- * skipped item with its reason, the accounts it made (with a password reset link each: no
- * peer's hash is one this service checks). Items an earlier run imported are passed over,
- * so a run that was interrupted continues where it stopped and a second run changes nothing.
+ * `admin import` (docs/migrate.md): a peer's accounts, files and short links brought in once each,
+ * so an interrupted run continues where it stopped and a second run changes nothing.
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -24,9 +21,7 @@ export interface ImportRunOptions {
   owners: Owners;
   privacy: Privacy;
   dryRun: boolean;
-  /** Progress lines for the operator (stderr). */
   progress: (line: string) => void;
-  /** How often a progress line is written at most (ms). */
   progressEveryMs?: number;
 }
 
@@ -35,11 +30,8 @@ export interface ImportRunSummary {
   dryRun: boolean;
   files: { imported: number; wouldImport: number; already: number; bytes: number };
   links: { imported: number; wouldImport: number; already: number };
-  /** One line per peer user (bounded by the peer's accounts, not by its files). */
   users: { username: string; peerUsername: string; id: string | null; created: boolean; resetLink: string | null; note: string | null }[];
-  /** Every skipped item, held in memory only while few (spill.ts). */
   skipped: SpillList<{ item: string; reason: string }>;
-  /** Old addresses another item already answers (kept as they were). */
   clashes: SpillList<string>;
 }
 
@@ -47,12 +39,9 @@ export interface ImportRunSummary {
 const COLLECT_EVERY = 200;
 
 /**
- * A full garbage collection, asked for. The import's live memory is one page of rows, but V8
- * lets garbage pile up far past it before a major collection (an import of 20 000 files
- * peaked at 337 MB RSS without this, 247 MB when the old space was capped): collecting every
- * COLLECT_EVERY items keeps the peak near the live size, for a few milliseconds each time.
- * It frees garbage only: anything the import kept alive would still show, and the heap left
- * after each collection (the live set) is on the progress line, so growth would be seen.
+ * A full collection every COLLECT_EVERY items: V8 let garbage pile up far past the one live page
+ * (20 000 files peaked at 337 MB RSS without this). It frees garbage only; the live set is on the
+ * progress line, so growth would be seen.
  */
 const collect: (() => void) | null = (() => {
   try {
@@ -63,7 +52,6 @@ const collect: (() => void) | null = (() => {
   }
 })();
 
-/** The heap left by the last collection, in MB (null before the first). */
 let liveHeapMb: number | null = null;
 
 function collectNow(): void {
@@ -74,7 +62,6 @@ function collectNow(): void {
 
 const reasonOf = (error: unknown): string => (isDomainError(error) ? `${error.type}: ${error.message}` : String(error));
 
-/** The state one run carries: the resolved owners (peer user key → uploader), the counts. */
 class Run {
   readonly summary: ImportRunSummary;
   private readonly uploaders = new Map<string, Uploader | string>();
@@ -102,7 +89,6 @@ class Run {
     this.options.progress(`${item}: skipped (${reason})`);
   }
 
-  /** One line with counts, bytes and rate, at most every progressEveryMs (and at the end). */
   tick(force = false): void {
     if (!force && ++this.seen % COLLECT_EVERY === 0) collectNow();
     const now = Date.now();
@@ -120,7 +106,7 @@ class Run {
     );
   }
 
-  /** Resolves every peer user to an account first (made with `auto`): files then only look up the map. */
+  /** Every peer user resolved first: files then only look up the map. */
   async resolveUsers(): Promise<void> {
     const { owners } = this.options;
     for await (const user of this.source.users()) {
@@ -164,7 +150,6 @@ class Run {
     this.uploaders.set(key, { ...base, account: { ...base.account, quota: Number.MAX_SAFE_INTEGER } });
   }
 
-  /** `--map-users auto`: the peer's username here, made by this import (or an earlier run of it). */
   private async autoAccount(user: SourceUser, plan: Plan): Promise<void> {
     const earlier = await importedAccount(this.source.id, `user:${user.key}`);
     const account = earlier ? await findUserByRef(earlier) : null;
@@ -195,7 +180,6 @@ class Run {
 
   private readonly hosts = new Set<string>();
 
-  /** Hosts of old paths become ImportHost rows as they first appear (ShareX's come with its items). */
   private async noteHosts(paths: readonly OldPath[]): Promise<void> {
     const fresh = [...new Set(paths.map((p) => p.host))].filter((h) => !this.hosts.has(h));
     if (!fresh.length) return;
@@ -203,7 +187,6 @@ class Run {
     for (const host of fresh) this.hosts.add(host);
   }
 
-  /** The uploader for an item's owner, or why the item cannot be placed. */
   owner(ownerKey: string | null): Uploader | string {
     const { owners } = this.options;
     if (owners.kind === "user") {
@@ -279,7 +262,7 @@ class Run {
     }
   }
 
-  /** Accounts made by this run get a reset link, issued last so it is fresh when the operator reads it. */
+  /** Issued last, so each reset link is fresh when the operator reads it. */
   async resetLinks(): Promise<void> {
     for (const user of this.summary.users) {
       if (user.created && user.id) user.resetLink = (await issueResetLink(user.id, null)).url;

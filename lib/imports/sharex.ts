@@ -1,10 +1,6 @@
 /**
- * ShareX's upload history (docs/migrate.md, "ShareX"): `History.json`, which ShareX (13 to
- * 17) appends one object at a time, objects separated by `,` and a line break, with no
- * enclosing brackets (a file with brackets is read too). Each object is a HistoryItem:
- * `FileName`, `FilePath` (where the capture was saved, usually a Windows path), `DateTime`,
- * `Type` (Image, Text, File, URL), `Host`, `URL`, `ThumbnailURL`, `DeletionURL`,
- * `ShortenedURL`, `Tags`. The file is read as a stream, one object at a time.
+ * ShareX's upload history (docs/migrate.md, "ShareX"): `History.json`, objects appended without
+ * enclosing brackets, read as a stream one object at a time.
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -28,10 +24,7 @@ const HistoryItem = z.object({
 });
 type HistoryItem = z.infer<typeof HistoryItem>;
 
-/**
- * The top-level objects of a History.json, one at a time: a scanner that counts braces outside
- * strings, so the file is never held whole. A broken object is yielded as an Error in its place.
- */
+/** A brace-counting scanner, so the file is never held whole; a broken object is yielded as an Error. */
 export async function* historyObjects(path: string): AsyncGenerator<unknown> {
   let depth = 0;
   let inString = false;
@@ -66,7 +59,6 @@ export async function* historyObjects(path: string): AsyncGenerator<unknown> {
   if (depth > 0) yield new Error("the file ends inside an object");
 }
 
-/** Where a history item's file is: its own path, or a tail of it under `--files` (a copied ShareX folder). */
 async function findFile(filePath: string, filesDir: string | null): Promise<string | null> {
   const isFile = async (p: string) => (await lstat(p).catch(() => null))?.isFile() ?? false;
   if (await isFile(filePath)) return filePath;
@@ -79,7 +71,6 @@ async function findFile(filePath: string, filesDir: string | null): Promise<stri
   return null;
 }
 
-/** The old address of a history URL when its host is one of `hosts` (all hosts when none are given). */
 function oldPath(url: string | null | undefined, hosts: readonly string[], target: OldPath["target"]): OldPath | null {
   if (!url) return null;
   let parsed: URL;

@@ -1,14 +1,7 @@
 /**
- * A list an import's summary reports in full (every skipped item, every clash) without holding
- * it: the first MEMORY_ITEMS stay in memory; past them the whole list goes to a JSON-lines
- * file under DATA_DIR/tmp and grows there. An import whose every one of 100 000 files is
- * skipped (a wrong `--uploads`) holds as little as one that skips none (docs/migrate.md,
- * "Memory"). The admin CLI writes it out item by item (lib/cli/json-out.ts); `toJSON` reads it
- * whole, for callers that want an array (tests, a small list).
- *
- * The file is named like a request's temporary directory (req-<owner tag>-...), so what a
- * killed import leaves is swept with those (docs/crash-recovery.md); a finished process
- * removes its own on exit.
+ * A list the summary reports in full without holding it: past MEMORY_ITEMS it moves to a JSON-lines
+ * file (docs/migrate.md, "Memory"), named like a request's temp directory so a killed import's is
+ * swept with those (docs/crash-recovery.md).
  */
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { createReadStream } from "node:fs";
@@ -17,7 +10,6 @@ import { createInterface } from "node:readline";
 import { TEMP_DIR_PREFIX, tempRoot } from "@/lib/files/temp";
 import { ownerTag } from "@/lib/files/owner-tag";
 
-/** Items kept in memory before the list moves to its file. */
 export const MEMORY_ITEMS = 256;
 
 export class SpillList<T> implements AsyncIterable<T> {
@@ -31,7 +23,6 @@ export class SpillList<T> implements AsyncIterable<T> {
     return this.count;
   }
 
-  /** Whether the list has moved to its file (for tests). */
   get spilled(): boolean {
     return this.file !== null;
   }
@@ -46,7 +37,6 @@ export class SpillList<T> implements AsyncIterable<T> {
     writeSync(file.fd, `${JSON.stringify(item)}\n`);
   }
 
-  /** Moves what is held to a new file; later items are appended to it. */
   private spill(): NonNullable<SpillList<T>["file"]> {
     mkdirSync(tempRoot(), { recursive: true });
     const dir = mkdtempSync(join(tempRoot(), `${TEMP_DIR_PREFIX}${ownerTag()}-`));
@@ -76,7 +66,6 @@ export class SpillList<T> implements AsyncIterable<T> {
       .map((line) => JSON.parse(line) as T);
   }
 
-  /** Removes the file, if the list has one (also on process exit). */
   dispose(): void {
     const file = this.file;
     if (!file) return;

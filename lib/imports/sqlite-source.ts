@@ -1,7 +1,4 @@
-/**
- * A peer's SQLite database, opened read-only and read a page of rows at a time (keyset
- * paging on the integer primary key), so memory stays flat whatever the table's size.
- */
+/** A peer's SQLite database, read-only, keyset-paged so memory stays flat. */
 import Database from "better-sqlite3";
 import { DomainError } from "@/lib/errors";
 
@@ -19,7 +16,6 @@ export class SqliteSource {
     }
   }
 
-  /** The columns of a table, or an empty set when there is none. */
   columns(table: string): Set<string> {
     const rows = this.db.prepare("SELECT name FROM pragma_table_info(?)").all(table) as { name: string }[];
     return new Set(rows.map((r) => r.name));
@@ -29,7 +25,6 @@ export class SqliteSource {
     return this.db.prepare(sql).all(...values) as Row[];
   }
 
-  /** Every row of `select` (which names the key as `id`), PAGE_ROWS at a time in key order. */
   async *pages(select: string, from: string, key: string): AsyncGenerator<Row> {
     let after = Number.MIN_SAFE_INTEGER;
     const page = this.db.prepare(`SELECT ${select} FROM ${from} WHERE ${key} > ? ORDER BY ${key} LIMIT ${PAGE_ROWS}`);
@@ -46,10 +41,7 @@ export class SqliteSource {
   }
 }
 
-/**
- * A date as SQLite peers store it: Prisma's milliseconds since the epoch, or text
- * (`CURRENT_TIMESTAMP`'s `YYYY-MM-DD HH:MM:SS`, in UTC, or ISO 8601).
- */
+/** Prisma's epoch ms, or text (`CURRENT_TIMESTAMP`'s UTC form, or ISO 8601). */
 export function sqliteDate(value: unknown): Date | null {
   if (value === null || value === undefined || value === "") return null;
   if (typeof value === "number" || typeof value === "bigint" || /^\d+$/.test(String(value))) return new Date(Number(value));

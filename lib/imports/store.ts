@@ -1,9 +1,4 @@
-/**
- * The write side of an import (docs/migrate.md): one peer item becomes a post (through the
- * upload pipeline, bytes kept as they are) or a short link; then, in one transaction, its
- * ImportedItem is completed (so a later run skips it) and its old addresses (ImportRedirect)
- * are written.
- */
+/** The write side of an import (docs/migrate.md): a post or short link, then its record and old addresses in one transaction. */
 import { join } from "node:path";
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
@@ -19,17 +14,14 @@ import type { Uploader } from "@/lib/uploads/uploader";
 import type { PeerFile } from "./peer-files";
 import type { OldPath, SourceFile, SourceLink } from "./source";
 
-/** Whether the peer item was brought in by an earlier run (or this one); a bare claim (below) is not. */
 export async function alreadyImported(source: string, key: string): Promise<boolean> {
   const row = await db().importedItem.findUnique({ where: { source_key: { source, key } }, select: { postId: true, shortLinkId: true } });
   return row !== null && (row.postId !== null || row.shortLinkId !== null);
 }
 
 /**
- * The claim written before an item's post or link is made: a run killed between that write
- * and the item's record leaves the claim, and the next run adopts what that run had made
- * (made after the claim, by the same account, recorded by no import, of the same size or
- * target) instead of making it twice. Returns the earlier claim's time, if there was one.
+ * The claim written before an item is made: a run killed before the record leaves it, and the next
+ * run adopts what was made instead of making it twice. Returns the earlier claim's time.
  */
 async function claim(source: string, key: string, userId: string): Promise<Date | null> {
   const earlier = await db().importedItem.findUnique({ where: { source_key: { source, key } }, select: { createdAt: true } });
@@ -58,7 +50,6 @@ function orphanLink(userId: string, since: Date, url: string) {
   });
 }
 
-/** The old paths another item already holds: they keep leading where they led (reported, never moved). */
 async function takenPaths(paths: readonly OldPath[]): Promise<Set<string>> {
   if (!paths.length) return new Set();
   const rows = await db().importRedirect.findMany({
@@ -70,13 +61,10 @@ async function takenPaths(paths: readonly OldPath[]): Promise<Set<string>> {
 
 export interface StoredItem {
   code: string;
-  /** Old paths left out because another item already answers them. */
   clashes: string[];
-  /** Set when the post was imported but could not be put in the peer's folder. */
   folderProblem?: string;
 }
 
-/** Each old address once (a Zipline vanity equal to its code, a route configured twice). */
 function distinct(paths: readonly OldPath[]): OldPath[] {
   const seen = new Set<string>();
   return paths.filter((p) => {
@@ -87,7 +75,6 @@ function distinct(paths: readonly OldPath[]): OldPath[] {
   });
 }
 
-/** One peer file → one post of `uploader`'s account, with its old addresses. */
 export async function storeFile(
   source: string,
   uploader: Uploader,
@@ -130,7 +117,6 @@ export async function storeFile(
   return { code, clashes };
 }
 
-/** The file through the upload pipeline, as an upload of its owner would go. */
 async function uploadOne(uploader: Uploader, file: SourceFile & { file: PeerFile; size: number }, privacy: Privacy) {
   const outcome = await withTempDir(async (tmpDir) => {
     // A copy, as a request's part would be: the pipeline may move or delete what it is given.
@@ -158,14 +144,12 @@ async function uploadOne(uploader: Uploader, file: SourceFile & { file: PeerFile
 const codeTaken = async (code: string): Promise<boolean> =>
   (await db().post.findUnique({ where: { code }, select: { id: true } })) !== null;
 
-/** The peer's folder as one of the user's (found by name, made when missing; public when the peer's was). */
 async function folderFor(userId: string, folder: NonNullable<SourceFile["folder"]>): Promise<string> {
   const id = await folderForUpload(userId, folder.name);
   if (folder.public) await db().folder.update({ where: { id }, data: { privacy: "public" } });
   return id;
 }
 
-/** One peer short link → a short link of `userId`, its code kept when free and valid, its clicks carried. */
 export async function storeLink(source: string, userId: string, link: SourceLink): Promise<StoredItem> {
   if (link.passwordProtected) throw new DomainError("invalid_request", "password-protected link: the peer's hash cannot be checked here");
   const claimedAt = await claim(source, link.key, userId);
@@ -195,7 +179,6 @@ export async function storeLink(source: string, userId: string, link: SourceLink
   return { code: created.code, clashes: oldPaths.filter((p) => taken.has(`${p.host}${p.path}`)).map((p) => `${p.host}${p.path}`) };
 }
 
-/** The link with the peer's code when it is free and valid here, else a new code (the old path's redirect covers it). */
 async function newLink(userId: string, link: SourceLink): Promise<{ id: string; code: string }> {
   const wanted = link.codeHint && LINK_CODE_PATTERN.test(link.codeHint) ? link.codeHint : undefined;
   try {
@@ -206,7 +189,6 @@ async function newLink(userId: string, link: SourceLink): Promise<{ id: string; 
   }
 }
 
-/** Records the old hosts, so the server answers their requests from the redirect table. */
 export async function recordHosts(source: string, hosts: readonly string[]): Promise<void> {
   for (const host of hosts) {
     try {
@@ -217,7 +199,6 @@ export async function recordHosts(source: string, hosts: readonly string[]): Pro
   }
 }
 
-/** An account the import made earlier for this peer user (`--map-users auto`), if any. */
 export async function importedAccount(source: string, userKey: string): Promise<string | null> {
   const row = await db().importedItem.findUnique({ where: { source_key: { source, key: userKey } }, select: { userId: true } });
   return row?.userId ?? null;

@@ -1,12 +1,6 @@
 /**
- * XBackBone (github.com/SergiX44/XBackBone) 3.x, on SQLite (the database file) or MySQL (a
- * `mysqldump` of it), read from its published schema (`resources/schemas/{sqlite,mysql}/*.1-7.sql`;
- * docs/migrate.md, "XBackBone"): `users`
- * (`user_code`, bcrypt passwords from PHP's password_hash), `uploads` (`code`, `filename`,
- * `storage_path` under the storage folder, `published`, `timestamp`). An upload's links are
- * `/{user_code}/{code}.{ext}` (what ShareX was given) and `/{user_code}/{code}` (its page),
- * `/{user_code}/{code}/raw[.{ext}]` and `/{user_code}/{code}/download` (the file). An
- * unpublished upload is imported private.
+ * XBackBone 3.x on SQLite or a `mysqldump`, read from its published schema (docs/migrate.md,
+ * "XBackBone"). An unpublished upload is imported private.
  */
 import { open } from "node:fs/promises";
 import { DomainError } from "@/lib/errors";
@@ -16,16 +10,13 @@ import { passwordScheme } from "./pg-source";
 import type { ImportSource, OldPath, SourceFile, SourceLink, SourceUser } from "./source";
 import { type Row, SqliteSource, sqliteDate } from "./sqlite-source";
 
-/** The two tables as rows, whichever store they come from. */
 interface Tables {
   kind: string;
   users(): AsyncIterable<Row>;
-  /** Uploads with their owner's `user_code`. */
   uploads(): AsyncIterable<Row>;
   close(): void;
 }
 
-/** Whether the file is a mysqldump (text starting with SQL) rather than an SQLite database. */
 async function isDump(path: string): Promise<boolean> {
   const handle = await open(path, "r").catch(() => null);
   if (!handle) throw new DomainError("invalid_request", `--from ${path} cannot be read.`);

@@ -1,19 +1,4 @@
-/**
- * Zipline (github.com/diced/zipline) on PostgreSQL, read from its Prisma tables
- * (docs/migrate.md, "Zipline"):
- *
- * - v4 (4.0 onwards; the tables of its 2024-12-28 `init` migration): `User`, `File` (text
- *   ids, `type`, `deletesAt`), `Folder` (`public`), `Url` (`code`, `vanity`), and the
- *   `Zipline` settings row for the files and URLs routes (`filesRoute`, `urlsRoute`).
- * - v3 (3.7, after the January 2023 renames: `Image` → `File`, `file` → `name`): integer ids,
- *   `mimetype`, `expiresAt`; routes `/u` and `/go`.
- *
- * Files are read from the local datasource directory (`--uploads`), where Zipline keeps each
- * under its `name`, or from its S3 datasource's bucket (`--bucket s3://BUCKET[/SUBDIRECTORY]`:
- * v4 keys each under `DATASOURCE_S3_SUBDIRECTORY/` + `name`, v3 under `name`). Old paths: the files route (the raw bytes, as Zipline serves them
- * without an embed), `/raw/{name}` (v4) or `/r/{name}` (v3), `/view/{name}` (v4's viewer
- * page), and the URLs route with the code and the vanity name.
- */
+/** Zipline v3 and v4 on PostgreSQL, read from its Prisma tables (docs/migrate.md, "Zipline"). */
 import { DomainError } from "@/lib/errors";
 import type { PeerStore } from "./peer-files";
 import { PgSource, passwordScheme, type Row } from "./pg-source";
@@ -26,17 +11,14 @@ const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(
 const date = (v: unknown): Date | null => (v instanceof Date ? v : v ? new Date(String(v)) : null);
 const route = (r: unknown, fallback: string): string => `/${String(r ?? fallback).replace(/^\/+|\/+$/g, "")}`;
 
-/** A file's short name without its extension: kept as the post's code when free (`aBc123.png` → `aBc123`). */
 const stem = (name: string): string => name.replace(/\.[^.]*$/, "");
 
 interface ZiplineLayout {
   version: Version;
-  /** Zipline's configurable routes (v4 keeps them in its settings row): `/u`, `/go` by default. */
   filesRoute: string;
   urlsRoute: string;
 }
 
-/** Which Zipline wrote the database, and the routes its old links used. */
 async function detectLayout(db: PgSource): Promise<ZiplineLayout> {
   const file = await db.columns("File");
   let version: Version;
@@ -51,7 +33,6 @@ async function detectLayout(db: PgSource): Promise<ZiplineLayout> {
   return { version, filesRoute, urlsRoute };
 }
 
-/** A Zipline row as the import's file and link. */
 function rowMappers({ version, filesRoute, urlsRoute }: ZiplineLayout, options: { store: PeerStore; hosts: string[] }) {
   const at = (path: string, target: OldPath["target"]): OldPath[] => options.hosts.map((h) => ({ host: h, path, target }));
   const toFile = (row: Row): SourceFile => {

@@ -1,11 +1,6 @@
 /**
- * Short links (docs/short-links.md): a user's named redirects, `/s/{code}` → `url`.
- *
- * A link is gone (the redirect answers 404) past `expiresAt`, once `clickCount` reached
- * `maxClicks`, once deleted, and while its owner is suspended. A link with a click limit
- * spends one click per redirect in one conditional UPDATE (`clickCount < maxClicks`), so
- * concurrent clicks can never pass the limit; a link without one counts at most 3 clicks
- * per IP per hour, as views are counted (lib/social/views.ts).
+ * Short links (docs/short-links.md). A click limit is spent by one conditional UPDATE, so
+ * concurrent clicks never pass it; unlimited links count at most 3 clicks per IP per hour.
  */
 import { randomInt } from "node:crypto";
 import { env } from "@/lib/config/env";
@@ -30,7 +25,6 @@ export interface LinkRecord {
 
 /** A target at most this long: browsers and chat clients handle it, and a row stays small. */
 export const LINK_URL_MAX_LENGTH = 2048;
-/** A custom code: 3 to 32 letters, digits, `_` or `-` (case matters). */
 export const LINK_CODE_PATTERN = /^[A-Za-z0-9_-]{3,32}$/;
 export const MAX_CLICKS_LIMIT = 1_000_000_000;
 /** Generated codes: 7 characters of [A-Za-z0-9], about 41.7 bits (links are meant to be shared). */
@@ -46,14 +40,9 @@ function newLinkCode(): string {
   return code;
 }
 
-/** The short URL of a code: `SHORT_URL/{code}` (default `PUBLIC_URL/s/{code}`). */
 export const shortUrlOf = (code: string): string => `${env().shortUrl}/${code}`;
 
-/**
- * Whether a target leads to a short link of this instance: `/s/` on any host name it answers
- * (lib/domains/own-hosts.ts: the server answers `/s/{code}` on every name), and SHORT_URL's path on
- * SHORT_URL's host (a proxy there maps it onto `/s/`; at the root, every path).
- */
+/** Whether a target leads to a short link of this instance: `/s/` on any name it answers, or SHORT_URL's path. */
 function leadsToShortLink(url: URL, ownHost: (hostname: string) => boolean): boolean {
   const path = `${routedPath(url.pathname)}/`;
   const short = new URL(env().shortUrl);
@@ -62,7 +51,6 @@ function leadsToShortLink(url: URL, ownHost: (hostname: string) => boolean): boo
   return path.startsWith("/s/") && ownHost(url.hostname);
 }
 
-/** A path as the router would read it: percent-decoded where possible, `//` folded, any case. */
 function routedPath(pathname: string): string {
   let path = pathname;
   try {
@@ -74,11 +62,8 @@ function routedPath(pathname: string): string {
 }
 
 /**
- * The target as stored: trimmed, `http:` or `https:` only, at most LINK_URL_MAX_LENGTH
- * characters, no user-info part (`https://example.com@evil.example/` is the classic disguise
- * of where a link goes), and never one of this service's own short links on any host name it
- * answers (a link to a link could loop forever, or hide where a link goes). The proven link
- * domains are checked by `createLink` (a database read).
+ * The target as stored: http(s), no user-info (`https://example.com@evil.example/`, the classic
+ * disguise), never one of our own short links on any host (a loop, or a hidden target).
  */
 export function checkTarget(input: string): string {
   const url = parseTarget(input);
@@ -104,7 +89,6 @@ function parseTarget(input: string): URL {
   return url;
 }
 
-/** checkTarget, and the proven link domains (served by this instance too). */
 async function checkTargetFully(input: string): Promise<string> {
   const href = checkTarget(input);
   const url = new URL(href);
@@ -113,7 +97,7 @@ async function checkTargetFully(input: string): Promise<string> {
   return href;
 }
 
-/** At redirect time: whether a stored target leads back here now (the configuration may have changed since). */
+/** At redirect time: the configuration may have changed since the link was stored. */
 export async function leadsBack(target: string): Promise<boolean> {
   try {
     await checkTargetFully(target);
@@ -149,7 +133,6 @@ export async function createLink(userId: string, input: NewLink): Promise<LinkRe
   }
 }
 
-/** GET /links: the caller's links, newest first, expired and used-up ones included (they show as such). */
 export async function listLinks(userId: string, limit: number, after?: Position): Promise<Page<LinkRecord>> {
   return keysetPage(
     limit,
@@ -163,14 +146,14 @@ export async function listLinks(userId: string, limit: number, after?: Position)
   );
 }
 
-/** The caller's link; 404 when it is not theirs (the same as when it does not exist). */
+/** 404 when not theirs (the same as missing). */
 export async function getLink(userId: string, code: string): Promise<LinkRecord> {
   const link = await db().shortLink.findFirst({ where: { code, userId } });
   if (!link) throw linkNotFound();
   return link;
 }
 
-/** Deletes the caller's link; 404 when it is not theirs (the same as when it does not exist). */
+/** 404 when not theirs (the same as missing). */
 export async function deleteLink(userId: string, code: string): Promise<void> {
   const { count } = await db().shortLink.deleteMany({ where: { code, userId } });
   if (!count) throw linkNotFound();
@@ -182,27 +165,18 @@ export const isLinkLive = (link: Pick<LinkRecord, "expiresAt" | "maxClicks" | "c
 const clickKey = (linkId: string, ip: string) => `clicks:${linkId}:${ip}`;
 
 /**
- * The loop guard of the redirect (issue 39 §4): a chain that comes back (through another
- * shortener, or a name in DNS that points here) brings the same client to the same code again
- * within seconds; past LOOP_VISITS in LOOP_WINDOW_SECONDS the redirect stops. A person clicking
- * a link a few times stays far below it; a browser following a loop reaches it at once.
+ * The redirect's loop guard (issue 39 §4): a chain coming back brings the same client to the same
+ * code within seconds; past LOOP_VISITS in LOOP_WINDOW_SECONDS it stops. A person stays far below.
  */
 export const LOOP_VISITS = 5;
 export const LOOP_WINDOW_SECONDS = 10;
 
-/** Counts this visit; true when the same client came back to `code` too often to be a person. */
 export async function comesBack(code: string, ip: string): Promise<boolean> {
   const visits = await counterStore().increment(`link-loop:${code}:${ip}`, LOOP_WINDOW_SECONDS);
   return visits > LOOP_VISITS;
 }
 
-/**
- * One visit of `/s/{code}`: the target to redirect to, or null (404) when the link does
- * not exist, has expired, is used up, or its owner is suspended. A limited link's click is
- * spent here atomically: of N concurrent visits to a link with one click left, exactly one
- * gets the target. Each counted click is also a visit of the day from the referring host
- * (`host`, "" for none; lib/links/visits.ts), so the visits add up to the clicks.
- */
+/** One visit of `/s/{code}`: null (404) when gone. Of N concurrent visits to a link with one click left, exactly one gets the target. */
 export async function followLink(code: string, ip: string, now: Date = new Date(), host = ""): Promise<string | null> {
   const link = await db().shortLink.findUnique({ where: { code }, include: { user: { select: { suspended: true } } } });
   if (!link || link.user.suspended || !isLinkLive(link, now.getTime())) return null;
@@ -228,7 +202,6 @@ export async function followLink(code: string, ip: string, now: Date = new Date(
   return link.url;
 }
 
-/** Admin console: every user's links, newest first. */
 export async function listAllLinks(limit: number, after?: Position): Promise<Page<LinkRecord & { username: string }>> {
   const page = await keysetPage(
     limit,
@@ -244,7 +217,6 @@ export async function listAllLinks(limit: number, after?: Position): Promise<Pag
   return { ...page, items: page.items.map(({ user, ...l }) => ({ ...l, username: user.displayUsername })) };
 }
 
-/** Admin console: deletes any link. */
 export async function removeLink(code: string): Promise<LinkRecord> {
   const link = await db().shortLink.findUnique({ where: { code } });
   if (!link) throw linkNotFound();

@@ -1,9 +1,4 @@
-/**
- * QR codes of a post's share page or a short link (docs/qr-and-visits.md), drawn on the
- * server by the `qrcode` package (as the two-factor set-up's is, lib/auth/factors/qr.ts):
- * SVG (scales to any print size) or PNG of a chosen width. Error correction M, a quiet zone
- * of 4 modules (what the standard asks for print), black on white whatever the theme.
- */
+/** QR codes of a share page or short link (docs/qr-and-visits.md): quiet zone of 4 modules, black on white whatever the theme. */
 import QRCode from "qrcode";
 
 export const QR_FORMATS = ["svg", "png"] as const;

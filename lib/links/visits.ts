@@ -1,10 +1,6 @@
 /**
- * Visits of a short link per UTC day and referring host (docs/qr-and-visits.md). A visit is
- * recorded exactly when the redirect counts a click (lib/links/links.ts, `followLink`), so the
- * visits of a link add up to its `click_count` from the day this was added on. What is kept
- * is a count per (link, day, host) and nothing else: no address, no user agent, no full
- * referring URL (its path and query can name a person), so there is no personal data to
- * keep, export or delete.
+ * Short-link visits per UTC day and referring host (docs/qr-and-visits.md), recorded exactly when
+ * a click counts. Only the host is kept (a path can name a person): no personal data to keep.
  */
 import { sqltag as sql } from "@prisma/client/runtime/client";
 import { db } from "@/lib/db/client";
@@ -17,13 +13,9 @@ export const DEFAULT_VISIT_RANGE: VisitRange = "30d";
 const RANGE_DAYS: Readonly<Record<VisitRange, number>> = { "7d": 7, "30d": 30, "90d": 90, "365d": 365 };
 /** Referring hosts listed, most visits first: a chart, not an export. */
 export const TOP_REFERRERS = 20;
-/** The longest host name DNS allows. */
 const HOST_MAX_LENGTH = 253;
 
-/**
- * The host of a `Referer` header, lower-case without a port, or "" when there is none or it is
- * not an http(s) URL (a visit from an app, a typed address, a QR code scanned by a camera).
- */
+/** The `Referer`'s host, or "" (an app, a typed address, a scanned QR code). */
 export function referringHost(referer: string | null): string {
   if (!referer) return "";
   try {
@@ -36,12 +28,7 @@ export function referringHost(referer: string | null): string {
   }
 }
 
-/**
- * Counts one visit of the link today from `host` ("" for none): one upsert, safe under
- * concurrency on both databases. A link deleted meanwhile gets no row (the SELECT finds
- * nothing), and one deleted between that SELECT and the insert is no error: the visit
- * still went where the link pointed a moment ago.
- */
+/** One upsert; a link deleted meanwhile gets no row, and no error. */
 export async function recordVisit(linkId: string, host: string, now: Date = new Date()): Promise<void> {
   try {
     await db().$executeRaw(
@@ -57,17 +44,15 @@ export async function recordVisit(linkId: string, host: string, now: Date = new 
 export interface LinkVisits {
   code: string;
   range: VisitRange;
-  /** First and last day of the range (UTC dates), inclusive; `to` is today. */
   from: string;
   to: string;
   total: number;
-  /** Every day from `from` to `to`, oldest first, days without visits as 0. */
   days: { day: string; visits: number }[];
   /** Up to TOP_REFERRERS hosts, most visits first (ties by name); "" is "no referrer". */
   hosts: { host: string; visits: number }[];
 }
 
-/** The visits of the caller's link over the range; 404 when the link is not theirs (the same as missing). */
+/** 404 when the link is not theirs (the same as missing). */
 export async function linkVisits(userId: string, code: string, range: VisitRange, now: Date = new Date()): Promise<LinkVisits> {
   const link = await db().shortLink.findFirst({ where: { code, userId }, select: { id: true } });
   if (!link) throw new DomainError("not_found", "No such link.");

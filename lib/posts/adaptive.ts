@@ -1,10 +1,6 @@
 /**
- * Which posts are on priority (adaptive) delivery (docs/priority-delivery.md, "The post's
- * priority"): `priority` is "true when the post's video is on priority (adaptive)
- * delivery". A video the upload puts on it is on it from the upload on, while
- * its stream is queued or being built, not only once the stream is ready; the file's
- * `stream_state` says how far it is. A stream that failed puts the file back on standard
- * delivery.
+ * Which posts are on priority delivery (docs/priority-delivery.md, "The post's priority"): from
+ * the upload on, while the stream is built, not only once ready; a failed stream goes back to standard.
  */
 export const ADAPTIVE_STREAM_STATES: readonly string[] = ["queued", "processing", "ready"];
 

@@ -1,10 +1,6 @@
 /**
- * One action on many posts (docs/bulk-actions.md): delete them, or set their privacy.
- * Each post is its own unit: it goes through exactly the rules of the one-post change
- * (deletePost, updatePost: ownership, moderation, team posts stay private, restricted
- * posts stay unlisted) in its own transaction, and fails alone. Posts are handled one
- * after another, in the request's order, so a batch costs the database what the same
- * requests one by one would, never more at once.
+ * One action on many posts (docs/bulk-actions.md): each post goes through the one-post rules in
+ * its own transaction and fails alone, one after another, so a batch never costs more at once.
  */
 import { DomainError, isDomainError } from "@/lib/errors";
 import type { Privacy } from "./privacy";
@@ -18,12 +14,7 @@ export const BATCH_MAX_ITEMS = 100;
 
 export const BATCH_ACTIONS = ["delete", "privacy", "folder_add", "folder_remove", "tag_add", "tag_remove", "favorite"] as const;
 
-/**
- * `folder_add`/`folder_remove` carry the folder verb to run on each post, for a folder the
- * caller owns, checked before the batch runs (docs/folders.md). Folders are built on posts
- * (lib/folders/folders.ts reads post records), so posts hand the folder step to the caller
- * rather than import it.
- */
+/** Folders are built on posts, so posts hand the folder step to the caller rather than import it (docs/folders.md). */
 export type BatchAction =
   | { action: "delete" }
   | { action: "privacy"; privacy: Privacy }
@@ -36,7 +27,6 @@ export type BatchAction =
 type FolderStep = (code: string, viewer: Viewer) => Promise<void>;
 
 export interface BatchDone {
-  /** Position of the code in the request. */
   index: number;
   code: string;
   /** `privacy` action: the post's privacy afterwards (team posts stay private, restricted ones unlisted). */

@@ -1,8 +1,6 @@
 /**
- * Share codes: 10 characters of [A-Za-z0-9] from crypto randomness, about 59.5 bits. Short
- * enough to type, far too many to enumerate: at a million guesses a second, finding one
- * given private post takes on the order of ten thousand years. No `-`/`_`, so a code
- * never ends a sentence oddly when pasted into chat.
+ * Share codes: 10 random characters of [A-Za-z0-9], about 59.5 bits: at a million guesses a
+ * second, ten thousand years to find a given private post. No `-`/`_`, so a pasted code ends cleanly.
  */
 import { randomInt } from "node:crypto";
 

@@ -1,21 +1,8 @@
 /**
- * A short-lived cache of what /cdn needs to know about a file (storage key, type, whether
- * the URL must be signed, moderation). A shared link in a busy chat is fetched thousands
- * of times a minute; without this every fetch is a database query, which profiling showed
- * to be the largest single cost of serving a small file.
- *
- * Correctness: every change in this process to what an entry holds (privacy, moderation,
- * restriction, deleting or adding files) forgets the post's entries at once
- * (forgetDeliverable). Changes made elsewhere — the admin CLI, another instance — are seen
- * at once too: an entry counts only while the database's change number (docs/caching.md)
- * is the one it was filled at, so a post moderated from the command line stops being
- * served by the next request. Entries also expire after TTL_MS, a bound for changes no
- * signal reports. Only found files are cached: a file that appears is served at once.
- *
- * The entries are one per process, on globalThis, like the change number (docs/caching.md):
- * the production server holds two copies of this code (the custom server's bundle, which
- * serves /cdn, and Next's, where the console's server actions moderate and delete posts),
- * and a forget in either must reach the entries /cdn reads.
+ * A short-lived cache of what /cdn needs to know about a file: the per-fetch query was the largest
+ * single cost of a small file. Entries count only at the change number they were filled at
+ * (docs/caching.md). On globalThis because the production server holds two copies of this code
+ * (the custom server's and Next's) and a forget in either must reach the entries /cdn reads.
  */
 import { changeVersion } from "@/lib/db/client";
 
@@ -24,19 +11,16 @@ export interface CachedDeliverable<T> {
   value: T;
 }
 
-/** The most an entry lives, whatever the change number says (hand edits of the database). */
 export const DELIVERY_CACHE_TTL_MS = 1000;
 const MAX_POSTS = 5000;
 
 interface Entry {
   expires: number;
-  /** The change number the entry was filled at. */
   version: number;
   postId: string;
   files: Map<string, unknown>;
 }
 
-/** A load in progress, shared by every request for the same file that arrives meanwhile. */
 interface Flight {
   version: number;
   generation: number;
@@ -46,7 +30,6 @@ interface Flight {
 interface DeliveryCacheState {
   byCode: Map<string, Entry>;
   codeOfPost: Map<string, string>;
-  /** By code and file name. */
   flights: Map<string, Flight>;
   /** Bumped by every forget: a load that overlapped a change must not store what it read. */
   generation: number;
@@ -68,11 +51,9 @@ export async function cachedDeliverable<T>(
   const version = changeVersion();
   const entry = byCode.get(code);
   if (entry && current(entry, now, version) && entry.files.has(name)) return entry.files.get(name) as T;
-  // One load per file at a time: when an entry lapses under load, the requests that find
-  // it gone wait for one query instead of each making their own (on PostgreSQL fifty of
-  // them queued for the pool every second, the p99 of a busy file; docs/performance.md,
-  // "One look-up per lapsed file"). Only a load started at this very change number and
-  // generation is joined: one that overlapped a change answers its own callers only.
+  // One load per file at a time: lapsed entries under load queued fifty PostgreSQL queries a
+  // second (docs/performance.md, "One look-up per lapsed file"). Only a load at this very change
+  // number and generation is joined.
   const key = `${code}/${name}`;
   const flying = flights.get(key);
   if (flying && flying.version === version && flying.generation === state.generation) return flying.promise as Promise<T | null>;
@@ -107,10 +88,7 @@ async function fill<T>(
   return loaded.value;
 }
 
-/**
- * The cached value when there is a fresh one, without a promise: the read path's hit
- * costs no await (lib/server/cdn-lane.ts). Undefined means "not cached; load it".
- */
+/** The fresh cached value without a promise (cdn-lane.ts); undefined means load it. */
 export function peekDeliverable<T>(code: string, name: string): T | undefined {
   const entry = byCode.get(code);
   if (!entry || !current(entry, Date.now(), changeVersion())) return undefined;
@@ -132,10 +110,8 @@ export function forgetDeliverable(post: { code?: string; postId?: string }): voi
 }
 
 /**
- * The stale window (docs/faults.md): the last decision about each public file, kept by
- * code and name with its time, for serving while the database is away. Only files anyone
- * may fetch without a signature are kept; a load that finds the file changed replaces or
- * drops its entry, and a change made in this process drops the post's.
+ * The stale window (docs/faults.md): the last decision about each public file, for serving while
+ * the database is away. Only files anyone may fetch unsigned are kept.
  */
 interface Decided {
   at: number;
@@ -145,7 +121,6 @@ const MAX_DECIDED_POSTS = 10_000;
 const decisions = globalThis as unknown as { __mediahostDecided?: Map<string, Map<string, Decided>> };
 const decided = (decisions.__mediahostDecided ??= new Map());
 
-/** Notes a loaded file's decision: kept when `open` (public), dropped otherwise. */
 export function noteDecided(code: string, name: string, value: unknown, open: boolean): void {
   let files = decided.get(code);
   if (!open) {
@@ -160,7 +135,6 @@ export function noteDecided(code: string, name: string, value: unknown, open: bo
   files.set(name, { at: Date.now(), value });
 }
 
-/** The last decision about a public file when it is at most `maxAgeMs` old. */
 export function lastDecided<T>(code: string, name: string, maxAgeMs: number): T | undefined {
   const entry = decided.get(code)?.get(name);
   return entry && Date.now() - entry.at <= maxAgeMs ? (entry.value as T) : undefined;

@@ -17,7 +17,6 @@ export interface PostChanges {
   title?: string | null;
   description?: string | null;
   privacy?: Privacy;
-  /** Usernames; replaces the list. */
   access?: string[];
   /** docs/expiry.md: null removes the expiry / the view limit; undefined leaves it. */
   expiresAt?: Date | null;
@@ -27,22 +26,13 @@ export interface PostChanges {
   tagIds?: string[];
 }
 
-/**
- * Applies the changes the post's rules allow: team posts stay private; a restricted
- * post asked to become public becomes unlisted; a flagged title or description
- * quarantines the post. Returns the privacy the post has afterwards (which the rules may
- * keep from changing): what a batch needs.
- */
+/** Applies what the post's rules allow (team posts stay private, restricted ones unlisted); returns the privacy afterwards. */
 export async function updatePost(code: string, viewer: Viewer, changes: PostChanges): Promise<{ privacy: Privacy }> {
   const { privacy } = await applyChanges(code, viewer, changes, {});
   return { privacy: privacy as Privacy };
 }
 
-/**
- * updatePost for PATCH /posts/{code}: the post as its owner sees it afterwards, with the
- * changer's like, read back by the update itself (the post is read once before the change,
- * once with it).
- */
+/** updatePost for PATCH /posts/{code}: the post as its owner sees it, read back by the update itself. */
 export async function editPost(code: string, viewer: Viewer, changes: PostChanges): Promise<OpenedPost> {
   const likes = viewer.userId ? { where: { userId: viewer.userId }, select: { userId: true } } : false;
   const { likes: like, ...post } = await applyChanges(code, viewer, changes, { ...postInclude, likes });
@@ -50,7 +40,6 @@ export async function editPost(code: string, viewer: Viewer, changes: PostChange
   return { kind: "post", post, owner: true, liked: (like?.length ?? 0) > 0 };
 }
 
-/** The rules above, then one transaction; `back` is what the post's update reads back with it. */
 async function applyChanges<I extends Prisma.PostInclude>(
   code: string,
   viewer: Viewer,
@@ -110,10 +99,7 @@ async function applyChanges<I extends Prisma.PostInclude>(
   return updated;
 }
 
-/**
- * Tags and the favourite mark are the account's own (docs/tags.md): a team post has none
- * (403), and the tags must be the changer's. The tag ids to set, or undefined to keep them.
- */
+/** Tags and favourites are the account's own (docs/tags.md): a team post has none (403). */
 async function ownTagsFor(post: { teamId: string | null }, viewer: Viewer, changes: PostChanges): Promise<string[] | undefined> {
   if (changes.favorite === undefined && changes.tagIds === undefined) return undefined;
   if (post.teamId || !viewer.userId) throw new DomainError("forbidden", "Team posts have no tags or favourites.");

@@ -1,9 +1,7 @@
 /**
- * Removing a post's rows and stored objects, for a delete someone asked for (remove.ts) and
- * for expiry (expiry.ts) alike. Rows go first, in one transaction (a reader never sees a
- * post whose files are gone); then the stored bytes. A storage failure after the commit is
- * logged, never undone: the object is unreachable either way. Account deletion takes the
- * other order (erasePostFilesFirst).
+ * Removing a post's rows and stored objects, for deletes and expiry alike. Rows first, in one
+ * transaction, so a reader never sees a post whose files are gone; a storage failure after the
+ * commit is logged, never undone.
  */
 import { db } from "@/lib/db/client";
 import { renditionKeys } from "@/lib/renditions";
@@ -12,7 +10,6 @@ import { forgetDeliverable } from "./delivery-cache";
 import { emitPostEvent } from "./events";
 import type { PostRecord } from "./record";
 
-/** The file, its still frame and its renditions (made or not: deleting a missing key is a no-op). */
 export function storedKeys(files: PostRecord["files"]): string[] {
   return files.flatMap((f) => [f.storageKey, ...(f.thumbnailKey ? [f.thumbnailKey] : []), ...renditionKeys(f.storageKey)]);
 }
@@ -24,10 +21,6 @@ export async function removeObjects(keys: string[], prefixes: string[]): Promise
 
 const streamPrefixes = (files: PostRecord["files"]): string[] => files.flatMap((f) => (f.streamKey ? [f.streamKey] : []));
 
-/**
- * Deletes the post's rows in one transaction: the owner's count moves only for the call that
- * deleted the row. True when this call deleted it.
- */
 async function removePostRows(post: PostRecord): Promise<boolean> {
   const deleted = await db().$transaction(async (tx) => {
     // deleteMany, not delete: when two calls delete the same post at once, the second
@@ -43,11 +36,7 @@ async function removePostRows(post: PostRecord): Promise<boolean> {
   return deleted;
 }
 
-/**
- * Deletes the post's rows, then its stored files. Safe to call twice at once (an expiry
- * noticed by two reads, or by a read and the sweep): only the call that deleted the row
- * touches the counters and storage. False when the post was already gone.
- */
+/** Rows, then stored files. Safe to call twice at once: only the call that deleted the row touches counters and storage. */
 export async function removePostRecord(post: PostRecord): Promise<boolean> {
   if (!(await removePostRows(post))) return false;
   await removeObjects(storedKeys(post.files), streamPrefixes(post.files));
@@ -55,11 +44,8 @@ export async function removePostRecord(post: PostRecord): Promise<boolean> {
 }
 
 /**
- * The other order, for account deletion (docs/account-deletion.md), whose journal is the
- * user row marked as deleting: the stored files first, then the rows. A storage failure
- * throws and leaves the rows for the next attempt; a crash in between leaves rows whose
- * files are gone, which the recovery sweep erases again (deleting a missing object is a
- * no-op). Either way no object outlives the last row that names it.
+ * The other order, for account deletion (docs/account-deletion.md): files first, then rows; a
+ * crash in between leaves rows the recovery sweep erases again. No object outlives its last row.
  */
 export async function erasePostFilesFirst(post: PostRecord): Promise<void> {
   await Promise.all([

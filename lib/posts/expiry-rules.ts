@@ -1,20 +1,14 @@
-/**
- * The rules of expiry and view limits (docs/expiry.md), without I/O: whether a post has
- * expired, and the parsers of the upload headers and PATCH fields. lib/posts/expiry.ts
- * deletes what these rules call expired.
- */
+/** The rules of expiry and view limits (docs/expiry.md), without I/O. */
 import { env } from "@/lib/config/env";
 import type { Prisma } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
 
-/** What the expiry rules read from a post. */
 export interface ExpiringPost {
   expiresAt: Date | null;
   maxViews: number | null;
   viewCount: number;
 }
 
-/** The limits settable on upload and in PATCH /posts/{code} (null clears, undefined keeps). */
 export interface ExpirySettings {
   expiresAt?: Date | null;
   maxViews?: number | null;
@@ -33,18 +27,12 @@ export function lastViewGraceMs(): number {
 export const isExpired = (post: Pick<ExpiringPost, "expiresAt">, now: number = Date.now()): boolean =>
   post.expiresAt !== null && post.expiresAt.getTime() <= now;
 
-/** Every view the limit allows was counted: later views are refused. */
 export const viewsUsedUp = (post: ExpiringPost): boolean => post.maxViews !== null && post.viewCount >= post.maxViews;
 
-/**
- * A post whose files are handed out one viewer at a time: a view limit (each view is
- * counted when the URLs are issued) or a share-page password. Its /cdn URLs are signed,
- * as a private post's, so an unsigned link spends no view and skips no password.
- */
+/** Handed out one viewer at a time (a view limit or a password): its URLs are signed, so an unsigned link spends no view. */
 export const isGated = (post: { maxViews: number | null; passwordHash: string | null }): boolean =>
   post.maxViews !== null || post.passwordHash !== null;
 
-/** A condition for lists: posts that have not expired at `now`. */
 export const notExpiredWhere = (now: Date = new Date()): Prisma.PostWhereInput => ({
   OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
 });
@@ -54,10 +42,7 @@ const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 8
 /** ISO 8601 with a date and time and an explicit zone (`Z` or `+hh:mm`); no local times. */
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 
-/**
- * `expires-at` / `expires_at`: an ISO 8601 instant with a zone, or a duration from now
- * (`30s`, `15m`, `1h`, `7d`, `2w`). Must lie in the future and at most ten years ahead.
- */
+/** An ISO 8601 instant with a zone, or a duration (`30s`...`2w`); future, at most ten years ahead. */
 export function parseExpiry(raw: string, field: string, now: number = Date.now()): Date {
   const v = raw.trim();
   const duration = DURATION.exec(v.toLowerCase());
@@ -71,7 +56,6 @@ export function parseExpiry(raw: string, field: string, now: number = Date.now()
   return new Date(at);
 }
 
-/** `max-views` / `max_views`: a positive integer. */
 export function parseMaxViews(raw: string, field: string): number {
   const v = raw.trim();
   const n = /^\d{1,10}$/.test(v) ? Number(v) : NaN;

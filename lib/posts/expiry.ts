@@ -1,22 +1,10 @@
-/**
- * Expiry and view limits (docs/expiry.md). A post may carry `expiresAt` (a time) and
- * `maxViews` (a number of views). Past `expiresAt` the post is gone: every read answers
- * 404, /cdn refuses its files, and the post is deleted (rows, then stored files) by the
- * same function as a delete, at once when a read notices it and otherwise by the sweep.
- *
- * A view limit is spent by people's views (lib/posts/views.ts, countLimitedView): the
- * Nth view is served and moves `expiresAt` to at most VIEW_LIMIT_GRACE_SECONDS from then, so the
- * Nth viewer's page can still load its media; every later view is refused with 404.
- */
+/** Expiry and view limits (docs/expiry.md): an expired post is deleted when a read notices it, otherwise by the sweep. */
 import { db } from "@/lib/db/client";
 import { isExpired } from "./expiry-rules";
 import { removePostRecord } from "./erase";
 import { findPostByCode } from "./record";
 
-/**
- * Deletes the post behind `code` when it has expired (re-read from the database, so a
- * cached copy never deletes a post whose owner just extended it). True when it did.
- */
+/** Deletes the post behind `code` when expired, re-read from the database so a cached copy never deletes an extended post. */
 export async function expireIfDue(code: string, now: number = Date.now()): Promise<boolean> {
   const post = await findPostByCode(code);
   if (!post || !isExpired(post, now)) return false;
@@ -39,7 +27,6 @@ export interface ExpirySweep {
   removed: number;
 }
 
-/** Deletes every post whose time is up, oldest first, in batches (the periodic sweep). */
 export async function sweepExpiredPosts(now: Date = new Date(), batch = 100): Promise<ExpirySweep> {
   let removed = 0;
   for (;;) {

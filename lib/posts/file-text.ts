@@ -1,8 +1,4 @@
-/**
- * Text read from images (docs/ocr.md): one FileText row per image once it was read, and its
- * words in SearchWord (source: the file's id), normalised like the title's (words.ts), for
- * the owner's own search. Both cascade from the file and the post.
- */
+/** Text read from images (docs/ocr.md) and its words, for the owner's own search. */
 import type { Prisma } from "@/lib/db/client";
 import { db } from "@/lib/db/client";
 import { isForeignKeyViolation } from "@/lib/prisma-support";
@@ -22,10 +18,7 @@ export interface FileTextInput {
 /** Images whose text is read: what sharp decodes, except SVG (its text is already text). */
 export const readsText = (mimeType: string): boolean => mimeType.startsWith("image/") && mimeType !== "image/svg+xml";
 
-/**
- * Writes a file's text and words (replacing earlier ones). False when the file was deleted
- * meanwhile: nothing is written, and nothing is left behind.
- */
+/** Writes a file's text and words; false when the file was deleted meanwhile (nothing left behind). */
 export async function saveFileText(fileId: string, input: FileTextInput): Promise<boolean> {
   const file = await db().file.findUnique({
     where: { id: fileId },
@@ -52,16 +45,11 @@ export async function saveFileText(fileId: string, input: FileTextInput): Promis
   return true;
 }
 
-/**
- * One search word in the owner's own search: the start of a word of the title or
- * description, or of the text read from one of the post's images. SearchWord holds both,
- * so this is one probe per post, like the title search (PostWord).
- */
+/** One search word in the owner's own search: one probe per post, as SearchWord holds both title and image words. */
 export function ownSearchWord(word: string): Prisma.PostWhereInput {
   return { searchWords: { some: { word: { gte: word, lt: prefixUpperBound(word) } } } };
 }
 
-/** Image files with no text row yet, after `afterId` in id order: the backfill's next batch. */
 export async function filesWithoutText(afterId: string | null, take: number): Promise<{ id: string }[]> {
   return db().file.findMany({
     where: {

@@ -14,25 +14,17 @@ export interface DeliverableFile {
   name: string;
   /** media, text or file (docs/file-kinds.md): the /cdn headers follow it. */
   kind: string;
-  /**
-   * Private, draft or team post, or one whose files are handed out one viewer at a time
-   * (a view limit or a share-page password, isGated): the URL must carry a valid signature.
-   */
+  /** The URL must carry a valid signature (private, draft, team or gated post). */
   signed: boolean;
   moderated: boolean;
   /** Epoch ms past which the post has expired (docs/expiry.md); checked on every hit, cached or not. */
   expiresAt: number | null;
 }
 
-/** True when the file's post has expired: /cdn answers 404, however the file was found. */
 export const deliverableExpired = (file: { expiresAt: number | null }, now: number = Date.now()): boolean =>
   file.expiresAt !== null && file.expiresAt <= now;
 
-/**
- * The file as the database has it. While the database is away, a public file whose
- * delivery was decided within DELIVERY_STALE_SECONDS is answered from that decision
- * (docs/faults.md, "The stale window"); anything else throws the 503 of the outage.
- */
+/** The file as the database has it; while it is away, a recent public decision (docs/faults.md, "The stale window"). */
 export async function findDeliverableFile(code: string, name: string): Promise<DeliverableFile | null> {
   // Known away: no wait for a connection that will not come (a frozen database costs a timeout each).
   if (isDown("database")) {
@@ -55,15 +47,11 @@ function staleDeliverableFile(code: string, name: string): DeliverableFile | und
   return file && !deliverableExpired(file) ? file : undefined;
 }
 
-/** The file when the delivery cache holds it (no await); undefined: use findDeliverableFile. */
 export function peekDeliverableFile(code: string, name: string): DeliverableFile | undefined {
   return peekDeliverable<DeliverableFile>(code, name);
 }
 
-/**
- * Until when (epoch seconds) a reply may be cached: the signature's expiry, capped by the
- * post's own; undefined for a public file that never expires (cached for a year).
- */
+/** Until when (epoch seconds) a reply may be cached; undefined for a public, never-expiring file. */
 export function cacheableUntil(file: { expiresAt: number | null }, signatureExpiry: number | undefined): number | undefined {
   const postExpiry = file.expiresAt === null ? undefined : Math.floor(file.expiresAt / 1000);
   if (signatureExpiry === undefined) return postExpiry;
@@ -115,14 +103,12 @@ async function loadDeliverableFile(code: string, name: string): Promise<CachedDe
 }
 
 export interface DeliverableStream {
-  /** Storage prefix of the renditions (`.../<fileId>.hls/`). */
   prefix: string;
   signed: boolean;
   moderated: boolean;
   expiresAt: number | null;
 }
 
-/** The HLS renditions of a file for /cdn/<code>/hls/<name>/...: only once they are ready. */
 export async function findDeliverableStream(code: string, name: string): Promise<DeliverableStream | null> {
   const file = await db().file.findFirst({
     where: { name, post: { code }, priority: true, streamState: "ready" },

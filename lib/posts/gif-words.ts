@@ -1,11 +1,7 @@
 /**
- * Keeps PostWord.publicGif (public post, first file a GIF) in step with its post, so the
- * GIF search reads word rows of candidate posts only. It is a superset of what GET /gifs
- * lists: moderation, restriction, drafts and suspensions change often enough and rarely
- * enough to be checked on Post and User instead, so a stale `true` only costs a wasted
- * candidate, never a wrong answer. A stale `false` would hide a post: call this in the
- * transaction of every write that rewrites a post's words or changes its privacy or first
- * file (lib/posts/edit.ts, lib/posts/remove.ts).
+ * Keeps PostWord.publicGif in step with its post: a superset of what GET /gifs lists, so a stale
+ * `true` costs a wasted candidate but a stale `false` would hide a post. Call it in the transaction
+ * of every write that changes a post's words, privacy or first file.
  */
 import type { Tx } from "@/lib/db/client";
 

@@ -42,13 +42,9 @@ export { DEFAULT_GALLERY_SORT, GALLERY_SORTS, type GallerySort } from "./gallery
 
 interface SortKey {
   field: "createdAt" | "totalSize" | "viewCount" | "sortName";
-  /** The direction without a `-`. */
   first: Direction;
-  /** The item's key as a cursor carries it. */
   of: (p: PostRecord) => number | string;
-  /** The cursor's key as the column compares it. */
   column: (key: number | string) => unknown;
-  /** Whether a cursor's key is one this order can compare. */
   accepts: (key: number | string) => boolean;
 }
 
@@ -82,7 +78,6 @@ const SORT_KEYS: Record<string, SortKey> = {
   },
 };
 
-/** How one order reads its rows: column, direction, and what a cursor's key is. */
 export function gallerySortKey(sort: GallerySort): SortKey & { direction: Direction } {
   const reversed = sort.startsWith("-");
   const key = SORT_KEYS[reversed ? sort.slice(1) : sort];
@@ -90,14 +85,9 @@ export function gallerySortKey(sort: GallerySort): SortKey & { direction: Direct
   return { ...key, direction: reversed ? flip : key.first };
 }
 
-/** Whether a cursor's key is one this order can compare (lib/http/cursor.ts asks). */
 export const gallerySortAccepts = (sort: GallerySort): ((key: number | string) => boolean) => gallerySortKey(sort).accepts;
 
-/**
- * Every search word must be the start of a word of the title or description; in the
- * owner's own search (`readText`), or of the text read from one of the post's images
- * (docs/ocr.md). Public searches never pass `readText`.
- */
+/** Every search word must start a word of the title or description, or in the owner's search (`readText`) of image text (docs/ocr.md). */
 export function wordFilters(search: string | undefined, maxWords = 6, readText = false): Prisma.PostWhereInput[] {
   return normaliseWords(search ?? "")
     .slice(0, maxWords)
@@ -124,11 +114,7 @@ function tabFilter(tab: GalleryTab | undefined): Prisma.PostWhereInput {
   }
 }
 
-/**
- * GET /posts: the caller's own (non-team) posts, newest first, or in `sort`'s order
- * (listOwnPostsSorted). `readText` false searches titles and descriptions only (bench:ocr's
- * baseline; the route always searches read text too).
- */
+/** GET /posts: the caller's own posts; `readText` false is bench:ocr's baseline. */
 export async function listOwnPosts(
   userId: string,
   filters: GalleryFilters,
@@ -140,11 +126,7 @@ export async function listOwnPosts(
   return { ...page, next: page.next && { t: page.next.key as number, id: page.next.id } };
 }
 
-/**
- * The caller's gallery in one of GALLERY_SORTS: (key, id) keyset paging in the order's
- * direction, ids breaking ties (docs/gallery-sort.md). The default order is the query
- * GET /posts always made: createdAt then id, both descending.
- */
+/** (key, id) keyset paging in the order's direction (docs/gallery-sort.md). */
 export async function listOwnPostsSorted(
   userId: string,
   filters: GalleryFilters,
@@ -172,7 +154,6 @@ export async function listOwnPostsSorted(
   );
 }
 
-/** The conditions for a post anyone may see in public lists. */
 export const publicPostWhere: Prisma.PostWhereInput = {
   privacy: "public",
   moderated: false,
@@ -180,19 +161,12 @@ export const publicPostWhere: Prisma.PostWhereInput = {
   teamId: null,
 };
 
-/**
- * What public lists (a user's posts, discover, GIFs) show to anyone: public posts that
- * have not expired, with no view limit (a listing would spend or reveal the views) and no
- * share-page password (docs/expiry.md, docs/share-passwords.md). Goes in an `AND` list.
- */
+/** Public posts anyone may see: not expired, no view limit (a listing would spend the views), no password. */
 export function listedPostWhere(now: Date = new Date()): Prisma.PostWhereInput {
   return { ...publicPostWhere, maxViews: null, passwordHash: null, AND: [notExpiredWhere(now)] };
 }
 
-/**
- * GET /users/{id}/posts: public posts of a user; 404 unknown, 403 suspended (no `username`:
- * only GET /users/{id} gives it; docs/uploads.md, "Posts").
- */
+/** GET /users/{id}/posts (docs/uploads.md, "Posts"). */
 export async function listUserPosts(ref: string, limit: number, after?: Position): Promise<Page<PostRecord>> {
   const user = await findUser(ref);
   if (!user) throw new DomainError("not_found", "No such user.");

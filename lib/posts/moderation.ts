@@ -1,8 +1,4 @@
-/**
- * Operator moderation of posts (docs/uploads.md, "Posts"; docs/admin-cli.md): `moderated`
- * quarantines a whole post (others get 403 `moderated`, the owner cannot modify it);
- * `restricted` keeps a post out of public listings by forcing it to unlisted for good.
- */
+/** Operator moderation of posts (docs/uploads.md, "Posts"; docs/admin-cli.md). */
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
 import { isRecordNotFound, WRITE_TRANSACTION } from "@/lib/prisma-support";
@@ -48,11 +44,7 @@ export const moderatePost = (code: string): Promise<PostModerationState> => upda
 
 export const unmoderatePost = (code: string): Promise<PostModerationState> => updatePost(code, { moderated: false }, "released");
 
-/**
- * Restricts the post. A public post becomes unlisted at once ("a restricted post is
- * forced to unlisted"); private and unlisted posts keep their privacy, and any later
- * change to public lands on unlisted (enforced where posts are edited).
- */
+/** A public post becomes unlisted at once; any later change to public lands on unlisted. */
 export async function restrictPost(code: string): Promise<PostModerationState> {
   try {
     const post = await db().$transaction(async (tx) => {

@@ -1,12 +1,7 @@
 /**
- * Opening a post for a reader: the one place that decides what a reader of GET
- * /posts/{code} (API, Relay) and of the share page (/p/{code}) gets. After readPost's
- * rules (hidden: 404; moderated: 403 for all but the owner), for anyone but the owner:
- * a share-page password keeps the post from the API and Relay (as if private) and needs
- * an unlock on the web (docs/share-passwords.md); a view-limited post spends one view per
- * opening and is 404 once none is left (docs/expiry.md); robots and prefetches get
- * neither. A Relay read counts a view (docs/relay-social.md, "Views"). Then the reader's
- * like. The surfaces only present the result.
+ * Opening a post for a reader: the one place that decides what GET /posts/{code} and the share
+ * page give (docs/share-passwords.md, docs/expiry.md, docs/relay-social.md, "Views"); robots
+ * and prefetches spend no view. The surfaces only present the result.
  */
 import { activeLinkDomain } from "@/lib/users/link-domain-proof";
 import type { DomainError } from "@/lib/errors";
@@ -15,28 +10,19 @@ import { isGated } from "./expiry-rules";
 import { likedBy, notFound, peekLikedBy, peekReadablePost, readPost, type PostRecord, type Viewer } from "./read";
 import { countLimitedView, countView } from "./views";
 
-/** Who opens the post, and how (the surface's part of the rules). */
 export interface Reader {
   viewer: Viewer;
-  /**
-   * The web share page: whether this visitor's unlock opens a password-protected post.
-   * Absent (API, Relay): such a post is as if private to all but its owner.
-   */
+  /** The share page: whether this visitor's unlock opens the post. Absent (API, Relay): as if private. */
   unlocks?: (code: string, passwordHash: string) => boolean;
   /** False for robots and prefetches: a gated post is held (no media, no view spent). Default true. */
   person?: boolean;
-  /** Relay: the client address a counted view is counted for. Absent: no counted view. */
   viewFrom?: string;
   /** The request came in on this custom link domain: the post must be its owner's (else 404). */
   linkDomain?: string | null;
-  /**
-   * Called with the post as read, once it is visible and on the link domain, before any
-   * gate: the share page notes its expiry for the robots' page cache.
-   */
+  /** Called once the post is visible and on the link domain, before any gate (the robots' page cache notes the expiry). */
   onRead?: (post: PostRecord) => void;
 }
 
-/** The post as the reader sees it: `post` carries a spent or counted view in its counts. */
 export interface OpenedPost {
   kind: "post";
   post: PostRecord;
@@ -45,18 +31,13 @@ export interface OpenedPost {
 }
 
 export type Refusal =
-  /** Missing, hidden, expired, not on the link domain, or no view left. */
   | { kind: "not_found"; error: DomainError }
-  /** Under moderation and not the reader's. */
   | { kind: "moderated"; error: DomainError }
-  /** Password-protected and not unlocked (only for readers with `unlocks`). */
   | { kind: "password"; code: string }
-  /** Gated and asked for by a robot or a prefetch (only for `person: false`). */
   | { kind: "held" };
 
 const missing = (): Refusal => ({ kind: "not_found", error: notFound() });
 
-/** The post behind `code` as `reader` may open it, or why not. Spends or counts the view it takes. */
 export async function openPost(code: string, reader: Reader): Promise<OpenedPost | Refusal> {
   let visible: Awaited<ReturnType<typeof readPost>>;
   try {
@@ -87,11 +68,7 @@ export async function openPost(code: string, reader: Reader): Promise<OpenedPost
   return { kind: "post", post: shown, owner, liked: await likedBy(post.id, reader.viewer.userId) };
 }
 
-/**
- * openPost from the read caches alone, without an await, for a reader who spends and
- * counts nothing (an API read): the opened post, or undefined when the caches cannot
- * tell or the answer is a refusal or would spend a view (the caller then runs openPost).
- */
+/** openPost from the read caches without an await, for an API read; undefined sends the caller to openPost. */
 export function peekOpenPost(code: string, viewer: Viewer): OpenedPost | undefined {
   const visible = peekReadablePost(code, viewer);
   // A view-limited or password-protected post someone else opens is never a plain cache hit.
@@ -101,5 +78,4 @@ export function peekOpenPost(code: string, viewer: Viewer): OpenedPost | undefin
   return { kind: "post", post: visible.post, owner: visible.owner, liked };
 }
 
-/** A refusal as the API and Relay answer it: the error, 404 for what only the web tells apart. */
 export const refusalError = (refusal: Refusal): DomainError => ("error" in refusal ? refusal.error : notFound());

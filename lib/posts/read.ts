@@ -1,10 +1,4 @@
-/**
- * Loading posts and deciding who may see them (docs/uploads.md, "Posts"):
- * private posts, drafts and team posts are visible to their owner (team posts to team
- * members) and, on Relay (and the web), to users on the post's access list
- * (`Viewer.accessList`); everyone else gets 404,
- * never 403. Moderated posts: the owner gets them; others get 403 moderated.
- */
+/** Loading posts and deciding who may see them (docs/uploads.md, "Posts"): hidden is 404, never 403. */
 import { deepFreeze } from "@/lib/cache/freeze";
 import { VersionedCache } from "@/lib/cache/versioned";
 import { db } from "@/lib/db/client";
@@ -15,35 +9,24 @@ import { findPostByCode, postInclude, type PostRecord } from "./record";
 
 export { findPostByCode, postInclude, type PostRecord };
 
-/** Who is looking: a personal account, a team key, or nobody (anonymous GET /gifs). */
 export interface Viewer {
   userId: string | null;
-  /** Set when the request uses a team key. */
   teamId: string | null;
-  /**
-   * False on the API: a private post's access list is a Relay feature (docs/uploads.md,
-   * "Posts": on the API a private post is the owner's alone). Relay, the web share page and
-   * reports leave it unset, and the list applies.
-   */
+  /** False on the API: a private post's access list is a Relay feature (docs/uploads.md, "Posts"). */
   accessList?: boolean;
 }
 
 export const ANONYMOUS: Viewer = { userId: null, teamId: null };
 
 /**
- * The read path's look-ups (readPost, isOwner, likedBy), cached until the next committed
- * write (lib/cache/versioned.ts): a link in a busy chat is opened thousands of times and
- * each open would otherwise be half a dozen queries. Records are frozen: they are shared.
- * Changes go through findPostByCode, which always reads the database.
+ * The read path's look-ups, cached until the next committed write: a link in a busy chat is
+ * opened thousands of times. Records are frozen (shared); changes go through findPostByCode.
  */
 const posts = new VersionedCache<string, PostRecord | null>({ name: "posts", maxEntries: 5_000, ttlMs: 60_000 });
 const memberships = new VersionedCache<string, boolean>({ name: "team_memberships", maxEntries: 10_000, ttlMs: 60_000 });
 /**
- * "Did this viewer like the post" from the post's likers, loaded once per post: an entry
- * per viewer and post filled the cache with one entry per reader of a busy post, and
- * readers beyond its size, in turn, evicted each other (LRU under a cycle larger than the
- * cache answers nothing: docs/performance.md, "Likers per post"). A post with more than
- * LIKERS_MAX likers is asked per viewer (`likes`), as before.
+ * Likers loaded once per post: an entry per viewer made readers of a busy post evict each other
+ * (docs/performance.md, "Likers per post"). Past LIKERS_MAX, asked per viewer.
  */
 const LIKERS_MAX = 2_000;
 const likers = new VersionedCache<string, ReadonlySet<string> | null>({
@@ -55,7 +38,6 @@ const likers = new VersionedCache<string, ReadonlySet<string> | null>({
 });
 const likes = new VersionedCache<string, boolean>({ name: "likes", maxEntries: 20_000, ttlMs: 60_000 });
 
-/** The users who liked the post, or null when there are more than LIKERS_MAX. */
 async function loadLikers(postId: string): Promise<ReadonlySet<string> | null> {
   const rows = await db().like.findMany({ where: { postId }, select: { userId: true }, take: LIKERS_MAX + 1 });
   return rows.length > LIKERS_MAX ? null : new Set(rows.map((row) => row.userId));
@@ -63,7 +45,6 @@ async function loadLikers(postId: string): Promise<ReadonlySet<string> | null> {
 
 const cachedPostByCode = (code: string): Promise<PostRecord | null> => posts.get(code, async () => deepFreeze(await findPostByCode(code)));
 
-/** True when the viewer owns the post: its author, or for team posts the team's key or a member. */
 export async function isOwner(post: { userId: string | null; teamId: string | null }, viewer: Viewer): Promise<boolean> {
   const known = peekOwner(post, viewer);
   if (known !== undefined) return known;
@@ -75,7 +56,7 @@ export async function isOwner(post: { userId: string | null; teamId: string | nu
   });
 }
 
-/** isOwner without I/O; undefined when only the team's membership (not cached) can tell. */
+/** isOwner without I/O; undefined when only team membership (not cached) can tell. */
 function peekOwner(post: { userId: string | null; teamId: string | null }, viewer: Viewer): boolean | undefined {
   if (post.teamId) {
     if (viewer.teamId) return viewer.teamId === post.teamId;
@@ -93,10 +74,6 @@ export interface VisiblePost {
   owner: boolean;
 }
 
-/**
- * The post as the viewer may see it: 404 when it is missing or hidden from them,
- * 403 moderated when it is quarantined and they are not the owner.
- */
 export async function readPost(code: string, viewer: Viewer): Promise<VisiblePost> {
   const post = await cachedPostByCode(code);
   if (!post) throw notFound();
@@ -108,22 +85,14 @@ export async function readPost(code: string, viewer: Viewer): Promise<VisiblePos
   return visibleTo(post, viewer, await isOwner(post, viewer));
 }
 
-/**
- * A post whose address the viewer may be handed (its QR code, docs/qr-and-visits.md): readPost's
- * rules, and a post behind a share password is its owner's alone, as GET /posts/{code} answers
- * others 404 for it. Handing the address spends no view of a view-limited post.
- */
+/** A post whose address (QR code) the viewer may be handed: a password-protected post is its owner's alone. */
 export async function readPostAddress(code: string, viewer: Viewer): Promise<PostRecord> {
   const { post, owner } = await readPost(code, viewer);
   if (!owner && post.passwordHash !== null) throw notFound();
   return post;
 }
 
-/**
- * readPost answered from the caches alone, for a request that can then be served without
- * an await: the post when it is cached and the viewer may see it, undefined otherwise
- * (not cached, or an error to report: the caller then runs readPost).
- */
+/** readPost from the caches alone; undefined when not cached or an error must be reported. */
 export function peekReadablePost(code: string, viewer: Viewer): VisiblePost | undefined {
   const post = posts.peek(code);
   if (!post || isExpired(post)) return undefined;
@@ -139,7 +108,6 @@ export function peekReadablePost(code: string, viewer: Viewer): VisiblePost | un
 const isOnAccessList = (post: PostRecord, viewer: Viewer): boolean =>
   viewer.accessList !== false && !!viewer.userId && !viewer.teamId && post.access.some((a) => a.userId === viewer.userId);
 
-/** readPost's rules: 404 when hidden from the viewer, 403 moderated when quarantined and not theirs. */
 function visibleTo(post: PostRecord, viewer: Viewer, owner: boolean): VisiblePost {
   if (!owner && isHidden(post)) {
     const granted = !post.teamId && !post.draft && isOnAccessList(post, viewer);
@@ -149,7 +117,7 @@ function visibleTo(post: PostRecord, viewer: Viewer, owner: boolean): VisiblePos
   return { post, owner };
 }
 
-/** The post for a change by its owner: 404 when hidden, 403 forbidden when not theirs, 403 moderated. */
+/** The post for a change by its owner: 404 hidden, 403 forbidden or moderated. */
 export async function postForChange(code: string, viewer: Viewer): Promise<PostRecord> {
   const post = await findPostByCode(code);
   // An expired post cannot be brought back by an edit (docs/expiry.md): gone is gone.
@@ -176,14 +144,12 @@ export async function likedBy(postId: string, userId: string | null): Promise<bo
   });
 }
 
-/** Which of `postIds` the user liked (`liked` in the post objects of a list): one query. */
 export async function likedAmong(userId: string | null, postIds: readonly string[]): Promise<Set<string>> {
   if (!userId || !postIds.length) return new Set();
   const likes = await db().like.findMany({ where: { userId, postId: { in: [...postIds] } }, select: { postId: true } });
   return new Set(likes.map((l) => l.postId));
 }
 
-/** likedBy without I/O; undefined when not cached. */
 export function peekLikedBy(postId: string, userId: string | null): boolean | undefined {
   if (!userId) return false;
   const set = likers.peek(postId);

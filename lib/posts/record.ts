@@ -1,8 +1,4 @@
-/**
- * A post's row as the domain loads it (with its files, author and access list), read from
- * the database every time. The reader (read.ts), the deleter (erase.ts) and expiry all start
- * from it, so none of them needs another's module.
- */
+/** A post's row as the domain loads it, always from the database; reader, deleter and expiry all start from it. */
 import type { Prisma } from "@/lib/db/client";
 import { db } from "@/lib/db/client";
 

@@ -1,7 +1,4 @@
-/**
- * Deleting posts and files on someone's request: the owner's (with the change rights of
- * read.ts) or the operator's. The removal itself is erase.ts's.
- */
+/** Deleting posts and files on someone's request; the removal itself is erase.ts's. */
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
 import { syncGifWords } from "./gif-words";
@@ -15,10 +12,7 @@ export async function deletePost(code: string, viewer: Viewer): Promise<void> {
   await removePost(await postForChange(code, viewer));
 }
 
-/**
- * The operator's delete (the console's moderation and report queues, docs/admin.md): any
- * post, also a moderated one, which its owner can no longer change.
- */
+/** The operator's delete (docs/admin.md): any post, also a moderated one. */
 export async function deletePostAsOperator(code: string): Promise<void> {
   const post = await findPostByCode(code);
   if (!post) throw notFound();
@@ -30,7 +24,6 @@ async function removePost(post: PostRecord): Promise<void> {
   if (!(await removePostRecord(post))) throw notFound();
 }
 
-/** Removes one file; removing the last file of a post deletes the post. */
 export async function deleteFile(code: string, name: string, viewer: Viewer): Promise<void> {
   const post = await postForChange(code, viewer);
   const file = post.files.find((f) => f.name.toLowerCase() === name.toLowerCase());

@@ -1,7 +1,4 @@
-/**
- * Pure helpers over the text read from images (docs/ocr.md), shared by the share page (server)
- * and the dashboard (browser): no database here.
- */
+/** Pure helpers over the text read from images (docs/ocr.md), shared by server and browser. */
 import { normaliseWords } from "./words";
 
 /** Characters of the text used as an image's automatic alt text. */
@@ -17,10 +14,7 @@ export function automaticAlt(text: string | null | undefined): string | null {
   return `${space > AUTO_ALT_CHARS / 2 ? cut.slice(0, space) : cut}…`;
 }
 
-/**
- * The line of `texts` a search matched, by the search's own rule (a search word is the start
- * of a word): the line holding the most search words, the first of equals; null when none.
- */
+/** The line holding the most search words (first of equals); null when none. */
 export function matchedLine(texts: readonly (string | null | undefined)[], search: string): string | null {
   const wanted = normaliseWords(search).slice(0, 6);
   if (!wanted.length) return null;
@@ -39,10 +33,7 @@ export function matchedLine(texts: readonly (string | null | undefined)[], searc
   return best;
 }
 
-/**
- * Each file's automatic alt, for a post without a description (undefined when it has one:
- * the author's words win). Used by the share page and its test.
- */
+/** Each file's automatic alt; undefined when the post has a description (the author's words win). */
 export function autoAltsOf(description: string | null, files: readonly { text: { text: string } | null }[]): (string | null)[] | undefined {
   return description ? undefined : files.map((f) => automaticAlt(f.text?.text));
 }

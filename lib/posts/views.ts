@@ -1,14 +1,6 @@
 /**
- * Counted views (docs/relay-social.md, "Views"): Relay GET /posts/{code} and each post
- * discover returns count a view on public, non-moderated posts, at most 3 per IP per post
- * per hour.
- *
- * The de-duplication counter lives in the counter store (memory, or Redis when
- * REDIS_URL is set, so every instance shares it): one fixed one-hour window per
- * (post, IP), opened by the first view. Its increment is atomic, so three parallel
- * requests count three views and a fourth counts none. A counted view adds 1 to
- * Post.viewCount, PostViewDay and PostViewHour (views per post per UTC day and hour, for
- * GET /analytics).
+ * Counted views (docs/relay-social.md, "Views"): at most 3 per IP per post per hour, counted in
+ * the counter store whose atomic increment makes three parallel views count three and a fourth none.
  */
 import { join, sqltag as sql } from "@prisma/client/runtime/client";
 import { pruneHourly } from "@/lib/usage/hours";
@@ -28,16 +20,12 @@ export interface ViewablePost {
   maxViews?: number | null;
 }
 
-/** Only public, non-moderated posts count views (unlisted and private ones do not). */
 export const countsViews = (post: ViewablePost): boolean =>
   post.privacy === "public" && !post.moderated && !post.draft && !post.teamId && (post.maxViews ?? null) === null;
 
 const dedupKey = (postId: string, ip: string) => `views:${postId}:${ip}`;
 
-/**
- * Counts one view from `ip` on each post that allows it and has not reached 3 views from
- * that IP this hour. Returns the ids whose view was counted.
- */
+/** Returns the ids whose view was counted. */
 export async function countViews(posts: readonly ViewablePost[], ip: string, now = new Date()): Promise<Set<string>> {
   const store = counterStore();
   const eligible = posts.filter(countsViews);
@@ -64,7 +52,6 @@ export async function countViews(posts: readonly ViewablePost[], ip: string, now
 
 type ViewRowClient = Pick<ReturnType<typeof db>, "$executeRaw">;
 
-/** The analytics rows of counted views: one statement per table whatever the number of posts. */
 function viewRowStatements(client: ViewRowClient, ids: readonly string[], now: Date) {
   const day = utcDay(now);
   const hour = utcHour(now);
@@ -87,12 +74,8 @@ export interface LimitedViewState {
 }
 
 /**
- * One view of a view-limited post (docs/expiry.md), by anyone but its owner: every view
- * counts (no per-address allowance: the limit is the point), whatever the privacy. The
- * increment is conditional (`viewCount < maxViews`, one UPDATE), so of any number of
- * concurrent last views exactly one is served. The view that reaches the limit moves the
- * post's expiry to at most the grace period from now: its viewer's media stays reachable
- * that long, then the post is deleted. Null: no view left (the caller answers 404).
+ * One view of a view-limited post (docs/expiry.md): the conditional UPDATE (`viewCount <
+ * maxViews`) serves exactly one of any concurrent last views. Null: no view left.
  */
 export async function countLimitedView(postId: string, now: Date = new Date()): Promise<LimitedViewState | null> {
   try {
@@ -119,7 +102,6 @@ export async function countLimitedView(postId: string, now: Date = new Date()): 
   }
 }
 
-/** `countViews` for one post: true when this view was counted. */
 export async function countView(post: ViewablePost, ip: string): Promise<boolean> {
   return (await countViews([post], ip)).has(post.id);
 }

@@ -1,16 +1,7 @@
-/**
- * Searchable words of a post's title and description, normalised the same way on SQLite
- * and PostgreSQL: lower-case, accents folded, split on anything that is not a letter or
- * digit. Stored in PostWord, so a search word is an index range (word >= "cat" AND
- * word < "cau"), never a LIKE '%cat%' scan.
- */
+/** Searchable words, normalised alike on both databases, so a search word is an index range, never a LIKE '%cat%' scan. */
 import type { Tx } from "@/lib/db/client";
 
-/**
- * Every word a post can have: a 30-character title and a 200-character description hold
- * at most 115 words (one letter, one separator). The cap only guards against surprises;
- * it must not leave real words unsearchable.
- */
+/** A 30-character title and 200-character description hold at most 115 words; the cap must not leave real words unsearchable. */
 const MAX_WORDS = 128;
 const MAX_WORD_LENGTH = 40;
 
@@ -25,13 +16,11 @@ export function normaliseWords(text: string, maxWords: number = MAX_WORDS): stri
   return [...new Set(words)].slice(0, maxWords);
 }
 
-/** The exclusive upper bound of all strings starting with `prefix`. */
 export function prefixUpperBound(prefix: string): string {
   const last = prefix.codePointAt(prefix.length - 1)!;
   return prefix.slice(0, prefix.length - String.fromCodePoint(last).length) + String.fromCodePoint(last + 1);
 }
 
-/** Rewrites a post's word rows (PostWord, and the owner's SearchWord copy) from its title and description. */
 export async function indexPostWords(
   tx: Tx,
   post: { id: string; createdAt: Date; title: string | null; description: string | null },

@@ -1,10 +1,4 @@
-/**
- * Handlers of the account area (lib/routes/table/account.ts; Relay): sign-in, sign-up,
- * sessions, notification preferences, deleting and exporting the account. HTTP side only:
- * the dispatcher has authenticated the key (team keys get 401 here), counted the rate-limit
- * bucket and parsed the body; the rules live in lib/auth, lib/sessions, lib/users and
- * lib/accounts. docs/relay-account.md describes the choices.
- */
+/** Handlers of the account area (Relay): the HTTP side only; the rules live in lib/auth, lib/sessions, lib/users, lib/accounts (docs/relay-account.md). */
 import { Readable } from "node:stream";
 import { z } from "zod";
 import { deleteOwnAccount } from "@/lib/accounts/delete";
@@ -40,11 +34,7 @@ export const registerBody = z.object({
   invite: z.string().max(64).optional().describe("Invite code; needed when REGISTRATION=invite"),
   device: deviceField,
 });
-/**
- * POST /users/@me/delete: the password, or a code (accounts without a password); nothing for
- * an account with neither that signed in within 10 minutes. `delete_teams`: teams the caller
- * owns with other members go too (docs/account-deletion.md).
- */
+/** POST /users/@me/delete's body (docs/account-deletion.md). */
 export const accountDeleteBody = z.object({
   password: z.string().min(1).max(PASSWORD_MAX_LENGTH).optional(),
   code: z.string().min(1).max(64).optional(),
@@ -54,7 +44,6 @@ export const accountDeleteBody = z.object({
 /** The Relay session making the request (null for an app key, which Relay never sees). */
 const sessionIdOf = (principal: PersonalPrincipal): string | null => (principal.kind === "session" ? principal.sessionId : null);
 
-/** POST /relay/auth/login */
 export async function handleLogin({ body, request, ip }: RouteContext<{ body: typeof loginBody }, "personal", "none">) {
   const signedIn = await signIn({
     login: body.username,
@@ -67,7 +56,6 @@ export async function handleLogin({ body, request, ip }: RouteContext<{ body: ty
   return signedInView(signedIn);
 }
 
-/** POST /relay/auth/register */
 export async function handleRegister({ body, request, ip }: RouteContext<{ body: typeof registerBody }, "personal", "none">) {
   const signedIn = await signUp({
     username: body.username,

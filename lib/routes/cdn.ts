@@ -1,11 +1,6 @@
 /**
- * Direct files: /cdn/<code>/<name>, thumbnails /cdn/<code>/thumbs/<name>.jpg, sized
- * renditions /cdn/<code>/r/<width>/<name>.webp (docs/renditions.md), adaptive streams
- * (lib/delivery/hls.ts) and user media (avatars, banners) /cdn/u/<...>. The general lane:
- * any storage, any method, a Web Response. What a path names is parseCdnPath's and whether
- * it is served is decideDelivery's (lib/delivery/); this file only looks up and answers,
- * like the await-free lane (lib/server/cdn-lane.ts). Every reply carries request-id from
- * the custom server; errors are our JSON.
+ * Direct files, the general lane: any storage, any method, a Web Response. What a path names and
+ * whether it is served are lib/delivery/'s; this file only looks up and answers, as cdn-lane.ts does.
  */
 import { parseCdnPath, type CdnTarget } from "@/lib/delivery/cdn-path";
 import { decideDelivery, REFUSALS, type Delivery, type RefusalReason } from "@/lib/delivery/decide";
@@ -69,7 +64,6 @@ async function servePostFile(request: Request, target: Extract<CdnTarget, { kind
   });
 }
 
-/** Makes a rendition not stored yet; an error reply when that is refused (busy, too large), else null. */
 async function makeRendition(delivery: Extract<Delivery, { kind: "serve" }>): Promise<Response | null> {
   const { sourceKey, width, fileKey } = delivery.make!;
   try {

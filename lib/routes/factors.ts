@@ -1,9 +1,4 @@
-/**
- * Handlers of the sign-in factors area (lib/routes/table/factors.ts; Relay): two-factor
- * sign-in (TOTP + recovery codes) and passkeys, used by the dashboard's settings through the
- * web session, and by any Relay client. HTTP side only; the rules are in lib/auth/factors
- * (docs/two-factor.md, docs/passkeys.md).
- */
+/** Handlers of the sign-in factors area (Relay); the rules are in lib/auth/factors (docs/two-factor.md, docs/passkeys.md). */
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
 import { confirmSession, requireRecentConfirmation } from "@/lib/auth/confirmation";
@@ -40,17 +35,14 @@ export const passkeyParam = z.object({
     .regex(/^[A-Za-z0-9_-]+$/, "id is not a passkey id."),
 });
 export const totpConfirmBody = z.object({ code: z.string().min(1).max(64) });
-/** Who confirms a change of the second factor: the password, or a current code. */
 export const factorProofBody = z
   .object({ password: z.string().min(1).max(PASSWORD_MAX_LENGTH).optional(), code: z.string().min(1).max(64).optional() })
   .refine((b) => Boolean(b.password || b.code), { message: "Send `password` or `code`." });
-/** POST /users/@me/email: the new address and the password (or a code, for accounts without one). */
 export const emailChangeBody = z.object({
   email: z.string().min(1).max(254),
   password: z.string().min(1).max(PASSWORD_MAX_LENGTH).optional(),
   code: z.string().min(1).max(64).optional(),
 });
-/** POST /auth/password: the current password (or a code, for accounts without one) and the new one. */
 export const passwordChangeBody = z.object({
   password: z.string().min(1).max(PASSWORD_MAX_LENGTH).optional(),
   code: z.string().min(1).max(64).optional(),
@@ -70,7 +62,6 @@ export const passkeyLoginBody = z.object({ response: webauthnResponse, device: d
 
 type WithProof = { body: typeof factorProofBody };
 
-/** The caller's session id (null for an app key, which is never confirmed). */
 const sessionIdOf = (principal: PersonalPrincipal): string | null => (principal.kind === "session" ? principal.sessionId : null);
 
 /** Enrolling and removing factors need a recent confirmation (lib/auth/confirmation.ts, docs/security.md). */
@@ -79,7 +70,6 @@ async function confirmedUserId(principal: PersonalPrincipal): Promise<string> {
   return principal.user.id;
 }
 
-/** POST /auth/confirm */
 export async function handleConfirmSession({ principal, body, ip }: RouteContext<WithProof>) {
   const sessionId = sessionIdOf(principal);
   if (!sessionId) throw new DomainError("unauthorized", "Only a signed-in session can be confirmed.");

@@ -1,10 +1,4 @@
-/**
- * Handlers of the folders area (lib/routes/table/folders.ts; docs/folders.md) over
- * lib/folders/folders.ts. Personal keys only (folders are a user's; a team key gets 401);
- * app keys need gallery access, as every endpoint that reads or changes the gallery does.
- * Posts go in and out of folders through POST /posts/batch (`folder_add`, `folder_remove`)
- * and the upload's `folder` header.
- */
+/** Handlers of the folders area (docs/folders.md): personal keys only; app keys need gallery access. */
 import { z } from "zod";
 import { env } from "@/lib/config/env";
 import { isDomainError } from "@/lib/errors";
@@ -123,14 +117,9 @@ export async function handleDeleteFolder({ principal, params }: RouteContext<ByI
   return { id: params.id, deleted: true as const };
 }
 
-// ───────────────────────────── guest uploads (docs/guest-uploads.md) ─────────────────────────────
-
 type GuestContext = RouteContext<{ params: typeof codeParam }, "personal", "none">;
 
-/**
- * A guest's files into the folder `code`: refused before the body is read when the page is
- * closed, locked or the address uploads too fast; then the upload pipeline with the folder's caps.
- */
+/** Refused before the body is read when the page is closed, locked or the address uploads too fast. */
 async function receiveGuestUpload(code: string, request: RouteRequest, ip: string) {
   const drop = await findGuestDrop(code);
   if (!drop) throw guestUploadsClosed();
@@ -155,7 +144,7 @@ export async function handleGuestUpload({ params, request, ip }: GuestContext) {
   return guestUploadView(outcome, files);
 }
 
-/** The upload page's plain form (no JavaScript): the same upload, answered with a 303 back to the page with its result. */
+/** The upload page's plain form (no JavaScript): answered with a 303 back to the page. */
 export async function handleGuestUploadForm({ params, request, ip }: GuestContext): Promise<Response> {
   const page = `/f/${params.code}/upload`;
   let query: Record<string, string>;

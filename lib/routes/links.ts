@@ -1,9 +1,6 @@
 /**
- * Handlers of the links area (lib/routes/table/links.ts; docs/short-links.md) over
- * lib/links/links.ts. Personal keys only (a team key gets 401, as on every endpoint the
- * interface does not open to team keys). Creating a link is like uploading: any app key
- * may; listing and deleting read and change what the account owns, so an app key needs
- * gallery access there, as for GET /posts and DELETE /posts/{code}.
+ * Handlers of the links area (docs/short-links.md). Creating a link is like uploading (any app key);
+ * listing and deleting need gallery access, as for GET /posts.
  */
 import { z } from "zod";
 import { decodeCursor, pageReply } from "@/lib/http/cursor";
@@ -84,7 +81,6 @@ export async function handleGetLinkQr({ principal, params, query }: RouteContext
   return qrResponse(image, link.code, query.format, query.download === "true");
 }
 
-/** GET /links/{code}/visits: visits per day and per referring host. */
 export async function handleGetLinkVisits({
   principal,
   params,

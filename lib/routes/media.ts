@@ -1,7 +1,3 @@
-/**
- * Handlers of the media area (lib/routes/table/media.ts): one file of a post, POST
- * /convert, the GIF list.
- */
 import { z } from "zod";
 import { convertUpload } from "@/lib/convert/convert";
 import { contentDisposition } from "@/lib/convert/filename";
@@ -46,13 +42,7 @@ export async function handleDeleteFile({ principal, surface, params }: RouteCont
   return { name: params.name, deleted: true as const };
 }
 
-/**
- * POST /convert: the HTTP side only. The dispatcher has already authenticated the key,
- * refused lapsed team keys (403 forbidden) and counted the 10/min limit; the conversion
- * itself is lib/convert. The reply is the converted file as an attachment, streamed from
- * disk (or, for a small image converted in memory, sent from memory); errors are thrown as
- * DomainError and rendered as JSON by the dispatcher.
- */
+/** POST /convert: the converted file as an attachment, streamed from disk or sent from memory. */
 export async function handleConvert({ principal, request }: RouteContext<Record<never, never>, KeyKind>): Promise<Response> {
   // Checked before the body is read: a bad header costs the client no upload.
   const target = parseConvertTarget(request.headers.get(CONVERT_TARGET_HEADER));
@@ -82,7 +72,6 @@ export async function handleConvert({ principal, request }: RouteContext<Record<
   return file.body instanceof Uint8Array ? attachResponseBody(response, { kind: "bytes", bytes: file.body }) : response;
 }
 
-/** GET /gifs: no key needed (auth "optional"). */
 export async function handleListGifs({ principal, surface, query }: RouteContext<{ query: typeof gifsQuery }, "personal", "optional">) {
   const terms = searchTerms(query.search);
   // Cursors are bound to the normalised search: "Cat" and "cat" page the same listing.

@@ -1,8 +1,4 @@
-/**
- * Path, query and body pieces that several areas share. A schema that one area alone reads
- * lives next to the handler that parses it, in lib/routes/<area>.ts (docs/architecture.md,
- * "One place per kind").
- */
+/** Pieces several areas share; one area's schema lives beside its handler (docs/architecture.md, "One place per kind"). */
 import { z } from "zod";
 import { LIMITS, limitedText, pagingQuery } from "@/lib/http/parse";
 import { SESSION_NAME_MAX_LENGTH } from "@/lib/sessions/sessions";
@@ -21,14 +17,12 @@ export const idParam = z.object({
 
 export const pageQuery = pagingQuery;
 
-/** POST .../report on posts, users (reports area) and comments (social area). */
 export const reportBody = z.object({ reason: limitedText("reason", LIMITS.reason).nullable().optional() });
 
 /** Control characters other than line breaks and tabs: invisible and they break layouts. */
 export const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 export const LINE_BREAK = /[\r\n\t]/;
 
-/** The device name of a new Relay session (sign-in by password or passkey, sign-up). */
 export const deviceField = z
   .string()
   .max(SESSION_NAME_MAX_LENGTH, `device must be at most ${SESSION_NAME_MAX_LENGTH} characters.`)
@@ -38,7 +32,6 @@ export const deviceField = z
 
 const qrSizeMessage = `size must be a whole number of pixels from ${QR_SIZE_MIN} to ${QR_SIZE_MAX}.`;
 
-/** GET /posts/{code}/qr and GET /links/{code}/qr (docs/qr-and-visits.md). */
 export const qrQuery = z.object({
   format: z
     .enum(QR_FORMATS, { error: `format must be one of ${QR_FORMATS.join(", ")}.` })

@@ -1,8 +1,4 @@
-/**
- * Handlers of the posts area (lib/routes/table/posts.ts): uploads, one post, the caller's
- * posts, edits, deletions and batches. Each parses what the dispatcher left to it, calls
- * the verb of lib/uploads or lib/posts, and answers through lib/presenters/posts.ts.
- */
+/** Handlers of the posts area: parse what the dispatcher left, call lib/uploads or lib/posts, answer through lib/presenters/posts.ts. */
 import { z } from "zod";
 import type { RouteRequest } from "@/lib/types/route-request";
 import type { Principal } from "@/lib/types/principal";
@@ -30,8 +26,6 @@ import { addTagToPost, getTag, POST_TAGS_MAX, removeTagFromPost, tagNotFound } f
 import { drawQr } from "@/lib/links/qr";
 import { type codeParam, type qrQuery, qrResponse } from "./params";
 import { appendRequestOptions, folderHeader, uploadRequestOptions } from "./upload-headers";
-
-// ───────────────────────────── request schemas ─────────────────────────────
 
 export const postsQuery = pagingQuery.extend({
   search: z.string().max(100).optional(),
@@ -139,12 +133,8 @@ export const batchBody = z.discriminatedUnion(
 );
 type BatchBody = z.output<typeof batchBody>;
 
-// ───────────────────────────── shared by the handlers of posts ─────────────────────────────
-
-/** Parts past this many in one request are refused without being written. */
 const MAX_PARTS = 50;
 
-/** Who is asking, and whether a private post's access list counts (Relay only). */
 export function viewerOf(principal: Principal | null, surface: Surface): Viewer {
   const accessList = surface === "relay";
   if (principal?.kind === "team") return { userId: null, teamId: principal.team.id, accessList };
@@ -167,17 +157,12 @@ async function receiveUpload(request: RouteRequest, uploader: Uploader, tmpDir: 
   return files;
 }
 
-/**
- * The `folder` header's folder, found or created before the body is read, so a bad name
- * or one folder too many is refused before any byte is stored. Folders are a person's: a
- * team key's header is ignored, as its post-privacy is (docs/folders.md).
- */
+/** Found or created before the body is read, so a bad folder is refused before a byte is stored; ignored for team keys (docs/folders.md). */
 export async function uploadFolder(principal: Principal, ref: string | null): Promise<string | null> {
   if (ref === null || principal.kind === "team") return null;
   return folderForUpload(principal.user.id, ref);
 }
 
-/** The view of each listed post, with the viewer's likes read once for the page. */
 export async function postViewer(items: readonly PostRecord[], viewer: Viewer, surface: Surface, owner: boolean) {
   const liked = await likedAmong(
     viewer.userId,
@@ -185,8 +170,6 @@ export async function postViewer(items: readonly PostRecord[], viewer: Viewer, s
   );
   return (p: PostRecord) => postView(p, { owner, liked: liked.has(p.id), surface });
 }
-
-// ───────────────────────────── handlers ─────────────────────────────
 
 export async function handleUpload({ principal, request, surface }: RouteContext<Record<never, never>, KeyKind>) {
   await checkUploadBurst(principal);
@@ -216,10 +199,7 @@ export async function handleAddFiles({ principal, request, surface, params }: Ro
   );
 }
 
-/**
- * handleGetPost from the read caches, when everything it needs is cached. Not on Relay,
- * where a read also counts a view (a write).
- */
+/** handleGetPost from the read caches; not on Relay, where a read counts a view (a write). */
 export function getPostFromCache({ principal, surface, params }: CacheContext<{ params: typeof codeParam }>) {
   if (surface !== "api") return undefined;
   const opened = peekOpenPost(params.code, viewerOf(principal, surface));
@@ -238,7 +218,6 @@ export async function handleGetPost({ principal, surface, params, ip }: RouteCon
   return { post: postView(opened.post, { owner: opened.owner, liked: opened.liked, surface }) };
 }
 
-/** The PATCH body as parsed by updatePostBody or updatePostBodyRelay. */
 interface UpdatePostBody extends Omit<PostChanges, "expiresAt" | "maxViews" | "tagIds"> {
   expires_at?: Date | null;
   max_views?: number | null;
@@ -261,7 +240,6 @@ export async function handleUpdatePost({
   return updatePost(principal, surface, params.code, body);
 }
 
-/** On Relay the body may also carry the access list. */
 export async function handleUpdatePostRelay({
   principal,
   surface,
@@ -325,16 +303,12 @@ async function batchAction(principal: Principal, body: BatchBody): Promise<Batch
   }
 }
 
-/** POST /posts/batch: one action on up to BATCH_MAX_ITEMS posts (docs/bulk-actions.md). */
 export async function handleBatchPosts({ principal, surface, body }: RouteContext<{ body: typeof batchBody }, KeyKind>) {
   const action = await batchAction(principal, body);
   return batchView(body.action, await runBatch(body.codes, viewerOf(principal, surface), action));
 }
 
-/**
- * GET /posts/{code}/qr: the post's share URL (as the post object's `url`) as a QR code, for
- * anyone who may read the post (a gated one: its owner); it spends no view (docs/qr-and-visits.md).
- */
+/** GET /posts/{code}/qr: for anyone who may read the post (a gated one: its owner); spends no view (docs/qr-and-visits.md). */
 export async function handleGetPostQr({
   principal,
   surface,

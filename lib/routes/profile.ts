@@ -1,7 +1,4 @@
-/**
- * Handlers of the profile area (lib/routes/table/profile.ts; Relay): discover, the caller's
- * profile, its link domain, avatar and banner. The rules live in lib/users and lib/social.
- */
+/** Handlers of the profile area (Relay); the rules live in lib/users and lib/social. */
 import { z } from "zod";
 import type { RouteContext } from "@/lib/http/route";
 import { postView } from "@/lib/presenters/posts";
@@ -62,7 +59,6 @@ export function updateProfileBucket(body: z.output<typeof profileBody>): BucketN
   return body && Object.keys(body).length === 1 && "theme" in body ? "theme_update" : "profile_update";
 }
 
-/** The caller's account as PATCH /users/@me and the image endpoints answer it. */
 async function ownAccountReply(principal: PersonalPrincipal) {
   return { user: ownAccount(await getOwnAccount(principal.user.id), hasGalleryAccess(principal)) };
 }

@@ -1,8 +1,4 @@
-/**
- * Handlers of the social area (lib/routes/table/social.ts; Relay): follows, blocks, likes,
- * comments, notifications. Thin: the caller's account, the domain verb in lib/social, the
- * view of lib/replies/social.ts. Rules and choices: docs/relay-social.md.
- */
+/** Handlers of the social area (Relay; docs/relay-social.md). */
 import { z } from "zod";
 import { decodeCursor, pageReply } from "@/lib/http/cursor";
 import { LIMITS, limitedText, type PagingQuery } from "@/lib/http/parse";
@@ -30,7 +26,6 @@ type ById = { params: typeof idParam };
 type ByCode = { params: typeof codeParam };
 type UserList = RouteContext<ById & { query: typeof pageQuery }>;
 
-/** Relay keys are personal (team keys get 401 before a handler runs): the signed-in user. */
 const me = (principal: PersonalPrincipal): string => principal.user.id;
 
 /** The list's owner as the cursor's filter: `@me` is the caller, so both spellings page alike. */
@@ -41,8 +36,6 @@ const after = (endpoint: string, query: PagingQuery, filters: Record<string, unk
 
 /** Likes and comments of a password-protected post are the owner's only here (docs/share-passwords.md). */
 const refuseLocked = (principal: PersonalPrincipal, code: string) => refuseIfPasswordLocked(code, { userId: me(principal), teamId: null });
-
-// ───────────────────────────── follows ─────────────────────────────
 
 export async function handleFollow({ principal, params }: RouteContext<ById>) {
   return followView(await followUser(me(principal), params.id));
@@ -65,8 +58,6 @@ export async function handleListFollowing({ principal, params, query }: UserList
   return pageReply("users", "listFollowing", filters, page, userRef);
 }
 
-// ───────────────────────────── blocks ─────────────────────────────
-
 export async function handleBlock({ principal, params }: RouteContext<ById>) {
   await blockUser(me(principal), params.id);
   return { blocking: true };
@@ -80,8 +71,6 @@ export async function handleListBlocks({ principal, params, query }: UserList) {
   const page = await listBlocks(me(principal), params.id, query.limit, after("listBlocks", query, filters));
   return pageReply("blocks", "listBlocks", filters, page, blockView);
 }
-
-// ───────────────────────────── likes and comments ─────────────────────────────
 
 export async function handleLikePost({ principal, params }: RouteContext<ByCode>) {
   await refuseLocked(principal, params.code);
@@ -114,8 +103,6 @@ export async function handleReportComment({ principal, params, body, ip }: Route
   await reportComment(params.id, { reporterId: me(principal), reason: body.reason, ip });
   return { reported: true as const };
 }
-
-// ───────────────────────────── notifications ─────────────────────────────
 
 export async function handleListNotifications({ principal, query }: RouteContext<{ query: typeof pageQuery }>) {
   const filters = { user: me(principal) };

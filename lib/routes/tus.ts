@@ -1,9 +1,6 @@
 /**
- * Resumable uploads over tus 1.0 (core, creation, creation-with-upload, termination,
- * expiration), the HTTP half: tus headers and statuses in, lib/uploads/resumable.ts and the
- * POST /upload pipeline (publishUpload / publishAppend, lib/uploads/publish.ts) out.
- * docs/resumable-uploads.md says why these are our own routes rather than @tus/server, and
- * how a finished upload is found.
+ * Resumable uploads over tus 1.0, the HTTP half (docs/resumable-uploads.md says why these are our
+ * own routes rather than @tus/server).
  */
 import type { RouteRequest } from "@/lib/types/route-request";
 import { join } from "node:path";
@@ -47,10 +44,9 @@ export const TUS_EXTENSIONS = "creation,creation-with-upload,termination,expirat
 const OFFSET_TYPE = "application/offset+octet-stream";
 /** Upload-Metadata is a handful of short values; a bigger header is refused. */
 const METADATA_MAX_BYTES = 4096;
-/** Metadata keys read as the POST /upload headers of the same names. */
 const OPTION_KEYS = ["post-privacy", "include-metadata", "priority", "post-type"] as const;
 
-/** On every reply of the tus routes, errors included (tus 1.0: Tus-Resumable on every response but OPTIONS's, where it is harmless). */
+/** On every reply of the tus routes, errors included. */
 export const TUS_REPLY_HEADERS: Readonly<Record<string, string>> = { "tus-resumable": TUS_VERSION, "tus-version": TUS_VERSION };
 
 /** OPTIONS: the largest file any plan accepts (the caller's own cap is checked at creation). */
@@ -66,7 +62,6 @@ function checkTusResumable(headers: Headers): void {
   }
 }
 
-/** A non-negative integer header; absent → undefined; anything else 400. */
 function integerHeader(headers: Headers, name: string): number | undefined {
   const raw = headers.get(name);
   if (raw === null) return undefined;
@@ -77,7 +72,6 @@ function integerHeader(headers: Headers, name: string): number | undefined {
   return Number(v);
 }
 
-/** `key base64,key2 base64,...` (tus creation); values decoded as UTF-8. Malformed → 400. */
 export function parseMetadata(header: string | null): Map<string, string> {
   const pairs = new Map<string, string>();
   if (header === null || header.trim() === "") return pairs;
@@ -97,14 +91,11 @@ export function parseMetadata(header: string | null): Map<string, string> {
   return pairs;
 }
 
-/** What the metadata asks of the finished upload: POST /upload's options, the file name, a post to append to, a folder. */
 interface Destination {
   filename: string;
   target: string | null;
   options: UploadChoices;
-  /** Upload-Metadata's `folder` (an id or name), checked like POST /upload's header. */
   folder: string | null;
-  /** Upload-Metadata's `domain`, as POST /upload's `x-mediahost-domain` (docs/domains.md). */
   domain: string | null;
 }
 
@@ -133,7 +124,6 @@ function uploadHeaders(upload: ResumableUpload): Record<string, string> {
   };
 }
 
-/** POST /tus: creation (and creation-with-upload when the request carries bytes). */
 export async function handleTusCreate({ principal, request, surface }: TusContext): Promise<Response> {
   const headers = request.headers;
   checkTusResumable(headers);
@@ -181,7 +171,6 @@ function checkOffsetType(headers: Headers): void {
   if (type !== OFFSET_TYPE) throw new DomainError("invalid_request", `Send the bytes as Content-Type: ${OFFSET_TYPE}.`, 415);
 }
 
-/** PATCH /tus/{id}: the next bytes, at Upload-Offset. */
 export async function handleTusPatch({ principal, request, surface, params }: TusIdContext): Promise<Response> {
   const { id } = params;
   const headers = request.headers;
@@ -205,11 +194,7 @@ export async function handleTusPatch({ principal, request, surface, params }: Tu
   }
 }
 
-/**
- * Receives one body at `start`, stores what arrived, and when that completes the file,
- * publishes it through POST /upload's pipeline. A body over the remaining length is 413
- * and stores nothing.
- */
+/** A body over the remaining length is 413 and stores nothing; a completing one is published through POST /upload's pipeline. */
 async function receivePatch(
   principal: Principal,
   request: RouteRequest,
@@ -234,7 +219,6 @@ async function receivePatch(
   return after.state === "processing" ? publishResumable(principal, surface, after) : after;
 }
 
-/** The complete file → a post (or more files of one), with POST /upload's rules and errors. */
 async function publishResumable(principal: Principal, surface: Surface, upload: ResumableUpload): Promise<ResumableUpload> {
   try {
     const uploader = uploaderFor(principal);
@@ -265,7 +249,6 @@ async function publishResumable(principal: Principal, surface: Surface, upload: 
   }
 }
 
-/** HEAD /tus/{id}: where to resume; after completion also the post (`Upload-Post`). */
 export async function handleTusHead({ principal, request, params }: TusIdContext): Promise<Response> {
   checkTusResumable(request.headers);
   const upload = await findResumable(params.id, subjectOf(principal));

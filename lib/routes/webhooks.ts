@@ -1,8 +1,4 @@
-/**
- * Handlers of the webhooks area (lib/routes/table/webhooks.ts; docs/webhooks.md, "API") over
- * lib/webhooks/hooks.ts. Personal keys only (app keys with gallery access, Relay sessions,
- * the dashboard's session); team keys get 401 like elsewhere.
- */
+/** Handlers of the webhooks area (docs/webhooks.md, "API"); team keys get 401. */
 import { z } from "zod";
 import { requireRecentConfirmation } from "@/lib/auth/confirmation";
 import type { RouteContext } from "@/lib/http/route";
@@ -32,10 +28,8 @@ type ById = { params: typeof idParam };
 const me = (principal: PersonalPrincipal) => principal.user.id;
 
 /**
- * A new destination for the account's events (creating a webhook, or pointing one at another
- * URL) needs a recent confirmation from a session (docs/security.md): a stolen session must not
- * leave a channel behind that outlives it. App keys cannot confirm; one with gallery access
- * keeps this right (it reads the gallery anyway, and app keys are made by a confirmed session).
+ * A new destination needs a recent confirmation (docs/security.md): a stolen session must not leave
+ * a channel that outlives it. App keys cannot confirm; one with gallery access keeps this right.
  */
 async function newDestinationAllowed(principal: PersonalPrincipal): Promise<void> {
   if (principal.kind === "session") await requireRecentConfirmation(principal.user.id, principal.sessionId);

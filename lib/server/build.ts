@@ -1,8 +1,6 @@
 /**
- * Build detection for `npm start` and the server tests: a production build is reused as
- * long as the sources it was built from are unchanged. The fingerprint is a hash of the
- * contents of every input (not mtimes, which a git checkout or copy resets), stored in
- * .next/ beside the build it describes.
+ * A production build is reused while its sources are unchanged: the fingerprint hashes contents,
+ * not mtimes (a checkout or copy resets those), stored in .next/.
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -10,7 +8,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join, resolve } from "node:path";
 import { precompressStaticAssets } from "./static-assets";
 
-/** Folders and files whose contents end up in (or configure) the Next build. */
 const INPUT_DIRS = ["app", "components", "lib", "public"];
 const INPUT_FILES = [
   "next.config.mjs",
@@ -61,7 +58,6 @@ export function sourceFingerprint(root: string, env: NodeJS.ProcessEnv = process
   return hash.digest("hex");
 }
 
-/** Why a build is needed, or null when .next is a complete build of the current sources. */
 export function staleReason(root: string): string | null {
   if (!existsSync(join(root, ".next", "BUILD_ID"))) return "no build yet";
   const stored = existsSync(join(root, FINGERPRINT_FILE)) ? readFileSync(join(root, FINGERPRINT_FILE), "utf8").trim() : "";
@@ -69,7 +65,6 @@ export function staleReason(root: string): string | null {
   return null;
 }
 
-/** Runs `next build` with inherited output; rejects when it fails. */
 export function runNextBuild(root: string, stdio: "inherit" | "pipe" = "inherit"): Promise<void> {
   const bin = join(root, "node_modules", "next", "dist", "bin", "next");
   // The fingerprint is taken before building: a source edited mid-build then still
@@ -113,10 +108,7 @@ const processAlive = (pid: number): boolean => {
   }
 };
 
-/**
- * Serialises builds across processes (parallel test files, a test run beside `npm start`):
- * a lock directory holding the owner's pid; a lock whose owner died is taken over.
- */
+/** Serialises builds across processes: a lock directory holding the owner's pid, taken over when it died. */
 async function withBuildLock<T>(root: string, work: () => Promise<T>, timeoutMs = 10 * 60_000): Promise<T> {
   const lock = join(root, LOCK_DIR);
   const deadline = Date.now() + timeoutMs;
@@ -146,10 +138,7 @@ async function withBuildLock<T>(root: string, work: () => Promise<T>, timeoutMs 
   }
 }
 
-/**
- * Builds when .next is missing or stale; returns whether it built. Safe to call from
- * several processes at once: one builds, the others wait and reuse its result.
- */
+/** Builds when .next is missing or stale; returns whether it built. One process builds, others wait. */
 export async function ensureBuild(
   root: string,
   options: { stdio?: "inherit" | "pipe"; log?: (message: string) => void } = {},

@@ -1,19 +1,8 @@
 /**
- * The hit path of /cdn/<code>/<name> (and its thumbnail and stored renditions) written straight on Node's
- * request and response: no Web Request, Response, Headers or AbortSignal, no promise when
- * the delivery cache and the open-file cache both hold the file, header blocks built once
- * per file. Profiled before this (docs/performance.md, "The /cdn lane and the open-file cache"), those
- * objects and the open + fstat + close around every read were most of a small file's time.
- *
- * It answers only what it can answer exactly as lib/routes/cdn.ts and lib/delivery/serve.ts
- * do: a found file that decideDelivery (lib/delivery/decide.ts, the rules both lanes share)
- * serves, on disk storage, GET or HEAD, with 200, 206, 304 or 416, using the same pure
- * functions for the path (lib/delivery/cdn-path.ts), Range and the validators
- * (lib/delivery/conditional.ts) and the same headers (lib/delivery/headers.ts). Everything
- * else (refusals, other storage, user media, HLS, unusual paths) goes to the general path,
- * which answers it. With DELIVERY_OFFLOAD=x-accel (lib/delivery/offload.ts) a 200 or 206 it
- * would send is answered with the same headers, no body and X-Accel-Redirect, as the
- * general path answers it (lib/delivery/serve.ts).
+ * The hit path of /cdn/<code>/<name> (thumbnails and renditions too) written straight on Node's
+ * request and response: the Web objects and open + fstat + close around every read were most of
+ * a small file's time (docs/performance.md, "The /cdn lane and the open-file cache"). It answers
+ * only what it can answer exactly as lib/delivery/serve.ts does; everything else goes to the general path.
  */
 import { read } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -31,26 +20,17 @@ import { storage } from "@/lib/storage";
 import { DiskStorage } from "@/lib/storage/disk";
 import type { OpenFile } from "@/lib/storage/open-files";
 
-/** Serves the request on the general path (lib/routes/cdn.ts). */
 export type CdnFallback = () => Promise<void>;
 
 const FULL = { kind: "full" } as const;
 
-/** Chunk size of streamed bodies (a 1 MiB range is 4 reads). */
 const STREAM_CHUNK = 256 * 1024;
-/**
- * Bodies up to this size are read with one positioned read and written in one piece;
- * larger ones stream with backpressure. A slow client holds at most this much of ours.
- * Both read into the lent buffers below, so it is one chunk.
- */
+/** Bodies up to this size go in one positioned read and one write; a slow client holds at most this much. */
 const SINGLE_READ_MAX = STREAM_CHUNK;
 
 /**
- * Body buffers of STREAM_CHUNK bytes, taken back once the socket has them (the write's
- * callback) and lent to the next read. A fresh 256 KiB buffer per read was memory outside
- * V8's heap that only a garbage collection gave back: under range load the server's RSS
- * grew with it and the collector ran for it (docs/performance.md, "Range bodies from
- * reused buffers"). At most SPARE_MAX wait here (16 MiB).
+ * Body buffers lent to the next read once the socket has them: a fresh buffer per read grew
+ * RSS under range load (docs/performance.md, "Range bodies from reused buffers").
  */
 const SPARE_MAX = 64;
 const spare: Buffer[] = [];
@@ -59,30 +39,20 @@ const giveBack = (buffer: Buffer): void => {
   if (spare.length < SPARE_MAX) spare.push(buffer);
 };
 
-/**
- * A path whose segments the general path's URL parser would leave exactly as they are
- * (none empty), and a dot segment, which it would resolve.
- */
+/** Segments the URL parser would leave as they are (none empty), or a dot segment it would resolve. */
 const PLAIN_PATH = /^[A-Za-z0-9._~!$&'()*+,;=:@%-]+(?:\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*$/;
 const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/;
 
 type FastTarget = Extract<CdnTarget, { kind: "original" | "thumb" | "rendition" }>;
 
-/**
- * A post's file, thumbnail or rendition (parseCdnPath, lib/delivery/cdn-path.ts) on a
- * path the URL parser would not rewrite; null for anything else (the general lane answers).
- */
+/** A post's file, thumbnail or rendition on a path the URL parser would not rewrite; else null. */
 function fastTarget(path: string): FastTarget | null {
   if (!PLAIN_PATH.test(path) || DOT_SEGMENT.test(path)) return null;
   const target = parseCdnPath(path);
   return target.kind === "original" || target.kind === "thumb" || target.kind === "rendition" ? target : null;
 }
 
-/**
- * Serves `req` when it is a /cdn file request; false means "not a file path of the
- * fast kind", and the caller uses the general path. Misses of either cache and every
- * answer other than a file go to `fallback`.
- */
+/** Serves a /cdn file request; false means not a fast-kind path. Cache misses and non-file answers go to `fallback`. */
 export function serveCdnFile(req: IncomingMessage, res: ServerResponse, url: string, fallback: CdnFallback): boolean {
   const method = req.method;
   if (method !== "GET" && method !== "HEAD") return false;
@@ -104,7 +74,6 @@ export function serveCdnFile(req: IncomingMessage, res: ServerResponse, url: str
   return true;
 }
 
-/** Hands the request to the general path, which gives the answer it always gave (404, 403...). */
 function general(res: ServerResponse, fallback: CdnFallback): void {
   fallback().catch((error: unknown) => failed(res, error));
 }
@@ -133,11 +102,8 @@ function withFile(
     .catch((error: unknown) => failed(res, error));
 }
 
-/** The 200 headers of a file for one content type: built once per open file. */
 interface HeaderBlocks {
-  /** What a 304 or 416 repeats: validators, caching, hardening (cache-control per request when signed). */
   validators: Record<string, string>;
-  /** Validators plus type, length and disposition: the 200. */
   entity: Record<string, string>;
 }
 
@@ -162,7 +128,6 @@ function headerBlocks(file: OpenFile, contentType: string): HeaderBlocks {
   return blocks;
 }
 
-/** The headers of a 200 left to the proxy: the entity's, no body, and where the proxy finds the file. */
 function accelBlock(file: OpenFile, contentType: string, prefix: string): Record<string, string> {
   const memoKey = `accel:${contentType}:${prefix}:${publicCacheControl()}`;
   const known = file.memo.get(memoKey) as Record<string, string> | undefined;
@@ -172,7 +137,7 @@ function accelBlock(file: OpenFile, contentType: string, prefix: string): Record
   return block;
 }
 
-/** The X-Accel-Redirect prefix when the proxy may send this request's bytes (decision: what we would send); else null. */
+/** The X-Accel-Redirect prefix when the proxy may send this request's bytes; else null. */
 function accelPrefix(req: IncomingMessage, range: string | undefined, decision: Parameters<typeof proxyMaySend>[1]): string | null {
   const offload = configuredOffload();
   if (offload.mode !== "x-accel") return null;
@@ -186,7 +151,6 @@ function accelPrefix(req: IncomingMessage, range: string | undefined, decision: 
   return proxyMaySend(preconditions, decision) ? offload.prefix : null;
 }
 
-/** A signed file's blocks with its own cache-control (it ends with the signature). */
 const privately = (block: Record<string, string>, expiresAt: number | undefined): Record<string, string> =>
   expiresAt === undefined ? block : { ...block, "cache-control": cacheControl(false, expiresAt, nowSeconds()) };
 
@@ -249,7 +213,6 @@ function bodiless(res: ServerResponse, store: DiskStorage, file: OpenFile, statu
   res.end();
 }
 
-/** Bytes start..end (inclusive) of the file to the response; the file is released when done. */
 function body(res: ServerResponse, store: DiskStorage, file: OpenFile, start: number, end: number): void {
   const length = end - start + 1;
   if (length <= 0) {
@@ -276,11 +239,9 @@ function body(res: ServerResponse, store: DiskStorage, file: OpenFile, start: nu
 }
 
 /**
- * Streams a long body from the shared descriptor, one chunk at a time, waiting for
- * 'drain' (backpressure). Not fs.createReadStream: destroying one (a client that leaves
- * mid-body) closes its descriptor whatever `autoClose` says, and this descriptor belongs
- * to the cache; a closed number reused by another file or socket would then be read or
- * closed again. The file is released exactly once, never while a read is in flight.
+ * Streams with backpressure from the cache's shared descriptor. Not fs.createReadStream:
+ * destroying one closes its descriptor whatever `autoClose` says, and a closed number reused by
+ * another file would be read or closed again. Released once, never while a read is in flight.
  */
 function pump(res: ServerResponse, store: DiskStorage, file: OpenFile, start: number, end: number): void {
   let position = start;

@@ -1,13 +1,7 @@
 /**
- * Requests Node's HTTP parser refuses before any handler sees them: a head over the header
- * size limit, Content-Length together with Transfer-Encoding, two different
- * Content-Lengths, a bad chunk size, bytes a header may not hold, a malformed request line.
- * Node's default answer is a bare `400 Bad Request` with no body and no `request-id`;
- * uploader tools then show "invalid response". We answer the documented error object
- * instead (docs/http-core.md, "Before the pipeline": a request that cannot be parsed is
- * `invalid_request` with the parser's status), then close the connection: after a framing
- * error nothing more on it can be trusted. The close lingers (linger.ts) so that the rest of
- * what the client sends does not reset the connection before it has read the answer.
+ * Requests Node's HTTP parser refuses: Node's bare 400 has no body or `request-id`, so we answer
+ * the error object (docs/http-core.md, "Before the pipeline") and close, lingering so the
+ * client's remaining bytes do not reset the connection before it reads the answer.
  */
 import type { Socket } from "node:net";
 import { errorBody } from "@/lib/errors";
@@ -28,7 +22,6 @@ function statusFor(code: string | undefined): { status: number; reason: string; 
   }
 }
 
-/** The `clientError` listener of the HTTP server. */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   // Node reports the same broken request again as the rest of its body arrives: the
   // answer is on its way and the socket lingers (below), so nothing more is done.

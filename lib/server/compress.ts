@@ -1,29 +1,18 @@
 /**
- * Compression of the fast lane's text replies (API and Relay JSON, the OpenAPI documents).
- * Pages, scripts and style sheets go through Next, whose server gzips them itself; the
- * fast lane writes its replies on Node's response directly, so without this a 33 KB post
- * list went out as 33 KB even to a client that accepts gzip (issue 29).
- *
- * Brotli when the client accepts it (smaller, and at quality 4 as fast as gzip's default
- * level), else gzip; nothing for bodies under MIN_BYTES (a small reply would not shrink
- * enough to pay for the work, and the cached reads' short replies stay byte-identical).
- * A body that could be compressed says `Vary: Accept-Encoding` whether or not this request
- * got it compressed, so a shared cache keeps the variants apart. docs/compression.md.
+ * Compression of the fast lane's text replies (docs/compression.md): Next gzips only what it
+ * serves. Brotli at quality 4 (as fast as gzip's default); nothing under MIN_BYTES, so the
+ * cached reads' short replies stay byte-identical. A compressible body always says `Vary`.
  */
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 export type Encoding = "br" | "gzip";
 
-/** Below this many bytes a body goes out as it is. */
 export const MIN_BYTES = 1024;
 
 /** Content types worth compressing: JSON and text. Files under /cdn never come here. */
 const COMPRESSIBLE = /^(?:application\/(?:[\w.+-]+\+)?json|text\/)/i;
 
-/**
- * The encoding to use for an `Accept-Encoding` header, or null: Brotli first, then gzip.
- * `q=0` refuses a coding; `*` stands for any coding the header does not name.
- */
+/** Brotli first, then gzip; `q=0` refuses a coding, `*` stands for any the header does not name. */
 export function pickEncoding(acceptEncoding: string | string[] | undefined): Encoding | null {
   const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(",") : acceptEncoding;
   if (!header) return null;
@@ -47,12 +36,10 @@ export function pickEncoding(acceptEncoding: string | string[] | undefined): Enc
   return null;
 }
 
-/** Whether a reply with this type and length is one we compress (and so must `Vary`). */
 export function compressible(contentType: string | undefined, byteLength: number): boolean {
   return byteLength >= MIN_BYTES && contentType !== undefined && COMPRESSIBLE.test(contentType);
 }
 
-/** The text (or bytes) in `encoding`: Brotli at quality 4, or gzip at its default level. */
 export function compressText(text: string | Buffer, encoding: Encoding): Buffer {
   const input = typeof text === "string" ? Buffer.from(text) : text;
   return encoding === "br"
@@ -69,11 +56,7 @@ export function varyWithEncoding(vary: string | undefined): string {
   return `${vary}, Accept-Encoding`;
 }
 
-/**
- * The body to write for a text reply and the headers that go with it: compressed (with
- * `content-encoding` and its length) when the request accepts it, else the text as it is.
- * `head` is changed in place.
- */
+/** The body and headers for a text reply, compressed when accepted; `head` is changed in place. */
 export function encodeTextBody(
   acceptEncoding: string | string[] | undefined,
   head: Record<string, string | string[]>,

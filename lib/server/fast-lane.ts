@@ -1,14 +1,7 @@
 /**
- * The API, Relay and direct-file surfaces served straight from node:http, around Next.js.
- *
- * Those three surfaces are plain Request → Response functions (lib/http/dispatch.ts,
- * lib/routes/cdn.ts); Next adds nothing to them but cost: its router, a Web-stream copy of
- * every request body chunk and every file byte, and it drops Content-Length. Profiles put
- * that cost at most of a small file's serving time and much of a large upload's
- * (docs/performance.md, "The fast lane"). So
- * the custom server calls the same functions itself, moving bytes between sockets and
- * files as Node streams (lib/http/node-bridge.ts). Pages, and next-auth under /api/auth,
- * still go through Next. The route handlers under app/ stay for `next dev`.
+ * The API, Relay and direct-file surfaces served straight from node:http, around Next.js: Next's
+ * router and Web-stream copies were most of a small file's serving time (docs/performance.md,
+ * "The fast lane"). Pages and next-auth still go through Next; app/'s route handlers stay for `next dev`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
@@ -25,18 +18,10 @@ import { NodeHeaders, nodeRequest } from "./node-request";
 type Handler = (request: Request) => Promise<Reply | Response>;
 
 export interface FastLane {
-  /** Serves the request when it belongs to a fast surface; false means "not mine". */
   (req: IncomingMessage, res: ServerResponse): Promise<boolean>;
-  /**
-   * A /cdn file request taken without a promise (lib/server/cdn-lane.ts); false means
-   * "not a file request", and the request goes through the lane above as before.
-   */
+  /** A /cdn file request taken without a promise (cdn-lane.ts); false sends it through the lane above. */
   serveFile(req: IncomingMessage, res: ServerResponse): boolean;
-  /**
-   * An API or Relay GET the read caches answer alone (Dispatcher.replyNow), written before
-   * any promise; false means "not answered", nothing was counted, and the request goes
-   * through the lane above as before.
-   */
+  /** An API or Relay GET the read caches answer alone, before any promise; false means nothing was counted. */
   serveCached(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
@@ -101,10 +86,7 @@ export async function createFastLane(): Promise<FastLane> {
   return lane;
 }
 
-/**
- * A /cdn reply for GET /metrics (docs/metrics.md): counted when its body has been sent,
- * with the bytes of a 200/206 body. Off (no METRICS_TOKEN), nothing is attached.
- */
+/** A /cdn reply for GET /metrics, counted once its body is sent (docs/metrics.md). */
 function watchFileReply(res: ServerResponse): void {
   if (!metrics()) return;
   const started = performance.now();
@@ -126,18 +108,15 @@ function toRequest(req: IncomingMessage, res: ServerResponse, url: string): Requ
   return req.method === "GET" || req.method === "HEAD" ? request : attachRequestBody(request, req);
 }
 
-/** A GET as a cached read sees it (Dispatcher.replyNow): one object over Node's headers. */
 function readRequest(req: IncomingMessage, url: string): ReadRequest {
   return { method: "GET", url: absolute(url), headers: new NodeHeaders(req.headers) };
 }
 
-/** A dispatcher reply: JSON text is written as it is; a handler's Response goes through send(). */
 async function sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply): Promise<void> {
   if (reply.body?.kind === "response") return send(req, res, reply.body.response, reply.headers);
   writeReply(req, res, reply);
 }
 
-/** A reply without a handler's Response (JSON text or nothing), written at once. */
 function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
   if (reply.body?.kind === "response") throw new Error("writeReply: a Response body goes through send()");
   const bodyless = req.method === "HEAD" || reply.status === 204 || reply.status === 304 || !reply.body;
@@ -168,8 +147,7 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
   const bodyless = req.method === "HEAD" || response.status === 204 || response.status === 304 || !response.body;
   const text = native?.kind === "text" && !bodyless ? encodeTextBody(req.headers["accept-encoding"], head, native.text) : null;
   if (native?.kind === "bytes" && !bodyless) head["content-length"] = String(native.bytes.byteLength);
-  // A body we stopped reading (a 413 mid-upload, a 401 before it) is read and discarded
-  // after the reply for a while (lingerOnUnreadBody, installed by the server on every request).
+  // A body we stopped reading (a 413 mid-upload) is drained after the reply (linger.ts).
   res.writeHead(response.status, response.statusText || undefined, head);
   if (bodyless) {
     if (native?.kind === "stream") native.stream.destroy();

@@ -1,15 +1,7 @@
 /**
- * Multipart POSTs to pages without a `Next-Action` header: what a browser sends when a
- * server-action form is submitted before (or without) JavaScript. Next.js parses such a
- * body with the Fetch `formData()` parser to find out whether it is an action, and a body
- * that parser refuses (no closing boundary, a part without Content-Disposition, an
- * unquoted boundary holding a comma) ends in an unhandled 500. The fuzz found it
- * (docs/fuzzing.md).
- *
- * So the custom server reads such a body itself (it is small: Next's server-action body
- * limit is 1 MB), runs the same parser on it, and answers 400 `invalid_request` (413
- * `file_too_large` past the limit) when it fails. A body that parses is handed to Next
- * unchanged, on a stand-in request that replays the bytes.
+ * No-JavaScript server-action form posts: a multipart body Next's `formData()` parser refuses
+ * ends in an unhandled 500 (found by the fuzz, docs/fuzzing.md), so the custom server parses it
+ * first, answers 400 (413 past the limit) on failure, and hands Next a replay of the bytes.
  */
 import { IncomingMessage } from "node:http";
 import { SHARE_TARGET_PATH } from "@/lib/web/share-body";
@@ -22,9 +14,8 @@ export type FormPostVerdict =
   | { ok: false; status: 400 | 413; type: "invalid_request" | "file_too_large"; message: string };
 
 /**
- * True for a POST Next would try to decode as a no-JavaScript server-action form. The share
- * target is a route handler, not a page: it streams its body itself (lib/web/share-body.ts),
- * and a phone's photo or clip is far over this limit (issue 39 §3).
+ * A POST Next would decode as a server-action form. Not the share target: it streams its body
+ * itself and a phone's clip is far over this limit (issue 39 §3).
  */
 export function isFormPost(req: IncomingMessage): boolean {
   return (
@@ -59,7 +50,6 @@ export async function screenFormPost(req: IncomingMessage): Promise<FormPostVerd
   return { ok: true, req: replay(req, body) };
 }
 
-/** The whole body, or null past the limit (the rest is then discarded by the caller's reply). */
 function readBounded(req: IncomingMessage): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -81,7 +71,6 @@ function readBounded(req: IncomingMessage): Promise<Buffer | null> {
   });
 }
 
-/** A request with the same head as `req` whose body is `body`, for Next to read. */
 function replay(req: IncomingMessage, body: Buffer): IncomingMessage {
   const copy = new IncomingMessage(req.socket);
   copy.method = req.method;

@@ -1,24 +1,11 @@
 /**
- * Lingering close (RFC 9112, section 9.6): a reply sent before the request's body was read
- * (a 401 before an upload, a 413 on its Content-Length, a 404 with a body) must not be lost.
- *
- * When such a reply closes the connection (the client sent `Connection: close`, or we did),
- * Node ends the socket once the reply is written and destroys it at once. The body the
- * client is still sending then meets a closed socket, the kernel answers it with a reset,
- * and the reset can reach the client before it has read our reply: the client reports a
- * broken pipe ("EPIPE", "connection reset") instead of the error we wrote. So the socket's
- * write side is ended (FIN) and what the client still sends is read and thrown away until
- * it closes its side, or LINGER_MS pass. On a kept-alive connection Node already reads the
- * rest of the body into nothing; a body that does not end within LINGER_MS there is cut.
- *
- * Installed for every request with a body (server.ts, and next-start.ts under plain
- * `next start`); a request without Content-Length or Transfer-Encoding has no body
- * (RFC 9112, section 6.3) and costs nothing here.
+ * Lingering close (RFC 9112, section 9.6): a reply sent before the body was read must not be
+ * lost to the reset the kernel sends when the client's body meets a closed socket. Our side is
+ * ended (FIN) and what the client sends is drained until it closes or LINGER_MS pass.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 
-/** How long a refused body is read and discarded before the socket is cut. */
 export const LINGER_MS = 5000;
 
 const LINGERING = Symbol.for("mediahost.lingering");
@@ -26,18 +13,15 @@ const CLOSING = Symbol.for("mediahost.lingeringClose");
 
 type LingeringSocket = Socket & { destroySoon?: () => void; [LINGERING]?: boolean; [CLOSING]?: boolean };
 
-/** Whether the request announced a body (it may be read in full later). */
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers["content-length"];
   return (length !== undefined && length !== "0") || req.headers["transfer-encoding"] !== undefined;
 }
 
-/** Whether the client may still be sending a body nobody read. */
 function bodyPending(req: IncomingMessage): boolean {
   return !req.complete && !req.readableEnded && hasBody(req);
 }
 
-/** Makes a reply to `req` linger on a body it did not read (see above). */
 export function lingerOnUnreadBody(req: IncomingMessage, res: ServerResponse): void {
   if (!hasBody(req)) return;
   const socket = req.socket as LingeringSocket;
@@ -62,7 +46,6 @@ export function lingerOnUnreadBody(req: IncomingMessage, res: ServerResponse): v
   current.set(socket, req);
 }
 
-/** The request whose reply is being written on each socket (for destroySoon). */
 const current = new WeakMap<Socket, IncomingMessage>();
 
 function bodyPendingOn(socket: Socket): boolean {
@@ -70,16 +53,11 @@ function bodyPendingOn(socket: Socket): boolean {
   return req !== undefined && bodyPending(req);
 }
 
-/** Whether lingeringClose has taken the socket: its last answer is written. */
 export function isLingering(socket: Socket): boolean {
   return (socket as LingeringSocket)[CLOSING] === true;
 }
 
-/**
- * Ends our side of the connection and reads (and drops) what the client still sends until
- * it closes its side or LINGER_MS pass. Also for a reply written straight to the socket
- * (client-error.ts); calling it again on the same socket does nothing.
- */
+/** Ends our side and drains the client until it closes or LINGER_MS pass; a second call does nothing. */
 export function lingeringClose(socket: Socket, reply?: string): void {
   if (socket.destroyed || isLingering(socket)) return;
   (socket as LingeringSocket)[CLOSING] = true;

@@ -1,12 +1,7 @@
 /**
- * What the custom server does per response that plain `next start` must do too
- * (docs/deploy.md): Next drops `Content-Length` from route-handler responses, so our
- * handlers carry it in CONTENT_LENGTH_CARRIER, which the custom server moves back before the
- * head goes out (lib/server/server.ts, restoreContentLength). Without our server nothing
- * did, and `/cdn` replies went out chunked with the internal header showing. Installed once
- * per process from instrumentation.ts, on Node's ServerResponse itself: Next writes every
- * head through writeHead (its implicit header too). Under the custom server it finds the
- * carrier already moved.
+ * What the custom server does per response that plain `next start` must do too (docs/deploy.md):
+ * move CONTENT_LENGTH_CARRIER back to Content-Length. Installed from instrumentation.ts on
+ * Node's ServerResponse itself, since Next writes every head through writeHead.
  */
 import { type IncomingMessage, Server, ServerResponse } from "node:http";
 import { parseEnv } from "@/lib/config/env";
@@ -39,13 +34,9 @@ const STAMPING = Symbol.for("mediahost.stampRequests");
 export const CUSTOM_SERVER = Symbol.for("mediahost.customServer");
 
 /**
- * Under plain `next start` nothing stamped `x-client-ip` (lib/server/stamp.ts): route
- * handlers read whatever the client sent there, or its own X-Forwarded-For, which Next
- * fills only when the client sent none. Here every request of every Node HTTP server in the
- * process is stamped as our server does, and lingers on a body it did not read (linger.ts),
- * before Next's listener sees it. Installed from
- * instrumentation.ts, which Next runs before it serves the first request; under our own
- * server it does nothing.
+ * Under plain `next start` route handlers would read a client-sent `x-client-ip`: every request
+ * of every Node server in the process is stamped (stamp.ts) and lingers (linger.ts) before Next
+ * sees it. Does nothing under our own server.
  */
 export function stampRequestsUnderNextStart(): void {
   const global = globalThis as { [CUSTOM_SERVER]?: boolean };

@@ -1,18 +1,10 @@
 /**
- * The fast lane's `Request`: a view of Node's IncomingMessage with what the dispatcher and
- * the handlers read (method, url, headers, signal; bodies through lib/http/node-bridge),
- * without building an undici Request and Headers for every request. Profiled on a cached
- * GET /posts/{code}, `new Request` (URL parsing, header validation, an AbortSignal made
- * transferable) and its Headers were about a tenth of the server's time.
- *
- * It is an instance of Request (`instanceof` holds) whose own properties stand in for the
- * prototype's getters. The body readers (`json()`, `text()`, `formData()`...) and `clone()`
- * are not available: handlers read bodies through `requestBody()`, which the fast lane
- * serves from the socket's own stream.
+ * The fast lane's `Request`: a view of Node's IncomingMessage, since `new Request` and its
+ * Headers were about a tenth of a cached GET's time. An instance of Request, but without body
+ * readers or `clone()`: handlers read bodies through `requestBody()`.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 
-/** The read side of `Headers`, over Node's parsed (lower-cased, joined) request headers. */
 export class NodeHeaders {
   constructor(private readonly source: IncomingHttpHeaders) {}
 
@@ -75,8 +67,7 @@ export function nodeRequest(req: IncomingMessage, res: ServerResponse, url: stri
     method: { value: req.method ?? "GET", enumerable: true },
     url: { value: url, enumerable: true },
     headers: { value: new NodeHeaders(req.headers) as unknown as Headers, enumerable: true },
-    // Aborted when the client goes away before the response is complete (a conversion
-    // nobody will read stops and cleans up).
+    // Aborted when the client leaves early, so a conversion nobody will read stops.
     signal: {
       enumerable: true,
       get(): AbortSignal {

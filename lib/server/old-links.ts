@@ -1,15 +1,10 @@
-/**
- * Old links of imported items, answered before Next (docs/migrate.md, "Old links"): a 301 to
- * the share page or short link, or the file's bytes through the /cdn lane. Anything that is
- * not an old link, and any failure of the look-up, goes on to Next as before.
- */
+/** Old links of imported items, answered before Next (docs/migrate.md, "Old links"); a failed look-up goes on to Next. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastLane } from "./fast-lane";
 
 type Resolve = typeof import("@/lib/imports/old-links").resolveOldLink;
 let resolver: Promise<Resolve> | null = null;
 
-/** True when the request was an old link and has been answered. */
 const MACHINERY = /^\/(?:api|relay|cdn|_next|healthz|metrics|cron|oembed)(?:[/?]|$)/;
 
 export async function answerOldLink(req: IncomingMessage, res: ServerResponse, fastLane: FastLane | undefined): Promise<boolean> {

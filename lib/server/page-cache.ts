@@ -1,17 +1,8 @@
 /**
- * Share pages (/p/{code}) as robots get them, kept in memory until the database changes.
- *
- * A link posted in a busy chat is fetched by every chat service's unfurler, often many
- * times; each fetch was a full server render (docs/performance.md, "Read caches that never
- * outlive a commit") of a page that is the same for every robot: robots carry no sign-in
- * cookie, count no views, and see only what an anonymous visitor sees. So the first robot's page is recorded as Next wrote it and
- * replayed to the next ones, with a fresh `request-id`, until anything in the database
- * changes (lib/cache/versioned.ts: a new title, a deleted post, another like) or a minute
- * passes. People (no robot user agent) and anyone with a cookie always get a fresh render.
- *
- * Only complete 200 and 404 pages without `Set-Cookie` are kept, up to MAX_PAGE_BYTES each;
- * the key is the whole URL with the Host and Accept-Encoding (Next compresses per client).
- * A replayed page says so in `x-mediahost-cache: hit`.
+ * Share pages (/p/{code}) as robots get them, replayed from memory until the database changes:
+ * unfurlers fetch a chat link many times and every robot sees the anonymous page
+ * (docs/performance.md, "Read caches that never outlive a commit"). People and anyone with a
+ * cookie get a fresh render; the key includes Host and Accept-Encoding (Next compresses per client).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { VersionedCache } from "@/lib/cache/versioned";
@@ -28,7 +19,6 @@ interface Page {
 const MAX_PAGE_BYTES = 512 * 1024;
 /** Headers that belong to one response, not to the page. */
 const PER_RESPONSE = new Set(["request-id", "date", "connection", "keep-alive", "transfer-encoding", "content-length", "set-cookie"]);
-/** A share code is one segment of share-code characters (lib/posts/codes.ts). */
 const SHARE_PATH = /^\/p\/[A-Za-z0-9]{4,64}(?:\?|$)/;
 
 const shareCodeOf = (url: string): string => url.slice("/p/".length).split("?")[0];
@@ -42,7 +32,6 @@ const pages = new VersionedCache<string, Page>({
   weigh: (page) => page.body.length + 1024,
 });
 
-/** Requests whose answer may come from (or go into) the cache. */
 function cacheKey(req: IncomingMessage): string | null {
   if (req.method !== "GET" || !SHARE_PATH.test(req.url ?? "")) return null;
   const h = req.headers;
@@ -51,19 +40,14 @@ function cacheKey(req: IncomingMessage): string | null {
   return `${h.host ?? ""}\n${h["accept-encoding"] ?? ""}\n${req.url}`;
 }
 
-/**
- * Answers a robot's share-page request from memory when it can; otherwise runs `render`
- * (Next) and, for a robot, records what it writes.
- */
+/** Answers a robot's share-page request from memory, or renders through Next and records it for a robot. */
 export async function servePage(req: IncomingMessage, res: ServerResponse, render: () => Promise<void>): Promise<void> {
   const key = cacheKey(req);
   if (!key) return render();
   const stamp = pages.stamp();
   if (replay(req, res, key, stamp)) return;
-  // One render per page at a time: robots that ask while it renders wait for it and get
-  // the recorded page, where each used to render its own (a burst of them, every time the
-  // page was forgotten, was the p99 of robots' pages; docs/performance.md, "One look-up
-  // per lapsed file"). Only a render started at the same change number is waited for.
+  // One render per page at a time: a burst of robots each rendering was their p99
+  // (docs/performance.md, "One look-up per lapsed file"). Only a render at the same change number is waited for.
   const flying = renders.get(key);
   if (flying && flying.stamp === stamp) {
     await flying.done;
@@ -79,7 +63,6 @@ export async function servePage(req: IncomingMessage, res: ServerResponse, rende
   return render();
 }
 
-/** Renders in progress, by cache key: what robots arriving meanwhile wait for. */
 const renders = new Map<string, { stamp: number; done: Promise<void> }>();
 
 /** Writes the recorded page when there is a current one; false when it must be rendered. */
@@ -92,7 +75,6 @@ function replay(req: IncomingMessage, res: ServerResponse, key: string, stamp: n
   return true;
 }
 
-/** Tees what is written to `res`; hands over the page once it is complete and cacheable. */
 function record(res: ServerResponse, keep: (page: Page) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;

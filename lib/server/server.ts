@@ -1,10 +1,7 @@
 /**
- * The HTTP server in front of Next.js. Next's own `next start` cannot be trusted with the
- * client address (it fills X-Forwarded-For only when the client sent none, so anyone can
- * forge it) and cannot stamp a request id on responses it does not render itself. This
- * wrapper fixes both before anything sees the request, then hands /api, /relay and /cdn to
- * the fast lane (no Next in the way of bodies and files), robots' share pages to the page
- * cache, and the rest to Next.
+ * The HTTP server in front of Next.js, which cannot be trusted with the client address (it
+ * fills X-Forwarded-For only when the client sent none) nor stamp a request id on replies it
+ * does not render (docs/architecture.md).
  */
 import { prepareNextEnvironment } from "@/lib/config/process-env";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -33,32 +30,25 @@ import { hostVerdict, isServedHost } from "@/lib/domains/host-gate";
 
 export interface StartServerOptions {
   port: number;
-  /** Unset: every interface, IPv4 and IPv6 (as `next start` without -H). */
   hostname?: string;
   dev: boolean;
-  /** The Next.js project directory; defaults to the working directory. */
   dir?: string;
-  /** Defaults to the TRUST_PROXY (and TRUST_PROXY_HEADER) environment variables. */
   trustProxy?: TrustSetting;
-  /** Serve /api, /relay and /cdn without Next (lib/server/fast-lane.ts); on unless dev. */
+  /** On unless dev. */
   fastLane?: boolean;
 }
 
 export interface RunningServer {
-  /** Where the server can be reached from this machine, e.g. http://127.0.0.1:3000. */
   url: string;
-  /** Stops accepting connections, lets requests in flight finish (up to a grace period), stops Next. */
+  /** Lets requests in flight finish (up to a grace period), then stops Next. */
   close(): Promise<void>;
 }
 
-/** Requests still running after this long on shutdown are cut off. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
- * Next.js drops `Content-Length` from route-handler responses (they go out chunked); our
- * handlers also send it as CONTENT_LENGTH_CARRIER, which is moved back here just before
- * the head is written (Node's implicit header goes through writeHead too). Not when the
- * body is encoded: then the length would be wrong.
+ * Next.js drops `Content-Length` from route-handler responses; our handlers also send it as
+ * CONTENT_LENGTH_CARRIER, moved back here before the head is written. Not when the body is encoded.
  */
 function restoreContentLength(res: ServerResponse): void {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
@@ -74,11 +64,7 @@ function restoreContentLength(res: ServerResponse): void {
   }) as ServerResponse["writeHead"];
 }
 
-/**
- * A page Next answers 500 while a dependency is away (the share page's loader met the
- * database's outage) goes out as 503 with Retry-After instead (docs/faults.md): the page
- * is Next's error page either way, but clients and proxies see "retry later", not a bug.
- */
+/** A page Next answers 500 while a dependency is away goes out as 503 with Retry-After (docs/faults.md). */
 function unavailableWhileDown(res: ServerResponse): void {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   res.writeHead = ((...args: unknown[]) => {
@@ -94,10 +80,8 @@ function unavailableWhileDown(res: ServerResponse): void {
   }) as ServerResponse["writeHead"];
 }
 
-/** Next's route handlers that are not pages: /healthz answers for itself (bounded), the others need no page. */
 const NOT_PAGES = /^\/(?:_next\/|healthz$|metrics$|cron$|oembed(?:\/|$))/;
 
-/** A page (not Next's assets, not a file of public/): GET or HEAD of a path whose last segment has no dot. */
 function isPageRequest(req: IncomingMessage): boolean {
   if (req.method !== "GET" && req.method !== "HEAD") return false;
   const path = (req.url ?? "/").split("?", 1)[0];
@@ -120,11 +104,7 @@ function answerPageUnavailable(res: ServerResponse): void {
   res.end(res.req.method === "HEAD" ? undefined : UNAVAILABLE_PAGE);
 }
 
-/**
- * A request that failed past every handler: logged, then 500, or the connection cut
- * mid-reply. A dependency away is the JSON 503 of docs/faults.md instead, counted in its
- * outage's log line.
- */
+/** A request that failed past every handler: 500 or a cut connection; a dependency away is docs/faults.md's 503. */
 function answerFailure(res: ServerResponse, requestId: string, error: unknown): void {
   const refused = refusalFor(error);
   if (refused && !res.headersSent) {
@@ -150,7 +130,6 @@ function answerFailure(res: ServerResponse, requestId: string, error: unknown): 
   }
 }
 
-/** fastLane.serveFile, with a failure answered as every other request's is. */
 function serveFileNow(lane: FastLane, req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
   try {
     return lane.serveFile(req, res);
@@ -160,7 +139,6 @@ function serveFileNow(lane: FastLane, req: IncomingMessage, res: ServerResponse,
   }
 }
 
-/** fastLane.serveCached, with a failure answered as every other request's is. */
 function serveCachedNow(lane: FastLane, req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
   try {
     return lane.serveCached(req, res);
@@ -170,7 +148,6 @@ function serveCachedNow(lane: FastLane, req: IncomingMessage, res: ServerRespons
   }
 }
 
-/** The address to print and to connect to: wildcard binds are reached through loopback. */
 function reachableUrl(address: AddressInfo): string {
   const host =
     // Every interface (an unset HOST binds "::", which takes IPv4 too): the loopback answers.
@@ -185,8 +162,7 @@ function reachableUrl(address: AddressInfo): string {
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const dir = resolve(options.dir ?? process.cwd());
   const trustProxy = options.trustProxy ?? parseEnv().trustProxy;
-  // This server stamps every request itself (requestListener); instrumentation.ts must not
-  // stamp them a second time (lib/server/next-start.ts).
+  // This server stamps every request itself: instrumentation.ts must not stamp them again.
   (globalThis as { [CUSTOM_SERVER]?: boolean })[CUSTOM_SERVER] = true;
   // NODE_ENV must be right before Next is loaded (lib/config/process-env.ts).
   prepareNextEnvironment(!!options.dev);
@@ -195,7 +171,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   // Listen first so that port 0 resolves to a real port Next can be told about; requests
   // that arrive while Next prepares wait for it.
-  // Scripts and style sheets precompressed at build need no Next: answered from the start (static-assets.ts).
   const assets = options.dev ? undefined : staticAssets(dir);
   const handlers: Handlers = { assets, inlines: pageInlines(dir, assets) };
   let markReady!: () => void;
@@ -211,11 +186,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     throw error;
   }
   handlers.next = app.getRequestHandler();
-  // In development Next serves everything, so edits to lib/ hot-reload.
   // Post events reach the webhooks from the start, pages and server actions included (lib/posts/events.ts).
   listenForPostEvents();
   handlers.fastLane = options.dev || options.fastLane === false ? undefined : await createFastLane();
-  // `next dev` needs websocket upgrades for hot reloading.
   if (options.dev) {
     const upgrade = app.getUpgradeHandler();
     server.on("upgrade", (req, socket, head) => {
@@ -229,21 +202,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
 type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-/** Where requests go once Next is prepared; filled in by startServer, read on every request. */
 type Handlers = {
   next?: RequestHandler;
-  /** Absent in development and when turned off. */
   fastLane?: FastLane;
-  /** `/_next/static` scripts and style sheets from their precompressed siblings; absent in development. */
   assets?: StaticAssets;
-  /** What pages served without the runtime carry inline (page-inlines.ts). */
   inlines?: PageInlines;
 };
 
-/**
- * The server's request listener: stamps the request, answers direct files and cached reads
- * at once, and everything else once `ready` (Next prepared) through serveWhenReady.
- */
 function requestListener(
   handlers: Handlers,
   ready: Promise<void>,
@@ -267,19 +232,15 @@ function requestListener(
       return;
     }
     const { fastLane } = handlers;
-    // A read the caches answer alone is answered here, without the promise chain below,
-    // once the lane exists (docs/fast-lane.md); its reply carries the request id.
+    // A read the caches answer alone is answered without the promise chain (docs/fast-lane.md).
     if (fastLane && serveCachedNow(fastLane, req, res, requestId)) return;
-    // Every other reply takes the id from the response's headers, set here.
     res.setHeader("request-id", requestId);
-    // A direct file is answered without the promise chain too.
     if (fastLane && serveFileNow(fastLane, req, res, requestId)) return;
     if (handlers.assets?.serve(req, res)) return;
     ready.then(() => serveWhenReady(handlers, req, res, trustProxy, dev)).catch((error: unknown) => answerFailure(res, requestId, error));
   };
 }
 
-/** A Host this instance does not answer on (docs/domains.md). */
 const refuseHost = (res: ServerResponse): void => refuseBeforeNext(res, 404, "not_found", "This host name is not served here.");
 
 /** The fast lane first; what it leaves goes to Next, after the gates Next cannot be trusted with. */
@@ -308,17 +269,16 @@ async function serveWhenReady(
     if (!verdict.ok) return refuseBeforeNext(res, verdict.status, verdict.type, verdict.message);
     forNext = verdict.req;
   }
-  // Pages read the database: while it is known away they answer 503 at once (docs/faults.md).
+  // While the database is known away pages answer 503 at once (docs/faults.md).
   if (isDown("database") && isPageRequest(forNext)) return answerPageUnavailable(res);
   restoreContentLength(res);
   unavailableWhileDown(res);
   const handle = handlers.next!;
-  // Robots' share pages may come from memory (page-cache.ts); not in development,
-  // where pages must reflect every edit.
+  // Robots' share pages may come from memory (page-cache.ts); not in development.
   if (dev) await handle(forNext, res);
   else {
     // Share pages for visitors without a session go out without Next's client runtime
-    // (share-islands.ts); a robot's page is cached as rewritten, so a replay costs nothing more.
+    // (share-islands.ts); a robot's page is cached as rewritten.
     const render = servesWithoutRuntime(forNext)
       ? () => serveWithoutRuntime(forNext, res, () => handle(forNext, res), handlers.inlines)
       : () => handle(forNext, res);
@@ -326,7 +286,6 @@ async function serveWhenReady(
   }
 }
 
-/** An HTTP server whose every reply, odd requests' included, is ours. */
 function createHttpServer(onRequest: (req: IncomingMessage, res: ServerResponse) => void): Server {
   const server = createServer(onRequest);
   // An `Expect` other than 100-continue: Node answers a bare 417 (no body, no request-id)
@@ -337,7 +296,6 @@ function createHttpServer(onRequest: (req: IncomingMessage, res: ServerResponse)
   return server;
 }
 
-/** Binds the server; resolves with the bound address (port 0 becomes a real port), rejects on EADDRINUSE and the like. */
 function listen(server: Server, port: number, hostname: string | undefined): Promise<AddressInfo> {
   return new Promise<AddressInfo>((done, fail) => {
     server.once("error", fail);
@@ -348,17 +306,13 @@ function listen(server: Server, port: number, hostname: string | undefined): Pro
   });
 }
 
-/**
- * RunningServer.close: stops accepting, waits for requests in flight (up to SHUTDOWN_GRACE_MS),
- * then stops Next. Calling it again returns the same promise.
- */
+/** Stops accepting, waits for requests in flight (up to SHUTDOWN_GRACE_MS), then stops Next; idempotent. */
 function closeOnce(server: Server, app: { close(): Promise<void> }): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () => {
     closing ??= (async () => {
       const closed = new Promise<void>((done) => server.close(() => done()));
-      // Keep-alive sockets idle between requests would hold close() open; drop them as
-      // soon as they fall idle, and everything once the grace period is over.
+      // Idle keep-alive sockets would hold close() open: dropped as they fall idle, all at the grace's end.
       const sweep = setInterval(() => server.closeIdleConnections(), 250);
       const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       server.closeIdleConnections();
@@ -371,7 +325,6 @@ function closeOnce(server: Server, app: { close(): Promise<void> }): () => Promi
   };
 }
 
-/** Closes the server on SIGTERM/SIGINT, then exits; a second signal exits at once. */
 export function shutdownOnSignals(server: RunningServer, log: (message: string) => void = console.error): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals): void => {

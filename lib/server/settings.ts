@@ -1,12 +1,7 @@
 /**
  * Every setting checked before the server starts (docs/configuration.md, "How settings are
- * read"): a bad value stops the start with a message naming its variable, instead of
- * surfacing at the first request that reads it, or never.
- *
- * The service-wide variables are parsed by lib/config/env.ts. The settings of one subsystem
- * are parsed beside it by a function of the environment that throws `Invalid setting NAME:
- * ...` on a bad value (the documented pattern); each such parser is listed here with the
- * variables it reads, and run once at start.
+ * read"): a bad value stops the start naming its variable, instead of surfacing at the first
+ * request that reads it, or never.
  */
 import { parseEnv, type Environment } from "@/lib/config/env";
 import { convertInMemoryMaxBytes, convertTimeoutMs } from "@/lib/convert/config";
@@ -20,14 +15,11 @@ import { blobConfigFromEnv, s3ConfigFromEnv } from "@/lib/storage/config";
 import { parseGateOptions } from "@/lib/uploads/receive-gate";
 
 interface SubsystemSettings {
-  /** Where the parser lives, for the docs. */
   module: string;
-  /** The variables it reads (those not declared in env.ts). */
   variables: readonly string[];
   check(source: Environment): unknown;
 }
 
-/** The subsystems that parse variables of their own. */
 export const SUBSYSTEM_SETTINGS: readonly SubsystemSettings[] = [
   {
     module: "lib/media/config.ts",
@@ -81,7 +73,6 @@ export function checkSettings(source: Environment = process.env): void {
   for (const subsystem of SUBSYSTEM_SETTINGS) subsystem.check(source);
 }
 
-/** env.ts's zod error as "NAME: problem" (its issues' paths are the variable names). */
 function describeEnvError(error: unknown): string {
   const issues = (error as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
   if (!issues?.length) return error instanceof Error ? error.message : String(error);

@@ -1,9 +1,7 @@
 /**
- * What every request gets before anything reads it: a request id, and the client address in
- * `x-client-ip` (lib/http/client-ip.ts), both replacing whatever the client sent under those
- * names. Our server does it first thing (lib/server/server.ts); under plain `next start`,
- * lib/server/next-start.ts does it from instrumentation.ts. Without either, a client could
- * name its own address and spend other people's per-IP limits, or none at all.
+ * Request id and client address (`x-client-ip`) stamped before anything reads the request,
+ * replacing what the client sent: else a client could name its own address and spend other
+ * people's per-IP limits. Done by server.ts, or next-start.ts under plain `next start`.
  */
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
@@ -11,14 +9,9 @@ import { normalizeIp, resolveClientIp, trustsProxy, type TrustSetting } from "@/
 import { newRequestId } from "@/lib/http/request-id";
 
 /**
- * Stamps the request id and the client address on the request before anything else runs,
- * replacing whatever the client sent under those names. Only `req.headers` is changed
- * here, which is all the fast lane reads; the raw header list is made to agree
- * (syncRawHeaders) before the request goes anywhere else. The response gets the id from
- * whoever answers: the dispatcher's replies carry it, and onRequest sets it on the
- * response for everything else (a header set ahead of writeHead sends every header of
- * the reply through Node's slower per-header path). Both were a few percent of a cached
- * read (docs/performance.md, "Cached reads on Node's request"). Exported for tests.
+ * Stamps `req.headers` only (all the fast lane reads; syncRawHeaders makes the raw list agree
+ * later). The response gets the id from whoever answers: a header set ahead of writeHead sends
+ * every header through Node's slower path (docs/performance.md, "Cached reads on Node's request").
  */
 export function stampRequest(req: IncomingMessage, trustProxy: TrustSetting): string {
   const requestId = newRequestId();
@@ -39,10 +32,8 @@ export function stampRequest(req: IncomingMessage, trustProxy: TrustSetting): st
 let warnedDirect = false;
 
 /**
- * With `TRUST_PROXY=1` or `hops:<n>` every request should come through the proxy, which sets
- * X-Forwarded-For. One without it reached the port directly, and such a client can also send
- * a forged header that would be believed: the log says so once (issue 39 §4; docs/operations.md,
- * "Client addresses behind proxies"), naming the fix.
+ * With `TRUST_PROXY=1` or `hops:<n>` a request without X-Forwarded-For reached the port directly
+ * and could forge the header: logged once (docs/operations.md, "Client addresses behind proxies").
  */
 function warnIfDirect(req: IncomingMessage, trust: TrustSetting): void {
   if (warnedDirect || typeof trust === "boolean" || (trust.kind !== "hops" && trust.kind !== "leftmost")) return;
@@ -67,10 +58,7 @@ function clientIpBehindProxy(req: IncomingMessage, trust: TrustSetting): string 
 const STAMPED = ["request-id", "x-client-ip"];
 const STAMPED_WITHOUT_PROXY = [...STAMPED, "x-forwarded-for"];
 
-/**
- * Makes `req.rawHeaders` agree with what stampRequest set, so that no reader of the raw
- * list (Next) sees the client's values. One pass over the raw headers.
- */
+/** Makes `req.rawHeaders` agree with stampRequest, so no reader of the raw list (Next) sees the client's values. */
 export function syncRawHeaders(req: IncomingMessage, trustProxy: TrustSetting): void {
   const names = trustsProxy(trustProxy) ? STAMPED : STAMPED_WITHOUT_PROXY;
   const raw = req.rawHeaders;

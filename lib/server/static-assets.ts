@@ -1,15 +1,7 @@
 /**
- * Next's scripts and style sheets (`/_next/static/**.js|css`), compressed once after the
- * build instead of on every request (issue 29, docs/compression.md).
- *
- * `precompressStaticAssets` writes a Brotli (`.br`, quality 11) and a gzip (`.gz`, level 9)
- * sibling beside each file of `.next/static` after `next build` (lib/server/build.ts): the
- * highest levels, since the work is done once and the files are then sent for a year
- * (`immutable`). `staticAssets(root).serve` answers a request for such a file from memory with
- * the sibling the request accepts (Brotli first, then gzip, else the file as built), always
- * with `Vary: Accept-Encoding`. A file without siblings (a build made by `next build` alone)
- * is left to Next, which gzips it per request as before. `stylesheet` hands the style sheet's
- * text to the share pages, which carry it inline (share-islands.ts).
+ * Next's scripts and style sheets served from `.br`/`.gz` siblings written once after the build
+ * at the highest levels, since they are then sent for a year (docs/compression.md). A build
+ * without siblings (`next build` alone) is left to Next, which gzips per request.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -17,7 +9,6 @@ import { join, sep } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { pickEncoding } from "./compress";
 
-/** The files worth compressing: text Next serves from `.next/static`. */
 const COMPRESSED = /\.(?:js|css)$/;
 const TYPES: Record<string, string> = { js: "application/javascript; charset=UTF-8", css: "text/css; charset=UTF-8" };
 /** Next names these files by their content's hash: they never change under one URL. */
@@ -34,7 +25,7 @@ function listFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-/** Writes `.br` and `.gz` beside every script and style sheet of the build; returns how many files it compressed. */
+/** Writes `.br` and `.gz` beside every script and style sheet of the build; returns how many. */
 export function precompressStaticAssets(root: string): number {
   const dir = join(root, ".next", "static");
   if (!existsSync(dir)) return 0;
@@ -57,21 +48,15 @@ export function precompressStaticAssets(root: string): number {
 }
 
 type Variant = { body: Buffer; etag: string };
-/** A file of the build: as built, and its precompressed siblings when the build made them. */
 type Asset = { identity: Variant; br?: Variant; gzip?: Variant };
 
 export interface StaticAssets {
-  /** Answers a `/_next/static` script or style sheet that has both siblings; false leaves the request to Next. */
+  /** False leaves the request to Next. */
   serve(req: IncomingMessage, res: ServerResponse): boolean;
-  /** The text of a style sheet of the build by its URL path (`/_next/static/...css`), or null. */
   stylesheet(href: string): string | null;
 }
 
-/**
- * The `/_next/static` scripts and style sheets of the build in `root`. Each file is read once
- * and kept with its siblings: the build's static text is a few megabytes at most, and each
- * file is asked for again by every new visitor.
- */
+/** The build's static text, read once and kept: a few megabytes at most, asked for by every new visitor. */
 export function staticAssets(root: string): StaticAssets {
   const base = join(root, ".next", "static");
   const cache = new Map<string, Asset>();
@@ -93,7 +78,6 @@ export function staticAssets(root: string): StaticAssets {
     cache.set(relative, asset);
     return asset;
   };
-  /** The path below `.next/static` of a URL path, and its type, when it names a script or style sheet. */
   const parse = (path: string): { relative: string; type: string } | null => {
     const match = STATIC_PATH.exec(path);
     if (!match || match[1].split("/").some((segment) => segment === "." || segment === "..")) return null;

@@ -1,20 +1,9 @@
 /**
- * The boundary search of busboy's multipart parser done by `Buffer.indexOf` (native code)
- * instead of streamsearch's Boyer-Moore-Horspool loop in JavaScript, which was the largest
- * single cost of receiving a large upload on the main thread (about 0.4-0.6 s of CPU per GiB
- * on the bench machine; docs/performance.md, "Uploads").
- *
- * Only the parser's own instance is changed, and only its `push`: everything busboy does with
- * what the search reports (part headers, limits, fields, files, errors) is untouched. The
- * contract kept is streamsearch 1.x's: `push(chunk, pos)` calls `cb(isMatch, data, start,
- * end, isDataSafe)` for every stretch of bytes that is not the needle, in order, and once
- * with `isMatch` per needle found; bytes that may be the start of a needle split across
- * chunks wait in the lookbehind buffer. Whenever the lookbehind holds bytes (rare: a chunk
- * ended with a prefix of the needle) the original search takes that chunk, so the delicate
- * case stays the library's.
+ * busboy's boundary search done by native `Buffer.indexOf` instead of streamsearch's JavaScript
+ * loop, the largest single cost of receiving a large upload (docs/performance.md, "Uploads"). Only
+ * the parser's `push` changes; a chunk with bytes in the lookbehind still takes the original search.
  */
 
-/** The fields of streamsearch's instance that the fast path reads and writes. */
 interface StreamSearch {
   _needle: Buffer;
   _lookbehind: Buffer;
@@ -40,11 +29,7 @@ function isStreamSearch(value: unknown): value is StreamSearch {
   );
 }
 
-/**
- * Gives a busboy multipart parser the native boundary search. Returns false, changing
- * nothing, when the parser is not the shape this was written for (another busboy or
- * streamsearch version): it then parses as before, only slower.
- */
+/** Returns false, changing nothing, when the parser is not the shape this was written for (it then parses as before). */
 export function useNativeBoundarySearch(parser: object): boolean {
   const search = (parser as { _bparser?: unknown })._bparser;
   if (!isStreamSearch(search)) return false;
@@ -56,7 +41,6 @@ export function useNativeBoundarySearch(parser: object): boolean {
   return true;
 }
 
-/** streamsearch's push for a chunk with an empty lookbehind. */
 function pushNative(s: StreamSearch, chunk: Buffer, from: number): number {
   const needle = s._needle;
   const length = chunk.length;
@@ -82,7 +66,6 @@ function pushNative(s: StreamSearch, chunk: Buffer, from: number): number {
   return length;
 }
 
-/** The first position from `from` where the rest of `chunk` is a prefix of `needle`; chunk.length when none. */
 function needlePrefixAtEnd(chunk: Buffer, from: number, needle: Buffer): number {
   const length = chunk.length;
   for (let p = chunk.indexOf(needle[0], from); p !== -1 && p < length; p = chunk.indexOf(needle[0], p + 1)) {

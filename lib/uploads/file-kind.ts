@@ -1,9 +1,4 @@
-/**
- * What a file that is no media type is, when UPLOAD_FILES lets such files in (issue 26 §1,
- * docs/file-kinds.md): a `text` file (valid UTF-8, no NUL, at most 2 MiB, shown highlighted)
- * or any other `file` (stored byte-exact, served as an attachment). Media types are decided
- * by lib/media/sniff.ts first and never come here.
- */
+/** What a non-media file is when UPLOAD_FILES lets it in (docs/file-kinds.md): `text` or `file`. */
 import { open } from "node:fs/promises";
 import type { UploadFiles } from "@/lib/config/env";
 import { languageFor } from "@/lib/text/languages";
@@ -36,13 +31,12 @@ export const EXTRA_IMAGE_MIMES: ReadonlySet<string> = new Set(["image/avif", "im
 
 const ascii = (b: Buffer, start: number, end: number) => b.toString("latin1", start, Math.min(end, b.length));
 
-/** The client's extension, lower-cased and safe (letters and digits, at most 10), or null. */
 export function clientExtension(filename: string): string | null {
   const match = /\.([A-Za-z0-9]{1,10})$/.exec(filename.split(/[\\/]/).pop() ?? "");
   return match ? match[1]!.toLowerCase() : null;
 }
 
-/** A file's bytes as text: valid UTF-8 with no NUL, or null. A BOM is dropped. */
+/** Valid UTF-8 with no NUL, or null; a BOM is dropped. */
 export function decodeText(bytes: Uint8Array): string | null {
   if (bytes.includes(0)) return null;
   try {
@@ -52,10 +46,7 @@ export function decodeText(bytes: Uint8Array): string | null {
   }
 }
 
-/**
- * Decides the kind of a file the media sniffer did not take, or null when UPLOAD_FILES
- * refuses it (the caller answers unsupported_type, as with the default setting).
- */
+/** Null when UPLOAD_FILES refuses it (the caller answers unsupported_type). */
 export async function detectOtherKind(path: string, filename: string, size: number, allowed: UploadFiles): Promise<OtherKind | null> {
   if (allowed === "media") return null;
   const handle = await open(path, "r");

@@ -1,10 +1,4 @@
-/**
- * A guest's upload into a folder (docs/guest-uploads.md): the same pipeline as POST /upload
- * (receive gate, streaming to disk, sniffing, moderation, the owner's quota), with the
- * folder's own caps and the abuse safeguard counted per client address. The posts are the
- * folder owner's, private, one per file, filed into the folder; the owner hears of them
- * through a notification and the `folder.guest_upload` webhook event.
- */
+/** A guest's upload into a folder (docs/guest-uploads.md): POST /upload's pipeline with the folder's caps. */
 import { addressSubject } from "@/lib/auth/attempts";
 import { DomainError } from "@/lib/errors";
 import { addToFolder } from "@/lib/folders/folders";
@@ -18,19 +12,14 @@ import { publishUpload } from "./publish";
 import type { UploadOutcome } from "./upload";
 import { accountUploader, type Uploader } from "./uploader";
 
-/** Files one guest request may carry (POST /upload's part limit). */
 export const GUEST_MAX_PARTS = 50;
 
-/**
- * The abuse safeguard for guests: more than UPLOAD_BURST.max uploads within its window from
- * one address (IPv6: its /64) is 429. Guests have no account to suspend.
- */
+/** More than UPLOAD_BURST.max uploads within its window from one address (IPv6: its /64) is 429: guests have no account to suspend. */
 export async function checkGuestBurst(ip: string): Promise<void> {
   const count = await counterStore().countRecent(`upload_burst:guest:${addressSubject(ip)}`, UPLOAD_BURST.windowSeconds);
   if (count > UPLOAD_BURST.max) throw new DomainError("rate_limited", "Too many uploads in one second; slow down.");
 }
 
-/** What a guest request may receive: the owner's plan limits, within the folder's caps. */
 export interface GuestReceiveLimits {
   uploader: Uploader;
   maxFileBytes: number;
@@ -38,7 +27,7 @@ export interface GuestReceiveLimits {
   maxFiles: number;
 }
 
-/** The limits of one guest request; 403 quota_exceeded when the folder's caps are reached already. */
+/** 403 quota_exceeded when the folder's caps are reached already. */
 export function guestReceiveLimits(drop: GuestDrop): GuestReceiveLimits {
   if (drop.filesLeft === 0 || drop.bytesLeft === 0)
     throw DomainError.in("exhausted", "quota_exceeded", "This folder takes no more uploads.");
@@ -52,11 +41,7 @@ export function guestReceiveLimits(drop: GuestDrop): GuestReceiveLimits {
   };
 }
 
-/**
- * Publishes the received files as the owner's private posts in the folder. The files that
- * arrived are counted against the folder's caps first (and given back when they fail), so
- * switching the page off while a body arrives refuses it.
- */
+/** Files are counted against the folder's caps first (given back on failure), so switching the page off mid-body refuses it. */
 export async function publishGuestUpload(
   drop: GuestDrop,
   uploader: Uploader,
@@ -85,7 +70,6 @@ export async function publishGuestUpload(
   return outcome;
 }
 
-/** Guests choose nothing: private posts, one per file, metadata stripped, standard delivery, no expiry. */
 const guestChoices = { privacy: "private", keepMetadata: false, priority: false, postType: "single", expiry: {} } as const;
 
 async function tellOwner(drop: GuestDrop, outcome: UploadOutcome): Promise<void> {

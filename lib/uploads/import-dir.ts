@@ -1,9 +1,6 @@
 /**
- * `admin import dir` (docs/admin-cli.md, "Importing a directory"): every regular file under a
- * directory becomes a post of one user, through the same pipeline as POST /upload (type
- * sniffing, per-file size limit, moderation hash, processing, quota unless ignored), one
- * post per file, its time taken from the file's mtime. A file whose bytes (SHA-256) this
- * user already imported is skipped, so a second run imports only what is new.
+ * `admin import dir` (docs/admin-cli.md, "Importing a directory"): POST /upload's pipeline, one
+ * post per file; a file whose SHA-256 this user already imported is skipped.
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -26,13 +23,11 @@ export interface ImportOptions {
   folder?: string;
   dryRun: boolean;
   ignoreQuota: boolean;
-  /** One line per file, for the operator (stderr). */
   progress: (line: string) => void;
 }
 
 export interface ImportSummary {
   imported: { path: string; code: string }[];
-  /** With dry run: what a real run would import. */
   wouldImport: string[];
   skipped: { path: string; reason: string }[];
 }
@@ -125,13 +120,11 @@ export async function importDirectory(account: AccountSummary, root: string, opt
   return summary;
 }
 
-/** Whether an upload of this file would be taken: a media type, or another kind UPLOAD_FILES lets in. */
 async function acceptedType(path: string, name: string, size: number): Promise<boolean> {
   if (await sniffFile(path)) return true;
   return (await detectOtherKind(path, name, size, env().UPLOAD_FILES)) !== null;
 }
 
-/** One file through publishUpload; the post then takes the file's mtime and is remembered by its hash. */
 async function importOne(
   uploader: ReturnType<typeof uploaderFor>,
   file: { path: string; name: string; sha256: string; size: number; mtime: Date },

@@ -1,8 +1,6 @@
 /**
- * Streams a multipart body to temporary files: each part goes to disk as it arrives, so a
- * 1 GB video never sits in memory. A part over the per-file limit stops being written at
- * the limit and is reported as `file_too_large`; a body over the request limit aborts the
- * whole request (413). `request.formData()` would buffer everything: never use it here.
+ * Streams a multipart body to temporary files, each part to disk as it arrives.
+ * `request.formData()` would buffer everything: never use it here.
  */
 import type { RouteRequest } from "@/lib/types/route-request";
 import { createHash } from "node:crypto";
@@ -19,49 +17,35 @@ import { receiveGate, type Ticket } from "./receive-gate";
 import { writeBehind } from "./write-behind";
 
 export interface ReceivedFile {
-  /** Zero-based position among the file parts of the request. */
   index: number;
-  /** The client's file name (untrusted). */
+  /** Untrusted. */
   filename: string;
-  /** Temp file holding the bytes; absent when the part failed or was received in memory. */
   path?: string;
-  /** The bytes, when received in memory (`inMemory`); absent when the part failed. */
   bytes?: Buffer;
   size: number;
-  /** SHA-256 (hex) of the bytes, computed while they arrived (moderation's blocklist), when asked for. */
+  /** SHA-256 (hex), computed while the bytes arrive, when asked for. */
   sha256?: string;
   error?: DomainError;
-  /** A `url` field's address, fetched after the body by lib/uploads/url-fetch.ts (docs/url-uploads.md). */
+  /** A `url` field's address, fetched after the body (docs/url-uploads.md). */
   sourceUrl?: string;
 }
 
-/**
- * Where each file goes: a temp file in `tmpDir` (the caller removes the directory when done),
- * or memory (`inMemory`), only for a request whose Content-Length the caller has checked is
- * small: a body is never longer than its Content-Length.
- */
+/** Memory (`inMemory`) only for a request whose Content-Length the caller checked is small. */
 export type ReceiveDestination = { tmpDir: string; inMemory?: false } | { inMemory: true; tmpDir?: undefined };
 
 export type ReceiveOptions = ReceiveDestination & {
   field: string;
   maxFileBytes: number;
   maxRequestBytes: number;
-  /** Parts past this many are not written and fail with invalid_request. */
   maxFiles: number;
-  /** Stop after the first file part (POST /convert reads only the first file). */
   firstOnly?: boolean;
-  /** Hash each file while it arrives (`sha256`). */
   hash?: boolean;
-  /** A text field whose values are URLs to fetch in place of file parts (POST /upload's `url`). */
   urlField?: string;
 };
 
 /**
- * Buffer sizes of the parser and the file writes, up from Node's 16–64 KB: fewer, larger
- * writes (a WriteStream writes what queued up in one writev) and fewer pause/resume turns
- * between socket, parser and file. Receiving 1 GiB went from 2.7 to 1.8 s on the bench
- * machine. At most ~2 MiB per body in flight, only while the disk lags the network, and
- * the receive gate keeps few in flight.
+ * Larger buffers than Node's 16–64 KB: fewer writes and pause/resume turns; receiving 1 GiB went
+ * from 2.7 to 1.8 s on the bench machine. At most ~2 MiB per body in flight, and the receive gate keeps few in flight.
  */
 const STREAM_BUFFER_BYTES = 1024 * 1024;
 
@@ -151,14 +135,12 @@ const noFile = (options: ReceiveOptions) =>
       : `No file in field "${options.field}".`,
   );
 
-/** A URL takes the place of a file part, in its order among them; it is fetched once the body is read (lib/uploads/url-fetch.ts). */
 function urlEntry(index: number, url: string, maxFiles: number): ReceivedFile {
   const entry: ReceivedFile = { index, filename: "", size: 0, sourceUrl: url };
   if (index >= maxFiles) entry.error = new DomainError("invalid_request", `At most ${maxFiles} files per request.`);
   return entry;
 }
 
-/** A busboy parser for the body's boundary; a bad boundary is 400. */
 function multipartParser(contentType: string, maxFileBytes: number): busboy.Busboy {
   try {
     const parser = busboy({
@@ -177,11 +159,7 @@ function multipartParser(contentType: string, maxFileBytes: number): busboy.Busb
   }
 }
 
-/**
- * One file part (`entry`, already counted) to disk or memory: its size and hash as it
- * arrives, `file_too_large` at the per-file limit, and past `maxFiles` not written at all.
- * Never rejects: a part that breaks off fails alone, with the error on its entry.
- */
+/** One file part to disk or memory. Never rejects: a part that breaks off fails alone, with the error on its entry. */
 function receivePart(stream: Readable, entry: ReceivedFile, options: ReceiveOptions): Promise<void> {
   if (entry.index >= options.maxFiles) {
     entry.error = new DomainError("invalid_request", `At most ${options.maxFiles} files per request.`);
@@ -208,7 +186,6 @@ function receivePart(stream: Readable, entry: ReceivedFile, options: ReceiveOpti
   );
 }
 
-/** Streams a part to `path`; sets `entry.path` when all of it is there (a part over the cap is removed at once). */
 async function intoFile(stream: Readable, entry: ReceivedFile, path: string): Promise<void> {
   const behind = writeBehind(path);
   stream.on("data", () => behind.progress(entry.size));
@@ -221,7 +198,6 @@ async function intoFile(stream: Readable, entry: ReceivedFile, path: string): Pr
   else entry.path = path;
 }
 
-/** Collects a part in memory; sets `entry.bytes` when all of it is there. */
 async function intoMemory(stream: Readable, entry: ReceivedFile): Promise<void> {
   const chunks: Buffer[] = [];
   stream.on("data", (chunk: Buffer) => {
@@ -231,14 +207,9 @@ async function intoMemory(stream: Readable, entry: ReceivedFile): Promise<void> 
   if (!entry.error) entry.bytes = Buffer.concat(chunks, entry.size);
 }
 
-/** Room for multipart boundaries and part headers around a single file. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
-/**
- * The first file of `field` on endpoints that read one file (convert, avatar, banner):
- * capped at `maxFileBytes`, later parts discarded unread. An empty part (a browser form
- * with no file chosen) is "no file": invalid_request.
- */
+/** The first file of `field` (convert, avatar, banner); later parts discarded unread, an empty part is invalid_request. */
 export async function receiveSingleFile(
   request: RouteRequest,
   options: { field: string; maxFileBytes: number; tmpDir: string },
@@ -248,7 +219,6 @@ export async function receiveSingleFile(
   return { path: file.path, filename: file.filename };
 }
 
-/** receiveSingleFile into memory: only for a request the caller has checked is small (Content-Length). */
 export async function receiveSingleFileInMemory(
   request: RouteRequest,
   options: { field: string; maxFileBytes: number },

@@ -1,8 +1,6 @@
 /**
- * One received file → one stored file: take the type sniffed from its bytes, process it
- * (orientation, metadata, fast-start remux, thumbnail), check moderation, reserve quota,
- * store. Every failure is a DomainError for that file alone, and leaves nothing behind:
- * reserved quota is given back and stored objects are deleted.
+ * One received file → one stored file. Every failure is a DomainError for that file alone and
+ * leaves nothing behind: reserved quota is given back, stored objects deleted.
  */
 import { join } from "node:path";
 import { DomainError, isDomainError } from "@/lib/errors";
@@ -25,21 +23,17 @@ export type { QuotaAccount };
 
 export interface StoredFile {
   id: string;
-  /** Request position, for `failed[].index` and ordering. */
   index: number;
   name: string;
   storageKey: string;
   size: number;
   mimeType: string;
-  /** Null for text and other files (no pixels). */
   width: number | null;
   height: number | null;
   duration: number | null;
   thumbnailKey: string | null;
   isVideo: boolean;
-  /** media (an interface type), text or file (docs/file-kinds.md). */
   kind: "media" | "text" | "file";
-  /** Text files: the highlighting language. */
   language: string | null;
   flagged: boolean;
   reservation: Reservation;
@@ -52,7 +46,6 @@ export interface ProcessOptions {
   tmpDir: string;
 }
 
-/** Processes and stores one file. Throws a DomainError for this file. */
 export async function processAndStore(file: SniffedFile, options: ProcessOptions): Promise<StoredFile> {
   if (file.error) throw file.error;
   if (!file.path) throw new DomainError("invalid_request", "The file could not be read.");
@@ -116,12 +109,7 @@ export async function processAndStore(file: SniffedFile, options: ProcessOptions
   };
 }
 
-/**
- * A text or other file: stored byte-exact under the client's extension, hashed for
- * moderation and counted in the quota like media. Images sharp reads though the interface
- * does not list them (AVIF, TIFF, HEIC where libvips can) get their size read, so the
- * rendition lane can show them as WebP; one it cannot decode keeps no size and no rendition.
- */
+/** A text or other file: stored byte-exact; images sharp reads though unlisted get their size, for a WebP rendition. */
 async function storeAsIs(file: SniffedFile, path: string, other: OtherKind, options: ProcessOptions): Promise<StoredFile> {
   const screen = moderator();
   const flagged = screensFiles(screen) && screen.flagsFile(file.sha256 ?? (await sha256File(path)));
@@ -159,7 +147,7 @@ async function storeAsIs(file: SniffedFile, path: string, other: OtherKind, opti
   };
 }
 
-/** Width and height of an image sharp decodes (a 1 px render proves the pixels read), or null. */
+/** A 1 px render proves the pixels read; null when they do not. */
 async function readableImageSize(path: string): Promise<{ width: number; height: number } | null> {
   return withMediaSlot(
     async () => {
@@ -175,7 +163,6 @@ async function readableImageSize(path: string): Promise<{ width: number; height:
   );
 }
 
-/** Undoes processAndStore for files whose post could not be written. */
 export async function discardStored(files: readonly StoredFile[]): Promise<void> {
   await Promise.allSettled(
     files.flatMap((f) => [storage().delete(f.storageKey), f.thumbnailKey ? storage().delete(f.thumbnailKey) : Promise.resolve()]),

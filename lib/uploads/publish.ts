@@ -1,9 +1,6 @@
 /**
- * The upload verbs the surfaces call: received files → posts (POST /upload) or more files
- * of a post (POST /posts/{code}/files), with the rules around them: a team's posts are
- * private, priority minutes, every file failed. Shared by the multipart endpoints and the
- * last PATCH of a resumable upload (docs/resumable-uploads.md): one pipeline, one set of
- * rules and errors. The route adapters only parse the request and shape the reply.
+ * The upload verbs the surfaces call, shared by the multipart endpoints and a resumable upload's
+ * last PATCH (docs/resumable-uploads.md): one pipeline, one set of rules and errors.
  */
 import { DomainError } from "@/lib/errors";
 import type { ExpirySettings } from "@/lib/posts/expiry-rules";
@@ -18,31 +15,21 @@ import { sniffReceived, type SniffedFile } from "./sniff-received";
 import { appendFiles, uploadPosts, type FailedFile, type PostType, type UploadOutcome } from "./upload";
 import type { Uploader } from "./uploader";
 
-/** What the uploader chose for POST /upload (its headers, or a resumable upload's metadata). */
 export interface UploadChoices {
-  /** Decided by postPrivacy. */
   privacy: Privacy;
   keepMetadata: boolean;
-  /** Priority delivery asked for (the `priority` header, default true). */
   priority: boolean;
   postType: PostType;
-  /** `expires-at` and `max-views` (docs/expiry.md). */
   expiry: ExpirySettings;
-  /** `x-mediahost-domain` (docs/domains.md); null or absent: the author's default domain. */
+  /** `x-mediahost-domain` (docs/domains.md); absent: the author's default domain. */
   domain?: string | null;
 }
 
-/**
- * A team's posts are always private: the privacy the request asks for is not even read for
- * them, so a team key's invalid post-privacy is ignored rather than refused (docs/architecture.md,
- * "An upload's path"; docs/uploads.md, "Privacy, teams, priority"). `asked` throws the
- * request's error for a bad value.
- */
+/** A team's posts are always private, so a team key's invalid post-privacy is ignored (docs/uploads.md, "Privacy, teams, priority"). */
 export function postPrivacy(uploader: Uploader, asked: () => Privacy): Privacy {
   return uploader.teamId ? "private" : asked();
 }
 
-/** POST /upload: the posts written (at least one) and the files that failed. */
 export async function publishUpload(
   uploader: Uploader,
   surface: Surface,
@@ -57,13 +44,11 @@ export async function publishUpload(
   return outcome;
 }
 
-/** Where appended files go: the post `code`, which `viewer` must be allowed to change. */
 export interface PostToExtend {
   code: string;
   viewer: Viewer;
 }
 
-/** POST /posts/{code}/files: the post as it is after the append, and the files that failed. */
 export async function publishAppend(
   uploader: Uploader,
   surface: Surface,
@@ -84,11 +69,8 @@ export async function publishAppend(
 }
 
 /**
- * Priority streaming spends priority minutes. With none left, a video upload that asks
- * for it is refused with 403 quota_exceeded on Relay; the API falls back to standard
- * delivery (docs/uploads.md). The error's `quota`, `used` and `resets_at` are the weekly
- * quota's, as on every quota_exceeded (docs/priority-delivery.md, "Priority minutes"); the
- * monthly refill of the minutes is in the message.
+ * Relay refuses a priority video upload with no minutes left (403 quota_exceeded, the weekly
+ * quota's fields); the API falls back to standard delivery (docs/priority-delivery.md, "Priority minutes").
  */
 async function checkPriorityMinutes(files: readonly SniffedFile[], asked: boolean, uploader: Uploader, surface: Surface): Promise<void> {
   if (!asked || surface !== "relay") return;
@@ -104,7 +86,7 @@ async function checkPriorityMinutes(files: readonly SniffedFile[], asked: boolea
   );
 }
 
-/** Every file failed: one file → its own error; several → upload_failed with the list (or 503 when each was a dependency's). */
+/** One file → its own error; several → upload_failed (or 503 when each was a dependency's). */
 function allFailed(failed: readonly FailedFile[], fileCount: number): DomainError {
   if (fileCount === 1 && failed.length === 1) return failed[0].error;
   // Every file refused because a dependency is away (a full volume): the request's 503

@@ -1,34 +1,19 @@
 /**
- * Admits request bodies a few at a time, in arrival order.
- *
- * Node reads every readable socket in turn, so when 200 uploads arrive at once all 200
- * bodies advance together and all finish at about the same moment: nothing can be processed
- * until almost everything has been received, and the first reply comes as late as the last.
- * Receiving a few at a time (the others wait, paused, in their sockets' buffers) finishes
- * the first bodies early, so media work starts at once and runs beside the receiving.
- *
- * A slow client must not hold the line: a body gives its slot up once it completes, once it
- * has gone `stallMs` without data (a client slower than we read), or after `holdMs` at most
- * (a large file keeps flowing, beside the next ones). A body that gave its slot up flows on
- * ungated. A request waits `holdMs` per slot-full ahead of it at worst.
+ * Admits request bodies a few at a time: Node advances every socket together, so 200 uploads all
+ * finished at once and the first reply came as late as the last. A holder gives its slot up on
+ * completion, after `stallMs` without data, or after `holdMs`, then flows on ungated.
  */
 import { z } from "zod";
 import { optionalInt } from "@/lib/config/env-fields";
 
 export interface GateOptions {
-  /** Bodies received at once; 0 turns the gate off. */
   slots: number;
-  /** A holder without data for this long gives its slot up. */
   stallMs: number;
-  /** A holder gives its slot up after this long whatever its pace. */
   holdMs: number;
 }
 
-/** One admitted body. */
 export interface Ticket {
-  /** Data arrived: the holder is not stalled. */
   touch(): void;
-  /** Done or failed; idempotent. */
   release(): void;
 }
 
@@ -50,10 +35,7 @@ export class ReceiveGate {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /**
-   * Resolves when the body may be read. `abandoned` tells a waiter whose client left (it is
-   * skipped, so it never takes a slot).
-   */
+  /** Resolves when the body may be read; an `abandoned` waiter is skipped. */
   async enter(abandoned: () => boolean = () => false): Promise<Ticket> {
     if (this.options.slots <= 0) return OPEN;
     const holder =
@@ -71,7 +53,6 @@ export class ReceiveGate {
     };
   }
 
-  /** Bodies holding a slot, and requests waiting for one. */
   get load(): { holding: number; waiting: number } {
     return { holding: this.holders.size, waiting: this.waiting.length };
   }
@@ -100,7 +81,6 @@ export class ReceiveGate {
     if (!this.waiting.length) this.unwatch();
   }
 
-  /** While anyone waits, stalled and long holders are checked a few times per stall period. */
   private watch(): void {
     if (this.timer) return;
     const period = Math.max(1, Math.floor(this.options.stallMs / 2));
@@ -140,7 +120,6 @@ export function parseGateOptions(source: Record<string, string | undefined> = pr
 }
 
 let shared: ReceiveGate | undefined;
-/** The process's gate, configured from the environment on first use. */
 export function receiveGate(): ReceiveGate {
   shared ??= new ReceiveGate(parseGateOptions());
   return shared;

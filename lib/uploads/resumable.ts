@@ -1,21 +1,7 @@
 /**
- * Resumable uploads (tus 1.0, docs/resumable-uploads.md), the domain half: the upload's row,
- * its bytes, its quota reservation and its end. Nothing here knows HTTP; lib/routes/tus.ts
- * maps tus headers and statuses onto these functions.
- *
- * - Bytes: each PATCH's body is stored as one object `tus/<id>/<offset>-<random>` through
- *   the storage adapter, and its key appended to the row's `chunks` with the new offset in
- *   one conditional UPDATE (`offset` still what the PATCH started from). So every instance
- *   sharing the database and the storage (S3) can resume any upload, a restart loses
- *   nothing, and two PATCHes racing for one offset can never both count.
- * - A PATCH cut mid-way keeps what arrived: the partial body becomes a chunk and the offset
- *   moves by its length; the client's HEAD tells it where to go on.
- * - One PATCH at a time: a PATCH holds the row's lock (a lease in the row, renewed while it
- *   receives) from before its body is read until its bytes are recorded; a second one is
- *   refused at once (`locked`), so its body never reaches the disk.
- * - Quota: `Upload-Length` is reserved at creation (with the row, one transaction) and
- *   given back when the upload completes (the media pipeline then charges the stored
- *   size, as for POST /upload), is terminated, or expires.
+ * Resumable uploads (tus 1.0, docs/resumable-uploads.md), the domain half. Each PATCH's body is
+ * one stored chunk recorded by a conditional UPDATE on the offset, so any instance can resume an
+ * upload and two racing PATCHes never both count; one PATCH at a time holds the row's lease.
  */
 import { createWriteStream } from "node:fs";
 import { open, rm, type FileHandle } from "node:fs/promises";
@@ -43,13 +29,11 @@ export interface ResumableUpload {
   subject: string;
   length: number;
   offset: number;
-  /** The Upload-Metadata header as sent. */
   metadata: string;
   chunks: string[];
   state: ResumableState;
   postCode: string | null;
   expiresAt: Date;
-  /** The folder the finished post goes in (docs/resumable-uploads.md, "Metadata"). */
   folderId: string | null;
 }
 
@@ -96,13 +80,12 @@ export function tusExpirySeconds(): number {
   return env().TUS_EXPIRY_SECONDS ?? DEFAULT_TUS_EXPIRY_SECONDS;
 }
 
-/** A new upload of `length` bytes: the row and the reservation of `length` in one transaction (quota_exceeded otherwise). */
+/** The row and the reservation of `length` in one transaction (quota_exceeded otherwise). */
 export async function createResumable(input: {
   uploader: Uploader;
   surface: string;
   length: number;
   metadata: string;
-  /** A folder of the uploader's, already found or created. */
   folderId?: string | null;
   now?: Date;
 }): Promise<ResumableUpload> {
@@ -131,10 +114,7 @@ export async function createResumable(input: {
   return toUpload(row!);
 }
 
-/**
- * The caller's upload: 404 when unknown or someone else's (the same answer, so ids cannot be
- * probed), `gone` once expired (and it is removed on the spot, as the sweep would).
- */
+/** 404 when unknown or someone else's (the same answer, so ids cannot be probed); `gone` once expired. */
 export async function findResumable(id: string, subject: string, now = new Date()): Promise<ResumableUpload> {
   const row = await db().tusUpload.findUnique({ where: { id } });
   if (!row || row.subject !== subject) throw noSuchUpload();
@@ -149,7 +129,6 @@ export async function findResumable(id: string, subject: string, now = new Date(
 export const TUS_LOCK_LEASE_MS = 30_000;
 const RENEW_EVERY_MS = TUS_LOCK_LEASE_MS / 3;
 
-/** A held PATCH lock: `release` in a finally (idempotent), `token` to make the chunk's UPDATE conditional on it. */
 export interface ResumableLock {
   token: string;
   release(): Promise<void>;
@@ -159,12 +138,8 @@ const lockedError = () =>
   DomainError.in("locked", "invalid_request", "Another PATCH of this upload is in progress; retry once it is over (HEAD says the offset).");
 
 /**
- * Takes the upload's PATCH lock for bytes at `start`, before any byte of the body is read
- * (docs/resumable-uploads.md, "One PATCH at a time"). The row carries the lock, so every
- * instance sharing the database sees it. Refusals: a `conflict` when the offset moved or the
- * upload is no longer receiving, `locked` while another live PATCH holds it. A lock whose
- * holder is known dead (same machine, process gone) is taken over at once; one of another
- * machine lapses with its lease.
+ * Takes the PATCH lock before any body byte is read (docs/resumable-uploads.md, "One PATCH at a
+ * time"). A lock whose holder is known dead (same machine) is taken over; another machine's lapses.
  */
 export async function lockResumable(upload: ResumableUpload, start: number, now = new Date()): Promise<ResumableLock> {
   const token = `${ownerTag()}:${randomBytes(6).toString("hex")}`;
@@ -218,12 +193,7 @@ const offsetMoved = (offset: number) =>
 
 export type ChunkOutcome = "complete" | "interrupted" | "too_large";
 
-/**
- * Streams a PATCH body to a file in `tmpDir`, at most `max` bytes. Resolves with what was
- * written and how the body ended: `interrupted` (the client went away: what arrived is kept),
- * or `too_large` (more than `max`: `onTooLarge` stops reading without killing the
- * connection, so the 413 can be sent).
- */
+/** At most `max` bytes; `interrupted` keeps what arrived, `too_large` stops reading without killing the connection (for the 413). */
 export async function receiveBody(
   source: Readable,
   path: string,
@@ -276,10 +246,8 @@ export async function receiveBody(
 }
 
 /**
- * Adds the file at `path` (`bytes` long, received at `start`) to the upload. The offset moves
- * only if it is still `start` (else a conflict: another PATCH got there first, and this chunk is
- * deleted). Reaching `length`, the upload turns `processing` and its reservation is given
- * back in the same transaction: the media pipeline charges the stored size instead.
+ * Adds a chunk received at `start`; the offset moves only if still `start` (else a conflict and
+ * the chunk is deleted). Reaching `length` gives the reservation back in the same transaction.
  */
 export async function appendChunk(
   upload: ResumableUpload,
@@ -320,13 +288,8 @@ export async function appendChunk(
 }
 
 /**
- * The whole file of a complete upload, from its chunks in order, at `tmpDir/name`. The chunks
- * are used up, so a large upload needs little more than its length of temporary space, not
- * twice that (docs/resumable-uploads.md, "Disk space"): where storage can move a chunk out
- * (disk) the first becomes the file itself (the usual single PATCH: nothing copied) and each
- * later one is appended from its end backwards, its file cut short behind every piece read;
- * elsewhere (S3, Blob: the chunks are not on this disk) they are streamed in. Whatever happens
- * next, the caller ends the upload (published, or removed), so no chunk is needed again.
+ * The whole file from its chunks, using them up so a large upload needs little more than its
+ * length of temporary space (docs/resumable-uploads.md, "Disk space").
  */
 export async function assembleResumable(upload: ResumableUpload, tmpDir: string, name = "part-0"): Promise<string> {
   const path = join(/*turbopackIgnore: true*/ tmpDir, name);
@@ -355,10 +318,7 @@ export async function assembleResumable(upload: ResumableUpload, tmpDir: string,
 /** Pieces of a chunk appended at a time: the most bytes held twice (1/16 of the upload, 64 KiB to 8 MiB). */
 const pieceSize = (length: number): number => Math.min(8 * 1024 * 1024, Math.max(64 * 1024, Math.ceil(length / 16)));
 
-/**
- * Writes the file at `source` into `out` at `at`, last piece first, truncating `source` after
- * each piece so its blocks are freed as the copy proceeds; then removes it. Returns its length.
- */
+/** Copies `source` into `out` last piece first, truncating it behind each piece so its blocks free as it goes. */
 async function appendByTruncating(out: FileHandle, at: number, source: string, piece: number): Promise<number> {
   const input = await open(source, "r+");
   try {
@@ -383,7 +343,6 @@ async function appendByTruncating(out: FileHandle, at: number, source: string, p
   }
 }
 
-/** The chunks streamed from storage into a new file at `path`, each deleted once appended. */
 async function streamChunks(keys: readonly string[], path: string): Promise<void> {
   const out = createWriteStream(path, { highWaterMark: 1024 * 1024 });
   try {
@@ -403,7 +362,6 @@ async function streamChunks(keys: readonly string[], path: string): Promise<void
   if (out.errored) throw out.errored;
 }
 
-/** The upload became a post: its chunks go, its row stays (HEAD names the post) until it expires. */
 export async function finishResumable(id: string, postCode: string): Promise<void> {
   await db().tusUpload.updateMany({ where: { id }, data: { state: "done", postCode, chunks: "[]" } });
   // The post exists: a chunk that cannot be deleted now must not fail the request that made
@@ -415,11 +373,7 @@ export async function finishResumable(id: string, postCode: string): Promise<voi
     );
 }
 
-/**
- * Removes an upload: its chunks, then its row and what it still holds of the quota in one
- * transaction that only the first caller wins (termination, the expiry sweep, a failed
- * completion, possibly at once). Returns whether this call removed it.
- */
+/** Removes an upload and its reservation in one transaction only the first caller wins; returns whether this call did. */
 export async function removeResumable(id: string): Promise<boolean> {
   await storage().deletePrefix(folderOf(id));
   const removed = await db().$transaction(async (tx) => {
@@ -436,7 +390,6 @@ export async function removeResumable(id: string): Promise<boolean> {
   return removed;
 }
 
-/** tus termination: a conflict while the finished file is being processed into a post. */
 export async function terminateResumable(upload: ResumableUpload): Promise<void> {
   if (upload.state === "processing") {
     throw DomainError.in("conflict", "invalid_request", "The upload is complete and being processed; it can no longer be terminated.");
@@ -448,7 +401,7 @@ export interface TusSweep {
   expired: number;
 }
 
-/** The recovery sweep's part (docs/crash-recovery.md): every upload past its expiry goes, with its bytes and reservation. */
+/** The recovery sweep's part (docs/crash-recovery.md). */
 export async function sweepExpiredResumables(now = new Date()): Promise<TusSweep> {
   const rows = await db().tusUpload.findMany({ where: { expiresAt: { lte: now } }, select: { id: true }, take: 1000 });
   let expired = 0;

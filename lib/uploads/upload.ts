@@ -1,8 +1,6 @@
 /**
- * Turning received files into posts (POST /upload) or into more files of a post
- * (POST /posts/{code}/files). Files are processed one at a time (media work is bounded
- * anyway), each succeeding or failing alone; posts are written in one transaction after
- * their files are stored, and if that fails the stored files and quota are given back.
+ * Received files into posts: processed one at a time, each failing alone; posts written in one
+ * transaction after their files are stored, else the files and quota are given back.
  */
 import type { ExpirySettings } from "@/lib/posts/expiry-rules";
 import { db, type Tx } from "@/lib/db/client";
@@ -37,45 +35,33 @@ export interface FailedFile {
 }
 
 export interface UploadOutcome {
-  /** The posts written, in request order, as stored (owner's view: no likes, no access list yet). */
+  /** In request order, as stored (owner's view). */
   posts: PostRecord[];
   failed: FailedFile[];
 }
 
 export interface UploadOptions {
-  /** The posts' privacy as decided for the uploader (postPrivacy, lib/uploads/publish.ts). */
   privacy: Privacy;
-  /** The `expires-at` and `max-views` headers (docs/expiry.md). */
   expiry?: ExpirySettings;
-  /** The domain the `x-mediahost-domain` header chose (docs/domains.md); absent: the author's default. */
   domain?: string | null;
   keepMetadata: boolean;
   postType: PostType;
   tmpDir: string;
-  /**
-   * Whether the request asks for priority (adaptive) delivery of its videos: an HLS job per
-   * video, run after the reply (lib/jobs). Granted only while the uploader has priority
-   * minutes left, read only when the request stored a video (docs/priority-delivery.md).
-   */
+  /** Priority (HLS) delivery asked for; minutes are read only when the request stored a video (docs/priority-delivery.md). */
   priority: boolean;
 }
 
-/**
- * A write that found its account, team or post deleted meanwhile (an upload racing the account's
- * deletion: issue 39 §4): a foreign key to a row gone, or the author's row gone from an update.
- * Answered as the 4xx a retry would get, not as `internal`.
- */
+/** A write racing the account's deletion (issue 39 §4): answered as the 4xx a retry would get, not `internal`. */
 const isOwnerGone = (error: unknown): boolean => isForeignKeyViolation(error) || isRecordNotFound(error);
 
 const ownerGone = () => new DomainError("unauthorized", "This account was deleted while the upload was received; nothing was stored.");
 
-/** For an append: the account gone (401, as above), else the post deleted meanwhile (404). */
 async function appendTargetGone(userId: string): Promise<DomainError> {
   const user = await db().user.findUnique({ where: { id: userId }, select: { id: true } });
   return user ? new DomainError("not_found", "The post was deleted while the files were received.") : ownerGone();
 }
 
-/** POST /upload: `album` puts the request's files in one post (9 at most); `single` makes one post per file. */
+/** `album` puts the files in one post (9 at most); `single` makes one post per file. */
 export async function uploadPosts(uploader: Uploader, files: readonly SniffedFile[], options: UploadOptions): Promise<UploadOutcome> {
   const failed: FailedFile[] = [];
   const groups: SniffedFile[][] = options.postType === "single" ? files.map((f) => [f]) : [files.slice(0, ALBUM_MAX_FILES)];
@@ -125,11 +111,7 @@ export async function uploadPosts(uploader: Uploader, files: readonly SniffedFil
   return { posts, failed };
 }
 
-/**
- * The post, its files and the author's upload count in one transaction. Every statement
- * returns its row (INSERT/UPDATE ... RETURNING), so the reply is built from what was
- * written without reading it back.
- */
+/** One transaction; every statement returns its row, so the reply needs no read back. */
 async function writePost(
   postId: string,
   uploader: Uploader,
@@ -190,7 +172,6 @@ export interface AppendTarget {
   postId: string;
 }
 
-/** POST /posts/{code}/files: ownership and moderation are checked by the caller. */
 export async function appendFiles(
   target: AppendTarget,
   uploader: Uploader,
@@ -271,19 +252,11 @@ async function appendRows(tx: Tx, postId: string, stored: StoredFile[], priority
   return streamJobs(tx, rows);
 }
 
-/**
- * Whether the stored videos go on priority delivery: asked for and minutes left. With none
- * left, standard delivery (docs/priority-delivery.md); Relay refused such a request before
- * its files were processed (checkPriorityMinutes, lib/uploads/publish.ts).
- */
+/** Asked for and minutes left; otherwise standard delivery (docs/priority-delivery.md). */
 async function streamsVideos(stored: readonly StoredFile[], uploader: Uploader, asked: boolean): Promise<boolean> {
   return asked && stored.some((f) => f.isVideo) && (await uploader.priorityMinutesLeft()) > 0;
 }
 
-/**
- * One HLS job per video on priority delivery (lib/jobs/hls-job.ts) and one text-reading job
- * per image (lib/jobs/ocr-job.ts), written with the rows.
- */
 async function streamJobs(tx: Tx, rows: readonly { id: string; priority: boolean; mimeType: string }[]): Promise<string[]> {
   const ids: string[] = [];
   for (const row of rows) {

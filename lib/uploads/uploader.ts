@@ -1,8 +1,4 @@
-/**
- * Who an upload is for: the account (or team) whose gallery and quota it uses. Built from
- * the principal alone (its quota override comes with the key look-up, which is cached until
- * the next commit); the priority-minutes balance is read only when a video needs it.
- */
+/** Who an upload is for: the account (or team) whose gallery and quota it uses; priority minutes are read only when needed. */
 import type { AccountSummary, Principal, TeamSummary } from "@/lib/types/principal";
 import { db } from "@/lib/db/client";
 import { planLimits, type PlanLimits } from "@/lib/plans";
@@ -13,14 +9,12 @@ import type { QuotaAccount } from "./process";
 import { settingsSource } from "@/lib/config/stored-settings";
 
 export interface Uploader {
-  /** The author: the key's user, or the team owner for team keys. */
   userId: string;
   teamId: string | null;
   /** The app whose key uploads (app-scoped webhooks, docs/webhooks.md); null for other keys. */
   appId: string | null;
   limits: PlanLimits;
   account: QuotaAccount;
-  /** Priority minutes left this month (read once, on first use). */
   priorityMinutesLeft: () => Promise<number>;
 }
 
@@ -30,10 +24,7 @@ export function uploaderFor(principal: Principal): Uploader {
   return uploaderOf(user, team, principal.kind === "app" ? principal.appId : null);
 }
 
-/**
- * The uploader of a person's own gallery without a key: a guest's upload into their folder
- * (docs/guest-uploads.md) is theirs, on their plan's limits and quota.
- */
+/** A guest's upload into someone's folder (docs/guest-uploads.md) is theirs, on their plan. */
 export function accountUploader(user: Pick<AccountSummary, "id" | "plan" | "quotaOverride">): Uploader {
   return uploaderOf(user, null, null);
 }

@@ -1,13 +1,6 @@
 /**
- * Uploads from a URL (docs/url-uploads.md): the `url` fields of an upload are fetched
- * server-side, one after the other, each straight to a temporary file (never the whole body
- * in memory), through the webhooks' address guard (the host resolved once, every address
- * public unless WEBHOOK_ALLOW_PRIVATE allows it, the socket pinned to the checked address),
- * following at most URL_UPLOAD_MAX_REDIRECTS redirects (each hop checked again), within the
- * plan's per-file limit and URL_UPLOAD_TIMEOUT_MS. The type is never taken from the origin's
- * Content-Type: the upload pipeline sniffs the bytes like any other file.
- * A URL that cannot be fetched fails as its file does: `invalid_request` naming the cause,
- * `file_too_large` over the limit.
+ * Uploads from a URL (docs/url-uploads.md): fetched to a temporary file through the webhooks'
+ * address guard, each redirect checked again. The origin's Content-Type is never trusted.
  */
 import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
@@ -35,11 +28,9 @@ export interface UrlFetchOptions {
   timeoutMs: number;
   maxRedirects: number;
   guard: GuardOptions;
-  /** Hash the bytes while they arrive (moderation's blocklist). */
   hash: boolean;
 }
 
-/** The operator's limits for uploads from a URL, with the plan's per-file limit. */
 export function urlFetchOptions(maxFileBytes: number, hash: boolean): UrlFetchOptions {
   const e = env();
   const { allowPrivate, allowList } = webhookSettings();
@@ -52,7 +43,6 @@ export function urlFetchOptions(maxFileBytes: number, hash: boolean): UrlFetchOp
   };
 }
 
-/** Parses one `url` field: an absolute http(s) URL without credentials. */
 export function parseUploadUrl(raw: string): URL {
   const text = raw.trim();
   if (!text) throw new DomainError("invalid_request", 'The "url" field is empty.');
@@ -69,10 +59,7 @@ export function parseUploadUrl(raw: string): URL {
   return url;
 }
 
-/**
- * Fetches every entry with a `sourceUrl` into `tmpDir`, setting its path, size, name and
- * hash, or its error (each fails alone, like a file part).
- */
+/** Each entry fails alone, like a file part. */
 export async function fetchUrlEntries(files: ReceivedFile[], tmpDir: string, options: UrlFetchOptions): Promise<void> {
   for (const entry of files) {
     if (entry.sourceUrl === undefined || entry.error) continue;
@@ -93,7 +80,6 @@ interface Fetched {
   sha256?: string;
 }
 
-/** One URL to `path`, redirects followed, within the time and size limits. */
 async function fetchToFile(start: URL, path: string, options: UrlFetchOptions): Promise<Fetched> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
@@ -172,7 +158,6 @@ function redirectTarget(from: URL, location: string | undefined): URL {
 const tooLarge = (limit: number) =>
   new DomainError("file_too_large", `The file at the upload URL is over the limit of ${limit} bytes for this plan.`);
 
-/** Streams the body to `path`, counting (and hashing) on the way; stops at the limit. */
 async function download(response: http.IncomingMessage, url: URL, path: string, options: UrlFetchOptions): Promise<Fetched> {
   const declared = Number(response.headers["content-length"] ?? Number.NaN);
   if (declared > options.maxFileBytes) {

@@ -1,8 +1,6 @@
 /**
- * What a page may say for an `?error=` in its address. The query is anyone's to write (a
- * link in a phishing mail could carry "Your account is locked, call 555-0100"), so pages
- * put an error *type* there, never words, and show only the words listed here; any other
- * value gets the generic line (docs/web-auth.md, "Error messages in addresses").
+ * What a page may say for `?error=`: the query is anyone's to write (a phishing link), so pages show
+ * only the words listed here (docs/web-auth.md, "Error messages in addresses").
  */
 
 const GENERIC = "That did not work; please try again.";
@@ -30,7 +28,6 @@ const WORDS = new Map<string, string>(
   }),
 );
 
-/** The words for an `error` query value: known words, the generic line, or null for none. */
 export function errorWords(code: string | undefined | null): string | null {
   if (!code) return null;
   return WORDS.get(code) ?? GENERIC;

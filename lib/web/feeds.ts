@@ -1,7 +1,4 @@
-/**
- * The discover feed and the GIF search for the web pages: the same domain functions as
- * Relay GET /discover and GET /gifs, shaped into the same post objects.
- */
+/** Discover and the GIF search for the web pages, as Relay's GET /discover and GET /gifs. */
 import { isDomainError } from "@/lib/errors";
 import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
 import { listGifs } from "@/lib/gifs/search";

@@ -1,8 +1,4 @@
-/**
- * The data of a public folder's page (/f/{code}, docs/folders.md): the folder, its owner
- * and one page of the posts anyone may see there (lib/folders/folders.ts, `folderPageWhere`),
- * shaped by the same presenter as everywhere else.
- */
+/** A public folder's page data (docs/folders.md). */
 import { isDomainError } from "@/lib/errors";
 import { findPublicFolder, folderPageUrl, listFolderPage } from "@/lib/folders/folders";
 import { guestUploadsOpen } from "@/lib/folders/guest";
@@ -27,7 +23,7 @@ export type FolderPage =
     }
   | { kind: "not_found" };
 
-/** The folder's page after `cursor` (a cursor that is not this folder's is ignored: first page). */
+/** A cursor that is not this folder's is ignored (first page). */
 export async function loadFolderPage(code: string, cursor: string | undefined): Promise<FolderPage> {
   if (!/^[A-Za-z0-9]{4,64}$/.test(code)) return { kind: "not_found" };
   const folder = await findPublicFolder(code);

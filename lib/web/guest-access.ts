@@ -1,9 +1,4 @@
-/**
- * Who may upload into a password-protected guest folder (docs/guest-uploads.md), the same
- * way as a share page's password (docs/share-passwords.md): the unlock cookie the upload
- * page's form earns, or, for scripts, the password in the `guest-password` header; tries
- * are limited per address and per folder like a share page's.
- */
+/** Who may upload into a password-protected guest folder (docs/guest-uploads.md): as a share page's password, tries limited alike. */
 import { DomainError } from "@/lib/errors";
 import { checkGuestPassword, type GuestDrop } from "@/lib/folders/guest";
 import { beginShareGuess } from "./share-guesses";

@@ -1,10 +1,5 @@
 "use server";
-/**
- * The password form of a folder's guest upload page (docs/guest-uploads.md), as a share
- * page's (lib/web/share-actions.ts): a plain form post that works without JavaScript. A right
- * password sets the folder's unlock cookie and returns to the page; a wrong one returns with
- * `?password=wrong` (or `limited`, `later` past the tries, counted as a share page's).
- */
+/** The guest upload page's password form (docs/guest-uploads.md), as a share page's. */
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { env } from "@/lib/config/env";

@@ -1,8 +1,4 @@
-/**
- * The data of a folder's guest upload page (/f/{code}/upload, docs/guest-uploads.md): the
- * folder while it takes guest uploads, whether its password is still to be given (the unlock
- * cookie, lib/web/share-unlock.ts), and the limits a guest meets, in numbers the page words.
- */
+/** A folder's guest upload page data (docs/guest-uploads.md). */
 import { cookies } from "next/headers";
 import { findGuestDrop } from "@/lib/folders/guest";
 import { guestReceiveLimits } from "@/lib/uploads/guest";

@@ -1,12 +1,6 @@
-/**
- * Whether a request's Host may be a custom link domain: the link-domain host rule of
- * lib/users/link-domain.ts (`isLinkDomainHost`), the one a saved domain passed. Only such
- * hosts get `/{code}` rewritten to the share page (proxy.ts); the page then checks that the
- * post's author owns the domain.
- */
+/** Whether a Host may be a custom link domain (only such get `/{code}` rewritten; the page then checks ownership). */
 import { isLinkDomainHost } from "@/lib/users/link-domain";
 
-/** The host name (no port, lower-case) of a Host header value, or null when malformed. */
 export function hostName(hostHeader: string | null): string | null {
   if (!hostHeader) return null;
   try {

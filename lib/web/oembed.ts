@@ -1,9 +1,6 @@
 /**
- * oEmbed (https://oembed.com) for share pages: `GET /oembed?url=<share URL>` answers the
- * JSON that Slack, Discord and embed libraries read for a richer card (author, provider).
- * Images are `photo`, videos `video` (with an HTML5 player as `html`), anything else
- * `link`. Only posts anyone with the link may see (public and unlisted, not moderated);
- * private posts are 404 here like on the page, whoever asks (oEmbed consumers are servers).
+ * oEmbed for share pages. Only posts anyone with the link may see: consumers are servers, so
+ * private posts are 404 whoever asks.
  */
 import { displayTitle as titleOrFileName } from "@/lib/presenters/title";
 import { env } from "@/lib/config/env";
@@ -34,15 +31,12 @@ export interface OEmbed {
   cache_age?: number;
 }
 
-/** The discovery URL placed in the share page's <head>: on the share URL's domain when that is one of DOMAINS (docs/domains.md). */
+/** On the share URL's domain when that is one of DOMAINS (docs/domains.md). */
 export function oembedUrl(shareUrl: string): string {
   return `${pagesOrigin(shareUrl)}${OEMBED_PATH}?url=${encodeURIComponent(shareUrl)}&format=json`;
 }
 
-/**
- * The share code in a share URL: `.../p/{code}` on the share host, or `/{code}` on a
- * custom link domain. Null when the URL is not one of ours in shape.
- */
+/** The share code in `.../p/{code}` or a link domain's `/{code}`; null when not ours in shape. */
 export function codeFromShareUrl(raw: string): { code: string; linkDomain: string | null } | null {
   let url: URL;
   try {
@@ -71,13 +65,11 @@ export function codeFromShareUrl(raw: string): { code: string; linkDomain: strin
 const escapeAttribute = (value: string): string =>
   value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-/** The title a post shows: its own, else a neutral one (never the file name of a private upload). */
 /** The post's title, or its file's name (lib/presenters/title.ts). */
 export function displayTitle(post: Pick<PostJson, "title" | "file_count" | "files">): string {
   return titleOrFileName(post);
 }
 
-/** Fits width × height inside the consumer's maxwidth/maxheight, keeping the aspect ratio. */
 function fit(width: number, height: number, maxWidth?: number, maxHeight?: number): [number, number] {
   let scale = 1;
   if (maxWidth && width > maxWidth) scale = Math.min(scale, maxWidth / width);
@@ -85,7 +77,7 @@ function fit(width: number, height: number, maxWidth?: number, maxHeight?: numbe
   return [Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale))];
 }
 
-/** The oEmbed of a post; `embed` carries the uploader's styled title, site name and author line (docs/embeds.md). */
+/** `embed` carries the uploader's styled title, site name and author line (docs/embeds.md). */
 export function buildOEmbed(post: PostJson, options: { maxWidth?: number; maxHeight?: number } = {}, embed?: EmbedText): OEmbed {
   const base: OEmbed = {
     version: "1.0",
@@ -119,7 +111,6 @@ export function buildOEmbed(post: PostJson, options: { maxWidth?: number; maxHei
 
 export type OEmbedResult = { status: 200; body: OEmbed } | { status: 400 | 404 | 501; message: string };
 
-/** GET /oembed, without HTTP: what to answer for these query parameters. */
 export async function oembedFor(params: URLSearchParams): Promise<OEmbedResult> {
   const format = params.get("format");
   if (format && format !== "json") return { status: 501, message: "Only format=json is supported." };

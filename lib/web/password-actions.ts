@@ -1,9 +1,5 @@
 "use server";
-/**
- * The forgotten-password pages' forms (docs/web-auth.md, "Passwords"): plain form posts that
- * work without JavaScript and come back with a code in the query (`?sent=1`, `?error=CODE`),
- * which the pages turn into their own words: no caller-supplied text is ever shown.
- */
+/** The forgotten-password forms (docs/web-auth.md, "Passwords"): they answer with codes, so no caller-supplied text is shown. */
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { confirmEmailChange } from "@/lib/auth/email-change";

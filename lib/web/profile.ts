@@ -1,8 +1,4 @@
-/**
- * The data of a public profile page (/u/{username}): the same domain reads as Relay's
- * GET /users/{id} and GET /users/{id}/posts, shaped with the same builders, so counts,
- * URLs and visibility match the API exactly. See docs/profiles.md.
- */
+/** A public profile page's data, from Relay's GET /users/{id} reads and builders (docs/profiles.md). */
 import type { z } from "zod";
 import { env } from "@/lib/config/env";
 import { isDomainError } from "@/lib/errors";
@@ -26,13 +22,9 @@ export type ProfilePage =
   | { kind: "suspended"; username: string }
   | { kind: "not_found" };
 
-/** The absolute URL of a user's profile page. */
 export const profileUrl = (username: string): string => `${env().PUBLIC_URL}/u/${encodeURIComponent(username)}`;
 
-/**
- * `ref` (a username, case-insensitive, or a user id) as `viewerId` sees it, with one page
- * of public posts after `cursor`. A cursor that is not ours is ignored (first page).
- */
+/** `ref` is a username (case-insensitive) or an id; a cursor that is not ours gives the first page. */
 export async function loadProfilePage(viewerId: string | null, ref: string, cursor: string | undefined): Promise<ProfilePage> {
   try {
     const record = await getProfile(viewerId, ref);

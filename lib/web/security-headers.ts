@@ -1,29 +1,14 @@
-/**
- * The security headers of every HTML page (docs/security-headers.md): a nonce-based
- * Content-Security-Policy that Next's own scripts run under, framing rules, and the
- * browser-hardening headers. proxy.ts sets them on every page response; the robots' page
- * cache (lib/server/page-cache.ts) replays them with the page it recorded.
- *
- * Knows nothing of HTTP requests: the caller says which page kind it is answering.
- */
+/** The security headers of every HTML page (docs/security-headers.md); knows nothing of HTTP requests. */
 import { webcrypto } from "node:crypto";
 
 export interface PageHeaderOptions {
   /** Fresh per response: the only way an inline or loaded script is allowed to run. */
   nonce: string;
-  /**
-   * Share pages may be framed by any site: their `twitter:player` card is the share page
-   * itself, shown in an iframe by X/Twitter, and they hold nothing a click could abuse.
-   * Every other page (dashboard, sign-in, registration, ...) refuses every frame.
-   */
+  /** Share pages may be framed by any site (X/Twitter's player card is the page itself); every other page refuses every frame. */
   frameable: boolean;
-  /** `next dev` needs eval (React's debugging) and its hot-reload websocket. */
   dev: boolean;
-  /** PUBLIC_URL: https turns on HSTS and upgrade-insecure-requests. */
   publicUrl: string;
-  /** Origins of API_URL, RELAY_URL and CDN_URL when they are elsewhere; files load from them. */
   otherOrigins: readonly string[];
-  /** The request's path: a few keep `no-referrer` (NO_REFERRER_PATHS). */
   path?: string;
 }
 
@@ -34,7 +19,6 @@ export function newNonce(): string {
   return Buffer.from(bytes).toString("base64");
 }
 
-/** The origin of a URL setting, or null when it is malformed (reported where it is used). */
 export function originOf(url: string): string | null {
   try {
     const origin = new URL(url).origin;
@@ -81,7 +65,6 @@ export function contentSecurityPolicy(options: PageHeaderOptions): string {
   return directives.map((d) => d.join(" ")).join("; ");
 }
 
-/** Powerful features no page of ours uses; refusing them also refuses them to anything injected. */
 export const PERMISSIONS_POLICY = [
   "accelerometer=()",
   "camera=()",
@@ -105,7 +88,6 @@ export const HSTS = "max-age=63072000";
  */
 export const NO_REFERRER_PATHS = /^\/(?:s\/|cancel-email-change$|confirm-email$|reset-password$)/;
 
-/** Every security header of one page response, names lower-case. */
 export function pageSecurityHeaders(options: PageHeaderOptions): Record<string, string> {
   const headers: Record<string, string> = {
     "content-security-policy": contentSecurityPolicy(options),

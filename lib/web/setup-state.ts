@@ -1,8 +1,4 @@
-/**
- * Whether pages should link to /setup: asked of the database while the instance has no
- * administrator; once one exists the answer is kept for a minute, so the header costs no
- * query on the pages of a running instance. Per process, on globalThis (Next's bundles).
- */
+/** Whether pages link to /setup; once an admin exists the answer is kept a minute. On globalThis because Next loads two copies. */
 import { setupPending } from "@/lib/accounts/setup";
 
 const KEEP_MS = 60_000;

@@ -1,8 +1,4 @@
-/**
- * The web's own check for a password-protected post (docs/share-passwords.md): the share
- * page's like, comment and report actions act on such a post only for its owner or for a
- * visitor holding the post's unlock cookie. Elsewhere the post is as if private: 404.
- */
+/** The share page's actions on a password-protected post: its owner or an unlock holder only (docs/share-passwords.md). */
 import { cookies } from "next/headers";
 import { notFound as postNotFound, readPost } from "@/lib/posts/read";
 import { unlockCookieName, verifyUnlockToken } from "./share-unlock";

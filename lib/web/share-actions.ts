@@ -1,12 +1,5 @@
 "use server";
-/**
- * The share page's password form (docs/share-passwords.md). A plain form post (works
- * without JavaScript): a correct password sets the post's unlock cookie and returns to the
- * page; a wrong one returns with `?password=wrong`. Attempts are limited per client address
- * and post, and per post from every address (lib/web/share-guesses.ts), counted before the
- * check; past a limit the answer is `?password=limited` (this address) or `?password=later`
- * (this post) and the password is not even checked.
- */
+/** The share page's password form (docs/share-passwords.md): tries are counted before the check (share-guesses.ts). */
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { env } from "@/lib/config/env";

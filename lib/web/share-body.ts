@@ -1,16 +1,8 @@
 /**
- * Reading a share target's body without holding it (issue 39 §3, docs/share-target.md).
- *
- * - Files stream on: the body is read only up to its first file part (whose headers show a
- *   file name), and that head plus the rest of the stream go to POST /api/upload unchanged, so
- *   the upload's own limits, quota, sniffing and moderation apply, and nothing holds the
- *   whole body (a phone's 40 MB clip passes through like any upload).
- * - Anything else (a text or URL share, multipart or urlencoded) is small: at most
- *   SHARE_TEXT_LIMIT bytes are read; a body over it is `too_large` before more is read, at
- *   once when its Content-Length says so.
+ * Reading a share target's body without holding it (docs/share-target.md): up to the first file
+ * part, then streamed on to POST /api/upload; a text share is at most SHARE_TEXT_LIMIT bytes.
  */
 
-/** Where the manifest's share target posts (app/manifest.ts). */
 export const SHARE_TARGET_PATH = "/share-target";
 
 /** Text and URL shares: more than any link or note, far less than a file. */
@@ -22,7 +14,6 @@ export type ShareBody =
   | { kind: "too_large" }
   | { kind: "unreadable" };
 
-/** The multipart boundary of a content type, or null. */
 function boundaryOf(contentType: string): string | null {
   const match = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;]{1,70}))/i.exec(contentType);
   return match ? (match[1] ?? match[2]) : null;
@@ -30,11 +21,7 @@ function boundaryOf(contentType: string): string | null {
 
 type HeadState = "file" | "complete" | "more";
 
-/**
- * What the bytes read so far show: a part with a file name (`file`), the closing delimiter
- * (`complete`), or neither yet (`more`). Read as latin1: part headers are ASCII, and a
- * byte-for-byte string keeps offsets exact.
- */
+/** What the bytes so far show. Read as latin1: part headers are ASCII, and offsets stay exact. */
 function headState(head: Buffer, boundary: string): HeadState {
   const text = head.toString("latin1");
   const delimiter = `--${boundary}`;
@@ -51,7 +38,7 @@ function headState(head: Buffer, boundary: string): HeadState {
   return "more";
 }
 
-/** `head` first, then whatever the reader still gives; pulled, so the upload's pace sets the reading. */
+/** Pulled, so the upload's pace sets the reading. */
 function prepend(head: Uint8Array, reader: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
   let headSent = false;
   return new ReadableStream<Uint8Array>({
@@ -92,10 +79,7 @@ async function parseSmall(bytes: Buffer, contentType: string): Promise<ShareBody
   return { kind: "unreadable" };
 }
 
-/**
- * Reads what a share needs of `body`: see the file comment. `contentLength` is the request's
- * header (null when chunked).
- */
+/** `contentLength` is null when chunked. */
 export async function readShareBody(
   contentType: string,
   contentLength: number | null,

@@ -1,16 +1,10 @@
-/**
- * The embed a share page unfurls with (docs/embeds.md): the uploader's templates, else the
- * operator's, else what share pages always showed (the post's title, a description of what
- * it holds, SITE_NAME, the uploader's name, EMBED_COLOR). Read by the share page's tags and
- * by oEmbed alike, so both say the same.
- */
+/** The embed a share page unfurls with (docs/embeds.md), read by the tags and oEmbed alike. */
 import { env } from "@/lib/config/env";
 import { operatorTemplates, readEmbedStyle } from "@/lib/embeds/style";
 import { type EmbedFacts, type EmbedText, renderEmbed } from "@/lib/embeds/template";
 import { displayTitle } from "@/lib/presenters/title";
 import { type PostJson, primaryKind } from "./share";
 
-/** What templates may read of a post. */
 export function embedFacts(post: PostJson): EmbedFacts {
   const file = post.files[0];
   return {
@@ -43,10 +37,7 @@ export function defaultDescription(post: PostJson, textPreview?: string): string
   return post.author ? `${kind} by ${post.author.username}` : kind;
 }
 
-/**
- * The post's embed. `guarded` (private or gated) posts keep their text out of the tags, so
- * only the colour is styled for them: a template could name the file.
- */
+/** Private or gated posts style only the colour: a template could name the file. */
 export async function shareEmbed(post: PostJson, ownerId: string | null, guarded: boolean, textPreview?: string): Promise<EmbedText> {
   const e = env();
   const defaults: EmbedText = {

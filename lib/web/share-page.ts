@@ -1,10 +1,6 @@
 /**
- * The share page's loader (/p/{code}; docs/share-pages.md): everything app/p/[code]/page.tsx
- * shows and every decision behind it, taken here from the request. Who asks: the viewer, and
- * whether a person asked (robots and prefetches spend no view and get no media of a gated
- * post, docs/expiry.md); on which host (the link-domain header proxy.ts sets); with which
- * unlock cookie (lib/web/share-unlock.ts). The post is read once per request (React's
- * `cache`), so generateMetadata and the page share it; the page only renders.
+ * The share page's loader (docs/share-pages.md): every decision behind /p/{code}, the post read once
+ * per request (React's `cache`) for generateMetadata and the page.
  */
 import type { Metadata } from "next";
 import { cookies, headers } from "next/headers";
@@ -27,48 +23,33 @@ export type { PostJson };
 
 const siteName = (): string => env().SITE_NAME;
 
-/**
- * The page's theme-color, which Discord colours its embed with (in both themes): the
- * uploader's embed colour, else the operator's EMBED_COLOR (docs/embeds.md).
- */
+/** The theme-color Discord colours its embed with (docs/embeds.md). */
 export async function shareThemeColor(code: string): Promise<string> {
   const page = await loadSharePage(code);
   return page.kind === "post" ? page.embed.color : operatorColor();
 }
 
-/** A post the visitor may see, with what the page shows of it. */
 export interface ShownPost {
   kind: "post";
   post: PostJson;
   owner: boolean;
   title: string;
-  /** What the unfurl tags and oEmbed say: the uploader's embed style, else the defaults (docs/embeds.md). */
   embed: EmbedText;
   /** Hidden from unfurlers (no media tags): private, or gated by a view limit or a password. */
   guarded: boolean;
-  /** The first file of a public video post, whose URL the page repeats as og:video:url. */
   video: PostJson["files"][number] | undefined;
   texts: ShareText[];
   autoAlts: ReturnType<typeof autoAltsOf>;
   signedIn: boolean;
-  /** Counts a person's view (not awaited; robots and prefetches are left out). Called by the page alone. */
+  /** Not awaited; robots and prefetches are left out. */
   countView: () => void;
 }
 
-export type SharePage =
-  | ShownPost
-  | { kind: "not_found" }
-  | { kind: "moderated" }
-  /** A view-limited or password-protected post asked for by a robot or a prefetch: no media, no view spent. */
-  | { kind: "held" }
-  /** Password-protected and not unlocked by this visitor: the page shows the form, no media. */
-  | { kind: "password"; code: string };
+export type SharePage = ShownPost | { kind: "not_found" } | { kind: "moderated" } | { kind: "held" } | { kind: "password"; code: string };
 
-/** A Next prefetch of the page, which must not count as a view. */
 const isPrefetch = (requestHeaders: Headers): boolean =>
   requestHeaders.has("next-router-prefetch") || requestHeaders.get("purpose") === "prefetch";
 
-/** The share page of `code` as this request may see it. */
 export const loadSharePage = cache(async (code: string): Promise<SharePage> => {
   if (!isShareCode(code)) return { kind: "not_found" };
   const [viewer, requestHeaders, cookieStore] = await Promise.all([getViewer(), headers(), cookies()]);
@@ -99,7 +80,6 @@ export const loadSharePage = cache(async (code: string): Promise<SharePage> => {
   };
 });
 
-/** The page's title, description, unfurl tags and robots rule. */
 export async function sharePageMetadata(code: string): Promise<Metadata> {
   const page = await loadSharePage(code);
   if (page.kind === "not_found") return { title: "Post not found", robots: { index: false } };
@@ -121,7 +101,6 @@ export async function sharePageMetadata(code: string): Promise<Metadata> {
   };
 }
 
-/** The media tags of a post anyone with the link may see; none for private or gated posts. */
 function mediaMetadata(post: PostJson, alt: string, embed: EmbedText, guarded: boolean): Pick<Metadata, "openGraph" | "twitter"> {
   const file = post.files[0];
   const { title, description } = embed;

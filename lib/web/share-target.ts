@@ -1,10 +1,6 @@
 /**
- * The Web Share Target of the installed app (docs/share-target.md). The phone's share sheet
- * POSTs multipart/form-data (title, text, url, file...). Files go to POST /api/upload as a
- * stream (share-body.ts: never the whole body in memory, the upload's own limits); a URL
- * becomes a short link through POST /api/links; other text a paste when UPLOAD_FILES allows
- * it. The same route table the dashboard calls, so quotas, rate limits and webhooks apply as
- * for a dashboard upload. The answer is a 303 to /dashboard/shared with the result.
+ * The installed app's Web Share Target (docs/share-target.md), through the same route table as the
+ * dashboard, so quotas, limits and webhooks apply; answered with a 303 to /dashboard/shared.
  */
 import { isSameOriginOrBrowser } from "@/lib/auth/same-origin";
 import { resolveWebSessionToken, sessionCookieValue, type WebSession } from "@/lib/auth/web-session";
@@ -16,11 +12,7 @@ import { readShareBody, SHARE_TEXT_LIMIT } from "./share-body";
 
 const RESULT_PATH = "/dashboard/shared";
 
-/**
- * The privacy of a post made from the share sheet: the one place that decides it. The
- * account's default for web uploads (Settings → Uploads), else the operator's
- * DEFAULT_UPLOAD_PRIVACY (lib/users/upload-privacy.ts), sent as `post-privacy`.
- */
+/** The one place that decides a shared post's privacy: the account's web default, else DEFAULT_UPLOAD_PRIVACY. */
 export async function sharedPostPrivacy(session: WebSession): Promise<string> {
   return (await uploadPrivacyOf(session.user.id)).privacy;
 }
@@ -46,7 +38,6 @@ function loneUrl(value: string): string | null {
   return URL.canParse(trimmed) ? trimmed : null;
 }
 
-/** The same request headers a dashboard fetch would carry: the cookie, the client's address, same-origin. */
 function innerHeaders(request: Request): Headers {
   const headers = new Headers({ "sec-fetch-site": "same-origin" });
   for (const name of ["cookie", "x-client-ip", "x-forwarded-for", "x-request-id", "user-agent", "host"]) {
@@ -67,7 +58,6 @@ async function callApi(request: Request, path: string, init: ApiBody): Promise<R
   return dispatcher("api")(new Request(url, { method: "POST", headers, body: init.body, duplex: "half" } as RequestInit));
 }
 
-/** The error's type, for /dashboard/shared to put in its own words (lib/web/error-words.ts). */
 async function errorType(response: Response): Promise<string> {
   const body: unknown = await response.json().catch(() => null);
   const type = (body as { error?: { type?: unknown } } | null)?.error?.type;
@@ -91,7 +81,6 @@ async function shorten(request: Request, target: string): Promise<string> {
   return resultPath({ kind: "link", url: reply.link?.short_url ?? "" });
 }
 
-/** A text or URL share: a short link, a paste, or the words for what cannot be done. */
 async function shareText(request: Request, session: WebSession, fields: Record<string, string>): Promise<string> {
   const text = (name: string): string => fields[name] ?? "";
   const target = loneUrl(text("url")) ?? loneUrl(text("text"));
@@ -104,7 +93,6 @@ async function shareText(request: Request, session: WebSession, fields: Record<s
   return upload(request, session, { body: form });
 }
 
-/** POST /share-target. */
 export async function handleShareTarget(request: Request): Promise<Response> {
   if (!isSameOriginOrBrowser(request.headers)) return json(403, "forbidden", "Cross-origin requests cannot change anything here.");
   const token = sessionCookieValue(request.headers.get("cookie"));

@@ -1,8 +1,4 @@
-/**
- * The text of a text post's files (docs/pastes.md), read from storage for its share page
- * and its unfurl description: highlighted on the server, so reading needs no script. One
- * read per file and request (React's cache: generateMetadata and the page share it).
- */
+/** A text post's files (docs/pastes.md), highlighted on the server so reading needs no script. */
 import { cache } from "react";
 import type { PostRecord } from "@/lib/posts/read";
 import { storage } from "@/lib/storage";
@@ -10,13 +6,11 @@ import { decodeText, TEXT_MAX_BYTES } from "@/lib/uploads/file-kind";
 import { firstLines, highlightToHtml } from "@/lib/text/highlight";
 
 export interface ShareText {
-  /** File name, as in the post object. */
   name: string;
   language: string;
   lineCount: number;
-  /** Highlighted (or plain, when large) HTML: Shiki escapes the text. */
+  /** Shiki escapes the text. */
   html: string;
-  /** The first lines, for og:description. */
   preview: string;
 }
 
@@ -37,7 +31,6 @@ async function readText(storageKey: string): Promise<string | null> {
   return decodeText(Buffer.concat(chunks, size));
 }
 
-/** The text files of a post, highlighted, in file order (empty for media posts). */
 export const shareTexts = cache(async (record: PostRecord): Promise<ShareText[]> => {
   const texts: ShareText[] = [];
   for (const file of record.files) {

@@ -1,8 +1,6 @@
 /**
- * The cookie a correct share-page password earns (docs/share-passwords.md): one per post,
- * HMAC-signed with the service's signing secret, valid for UNLOCK_TTL_SECONDS. It names
- * the post and a fingerprint of the password's hash, so changing or removing the password
- * ends every unlock handed out before.
+ * The cookie a correct share-page password earns (docs/share-passwords.md): HMAC-signed and bound
+ * to a fingerprint of the password's hash, so changing the password ends every unlock.
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { nowSeconds, signingSecret } from "@/lib/crypto/signing";
@@ -24,7 +22,6 @@ function mac(code: string, exp: number, passwordHash: string, purpose: UnlockPur
     .digest("base64url");
 }
 
-/** The cookie value for `code`: `<exp>.<mac>`. */
 export function unlockToken(
   code: string,
   passwordHash: string,
@@ -51,7 +48,6 @@ export function verifyUnlockToken(
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
-/** The value of cookie `name` in a Cookie header, or null. */
 export function cookieFrom(header: string | null, name: string): string | null {
   for (const part of (header ?? "").split(";")) {
     const index = part.indexOf("=");

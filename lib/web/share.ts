@@ -1,11 +1,4 @@
-/**
- * The data of a share page (/p/{code}) and of its unfurl tags: one post read per request
- * (cached with React's `cache`, so generateMetadata and the page share it), shaped with
- * the same builder as GET /posts/{code} so URLs, signing and author references match the
- * API exactly. Visibility is readPost's (docs/share-pages.md, "`/p/{code}`"): hidden posts
- * are 404 for all but the owner and the access list; moderated posts are a notice for all
- * but the owner.
- */
+/** A share page's post, shaped as GET /posts/{code} (docs/share-pages.md, "`/p/{code}`"). */
 import { isDependencyUnavailable } from "@/lib/faults/classify";
 import { cache } from "react";
 import type { z } from "zod";
@@ -30,15 +23,8 @@ export type ShareResult =
   | { kind: "held" };
 
 /**
- * The post behind `code` as `viewer` may see it. `linkDomain` is set when the request
- * came in on a custom link domain (proxy.ts): then the post must belong to that domain's
- * owner, so one user's domain cannot show another user's posts. `person` is false for
- * robots and prefetches; `unlock` is the post's unlock cookie (lib/web/share-unlock.ts).
- *
- * For someone other than the owner: a password-protected post needs a valid unlock
- * (docs/share-passwords.md); a view-limited one spends a view here, once per request
- * (React's cache), and is 404 once none is left (docs/expiry.md). Robots get neither.
- * The rules are openPost's (lib/posts/open.ts); this shapes its answer for the page.
+ * The rules are openPost's; on a link domain the post must be the domain owner's, so one user's
+ * domain cannot show another's posts. A view-limited post spends one view per request (React's cache).
  */
 export const loadSharePost = cache(loadShare);
 
@@ -64,11 +50,7 @@ async function loadShare(
   return { kind: "post", post: postView(post, { owner, liked, surface: "relay" }), owner, record: post };
 }
 
-/**
- * A person opening a share page counts a view, by the same rule and counter as a Relay
- * read (public, non-moderated, at most 3 per address per post per hour). Not awaited by
- * the page: bookkeeping must not delay or fail it.
- */
+/** Counts a person's view by Relay's rule; not awaited, so bookkeeping never delays or fails the page. */
 export function countShareView(record: PostRecord, ip: string, userAgent: string | null, prefetch: boolean): void {
   if (prefetch || isRobot(userAgent)) return;
   countViews([record], ip).catch((error: unknown) => {
@@ -77,7 +59,6 @@ export function countShareView(record: PostRecord, ip: string, userAgent: string
   });
 }
 
-/** The kind of media a post shows first, which decides the page layout and the unfurl card. */
 export function primaryKind(post: PostJson): "image" | "video" | "other" {
   const mime = post.files[0]?.mime_type ?? "";
   if (mime.startsWith("video/")) return "video";

@@ -1,8 +1,4 @@
-/**
- * GET /s/{code} (docs/short-links.md): 302 to the link's target, or a 404 page once the
- * link is gone (deleted, expired, used up, its owner suspended). Never cached anywhere:
- * every visit must reach the server to be counted and, for a limited link, to spend a click.
- */
+/** GET /s/{code} (docs/short-links.md): never cached, since every visit must be counted and may spend a click. */
 import { requestClientIp } from "@/lib/http/client-ip";
 import { comesBack, followLink, LINK_CODE_PATTERN, leadsBack } from "@/lib/links/links";
 import { referringHost } from "@/lib/links/visits";

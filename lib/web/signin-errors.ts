@@ -1,8 +1,4 @@
-/**
- * What `/signin?error=` may say. The query is anyone's to write (a link in a phishing mail
- * could carry "Call 555-0100 to unlock your account"), so the page shows only the messages
- * listed here, by code; any other value gets the generic line (docs/web-auth.md).
- */
+/** What `/signin?error=` may say: only these messages, since the query is anyone's to write (docs/web-auth.md). */
 import { isDomainError } from "@/lib/errors";
 
 const GENERIC = "That sign-in did not work; please try again.";
@@ -18,7 +14,6 @@ const MESSAGES = new Map<string, string>(
   }),
 );
 
-/** The words for an `error` query value: a known message, the generic line, or null for none. */
 export function signInErrorText(code: string | null): string | null {
   if (!code) return null;
   return MESSAGES.get(code) ?? GENERIC;

@@ -1,11 +1,7 @@
 "use server";
 /**
- * Server actions of the public pages (discover, share pages, profiles): like, comments,
- * report and follow as the signed-in user. Each checks the web session itself, counts
- * against the same rate-limit bucket as the Relay endpoint (per account, so a like on the
- * web and a like over Relay share one limit) and calls the same domain function, so the
- * rules (blocks, restricted and moderated posts, suspended users, notifications) are
- * Relay's. Next refuses actions posted from another origin.
+ * Server actions of the public pages, on the same rate-limit bucket and domain function as the
+ * Relay endpoint, so a like on the web and over Relay share one limit and one set of rules.
  */
 import { headers } from "next/headers";
 import { z } from "zod";
@@ -35,7 +31,7 @@ export interface CommentJson {
 const TEXT_MAX_LENGTH = 200;
 const code = z.string().min(1).max(64);
 
-/** The signed-in, unsuspended viewer's id, after one hit on `bucket` (null: no limit, reads). */
+/** After one hit on `bucket` (null: no limit). */
 async function actor(bucket: BucketName | null): Promise<string> {
   const viewer = await getViewer();
   if (!viewer) throw new DomainError("unauthorized", "Sign in to do that.");
@@ -81,7 +77,6 @@ export async function addComment(postCode: string, body: string): Promise<Action
   });
 }
 
-/** Reports a post (POST /posts/{code}/report's rules); the reason is optional. */
 export async function reportPostAction(postCode: string, reason: string): Promise<ActionResult<{ reported: true }>> {
   return attempt(async () => {
     const target = parse(code, postCode, "No such post.");

@@ -1,8 +1,4 @@
-/**
- * The web pages' colour scheme from the user's saved theme (Relay's free-form theme JSON;
- * the dashboard writes `{"mode": "system" | "light" | "dark"}`). Anything else, or no
- * user, follows the operating system.
- */
+/** The pages' colour scheme from the user's saved theme; anything else follows the operating system. */
 export type ThemeMode = "system" | "light" | "dark";
 
 export function themeMode(themeJson: string | null | undefined): ThemeMode {

@@ -1,8 +1,4 @@
-/**
- * Who is looking at a page: the signed-in user of the web session cookie, for server
- * components and server actions. The session row is checked (a signed-out session is
- * nobody); the answer is cached per request, so a page and its layout pay one query.
- */
+/** The signed-in user of the web session, its row checked; cached per request, so a page and its layout pay one query. */
 import { cookies } from "next/headers";
 import { cache } from "react";
 import { resolveWebSessionToken, SESSION_COOKIE_NAMES } from "@/lib/auth/web-session";
@@ -10,7 +6,6 @@ import type { Plan } from "@/lib/plans";
 
 export interface Viewer {
   id: string;
-  /** As the user typed it. */
   username: string;
   plan: Plan;
   suspended: boolean;

@@ -1,11 +1,6 @@
 /**
- * The SSRF guard (docs/webhooks.md, "Address guard"): a webhook URL's host is resolved
- * once, every address it resolves to must be public, and the connection goes to that
- * resolved address (no second lookup a DNS rebinding could answer differently).
- * Refused unless the operator allows them: loopback, private (RFC 1918, CGNAT, IPv6 ULA),
- * link-local (which holds the cloud metadata address 169.254.169.254), unspecified,
- * multicast, reserved and documentation ranges, and IPv4 addresses written inside IPv6
- * (IPv4-mapped, IPv4-compatible, NAT64, 6to4) when the IPv4 address is refused.
+ * The SSRF guard (docs/webhooks.md, "Address guard"): the host is resolved once, every address must
+ * be public, and the connection goes to that address, so DNS rebinding cannot answer differently.
  */
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
@@ -45,7 +40,6 @@ for (const [net, prefix] of [
   blocked.addSubnet(net, prefix, "ipv6");
 }
 
-/** The IPv4 address an IPv6 address carries (mapped, compatible, NAT64, 6to4), if any. */
 export function embeddedIpv4(address: string): string | null {
   const groups = expandIpv6(address);
   if (!groups) return null;
@@ -59,7 +53,6 @@ export function embeddedIpv4(address: string): string | null {
   return null;
 }
 
-/** The eight 16-bit groups of an IPv6 address (dotted IPv4 tail and `::` expanded). */
 function expandIpv6(address: string): number[] | null {
   let text = address.toLowerCase().split("%")[0];
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
@@ -77,9 +70,7 @@ function expandIpv6(address: string): number[] | null {
 }
 
 export interface GuardOptions {
-  /** Every address allowed (WEBHOOK_ALLOW_PRIVATE=1). */
   allowPrivate?: boolean;
-  /** Addresses and CIDR ranges allowed although refused by default. */
   allowList?: readonly string[];
 }
 
@@ -96,7 +87,6 @@ function allowListOf(entries: readonly string[]): BlockList {
   return list;
 }
 
-/** Whether deliveries may connect to this IP address. */
 export function isAllowedAddress(address: string, opts: GuardOptions = {}): boolean {
   if (opts.allowPrivate) return true;
   const family = isIP(address);
@@ -118,7 +108,7 @@ export interface ResolvedTarget {
   family: 4 | 6;
 }
 
-/** Parses a webhook URL: http(s), no credentials, a host. Throws 400 invalid_request. */
+/** http(s), no credentials, a host; 400 invalid_request otherwise. */
 export function parseWebhookUrl(raw: string): URL {
   let url: URL;
   try {
@@ -133,21 +123,12 @@ export function parseWebhookUrl(raw: string): URL {
   return url;
 }
 
-/**
- * Resolves the URL's host and checks every address (one refused address refuses the URL:
- * a round-robin answer must not smuggle in a private one). Throws `forbidden` (403) when
- * an address is refused, `invalid_request` when the host does not resolve.
- */
+/** One refused address refuses the URL: a round-robin answer must not smuggle in a private one. */
 export async function resolveWebhookTarget(raw: string, opts: GuardOptions = {}): Promise<ResolvedTarget> {
   return resolveGuardedUrl(parseWebhookUrl(raw), opts, { name: "webhook", refusal: "forbidden" });
 }
 
-/**
- * The guard for any outbound URL already parsed (webhooks, uploads from a URL,
- * docs/url-uploads.md): the address to connect to, or a DomainError of type `refusal` when
- * an address is refused, `invalid_request` when the host does not resolve. `name` words
- * the messages ("The upload URL points at ...").
- */
+/** The guard for any outbound URL (webhooks, docs/url-uploads.md); `name` words the messages. */
 export async function resolveGuardedUrl(
   url: URL,
   opts: GuardOptions,

@@ -1,10 +1,4 @@
-/**
- * The "webhook" job: one event to one webhook. Each attempt signs the body afresh (a new
- * timestamp), goes through the address guard, is written to the delivery log, and fails
- * the job on anything but a 2xx so the queue retries it with backoff
- * (WEBHOOK_RETRY_BASE_MS × 4^n). An event whose every attempt failed counts against the
- * webhook; WEBHOOK_DISABLE_AFTER of them in a row disable it (docs/webhooks.md).
- */
+/** The "webhook" job: one event to one webhook, signed afresh per attempt, retried with backoff (docs/webhooks.md). */
 import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { isDomainError } from "@/lib/errors";
@@ -123,10 +117,8 @@ export const webhookJobHandler: JobHandler = {
   },
 };
 
-/** Webhook deliveries at once (each mostly waits on a remote server), beside the media jobs. */
 const DELIVERY_POOL = { name: "webhooks", concurrency: 4 };
 
-/** Lets this process's job workers run webhook deliveries (scripts/start.ts, before it starts them). */
 export function registerWebhookJobs(): void {
   registerJobHandler(WEBHOOK_JOB, webhookJobHandler, DELIVERY_POOL);
 }

@@ -1,8 +1,6 @@
 /**
- * Webhook events (docs/webhooks.md, "Events"). Domain code calls `emitWebhookEvent` after
- * its transaction committed; the event is matched against the owner's enabled webhooks
- * and one delivery job per webhook is queued (lib/jobs). Emitting never throws and never
- * holds the request up: the work runs detached and a failure is logged.
+ * Webhook events (docs/webhooks.md, "Events"), emitted after the transaction committed. Emitting
+ * never throws and never holds the request up: the work runs detached.
  */
 import { randomBytes } from "node:crypto";
 import { db } from "@/lib/db/client";
@@ -12,14 +10,11 @@ import { WEBHOOK_JOB, type DeliveryPayload } from "./delivery-job";
 import { webhookBody, type EventData } from "./payloads";
 import type { WebhookEventType } from "@/lib/types/webhook";
 
-/** The test delivery of the dashboard's "Send test" (and POST /webhooks/{id}/test). */
 export const PING_EVENT = "ping";
 
 export interface WebhookEvent {
   type: WebhookEventType;
-  /** The account whose webhooks receive it: the post's owner. */
   userId: string;
-  /** The app that uploaded the post (app-scoped webhooks match on it). */
   appId: string | null;
   data: EventData;
 }
@@ -28,14 +23,12 @@ export const newEventId = (): string => `evt_${randomBytes(12).toString("hex")}`
 
 const pending = new Set<Promise<unknown>>();
 
-/** Queues the deliveries of an event; fire and forget. */
 export function emitWebhookEvent(event: WebhookEvent): void {
   trackWebhookWork(
     queueDeliveries(event).catch((error: unknown) => console.error(`[webhooks] could not queue ${event.type}: ${String(error)}`)),
   );
 }
 
-/** Remembers detached webhook work so a short-lived process can wait for it (settleWebhookEvents). */
 export function trackWebhookWork(work: Promise<unknown>): void {
   pending.add(work);
   void work.finally(() => pending.delete(work));

@@ -1,8 +1,4 @@
-/**
- * Managing webhooks: create (the secret is returned once), list, read with the delivery
- * log, change (re-enabling clears the failure count), delete, send a test ping. Every
- * function takes the acting user's id; another user's webhook is 404 `not_found`.
- */
+/** Managing webhooks (docs/webhooks.md); another user's webhook is 404 `not_found`. */
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
 import { notifyJobs } from "@/lib/jobs";
@@ -13,7 +9,6 @@ import { enqueueDelivery, newEventId, PING_EVENT } from "./events";
 import { webhookBody } from "./payloads";
 import { newWebhookSecret } from "./signature";
 
-/** Webhooks per account (apps' included). */
 export const MAX_WEBHOOKS_PER_USER = 10;
 
 export interface WebhookInput {
@@ -65,7 +60,7 @@ function toRecord(row: Row): WebhookRecord {
 
 const notFound = () => new DomainError("not_found", "No such webhook.");
 
-/** The URL must parse and point at an address deliveries may reach (checked again at every attempt). */
+/** Checked again at every attempt. */
 async function checkUrl(url: string): Promise<string> {
   parseWebhookUrl(url);
   try {
@@ -138,7 +133,6 @@ export async function deleteWebhook(userId: string, id: string): Promise<void> {
   if (!count) throw notFound();
 }
 
-/** The newest attempts first. */
 export async function listDeliveries(userId: string, id: string, limit = 50): Promise<DeliveryRecord[]> {
   await getWebhook(userId, id);
   return db().webhookDelivery.findMany({

@@ -1,14 +1,9 @@
-/**
- * Request bodies of deliveries (docs/webhooks.md, "Payloads"): the generic JSON envelope
- * `{id, type, created_at, data}`, or a Discord execute-webhook body (an embed with the
- * image, or the share link for a video so Discord unfurls its player).
- */
+/** Request bodies of deliveries (docs/webhooks.md, "Payloads"). */
 import type { z } from "zod";
 import type { Post } from "@/lib/presenters/posts";
 
 type PostObject = z.infer<typeof Post>;
 
-/** A post that no longer exists: what identified it. */
 export interface DeletedPost {
   code: string;
   title: string | null;

@@ -1,9 +1,6 @@
 /**
- * Webhook events from the domain's post events (lib/posts/events.ts), built from the
- * records the domain already holds (no extra reads). A post appears as the API's Post
- * object in the owner's view, so a receiver parses it like a GET /posts/{code} reply
- * (docs/webhooks.md, "Payloads"). `listenForPostEvents()` runs wherever posts change: the
- * server (lib/routes, lib/server) and the admin CLI.
+ * Webhook events from the domain's post events (lib/posts/events.ts), from records the domain
+ * already holds; a post is the API's Post object (docs/webhooks.md, "Payloads").
  */
 import { postView } from "@/lib/presenters/posts";
 import { onPostEvent, type CommentFacts, type ModerationAction, type PostEvent } from "@/lib/posts/events";
@@ -12,13 +9,11 @@ import { emitWebhookEvent, trackWebhookWork } from "./events";
 
 const ownerView = (post: PostRecord) => postView(post, { owner: true, liked: false, surface: "api" });
 
-/** After a post was written by an upload. */
 export function emitUploaded(post: PostRecord): void {
   if (!post.userId) return;
   emitWebhookEvent({ type: "upload", userId: post.userId, appId: post.appId, data: { post: ownerView(post) } });
 }
 
-/** After a post was deleted (by its owner, the last file's removal, or an operator). */
 export function emitDeleted(post: PostRecord): void {
   if (!post.userId) return;
   emitWebhookEvent({
@@ -37,7 +32,6 @@ export function emitDeleted(post: PostRecord): void {
   });
 }
 
-/** After an operator (or auto-moderation at upload) changed a post's moderation state. */
 export function emitModerated(post: PostRecord, action: ModerationAction): void {
   if (!post.userId) return;
   emitWebhookEvent({
@@ -92,7 +86,6 @@ function onEvent(event: PostEvent): void {
   }
 }
 
-/** Subscribes webhooks to the domain's post events (idempotent: one listener by name). */
 export function listenForPostEvents(): void {
   onPostEvent("webhooks", onEvent);
 }

@@ -1,20 +1,16 @@
 /**
- * One delivery attempt over HTTP(S) to an address the guard already checked: the socket
- * connects to that address (the `lookup` answers with it, so no second DNS query can
- * rebind the host), TLS still verifies the certificate for the URL's host name, redirects
- * are not followed (a 3xx is a failed attempt), and the whole attempt has one time limit.
+ * One delivery attempt to an address the guard checked: the socket connects to it (no second DNS
+ * query can rebind), TLS still verifies the URL's host name, redirects are failures.
  */
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import type { ResolvedTarget } from "./address-guard";
 
-/** How much of a response body the delivery log keeps. */
 export const RESPONSE_SNIPPET_BYTES = 1024;
 
 export interface AttemptResult {
   status: number;
-  /** The start of the response body, as text. */
   snippet: string;
 }
 
@@ -73,7 +69,6 @@ export function pinnedLookup(target: ResolvedTarget): LookupFunction {
   };
 }
 
-/** Hands the start of the response body to `done`, at its end or once the log has enough of it. */
 function readSnippet(response: http.IncomingMessage, done: (snippet: string) => void, failed: (error: Error) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;

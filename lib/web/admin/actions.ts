@@ -1,10 +1,7 @@
 "use server";
 /**
- * The console's server actions (docs/admin.md). Each one checks the admin role first
- * (a non-admin gets a 404, as for the pages), validates the form with zod, calls the
- * lib/admin verb (which writes the audit entry) and returns to the page it came from
- * with a notice or an error in words. They are plain form posts, so the console works
- * without client JavaScript.
+ * The console's server actions (docs/admin.md): admin role first (404 otherwise), then the
+ * lib/admin verb, which writes the audit entry. Plain form posts, so the console needs no JavaScript.
  */
 import { redirect } from "next/navigation";
 import { z } from "zod";
@@ -49,7 +46,6 @@ function withMessage(path: string, key: "notice" | "error", message: string): st
   return `${url.pathname}${url.search}`;
 }
 
-/** Runs `work` for an admin and returns to the form's page with its outcome. */
 async function act(form: FormData, work: () => Promise<string>): Promise<never> {
   // Before anything else: a non-admin learns nothing, not even whether the input was valid.
   await adminActor();
@@ -80,14 +76,9 @@ export async function suspendAction(form: FormData): Promise<void> {
   });
 }
 
-/** What the reset-link form shows: the link once, in the page body, or the error. */
 export type ResetLinkState = { link: string; username: string } | { error: string } | null;
 
-/**
- * A one-time password-reset link (docs/web-auth.md, "Passwords") for the admin to hand over.
- * It is answered as the form's state and shown once in the page body, never in a `?notice=`
- * URL (browser history, proxy and server logs would keep it: issue 39 §4).
- */
+/** A one-time reset link (docs/web-auth.md, "Passwords"), shown once in the page body, never in a `?notice=` URL that logs keep (issue 39 §4). */
 export async function resetLinkAction(_previous: ResetLinkState, form: FormData): Promise<ResetLinkState> {
   const actor = await adminActor();
   try {
@@ -99,11 +90,7 @@ export async function resetLinkAction(_previous: ResetLinkState, form: FormData)
   }
 }
 
-/**
- * Deletes the account and everything of it (docs/account-deletion.md). The form names the
- * user list as where to come back to (the user's page is gone); the username typed again
- * must match, so a slip of the mouse deletes nothing.
- */
+/** Deletes the account (docs/account-deletion.md); the username typed again must match. */
 export async function deleteUserAction(form: FormData): Promise<void> {
   await act(form, async () => {
     const { user, confirm } = fields(form, { user: ref, confirm: z.string().trim().max(64) });

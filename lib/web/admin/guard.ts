@@ -1,8 +1,6 @@
 /**
- * Who may use the operator's console (docs/admin.md): a signed-in, unsuspended admin.
- * Everyone else, signed out included, gets a 404, so the console's existence is not
- * advertised. Every admin page, route and server action calls this itself on the server:
- * a layout alone does not run for server actions or client-side navigations.
+ * Who may use the console (docs/admin.md): anyone else gets a 404, so it is not advertised. Every
+ * page, route and action calls this itself: a layout does not run for server actions.
  */
 import { notFound } from "next/navigation";
 import type { Actor } from "@/lib/audit/log";
@@ -16,7 +14,6 @@ export async function requireAdmin(): Promise<Viewer> {
   return viewer;
 }
 
-/** The admin as the audit log's actor. */
 export async function adminActor(): Promise<Actor> {
   const viewer = await requireAdmin();
   return { source: "web", userId: viewer.id, name: viewer.username };

@@ -1,10 +1,5 @@
 "use server";
-/**
- * The console's settings form (/admin/settings) and the first-run questions
- * (/admin/welcome): plain form posts, so they work without client JavaScript. Every
- * changed field is checked first; if any is refused nothing is saved and the page shows
- * each refusal, naming its setting. Each saved change is audited by changeSetting.
- */
+/** The console's settings and first-run forms: plain form posts; one refused field saves nothing. */
 import { redirect } from "next/navigation";
 import type { SettingDeclaration } from "@/lib/config/settings-catalog";
 import { DomainError } from "@/lib/errors";
@@ -17,7 +12,6 @@ interface Wanted {
   value: string | null;
 }
 
-/** The fields of `form` that differ from what the form showed. */
 function changedFields(form: FormData, states: readonly SettingState[]): Wanted[] {
   const wanted: Wanted[] = [];
   for (const state of states) {

@@ -1,11 +1,7 @@
 /** How a setting appears in the console's form (components/admin/settings-form.tsx and its action). */
 import type { SettingState } from "@/lib/settings/change";
 
-/**
- * What a field shows, so an untouched field compares equal and is not saved: choices and
- * colours show the value in force; free text shows only a stored value (the default is its
- * placeholder); secrets show nothing, ever.
- */
+/** What a field shows, so an untouched field compares equal and is not saved; secrets show nothing, ever. */
 export function fieldValue(state: SettingState): string {
   const { input, defaultText } = state.declaration;
   if (input.kind === "secret") return "";
@@ -13,7 +9,6 @@ export function fieldValue(state: SettingState): string {
   return state.value ?? "";
 }
 
-/** Where the value in force comes from, in words. */
 export function sourceText(state: SettingState): string {
   if (state.source === "environment") return `Set in the environment (${state.declaration.name}): change it there and restart.`;
   if (!state.declaration.runtime) return "Read at start-up: change it in the environment and restart.";

@@ -1,9 +1,5 @@
 "use server";
-/**
- * Server actions of the dashboard. Each one authenticates through the next-auth session
- * (never through an argument), validates its input with zod and calls the dashboard
- * helpers, which call the domain. Next checks that actions are posted from our own origin.
- */
+/** Server actions of the dashboard: the next-auth session authenticates, never an argument. */
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";

@@ -1,8 +1,6 @@
 /**
- * Apps and keys for the dashboard, acting for one signed-in user. Apps are created here
- * only (docs/dashboard.md, "How the pieces fit": apps are created "in the account settings,
- * not through the interface"). Plain serialisable data goes to the client: no Date objects,
- * and the key only in the result of create and regenerate.
+ * Apps and keys for the dashboard (docs/dashboard.md, "How the pieces fit": apps are created only
+ * here). Plain serialisable data to the client; the key only in create and regenerate results.
  */
 import { createApp, listApps, regenerateApp, revokeApp, setGalleryAccess, type AppRecord, type IssuedApp } from "@/lib/apps/apps";
 import {
@@ -27,16 +25,14 @@ export interface AppView {
   createdAt: string;
 }
 
-/** Everything the client needs to set up an uploader with a freshly issued key. */
 export interface UploaderSetup {
   key: string;
-  /** File name for the .sxcu download. */
   sharexFileName: string;
   sharex: SharexConfig;
   /** ShareX's URL shortener: a second .sxcu, since one custom uploader has one request (docs/short-links.md). */
   sharexLinksFileName: string;
   sharexLinks: SharexLinksConfig;
-  /** One ShareX uploader per domain the operator lists (docs/domains.md): its uploads' links are built on it. */
+  /** One ShareX uploader per domain the operator lists (docs/domains.md). */
   sharexDomains: { domain: string; fileName: string; config: SharexConfig }[];
   chatterino: ChatterinoConfig;
   flameshot: string;

@@ -1,8 +1,4 @@
-/**
- * The deletion link of uploader configs (`/dashboard/delete/{code}`): the page shows what
- * would be deleted (GET never changes anything: chat unfurlers and link prefetchers follow
- * every link) and deletes on POST, for the signed-in owner only.
- */
+/** The uploader configs' deletion link: GET never deletes (unfurlers and prefetchers follow every link), POST does. */
 import { deletePost } from "@/lib/posts/remove";
 import { postForChange } from "@/lib/posts/read";
 

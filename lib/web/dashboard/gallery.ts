@@ -1,10 +1,6 @@
 /**
- * The gallery's first page, read by the dashboard's server component so the first tiles
- * (and the page's largest image) are in the HTML instead of waiting for the client's
- * JavaScript and a `GET /api/posts` round trip (issue 29). The same verbs and presenters as
- * that endpoint (lib/routes/posts.ts `handleListPosts`): its reply, byte for byte the shape
- * the client's react-query would have fetched, cursor included, so the next pages go on
- * from it through the API.
+ * The gallery's first page in the dashboard's HTML (issue 29): `GET /api/posts`'s reply byte for
+ * byte, cursor included, so the client's next pages go on through the API.
  */
 import type { z } from "zod";
 import { sortedPageReply, type PageReply } from "@/lib/http/cursor";
@@ -13,20 +9,18 @@ import { listOwnPostsSorted } from "@/lib/posts/list";
 import { likedAmong } from "@/lib/posts/read";
 import { postView, type Post } from "@/lib/presenters/posts";
 
-/** What the client asks for per page (components/dashboard/gallery-pages.ts). */
 export const GALLERY_PAGE_SIZE = 30;
 
 /** The listing a server-rendered first page belongs to: the client uses it only for the same one. */
 export interface GalleryListing {
   sort: GallerySort;
-  /** A folder id, or "" for every post. */
   folder: string;
 }
 
 export interface FirstGalleryPage {
   listing: GalleryListing;
   page: PageReply<"posts", z.output<typeof Post>>;
-  /** When it was read (ms since the epoch): react-query refetches it once it is older than its stale time. */
+  /** Ms since the epoch: react-query refetches it once stale. */
   readAt: number;
 }
 
@@ -40,7 +34,6 @@ export function galleryListingOf(params: Record<string, string | string[] | unde
   return { sort: sort && isGallerySort(sort) ? sort : DEFAULT_GALLERY_SORT, folder };
 }
 
-/** The owner's first page of posts for `listing`, as `GET /api/posts` answers a session (surface api, owner). */
 export async function firstGalleryPage(userId: string, listing: GalleryListing): Promise<FirstGalleryPage> {
   const readAt = Date.now();
   // The filters exactly as handleListPosts builds them: the cursor is bound to them.

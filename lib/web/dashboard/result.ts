@@ -1,8 +1,4 @@
-/**
- * What a dashboard server action returns: data, or an error in words. Server actions
- * cannot throw usefully to the client (Next hides the message in production), so every
- * DomainError becomes `{ ok: false, error }` with its message and type.
- */
+/** A server action's result: Next hides thrown messages in production, so a DomainError becomes `{ ok: false, error }`. */
 import { DomainError } from "@/lib/errors";
 
 /** `confirmationRequired`: the change needs a recent confirmation first (docs/security.md); the panel offers it. */

@@ -1,9 +1,4 @@
-/**
- * The settings page's account, read by its server component so the page renders with the
- * HTML instead of after the client's JavaScript and a `GET /relay/users/@me` round trip
- * (issue 29). The same verb and presenter as that endpoint (lib/routes/users.ts
- * `handleGetUser` for `@me`): a web session has full access, so gallery access is true.
- */
+/** The settings page's account in its HTML (issue 29): `GET /relay/users/@me`'s verb and presenter. */
 import type { z } from "zod";
 import { type DomainList, domainListView, ownAccount, type OwnAccount } from "@/lib/presenters/users";
 import { listOfferedDomains } from "@/lib/domains/domains";
@@ -19,18 +14,14 @@ export interface EmbedSettings {
   operator: EmbedTemplates;
   siteName: string;
   color: string;
-  /** Where share links start (the preview's {post.url}). */
   shareUrl: string;
 }
 
 export interface FirstAccount {
   account: z.output<typeof OwnAccount>;
-  /** When it was read (ms since the epoch): react-query refetches it once it is stale. */
   readAt: number;
-  /** What the account's web and share-sheet uploads get, and the operator's default beside it. */
   uploadPrivacy: UploadPrivacy & { operatorDefault: UploadPrivacy["privacy"] };
   embed: EmbedSettings;
-  /** The domains offered to the account and the one in use (docs/domains.md). */
   domains: z.output<typeof DomainList>;
 }
 

@@ -1,7 +1,4 @@
-/**
- * Teams for the dashboard (an Ultra feature): the teams the user belongs to with their
- * members, and the owner-only key operations. Keys are shown once, like app keys.
- */
+/** Teams for the dashboard; keys are shown once, like app keys. */
 import { displayTitle } from "@/lib/presenters/title";
 import { DomainError } from "@/lib/errors";
 import { fileView } from "@/lib/presenters/posts";
@@ -46,7 +43,7 @@ export async function dashboardTeams(userId: string): Promise<TeamView[]> {
   );
 }
 
-/** The team, when `userId` owns it; members and strangers both get not_found for key operations. */
+/** Members and strangers both get not_found for key operations. */
 async function ownedTeam(userId: string, teamId: string): Promise<TeamRecord> {
   const team = await findTeam(teamId);
   if (!team || team.ownerId !== userId) throw new DomainError("not_found", "No such team of yours.");

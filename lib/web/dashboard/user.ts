@@ -14,26 +14,18 @@ export async function requireDashboardUser(returnTo: string): Promise<DashboardU
   return viewer;
 }
 
-/**
- * Who may act: the viewer, unless the session ended (unauthorized) or the account is
- * suspended (403 `suspended`, exactly as the API and Relay answer the same user: issue 27).
- */
+/** The viewer, unless the session ended (unauthorized) or the account is suspended (403, as on the API: issue 27). */
 export function actingUserIdOf(viewer: Viewer | null): string {
   if (!viewer) throw new DomainError("unauthorized", "Your session has ended; sign in again.");
   if (viewer.suspended) throw suspendedError();
   return viewer.id;
 }
 
-/** For server actions: the signed-in, unsuspended viewer's id. */
 export async function actingUserId(): Promise<string> {
   return actingUserIdOf(await getViewer());
 }
 
-/**
- * For server actions that issue a credential (app and team keys): the viewer's id, once its
- * session gave its password or a settled factor in the last 10 minutes (403 with
- * `confirmation_required` otherwise; docs/security.md).
- */
+/** For actions that issue a credential: a password or settled factor in the last 10 minutes, else 403 `confirmation_required` (docs/security.md). */
 export async function confirmedActingUserId(): Promise<string> {
   const viewer = await getViewer();
   const userId = actingUserIdOf(viewer);

@@ -1,14 +1,9 @@
-/**
- * Sign-in through GitHub, Discord or a generic OpenID Connect issuer, each when its
- * variables are set (docs/web-auth.md). The account is linked by the provider's id for the
- * person (lib/auth/oauth.ts), never by email.
- */
+/** OAuth sign-in (docs/web-auth.md), linked by the provider's id for the person, never by email. */
 import DiscordProvider from "next-auth/providers/discord";
 import GitHubProvider from "next-auth/providers/github";
 import type { Provider } from "next-auth/providers/index";
 import { env, type Env } from "@/lib/config/env";
 
-/** The sign-in settings of lib/config/env.ts that the providers are made from. */
 type ProviderSettings = Pick<
   Env,
   | "GITHUB_CLIENT_ID"
@@ -21,7 +16,6 @@ type ProviderSettings = Pick<
   | "OIDC_NAME"
 >;
 
-/** OAuth providers whose client id and secret are both configured. */
 export function oauthProviders(settings: ProviderSettings = env()): Provider[] {
   const providers: Provider[] = [];
   if (settings.GITHUB_CLIENT_ID && settings.GITHUB_CLIENT_SECRET) {
@@ -35,12 +29,7 @@ export function oauthProviders(settings: ProviderSettings = env()): Provider[] {
   return providers;
 }
 
-/**
- * A generic OpenID Connect issuer (Keycloak, Authentik, Authelia, Google, ...): discovery
- * through its .well-known document, authorization code flow with PKCE and state, the ID
- * token checked by next-auth. The account is linked by the issuer's `sub` (provider id
- * "oidc"), never by email, like the others.
- */
+/** A generic OpenID Connect issuer: discovery, code flow with PKCE and state, linked by `sub`. */
 export function oidcProvider(settings: ProviderSettings = env()): Provider | null {
   // Trimmed, and the issuer without a trailing slash, by lib/config/env.ts.
   const { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret } = settings;
@@ -72,7 +61,6 @@ export function oidcProvider(settings: ProviderSettings = env()): Provider | nul
 const nameClaim = (claims: Record<string, unknown>): string | undefined =>
   [claims.preferred_username, claims.nickname, claims.name].find((v): v is string => typeof v === "string" && v.length > 0);
 
-/** The issuer's userinfo answer for an access token, or null (the name is then a default one). */
 async function userinfo(issuer: string, accessToken: string): Promise<Record<string, unknown> | null> {
   try {
     const discovery = (await (await fetch(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(5000) })).json()) as {
@@ -89,7 +77,6 @@ async function userinfo(issuer: string, accessToken: string): Promise<Record<str
   }
 }
 
-/** Names and ids of the configured OAuth providers, for the sign-in page's buttons. */
 export function oauthProviderList(): { id: string; name: string }[] {
   return oauthProviders().map((provider) => ({ id: provider.id, name: provider.name }));
 }

@@ -1,10 +1,6 @@
 /**
- * next-auth configuration for the web pages: sign-in with username-or-email and password
- * (then a second step for accounts with two-factor sign-in), with a passkey, sign-up (as far
- * as REGISTRATION allows), and GitHub / Discord / a generic OpenID Connect issuer when their
- * variables are set (docs/web-auth.md, docs/two-factor.md, docs/passkeys.md). Sessions are
- * JWTs whose `sid` names a Relay session row opened at sign-in (see
- * lib/auth/web-session.ts): the row is the source of truth, the JWT only points at it.
+ * next-auth configuration (docs/web-auth.md). Sessions are JWTs whose `sid` names a Relay session
+ * row (lib/auth/web-session.ts): the row is the source of truth, the JWT only points at it.
  */
 import type { NextAuthOptions } from "next-auth";
 import { issuePendingTicket } from "@/lib/auth/factors/pending";
@@ -20,7 +16,6 @@ import { passkeySignIn } from "./passkey";
 import { twoFactorSignIn } from "./two-factor";
 import { signInErrorCode } from "@/lib/web/signin-errors";
 
-/** A web session lasts 30 days from the last visit (next-auth renews the cookie). */
 const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 
 let cached: NextAuthOptions | undefined;

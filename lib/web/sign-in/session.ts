@@ -1,7 +1,4 @@
-/**
- * Opening the web session of a user who proved who they are: a Relay session row whose id
- * the JWT carries as `sid` (lib/auth/web-session.ts), and the errors a sign-in form shows.
- */
+/** Opening the web session of a user who proved who they are, and the errors a sign-in form shows. */
 import { assertNotSuspended } from "@/lib/auth/suspension";
 import type { User } from "next-auth";
 import { db } from "@/lib/db/client";
@@ -11,12 +8,10 @@ import { header, type RequestLike, requestIp, webDeviceName } from "./client";
 
 declare module "next-auth" {
   interface User {
-    /** The Relay session opened by this sign-in. */
     sid?: string;
   }
 }
 
-/** A credentials field as a string ("" when absent). */
 export const field = (credentials: Record<string, string> | undefined, name: string): string =>
   typeof credentials?.[name] === "string" ? credentials[name] : "";
 
@@ -30,13 +25,11 @@ async function toUser(userId: string, sid: string): Promise<User> {
   return { id: userId, name: user.displayUsername, sid };
 }
 
-/** The next-auth user of an open Relay session. */
 export async function userOfSession(sessionId: string): Promise<User> {
   const row = await db().relaySession.findUniqueOrThrow({ where: { id: sessionId }, select: { userId: true } });
   return toUser(row.userId, sessionId);
 }
 
-/** Opens the web session (a Relay session row) of a user who proved who they are. */
 export async function webSession(userId: string, req: RequestLike, confirmed = true): Promise<User> {
   await assertNotSuspended(userId);
   const opened = await openSession({

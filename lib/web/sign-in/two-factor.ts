@@ -6,11 +6,7 @@ import { DomainError } from "@/lib/errors";
 import { requestIp } from "./client";
 import { field, userFacing, webSession } from "./session";
 
-/**
- * The error message that tells the sign-in form to ask for a code: this prefix, then the
- * pending ticket (lib/auth/factors/pending.ts). next-auth hands a thrown message to the
- * browser as `error`, the only channel a credentials provider has.
- */
+/** Tells the sign-in form to ask for a code: a thrown message is a credentials provider's only channel to the browser. */
 export const TWO_FACTOR_PREFIX = "two-factor:";
 
 /** The second step: the ticket from the password step and a TOTP or recovery code. */
