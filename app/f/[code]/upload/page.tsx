@@ -6,7 +6,8 @@
  */
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { GuestPasswordForm } from "@/components/folder/GuestPasswordForm";
+import { UnlockForm } from "@/components/share/UnlockForm";
+import { unlockGuestUploadAction } from "@/lib/web/guest-actions";
 import { GuestUploadForm } from "@/components/folder/GuestUploadForm";
 import { guestResultOf } from "@/components/folder/guest-words";
 import { formatDate } from "@/components/share/format";
@@ -35,7 +36,7 @@ export default async function GuestUploadPageView({ params, searchParams }: Prop
       {page.kind === "locked" ? (
         <div className="space-y-3">
           <p className="text-zinc-600 dark:text-zinc-300">This upload page is password-protected. Enter the password its owner gave you.</p>
-          <GuestPasswordForm code={page.code} problem={query.password} />
+          <UnlockForm action={unlockGuestUploadAction} id="guest-password" code={page.code} subject="folder" problem={query.password} />
         </div>
       ) : page.full ? (
         <p role="status" className="rounded-md border border-zinc-300 p-4 dark:border-zinc-700">
