@@ -2,7 +2,8 @@
  * A peer's PostgreSQL database, read-only, keyset-paged so memory stays flat. `timestamp without
  * time zone` columns, which Prisma-based peers write in UTC, are read as UTC.
  */
-import pg from "pg";
+import type pg from "pg";
+import { optionalPackage } from "@/lib/config/packages";
 import { DomainError } from "@/lib/errors";
 
 export const PAGE_ROWS = 500;
@@ -23,6 +24,8 @@ export class PgSource {
     if (!/^postgres(ql)?:$/.test(parsed.protocol)) throw new DomainError("invalid_request", "--from must be a postgresql:// URL.");
     const schema = parsed.searchParams.get("schema");
     parsed.searchParams.delete("schema");
+    // Loaded here, not imported: every admin command would load it (and, through it, undici).
+    const pg = optionalPackage<typeof import("pg")>("pg");
     const client = new pg.Client({
       connectionString: parsed.toString(),
       types: {

@@ -5,8 +5,7 @@
  */
 import { execFile } from "node:child_process";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
-import ffmpegInstaller from "@ffmpeg-installer/ffmpeg";
-import ffprobeInstaller from "@ffprobe-installer/ffprobe";
+import { optionalPackage } from "@/lib/config/packages";
 import { mediaConfig, type MediaConfig, type MediaToolsSource } from "./config";
 import { executableFile, ocrConfig, ocrOffReason, tesseractVersion, type TesseractVersion } from "./tesseract";
 
@@ -65,9 +64,12 @@ function installerPath(tool: MediaTool, mod: unknown): string {
   throw new Error(`the ${tool} installer package did not provide a binary path`);
 }
 
-// Static imports (not a require with a variable name): the bundler then sees both
-// packages, keeps them external (next.config.mjs) and they find their binaries at run time.
-const npmBuilds = () => ({ ffmpeg: installerPath("ffmpeg", ffmpegInstaller), ffprobe: installerPath("ffprobe", ffprobeInstaller) });
+// Loaded when they are the answer: a process that never runs ffmpeg (most admin commands)
+// does not load them. From node_modules, where they find their binaries (next.config.mjs).
+const npmBuilds = () => ({
+  ffmpeg: installerPath("ffmpeg", optionalPackage("@ffmpeg-installer/ffmpeg")),
+  ffprobe: installerPath("ffprobe", optionalPackage("@ffprobe-installer/ffprobe")),
+});
 
 let selected: { config: MediaConfig; tools: MediaTools } | undefined;
 /** The pair this process uses; chosen again after resetMediaConfig (a new config object). */
