@@ -4,7 +4,8 @@
  * or scripts/admin.ts (the operator's CLI) as plain JavaScript. `node scripts/launch.mjs`
  * runs start; `node scripts/launch.mjs admin ...` runs the CLI with the remaining arguments.
  * The TypeScript of scripts/ and lib/ is bundled into one ES module by the esbuild binary
- * (in a child process) and imported; packages stay in node_modules.
+ * (in a child process) and imported; packages stay in node_modules (the CLI's bundle takes
+ * in two, see packageOptions).
  *
  * Why not `node --import tsx scripts/start.ts`, as before: a server that compiles its own
  * sources at run time keeps the loader, every module's transformed text and source map
@@ -14,7 +15,7 @@
  *
  * A bundle is reused while its inputs are unchanged: esbuild's metafile lists the files it
  * read, and `<entry>.json` in the cache folder keeps that list with a hash of their
- * contents. Checking it (reading ~200 small files) takes milliseconds; bundling takes about
+ * contents. Checking it (reading ~200 small files) takes ~10 ms; bundling takes about
  * a second. Development (`npm run dev`) and the tests' in-process code run the sources
  * through tsx.
  *
@@ -73,13 +74,22 @@ const pointerFile = join(cacheDir, `${entry}.json`);
 /** Bumped when the bundle's shape changes (2: split into chunks), so older pointers are not reused. */
 const FORMAT = 2;
 
-/** A hash of the files a bundle was made from (paths relative to the project root). */
+/**
+ * A hash of the files a bundle was made from (paths relative to the project root). Package
+ * files (the CLI's zod, ~100 of them) count by size and modification time: an install
+ * rewrites them, and stat is a fraction of reading them on every call.
+ */
 function inputsDigest(inputs) {
   const hash = createHash("sha256");
   for (const file of inputs) {
     hash.update(file).update("\0");
     try {
-      hash.update(readFileSync(join(root, file)));
+      if (file.startsWith("node_modules/")) {
+        const { size, mtimeMs } = statSync(join(root, file));
+        hash.update(`${size}:${mtimeMs}`);
+      } else {
+        hash.update(readFileSync(join(root, file)));
+      }
     } catch {
       hash.update("\u0000missing");
     }
@@ -100,6 +110,23 @@ function currentBundle() {
   return null;
 }
 
+/**
+ * Native addons, Next and Prisma's runtime load from node_modules as they are. The CLI's
+ * bundle takes in zod and Prisma's client runtime (aliased to their files, which
+ * --packages=external leaves alone): a call is over in a fraction of a second, and loading
+ * them from node_modules cost ~0.1 s of it in Node's ES module loader (zod is ~90 modules)
+ * and its CommonJS export scan (Node picks the runtime's 200 KB CommonJS build, the bundle
+ * its ES module build). The server keeps them external (docs/admin-cli.md, "Speed").
+ */
+function packageOptions() {
+  const inlined = entry !== "admin" ? {} : { zod: "zod/index.js", "@prisma/client/runtime/client": "@prisma/client/runtime/client.mjs" };
+  const aliases = Object.entries(inlined)
+    .map(([name, file]) => [name, join(root, "node_modules", file)])
+    .filter(([, path]) => existsSync(path))
+    .map(([name, path]) => `--alias:${name}=${path}`);
+  return ["--packages=external", ...aliases];
+}
+
 /** Bundles the entry, records its inputs, and returns the bundle's path. */
 function bundle() {
   const work = join(cacheDir, `build-${process.pid}-${Date.now()}`);
@@ -117,8 +144,7 @@ function bundle() {
     "--chunk-names=chunk-[hash]",
     "--out-extension:.js=.mjs",
     "--target=node20",
-    // Native addons, Next and Prisma's runtime load from node_modules as they are.
-    "--packages=external",
+    ...packageOptions(),
     `--tsconfig=${join(root, "tsconfig.json")}`,
     "--sourcemap=linked",
     "--log-level=warning",
