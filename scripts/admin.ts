@@ -4,7 +4,7 @@
  * stdout, exits 0 on success and 1 with `{"error": {"type", "message"}}` on failure.
  */
 
-import { setFlagsFromString } from "node:v8";
+import { keepQueryCompilerOnBaseline } from "../lib/db/query-compiler-tier";
 
 // Scripts and tools wait for exactly one JSON object on stdout, so nothing else may
 // write there: any library output (Prisma warnings, a stray console.log) is sent to
@@ -13,11 +13,8 @@ import { setFlagsFromString } from "node:v8";
 const writeAnswer = process.stdout.write.bind(process.stdout);
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 
-// Prisma's query compiler (WebAssembly) runs on V8's baseline compiler only: optimising its
-// hot functions cost a short call ~0.3 s of CPU it never earned back, and query plans are
-// cached, so a long import compiles little either; it peaked ~50 MB lower, at the same rate
-// (docs/admin-cli.md, "Speed"). Set before the module is compiled, at the first query.
-setFlagsFromString("--liftoff-only");
+// Before the first query (lib/db/query-compiler-tier.ts).
+keepQueryCompilerOnBaseline();
 
 const { runAdmin } = await import("../lib/cli/admin");
 const { ensureMigrated } = await import("../lib/cli/migrations");

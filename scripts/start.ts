@@ -15,6 +15,7 @@ import Database from "better-sqlite3";
 import { env } from "../lib/config/env";
 import { dataDir, databaseConfig } from "../lib/db/config";
 import { pendingMigrations } from "../lib/db/migrator";
+import { keepQueryCompilerOnBaseline } from "../lib/db/query-compiler-tier";
 import { startJobWorkers, stopJobWorkers } from "../lib/jobs";
 import { describeMediaTools, formatMediaToolsReport, formatTextReadingReport } from "../lib/media/tools";
 import { recoverySettings, startRecovery } from "../lib/recovery/recover";
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
   // Every setting, before anything else: a bad value stops the start here, naming its variable.
   checkSettings();
   limitHeapGrowth();
+  keepQueryCompilerOnBaseline();
   const root = resolve(process.cwd());
 
   // `next dev` compiles on demand into its own folder; only production needs a build.

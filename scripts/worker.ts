@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { env } from "../lib/config/env";
 import { dataDir, databaseConfig } from "../lib/db/config";
 import { pendingMigrations } from "../lib/db/migrator";
+import { keepQueryCompilerOnBaseline } from "../lib/db/query-compiler-tier";
 import { MIGRATE_COMMAND } from "../lib/db/readiness";
 import { startJobWorkers, stopJobWorkers } from "../lib/jobs";
 import { describeMediaTools, formatMediaToolsReport } from "../lib/media/tools";
@@ -21,6 +22,7 @@ import { registerWebhookJobs } from "../lib/webhooks/delivery-job";
 const log = (message: string): void => console.error(`[mediahost worker] ${message}`);
 
 async function main(): Promise<void> {
+  keepQueryCompilerOnBaseline();
   mkdirSync(join(dataDir(), "tmp"), { recursive: true });
   // The web side migrates (npm start, or the deploy's build step); a worker never does.
   const pending = await pendingMigrations(databaseConfig());

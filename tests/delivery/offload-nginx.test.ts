@@ -54,7 +54,7 @@ describe("DELIVERY_OFFLOAD=x-accel, directly and behind nginx", () => {
     nginx = await startNginx({ upstream: server.url, offload: { prefix: PREFIX, filesDir: join(server.dataDir, "files") } });
     admin = async (...args: string[]) =>
       JSON.parse(
-        (await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env: { ...process.env, ...server.env } })).stdout,
+        (await run(process.execPath, ["scripts/launch.mjs", "admin", ...args], { env: { ...process.env, ...server.env } })).stdout,
       ) as Record<string, unknown>;
     await admin("user", "create", "--username", "offload", "--plan", "ultra");
     key = (await admin("app", "create", "--user", "offload", "--name", "Offload", "--gallery-access")).key as string;

@@ -60,7 +60,7 @@ describe("DELIVERY_OFFLOAD=redirect on S3", () => {
     });
     admin = async (...args: string[]) =>
       JSON.parse(
-        (await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env: { ...process.env, ...server.env } })).stdout,
+        (await run(process.execPath, ["scripts/launch.mjs", "admin", ...args], { env: { ...process.env, ...server.env } })).stdout,
       ) as Record<string, unknown>;
     await admin("user", "create", "--username", "redirect", "--plan", "ultra");
     key = (await admin("app", "create", "--user", "redirect", "--name", "Redirect", "--gallery-access")).key as string;

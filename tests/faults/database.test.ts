@@ -42,7 +42,8 @@ describe.skipIf(!pgUrl)("the database away (PostgreSQL behind a proxy)", () => {
     const target = new URL(pgUrl!);
     proxy = await openFaultProxy({ host: target.hostname, port: Number(target.port || 5432) });
     server = await startTestServer(
-      {},
+      // The production bound, not the tests' longer one (vitest.config.ts): it is what is measured here.
+      { DATABASE_QUERY_TIMEOUT_MS: "3000" },
       {
         databaseUrl: (url) => {
           const viaProxy = new URL(url);
