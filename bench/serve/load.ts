@@ -126,6 +126,8 @@ export interface Target {
   alsoPid?: number;
   /** What `alsoPid` is, in the figures: `proxy` (nginx in front of ours) or `service` (ours, idle behind a cache). */
   alsoName?: "proxy" | "service";
+  /** Requests per connection at a time for this target, over `--pipeline` (the proxy-cache pair's). */
+  pipeline?: number;
 }
 
 export interface Run {
@@ -148,7 +150,7 @@ export interface Run {
 
 export async function runWrk(target: Target, seconds: number, options: Options, work: string): Promise<Run> {
   const script = join(work, `${target.name}.lua`);
-  await writeFile(script, wrkScript(target.headers, target.keyFile ?? null, options.pipeline));
+  await writeFile(script, wrkScript(target.headers, target.keyFile ?? null, target.pipeline ?? options.pipeline));
   const args = ["-t1", `-c${options.connections}`, `-d${seconds}s`, "--timeout", "10s", "-s", script, target.url];
   const command = options.pin ? "taskset" : "wrk";
   const argv = options.pin ? ["-c", WRK_CPU, "wrk", ...args] : args;

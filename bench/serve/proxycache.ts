@@ -16,6 +16,13 @@ import { TARGETS } from "./options";
 import { directHeaders, expectStatus, type Probe, probe } from "./ours";
 import type { Ratio } from "./report";
 
+/**
+ * Both sides pipelined: one wrk thread spends more per request than nginx does to answer it,
+ * so unpipelined the client saturated first (nginx at 86 % of its core, `client_bound`) and
+ * the pair judged wrk, not nginx (docs/performance.md, "Read path").
+ */
+const PROXYCACHE_PIPELINE = 8;
+
 /** Where nginx serves the proxy-cache pair's JPEG itself (the same bytes as the cached file). */
 const PROXYCACHE_DIRECT_PATH = "/direct/proxycache.jpg";
 
@@ -57,6 +64,7 @@ export async function startProxyCache(server: Server, work: string, image: Offlo
     pid: nginx.pid,
     headers: {},
     ...(side === "ours" ? { alsoPid: server.pid, alsoName: "service" as const } : {}),
+    pipeline: PROXYCACHE_PIPELINE,
   });
   return {
     nginx,
