@@ -1,5 +1,5 @@
-/** POST /share-target: the installed app's Web Share Target (lib/web/share-target.ts, docs/share-target.md). */
-import { handleShareTarget } from "@/lib/web/share-target";
+/** POST /share-target: the installed app's Web Share Target (lib/routes/share-target.ts, docs/share-target.md). */
+import { handleShareTarget } from "@/lib/routes/share-target";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

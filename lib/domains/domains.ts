@@ -6,7 +6,7 @@ import type { DomainServes, InstanceDomain } from "@/lib/config/domains";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
-import { activeLinkDomain } from "@/lib/users/link-domain-proof";
+import { activeLinkDomain } from "./link-domain-proof";
 import { bareHost } from "./own-hosts";
 
 export const DOMAIN_HEADER = "x-mediahost-domain";

@@ -10,7 +10,7 @@ import type { OpenedPost } from "./open";
 import { postForChange, postInclude, type Viewer } from "./read";
 import { indexPostWords } from "./words";
 import { sortNameOf } from "./sort-keys";
-import { ownTagIds } from "@/lib/tags/tags";
+import { ownTagIds } from "./tag-ids";
 import { isForeignKeyViolation } from "@/lib/prisma-support";
 
 export interface PostChanges {

@@ -3,7 +3,7 @@
  * page give (docs/share-passwords.md, docs/expiry.md, docs/relay-social.md, "Views"); robots
  * and prefetches spend no view. The surfaces only present the result.
  */
-import { activeLinkDomain } from "@/lib/users/link-domain-proof";
+import { activeLinkDomain } from "@/lib/domains/link-domain-proof";
 import type { DomainError } from "@/lib/errors";
 import { isDomainError } from "@/lib/errors";
 import { isGated } from "./expiry-rules";

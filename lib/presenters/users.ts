@@ -1,6 +1,6 @@
 /** `UserRef`, `Profile`, `OwnAccount` and the users area's replies: the only place their field names are chosen. */
 import { z } from "zod";
-import { activeLinkDomain, proofRecordName, proofRecordValue } from "@/lib/users/link-domain-proof";
+import { activeLinkDomain, proofRecordName, proofRecordValue } from "@/lib/domains/link-domain-proof";
 import { env } from "@/lib/config/env";
 import type { OfferedDomainList } from "@/lib/domains/domains";
 import { planLimits } from "@/lib/plans";

@@ -10,7 +10,7 @@ import type { RouteRequest } from "@/lib/types/route-request";
 import { receiveSingleFile } from "@/lib/uploads/multipart";
 import { PROFILE_IMAGE_FIELD, removeProfileImage, setProfileImage, type ProfileImageKind } from "@/lib/users/images";
 import { LINK_DOMAIN_MAX_LENGTH } from "@/lib/users/link-domain";
-import { verifyLinkDomain } from "@/lib/users/link-domain-proof";
+import { verifyLinkDomain } from "@/lib/domains/link-domain-proof";
 import { getOwnAccount } from "@/lib/users/profile";
 import { BIO_MAX_LENGTH, NICKNAME_MAX_LENGTH, updateProfile } from "@/lib/users/profile-edit";
 import { limitedText } from "@/lib/http/parse";

@@ -4,12 +4,11 @@ import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/errors";
 import { isUniqueViolation } from "@/lib/prisma-support";
 import { postForChange, type PostRecord, type Viewer } from "@/lib/posts/read";
+import { POST_TAGS_MAX } from "@/lib/posts/tag-ids";
 
 export const TAG_NAME_MAX_LENGTH = 32;
 /** Tags per account: enough to sort a gallery, small enough to list (and show as filters) in one reply. */
 export const TAGS_MAX = 100;
-/** Tags on one post: a tile shows its chips, and more than this stops being a label. */
-export const POST_TAGS_MAX = 20;
 /** The colour of a tag created without one: a neutral slate that reads on light and dark tiles. */
 export const DEFAULT_TAG_COLOR = "#64748b";
 export const TAG_COLOR_PATTERN = /^#[0-9a-f]{6}$/;
@@ -101,21 +100,6 @@ export async function updateTag(userId: string, id: string, change: { name?: str
 export async function deleteTag(userId: string, id: string): Promise<void> {
   const { count } = await db().tag.deleteMany({ where: { id, userId } });
   if (!count) throw tagNotFound();
-}
-
-/**
- * The ids as the account's tag ids, in the order given, repeats dropped: 400 naming the
- * first that is not one of its tags (someone else's tag is as unknown as a made-up id).
- */
-export async function ownTagIds(userId: string, ids: readonly string[]): Promise<string[]> {
-  const wanted = [...new Set(ids)];
-  if (wanted.length > POST_TAGS_MAX) throw invalid(`A post can have at most ${POST_TAGS_MAX} tags.`);
-  if (!wanted.length) return [];
-  const rows = await db().tag.findMany({ where: { userId, id: { in: wanted } }, select: { id: true } });
-  const known = new Set(rows.map((r) => r.id));
-  const missing = wanted.find((id) => !known.has(id));
-  if (missing !== undefined) throw invalid(`tags: '${missing}' is not one of your tags.`);
-  return wanted;
 }
 
 /** The viewer's own personal post, for a tag or favourite change; 403 for a team post. */

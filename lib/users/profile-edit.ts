@@ -52,7 +52,7 @@ export async function updateProfile(userId: string, changes: ProfileChanges): Pr
     const text = cleared(changes.linkDomain);
     data.linkDomain = text ? normalizeLinkDomain(text) : null;
     if (data.linkDomain) await assertLinkDomainFree(userId, data.linkDomain);
-    // A new domain waits for its DNS proof (lib/users/link-domain-proof.ts); the same one stays proven.
+    // A new domain waits for its DNS proof (lib/domains/link-domain-proof.ts); the same one stays proven.
     const current = await db().user.findUnique({ where: { id: userId }, select: { linkDomain: true } });
     if (current?.linkDomain !== data.linkDomain) {
       data.linkDomainVerifiedAt = null;

@@ -24,7 +24,7 @@ export interface UserRecord {
   translator: boolean;
   bugHunterTier: number;
   linkDomain: string | null;
-  /** Null: pending (lib/users/link-domain-proof.ts). */
+  /** Null: pending (lib/domains/link-domain-proof.ts). */
   linkDomainVerifiedAt: Date | null;
   /** The domain new links are built on (docs/domains.md); null: the instance's default. */
   defaultDomain: string | null;

@@ -1,7 +1,7 @@
 /** The privacy of web and share-sheet uploads that pick none; API uploads keep the interface's default. */
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
-import { isPrivacy, type Privacy } from "@/lib/posts/privacy";
+import { isPrivacy, type Privacy } from "@/lib/types/privacy";
 
 export interface UploadPrivacy {
   privacy: Privacy;

@@ -24,8 +24,12 @@ const load = async (path: string): Promise<Module> => (await import(join(root, p
 
 /** lib/routes/table/: one file per area, besides the list (index.ts) and the shared constants. */
 const TABLE_HELPERS = ["index", "shared"];
-/** lib/routes/: besides one handler file per area, the surfaces' entry, shared request pieces, the CDN lane and the upload headers. */
-const ROUTE_HELPERS = ["index", "openapi-documents", "params", "cdn", "upload-headers"];
+/**
+ * lib/routes/: besides one handler file per area, the surfaces' entry, shared request pieces, the
+ * CDN lane, the share target (an entry outside the table that hands its file to the dispatcher)
+ * and the upload headers.
+ */
+const ROUTE_HELPERS = ["index", "openapi-documents", "params", "cdn", "share-target", "upload-headers"];
 
 const areas = tsFiles("lib/routes/table").filter((name) => !TABLE_HELPERS.includes(name));
 const isRoute = (value: unknown): value is RouteDef =>

@@ -6,9 +6,9 @@ import { isSameOriginOrBrowser } from "@/lib/auth/same-origin";
 import { resolveWebSessionToken, sessionCookieValue, type WebSession } from "@/lib/auth/web-session";
 import { env } from "@/lib/config/env";
 import { errorBody } from "@/lib/http/respond";
-import { dispatcher } from "@/lib/routes";
+import { dispatcher } from "./index";
 import { uploadPrivacyOf } from "@/lib/users/upload-privacy";
-import { readShareBody, SHARE_TEXT_LIMIT } from "./share-body";
+import { readShareBody, SHARE_TEXT_LIMIT } from "@/lib/web/share-body";
 
 const RESULT_PATH = "/dashboard/shared";
 
