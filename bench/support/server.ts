@@ -4,7 +4,7 @@
  * load generator's event loop; plus reading a process's memory from /proc.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { createWriteStream, readFileSync } from "node:fs";
 import { onCleanup, freePort, ROOT, tempDir } from "./run";
 
 const SERVER_READY_MS = 120_000;
@@ -55,6 +55,12 @@ export async function spawnListening(name: string, args: string[], env: NodeJS.P
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
+    // BENCH_SERVER_LOG=<prefix>: each child's whole output in <prefix>.<name> (with BENCH_NODE_ARGS="--trace-gc", its collections).
+    if (process.env.BENCH_SERVER_LOG) {
+      const log = createWriteStream(`${process.env.BENCH_SERVER_LOG}.${name}`);
+      child.stdout?.pipe(log);
+      child.stderr?.pipe(log);
+    }
     void exited.then(() => {
       clearTimeout(timer);
       fail(new Error(`${name} exited before it was ready:\n${output}`));

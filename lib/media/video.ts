@@ -82,7 +82,10 @@ export async function processVideo(input: string, output: string, thumbnail: str
           ? { transcoded: false }
           : await writeMp4(input, output, plan, { keepMetadata: opts.keepMetadata, clock });
         const duration = durationOf(probe, plan.video) ?? 0;
-        const [out, thumb] = await checkWritten(output, thumbnail, duration, clock);
+        // An MP4 given fast start without a remux keeps its moov's tracks as they were (only
+        // chunk offsets and metadata boxes change): the input's probe describes the output.
+        const known = fast && format === "mp4" ? await describedFrom(probe, output) : undefined;
+        const [out, thumb] = await checkWritten(output, thumbnail, duration, clock, known);
         return { ...out, mime: "video/mp4", ext: "mp4", thumbnail: thumb, transcoded };
       } catch (error) {
         await Promise.all([rm(output, { force: true }), rm(thumbnail, { force: true })]);
@@ -182,11 +185,14 @@ function mp4Args(input: string, output: string, plan: Mp4Plan, mode: "copy" | "t
   return args;
 }
 
-export async function describeMp4(
-  path: string,
-  run: RunOptions,
-): Promise<{ width: number; height: number; duration: number; size: number }> {
-  const probe = await probeInput(path, { ...run, demuxer: "mov" });
+export type Mp4Description = { width: number; height: number; duration: number; size: number };
+
+export async function describeMp4(path: string, run: RunOptions): Promise<Mp4Description> {
+  return describedFrom(await probeInput(path, { ...run, demuxer: "mov" }), path);
+}
+
+/** The description of `path` from a probe that holds its tracks (its own, or its input's when only offsets moved). */
+async function describedFrom(probe: ProbeResult, path: string): Promise<Mp4Description> {
   const video = primaryVideo(probe);
   if (!video) throw new DomainError("invalid_request", "The file has no playable video track.");
   const { width, height } = displaySize(video);
@@ -196,21 +202,21 @@ export async function describeMp4(
 }
 
 /**
- * The probe, still frame and decode checks of the written MP4, side by side, so an upload's
- * reply waits for the longest, not their sum (docs/performance.md, "Uploads"). A failure is
- * reported in the order they used to run: probe, still frame, start, end.
+ * The probe, the first second's decode with the still frame, and the last second's decode of
+ * the written MP4, side by side, so an upload's reply waits for the longest, not their sum
+ * (docs/performance.md, "Uploads"). A failure is reported in argument order: probe, start, end.
  */
 async function checkWritten(
   output: string,
   thumbnail: string,
   duration: number,
   clock: JobClock,
-): Promise<[Awaited<ReturnType<typeof describeMp4>>, VideoResult["thumbnail"]]> {
-  const described = describeMp4(output, clock.run());
+  known?: Mp4Description,
+): Promise<[Mp4Description, VideoResult["thumbnail"]]> {
+  const described = known ? Promise.resolve(known) : describeMp4(output, clock.run());
   const [out, thumb] = await settleAll([
     described,
-    writeThumbnail(output, thumbnail, duration, clock),
-    verifyWindows(output, duration, clock, "start"),
+    verifyStartWithStill(output, thumbnail, duration, clock),
     described.then((d) => verifyWindows(output, d.duration || duration, clock, "end")),
   ]);
   return [out, thumb];
@@ -253,6 +259,52 @@ async function verifyWindows(video: string, duration: number, clock: JobClock, w
   }
 }
 
+/**
+ * The first second's decode check and the still frame in one ffmpeg run. Both decode the
+ * video's start (the still is the first frame at or after 1 s, as `-ss 1` finds it): run
+ * apart, the still cost a second decode, a third of the CPU after an upload's last byte.
+ * Where the run gives no still (a video track that ends before 1 s), writeThumbnail tries
+ * the first frame.
+ */
+async function verifyStartWithStill(
+  video: string,
+  thumbnail: string,
+  duration: number,
+  clock: JobClock,
+): Promise<VideoResult["thumbnail"]> {
+  const at = duration >= 2 ? 1 : 0;
+  const still = `${at > 0 ? `trim=start=${at},` : ""}scale='min(${THUMBNAIL_MAX_WIDTH},iw)':-2`;
+  let decoded = 0;
+  try {
+    await runFfmpeg(
+      [
+        "-xerror",
+        ...inputArgs(video, "mov"),
+        ...["-filter_complex", `[0:v:0]split=2[window][still];[still]${still}[thumb]`],
+        ...["-map", "[window]", "-t", String(DECODE_CHECK_SECONDS), "-f", "null", "-"],
+        ...["-map", "[thumb]", "-frames:v", "1", "-q:v", "3", "-f", "image2", "-update", "1", fileArg(thumbnail)],
+      ],
+      { ...clock.run(), onProgress: (p) => (decoded = Math.max(decoded, p.outTimeSeconds)) },
+    );
+  } catch (error) {
+    if (isMediaToolError(error) && error.reason === "exit") throw corruptVideo("start");
+    throw error;
+  }
+  if (decoded <= 0 && duration > DECODE_CHECK_SECONDS) throw corruptVideo("start");
+  const written = await thumbnailOf(thumbnail);
+  return written ?? writeThumbnail(video, thumbnail, 0, clock);
+}
+
+async function thumbnailOf(path: string): Promise<VideoResult["thumbnail"] | null> {
+  const size = await stat(path).then(
+    (s) => s.size,
+    () => 0,
+  );
+  if (size === 0) return null;
+  const meta = await openImage(path).metadata();
+  return { width: meta.width, height: meta.height, mime: "image/jpeg", size };
+}
+
 const corruptVideo = (where: "start" | "end") =>
   new DomainError("invalid_request", `The video is corrupt or cut short: its frames at the ${where} do not decode.`);
 
@@ -286,14 +338,8 @@ export async function writeThumbnail(
       ],
       clock.run(),
     );
-    const size = await stat(thumbnail).then(
-      (s) => s.size,
-      () => 0,
-    );
-    if (size > 0) {
-      const meta = await openImage(thumbnail).metadata();
-      return { width: meta.width, height: meta.height, mime: "image/jpeg", size };
-    }
+    const written = await thumbnailOf(thumbnail);
+    if (written) return written;
   }
   throw new DomainError("invalid_request", "No frame of the video could be decoded.");
 }

@@ -11,6 +11,7 @@ import type { Readable } from "node:stream";
 import { finished, pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { DomainError } from "@/lib/errors";
+import { collectBodyGarbage } from "@/lib/files/body-garbage";
 import { abandonRequestBody, requestBody } from "@/lib/files/request-body";
 import { useNativeBoundarySearch } from "./boundary-search";
 import { receiveGate, type Ticket } from "./receive-gate";
@@ -94,8 +95,10 @@ async function receiveAdmitted(
       reject(error);
     };
     let total = 0;
+    const garbage = collectBodyGarbage();
     source.on("data", (chunk: Buffer) => {
       ticket.touch();
+      garbage.received(chunk.length);
       total += chunk.length;
       if (total > options.maxRequestBytes) fail(tooLarge("The request", options.maxRequestBytes));
     });

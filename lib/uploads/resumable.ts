@@ -14,6 +14,7 @@ import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { DomainError } from "@/lib/errors";
+import { collectBodyGarbage } from "@/lib/files/body-garbage";
 import { ownerState, ownerTag } from "@/lib/files/owner-tag";
 import { storage } from "@/lib/storage";
 import { releaseReserved, reserveResumable } from "./quota";
@@ -201,6 +202,7 @@ export async function receiveBody(
   onTooLarge: () => void,
 ): Promise<{ bytes: number; outcome: ChunkOutcome }> {
   const out = createWriteStream(path, { highWaterMark: 1024 * 1024 });
+  const garbage = collectBodyGarbage();
   let bytes = 0;
   const outcome = await new Promise<ChunkOutcome>((resolve) => {
     let settled = false;
@@ -221,6 +223,7 @@ export async function receiveBody(
         return;
       }
       bytes += chunk.length;
+      garbage.received(chunk.length);
       if (!out.write(chunk)) {
         source.pause();
         out.once("drain", () => {

@@ -188,6 +188,41 @@ describe("processVideo: thumbnails", () => {
     expect(result.thumbnail).toMatchObject({ width: 1280, height: 160 });
     await removeDir(d);
   });
+
+  /** The mean brightness of a thumbnail (0 black, 255 white). */
+  async function brightness(path: string): Promise<number> {
+    const { channels } = await sharp(path).stats();
+    return channels[0].mean;
+  }
+
+  it("of a clip of 2 s or more is the frame at 1 s, taken in the same run as the start's decode check", async () => {
+    const d = await scratchDir();
+    // Black for the first second, white after; one keyframe, so a still at 1 s decodes the first second.
+    await ffmpeg([
+      ...["-f", "lavfi", "-i", "color=c=black:size=320x240:rate=10:duration=1"],
+      ...["-f", "lavfi", "-i", "color=c=white:size=320x240:rate=10:duration=2"],
+      ...["-filter_complex", "[0][1]concat=n=2:v=1", "-c:v", "libx264", "-preset", "ultrafast", "-g", "100", "-pix_fmt", "yuv420p"],
+      join(d, "black-white.mp4"),
+    ]);
+    const result = await processVideo(join(d, "black-white.mp4"), join(d, "out.mp4"), join(d, "out.jpg"), { keepMetadata: false });
+    expect(result.thumbnail).toMatchObject({ width: 320, height: 240 });
+    expect(await brightness(join(d, "out.jpg"))).toBeGreaterThan(200);
+    await removeDir(d);
+  });
+
+  it("of a 2 s clip whose one frame is at 0 falls back to that frame", async () => {
+    const d = await scratchDir();
+    await ffmpeg([
+      ...["-f", "lavfi", "-i", "color=c=white:size=320x240:rate=1/2", "-frames:v", "1"],
+      ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"],
+      join(d, "one-frame.mp4"),
+    ]);
+    const result = await processVideo(join(d, "one-frame.mp4"), join(d, "out.mp4"), join(d, "out.jpg"), { keepMetadata: false });
+    expect(result.duration).toBe(2);
+    expect(result.thumbnail).toMatchObject({ width: 320, height: 240 });
+    expect(await brightness(join(d, "out.jpg"))).toBeGreaterThan(200);
+    await removeDir(d);
+  });
 });
 
 describe("processVideo: bad input", () => {
