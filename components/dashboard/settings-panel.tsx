@@ -310,7 +310,11 @@ const PLAN_TEXT: Record<OwnAccount["plan"], string> = {
 };
 
 /** `first`: the account as the server read it for this page (lib/web/dashboard/settings.ts): no second fetch of it. */
-export function SettingsPanel({ first }: { first?: FirstAccount }) {
+export interface SettingsProps {
+  first?: FirstAccount;
+}
+
+export function SettingsPanel({ first }: SettingsProps) {
   // GET answers the account itself; PATCH and the image routes answer {user} (docs/relay-account.md).
   const me = useQuery({
     queryKey: ["relay-me"],
