@@ -33,6 +33,7 @@ export async function serveRewritten(
     const html = body.toString("utf8");
     const nonce = /'nonce-([^']+)'/.exec(String(res.getHeader("content-security-policy") ?? ""))?.[1];
     const rewritten = html.includes(NEEDS_RUNTIME) ? null : rewrite(html, nonce);
+    if (rewritten !== null) trimPreloads(res, rewritten);
     return encode(req, res, accepted, rewritten === null ? body : Buffer.from(rewritten));
   });
   await render();
@@ -74,6 +75,24 @@ export function withoutNextScripts(html: string, nonce: string | undefined, opti
   // Sheets after the OpenGraph tags: unfurlers read only a page's first kilobytes (clients.md).
   const withHead = insertBefore(stripped, "</head>", styles.join("") + (options.head ?? ""), "first");
   return insertBefore(withHead, "</body>", options.body ?? "", "last");
+}
+
+/**
+ * React's `Link` header preloads (the style sheet, scripts): of a rewritten page, the sheet is
+ * inline and Next's scripts are gone, so a browser would fetch them for nothing beside the page's
+ * own requests (the dashboard's mobile LCP).
+ */
+function trimPreloads(res: ServerResponse, html: string): void {
+  const header = res.getHeader("link");
+  if (header === undefined) return;
+  const entries = (Array.isArray(header) ? header.join(", ") : String(header)).split(/,\s*(?=<)/);
+  const kept = entries.filter((entry) => {
+    if (/;\s*as="?script"?|;\s*rel="?modulepreload"?/.test(entry)) return false;
+    const href = /^<([^>]*)>/.exec(entry.trim())?.[1];
+    return !(href && /;\s*as="?style"?/.test(entry) && html.includes(`data-href="${href}"`));
+  });
+  if (kept.length > 0) res.setHeader("link", kept.join(", "));
+  else res.removeHeader("link");
 }
 
 function insertBefore(html: string, tag: string, text: string, which: "first" | "last"): string {

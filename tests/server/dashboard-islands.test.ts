@@ -161,6 +161,9 @@ describe("the gallery and settings through the production server", () => {
       expect(JSON.parse(props![1])).toBeTypeOf("object");
       // The installable app's manifest stays (the share pages drop theirs).
       expect(html).toContain('rel="manifest"');
+      // React's Link header preloaded the sheet, which is inline now: not fetched a second time.
+      expect(html).toMatch(/<style nonce="[^"]+" data-href="\/_next\/static\/[^"]+\.css">/);
+      expect(String(page.headers.link ?? "")).not.toMatch(/\.css|as="script"/);
       for (const src of sources) {
         const script = await get(`${server.url}${src}`, { "accept-encoding": "br" });
         expect(script.status, src).toBe(200);
