@@ -3,9 +3,19 @@ import type { ReactNode } from "react";
 import { label as labelClass, muted } from "./dashboard/ui";
 
 /**
+ * Ids of one form's fields, `${form}-${name}`. The dashboard's gallery and settings hydrate as
+ * roots of their own on a full load (docs/dashboard-scripts.md, "Ids"), where useId would count
+ * other ids than Next's server render wrote: server-rendered fields take these instead, with a
+ * `form` name unique within the page.
+ */
+export function fieldIds<const K extends string>(form: string, names: readonly K[]): Record<K, string> {
+  return Object.fromEntries(names.map((name) => [name, `${form}-${name}`])) as Record<K, string>;
+}
+
+/**
  * The label above the control (`children`, whose id is `id`), then an optional muted hint.
  * Help with an id of its own (for aria-describedby) goes in `children` instead. The caller
- * makes the id (useId) because the control needs it too.
+ * makes the id (fieldIds, or useId in parts only the browser renders) because the control needs it too.
  */
 export function Field({ id, label, hint, children }: { id: string; label: ReactNode; hint?: ReactNode; children: ReactNode }) {
   return (

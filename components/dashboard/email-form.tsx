@@ -5,16 +5,15 @@
  * nothing changes until it is followed.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { useId } from "react";
 import type { EmailChangeReply } from "@/lib/replies/factors";
-import { Field } from "@/components/field";
+import { Field, fieldIds } from "@/components/field";
 import { AccountForm, proofBody } from "./account-form";
 import { api, type OwnAccount, type Reply } from "./api";
 import { input, muted, secondaryButton } from "./ui";
 
 export function EmailForm({ user }: { user: OwnAccount }) {
   const queryClient = useQueryClient();
-  const ids = { email: useId(), proof: useId() };
+  const ids = fieldIds("email-change", ["email", "proof"]);
 
   const send = async (data: FormData): Promise<string> => {
     const body = { email: String(data.get("email") ?? ""), ...proofBody(String(data.get("proof") ?? "").trim()) };

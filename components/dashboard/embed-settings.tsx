@@ -6,8 +6,8 @@
  * Saved with PUT /relay/users/@me/embed.
  */
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
-import { Field } from "@/components/field";
+import { type FormEvent, useState } from "react";
+import { Field, fieldIds } from "@/components/field";
 import {
   EMBED_LIMITS,
   EMBED_VARIABLES,
@@ -111,7 +111,7 @@ export function EmbedSettingsForm({ user, settings }: { user: OwnAccount; settin
 
 /** The four templates, each cut at its limit as the server would refuse it. */
 function TemplateFields({ draft, onChange: set }: { draft: Draft; onChange: (name: EmbedTextField, value: string) => void }) {
-  const ids = { title: useId(), description: useId(), site_name: useId(), author: useId() };
+  const ids = fieldIds("embed", ["title", "description", "site_name", "author"]);
   return (
     <>
       {TEXT_FIELDS.map((f) => (
@@ -152,7 +152,7 @@ function ColorField({
   operatorColor: string;
   onChange: (color: string | null) => void;
 }) {
-  const ids = { on: useId(), color: useId() };
+  const ids = fieldIds("embed-colour", ["on", "color"]);
   return (
     <div className="flex flex-wrap items-center gap-3">
       <label htmlFor={ids.on} className="flex items-center gap-2 text-sm">

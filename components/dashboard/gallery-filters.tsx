@@ -1,13 +1,14 @@
 "use client";
 /** The gallery's filters: title search, privacy, kind, folder, tag and favourites (docs/tags.md); and its order (docs/gallery-sort.md). */
 import { useSearchParams } from "next/navigation";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useState } from "react";
 import { DEFAULT_GALLERY_SORT, type GallerySort, isGallerySort } from "@/lib/posts/gallery-sorts";
 import type { Privacy } from "./api";
 import { PRIVACIES, PRIVACY_LABEL } from "./privacies";
 import { useFolders } from "./folders";
 import { useTags } from "./tags";
 import { input } from "./ui";
+import { fieldIds } from "@/components/field";
 
 const TABS = [
   { value: "all", label: "All kinds" },
@@ -128,7 +129,8 @@ function useSortInUrl(): [GallerySort, (sort: GallerySort) => void] {
 
 /** The order of the gallery: a labelled select of every order GET /posts takes. */
 export function SortSelect({ sort, onSort }: { sort: GallerySort; onSort: (sort: GallerySort) => void }) {
-  const id = useId();
+  // Fixed ids, not useId: the gallery hydrates as its own root (fieldIds in components/field.tsx).
+  const id = "gallery-sort";
   return (
     <div className="flex items-center gap-2">
       <label htmlFor={id} className="text-sm font-medium text-zinc-700 dark:text-zinc-300">
@@ -163,7 +165,7 @@ export function FilterBar({
   accepted = "media",
   ...tagging
 }: Omit<FilterBarProps, "sort" | "onSort"> & { accepted?: AcceptedFiles }) {
-  const ids = { search: useId(), privacy: useId(), tab: useId() };
+  const ids = fieldIds("gallery-filter", ["search", "privacy", "tab"]);
   return (
     <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_auto_auto_auto_auto_auto] lg:items-center">
       <div>
@@ -212,7 +214,7 @@ export function FilterBar({
 
 /** The tag select and the favourites box (docs/tags.md). */
 function TagFilter({ tag, onTag, favorite, onFavorite }: Pick<FilterBarProps, "tag" | "onTag" | "favorite" | "onFavorite">) {
-  const id = useId();
+  const id = "gallery-filter-tag";
   const tags = useTags().data ?? [];
   return (
     <>
@@ -238,7 +240,7 @@ function TagFilter({ tag, onTag, favorite, onFavorite }: Pick<FilterBarProps, "t
 }
 
 function FolderFilter({ folder, onFolder }: { folder: string; onFolder: (folder: string) => void }) {
-  const id = useId();
+  const id = "gallery-filter-folder";
   const folders = useFolders().data ?? [];
   return (
     <div>

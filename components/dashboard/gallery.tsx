@@ -36,15 +36,13 @@ const PostEditor = dynamic(() => import("./post-editor").then((m) => m.PostEdito
  * (the account's choice, else the operator's default; lib/users/upload-privacy.ts).
  * `first`: the first page the server read for the page's listing (lib/web/dashboard/gallery.ts).
  */
-export function Gallery({
-  accepted = "media",
-  uploadPrivacy = "unlisted",
-  first,
-}: {
+export interface GalleryProps {
   accepted?: AcceptedFiles;
   uploadPrivacy?: Privacy;
   first?: FirstGalleryPage;
-}) {
+}
+
+export function Gallery({ accepted = "media", uploadPrivacy = "unlisted", first }: GalleryProps) {
   const queryClient = useQueryClient();
   const { filters, sort, onSort, ...filterBar } = useFilters();
   const [view, setView] = useGalleryView();

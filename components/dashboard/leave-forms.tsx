@@ -5,8 +5,8 @@
  * (POST /relay/users/@me/delete) with the password, or a code from the authenticator app for
  * an account without one. Owning a team with other members asks once more, naming the teams.
  */
-import { useId, useState, type FormEvent } from "react";
-import { Field } from "@/components/field";
+import { useState, type FormEvent } from "react";
+import { Field, fieldIds } from "@/components/field";
 import { proofBody } from "./account-form";
 import { api, ApiError } from "./api";
 import { dangerButton, input, muted, secondaryButton } from "./ui";
@@ -26,7 +26,7 @@ export function DownloadData() {
 }
 
 export function DeleteAccountForm({ username }: { username: string }) {
-  const ids = { proof: useId(), name: useId(), teams: useId() };
+  const ids = fieldIds("delete-account", ["proof", "name", "teams"]);
   const [error, setError] = useState<string | null>(null);
   const [teamsAsked, setTeamsAsked] = useState(false);
   const [busy, setBusy] = useState(false);

@@ -4,9 +4,8 @@
  * account without one, a code from the authenticator app) and the new one, twice. Every
  * other session ends; this browser stays signed in.
  */
-import { useId } from "react";
 import type { PasswordChanged } from "@/lib/replies/factors";
-import { Field } from "@/components/field";
+import { Field, fieldIds } from "@/components/field";
 import { AccountForm, proofBody } from "./account-form";
 import { api, type Reply } from "./api";
 import { input, primaryButton } from "./ui";
@@ -21,7 +20,7 @@ async function send(data: FormData): Promise<string> {
 }
 
 export function PasswordForm() {
-  const ids = { current: useId(), next: useId(), repeat: useId() };
+  const ids = fieldIds("password", ["current", "next", "repeat"]);
   return (
     <AccountForm send={send} submit="Change password" buttonClass={primaryButton}>
       <Field id={ids.current} label="Current password" hint="No password yet (GitHub, OpenID)? A code from your authenticator app.">

@@ -5,9 +5,9 @@
  * rule reads it back), then the title is set with PATCH. Shown only when UPLOAD_FILES lets
  * text in.
  */
-import { useId, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { LANGUAGES, extensionFor } from "@/lib/text/languages";
-import { Field } from "@/components/field";
+import { Field, fieldIds } from "@/components/field";
 import { api, errorText, type Post, type Privacy } from "./api";
 import { PRIVACIES } from "./privacies";
 import { PrivacySelect } from "./privacy-select";
@@ -24,7 +24,7 @@ const EXPIRY: ReadonlyArray<[string, number | null]> = [
 const DETECT = "auto";
 
 export function PasteEditor({ onCreated, privacy: initialPrivacy = "unlisted" }: { onCreated: () => void; privacy?: Privacy }) {
-  const ids = { text: useId(), language: useId(), title: useId(), privacy: useId(), expiry: useId() };
+  const ids = fieldIds("paste", ["text", "language", "title", "privacy", "expiry"]);
   const [text, setText] = useState("");
   const [language, setLanguage] = useState(DETECT);
   const [title, setTitle] = useState("");

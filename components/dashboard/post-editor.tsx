@@ -6,7 +6,7 @@
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { AdaptiveVideo } from "@/components/video/AdaptiveVideo";
-import type { PostReply } from "@/lib/presenters/posts";
+import type { PostReply, SharePasswordReply } from "@/lib/presenters/posts";
 import { api, type Post, type Privacy, type Reply } from "./api";
 import { PRIVACIES, PRIVACY_LABEL, PRIVACY_MEANING } from "./privacies";
 import { sendFiles } from "./upload";
@@ -14,7 +14,6 @@ import { dangerButton, formatBytes, input, label, muted, primaryButton, secondar
 import { CopyButton } from "./copy-button";
 import { PostLabels, PostQr } from "./post-labels";
 import { Field } from "@/components/field";
-import { setSharePasswordAction } from "@/lib/web/dashboard/actions";
 
 /** An ISO time as the value of a `datetime-local` input, in the browser's zone. */
 function toLocalInput(iso: string | null): string {
@@ -258,8 +257,11 @@ function SharePassword({ post, busy, run, notify, onChanged }: PartProps) {
 
   const changePassword = (next: string | null) =>
     void run(async () => {
-      const result = await setSharePasswordAction(post.code, next);
-      if (!result.ok) throw new Error(result.error);
+      // A fetch, not a server action: the gallery also runs without Next's runtime (docs/dashboard-scripts.md).
+      await api<Reply<typeof SharePasswordReply>>(`/relay/posts/${encodeURIComponent(post.code)}/share-password`, {
+        method: "PUT",
+        body: JSON.stringify({ password: next }),
+      });
       setPassword("");
       onChanged({ ...post, password_protected: next !== null });
       notify({ text: next === null ? "Password removed." : "Password set.", error: false });

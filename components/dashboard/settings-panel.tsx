@@ -6,7 +6,7 @@
  * (leave-forms.tsx).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useRef, useState, type FormEvent, type ReactNode } from "react";
 import type { Preferences as PreferencesSchema, Session as SessionSchema, SessionList } from "@/lib/presenters/account";
 import type { OwnAccountReply } from "@/lib/presenters/users";
 import { api, type OwnAccount, type Reply } from "./api";
@@ -19,7 +19,7 @@ import { UploadPrivacyForm } from "./upload-privacy-form";
 import { DefaultDomainForm } from "./default-domain-form";
 import { PasskeySettings, TwoFactorSettings } from "./sign-in-factors";
 import { sendFiles } from "./upload";
-import { Field } from "@/components/field";
+import { Field, fieldIds } from "@/components/field";
 import type { FirstAccount } from "@/lib/web/dashboard/settings";
 import { Pending } from "./notices";
 import { card, dangerButton, formatBytes, formatDate, input, label, muted, primaryButton, secondaryButton } from "./ui";
@@ -34,8 +34,9 @@ function themeModeOf(theme: unknown): ThemeMode {
   return mode === "light" || mode === "dark" ? mode : "system";
 }
 
+/** Each title once per page: its heading's id comes from it (fieldIds' reason). */
 function Section({ title, children }: { title: string; children: ReactNode }) {
-  const id = useId();
+  const id = `settings-${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
   return (
     <section aria-labelledby={id} className={`${card} space-y-4`}>
       <h2 id={id} className="text-lg font-medium">
@@ -62,7 +63,7 @@ function ProfileForm({ user }: { user: OwnAccount }) {
   const [linkDomain, setLinkDomain] = useState(user.link_domain ?? "");
   const [theme, setTheme] = useState<ThemeMode>(themeModeOf(user.theme));
   const [result, setResult] = useState<{ text: string; error: boolean } | null>(null);
-  const ids = { nickname: useId(), bio: useId(), domain: useId(), theme: useId() };
+  const ids = fieldIds("profile", ["nickname", "bio", "domain", "theme"]);
   const save = useMutation({
     mutationFn: () =>
       api<Reply<typeof OwnAccountReply>>("/relay/users/@me", {
@@ -309,7 +310,11 @@ const PLAN_TEXT: Record<OwnAccount["plan"], string> = {
 };
 
 /** `first`: the account as the server read it for this page (lib/web/dashboard/settings.ts): no second fetch of it. */
-export function SettingsPanel({ first }: { first?: FirstAccount }) {
+export interface SettingsProps {
+  first?: FirstAccount;
+}
+
+export function SettingsPanel({ first }: SettingsProps) {
   // GET answers the account itself; PATCH and the image routes answer {user} (docs/relay-account.md).
   const me = useQuery({
     queryKey: ["relay-me"],

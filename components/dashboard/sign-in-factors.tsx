@@ -241,7 +241,8 @@ export function PasskeySettings() {
   const [result, setResult] = useState<Result>(null);
   const [needsConfirmation, setNeedsConfirmation] = useState(false);
   const [name, setName] = useState("");
-  const nameId = useId();
+  // Rendered by the server, so not useId: the settings hydrate as their own root (fieldIds in components/field.tsx).
+  const nameId = "passkey-name";
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["passkeys"] });
 
   const add = async (event: FormEvent) => {

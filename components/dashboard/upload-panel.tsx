@@ -1,6 +1,6 @@
 "use client";
 /** Drop zone, paste target and file picker, with one progress display over the batch and a bar per file. */
-import { useEffect, useId, useRef, useState, type DragEvent, type FormEvent } from "react";
+import { useEffect, useRef, useState, type DragEvent, type FormEvent } from "react";
 import type { Privacy } from "./api";
 import { privaciesFrom } from "./privacies";
 import { PrivacySelect } from "./privacy-select";
@@ -100,7 +100,8 @@ function DropZone({
 }) {
   const [dragging, setDragging] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
-  const privacyId = useId();
+  // Fixed ids, not useId: the gallery hydrates as its own root (fieldIds in components/field.tsx).
+  const privacyId = "upload-privacy-new";
 
   const onDrop = (event: DragEvent<HTMLDivElement>) => {
     event.preventDefault();
@@ -159,7 +160,7 @@ function DropZone({
 /** "From a URL": the server fetches the file (http or https), the row below shows the answer. */
 function UrlForm({ onUrl }: { onUrl: (url: string) => void }) {
   const [url, setUrl] = useState("");
-  const id = useId();
+  const id = "upload-url";
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const value = url.trim();

@@ -1,28 +1,47 @@
 "use client";
-/** The account's default privacy for web and share-sheet uploads (lib/users/upload-privacy.ts). */
+/**
+ * The account's default privacy for web and share-sheet uploads (lib/users/upload-privacy.ts),
+ * through PUT /relay/users/@me/upload-privacy: a fetch, so it works on the page with or without
+ * Next's runtime (docs/dashboard-scripts.md).
+ */
 import { useState } from "react";
-import { setUploadPrivacyAction } from "@/lib/web/dashboard/actions";
+import type { UploadPrivacyReply } from "@/lib/presenters/users";
 import type { FirstAccount } from "@/lib/web/dashboard/settings";
+import { api, type Reply } from "./api";
 import { PRIVACY_LABEL, PRIVACY_MEANING, privaciesFrom } from "./privacies";
 import { input, label, muted } from "./ui";
-import { useAction } from "./use-action";
 
 export function UploadPrivacyForm({ initial }: { initial: FirstAccount["uploadPrivacy"] }) {
   const [value, setValue] = useState(initial.chosen ? initial.privacy : "default");
-  const { act, pending, error } = useAction();
-  const change = (next: string) => {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const change = async (next: string) => {
     setValue(next);
-    act(
-      () => setUploadPrivacyAction(next),
-      () => {},
-    );
+    setError(null);
+    setPending(true);
+    try {
+      await api<Reply<typeof UploadPrivacyReply>>("/relay/users/@me/upload-privacy", {
+        method: "PUT",
+        body: JSON.stringify({ privacy: next === "default" ? null : next }),
+      });
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setPending(false);
+    }
   };
   return (
     <div className="space-y-1">
       <label htmlFor="upload-privacy" className={label}>
         New uploads from the dashboard and your phone&apos;s share sheet
       </label>
-      <select id="upload-privacy" value={value} disabled={pending} onChange={(e) => change(e.target.value)} className={`${input} sm:w-80`}>
+      <select
+        id="upload-privacy"
+        value={value}
+        disabled={pending}
+        onChange={(e) => void change(e.target.value)}
+        className={`${input} sm:w-80`}
+      >
         <option value="default">Server default ({PRIVACY_LABEL[initial.operatorDefault]})</option>
         {privaciesFrom("unlisted").map((privacy) => (
           <option key={privacy} value={privacy}>

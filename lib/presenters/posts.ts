@@ -248,6 +248,8 @@ export const PostReply = z.object({ post: Post });
 export const PostPage = paged("posts", Post);
 export const DeletedFile = deleted("name");
 export const PostList = z.object({ posts: z.array(Post) });
+/** The dashboard's share-page password (docs/share-passwords.md): whether the page now asks for one. */
+export const SharePasswordReply = z.object({ password_protected: z.boolean() });
 
 const failedEntry = z.object({ index: z.number().int(), error: z.looseObject({ type: z.string(), message: z.string() }) });
 

@@ -97,6 +97,10 @@ export const GetUserReply = z.union([OwnAccount, Profile]);
 
 /** The caller's own account after a change of it (Relay PATCH /users/@me, avatar, banner, link domain). */
 export const OwnAccountReply = z.object({ user: OwnAccount });
+/** The privacy of the account's web and share-sheet uploads (lib/users/upload-privacy.ts); `chosen` false: the operator's default. */
+export const UploadPrivacyReply = z.object({
+  upload_privacy: z.object({ privacy: z.enum(["public", "unlisted", "private"]), chosen: z.boolean() }),
+});
 
 export const UsageHistoryReply = z.object({
   history: z.array(z.object({ day: z.string(), bytes: z.number().int(), upload_count: z.number().int() })),

@@ -25,6 +25,7 @@ import { addPostToFolder, addToFolder, folderForUpload, folderNotFound, getFolde
 import { POST_TAGS_MAX } from "@/lib/posts/tag-ids";
 import { addTagToPost, getTag, removeTagFromPost, tagNotFound } from "@/lib/tags/tags";
 import { drawQr } from "@/lib/links/qr";
+import { setSharePassword, SHARE_PASSWORD_MAX } from "@/lib/posts/share-password";
 import { type codeParam, type qrQuery, qrResponse } from "./params";
 import { appendRequestOptions, folderHeader, uploadRequestOptions } from "./upload-headers";
 
@@ -88,6 +89,14 @@ export const updatePostBody = z.object({
     .optional()
     .describe(`The post's tags, replacing its current ones: ids of the caller's tags, at most ${POST_TAGS_MAX} (docs/tags.md)`),
 });
+/** The dashboard's share-page password; null removes it (docs/share-passwords.md). The length rule is the domain's. */
+export const sharePasswordBody = z.strictObject({
+  password: z
+    .string({ error: "password must be a string or null." })
+    .max(SHARE_PASSWORD_MAX * 4)
+    .nullable(),
+});
+
 export const updatePostBodyRelay = updatePostBody.extend({
   access: z.array(z.string().min(1).max(64), { error: "access must be a JSON array of usernames." }).max(100).optional(),
 });
@@ -248,6 +257,15 @@ export async function handleUpdatePostRelay({
   body,
 }: RouteContext<{ params: typeof codeParam; body: typeof updatePostBodyRelay }, KeyKind>) {
   return updatePost(principal, surface, params.code, body);
+}
+
+export async function handleSetSharePassword({
+  principal,
+  params,
+  body,
+}: RouteContext<{ params: typeof codeParam; body: typeof sharePasswordBody }>) {
+  await setSharePassword(params.code, principal.user.id, body.password);
+  return { password_protected: body.password !== null };
 }
 
 export async function handleDeletePost({ principal, surface, params }: RouteContext<{ params: typeof codeParam }, KeyKind>) {

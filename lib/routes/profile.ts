@@ -12,8 +12,9 @@ import { PROFILE_IMAGE_FIELD, removeProfileImage, setProfileImage, type ProfileI
 import { LINK_DOMAIN_MAX_LENGTH } from "@/lib/users/link-domain";
 import { verifyLinkDomain } from "@/lib/domains/link-domain-proof";
 import { getOwnAccount } from "@/lib/users/profile";
+import { setUploadPrivacy } from "@/lib/users/upload-privacy";
 import { BIO_MAX_LENGTH, NICKNAME_MAX_LENGTH, updateProfile } from "@/lib/users/profile-edit";
-import { limitedText } from "@/lib/http/parse";
+import { limitedText, privacyField } from "@/lib/http/parse";
 import { readEmbedStyle, saveEmbedStyle } from "@/lib/embeds/style";
 import { COLOR_PATTERN, EMBED_LIMITS, type EmbedTextField } from "@/lib/embeds/template";
 import { embedStyleView } from "@/lib/replies/embeds";
@@ -38,6 +39,9 @@ export const profileBody = z.strictObject({
     .optional()
     .describe("One of GET /domains (docs/domains.md): new links are built on it; null: the instance's default"),
 });
+
+/** The privacy of the account's web and share-sheet uploads; null: the operator's default. */
+export const uploadPrivacyBody = z.strictObject({ privacy: privacyField.nullable() });
 
 const embedText = (name: EmbedTextField) =>
   limitedText(name, EMBED_LIMITS[name])
@@ -110,6 +114,10 @@ export async function handleSetBanner({ principal, request }: RouteContext) {
 }
 export async function handleRemoveBanner({ principal }: RouteContext) {
   return removeImage(principal, "banner");
+}
+
+export async function handleSetUploadPrivacy({ principal, body }: RouteContext<{ body: typeof uploadPrivacyBody }>) {
+  return { upload_privacy: await setUploadPrivacy(principal.user.id, body.privacy) };
 }
 
 export async function handleGetEmbedStyle({ principal }: RouteContext) {

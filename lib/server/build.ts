@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { buildIslands } from "./islands-build";
 import { precompressStaticAssets } from "./static-assets";
 
 const INPUT_DIRS = ["app", "components", "lib", "public"];
@@ -82,21 +83,22 @@ export function runNextBuild(root: string, stdio: "inherit" | "pipe" = "inherit"
     child.on("error", fail);
     child.on("exit", (code, signal) => {
       if (code === 0) {
-        // Scripts and style sheets compressed once here, not per request (static-assets.ts).
-        try {
-          precompressStaticAssets(root);
-        } catch (error) {
-          fail(error);
-          return;
-        }
-        writeFileSync(join(root, FINGERPRINT_FILE), `${fingerprint}\n`);
-        done();
+        afterNextBuild(root).then(() => {
+          writeFileSync(join(root, FINGERPRINT_FILE), `${fingerprint}\n`);
+          done();
+        }, fail);
       } else {
         const tail = output ? `\n${output.slice(-4000)}` : "";
         fail(new Error(`next build failed (${signal ?? `exit code ${code}`})${tail}`));
       }
     });
   });
+}
+
+/** The dashboard's own bundle (islands-build.ts), then every script and style sheet compressed once here, not per request (static-assets.ts). */
+async function afterNextBuild(root: string): Promise<void> {
+  await buildIslands(root);
+  precompressStaticAssets(root);
 }
 
 const processAlive = (pid: number): boolean => {

@@ -23,6 +23,8 @@ import { isFormPost, screenFormPost } from "./form-posts";
 import { hasMalformedPath, isNextMethod, NEXT_METHODS, refuseBeforeNext } from "./next-gate";
 import { servePage } from "./page-cache";
 import { serveWithoutRuntime, servesWithoutRuntime } from "./share-islands";
+import { serveDashboardIslands, servesDashboardIslands } from "./dashboard-islands";
+import { type IslandsManifest, readIslandsManifest } from "./islands-build";
 import { staticAssets, type StaticAssets } from "./static-assets";
 import { pageInlines, type PageInlines } from "./page-inlines";
 import { answerOldLink } from "./old-links";
@@ -172,7 +174,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // Listen first so that port 0 resolves to a real port Next can be told about; requests
   // that arrive while Next prepares wait for it.
   const assets = options.dev ? undefined : staticAssets(dir);
-  const handlers: Handlers = { assets, inlines: pageInlines(dir, assets) };
+  const handlers: Handlers = {
+    assets,
+    inlines: pageInlines(dir, assets),
+    islands: options.dev ? () => null : once(() => readIslandsManifest(dir)),
+  };
   let markReady!: () => void;
   const ready = new Promise<void>((done) => (markReady = done));
   const server = createHttpServer(requestListener(handlers, ready, trustProxy, options.dev));
@@ -207,7 +213,14 @@ type Handlers = {
   fastLane?: FastLane;
   assets?: StaticAssets;
   inlines?: PageInlines;
+  /** The dashboard's own bundle (islands-build.ts); null: its pages keep Next's runtime. */
+  islands?: () => IslandsManifest | null;
 };
+
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
 
 function requestListener(
   handlers: Handlers,
@@ -273,17 +286,22 @@ async function serveWhenReady(
   if (isDown("database") && isPageRequest(forNext)) return answerPageUnavailable(res);
   restoreContentLength(res);
   unavailableWhileDown(res);
-  const handle = handlers.next!;
   // Robots' share pages may come from memory (page-cache.ts); not in development.
-  if (dev) await handle(forNext, res);
-  else {
-    // Share pages for visitors without a session go out without Next's client runtime
-    // (share-islands.ts); a robot's page is cached as rewritten.
-    const render = servesWithoutRuntime(forNext)
-      ? () => serveWithoutRuntime(forNext, res, () => handle(forNext, res), handlers.inlines)
-      : () => handle(forNext, res);
-    await servePage(forNext, res, render);
-  }
+  if (dev) await handlers.next!(forNext, res);
+  else await servePage(forNext, res, pageRender(handlers, forNext, res));
+}
+
+/**
+ * Share pages for visitors without a session go out without Next's client runtime
+ * (share-islands.ts); so do the gallery and settings for their owner, with the dashboard's own
+ * bundle (dashboard-islands.ts). A robot's page is cached as rewritten.
+ */
+function pageRender(handlers: Handlers, req: IncomingMessage, res: ServerResponse): () => Promise<void> {
+  const handle = () => handlers.next!(req, res);
+  if (servesWithoutRuntime(req)) return () => serveWithoutRuntime(req, res, handle, handlers.inlines);
+  const islands = servesDashboardIslands(req) ? handlers.islands?.() : null;
+  if (islands) return () => serveDashboardIslands(req, res, handle, islands, handlers.inlines);
+  return handle;
 }
 
 function createHttpServer(onRequest: (req: IncomingMessage, res: ServerResponse) => void): Server {

@@ -29,13 +29,20 @@ test.beforeAll(async () => {
  * Opens a page and waits until Next's client runtime has started (it sets window.next). A
  * share page, discover or a profile signed out has no runtime (docs/share-pages.md,
  * "Scripts"): its one script, which a refused nonce would show in the watcher, marks <html>.
+ * So does the dashboard's own bundle on a full load of the gallery or settings once hydrated
+ * (docs/dashboard-scripts.md): its module scripts and their chunks run under the nonce too.
  */
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await page.waitForLoadState("networkidle");
-  await page.waitForFunction(() => "next" in window || document.documentElement.dataset.islands === "ready", undefined, {
-    timeout: 15_000,
-  });
+  await page.waitForFunction(
+    () => {
+      const marks = document.documentElement.dataset;
+      return "next" in window || marks.islands === "ready" || "islandHydrated" in marks;
+    },
+    undefined,
+    { timeout: 15_000 },
+  );
 }
 
 test("every page works under the policy, signed out", async ({ page }) => {

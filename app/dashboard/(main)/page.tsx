@@ -1,4 +1,5 @@
-import { Gallery } from "@/components/dashboard/gallery";
+import { Gallery, type GalleryProps } from "@/components/dashboard/gallery";
+import { Island } from "@/components/dashboard/island";
 import { env } from "@/lib/config/env";
 import { firstGalleryPage, galleryListingOf } from "@/lib/web/dashboard/gallery";
 import { requireDashboardUser } from "@/lib/web/dashboard/user";
@@ -22,5 +23,11 @@ export default async function GalleryPage({ searchParams }: { searchParams: Sear
   // to the client's fetch, which shows that refusal as before.
   const first = listing && !viewer.suspended ? await firstGalleryPage(viewer.id, listing) : undefined;
   const { privacy } = await uploadPrivacyOf(viewer.id);
-  return <Gallery accepted={env().UPLOAD_FILES} uploadPrivacy={privacy} first={first} />;
+  const props: GalleryProps = { accepted: env().UPLOAD_FILES, uploadPrivacy: privacy, first };
+  // On a full load the server sends our own bundle instead of Next's runtime (docs/dashboard-scripts.md).
+  return (
+    <Island name="gallery" props={props}>
+      <Gallery {...props} />
+    </Island>
+  );
 }

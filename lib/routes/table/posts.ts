@@ -1,6 +1,6 @@
 /** Posts and uploads (API and Relay): docs/uploads.md. */
 import { defineRoute } from "@/lib/http/route";
-import { AddFilesReply, BatchReply, PostPage, PostReply, UploadReply } from "@/lib/presenters/posts";
+import { AddFilesReply, BatchReply, PostPage, PostReply, SharePasswordReply, UploadReply } from "@/lib/presenters/posts";
 import { DeletedCode } from "@/lib/presenters/shared";
 import { codeParam, qrQuery } from "@/lib/routes/params";
 import {
@@ -12,10 +12,12 @@ import {
   handleGetPost,
   handleGetPostQr,
   handleListPosts,
+  handleSetSharePassword,
   handleUpdatePost,
   handleUpdatePostRelay,
   handleUpload,
   postsQuery,
+  sharePasswordBody,
   updatePostBody,
   updatePostBodyRelay,
 } from "@/lib/routes/posts";
@@ -150,4 +152,32 @@ const getPostQr = defineRoute({
   handler: handleGetPostQr,
 });
 
-export const postRoutes = [upload, listPosts, getPost, updatePostApi, updatePostRelay, deletePost, batchPosts, addFiles, getPostQr];
+// The dashboard's post editor (docs/share-passwords.md): a web feature, so not in the OpenAPI
+// document (an uploader's configuration must never carry a password); the web sign-in cookie or a
+// Relay session sets it, an app key cannot.
+const setSharePasswordRoute = defineRoute({
+  id: "setSharePassword",
+  method: "PUT",
+  path: "/posts/{code}/share-password",
+  surfaces: RELAY,
+  summary: "Set or remove (null) the share page's password of one of the caller's posts",
+  rateLimit: "posts_update",
+  params: codeParam,
+  body: sharePasswordBody,
+  response: SharePasswordReply,
+  hidden: true,
+  handler: handleSetSharePassword,
+});
+
+export const postRoutes = [
+  upload,
+  listPosts,
+  getPost,
+  updatePostApi,
+  updatePostRelay,
+  deletePost,
+  batchPosts,
+  addFiles,
+  getPostQr,
+  setSharePasswordRoute,
+];

@@ -1,7 +1,7 @@
 /** Relay: discover, the caller's profile and its images. */
 import { defineRoute } from "@/lib/http/route";
 import { PostList } from "@/lib/presenters/posts";
-import { OwnAccountReply } from "@/lib/presenters/users";
+import { OwnAccountReply, UploadPrivacyReply } from "@/lib/presenters/users";
 import { EmbedStyleReply } from "@/lib/replies/embeds";
 import {
   embedStyleBody,
@@ -12,10 +12,12 @@ import {
   handleRemoveBanner,
   handleSetAvatar,
   handleSetBanner,
+  handleSetUploadPrivacy,
   handleUpdateProfile,
   handleVerifyLinkDomain,
   profileBody,
   updateProfileBucket,
+  uploadPrivacyBody,
 } from "@/lib/routes/profile";
 import { RELAY } from "./shared";
 
@@ -49,6 +51,20 @@ export const profileRoutes = [
     rateLimit: "profile_update",
     response: OwnAccountReply,
     handler: handleVerifyLinkDomain,
+  }),
+  // The settings' "Uploads" section (lib/users/upload-privacy.ts): the privacy the dashboard's
+  // uploads and the share sheet start from. The dashboard's own, so not in the OpenAPI document.
+  defineRoute({
+    id: "setUploadPrivacy",
+    method: "PUT",
+    path: "/users/@me/upload-privacy",
+    surfaces: RELAY,
+    summary: "The privacy of the caller's web and share-sheet uploads; null follows the operator's default",
+    body: uploadPrivacyBody,
+    rateLimit: "profile_update",
+    response: UploadPrivacyReply,
+    hidden: true,
+    handler: handleSetUploadPrivacy,
   }),
   defineRoute({
     id: "getEmbedStyle",

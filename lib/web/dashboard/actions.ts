@@ -16,9 +16,6 @@ import {
 } from "./apps";
 import { createDashboardTeam, deleteDashboardTeamKey, regenerateDashboardTeamKey, type IssuedTeamKey } from "./teams";
 import { confirmDelete } from "./delete-post";
-import { setSharePassword, SHARE_PASSWORD_MAX } from "@/lib/posts/share-password";
-import { PRIVACIES } from "@/lib/posts/privacy";
-import { setUploadPrivacy, type UploadPrivacy } from "@/lib/users/upload-privacy";
 
 const id = z.string().min(1).max(64);
 
@@ -76,30 +73,4 @@ export async function confirmDeleteAction(formData: FormData): Promise<void> {
   // redirect() throws by design, so it stays outside attempt().
   if (!outcome.ok) redirect(`/dashboard/delete/${encodeURIComponent(code)}?error=${encodeURIComponent(outcome.type)}`);
   redirect(`/dashboard?deleted=${encodeURIComponent(code)}`);
-}
-
-/** The share-page password of one of the caller's posts; null removes it (docs/share-passwords.md). */
-export async function setSharePasswordAction(postCode: string, password: string | null): Promise<ActionResult<null>> {
-  return attempt(async () => {
-    const input = parse(
-      z.object({
-        code: id,
-        password: z
-          .string()
-          .max(SHARE_PASSWORD_MAX * 4)
-          .nullable(),
-      }),
-      { code: postCode, password },
-    );
-    await setSharePassword(input.code, await actingUserId(), input.password);
-    return null;
-  });
-}
-
-/** The account's default privacy of web and share-sheet uploads; "default" follows the operator's. */
-export async function setUploadPrivacyAction(privacy: string): Promise<ActionResult<UploadPrivacy>> {
-  return attempt(async () => {
-    const chosen = parse(z.enum([...PRIVACIES, "default"]), privacy);
-    return setUploadPrivacy(await actingUserId(), chosen === "default" ? null : chosen);
-  });
 }

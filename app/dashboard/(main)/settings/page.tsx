@@ -1,4 +1,5 @@
-import { SettingsPanel } from "@/components/dashboard/settings-panel";
+import { Island } from "@/components/dashboard/island";
+import { SettingsPanel, type SettingsProps } from "@/components/dashboard/settings-panel";
 import { firstAccount } from "@/lib/web/dashboard/settings";
 import { requireDashboardUser } from "@/lib/web/dashboard/user";
 
@@ -11,5 +12,11 @@ export const metadata = { title: "Settings" };
  */
 export default async function SettingsPage() {
   const viewer = await requireDashboardUser("/dashboard/settings");
-  return <SettingsPanel first={viewer.suspended ? undefined : await firstAccount(viewer.id)} />;
+  const props: SettingsProps = { first: viewer.suspended ? undefined : await firstAccount(viewer.id) };
+  // On a full load the server sends our own bundle instead of Next's runtime (docs/dashboard-scripts.md).
+  return (
+    <Island name="settings" props={props}>
+      <SettingsPanel {...props} />
+    </Island>
+  );
 }
