@@ -80,6 +80,19 @@ export async function startProxyCache(server: Server, work: string, image: Offlo
   };
 }
 
+/**
+ * Judged by CPU per request: one wrk thread cannot saturate nginx sending from disk on two cores
+ * even pipelined (67–73 % of its core), so a rate ratio would judge wrk. `proxycache_rps_ratio`
+ * stays recorded beside it, and counts where the reference did saturate.
+ */
 export const PROXYCACHE_RATIOS: Ratio[] = [
-  { key: "proxycache_ratio", ours: "nginx_cache_hot", reference: "nginx_disk", metric: "rps", target: TARGETS.proxycache_ratio },
+  { key: "proxycache_ratio", ours: "nginx_cache_hot", reference: "nginx_disk", metric: "cpu", target: TARGETS.proxycache_ratio },
+  {
+    key: "proxycache_rps_ratio",
+    ours: "nginx_cache_hot",
+    reference: "nginx_disk",
+    metric: "rps",
+    target: TARGETS.proxycache_ratio,
+    judged: false,
+  },
 ];

@@ -8,7 +8,12 @@ export interface Ratio {
   key: string;
   ours: string;
   reference: string;
-  metric: "rps" | "p99";
+  /**
+   * `cpu`: the reference's CPU per request over ours (`cpu_us_per_request`), counted in every
+   * round: for a pair whose reference one wrk thread cannot saturate on two cores (the
+   * proxy-cache pair), what each side's work costs is what can be compared.
+   */
+  metric: "rps" | "p99" | "cpu";
   target: { min?: number; max?: number };
   /** A second reference doing the same work with no thread-pool round trip (FD_REFERENCE in file-range.ts). */
   alternate?: string;
@@ -51,8 +56,13 @@ function judge(x: Ratio, runs: Map<string, Run[]>, figures: Record<string, Figur
     // second reference can only make a target harder to meet, never easier.
     const refs = [refRuns[i], altRuns[i]].filter((r): r is Run => r !== undefined);
     const saturated = refs.some((r) => r.mainCpu >= SATURATED_CPU);
-    const value = x.metric === "rps" ? o.rps / Math.max(...refs.map((r) => r.rps)) : o.p99 / Math.min(...refs.map((r) => r.p99));
-    return { value, counts: saturated, clean: o.unexpected === 0 && refs.every((r) => r.unexpected === 0) };
+    const value =
+      x.metric === "rps"
+        ? o.rps / Math.max(...refs.map((r) => r.rps))
+        : x.metric === "cpu"
+          ? Math.min(...refs.map((r) => r.cpuUsPerRequest)) / o.cpuUsPerRequest
+          : o.p99 / Math.min(...refs.map((r) => r.p99));
+    return { value, counts: saturated || x.metric === "cpu", clean: o.unexpected === 0 && refs.every((r) => r.unexpected === 0) };
   });
   const counted = perRound.filter((p) => p.counts && p.clean).map((p) => p.value);
   const bound = perRound.every((p) => !p.counts);
