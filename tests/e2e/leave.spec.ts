@@ -39,6 +39,8 @@ for (const width of WIDTHS) {
     const post = await upload(user, image, "image/png");
     await signIn(page, user.username, user.password);
     await page.goto("/dashboard/settings");
+    // The page's own bundle has hydrated (docs/dashboard-scripts.md): the forms below need it.
+    await expect(page.locator("html")).toHaveAttribute("data-island-hydrated", "", { timeout: 60_000 });
 
     const [download] = await Promise.all([
       page.waitForEvent("download"),
