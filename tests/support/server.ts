@@ -125,6 +125,8 @@ export async function startTestServer(extraEnv: Record<string, string> = {}, opt
     const timer = setTimeout(() => fail(new Error(`server not ready after ${READY_TIMEOUT_MS} ms:\n${output}`)), READY_TIMEOUT_MS);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
+      // TEST_SERVER_ECHO=1: the production servers' output in the test log too (a 500 there names its error).
+      if (process.env.TEST_SERVER_ECHO) process.stderr.write(chunk);
       const match = /^listening on (\S+)$/m.exec(output);
       if (match) {
         clearTimeout(timer);
