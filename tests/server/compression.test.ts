@@ -6,32 +6,15 @@
  * Read with node:http, which neither asks for nor undoes any encoding.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { request } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { type Raw, rawGet } from "../support/raw-get";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startTestServer, type TestServer } from "../support/server";
 import { serverUser, serverApp } from "../support/server-accounts";
 
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-function get(url: string, headers: Record<string, string>): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    request(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    })
-      .on("error", reject)
-      .end();
-  });
-}
+const get = rawGet;
 
 function decoded(raw: Raw): string {
   const encoding = raw.headers["content-encoding"];

@@ -4,10 +4,10 @@
  * browser's full loads through the real production server.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliDecompressSync } from "node:zlib";
+import { rawGet } from "../support/raw-get";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "@/lib/crypto/password";
 import { withIslands } from "@/lib/server/dashboard-islands";
@@ -86,24 +86,7 @@ describe("the build's manifest", () => {
   });
 });
 
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-function get(url: string, headers: Record<string, string>): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    request(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    })
-      .on("error", reject)
-      .end();
-  });
-}
+const get = rawGet;
 
 const PASSWORD = "correct horse battery";
 
